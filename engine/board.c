@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// Board set-up, make/unmake with incremental Zobrist keys, the attack test, and the
+// consistency check asserted after every make/unmake in Debug builds.
+#include "board.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "geometry.h"
+#include "zobrist.h"
+
+#ifndef NDEBUG
+#define ASSERT_CONSISTENT(b) assert(board_is_consistent((b), NULL, 0))
+#else
+#define ASSERT_CONSISTENT(b) ((void)0)
+#endif
+
+void board_clear(Board *b) {
+    memset(b->squares, 0, sizeof b->squares);
+    memset(b->count, 0, sizeof b->count);
+    b->general[CHO] = b->general[HAN] = SQ_NONE;
+    b->side = CHO;
+    b->start_ply = 0;
+    b->nstates = 1;
+    memset(&b->states[0], 0, sizeof b->states[0]);
+}
+
+static void add_piece(Board *b, Piece pc, Square sq) {
+    b->squares[sq] = pc;
+    b->index[sq] = b->count[pc];
+    b->list[pc][b->count[pc]++] = (uint8_t)sq;
+}
+
+static void remove_piece(Board *b, Square sq) {
+    Piece pc = b->squares[sq];
+    uint8_t last = b->list[pc][--b->count[pc]];
+    b->index[last] = b->index[sq];
+    b->list[pc][b->index[sq]] = last;
+    b->squares[sq] = EMPTY;
+}
+
+static void move_piece(Board *b, Square from, Square to) {
+    Piece pc = b->squares[from];
+    b->squares[to] = pc;
+    b->squares[from] = EMPTY;
+    b->index[to] = b->index[from];
+    b->list[pc][b->index[to]] = (uint8_t)to;
+}
+
+void board_put(Board *b, Piece pc, Square sq) {
+    assert(b->squares[sq] == EMPTY && b->count[pc] < 5);
+    add_piece(b, pc, sq);
+    if (piece_kind(pc) == GENERAL)
+        b->general[piece_side(pc)] = sq;
+}
+
+static int total_pieces(const Board *b) {
+    int n = 0;
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        n += b->count[pc];
+    return n;
+}
+
+void board_finish_setup(Board *b, Side side, int start_ply, int halfmove) {
+    b->side = side;
+    b->start_ply = start_ply;
+    b->nstates = 1;
+    StateInfo *st = &b->states[0];
+    memset(st, 0, sizeof *st);
+    st->key = board_compute_key(b);
+    st->piece_count = (uint8_t)total_pieces(b);
+    st->halfmove = (uint16_t)halfmove;
+    st->facing = board_generals_facing(b);
+    st->in_check = b->general[side] != SQ_NONE && board_attacked(b, b->general[side], !side);
+}
+
+uint64_t board_compute_key(const Board *b) {
+    uint64_t key = b->side == HAN ? zobrist.side : 0;
+    for (Square sq = 0; sq < SQUARE_NB; sq++)
+        key ^= zobrist.piece[b->squares[sq]][sq];
+    return key;
+}
+
+bool board_generals_facing(const Board *b) {
+    Square g = b->general[CHO], h = b->general[HAN];
+    if (g == SQ_NONE || h == SQ_NONE || square_file(g) != square_file(h))
+        return false;
+    for (Square sq = g + FILE_NB; sq < h; sq += FILE_NB)
+        if (b->squares[sq] != EMPTY)
+            return false;
+    return true;
+}
+
+// Sliding attacks: the first piece on a line is hit by a chariot; the piece after a
+// non-cannon screen is hit by a cannon. Lines include the palace diagonals.
+static bool attacked_by_sliders(const Board *b, Square sq, Side by) {
+    const Piece chariot = piece_make(by, CHARIOT), cannon = piece_make(by, CANNON);
+    if (!b->count[chariot] && !b->count[cannon])
+        return false;
+    for (int r = 0; r < geometry.ray_count[sq]; r++) {
+        const Ray *ray = &geometry.rays[sq][r];
+        int i = 0;
+        while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
+            i++;
+        if (i == ray->len)
+            continue;
+        Piece screen = b->squares[ray->sq[i]];
+        if (screen == chariot)
+            return true;
+        if (piece_kind(screen) == CANNON)
+            continue;
+        for (i++; i < ray->len; i++) {
+            Piece pc = b->squares[ray->sq[i]];
+            if (pc != EMPTY) {
+                if (pc == cannon)
+                    return true;
+                break;
+            }
+        }
+    }
+    return false;
+}
+
+bool board_attacked(const Board *b, Square sq, Side by) {
+    if (attacked_by_sliders(b, sq, by))
+        return true;
+    const Piece horse = piece_make(by, HORSE), elephant = piece_make(by, ELEPHANT);
+    const Piece soldier = piece_make(by, SOLDIER);
+    if (b->count[horse])
+        for (int i = 0; i < geometry.horse_from_count[sq]; i++) {
+            HorseStep h = geometry.horse_from[sq][i];
+            if (b->squares[h.to] == horse && b->squares[h.leg] == EMPTY)
+                return true;
+        }
+    if (b->count[elephant])
+        for (int i = 0; i < geometry.elephant_from_count[sq]; i++) {
+            ElephantStep e = geometry.elephant_from[sq][i];
+            if (b->squares[e.to] == elephant && b->squares[e.leg1] == EMPTY &&
+                b->squares[e.leg2] == EMPTY)
+                return true;
+        }
+    if (b->count[soldier])
+        for (int i = 0; i < geometry.soldier_from_count[by][sq]; i++)
+            if (b->squares[geometry.soldier_from[by][sq][i]] == soldier)
+                return true;
+    // General and guard reach only points of their own palace along its lines.
+    for (int i = 0; i < geometry.palace_step_count[sq]; i++) {
+        Piece pc = b->squares[geometry.palace_steps[sq][i]];
+        if (pc != EMPTY && piece_side(pc) == by &&
+            (piece_kind(pc) == GENERAL || piece_kind(pc) == GUARD) &&
+            geometry.palace_of[sq] == (int8_t)by)
+            return true;
+    }
+    return false;
+}
+
+void board_make(Board *b, Move m) {
+    assert(b->nstates < (int)(sizeof b->states / sizeof b->states[0]));
+    const StateInfo *prev = &b->states[b->nstates - 1];
+    StateInfo *st = &b->states[b->nstates++];
+    Side us = b->side;
+    uint64_t key = prev->key ^ zobrist.side;
+    st->move = m;
+    st->captured = EMPTY;
+    st->piece_count = prev->piece_count;
+    st->since_capture = (uint16_t)(prev->since_capture + 1);
+    st->halfmove = (uint16_t)(prev->halfmove + 1);
+    if (!move_is_pass(m)) {
+        Square from = move_from(m), to = move_to(m);
+        Piece pc = b->squares[from], cap = b->squares[to];
+        if (cap != EMPTY) {
+            key ^= zobrist.piece[cap][to];
+            remove_piece(b, to);
+            st->captured = cap;
+            st->piece_count--;
+            st->since_capture = st->halfmove = 0;
+        }
+        key ^= zobrist.piece[pc][from] ^ zobrist.piece[pc][to];
+        move_piece(b, from, to);
+        if (piece_kind(pc) == GENERAL)
+            b->general[us] = to;
+        else if (piece_kind(pc) == SOLDIER)
+            st->halfmove = 0;
+    }
+    b->side = !us;
+    st->key = key;
+    st->facing = board_generals_facing(b);
+    st->in_check = board_attacked(b, b->general[!us], us);
+    ASSERT_CONSISTENT(b);
+}
+
+void board_unmake(Board *b) {
+    assert(b->nstates > 1);
+    const StateInfo *st = &b->states[--b->nstates];
+    Move m = st->move;
+    b->side = !b->side;
+    if (!move_is_pass(m)) {
+        Square from = move_from(m), to = move_to(m);
+        move_piece(b, to, from);
+        if (piece_kind(b->squares[from]) == GENERAL)
+            b->general[b->side] = from;
+        if (st->captured != EMPTY)
+            add_piece(b, st->captured, to);
+    }
+    ASSERT_CONSISTENT(b);
+}
+
+bool board_is_consistent(const Board *b, char *why, int why_len) {
+    char dummy[8];
+    if (!why)
+        why = dummy, why_len = (int)sizeof dummy;
+    int seen[PIECE_NB] = {0};
+    for (Square sq = 0; sq < SQUARE_NB; sq++) {
+        Piece pc = b->squares[sq];
+        if (pc == EMPTY)
+            continue;
+        if (pc >= PIECE_NB || piece_kind(pc) == KIND_NONE) {
+            snprintf(why, (size_t)why_len, "bad piece code %d on square %d", pc, sq);
+            return false;
+        }
+        seen[pc]++;
+        if (b->index[sq] >= b->count[pc] || b->list[pc][b->index[sq]] != sq) {
+            snprintf(why, (size_t)why_len, "piece list does not hold square %d", sq);
+            return false;
+        }
+    }
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        if (seen[pc] != b->count[pc]) {
+            snprintf(why, (size_t)why_len, "count of piece %d is %d, board has %d", pc,
+                     b->count[pc], seen[pc]);
+            return false;
+        }
+    for (int s = 0; s < SIDE_NB; s++) {
+        Piece g = piece_make((Side)s, GENERAL);
+        if (b->count[g] != 1 || b->list[g][0] != b->general[s]) {
+            snprintf(why, (size_t)why_len, "general of side %d is not where recorded", s);
+            return false;
+        }
+    }
+    const StateInfo *st = board_state(b);
+    if (st->key != board_compute_key(b)) {
+        snprintf(why, (size_t)why_len, "incremental key differs from the recomputed key");
+        return false;
+    }
+    if (st->piece_count != total_pieces(b)) {
+        snprintf(why, (size_t)why_len, "state piece count %d, board has %d", st->piece_count,
+                 total_pieces(b));
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// engine_init(): the single place where start-up tables are built.
+#include "engine.h"
+
+#include <pthread.h>
+
+#include "geometry.h"
+#include "zobrist.h"
+
+static void init_once(void) {
+    geometry_init();
+    zobrist_init();
+}
+
+void engine_init(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, init_once);
+}

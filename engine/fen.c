@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// FEN reading with full validation against the rules page, and FEN writing.
+#include "fen.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "geometry.h"
+
+const char FEN_START[] = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+
+static const char PIECE_LETTERS[] = " KARCNBP"; // indexed by Kind
+static const int SET_COUNT[KIND_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
+static const char *const KIND_NAMES[KIND_NB] = {"",      "general", "guard",    "chariot",
+                                               "cannon", "horse",   "elephant", "soldier"};
+
+static Kind kind_of_letter(char c) {
+    const char *p = strchr(PIECE_LETTERS + 1, toupper((unsigned char)c));
+    return p && c != '\0' ? (Kind)(p - PIECE_LETTERS) : KIND_NONE;
+}
+
+// Reads the placement field (up to the first space) into b. pos is the offset in the FEN.
+static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *err) {
+    int rank = RANK_NB - 1, file = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = fen[i];
+        int rank_no = rank + 1;
+        if (c == '/') {
+            if (file != FILE_NB)
+                return error_set(err, STATUS_ILLEGAL,
+                                 "FEN: rank %d has %d points, expected 9 (character %zu)",
+                                 rank_no, file, i + 1);
+            if (--rank < 0)
+                return error_set(err, STATUS_ILLEGAL,
+                                 "FEN: more than 10 ranks (character %zu)", i + 1);
+            file = 0;
+        } else if (c >= '1' && c <= '9') {
+            file += c - '0';
+            if (file > FILE_NB)
+                return error_set(err, STATUS_ILLEGAL,
+                                 "FEN: rank %d has more than 9 points (character %zu)", rank_no,
+                                 i + 1);
+        } else {
+            Kind kind = kind_of_letter(c);
+            if (kind == KIND_NONE)
+                return error_set(err, STATUS_SYNTAX,
+                                 "FEN: unknown piece letter '%c' (character %zu)", c, i + 1);
+            if (file >= FILE_NB)
+                return error_set(err, STATUS_ILLEGAL,
+                                 "FEN: rank %d has more than 9 points (character %zu)", rank_no,
+                                 i + 1);
+            Side side = isupper((unsigned char)c) ? CHO : HAN;
+            Piece pc = piece_make(side, kind);
+            if (b->count[pc] >= SET_COUNT[kind])
+                return error_set(err, STATUS_ILLEGAL,
+                                 "FEN: %s has more than %d %s%s (character %zu)",
+                                 side == CHO ? "Cho" : "Han", SET_COUNT[kind], KIND_NAMES[kind],
+                                 SET_COUNT[kind] > 1 ? "s" : "", i + 1);
+            board_put(b, pc, square_make(file, rank));
+            file++;
+        }
+    }
+    if (rank != 0 || file != FILE_NB)
+        return error_set(err, STATUS_ILLEGAL,
+                         "FEN: the placement has %d ranks, expected 10 ranks of 9 points",
+                         RANK_NB - rank);
+    return STATUS_OK;
+}
+
+static Status check_pieces(const Board *b, ErrorInfo *err) {
+    for (int s = 0; s < SIDE_NB; s++) {
+        const char *name = s == CHO ? "Cho" : "Han";
+        Piece g = piece_make((Side)s, GENERAL), a = piece_make((Side)s, GUARD);
+        if (b->count[g] == 0)
+            return error_set(err, STATUS_ILLEGAL, "FEN: %s has no general", name);
+        if (!geometry_in_palace((Side)s, b->list[g][0]))
+            return error_set(err, STATUS_ILLEGAL, "FEN: %s general outside its palace", name);
+        for (int i = 0; i < b->count[a]; i++)
+            if (!geometry_in_palace((Side)s, b->list[a][i]))
+                return error_set(err, STATUS_ILLEGAL, "FEN: %s guard outside its palace", name);
+    }
+    return STATUS_OK;
+}
+
+// Parses a non-negative decimal field of at most 6 digits.
+static bool parse_count(const char *s, size_t len, long *out) {
+    if (len == 0 || len > 6)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    *out = strtol(s, NULL, 10);
+    return true;
+}
+
+typedef struct Field {
+    const char *text;
+    size_t len;
+} Field;
+
+// Splits on single spaces; leading/trailing spaces are tolerated, empty fields are not.
+static int split_fields(const char *fen, Field *fields, int max) {
+    int n = 0;
+    const char *p = fen;
+    while (*p == ' ')
+        p++;
+    while (*p) {
+        if (n == max)
+            return max + 1;
+        const char *start = p;
+        while (*p && *p != ' ')
+            p++;
+        fields[n].text = start, fields[n].len = (size_t)(p - start);
+        n++;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+static Status parse_fields(const Field *f, int n, Side *side, long *halfmove, long *fullmove,
+                           ErrorInfo *err) {
+    if (n != 2 && n != 4 && n != 6)
+        return error_set(err, STATUS_SYNTAX,
+                         "FEN: %d fields, expected 6 (placement, side, castling, en passant, "
+                         "halfmove clock, fullmove number)",
+                         n);
+    if (f[1].len != 1 || (f[1].text[0] != 'w' && f[1].text[0] != 'b'))
+        return error_set(err, STATUS_SYNTAX, "FEN: side to move '%.*s', expected 'w' or 'b'",
+                         (int)(f[1].len > 8 ? 8 : f[1].len), f[1].text);
+    *side = f[1].text[0] == 'w' ? CHO : HAN;
+    for (int i = 2; i < n && i < 4; i++)
+        if (f[i].len != 1 || f[i].text[0] != '-')
+            return error_set(err, STATUS_SYNTAX, "FEN: field %d is '%.*s', janggi has only '-'",
+                             i + 1, (int)(f[i].len > 8 ? 8 : f[i].len), f[i].text);
+    *halfmove = 0, *fullmove = 1;
+    if (n == 6) {
+        if (!parse_count(f[4].text, f[4].len, halfmove) || *halfmove > 60000)
+            return error_set(err, STATUS_SYNTAX,
+                             "FEN: halfmove clock '%.*s' is not a number from 0 to 60000",
+                             (int)(f[4].len > 8 ? 8 : f[4].len), f[4].text);
+        if (!parse_count(f[5].text, f[5].len, fullmove) || *fullmove < 1)
+            return error_set(err, STATUS_SYNTAX,
+                             "FEN: fullmove number '%.*s' is not a number from 1 to 999999",
+                             (int)(f[5].len > 8 ? 8 : f[5].len), f[5].text);
+    }
+    return STATUS_OK;
+}
+
+Status fen_parse(Board *b, const char *fen, ErrorInfo *err) {
+    if (!fen)
+        return error_set(err, STATUS_SYNTAX, "FEN: missing");
+    if (strnlen(fen, FEN_MAX_INPUT + 1) > FEN_MAX_INPUT)
+        return error_set(err, STATUS_RANGE, "FEN: longer than %d characters", FEN_MAX_INPUT);
+    Field fields[6];
+    int n = split_fields(fen, fields, 6);
+    if (n == 0)
+        return error_set(err, STATUS_SYNTAX, "FEN: empty");
+    Side side = CHO;
+    long halfmove = 0, fullmove = 1;
+    Status st = parse_fields(fields, n > 6 ? 7 : n, &side, &halfmove, &fullmove, err);
+    if (st != STATUS_OK)
+        return st;
+    static _Thread_local Board tmp; // a Board is large; keep it off the stack
+    board_clear(&tmp);
+    if ((st = parse_placement(&tmp, fields[0].text, fields[0].len, err)) != STATUS_OK ||
+        (st = check_pieces(&tmp, err)) != STATUS_OK)
+        return st;
+    board_finish_setup(&tmp, side, (int)(2 * (fullmove - 1) + (side == HAN)), (int)halfmove);
+    if (board_attacked(&tmp, tmp.general[!side], side))
+        return error_set(err, STATUS_ILLEGAL,
+                         "FEN: the side not to move (%s) is in check, which cannot arise in play",
+                         side == CHO ? "Han" : "Cho");
+    *b = tmp;
+    return STATUS_OK;
+}
+
+void fen_write(const Board *b, char *out, size_t out_len) {
+    char buf[FEN_BUFFER];
+    size_t n = 0;
+    for (int rank = RANK_NB - 1; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < FILE_NB; file++) {
+            Piece pc = b->squares[square_make(file, rank)];
+            if (pc == EMPTY) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                buf[n++] = (char)('0' + empty), empty = 0;
+            char c = PIECE_LETTERS[piece_kind(pc)];
+            buf[n++] = piece_side(pc) == CHO ? c : (char)tolower((unsigned char)c);
+        }
+        if (empty)
+            buf[n++] = (char)('0' + empty);
+        if (rank)
+            buf[n++] = '/';
+    }
+    int ply = board_game_ply(b);
+    snprintf(buf + n, sizeof buf - n, " %c - - %d %d", b->side == CHO ? 'w' : 'b',
+             board_state(b)->halfmove, ply / 2 + 1);
+    snprintf(out, out_len, "%s", buf);
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// FEN in Fairy-Stockfish's janggi convention: ranks 10 to 1, Cho upper case, side w/b,
+// then castling and en-passant fields (always "-"), halfmove clock and fullmove number.
+#pragma once
+
+#include <stddef.h>
+
+#include "status.h"
+#include "types.h"
+
+enum {
+    FEN_MAX_INPUT = 256, // longer input is refused
+    FEN_BUFFER = 128     // enough for any FEN this module writes
+};
+
+/// The standard start position (ma-sang-sang-ma against ma-sang-sang-ma).
+extern const char FEN_START[];
+
+/// Loads a position. Accepts 6 fields, or only the first 2 or 4 (halfmove 0, fullmove 1).
+/// Refuses, with a message naming the field and character, anything malformed and every
+/// illegal position of the rules page: not 10 ranks of 9 points, an unknown letter, a side
+/// with no general or two, a general or guard outside its palace, more pieces of a kind than
+/// the set, the side not to move in check. On error *b is left unchanged.
+/// Returns STATUS_OK, STATUS_SYNTAX, STATUS_ILLEGAL or STATUS_RANGE.
+Status fen_parse(Board *b, const char *fen, ErrorInfo *err);
+
+/// Writes the FEN of the current position into out (at least FEN_BUFFER bytes).
+void fen_write(const Board *b, char *out, size_t out_len);

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Move geometry of the 9x10 board, built once at start-up: rays along files, ranks and the
+// palace diagonals, the palace steps of general and guard, horse and elephant paths with
+// their blocking points, soldier steps, and the reverse (attacker) tables.
+#pragma once
+
+#include "types.h"
+
+/// A line of points from a square outward, nearest first.
+typedef struct Ray {
+    uint8_t len;
+    uint8_t sq[9];
+} Ray;
+
+/// A horse move: the orthogonal point that blocks it, then the destination.
+typedef struct HorseStep {
+    uint8_t leg, to;
+} HorseStep;
+
+/// An elephant move: the straight point, the first diagonal point, then the destination.
+typedef struct ElephantStep {
+    uint8_t leg1, leg2, to;
+} ElephantStep;
+
+/// All tables; filled by geometry_init() and read-only afterwards.
+typedef struct Geometry {
+    int8_t palace_of[SQUARE_NB]; // CHO or HAN palace, -1 outside both
+    Ray rays[SQUARE_NB][8];      // 4 orthogonal rays (N, S, E, W) then palace diagonals
+    uint8_t ray_count[SQUARE_NB];
+    uint8_t palace_steps[SQUARE_NB][8]; // general/guard steps along palace lines
+    uint8_t palace_step_count[SQUARE_NB];
+    HorseStep horse[SQUARE_NB][8];
+    uint8_t horse_count[SQUARE_NB];
+    ElephantStep elephant[SQUARE_NB][8];
+    uint8_t elephant_count[SQUARE_NB];
+    uint8_t soldier[SIDE_NB][SQUARE_NB][5];
+    uint8_t soldier_count[SIDE_NB][SQUARE_NB];
+    // Reverse tables: from where a piece attacks a square. `to` holds the attacker's square.
+    HorseStep horse_from[SQUARE_NB][8];
+    uint8_t horse_from_count[SQUARE_NB];
+    ElephantStep elephant_from[SQUARE_NB][8];
+    uint8_t elephant_from_count[SQUARE_NB];
+    uint8_t soldier_from[SIDE_NB][SQUARE_NB][6]; // squares of side's soldiers that attack sq
+    uint8_t soldier_from_count[SIDE_NB][SQUARE_NB];
+    // relevant[g][s]: a point whose change of occupancy can create an attack on a general
+    // standing on g (same file or rank, or within two diagonal steps: horse and elephant legs
+    // and the palace diagonals).
+    uint8_t relevant[SQUARE_NB][SQUARE_NB];
+} Geometry;
+
+/// The tables. Valid after engine_init().
+extern Geometry geometry;
+
+/// Fills the tables. Called once by engine_init().
+void geometry_init(void);
+
+/// True when sq lies in the palace of side.
+static inline bool geometry_in_palace(Side side, Square sq) {
+    return geometry.palace_of[sq] == (int8_t)side;
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// The `hansu` executable: the UCI loop by default, or a one-shot command (perft).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "engine.h"
+#include "fen.h"
+#include "notation.h"
+#include "perft.h"
+#include "uci.h"
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: hansu                      UCI engine on standard input/output\n"
+               "       hansu perft [--fen FEN] --depth N [--divide]\n"
+               "                                  count legal move sequences of N plies\n"
+               "       hansu --help\n");
+}
+
+static int run_perft(int argc, char **argv) {
+    const char *fen = FEN_START;
+    long depth = -1;
+    int divide = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
+            fen = argv[++i];
+        else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
+            char *end;
+            depth = strtol(argv[++i], &end, 10);
+            if (*end || depth < 0 || depth > 20) {
+                fprintf(stderr, "hansu perft: --depth must be a number from 0 to 20\n");
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--divide") == 0)
+            divide = 1;
+        else {
+            fprintf(stderr, "hansu perft: unknown or incomplete option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (depth < 0) {
+        fprintf(stderr, "hansu perft: --depth N is required\n");
+        return 2;
+    }
+    static Board board;
+    ErrorInfo err;
+    if (fen_parse(&board, fen, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu perft: %s\n", err.msg);
+        return 2;
+    }
+    uint64_t total = 0;
+    if (divide && depth > 0) {
+        Move moves[MAX_MOVES];
+        uint64_t counts[MAX_MOVES];
+        int n = perft_divide(&board, (int)depth, moves, counts);
+        for (int i = 0; i < n; i++) {
+            char s[MOVE_STR_LEN];
+            move_to_uci(moves[i], s);
+            printf("%s: %llu\n", s, (unsigned long long)counts[i]);
+            total += counts[i];
+        }
+        printf("\n");
+    } else
+        total = perft(&board, (int)depth);
+    printf("Nodes searched: %llu\n", (unsigned long long)total);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    engine_init();
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "perft") == 0)
+        return run_perft(argc, argv);
+    if (argc >= 2) {
+        fprintf(stderr, "hansu: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    UciContext *ctx = uci_create(stdout);
+    if (!ctx) {
+        fprintf(stderr, "hansu: out of memory\n");
+        return 1;
+    }
+    int rc = uci_loop(ctx, stdin);
+    uci_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// Pseudo-legal generation from the geometry tables, and a legality test that makes the move
+// on the mailbox only when the move can change an attack on the mover's general.
+#include "movegen.h"
+
+#include <assert.h>
+
+#include "board.h"
+#include "geometry.h"
+
+static inline void push(MoveList *list, Square from, Square to) {
+    assert(list->count < MAX_MOVES);
+    list->moves[list->count++] = move_make(from, to);
+}
+
+// Adds from->to when the target fits the wanted type: empty for quiets, enemy for captures.
+static inline void add_step(const Board *b, MoveList *list, Square from, Square to, Side us,
+                            GenType type) {
+    Piece target = b->squares[to];
+    if (target == EMPTY) {
+        if (type != GEN_CAPTURES)
+            push(list, from, to);
+    } else if (piece_side(target) != us && type != GEN_QUIETS)
+        push(list, from, to);
+}
+
+static void gen_chariot(const Board *b, MoveList *list, Square from, Side us, GenType type) {
+    for (int r = 0; r < geometry.ray_count[from]; r++) {
+        const Ray *ray = &geometry.rays[from][r];
+        for (int i = 0; i < ray->len; i++) {
+            Square to = ray->sq[i];
+            add_step(b, list, from, to, us, type);
+            if (b->squares[to] != EMPTY)
+                break;
+        }
+    }
+}
+
+// A cannon needs exactly one screen, never a cannon, and never captures a cannon.
+static void gen_cannon(const Board *b, MoveList *list, Square from, Side us, GenType type) {
+    for (int r = 0; r < geometry.ray_count[from]; r++) {
+        const Ray *ray = &geometry.rays[from][r];
+        int i = 0;
+        while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
+            i++;
+        if (i == ray->len || piece_kind(b->squares[ray->sq[i]]) == CANNON)
+            continue;
+        for (i++; i < ray->len; i++) {
+            Square to = ray->sq[i];
+            Piece target = b->squares[to];
+            if (target == EMPTY) {
+                if (type != GEN_CAPTURES)
+                    push(list, from, to);
+                continue;
+            }
+            if (piece_side(target) != us && piece_kind(target) != CANNON && type != GEN_QUIETS)
+                push(list, from, to);
+            break;
+        }
+    }
+}
+
+static void gen_piece(const Board *b, MoveList *list, Square from, Side us, GenType type) {
+    switch (piece_kind(b->squares[from])) {
+    case GENERAL:
+    case GUARD:
+        for (int i = 0; i < geometry.palace_step_count[from]; i++)
+            add_step(b, list, from, geometry.palace_steps[from][i], us, type);
+        break;
+    case CHARIOT:
+        gen_chariot(b, list, from, us, type);
+        break;
+    case CANNON:
+        gen_cannon(b, list, from, us, type);
+        break;
+    case HORSE:
+        for (int i = 0; i < geometry.horse_count[from]; i++) {
+            HorseStep h = geometry.horse[from][i];
+            if (b->squares[h.leg] == EMPTY)
+                add_step(b, list, from, h.to, us, type);
+        }
+        break;
+    case ELEPHANT:
+        for (int i = 0; i < geometry.elephant_count[from]; i++) {
+            ElephantStep e = geometry.elephant[from][i];
+            if (b->squares[e.leg1] == EMPTY && b->squares[e.leg2] == EMPTY)
+                add_step(b, list, from, e.to, us, type);
+        }
+        break;
+    case SOLDIER:
+        for (int i = 0; i < geometry.soldier_count[us][from]; i++)
+            add_step(b, list, from, geometry.soldier[us][from][i], us, type);
+        break;
+    default:
+        assert(0);
+    }
+}
+
+void movegen_pseudo(const Board *b, MoveList *list, GenType type) {
+    Side us = b->side;
+    list->count = 0;
+    for (Kind k = GENERAL; k <= SOLDIER; k++) {
+        Piece pc = piece_make(us, k);
+        for (int i = 0; i < b->count[pc]; i++)
+            gen_piece(b, list, b->list[pc][i], us, type);
+    }
+}
+
+bool movegen_is_legal(Board *b, Move m) {
+    const bool in_check = board_in_check(b);
+    if (move_is_pass(m))
+        return !in_check;
+    Side us = b->side;
+    Square from = move_from(m), to = move_to(m), g = b->general[us];
+    Piece pc = b->squares[from];
+    if (piece_kind(pc) == GENERAL)
+        g = to;
+    else if (!in_check && !geometry.relevant[g][from] && !geometry.relevant[g][to])
+        return true; // the move touches no line, leg or diagonal that reaches the general
+    Piece captured = b->squares[to];
+    b->squares[to] = pc;
+    b->squares[from] = EMPTY;
+    bool legal = !board_attacked(b, g, !us);
+    b->squares[from] = pc;
+    b->squares[to] = captured;
+    return legal;
+}
+
+bool movegen_is_pseudo_legal(const Board *b, Move m) {
+    Square from = move_from(m), to = move_to(m);
+    if (m == MOVE_NONE || from >= SQUARE_NB || to >= SQUARE_NB || (m >> 14))
+        return false;
+    if (from == to)
+        return from == b->general[b->side];
+    Piece pc = b->squares[from];
+    if (pc == EMPTY || piece_side(pc) != b->side)
+        return false;
+    MoveList list;
+    list.count = 0;
+    gen_piece(b, &list, from, b->side, GEN_ALL);
+    for (int i = 0; i < list.count; i++)
+        if (list.moves[i] == m)
+            return true;
+    return false;
+}
+
+static void keep_legal(Board *b, MoveList *list) {
+    int n = 0;
+    for (int i = 0; i < list->count; i++)
+        if (movegen_is_legal(b, list->moves[i]))
+            list->moves[n++] = list->moves[i];
+    list->count = n;
+}
+
+void movegen_legal(Board *b, MoveList *list) {
+    movegen_pseudo(b, list, GEN_ALL);
+    keep_legal(b, list);
+    if (!board_in_check(b))
+        push(list, b->general[b->side], b->general[b->side]);
+}
+
+void movegen_captures(Board *b, MoveList *list) {
+    movegen_pseudo(b, list, GEN_CAPTURES);
+    keep_legal(b, list);
+}
+
+void movegen_evasions(Board *b, MoveList *list) {
+    assert(board_in_check(b));
+    movegen_pseudo(b, list, GEN_ALL);
+    keep_legal(b, list);
+}
+
+int movegen_count_legal(Board *b) {
+    MoveList list;
+    movegen_pseudo(b, &list, GEN_ALL);
+    int n = board_in_check(b) ? 0 : 1; // the pass
+    for (int i = 0; i < list.count; i++)
+        n += movegen_is_legal(b, list.moves[i]);
+    return n;
+}
+
+bool movegen_has_legal(Board *b) {
+    if (!board_in_check(b))
+        return true; // the pass
+    MoveList list;
+    movegen_pseudo(b, &list, GEN_ALL);
+    for (int i = 0; i < list.count; i++)
+        if (movegen_is_legal(b, list.moves[i]))
+            return true;
+    return false;
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// End-of-game rules and points, exactly as the rules page states them (see rules.h).
+#include "rules.h"
+
+#include <string.h>
+
+#include "board.h"
+#include "movegen.h"
+
+static const char *const REASON_NAMES[REASON_NB] = {
+    "none",        "checkmate", "bikjang",      "repetition",   "perpetual-check",
+    "double-pass", "move-limit", "resign",      "time",         "adjudication",
+    "illegal-move", "crash"};
+
+const char *rules_reason_name(EndReason reason) {
+    return (unsigned)reason < REASON_NB ? REASON_NAMES[reason] : "unknown";
+}
+
+EndReason rules_reason_parse(const char *name) {
+    for (int r = 1; r < REASON_NB; r++)
+        if (strcmp(name, REASON_NAMES[r]) == 0)
+            return (EndReason)r;
+    return REASON_NONE;
+}
+
+int rules_points_half(const Board *b, Side side) {
+    static const int value_half[KIND_NB] = {0, 0, 6, 26, 14, 10, 6, 4};
+    int total = side == HAN ? HAN_BONUS_HALF : 0;
+    for (Kind k = GUARD; k <= SOLDIER; k++)
+        total += value_half[k] * board_count(b, side, k);
+    return total;
+}
+
+Side rules_points_leader(const Board *b) {
+    return rules_points_half(b, CHO) > rules_points_half(b, HAN) ? CHO : HAN;
+}
+
+bool rules_bikjang_ends(const Board *b) {
+    int cur = b->nstates - 1;
+    if (cur < 1)
+        return false;
+    const StateInfo *now = &b->states[cur], *before = &b->states[cur - 1];
+    return now->facing && before->facing && before->piece_count < 32;
+}
+
+bool rules_double_pass(const Board *b) {
+    int cur = b->nstates - 1;
+    return cur >= 2 && move_is_pass(b->states[cur].move) && move_is_pass(b->states[cur - 1].move);
+}
+
+bool rules_repetition(const Board *b, int *loser) {
+    const int cur = b->nstates - 1;
+    const StateInfo *now = &b->states[cur];
+    int occurrences = 1, first = cur;
+    for (int i = cur - 2; i >= 0 && cur - i <= now->since_capture; i -= 2)
+        if (b->states[i].key == now->key)
+            occurrences++, first = i;
+    if (occurrences < 3)
+        return false;
+    // states[j].in_check tells whether the ply into j gave check; that ply was made by the
+    // side not to move at j, i.e. by b->side when (cur - j) is odd.
+    bool all_checks[SIDE_NB] = {true, true};
+    for (int j = first + 1; j <= cur; j++) {
+        Side mover = ((cur - j) & 1) ? b->side : (Side)!b->side;
+        if (!b->states[j].in_check)
+            all_checks[mover] = false;
+    }
+    *loser = all_checks[CHO] == all_checks[HAN] ? -1 : all_checks[CHO] ? CHO : HAN;
+    return true;
+}
+
+static bool by_points(const Board *b, GameResult *res, EndReason reason) {
+    res->over = true;
+    res->reason = reason;
+    res->winner = res->points_half[CHO] > res->points_half[HAN] ? CHO : HAN;
+    (void)b;
+    return true;
+}
+
+bool rules_game_over(Board *b, GameResult *res) {
+    res->points_half[CHO] = rules_points_half(b, CHO);
+    res->points_half[HAN] = rules_points_half(b, HAN);
+    res->over = false;
+    res->reason = REASON_NONE;
+    res->winner = CHO;
+    if (board_in_check(b) && !movegen_has_legal(b)) {
+        res->over = true;
+        res->reason = REASON_CHECKMATE;
+        res->winner = !b->side;
+        return true;
+    }
+    if (rules_bikjang_ends(b))
+        return by_points(b, res, REASON_BIKJANG);
+    int loser;
+    if (rules_repetition(b, &loser)) {
+        if (loser < 0)
+            return by_points(b, res, REASON_REPETITION);
+        res->over = true;
+        res->reason = REASON_PERPETUAL_CHECK;
+        res->winner = (Side)!loser;
+        return true;
+    }
+    if (rules_double_pass(b))
+        return by_points(b, res, REASON_DOUBLE_PASS);
+    if (board_game_ply(b) >= GAME_PLY_LIMIT)
+        return by_points(b, res, REASON_MOVE_LIMIT);
+    return false;
+}

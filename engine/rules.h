@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// End-of-game rules of the rules page (checkmate, bikjang, repetition with its
+// perpetual-check exception, two passes, the 200-ply limit) and the point count.
+#pragma once
+
+#include "types.h"
+
+/// Why a game ended. The first six are the board rules; the rest are set by tools.
+typedef enum {
+    REASON_NONE = 0,
+    REASON_CHECKMATE,
+    REASON_BIKJANG,
+    REASON_REPETITION,
+    REASON_PERPETUAL_CHECK,
+    REASON_DOUBLE_PASS,
+    REASON_MOVE_LIMIT,
+    REASON_RESIGN,
+    REASON_TIME,
+    REASON_ADJUDICATION,
+    REASON_ILLEGAL_MOVE,
+    REASON_CRASH,
+    REASON_NB
+} EndReason;
+
+enum {
+    GAME_PLY_LIMIT = 200, // the game ends by points after this ply
+    HAN_BONUS_HALF = 3    // Han's 1.5 points for moving second, in half points
+};
+
+struct GameResult {
+    bool over;
+    Side winner;          // valid when over
+    EndReason reason;     // REASON_NONE while the game goes on
+    int points_half[2];   // both point totals in half points (Han's bonus included)
+};
+
+/// The name of a reason as the rules page writes it ("checkmate", "perpetual-check", ...).
+const char *rules_reason_name(EndReason reason);
+
+/// Parses a reason name; returns REASON_NONE if unknown.
+EndReason rules_reason_parse(const char *name);
+
+/// A side's points in half points: chariot 13, cannon 7, horse 5, elephant 3, guard 3,
+/// soldier 2, general 0, plus 1.5 for Han (rules page, "Points").
+int rules_points_half(const Board *b, Side side);
+
+/// The side ahead on points (never equal: the bonus is a half point).
+Side rules_points_leader(const Board *b);
+
+/// Judges the current position, reached by the last ply made on b, by the rules page:
+/// checkmate first, then bikjang, repetition (perpetual check), two passes, move limit.
+/// Fills *res (over = false while the game goes on) and returns res->over.
+bool rules_game_over(Board *b, GameResult *res);
+
+/// Bikjang left standing: the generals face now and faced, after a capture, one ply ago.
+bool rules_bikjang_ends(const Board *b);
+
+/// The last two plies were both passes.
+bool rules_double_pass(const Board *b);
+
+/// Repetition: the current position occurs for at least the third time. On true, *loser is
+/// the side that gave check with every move since the first occurrence, or -1 if none or both.
+bool rules_repetition(const Board *b, int *loser);

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The UCI front end in Fairy-Stockfish's janggi dialect: command handling over a context
+// that owns the position and options, writing every answer to one output stream.
+#pragma once
+
+#include <stdio.h>
+
+#include "types.h"
+
+typedef struct UciContext UciContext;
+
+/// Creates a context with the start position that writes its answers to out.
+/// Returns NULL when memory is short.
+UciContext *uci_create(FILE *out);
+
+/// Frees a context (NULL is accepted); stops any running search first.
+void uci_destroy(UciContext *ctx);
+
+/// Handles one command line (without or with its newline). A malformed command answers
+/// `info string error: ...` and changes nothing. Returns false after `quit`.
+bool uci_handle_line(UciContext *ctx, const char *line);
+
+/// Reads commands from in until `quit` or end of input. Returns 0.
+int uci_loop(UciContext *ctx, FILE *in);
