@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Alpha-beta search: iterative deepening PVS with a TT, quiescence, null move (= the pass),
+// LMR and every end-of-game rule of the rules page inside the tree.
+#pragma once
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "types.h"
+
+enum {
+    SCORE_INFINITE = 32000,
+    SCORE_MATE = 31000,           // mate in 0 plies; mate in n plies scores SCORE_MATE - n
+    SCORE_MATE_IN_MAX = SCORE_MATE - 2 * MAX_PLY
+};
+
+/// What limits one search. Zero/false fields are unused. Times in milliseconds.
+typedef struct SearchLimits {
+    int depth;              // plies; fixed-depth search
+    uint64_t nodes;         // stop after this many nodes (exactly reproducible)
+    int64_t movetime;       // ms for this move
+    int64_t time[SIDE_NB];  // remaining clock, ms (wtime = Cho, btime = Han)
+    int64_t inc[SIDE_NB];   // increment per move, ms
+    int movestogo;          // moves to the next time control, 0 = sudden death
+    bool infinite;          // search until stopped
+} SearchLimits;
+
+/// One finished iteration, as reported in `info` lines.
+typedef struct SearchInfo {
+    int depth, seldepth;
+    Score score;            // centipawns from the side to move's view, or a mate score
+    uint64_t nodes;
+    int64_t time_ms;
+    int pv_len;
+    Move pv[MAX_PLY];
+} SearchInfo;
+
+/// The answer of a search.
+typedef struct SearchResult {
+    Move best;              // MOVE_NONE only when the game is already over at the root
+    Move ponder;            // MOVE_NONE if unknown
+    Score score;            // side to move's view, cp or mate score
+    int depth;              // last completed iteration
+    uint64_t nodes;
+    int64_t time_ms;
+} SearchResult;
+
+/// Called after each completed iteration (and may be NULL).
+typedef void (*SearchInfoFn)(const SearchInfo *info, void *arg);
+
+/// A searcher owns everything one search thread needs (TT, history, killers, stack).
+/// Create one per thread; they share nothing.
+typedef struct Searcher Searcher;
+
+/// Creates a searcher with a TT of hash_mb megabytes (>= 1). NULL when memory is short.
+Searcher *search_create(size_t hash_mb);
+
+/// Frees a searcher (NULL accepted).
+void search_destroy(Searcher *s);
+
+/// Resizes the TT (clears it). Returns false when memory is short (the old TT is kept).
+bool search_resize(Searcher *s, size_t hash_mb);
+
+/// Forgets everything learnt (TT, history, killers): `ucinewgame`.
+void search_clear(Searcher *s);
+
+/// Searches root (not modified) within limits. stop may be NULL; when another thread sets
+/// *stop the search ends and returns its best move so far. Deterministic for depth/nodes limits
+/// given the same searcher state (e.g. after search_clear).
+SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
+                        SearchInfoFn on_info, void *info_arg, atomic_bool *stop);
