@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds Hansu and runs its default test suite: Release tests, the same tests under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and each fuzzer for a bounded time.
+# Long checks (label `slow`) are left out; run them with: ctest --test-dir build -L slow
+# Usage: scripts/test.sh [--quick]   (--quick: Release tests only)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc)}
+
+bash scripts/setup.sh --deps-only
+
+echo "== Release build and tests"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C build
+ctest --test-dir build -LE slow --output-on-failure -j "$JOBS"
+
+[ "${1:-}" = "--quick" ] && exit 0
+
+echo "== Sanitize build (ASan + UBSan) and tests"
+cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=Sanitize >/dev/null
+ninja -C build-san
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-san -LE "slow|nosan" --output-on-failure -j "$JOBS"
+
+if [ -x scripts/fuzz.sh ] || [ -f scripts/fuzz.sh ]; then
+  echo "== Fuzzers (bounded)"
+  bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
+fi
+echo "test.sh: all passed"
