@@ -92,41 +92,31 @@ bool board_generals_facing(const Board *b) {
     return true;
 }
 
-// Sliding attacks: the first piece on a line is hit by a chariot; the piece after a
-// non-cannon screen is hit by a cannon. Lines include the palace diagonals.
-static bool attacked_by_sliders(const Board *b, Square sq, Side by) {
+// Sliding attacks along one ray: the first piece is hit by a chariot; the piece after a
+// non-cannon screen is hit by a cannon. Rays include the palace diagonals.
+bool board_ray_attacked(const Board *b, Square sq, int r, Side by) {
     const Piece chariot = piece_make(by, CHARIOT), cannon = piece_make(by, CANNON);
-    if (!b->count[chariot] && !b->count[cannon])
+    const Ray *ray = &geometry.rays[sq][r];
+    int i = 0;
+    while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
+        i++;
+    if (i == ray->len)
         return false;
-    for (int r = 0; r < geometry.ray_count[sq]; r++) {
-        const Ray *ray = &geometry.rays[sq][r];
-        int i = 0;
-        while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
-            i++;
-        if (i == ray->len)
-            continue;
-        Piece screen = b->squares[ray->sq[i]];
-        if (screen == chariot)
-            return true;
-        if (piece_kind(screen) == CANNON)
-            continue;
-        for (i++; i < ray->len; i++) {
-            Piece pc = b->squares[ray->sq[i]];
-            if (pc != EMPTY) {
-                if (pc == cannon)
-                    return true;
-                break;
-            }
-        }
+    Piece screen = b->squares[ray->sq[i]];
+    if (screen == chariot)
+        return true;
+    if (piece_kind(screen) == CANNON || !b->count[cannon])
+        return false;
+    for (i++; i < ray->len; i++) {
+        Piece pc = b->squares[ray->sq[i]];
+        if (pc != EMPTY)
+            return pc == cannon;
     }
     return false;
 }
 
-bool board_attacked(const Board *b, Square sq, Side by) {
-    if (attacked_by_sliders(b, sq, by))
-        return true;
+bool board_leaper_attacked(const Board *b, Square sq, Side by) {
     const Piece horse = piece_make(by, HORSE), elephant = piece_make(by, ELEPHANT);
-    const Piece soldier = piece_make(by, SOLDIER);
     if (b->count[horse])
         for (int i = 0; i < geometry.horse_from_count[sq]; i++) {
             HorseStep h = geometry.horse_from[sq][i];
@@ -140,18 +130,29 @@ bool board_attacked(const Board *b, Square sq, Side by) {
                 b->squares[e.leg2] == EMPTY)
                 return true;
         }
+    return false;
+}
+
+bool board_attacked(const Board *b, Square sq, Side by) {
+    if (b->count[piece_make(by, CHARIOT)] || b->count[piece_make(by, CANNON)])
+        for (int r = 0; r < geometry.ray_count[sq]; r++)
+            if (board_ray_attacked(b, sq, r, by))
+                return true;
+    if (board_leaper_attacked(b, sq, by))
+        return true;
+    const Piece soldier = piece_make(by, SOLDIER);
     if (b->count[soldier])
         for (int i = 0; i < geometry.soldier_from_count[by][sq]; i++)
             if (b->squares[geometry.soldier_from[by][sq][i]] == soldier)
                 return true;
     // General and guard reach only points of their own palace along its lines.
-    for (int i = 0; i < geometry.palace_step_count[sq]; i++) {
-        Piece pc = b->squares[geometry.palace_steps[sq][i]];
-        if (pc != EMPTY && piece_side(pc) == by &&
-            (piece_kind(pc) == GENERAL || piece_kind(pc) == GUARD) &&
-            geometry.palace_of[sq] == (int8_t)by)
-            return true;
-    }
+    if (geometry.palace_of[sq] == (int8_t)by)
+        for (int i = 0; i < geometry.palace_step_count[sq]; i++) {
+            Piece pc = b->squares[geometry.palace_steps[sq][i]];
+            if (pc != EMPTY && piece_side(pc) == by &&
+                (piece_kind(pc) == GENERAL || piece_kind(pc) == GUARD))
+                return true;
+        }
     return false;
 }
 

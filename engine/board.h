@@ -48,6 +48,12 @@ void board_unmake(Board *b);
 /// True when `by` attacks sq: some piece of `by` could move there if sq held an enemy piece.
 bool board_attacked(const Board *b, Square sq, Side by);
 
+/// True when `by` attacks sq with a chariot or cannon along ray r of sq (geometry.rays[sq][r]).
+bool board_ray_attacked(const Board *b, Square sq, int r, Side by);
+
+/// True when `by` attacks sq with a horse or an elephant.
+bool board_leaper_attacked(const Board *b, Square sq, Side by);
+
 /// True when the two generals stand on the same file with nothing between them.
 bool board_generals_facing(const Board *b);
 

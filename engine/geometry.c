@@ -133,15 +133,17 @@ static void init_reverse(Square sq) {
         }
 }
 
-static void init_relevant(Square g) {
+static void init_lines_and_legs(Square g) {
     int gf = square_file(g), gr = square_rank(g);
     for (Square s = 0; s < SQUARE_NB; s++) {
         int df = square_file(s) - gf, dr = square_rank(s) - gr;
         int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-        bool line = df == 0 || dr == 0;
-        bool near_diagonal = adf == adr && adf <= 2;
-        geometry.relevant[g][s] = (uint8_t)(s != g && (line || near_diagonal));
+        geometry.leg_of[g][s] = (uint8_t)(adf == adr && adf >= 1 && adf <= 2);
+        geometry.ray_of[g][s] = -1;
     }
+    for (int r = 0; r < geometry.ray_count[g]; r++)
+        for (int i = 0; i < geometry.rays[g][r].len; i++)
+            geometry.ray_of[g][geometry.rays[g][r].sq[i]] = (int8_t)r;
 }
 
 void geometry_init(void) {
@@ -156,6 +158,6 @@ void geometry_init(void) {
     }
     for (Square sq = 0; sq < SQUARE_NB; sq++) {
         init_reverse(sq);
-        init_relevant(sq);
+        init_lines_and_legs(sq);
     }
 }

@@ -42,10 +42,12 @@ typedef struct Geometry {
     uint8_t elephant_from_count[SQUARE_NB];
     uint8_t soldier_from[SIDE_NB][SQUARE_NB][6]; // squares of side's soldiers that attack sq
     uint8_t soldier_from_count[SIDE_NB][SQUARE_NB];
-    // relevant[g][s]: a point whose change of occupancy can create an attack on a general
-    // standing on g (same file or rank, or within two diagonal steps: horse and elephant legs
-    // and the palace diagonals).
-    uint8_t relevant[SQUARE_NB][SQUARE_NB];
+    // ray_of[g][s]: index of the ray of g that passes through s, -1 if none. A change of
+    // occupancy on s can create a chariot or cannon attack on g only along that ray.
+    int8_t ray_of[SQUARE_NB][SQUARE_NB];
+    // leg_of[g][s]: s is one or two diagonal steps from g, where the blocking points of a
+    // horse or elephant attack on g lie. Emptying s can create such an attack.
+    uint8_t leg_of[SQUARE_NB][SQUARE_NB];
 } Geometry;
 
 /// The tables. Valid after engine_init().

@@ -106,24 +106,35 @@ void movegen_pseudo(const Board *b, MoveList *list, GenType type) {
     }
 }
 
+// Not in check, a move of a piece other than the general can only expose the general by
+// what it changes: the point it leaves (a chariot line opens, a cannon gains or loses a
+// screen, a horse or elephant leg is freed) and the point it takes (a new cannon screen).
+// So only the rays through those two points, and the leapers when a leg was freed, are tested.
 bool movegen_is_legal(Board *b, Move m) {
     const bool in_check = board_in_check(b);
     if (move_is_pass(m))
         return !in_check;
-    Side us = b->side;
-    Square from = move_from(m), to = move_to(m), g = b->general[us];
-    Piece pc = b->squares[from];
-    if (piece_kind(pc) == GENERAL)
-        g = to;
-    else if (!in_check && !geometry.relevant[g][from] && !geometry.relevant[g][to])
-        return true; // the move touches no line, leg or diagonal that reaches the general
-    Piece captured = b->squares[to];
+    const Side us = b->side, them = !us;
+    const Square from = move_from(m), to = move_to(m);
+    const Piece pc = b->squares[from], captured = b->squares[to];
+    const bool general_moves = piece_kind(pc) == GENERAL;
+    const Square g = general_moves ? to : b->general[us];
+    const int ray_from = geometry.ray_of[g][from], ray_to = geometry.ray_of[g][to];
+    const bool leg = geometry.leg_of[g][from];
+    if (!in_check && !general_moves && ray_from < 0 && ray_to < 0 && !leg)
+        return true;
     b->squares[to] = pc;
     b->squares[from] = EMPTY;
-    bool legal = !board_attacked(b, g, !us);
+    bool attacked;
+    if (in_check || general_moves)
+        attacked = board_attacked(b, g, them);
+    else
+        attacked = (ray_from >= 0 && board_ray_attacked(b, g, ray_from, them)) ||
+                   (ray_to >= 0 && ray_to != ray_from && board_ray_attacked(b, g, ray_to, them)) ||
+                   (leg && board_leaper_attacked(b, g, them));
     b->squares[from] = pc;
     b->squares[to] = captured;
-    return legal;
+    return !attacked;
 }
 
 bool movegen_is_pseudo_legal(const Board *b, Move m) {
