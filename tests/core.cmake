@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: MIT
+# Tests of the rules core (issue 2): perft and move lists against the oracle, end-of-game
+# rules and the oracle cases, board invariants along random games, bad input, UCI/CLI perft.
+add_library(hansu_core_testutil STATIC oracle_util.c)
+target_link_libraries(hansu_core_testutil PUBLIC hansu_core PkgConfig::CMOCKA)
+target_compile_definitions(hansu_core_testutil PRIVATE HANSU_ORACLE_DIR="${HANSU_ORACLE_DIR}")
+
+hansu_add_test(test_perft SOURCES test_perft.c LIBS hansu_core_testutil TIMEOUT 300)
+hansu_add_test(test_perft_slow SOURCES test_perft.c LIBS hansu_core_testutil
+               LABELS slow TIMEOUT 3600)
+target_compile_definitions(test_perft_slow PRIVATE PERFT_SLOW=1)
