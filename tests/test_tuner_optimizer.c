@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// Tuner core on synthetic sparse data: SHA-256 vectors, gradient against central finite
+// differences, recovery of known weights, the K fit, freezing, determinism.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "optimizer.h"
+#include "sha256.h"
+#include "trace_store.h"
+
+enum { NP = 10, PHASE_MAX = 24 };
+
+static void test_sha256_vectors(void **state) {
+    (void)state;
+    // FIPS 180-4 examples (NIST CSRC "SHA256.pdf") and the empty message.
+    static const struct {
+        const char *msg;
+        const char *hex;
+    } v[] = {
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        Sha256 s;
+        char hex[65];
+        sha256_init(&s);
+        sha256_update(&s, v[i].msg, strlen(v[i].msg));
+        sha256_final(&s, hex);
+        assert_string_equal(hex, v[i].hex);
+    }
+    // One million 'a', fed in uneven pieces.
+    Sha256 s;
+    char hex[65], buf[997];
+    memset(buf, 'a', sizeof buf);
+    sha256_init(&s);
+    for (size_t left = 1000000; left > 0;) {
+        size_t n = left < sizeof buf ? left : sizeof buf;
+        sha256_update(&s, buf, n);
+        left -= n;
+    }
+    sha256_final(&s, hex);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// Random sparse positions: every parameter occurs, coefficients in -3..3, all phases.
+static void make_store(TraceStore *s, size_t n, uint64_t seed) {
+    trace_store_init(s, NP, PHASE_MAX);
+    ErrorInfo err;
+    for (size_t j = 0; j < n; j++) {
+        TraceEntry e[NP];
+        int c = 0;
+        for (int i = 0; i < NP; i++) {
+            int coef = (int)(tune_splitmix64(&seed) % 7) - 3;
+            if (coef != 0 && (tune_splitmix64(&seed) & 3) != 0)
+                e[c++] = (TraceEntry){(uint16_t)i, (int16_t)coef};
+        }
+        int phase = (int)(tune_splitmix64(&seed) % (PHASE_MAX + 1));
+        int result = (int)(tune_splitmix64(&seed) & 1);
+        int score = (int)(tune_splitmix64(&seed) % 801) - 400;
+        assert_int_equal(trace_store_add(s, e, c, phase, result, score, 0, &err), STATUS_OK);
+    }
+}
+
+static void random_weights(double *w, uint64_t seed, double range) {
+    for (int i = 0; i < 2 * NP; i++)
+        w[i] = ((double)(tune_splitmix64(&seed) >> 11) / 9007199254740992.0 * 2 - 1) * range;
+}
+
+static void test_gradient_matches_finite_differences(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 300, 7);
+    double w[2 * NP], g[2 * NP], g2[2 * NP], g3[2 * NP], k = 1.3;
+    random_weights(w, 11, 60);
+    tune_set_targets(&s, k, 0.3);
+    double *scratch = calloc(2 * tune_scratch_stride(&s), sizeof *scratch);
+    double loss = tune_gradient(&s, 0, s.npos, w, k, 1, g, scratch);
+    assert_true(fabs(loss - tune_loss(&s, w, k, 1)) < 1e-15);
+    for (int i = 0; i < 2 * NP; i++) {
+        const double h = 1e-3;
+        double save = w[i];
+        w[i] = save + h;
+        double up = tune_loss(&s, w, k, 1);
+        w[i] = save - h;
+        double down = tune_loss(&s, w, k, 1);
+        w[i] = save;
+        double fd = (up - down) / (2 * h);
+        assert_true(fabs(g[i]) > 1e-9); // every parameter occurs in the fixture
+        double rel = fabs(fd - g[i]) / fabs(g[i]);
+        if (rel > 1e-6)
+            fail_msg("param %d: analytic %.12e finite difference %.12e rel %.3e", i, g[i], fd, rel);
+    }
+    // Two threads: the same gradient up to rounding, and bitwise the same run after run.
+    tune_gradient(&s, 0, s.npos, w, k, 2, g2, scratch);
+    tune_gradient(&s, 0, s.npos, w, k, 2, g3, scratch);
+    for (int i = 0; i < 2 * NP; i++) {
+        assert_true(fabs(g2[i] - g[i]) <= 1e-12 * fabs(g[i]));
+        assert_memory_equal(&g2[i], &g3[i], sizeof(double));
+    }
+    free(scratch);
+    trace_store_free(&s);
+}
+
+static void test_rebuild_matches_eval(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 200, 3);
+    EvalWeight iw[NP];
+    double w[2 * NP];
+    for (int i = 0; i < NP; i++) {
+        iw[i] = (EvalWeight){(i * 37) % 101 - 50, (i * 53) % 97 - 48};
+        w[2 * i] = iw[i].mg, w[2 * i + 1] = iw[i].eg;
+    }
+    for (size_t j = 0; j < s.npos; j++) {
+        double e = trace_store_eval(&s, j, w);
+        assert_int_equal(trace_store_rebuild(&s, j, iw), (int)trunc(e));
+    }
+    assert_true(trace_store_bytes_per_position(&s) <=
+                16 + 4 * trace_store_entries_per_position(&s) + 1e-9);
+    trace_store_free(&s);
+}
+
+static void test_recovery_of_known_weights(void **state) {
+    (void)state;
+    TraceStore s, v;
+    make_store(&s, 4000, 21);
+    make_store(&v, 1000, 22);
+    double truth[2 * NP], w[2 * NP] = {0}, k = 1.0;
+    random_weights(truth, 5, 80);
+    // Soft labels from the known weights.
+    for (int pass = 0; pass < 2; pass++) {
+        TraceStore *st = pass ? &v : &s;
+        for (size_t j = 0; j < st->npos; j++)
+            st->pos[j].target = (float)tune_sigmoid(k, trace_store_eval(st, j, truth));
+    }
+    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 2, .beta1 = 0.9, .beta2 = 0.999,
+                      .epsilon = 1e-8, .epochs = 400, .batch = 500, .patience = 0,
+                      .threads = 2, .seed = 1, .k = k};
+    TuneResult r;
+    ErrorInfo err;
+    assert_int_equal(tune_train(&s, &v, &cfg, w, NULL, NULL, &r, &err), STATUS_OK);
+    double maxw = 0, maxp = 0;
+    for (int i = 0; i < 2 * NP; i++)
+        maxw = fmax(maxw, fabs(w[i] - truth[i]));
+    for (size_t j = 0; j < v.npos; j++)
+        maxp = fmax(maxp, fabs(tune_sigmoid(k, trace_store_eval(&v, j, w)) - v.pos[j].target));
+    if (maxw > 0.5 || maxp > 1e-3)
+        fail_msg("max weight error %.4f cp, max prediction error %.2e", maxw, maxp);
+    trace_store_free(&s);
+    trace_store_free(&v);
+}
+
+static void test_fit_k(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 60000, 99);
+    double w[2 * NP], k0 = 1.7;
+    random_weights(w, 8, 60);
+    uint64_t rng = 1234;
+    for (size_t j = 0; j < s.npos; j++) {
+        double p = tune_sigmoid(k0, trace_store_eval(&s, j, w));
+        s.pos[j].result = (double)(tune_splitmix64(&rng) >> 11) / 9007199254740992.0 < p;
+    }
+    double k = tune_fit_k(&s, w, 2);
+    if (fabs(k - k0) > 0.1 * k0)
+        fail_msg("fitted K %.4f, true %.4f", k, k0);
+    trace_store_free(&s);
+}
+
+static void test_freeze_determinism_gd(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 2000, 5);
+    double w0[2 * NP], w1[2 * NP], w2[2 * NP];
+    random_weights(w0, 9, 30);
+    uint8_t frozen[NP] = {0};
+    frozen[3] = frozen[7] = 1;
+    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 1, .beta1 = 0.9, .beta2 = 0.999,
+                      .epsilon = 1e-8, .epochs = 5, .batch = 128, .threads = 2, .seed = 42,
+                      .k = 1.1, .frozen = frozen};
+    TuneResult r;
+    ErrorInfo err;
+    double before = tune_loss(&s, w0, cfg.k, 1);
+    memcpy(w1, w0, sizeof w0), memcpy(w2, w0, sizeof w0);
+    assert_int_equal(tune_train(&s, NULL, &cfg, w1, NULL, NULL, &r, &err), STATUS_OK);
+    assert_int_equal(tune_train(&s, NULL, &cfg, w2, NULL, NULL, &r, &err), STATUS_OK);
+    assert_memory_equal(w1, w2, sizeof w1);
+    for (int i = 0; i < 2 * NP; i++)
+        if (frozen[i / 2])
+            assert_memory_equal(&w1[i], &w0[i], sizeof(double));
+    assert_true(tune_loss(&s, w1, cfg.k, 1) < before);
+    // Plain gradient descent, full batch, also lowers the loss.
+    cfg.method = TUNE_GD, cfg.lr = 20000, cfg.batch = 0, cfg.epochs = 20;
+    memcpy(w2, w0, sizeof w0);
+    assert_int_equal(tune_train(&s, NULL, &cfg, w2, NULL, NULL, &r, &err), STATUS_OK);
+    assert_true(tune_loss(&s, w2, cfg.k, 1) < before);
+    // No training positions: an error, not a crash.
+    TraceStore empty;
+    trace_store_init(&empty, NP, PHASE_MAX);
+    assert_int_equal(tune_train(&empty, NULL, &cfg, w2, NULL, NULL, &r, &err), STATUS_RANGE);
+    trace_store_free(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256_vectors),
+        cmocka_unit_test(test_gradient_matches_finite_differences),
+        cmocka_unit_test(test_rebuild_matches_eval),
+        cmocka_unit_test(test_recovery_of_known_weights),
+        cmocka_unit_test(test_fit_k),
+        cmocka_unit_test(test_freeze_determinism_gd),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

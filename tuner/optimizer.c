@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// The Texel loss, its gradient over sparse traces (OpenMP, per-thread buffers), the 1-D fit
+// of K, and the Adam / gradient-descent training loop. Formulas in optimizer.h.
+#include "optimizer.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double LN10_400 = 2.302585092994045684 / 400.0;
+
+double tune_sigmoid(double k, double e) { return 1.0 / (1.0 + exp(-k * e * LN10_400)); }
+
+void tune_set_targets(TraceStore *s, double k, double lambda) {
+    for (size_t j = 0; j < s->npos; j++) {
+        TracePos *p = &s->pos[j];
+        double t = p->result;
+        if (p->score != TRACE_NO_SCORE)
+            t = (1 - lambda) * t + lambda * tune_sigmoid(k, p->score);
+        p->target = (float)t;
+    }
+}
+
+// Evaluation of one position under w (trace_store_eval without the call, for the hot loops).
+static inline double eval_at(const TraceStore *s, const TracePos *p, const double *w) {
+    const TraceEntry *e = s->entries + p->start;
+    double mg = 0, eg = 0;
+    for (int k = 0; k < p->count; k++) {
+        const double *wi = w + 2 * e[k].index;
+        mg += e[k].coef * wi[0];
+        eg += e[k].coef * wi[1];
+    }
+    return (mg * p->phase + eg * (s->phase_max - p->phase)) / s->phase_max;
+}
+
+double tune_loss(const TraceStore *s, const double *w, double k, int threads) {
+    if (s->npos == 0)
+        return 0;
+    double sum = 0;
+    // Each thread sums its static share; the shares are added in thread order.
+    double part[256] = {0};
+    int nt = threads < 256 ? threads : 256;
+#pragma omp parallel num_threads(nt)
+    {
+        double acc = 0;
+#pragma omp for schedule(static)
+        for (size_t j = 0; j < s->npos; j++) {
+            double d = tune_sigmoid(k, eval_at(s, &s->pos[j], w)) - s->pos[j].target;
+            acc += d * d;
+        }
+        part[omp_get_thread_num()] = acc;
+    }
+    for (int t = 0; t < nt; t++)
+        sum += part[t];
+    return sum / (double)s->npos;
+}
+
+size_t tune_scratch_stride(const TraceStore *s) {
+    // Round up to whole 64-byte lines so threads never share one.
+    return ((size_t)2 * s->nparams + 7) / 8 * 8;
+}
+
+double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double *w, double k,
+                     int threads, double *grad, double *scratch) {
+    size_t n2 = (size_t)2 * s->nparams, stride = tune_scratch_stride(s);
+    memset(grad, 0, n2 * sizeof *grad);
+    if (end <= begin)
+        return 0;
+    double part[256] = {0};
+    int nt = threads < 256 ? threads : 256;
+    const double inv_pm = 1.0 / s->phase_max, scale = 2.0 * k * LN10_400 / (double)(end - begin);
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num();
+        double *g = scratch + (size_t)t * stride, acc = 0;
+        memset(g, 0, n2 * sizeof *g);
+#pragma omp for schedule(static)
+        for (size_t j = begin; j < end; j++) {
+            const TracePos *p = &s->pos[j];
+            double pr = tune_sigmoid(k, eval_at(s, p, w)), d = pr - p->target;
+            acc += d * d;
+            // dMSE/dE split into its midgame and endgame shares by the phase.
+            double de = scale * d * pr * (1 - pr);
+            double dmg = de * p->phase * inv_pm, deg = de * (s->phase_max - p->phase) * inv_pm;
+            const TraceEntry *e = s->entries + p->start;
+            for (int m = 0; m < p->count; m++) {
+                double *gi = g + 2 * e[m].index;
+                gi[0] += e[m].coef * dmg;
+                gi[1] += e[m].coef * deg;
+            }
+        }
+        part[t] = acc;
+    }
+    double sum = 0;
+    for (int t = 0; t < nt; t++) {
+        const double *g = scratch + (size_t)t * stride;
+        for (size_t i = 0; i < n2; i++)
+            grad[i] += g[i];
+        sum += part[t];
+    }
+    return sum / (double)(end - begin);
+}
+
+// MSE of sigmoid(K * e_j) against the results, for the K fit.
+static double result_mse(const TraceStore *s, const double *evals, double k) {
+    double sum = 0;
+    for (size_t j = 0; j < s->npos; j++) {
+        double d = tune_sigmoid(k, evals[j]) - s->pos[j].result;
+        sum += d * d;
+    }
+    return sum / (double)s->npos;
+}
+
+double tune_fit_k(const TraceStore *s, const double *w, int threads) {
+    if (s->npos == 0)
+        return 0;
+    double *evals = malloc(s->npos * sizeof *evals);
+    if (!evals)
+        return 0;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t j = 0; j < s->npos; j++)
+        evals[j] = eval_at(s, &s->pos[j], w);
+    // Coarse log-spaced scan, so the refinement starts in the right valley.
+    double lo = 0.05, hi = 20, best_k = lo, best = INFINITY;
+    for (int i = 0; i <= 60; i++) {
+        double kk = lo * pow(hi / lo, i / 60.0), l = result_mse(s, evals, kk);
+        if (l < best)
+            best = l, best_k = kk;
+    }
+    double step = pow(hi / lo, 1 / 60.0);
+    double a = best_k / step, b = best_k * step, g = (sqrt(5) - 1) / 2;
+    double c = b - g * (b - a), d = a + g * (b - a);
+    double fc = result_mse(s, evals, c), fd = result_mse(s, evals, d);
+    while (b - a > 1e-6) {
+        if (fc < fd)
+            b = d, d = c, fd = fc, c = b - g * (b - a), fc = result_mse(s, evals, c);
+        else
+            a = c, c = d, fc = fd, d = a + g * (b - a), fd = result_mse(s, evals, d);
+    }
+    free(evals);
+    return (a + b) / 2;
+}
+
+// One optimiser step on w from gradient g; frozen parameters keep their value.
+static void step(const TuneConfig *cfg, int nparams, double *w, const double *g, double *m,
+                 double *v, long t) {
+    double c1 = 1 - pow(cfg->beta1, (double)t), c2 = 1 - pow(cfg->beta2, (double)t);
+    for (int i = 0; i < 2 * nparams; i++) {
+        if (cfg->frozen && cfg->frozen[i / 2])
+            continue;
+        if (cfg->method == TUNE_GD) {
+            w[i] -= cfg->lr * g[i];
+            continue;
+        }
+        m[i] = cfg->beta1 * m[i] + (1 - cfg->beta1) * g[i];
+        v[i] = cfg->beta2 * v[i] + (1 - cfg->beta2) * g[i] * g[i];
+        w[i] -= cfg->lr * (m[i] / c1) / (sqrt(v[i] / c2) + cfg->epsilon);
+    }
+}
+
+// One pass over the training set in (shuffled) batches; returns the mean pre-step loss.
+static double run_epoch(const TraceStore *s, const TuneConfig *cfg, int epoch, double *w,
+                        double *g, double *m, double *v, double *scratch, size_t *order,
+                        long *t) {
+    size_t batch = cfg->batch && cfg->batch < s->npos ? cfg->batch : s->npos;
+    size_t nb = (s->npos + batch - 1) / batch;
+    for (size_t b = 0; b < nb; b++)
+        order[b] = b;
+    uint64_t rng = cfg->seed ^ (0x5851f42d4c957f2dULL * (uint64_t)epoch);
+    for (size_t b = nb - 1; b > 0 && nb > 1; b--) {
+        size_t r = (size_t)(tune_splitmix64(&rng) % (b + 1)), x = order[b];
+        order[b] = order[r], order[r] = x;
+    }
+    double sum = 0;
+    for (size_t b = 0; b < nb; b++) {
+        size_t lo = order[b] * batch, hi = lo + batch < s->npos ? lo + batch : s->npos;
+        sum += tune_gradient(s, lo, hi, w, cfg->k, cfg->threads, g, scratch) * (double)(hi - lo);
+        step(cfg, s->nparams, w, g, m, v, ++*t);
+    }
+    return sum / (double)s->npos;
+}
+
+Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneConfig *cfg,
+                  double *w, TuneEpochFn on_epoch, void *arg, TuneResult *result,
+                  ErrorInfo *err) {
+    if (train->npos == 0)
+        return error_set(err, STATUS_RANGE, "no training positions");
+    if (cfg->threads < 1 || cfg->threads > 256 || cfg->epochs < 0 || !(cfg->lr > 0))
+        return error_set(err, STATUS_RANGE, "bad threads %d, epochs %d or learning rate %g",
+                         cfg->threads, cfg->epochs, cfg->lr);
+    size_t n2 = (size_t)2 * train->nparams, batch = cfg->batch ? cfg->batch : train->npos;
+    double *g = calloc(n2, sizeof *g), *m = calloc(n2, sizeof *m), *v = calloc(n2, sizeof *v);
+    double *best = malloc(n2 * sizeof *best);
+    double *scratch = calloc((size_t)cfg->threads * tune_scratch_stride(train), sizeof *scratch);
+    size_t *order = malloc(((train->npos + batch - 1) / batch) * sizeof *order);
+    Status st = STATUS_OK;
+    if (!g || !m || !v || !best || !scratch || !order) {
+        st = error_set(err, STATUS_NOMEM, "tuner: out of memory for %zu parameters", n2);
+        goto cleanup;
+    }
+    bool has_valid = valid && valid->npos > 0;
+    *result = (TuneResult){.best_valid_mse = has_valid ? tune_loss(valid, w, cfg->k, cfg->threads)
+                                                        : NAN};
+    memcpy(best, w, n2 * sizeof *best);
+    long t = 0;
+    int since = 0;
+    for (int epoch = 1; epoch <= cfg->epochs; epoch++) {
+        TuneEpoch e = {.epoch = epoch, .valid_mse = NAN};
+        double t0 = omp_get_wtime();
+        e.train_mse = run_epoch(train, cfg, epoch, w, g, m, v, scratch, order, &t);
+        double t1 = omp_get_wtime();
+        if (has_valid)
+            e.valid_mse = tune_loss(valid, w, cfg->k, cfg->threads);
+        e.train_seconds = t1 - t0, e.valid_seconds = omp_get_wtime() - t1;
+        result->epochs_run = epoch;
+        if (on_epoch)
+            on_epoch(&e, arg);
+        if (!has_valid)
+            continue;
+        if (e.valid_mse < result->best_valid_mse) {
+            result->best_valid_mse = e.valid_mse, result->best_epoch = epoch, since = 0;
+            memcpy(best, w, n2 * sizeof *best);
+        } else if (cfg->patience > 0 && ++since >= cfg->patience) {
+            result->stopped_early = true;
+            break;
+        }
+    }
+    if (has_valid)
+        memcpy(w, best, n2 * sizeof *w);
+    else
+        result->best_epoch = result->epochs_run;
+cleanup:
+    free(g), free(m), free(v), free(best), free(scratch), free(order);
+    return st;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Texel tuning (Peter Österlund, "Texel's tuning method", 2014) of a tapered linear
+// evaluation stored as sparse traces, with Adam (Kingma & Ba 2015) or plain gradient descent.
+//
+// The loss, exactly (double precision):
+//   E_j   = sum_i coef_ij * (mg_i * phase_j + eg_i * (phase_max - phase_j)) / phase_max
+//           (trace_store.h; cp, side to move's view, no truncation)
+//   p_j   = sigmoid(K * E_j) = 1 / (1 + 10^(-K * E_j / 400))   (Österlund's form)
+//   MSE   = (1 / N) * sum_j (p_j - t_j)^2
+// with the target t_j = (1 - lambda) * result_j + lambda * sigmoid(K * score_j) (result 1 when
+// the side to move won, 0 when it lost: janggi has no draws; positions without a stored score
+// use lambda = 0). Gradient, for each parameter i:
+//   dMSE/dE_j  = (2 / N) * (p_j - t_j) * p_j * (1 - p_j) * K * ln(10) / 400
+//   dMSE/dmg_i = sum_j dMSE/dE_j * coef_ij * phase_j / phase_max
+//   dMSE/deg_i = sum_j dMSE/dE_j * coef_ij * (phase_max - phase_j) / phase_max
+// Weight vectors are double w[2 * nparams]: w[2i] = mg_i, w[2i + 1] = eg_i, in cp.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+#include "trace_store.h"
+
+typedef enum { TUNE_ADAM, TUNE_GD } TuneMethod;
+
+/// Every setting of a training run; none is compiled in (the front end fills them from flags).
+typedef struct TuneConfig {
+    TuneMethod method;
+    double lr;             // Adam: step size in cp; GD: multiplier of the gradient (cp^2 units)
+    double beta1, beta2;   // Adam moment decay rates (paper defaults 0.9, 0.999)
+    double epsilon;        // Adam denominator guard
+    int epochs;            // passes over the training set
+    size_t batch;          // positions per step; 0 = full batch (one step per epoch)
+    int patience;          // stop after this many epochs without a better validation MSE; 0 = never
+    int threads;           // OpenMP threads (>= 1)
+    uint64_t seed;         // order of mini-batches
+    double k;              // sigmoid scale K
+    const uint8_t *frozen; // nparams flags, 1 = keep this parameter (mg and eg) fixed; NULL = none
+} TuneConfig;
+
+/// What one epoch did, for the per-epoch line and the loss CSV.
+typedef struct TuneEpoch {
+    int epoch;             // 1-based
+    double train_mse;      // mean of the batch losses before each step (full batch: exact)
+    double valid_mse;      // after the epoch; NAN without a validation set
+    double train_seconds;  // wall time of the training pass (gradient, loss and steps)
+    double valid_seconds;  // wall time of the validation pass
+} TuneEpoch;
+
+/// Called after every epoch (may be NULL in the config's caller).
+typedef void (*TuneEpochFn)(const TuneEpoch *epoch, void *arg);
+
+/// Summary of a run.
+typedef struct TuneResult {
+    int epochs_run;
+    int best_epoch;        // epoch whose weights were kept (0 = the starting weights)
+    double best_valid_mse; // NAN without a validation set
+    bool stopped_early;
+} TuneResult;
+
+/// sigmoid(K * e) = 1 / (1 + 10^(-K * e / 400)), e in cp.
+double tune_sigmoid(double k, double e);
+
+/// Sets every target t_j = (1 - lambda) * result_j + lambda * sigmoid(K * score_j) (lambda
+/// in [0, 1]; positions without a score take the result).
+void tune_set_targets(TraceStore *s, double k, double lambda);
+
+/// MSE of weights w on store s (0 for an empty store), with `threads` OpenMP threads.
+double tune_loss(const TraceStore *s, const double *w, double k, int threads);
+
+/// MSE over positions [begin, end) of s and its gradient with respect to w (2 * nparams
+/// doubles, overwritten). Per-thread buffers (scratch: threads * tune_scratch_stride(s)
+/// doubles) are summed in thread order, so the result is deterministic for a thread count.
+double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double *w, double k,
+                     int threads, double *grad, double *scratch);
+
+/// Doubles of scratch each thread needs in tune_gradient().
+size_t tune_scratch_stride(const TraceStore *s);
+
+/// The K minimising the MSE of w against the game results (lambda = 0) on s: a log-spaced
+/// scan of [0.05, 20] then golden-section refinement to 1e-6. Returns 0 on an empty store.
+double tune_fit_k(const TraceStore *s, const double *w, int threads);
+
+/// Trains w (2 * nparams doubles, in/out) on `train` with the method of cfg, reporting each
+/// epoch through on_epoch. With a non-empty `valid` (may be NULL) it keeps the weights of the
+/// best validation epoch and stops after cfg->patience epochs without improvement.
+/// STATUS_NOMEM when buffers cannot be allocated, STATUS_RANGE on a bad setting.
+Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneConfig *cfg,
+                  double *w, TuneEpochFn on_epoch, void *arg, TuneResult *result,
+                  ErrorInfo *err);

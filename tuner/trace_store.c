@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// Sparse trace storage: append, integer rebuild (the parity check), shuffle, memory figures.
+#include "trace_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void trace_store_init(TraceStore *s, int nparams, int phase_max) {
+    memset(s, 0, sizeof *s);
+    s->nparams = nparams;
+    s->phase_max = phase_max;
+}
+
+void trace_store_free(TraceStore *s) {
+    if (!s)
+        return;
+    free(s->pos);
+    free(s->entries);
+    trace_store_init(s, s->nparams, s->phase_max);
+}
+
+// Grows an array geometrically so appends cost amortised O(1).
+static bool grow(void **array, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 1024;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*array, n * elem);
+    if (!p)
+        return false;
+    *array = p;
+    *cap = n;
+    return true;
+}
+
+static int16_t clamp16(int v) {
+    return (int16_t)(v > INT16_MAX ? INT16_MAX : v <= INT16_MIN ? INT16_MIN + 1 : v);
+}
+
+Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase,
+                       int result, int score, int eval, ErrorInfo *err) {
+    if (phase < 0 || phase > s->phase_max)
+        return error_set(err, STATUS_RANGE, "phase %d outside 0..%d", phase, s->phase_max);
+    if (count < 0 || count > UINT16_MAX)
+        return error_set(err, STATUS_RANGE, "%d entries in one position", count);
+    if (s->nentries + (size_t)count > UINT32_MAX)
+        return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
+    for (int k = 0; k < count; k++)
+        if (entries[k].index >= s->nparams || entries[k].coef == 0)
+            return error_set(err, STATUS_RANGE, "entry %d: index %d coef %d", k,
+                             entries[k].index, entries[k].coef);
+    if (!grow((void **)&s->pos, &s->pos_cap, s->npos + 1, sizeof *s->pos) ||
+        !grow((void **)&s->entries, &s->entries_cap, s->nentries + (size_t)count,
+              sizeof *s->entries))
+        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions",
+                         s->npos);
+    memcpy(s->entries + s->nentries, entries, (size_t)count * sizeof *entries);
+    s->pos[s->npos++] = (TracePos){
+        .start = (uint32_t)s->nentries,
+        .count = (uint16_t)count,
+        .phase = (uint8_t)phase,
+        .result = (uint8_t)(result != 0),
+        .score = score == TRACE_NO_SCORE ? TRACE_NO_SCORE : clamp16(score),
+        .eval = clamp16(eval),
+        .target = (float)(result != 0),
+    };
+    s->nentries += (size_t)count;
+    return STATUS_OK;
+}
+
+Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
+                            const EvalWeight *weights, Score engine_eval, int result, int score,
+                            bool *kept, ErrorInfo *err) {
+    TraceEntry e[EVAL_PARAM_NB];
+    int n = 0, sign = stm == CHO ? 1 : -1;
+    for (int i = 0; i < EVAL_PARAM_NB; i++) {
+        int d = sign * (trace->count[i][CHO] - trace->count[i][HAN]);
+        if (d != 0)
+            e[n++] = (TraceEntry){(uint16_t)i, (int16_t)d};
+    }
+    // Rebuild with the weights that produced engine_eval before storing anything.
+    int64_t mg = 0, eg = 0;
+    for (int k = 0; k < n; k++)
+        mg += (int64_t)e[k].coef * weights[e[k].index].mg,
+            eg += (int64_t)e[k].coef * weights[e[k].index].eg;
+    int64_t rebuilt = (mg * trace->phase + eg * (s->phase_max - trace->phase)) / s->phase_max;
+    int64_t diff = llabs(rebuilt - engine_eval);
+    *kept = diff <= 1;
+    if (!*kept) {
+        s->refused++;
+        return STATUS_OK;
+    }
+    s->off_by_one += diff == 1;
+    return trace_store_add(s, e, n, trace->phase, result, score, engine_eval, err);
+}
+
+int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights) {
+    const TracePos *p = &s->pos[i];
+    const TraceEntry *e = s->entries + p->start;
+    int64_t mg = 0, eg = 0;
+    for (int k = 0; k < p->count; k++)
+        mg += (int64_t)e[k].coef * weights[e[k].index].mg,
+            eg += (int64_t)e[k].coef * weights[e[k].index].eg;
+    return (int)((mg * p->phase + eg * (s->phase_max - p->phase)) / s->phase_max);
+}
+
+double trace_store_eval(const TraceStore *s, size_t i, const double *w) {
+    const TracePos *p = &s->pos[i];
+    const TraceEntry *e = s->entries + p->start;
+    double mg = 0, eg = 0;
+    for (int k = 0; k < p->count; k++)
+        mg += e[k].coef * w[2 * e[k].index], eg += e[k].coef * w[2 * e[k].index + 1];
+    return (mg * p->phase + eg * (s->phase_max - p->phase)) / s->phase_max;
+}
+
+Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {
+    if (s->npos < 2)
+        return STATUS_OK;
+    TracePos *pos = malloc(s->npos * sizeof *pos);
+    TraceEntry *ent = malloc((s->nentries ? s->nentries : 1) * sizeof *ent);
+    if (!pos || !ent) {
+        free(pos);
+        free(ent);
+        return error_set(err, STATUS_NOMEM, "shuffle: out of memory for %zu positions", s->npos);
+    }
+    memcpy(pos, s->pos, s->npos * sizeof *pos);
+    uint64_t state = seed;
+    for (size_t i = s->npos - 1; i > 0; i--) {
+        size_t j = (size_t)(tune_splitmix64(&state) % (i + 1));
+        TracePos t = pos[i];
+        pos[i] = pos[j];
+        pos[j] = t;
+    }
+    // Lay the entries out in the new order.
+    size_t at = 0;
+    for (size_t i = 0; i < s->npos; i++) {
+        memcpy(ent + at, s->entries + pos[i].start, pos[i].count * sizeof *ent);
+        pos[i].start = (uint32_t)at;
+        at += pos[i].count;
+    }
+    free(s->pos);
+    free(s->entries);
+    s->pos = pos, s->pos_cap = s->npos;
+    s->entries = ent, s->entries_cap = s->nentries ? s->nentries : 1;
+    return STATUS_OK;
+}
+
+double trace_store_bytes_per_position(const TraceStore *s) {
+    if (s->npos == 0)
+        return 0;
+    return (double)(s->npos * sizeof(TracePos) + s->nentries * sizeof(TraceEntry)) /
+           (double)s->npos;
+}
+
+double trace_store_entries_per_position(const TraceStore *s) {
+    return s->npos ? (double)s->nentries / (double)s->npos : 0;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Compact sparse storage of evaluation traces for the tuner, in the manner of Ethereal's
+// tuner: per position only the terms whose count difference is non-zero, in flat arrays.
+//
+// The evaluation a position's trace stands for (eval.h, exactly, in integers):
+//   E = trunc( sum_i coef_i * (mg_i * phase + eg_i * (phase_max - phase)) / phase_max )
+// where coef_i = side * (count[i][CHO] - count[i][HAN]), side = +1 when Cho is to move and
+// -1 when Han is: the side to move's view, so no sign is stored per position.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eval.h"
+#include "status.h"
+
+/// One non-zero term of one position: flat parameter index and its stm-view count difference.
+typedef struct TraceEntry {
+    uint16_t index;
+    int16_t coef;
+} TraceEntry;
+
+/// One position: 16 bytes plus 4 bytes per entry.
+typedef struct TracePos {
+    uint32_t start;  // first entry in TraceStore.entries
+    uint16_t count;  // number of entries
+    uint8_t phase;   // 0 (endgame) .. phase_max (midgame)
+    uint8_t result;  // 1 when the side to move won the game, 0 when it lost (no draws)
+    int16_t score;   // stored search score, cp, side to move's view (TRACE_NO_SCORE if none)
+    int16_t eval;    // engine evaluation with the starting weights, cp, side to move's view
+    float target;    // training target in [0, 1] (trace_store_set_targets)
+} TracePos;
+
+enum { TRACE_NO_SCORE = INT16_MIN };
+
+/// Positions and entries of one data set (training or validation).
+typedef struct TraceStore {
+    int nparams;        // flat parameters the indices refer to
+    int phase_max;      // EVAL_PHASE_MAX for the engine, anything >= 1 for synthetic data
+    TracePos *pos;
+    size_t npos, pos_cap;
+    TraceEntry *entries;
+    size_t nentries, entries_cap;
+    size_t refused;     // positions refused because the rebuilt eval differed by > 1 cp
+    size_t off_by_one;  // positions kept whose rebuilt eval differed by exactly 1 cp
+} TraceStore;
+
+/// Starts an empty store for nparams flat parameters (at most 65536) and the given phase_max.
+void trace_store_init(TraceStore *s, int nparams, int phase_max);
+
+/// Frees the arrays (NULL accepted) and leaves an empty store.
+void trace_store_free(TraceStore *s);
+
+/// Appends a position given its sparse entries (coef != 0, index < nparams), its phase
+/// (0..phase_max), result (0/1), stored score (cp or TRACE_NO_SCORE) and engine eval (cp).
+/// STATUS_RANGE on a bad index or phase, STATUS_NOMEM when memory is short.
+Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase,
+                       int result, int score, int eval, ErrorInfo *err);
+
+/// Appends a position from an engine trace (nparams must be EVAL_PARAM_NB, phase_max
+/// EVAL_PHASE_MAX). The evaluation is rebuilt from the sparse entries and `weights` (the
+/// weights that produced engine_eval); a difference over 1 cp refuses the position
+/// (*kept = false, s->refused counts it), as weiss's tuner does.
+Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
+                            const EvalWeight *weights, Score engine_eval, int result, int score,
+                            bool *kept, ErrorInfo *err);
+
+/// The integer evaluation of position i rebuilt from its entries and integer weights, cp,
+/// side to move's view, by the formula at the top of this file.
+int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights);
+
+/// The evaluation of position i from real-valued weights w (w[2k] = mg, w[2k+1] = eg of
+/// parameter k), without truncation: the function the optimiser differentiates.
+double trace_store_eval(const TraceStore *s, size_t i, const double *w);
+
+/// Reorders the positions by a seeded Fisher-Yates shuffle (SplitMix64 stream) and copies
+/// the entries into the new order, so mini-batches are random and reads stay sequential.
+Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err);
+
+/// Bytes held per position: (positions + entries) / npos, counting used elements only.
+double trace_store_bytes_per_position(const TraceStore *s);
+
+/// Average number of entries per position.
+double trace_store_entries_per_position(const TraceStore *s);
+
+/// SplitMix64 step (Steele, Lea & Flood 2014): the tuner's one random generator.
+static inline uint64_t tune_splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
