@@ -9,3 +9,6 @@ hansu_add_test(test_perft SOURCES test_perft.c LIBS hansu_core_testutil TIMEOUT 
 hansu_add_test(test_perft_slow SOURCES test_perft.c LIBS hansu_core_testutil
                LABELS slow TIMEOUT 3600)
 target_compile_definitions(test_perft_slow PRIVATE PERFT_SLOW=1)
+target_sources(hansu_core_testutil PRIVATE rules_expect.c)
+
+hansu_add_test(test_rules SOURCES test_rules.c LIBS hansu_core_testutil TIMEOUT 60)
