@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+// The match scheduler: openings, workers playing game pairs, the tally, PGN and state file.
+#define _GNU_SOURCE
+#include "match.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "board.h"
+#include "formation.h"
+#include "match_game.h"
+#include "movegen.h"
+#include "pgn.h"
+
+typedef struct Opening {
+    char fen[FEN_BUFFER];
+    char name[48];
+} Opening;
+
+// Everything the workers share; fields below `lock` are guarded by it.
+typedef struct Match {
+    const MatchConfig *cfg;
+    Opening *openings;
+    int nopenings;
+    pthread_mutex_t lock;
+    bool *done;          // per pair: finished (this run or read back)
+    int next_pair;       // the lowest pair not yet handed out
+    int new_pairs;       // pairs finished in this run
+    bool stopping;       // no new pairs are handed out
+    atomic_bool abort;   // games in progress stop (SPRT decided, test hook, fatal error)
+    Status status;       // the first fatal error
+    ErrorInfo err;
+    MatchTally tally;
+    FILE *pgn, *state;
+    MatchProgressFn progress;
+    void *progress_arg;
+    char date[16];
+} Match;
+
+Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
+    Limits l = {0};
+    double base, inc, secs;
+    int periods;
+    char tail;
+    if (sscanf(text, "nodes=%ld%c", &l.nodes, &tail) == 1 && l.nodes > 0) {
+        l.kind = LIMIT_NODES;
+    } else if (sscanf(text, "depth=%d%c", &l.depth, &tail) == 1 && l.depth > 0) {
+        l.kind = LIMIT_DEPTH;
+    } else if (sscanf(text, "movetime=%lf%c", &secs, &tail) == 1 && secs > 0) {
+        l.kind = LIMIT_MOVETIME;
+        l.movetime = (int64_t)secs;
+    } else if (sscanf(text, "tc=%lf+%lf%c", &base, &inc, &tail) == 2 && base > 0 && inc >= 0) {
+        l.kind = LIMIT_CLOCK;
+        l.base = (int64_t)(base * 1000.0);
+        l.inc = (int64_t)(inc * 1000.0);
+    } else if (sscanf(text, "byoyomi=%lf+%dx%lf%c", &base, &periods, &secs, &tail) == 3 &&
+               base >= 0 && periods > 0 && secs > 0) {
+        l.kind = LIMIT_CLOCK;
+        l.base = (int64_t)(base * 1000.0);
+        l.byoyomi = (int64_t)(secs * 1000.0);
+        l.periods = periods;
+    } else {
+        return error_set(err, STATUS_SYNTAX,
+                         "limit \"%s\": expected nodes=N, depth=D, movetime=MS, tc=BASE+INC or "
+                         "byoyomi=BASE+PERIODSxSECS",
+                         text);
+    }
+    *out = l;
+    return STATUS_OK;
+}
+
+// The 16 formation pairings, or the FENs of the openings file (each checked by the rules core).
+static Status load_openings(Match *m, ErrorInfo *err) {
+    static _Thread_local Board b;
+    const char *path = m->cfg->openings_path;
+    m->openings = calloc(path ? MATCH_MAX_OPENINGS : PAIRING_NB, sizeof *m->openings);
+    if (!m->openings)
+        return error_set(err, STATUS_NOMEM, "openings: out of memory");
+    if (!path) {
+        for (int p = 0; p < PAIRING_NB; p++) {
+            formation_setup(&b, pairing_cho(p), pairing_han(p));
+            fen_write(&b, m->openings[p].fen, FEN_BUFFER);
+            snprintf(m->openings[p].name, sizeof m->openings[p].name, "%s vs %s",
+                     formation_name(pairing_cho(p)), formation_name(pairing_han(p)));
+        }
+        m->nopenings = PAIRING_NB;
+        return STATUS_OK;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return error_set(err, STATUS_IO, "openings %s: %s", path, strerror(errno));
+    char line[FEN_MAX_INPUT + 8];
+    Status st = STATUS_OK;
+    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '\0' || line[0] == '#')
+            continue;
+        ErrorInfo fe;
+        if ((st = fen_parse(&b, line, &fe)) != STATUS_OK) {
+            error_set(err, st, "openings %s:%d: %s", path, lineno, fe.msg);
+            break;
+        }
+        if (m->nopenings == MATCH_MAX_OPENINGS) {
+            st = error_set(err, STATUS_RANGE, "openings %s: more than %d", path,
+                           MATCH_MAX_OPENINGS);
+            break;
+        }
+        Opening *o = &m->openings[m->nopenings++];
+        fen_write(&b, o->fen, FEN_BUFFER);
+        snprintf(o->name, sizeof o->name, "%s:%d", "line", lineno);
+    }
+    fclose(f);
+    if (st == STATUS_OK && m->nopenings == 0)
+        st = error_set(err, STATUS_FORMAT, "openings %s: no FEN in the file", path);
+    return st;
+}
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// The start FEN of pair k: its opening plus the seeded random plies (no passes), the same
+// for both games of the pair. Stops early rather than reach a finished game.
+static void pair_start_fen(const Match *m, int k, char fen[FEN_BUFFER]) {
+    static _Thread_local Board b;
+    const Opening *o = &m->openings[k % m->nopenings];
+    fen_parse(&b, o->fen, NULL);
+    uint64_t rng = m->cfg->seed ^ ((uint64_t)k * 0xD1B54A32D192ED03ull);
+    for (int i = 0; i < m->cfg->random_plies; i++) {
+        MoveList list, moves = {.count = 0};
+        movegen_legal(&b, &list);
+        for (int j = 0; j < list.count; j++)
+            if (!move_is_pass(list.moves[j]))
+                moves.moves[moves.count++] = list.moves[j];
+        if (moves.count == 0)
+            break;
+        board_make(&b, moves.moves[splitmix64(&rng) % (uint64_t)moves.count]);
+        GameResult res;
+        if (rules_game_over(&b, &res)) {
+            board_unmake(&b);
+            break;
+        }
+    }
+    fen_write(&b, fen, FEN_BUFFER);
+}
+
+// One game's result as the tally and the state file keep it.
+typedef struct GameRecord {
+    int winner;       // engine index 0/1
+    EndReason reason;
+    int plies;
+} GameRecord;
+
+static const char STATE_MAGIC[] = "hansu-match-state 1";
+
+// The line that names the match in the state file; a resume must find the same line.
+static void state_identity(const Match *m, char *out, size_t len) {
+    const MatchConfig *c = m->cfg;
+    snprintf(out, len, "match games=%d openings=%d random_plies=%d seed=%llu engines=%s,%s",
+             c->games, m->nopenings, c->random_plies, (unsigned long long)c->seed,
+             c->engine[0].name, c->engine[1].name);
+}
+
+// Adds a finished pair to the tally (game 0: engine 0 is Cho; game 1: engine 1 is Cho).
+static void tally_pair(Match *m, int k, const GameRecord g[2]) {
+    MatchTally *t = &m->tally;
+    m->done[k] = true;
+    t->pairs_done++;
+    int half = 0;
+    for (int i = 0; i < 2; i++) {
+        t->games++;
+        t->wins[g[i].winner]++;
+        t->wins_by[g[i].winner][g[i].reason]++;
+        t->cho_wins += g[i].winner == i; // the Cho engine of game i is engine i
+        half += g[i].winner == 0 ? 2 : 0;
+    }
+    t->penta[half]++;
+    if (m->cfg->sprt_enabled) {
+        t->llr = stats_sprt_llr_penta(&m->cfg->sprt, t->penta);
+        t->sprt_result = stats_sprt_decide(&m->cfg->sprt, t->llr);
+    }
+}
+
+// Reads the finished pairs of an earlier run of the same match.
+static Status state_load(Match *m, ErrorInfo *err) {
+    const char *path = m->cfg->state_path;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return error_set(err, STATUS_IO, "resume: state file %s: %s", path, strerror(errno));
+    char line[512], ident[400];
+    Status st = STATUS_OK;
+    state_identity(m, ident, sizeof ident);
+    if (!fgets(line, sizeof line, f) || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 ||
+        !fgets(line, sizeof line, f) || (line[strcspn(line, "\n")] = '\0', strcmp(line, ident))) {
+        st = error_set(err, STATUS_FORMAT, "resume: %s is not the state of this match (%s)",
+                       path, ident);
+        goto cleanup;
+    }
+    for (int lineno = 3; fgets(line, sizeof line, f); lineno++) {
+        int k;
+        char r0[32], r1[32];
+        GameRecord g[2];
+        if (sscanf(line, "pair %d %d %31s %d %d %31s %d", &k, &g[0].winner, r0, &g[0].plies,
+                   &g[1].winner, r1, &g[1].plies) != 7 ||
+            k < 0 || k >= m->tally.pairs_total || m->done[k] || (g[0].winner | g[1].winner) > 1 ||
+            g[0].winner < 0 || g[1].winner < 0 || !(g[0].reason = rules_reason_parse(r0)) ||
+            !(g[1].reason = rules_reason_parse(r1))) {
+            if (!strchr(line, '\n'))
+                break; // a last line cut short by the interruption: that pair is replayed
+            st = error_set(err, STATUS_FORMAT, "resume: %s:%d: bad line \"%.60s\"", path, lineno,
+                           line);
+            goto cleanup;
+        }
+        tally_pair(m, k, g);
+        m->tally.pairs_resumed++;
+    }
+cleanup:
+    fclose(f);
+    return st;
+}
+
+// Opens the PGN and the state file: fresh, or for appending on resume.
+static Status open_outputs(Match *m, ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
+    const char *mode = c->resume ? "a" : "w";
+    if (c->pgn_path && !(m->pgn = fopen(c->pgn_path, mode)))
+        return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, strerror(errno));
+    if (!c->state_path)
+        return STATUS_OK;
+    if (!(m->state = fopen(c->state_path, mode)))
+        return error_set(err, STATUS_IO, "state %s: %s", c->state_path, strerror(errno));
+    if (!c->resume) {
+        char ident[400];
+        state_identity(m, ident, sizeof ident);
+        fprintf(m->state, "%s\n%s\n", STATE_MAGIC, ident);
+        fflush(m->state);
+    }
+    return STATUS_OK;
+}
+
+static void time_control_text(const Limits *l, char *out, size_t len) {
+    if (l->kind == LIMIT_CLOCK && l->byoyomi > 0)
+        snprintf(out, len, "%g+%dx%g", l->base / 1000.0, l->periods, l->byoyomi / 1000.0);
+    else if (l->kind == LIMIT_CLOCK)
+        snprintf(out, len, "%g+%g", l->base / 1000.0, l->inc / 1000.0);
+    else if (l->kind == LIMIT_MOVETIME)
+        snprintf(out, len, "1/%g", l->movetime / 1000.0);
+    else
+        snprintf(out, len, "-");
+}
+
+// Writes both games of pair k to the PGN and the pair's line to the state file (the state
+// line last: a pair counts as finished only when its games are in the PGN).
+static Status write_pair(Match *m, int k, const char *fen, const GameOutcome o[2],
+                         const GameRecord g[2], ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
+    char tc[48];
+    time_control_text(&c->limits[0], tc, sizeof tc);
+    for (int i = 0; m->pgn && i < 2; i++) {
+        PgnGame p = {.event = c->event, .site = c->site, .date = m->date, .round = k + 1,
+                     .white = c->engine[i].name, .black = c->engine[1 - i].name, .fen = fen,
+                     .opening = m->openings[k % m->nopenings].name, .time_control = tc,
+                     .moves = o[i].moves, .nmoves = o[i].nmoves, .winner = o[i].winner,
+                     .reason = o[i].reason, .detail = o[i].detail};
+        Status st = pgn_write(m->pgn, &p, err);
+        if (st != STATUS_OK)
+            return st;
+    }
+    if (m->state) {
+        fprintf(m->state, "pair %d %d %s %d %d %s %d\n", k, g[0].winner,
+                rules_reason_name(g[0].reason), g[0].plies, g[1].winner,
+                rules_reason_name(g[1].reason), g[1].plies);
+        if (fflush(m->state) != 0)
+            return error_set(err, STATUS_IO, "state %s: write failed", c->state_path);
+    }
+    return STATUS_OK;
+}
+
+// Per-worker state: its two engines (indexed by engine, not side) and the abort flag games see.
+typedef struct Worker {
+    Match *m;
+    UciEngine *engine[2];
+    long restarts[2];
+    pthread_t thread;
+} Worker;
+
+static atomic_bool *external_stop(const Match *m) { return m->cfg->stop; }
+
+static bool should_stop(Match *m) {
+    atomic_bool *ext = external_stop(m);
+    return (ext && atomic_load(ext)) || m->stopping;
+}
+
+// Records a fatal error (the first one wins) and stops the match.
+static void fail(Match *m, Status st, const ErrorInfo *err) {
+    pthread_mutex_lock(&m->lock);
+    if (m->status == STATUS_OK) {
+        m->status = st;
+        m->err = *err;
+    }
+    m->stopping = true;
+    atomic_store(&m->abort, true);
+    pthread_mutex_unlock(&m->lock);
+}
+
+// (Re)starts engine i of a worker. False (and the match failed) when it will not start.
+static bool restart(Worker *w, int i, bool count) {
+    ErrorInfo err;
+    engine_stop(w->engine[i]);
+    w->engine[i] = NULL;
+    Status st = engine_start(&w->engine[i], &w->m->cfg->engine[i], w->m->cfg->start_timeout,
+                             &err);
+    if (st != STATUS_OK) {
+        fail(w->m, st, &err);
+        return false;
+    }
+    w->restarts[i] += count;
+    return true;
+}
+
+// Plays game i of a pair (engine i is Cho). False when the match must stop.
+static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameRecord *g) {
+    const MatchConfig *c = w->m->cfg;
+    for (int e = 0; e < 2; e++) // an engine that cannot even get ready is restarted
+        if (!engine_sync(w->engine[e], engine_now_ms() + c->start_timeout) && !restart(w, e, 1))
+            return false;
+    GameSetup s = {.fen = fen, .margin = c->margin, .watchdog = c->watchdog};
+    s.stop[0] = c->stop;
+    s.stop[1] = &w->m->abort;
+    for (int side = 0; side < SIDE_NB; side++) {
+        int e = side == CHO ? i : 1 - i;
+        s.engine[side] = w->engine[e];
+        s.limits[side] = &c->limits[e];
+    }
+    match_play_game(&s, o);
+    if (o->aborted)
+        return false;
+    for (int side = 0; side < SIDE_NB; side++)
+        if (o->faulty[side] && !restart(w, side == CHO ? i : 1 - i, 1))
+            return false;
+    *g = (GameRecord){.winner = o->winner == CHO ? i : 1 - i, .reason = o->reason,
+                      .plies = o->nmoves};
+    return true;
+}
+
+// Hands out the next unfinished pair, or -1.
+static int take_pair(Match *m) {
+    int k = -1;
+    pthread_mutex_lock(&m->lock);
+    while (!should_stop(m) && m->next_pair < m->tally.pairs_total && k < 0) {
+        if (!m->done[m->next_pair])
+            k = m->next_pair;
+        m->next_pair++;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return k;
+}
+
+// Books a finished pair: PGN, state, tally, progress, and the stop rules (SPRT, test hook).
+static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2],
+                        const GameRecord g[2]) {
+    ErrorInfo err;
+    pthread_mutex_lock(&m->lock);
+    Status st = write_pair(m, k, fen, o, g, &err);
+    if (st != STATUS_OK) {
+        pthread_mutex_unlock(&m->lock);
+        fail(m, st, &err);
+        return;
+    }
+    tally_pair(m, k, g);
+    m->new_pairs++;
+    if (m->tally.sprt_result != SPRT_CONTINUE ||
+        (m->cfg->stop_after_pairs > 0 && m->new_pairs >= m->cfg->stop_after_pairs)) {
+        m->stopping = true;
+        atomic_store(&m->abort, true);
+    }
+    if (m->progress)
+        m->progress(&m->tally, m->cfg, m->progress_arg);
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void *worker_main(void *arg) {
+    Worker *w = arg;
+    Match *m = w->m;
+    static _Thread_local GameOutcome o[2];
+    if (!restart(w, 0, 0) || !restart(w, 1, 0))
+        goto cleanup;
+    for (int k; (k = take_pair(m)) >= 0;) {
+        char fen[FEN_BUFFER];
+        GameRecord g[2];
+        pair_start_fen(m, k, fen);
+        if (!play_one(w, fen, 0, &o[0], &g[0]) || !play_one(w, fen, 1, &o[1], &g[1]))
+            break;
+        finish_pair(m, k, fen, o, g);
+    }
+cleanup:
+    engine_stop(w->engine[0]);
+    engine_stop(w->engine[1]);
+    return NULL;
+}
+
+static Status check_config(const MatchConfig *c, ErrorInfo *err) {
+    if (c->games < 2 || c->games % 2)
+        return error_set(err, STATUS_RANGE, "games %d: must be even and at least 2", c->games);
+    if (c->concurrency < 1 || c->concurrency > 64)
+        return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..64", c->concurrency);
+    if (c->resume && !c->state_path)
+        return error_set(err, STATUS_SYNTAX, "resume needs a state file");
+    for (int i = 0; i < 2; i++)
+        if (!c->engine[i].cmd[0])
+            return error_set(err, STATUS_SYNTAX, "engine %d: no cmd=", i + 1);
+    return STATUS_OK;
+}
+
+Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progress, void *arg,
+                 ErrorInfo *err) {
+    Match *m = calloc(1, sizeof *m);
+    Worker *w = NULL;
+    Status st = check_config(c, err);
+    if (!m || st != STATUS_OK)
+        goto cleanup;
+    m->cfg = c;
+    m->progress = progress;
+    m->progress_arg = arg;
+    pthread_mutex_init(&m->lock, NULL);
+    m->tally.pairs_total = c->games / 2;
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(m->date, sizeof m->date, "%Y.%m.%d", gmtime_r(&now, &tm));
+    m->done = calloc((size_t)m->tally.pairs_total, sizeof *m->done);
+    w = calloc((size_t)c->concurrency, sizeof *w);
+    if (!m->done || !w) {
+        st = error_set(err, STATUS_NOMEM, "match: out of memory");
+        goto cleanup;
+    }
+    if ((st = load_openings(m, err)) != STATUS_OK ||
+        (c->resume && (st = state_load(m, err)) != STATUS_OK) ||
+        (st = open_outputs(m, err)) != STATUS_OK)
+        goto cleanup;
+    if (m->tally.sprt_result != SPRT_CONTINUE)
+        m->stopping = true; // the resumed match had already been decided
+    int started = 0;
+    for (; started < c->concurrency; started++) {
+        w[started].m = m;
+        if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]) != 0)
+            break;
+    }
+    for (int i = 0; i < started; i++) {
+        pthread_join(w[i].thread, NULL);
+        m->tally.restarts[0] += w[i].restarts[0];
+        m->tally.restarts[1] += w[i].restarts[1];
+    }
+    if (started == 0)
+        st = error_set(err, STATUS_NOMEM, "match: no worker thread could start");
+    else if ((st = m->status) != STATUS_OK)
+        *err = m->err;
+    m->tally.interrupted = m->tally.pairs_done < m->tally.pairs_total &&
+                           m->tally.sprt_result == SPRT_CONTINUE;
+    *tally = m->tally;
+cleanup:
+    if (!m && st == STATUS_OK)
+        st = error_set(err, STATUS_NOMEM, "match: out of memory");
+    if (m) {
+        if (m->pgn)
+            fclose(m->pgn);
+        if (m->state)
+            fclose(m->state);
+        free(m->openings);
+        free(m->done);
+        if (m->cfg)
+            pthread_mutex_destroy(&m->lock);
+        free(m);
+    }
+    free(w);
+    return st;
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// The match: game pairs over the 16 formation pairings (or an opening list) with colours
+// swapped, N games at once, every move refereed by Hansu's rules core, clocks, faults scored
+// as losses, PGN and a resumable state file, Elo and an optional SPRT stop.
+#pragma once
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fen.h"
+#include "rules.h"
+#include "stats.h"
+#include "status.h"
+#include "uci_engine.h"
+
+/// How one engine's moves are limited. Times in milliseconds.
+typedef enum { LIMIT_NODES = 0, LIMIT_DEPTH, LIMIT_MOVETIME, LIMIT_CLOCK } LimitKind;
+
+typedef struct Limits {
+    LimitKind kind;
+    long nodes;         // LIMIT_NODES: `go nodes`
+    int depth;          // LIMIT_DEPTH: `go depth`
+    int64_t movetime;   // LIMIT_MOVETIME: `go movetime`
+    int64_t base, inc;  // LIMIT_CLOCK: main time and increment per move
+    int64_t byoyomi;    // LIMIT_CLOCK: byo-yomi period (0 = none), sent as `go ... byoyomi`
+    int periods;        // LIMIT_CLOCK: number of byo-yomi periods
+} Limits;
+
+/// Parses a limit: "nodes=N", "depth=D", "movetime=MS", "tc=BASE+INC" (seconds, e.g.
+/// "10+0.1"), or "byoyomi=BASE+PERIODSxSECS" (seconds, e.g. "300+3x30", Ttakji's clock).
+/// STATUS_SYNTAX or STATUS_RANGE with a message naming the text.
+Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
+
+enum { MATCH_MAX_OPENINGS = 4096 };
+
+typedef struct MatchConfig {
+    EngineSpec engine[2];       // engine 0 is the candidate: scores are from its side
+    Limits limits[2];
+    int games;                  // total games, even (pairs = games / 2)
+    int concurrency;            // games at once (one engine pair per worker)
+    int64_t margin;             // ms a clock may overrun before the game is lost on time
+    int64_t watchdog;           // ms without bestmove at nodes/depth limits = a hang
+    int64_t start_timeout;      // ms for uciok / readyok
+    int random_plies;           // random opening plies (no passes) added to each opening
+    uint64_t seed;              // for the random plies
+    const char *openings_path;  // file of FENs, one a line; NULL = the 16 formation pairings
+    const char *pgn_path;       // NULL = no PGN
+    const char *state_path;     // NULL = no state file (no resume)
+    bool resume;                // continue the match recorded in state_path
+    bool sprt_enabled;
+    Sprt sprt;
+    int stop_after_pairs;       // test hook: stop as if interrupted after this many new pairs
+    const char *event, *site;
+    atomic_bool *stop;          // set from outside (a signal) to stop; may be NULL
+} MatchConfig;
+
+/// The running totals, always from engine 0's side unless indexed by engine.
+typedef struct MatchTally {
+    int pairs_total;            // pairs in the whole match
+    int pairs_done;             // finished pairs, those of a resumed run included
+    int pairs_resumed;          // of which read back from the state file
+    long games;
+    long wins[2];               // games won by engine i
+    long wins_by[2][REASON_NB]; // games won by engine i, by end reason
+    long cho_wins;              // games won by the side that moved first
+    long penta[PENTA_NB];       // engine 0's game pairs
+    long restarts[2];           // engine restarts after faults
+    double llr;
+    SprtResult sprt_result;
+    bool interrupted;           // stopped before all pairs were played (signal or test hook)
+} MatchTally;
+
+/// Called after each finished pair, with the totals so far (under the match's lock).
+typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void *arg);
+
+/// Plays the match. *tally gets the final totals. Errors: an engine that cannot be started,
+/// openings or state files that cannot be read, a state file of another match, the PGN or
+/// state file not writable — each with a message. A faulty engine during a game is not an
+/// error: that game is scored against it and the engine is restarted.
+Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progress, void *arg,
+                 ErrorInfo *err);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// One refereed game between two UCI engines.
+#include "match_game.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "board.h"
+#include "notation.h"
+
+/// A side's clock during the game (LIMIT_CLOCK only). Milliseconds.
+typedef struct Clock {
+    int64_t main, inc, period;
+    int periods;
+} Clock;
+
+// Time the engine may use for this move before it loses: main time, byo-yomi, the margin.
+static int64_t clock_allowance(const Clock *c, int64_t margin) {
+    return c->main + (int64_t)c->periods * c->period + margin;
+}
+
+// Charges elapsed ms to the clock. False when the flag fell. In byo-yomi, each whole period
+// overrun uses up one period (Japanese byo-yomi); a move within the current period is free.
+static bool clock_charge(Clock *c, int64_t elapsed, int64_t margin) {
+    if (elapsed <= c->main) {
+        c->main += c->inc - elapsed;
+        return true;
+    }
+    int64_t over = elapsed - c->main;
+    c->main = c->period > 0 ? 0 : c->inc;
+    if (c->period == 0 || c->periods == 0)
+        return over <= margin;
+    int lost = over > margin ? (int)((over - margin - 1) / c->period) : 0;
+    if (lost >= c->periods)
+        return false;
+    c->periods -= lost;
+    return true;
+}
+
+// The `go` command for the side to move.
+static void go_command(const GameSetup *g, const Clock clk[SIDE_NB], Side stm, char *out,
+                       size_t len) {
+    const Limits *l = g->limits[stm];
+    switch (l->kind) {
+    case LIMIT_NODES:
+        snprintf(out, len, "go nodes %ld", l->nodes);
+        break;
+    case LIMIT_DEPTH:
+        snprintf(out, len, "go depth %d", l->depth);
+        break;
+    case LIMIT_MOVETIME:
+        snprintf(out, len, "go movetime %" PRId64, l->movetime);
+        break;
+    case LIMIT_CLOCK: {
+        // The opponent's clock is shown as its own when the opponent plays without one.
+        const Clock *w = g->limits[CHO]->kind == LIMIT_CLOCK ? &clk[CHO] : &clk[stm];
+        const Clock *b = g->limits[HAN]->kind == LIMIT_CLOCK ? &clk[HAN] : &clk[stm];
+        int n = snprintf(out, len, "go wtime %" PRId64 " btime %" PRId64, w->main, b->main);
+        if (l->byoyomi > 0)
+            snprintf(out + n, len - (size_t)n, " byoyomi %" PRId64, l->byoyomi);
+        else
+            snprintf(out + n, len - (size_t)n, " winc %" PRId64 " binc %" PRId64, w->inc, b->inc);
+        break;
+    }
+    }
+}
+
+// Ends the game with stm's opponent as winner.
+static void forfeit(GameOutcome *out, Side loser, EndReason reason, const char *why) {
+    out->winner = (Side)!loser;
+    out->reason = reason;
+    out->faulty[loser] = true;
+    snprintf(out->detail, sizeof out->detail, "%s %.200s", loser == CHO ? "Cho" : "Han", why);
+}
+
+// Writes "position fen F [moves ...]" for the game so far.
+static void position_command(const GameSetup *g, const GameOutcome *out, char *buf, size_t len) {
+    size_t n = (size_t)snprintf(buf, len, "position fen %s", g->fen);
+    for (int i = 0; i < out->nmoves && n + MOVE_STR_LEN + 8 < len; i++) {
+        char mv[MOVE_STR_LEN];
+        move_to_uci(out->moves[i], mv);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i == 0 ? " moves " : " ", mv);
+    }
+}
+
+// Asks the side to move for a move. Returns true with the move text in best, or false after
+// scoring the fault in out.
+static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutcome *out,
+                     char *best, size_t best_len) {
+    char cmd[ENGINE_LINE_MAX], line[ENGINE_LINE_MAX];
+    UciEngine *e = g->engine[stm];
+    position_command(g, out, cmd, sizeof cmd);
+    bool ok = engine_send(e, cmd);
+    go_command(g, clk, stm, cmd, sizeof cmd);
+    ok = ok && engine_send(e, cmd);
+    int64_t start = engine_now_ms();
+    const Limits *l = g->limits[stm];
+    int64_t allowed = l->kind == LIMIT_CLOCK      ? clock_allowance(&clk[stm], g->margin)
+                      : l->kind == LIMIT_MOVETIME ? l->movetime + g->margin
+                                                  : g->watchdog;
+    while (ok) {
+        EngineRead r = engine_read_line(e, line, sizeof line, start + allowed);
+        if (r == ENGINE_EOF) {
+            forfeit(out, stm, REASON_CRASH, "engine crashed (its output closed)");
+            return false;
+        }
+        if (r == ENGINE_TIMEOUT) {
+            snprintf(cmd, sizeof cmd, "no bestmove within %" PRId64 " ms (%s)", allowed,
+                     l->kind == LIMIT_CLOCK || l->kind == LIMIT_MOVETIME ? "flag fell"
+                                                                         : "watchdog: hang");
+            forfeit(out, stm, REASON_TIME, cmd);
+            return false;
+        }
+        if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0')) {
+            int64_t elapsed = engine_now_ms() - start;
+            if (l->kind == LIMIT_CLOCK && !clock_charge(&clk[stm], elapsed, g->margin)) {
+                snprintf(cmd, sizeof cmd, "lost on time (%" PRId64 " ms used)", elapsed);
+                forfeit(out, stm, REASON_TIME, cmd);
+                return false;
+            }
+            if (sscanf(line + 8, "%31s", best) != 1)
+                best[0] = '\0';
+            (void)best_len;
+            return true;
+        }
+    }
+    forfeit(out, stm, REASON_CRASH, "engine crashed (its input closed)");
+    return false;
+}
+
+static void clocks_init(const GameSetup *g, Clock clk[SIDE_NB]) {
+    for (int s = 0; s < SIDE_NB; s++) {
+        const Limits *l = g->limits[s];
+        clk[s] = (Clock){.main = l->base, .inc = l->inc, .period = l->byoyomi,
+                         .periods = l->byoyomi > 0 ? l->periods : 0};
+    }
+}
+
+void match_play_game(const GameSetup *g, GameOutcome *out) {
+    static _Thread_local Board b;
+    memset(out, 0, sizeof *out);
+    fen_parse(&b, g->fen, NULL);
+    Clock clk[SIDE_NB];
+    clocks_init(g, clk);
+    for (int s = 0; s < SIDE_NB; s++)
+        engine_send(g->engine[s], "ucinewgame");
+    GameResult res;
+    while (!rules_game_over(&b, &res)) {
+        if ((g->stop[0] && atomic_load(g->stop[0])) || (g->stop[1] && atomic_load(g->stop[1]))) {
+            out->aborted = true;
+            return;
+        }
+        Side stm = b.side;
+        char best[32], why[160];
+        if (!ask_move(g, clk, stm, out, best, sizeof best))
+            return;
+        Move m;
+        ErrorInfo err;
+        if (move_parse_uci(&b, best, &m, &err) != STATUS_OK) {
+            snprintf(why, sizeof why, "illegal move \"%s\": %.80s", best, err.msg);
+            forfeit(out, stm, REASON_ILLEGAL_MOVE, why);
+            return;
+        }
+        board_make(&b, m);
+        out->moves[out->nmoves++] = m;
+    }
+    out->winner = res.winner;
+    out->reason = res.reason;
+    out->points_half[CHO] = res.points_half[CHO];
+    out->points_half[HAN] = res.points_half[HAN];
+    if (res.reason == REASON_CHECKMATE)
+        snprintf(out->detail, sizeof out->detail, "%s mates", res.winner == CHO ? "Cho" : "Han");
+    else
+        snprintf(out->detail, sizeof out->detail, "%s, %s wins on points %.1f : %.1f",
+                 rules_reason_name(res.reason), res.winner == CHO ? "Cho" : "Han",
+                 res.points_half[CHO] / 2.0, res.points_half[HAN] / 2.0);
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// One refereed game between two UCI engines: positions sent, moves checked by the rules core,
+// the game ended only by rules_game_over or by a fault (time, illegal move, crash, hang).
+#pragma once
+
+#include <stdatomic.h>
+
+#include "match.h"
+
+enum { GAME_MAX_MOVES = GAME_PLY_LIMIT + 8 };
+
+/// What a game is played with; arrays are indexed by side (CHO, HAN).
+typedef struct GameSetup {
+    const char *fen;          // start position (checked by the caller)
+    UciEngine *engine[SIDE_NB];
+    const Limits *limits[SIDE_NB];
+    int64_t margin;           // ms a clock may overrun
+    int64_t watchdog;         // ms allowed for a move at nodes/depth limits
+    atomic_bool *stop[2];     // abort between moves when either is set; each may be NULL
+} GameSetup;
+
+typedef struct GameOutcome {
+    bool aborted;             // stopped from outside: no result
+    Side winner;
+    EndReason reason;
+    int points_half[SIDE_NB]; // point totals at the end, half points
+    bool faulty[SIDE_NB];     // this side's engine misbehaved and must be restarted
+    int nmoves;
+    Move moves[GAME_MAX_MOVES];
+    char detail[224];         // why the game ended, for the PGN comment
+} GameOutcome;
+
+/// Plays one game. The engines must be started and synced; this sends `ucinewgame` first.
+/// An engine that answers `bestmove (none)` or an illegal move while the rules give it a legal
+/// move loses by illegal-move; no bestmove in time loses on time (a hang at nodes/depth is
+/// caught by the watchdog and also scored as time); a dead engine loses by crash.
+void match_play_game(const GameSetup *g, GameOutcome *out);

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+// hansu-match: plays a match between two UCI engines over the janggi formation pairings and
+// prints the running score, Elo, SPRT and a final summary. The only part that prints.
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "match.h"
+
+static atomic_bool stop_requested; // set by SIGINT / SIGTERM
+
+static void on_signal(int sig) {
+    (void)sig;
+    atomic_store(&stop_requested, true);
+}
+
+static void usage(void) {
+    fputs("usage: hansu-match --engine cmd=PATH [name=N] [arg=A]... [option.X=V]... [LIMIT]\n"
+          "                   --engine ... [options]\n"
+          "LIMIT (per engine, or for both as --LIMIT VALUE): nodes=N depth=D movetime=MS\n"
+          "      tc=BASE+INC (seconds) byoyomi=BASE+PERIODSxSECS (e.g. 300+3x30)\n"
+          "options: --games N (even, default 32) --concurrency N (default 1)\n"
+          "  --nodes N --depth D --movetime MS --tc B+I --byoyomi B+PxS\n"
+          "  --margin MS (clock overrun allowed, default 100) --watchdog MS (hang at\n"
+          "  nodes/depth, default 10000) --openings FILE (FENs) --random-plies N --seed S\n"
+          "  --pgn FILE --state FILE (default PGN.state) --resume\n"
+          "  --sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalised Elo, pentanomial)\n"
+          "  --event NAME --stop-after-pairs K (testing: stop as if interrupted)\n",
+          stderr);
+}
+
+// Parses one --engine group (argv[*i] is its first key=value); advances *i past it.
+static Status parse_engine(int argc, char **argv, int *i, EngineSpec *e, Limits *l,
+                           bool *has_limit, ErrorInfo *err) {
+    for (; *i < argc && strncmp(argv[*i], "--", 2) != 0; (*i)++) {
+        const char *a = argv[*i], *eq = strchr(a, '=');
+        if (!eq)
+            return error_set(err, STATUS_SYNTAX, "--engine: \"%s\" is not key=value", a);
+        if (strncmp(a, "cmd=", 4) == 0) {
+            snprintf(e->cmd, sizeof e->cmd, "%s", eq + 1);
+        } else if (strncmp(a, "name=", 5) == 0) {
+            snprintf(e->name, sizeof e->name, "%s", eq + 1);
+        } else if (strncmp(a, "arg=", 4) == 0 && e->nargs < ENGINE_MAX_ARGS) {
+            snprintf(e->args[e->nargs++], sizeof e->args[0], "%s", eq + 1);
+        } else if (strncmp(a, "option.", 7) == 0 && e->noptions < ENGINE_MAX_OPTIONS) {
+            snprintf(e->opt_name[e->noptions], sizeof e->opt_name[0], "%.*s", (int)(eq - a - 7),
+                     a + 7);
+            snprintf(e->opt_value[e->noptions++], sizeof e->opt_value[0], "%s", eq + 1);
+        } else {
+            Status st = match_parse_limit(a, l, err);
+            if (st != STATUS_OK)
+                return st;
+            *has_limit = true;
+        }
+    }
+    (*i)--;
+    if (!e->cmd[0])
+        return error_set(err, STATUS_SYNTAX, "--engine: cmd= missing");
+    if (!e->name[0]) {
+        const char *slash = strrchr(e->cmd, '/');
+        snprintf(e->name, sizeof e->name, "%s", slash ? slash + 1 : e->cmd);
+    }
+    return STATUS_OK;
+}
+
+static Status parse_sprt(int argc, char **argv, int *i, Sprt *s, ErrorInfo *err) {
+    double v[4] = {NAN, NAN, 0.05, 0.05};
+    static const char *keys[4] = {"elo0=", "elo1=", "alpha=", "beta="};
+    for (; *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0; (*i)++) {
+        const char *a = argv[*i + 1];
+        int k = 0;
+        while (k < 4 && strncmp(a, keys[k], strlen(keys[k])) != 0)
+            k++;
+        if (k == 4)
+            return error_set(err, STATUS_SYNTAX, "--sprt: unknown \"%s\"", a);
+        v[k] = atof(a + strlen(keys[k]));
+    }
+    if (!stats_sprt_init(s, v[0], v[1], v[2], v[3]))
+        return error_set(err, STATUS_RANGE,
+                         "--sprt: need elo0 < elo1, alpha, beta > 0 and alpha + beta < 1");
+    return STATUS_OK;
+}
+
+typedef struct Cli {
+    MatchConfig cfg;
+    bool has_limit[2];
+    Limits global;
+    bool has_global;
+    char state_buf[1024];
+} Cli;
+
+// Options that take one value. Returns STATUS_SYNTAX for an unknown flag.
+static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo *err) {
+    MatchConfig *c = &cli->cfg;
+    char lim[128];
+    const char *limit_flags[] = {"--nodes", "--depth", "--movetime", "--tc", "--byoyomi"};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(flag, limit_flags[k]) == 0) {
+            snprintf(lim, sizeof lim, "%s=%s", flag + 2, val);
+            cli->has_global = true;
+            return match_parse_limit(lim, &cli->global, err);
+        }
+    if (strcmp(flag, "--games") == 0)
+        c->games = atoi(val);
+    else if (strcmp(flag, "--concurrency") == 0)
+        c->concurrency = atoi(val);
+    else if (strcmp(flag, "--margin") == 0)
+        c->margin = atoll(val);
+    else if (strcmp(flag, "--watchdog") == 0)
+        c->watchdog = atoll(val);
+    else if (strcmp(flag, "--openings") == 0)
+        c->openings_path = val;
+    else if (strcmp(flag, "--random-plies") == 0)
+        c->random_plies = atoi(val);
+    else if (strcmp(flag, "--seed") == 0)
+        c->seed = strtoull(val, NULL, 10);
+    else if (strcmp(flag, "--pgn") == 0)
+        c->pgn_path = val;
+    else if (strcmp(flag, "--state") == 0)
+        c->state_path = val;
+    else if (strcmp(flag, "--event") == 0)
+        c->event = val;
+    else if (strcmp(flag, "--stop-after-pairs") == 0)
+        c->stop_after_pairs = atoi(val);
+    else
+        return error_set(err, STATUS_SYNTAX, "unknown option %s", flag);
+    return STATUS_OK;
+}
+
+static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {
+    MatchConfig *c = &cli->cfg;
+    *c = (MatchConfig){.games = 32, .concurrency = 1, .margin = 100, .watchdog = 10000,
+                       .start_timeout = 10000, .event = "hansu-match", .site = "local"};
+    int nengines = 0;
+    Status st = STATUS_OK;
+    for (int i = 1; i < argc && st == STATUS_OK; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--engine") == 0) {
+            if (nengines == 2)
+                return error_set(err, STATUS_SYNTAX, "more than two --engine");
+            i++;
+            st = parse_engine(argc, argv, &i, &c->engine[nengines], &c->limits[nengines],
+                              &cli->has_limit[nengines], err);
+            nengines++;
+        } else if (strcmp(a, "--resume") == 0) {
+            c->resume = true;
+        } else if (strcmp(a, "--sprt") == 0) {
+            c->sprt_enabled = true;
+            st = parse_sprt(argc, argv, &i, &c->sprt, err);
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            return error_set(err, STATUS_SYNTAX, "help");
+        } else if (i + 1 < argc) {
+            st = parse_flag(cli, a, argv[i + 1], err);
+            i++;
+        } else {
+            st = error_set(err, STATUS_SYNTAX, "option %s needs a value", a);
+        }
+    }
+    if (st != STATUS_OK)
+        return st;
+    if (nengines != 2)
+        return error_set(err, STATUS_SYNTAX, "two --engine groups are needed");
+    for (int e = 0; e < 2; e++) {
+        if (!cli->has_limit[e] && !cli->has_global)
+            return error_set(err, STATUS_SYNTAX, "engine %s: no limit (nodes, depth, movetime, tc)",
+                             c->engine[e].name);
+        if (!cli->has_limit[e])
+            c->limits[e] = cli->global;
+    }
+    if (!strcmp(c->engine[0].name, c->engine[1].name))
+        snprintf(c->engine[1].name + strlen(c->engine[1].name) - (strlen(c->engine[1].name) > 60),
+                 4, "-2");
+    if (!c->state_path && c->pgn_path) {
+        snprintf(cli->state_buf, sizeof cli->state_buf, "%s.state", c->pgn_path);
+        c->state_path = cli->state_buf;
+    }
+    return STATUS_OK;
+}
+
+static void print_elo(const char *label, const MatchTally *t) {
+    EloEstimate e = stats_elo_penta(t->penta);
+    printf("%s Elo %.1f +/- %.1f, nElo %.1f +/- %.1f, LOS %.1f %%", label, e.elo, e.elo_error,
+           e.nelo, e.nelo_error, 100.0 * e.los);
+}
+
+static void on_progress(const MatchTally *t, const MatchConfig *c, void *arg) {
+    (void)arg;
+    printf("pairs %d/%d  %s %ld - %ld %s (%.1f %%) ", t->pairs_done, t->pairs_total,
+           c->engine[0].name, t->wins[0], t->wins[1], c->engine[1].name,
+           t->games ? 100.0 * t->wins[0] / t->games : 0.0);
+    print_elo("|", t);
+    if (c->sprt_enabled)
+        printf(" | LLR %.2f (%.2f, %.2f)", t->llr, c->sprt.lower, c->sprt.upper);
+    printf("\n");
+    fflush(stdout);
+}
+
+static void print_summary(const MatchTally *t, const MatchConfig *c) {
+    printf("\n=== %s vs %s: %ld games, %d pairs (%d read back from the state file) ===\n",
+           c->engine[0].name, c->engine[1].name, t->games, t->pairs_done, t->pairs_resumed);
+    printf("Score %ld - %ld (%.1f %%); the side moving first (Cho) won %ld\n", t->wins[0],
+           t->wins[1], t->games ? 100.0 * t->wins[0] / t->games : 0.0, t->cho_wins);
+    for (int e = 0; e < 2; e++) {
+        printf("%s wins by reason:", c->engine[e].name);
+        for (int r = 1; r < REASON_NB; r++)
+            if (t->wins_by[e][r])
+                printf(" %s %ld", rules_reason_name(r), t->wins_by[e][r]);
+        printf("  (restarts after faults: %ld)\n", t->restarts[e]);
+    }
+    print_elo("", t);
+    printf("\nPentanomial [LL, LD, WL+DD, WD, WW] = [%ld, %ld, %ld, %ld, %ld]\n", t->penta[0],
+           t->penta[1], t->penta[2], t->penta[3], t->penta[4]);
+    if (c->sprt_enabled) {
+        const char *verdict[] = {"continue (no bound crossed)", "H0 accepted", "H1 accepted"};
+        printf("SPRT [%.2f, %.2f] alpha %.3f beta %.3f: LLR %.3f (%.3f, %.3f): %s\n",
+               c->sprt.elo0, c->sprt.elo1, c->sprt.alpha, c->sprt.beta, t->llr, c->sprt.lower,
+               c->sprt.upper, verdict[t->sprt_result]);
+    }
+    if (t->interrupted)
+        printf("Interrupted after %d of %d pairs; --resume continues it.\n", t->pairs_done,
+               t->pairs_total);
+}
+
+int main(int argc, char **argv) {
+    Cli cli;
+    ErrorInfo err;
+    Status st = parse_args(argc, argv, &cli, &err);
+    if (st != STATUS_OK) {
+        if (strcmp(err.msg, "help") != 0)
+            fprintf(stderr, "hansu-match: %s\n", err.msg);
+        usage();
+        return 1;
+    }
+    engine_init();
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    cli.cfg.stop = &stop_requested;
+    MatchTally tally;
+    st = match_run(&cli.cfg, &tally, on_progress, NULL, &err);
+    if (st != STATUS_OK) {
+        fprintf(stderr, "hansu-match: %s\n", err.msg);
+        return 1;
+    }
+    print_summary(&tally, &cli.cfg);
+    return tally.interrupted ? 2 : 0;
+}

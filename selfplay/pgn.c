@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// PGN writer for janggi games with moves in UCI form.
+#include "pgn.h"
+
+#include <string.h>
+
+#include "notation.h"
+
+// Writes the move text, wrapped before column 80, followed by the comment and the result.
+static void write_moves(FILE *f, const PgnGame *g, const char *result) {
+    int col = 0;
+    char tok[MOVE_STR_LEN + 16];
+    for (int i = 0; i < g->nmoves; i++) {
+        char mv[MOVE_STR_LEN];
+        move_to_uci(g->moves[i], mv);
+        if (i % 2 == 0)
+            snprintf(tok, sizeof tok, "%d. %s", i / 2 + 1, mv);
+        else
+            snprintf(tok, sizeof tok, "%s", mv);
+        int len = (int)strlen(tok);
+        if (col > 0 && col + 1 + len > 79) {
+            fputc('\n', f);
+            col = 0;
+        } else if (col > 0) {
+            fputc(' ', f);
+            col++;
+        }
+        fputs(tok, f);
+        col += len;
+    }
+    if (col > 0)
+        fputc('\n', f);
+    if (g->detail && g->detail[0])
+        fprintf(f, "{%s} ", g->detail);
+    fprintf(f, "%s\n\n", result);
+}
+
+Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
+    const char *result = g->winner == CHO ? "1-0" : "0-1";
+    fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", g->event,
+            g->site, g->date, g->round);
+    fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", g->white, g->black, result);
+    fprintf(f, "[Variant \"janggi\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", g->fen);
+    if (g->opening)
+        fprintf(f, "[Opening \"%s\"]\n", g->opening);
+    if (g->time_control)
+        fprintf(f, "[TimeControl \"%s\"]\n", g->time_control);
+    fprintf(f, "[Termination \"%s\"]\n[PlyCount \"%d\"]\n\n", rules_reason_name(g->reason),
+            g->nmoves);
+    write_moves(f, g, result);
+    if (fflush(f) != 0 || ferror(f))
+        return error_set(err, STATUS_IO, "PGN: write failed");
+    return STATUS_OK;
+}

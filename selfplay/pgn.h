@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// PGN output for janggi games: the seven-tag roster plus Variant "janggi", SetUp/FEN, the
+// end reason (Termination) and PlyCount. Moves are written in UCI form ("h3e3"; a pass as the
+// general's square twice), as Fairy-Stockfish reads and writes them, not in SAN.
+#pragma once
+
+#include <stdio.h>
+
+#include "rules.h"
+#include "status.h"
+#include "types.h"
+
+/// One finished game as the PGN writer needs it. Strings may not contain '"' or newlines.
+typedef struct PgnGame {
+    const char *event, *site, *date; // date as YYYY.MM.DD
+    int round;                       // the game pair's number, shared by both games of a pair
+    const char *white, *black;       // Cho's and Han's engine names
+    const char *fen;                 // the start position
+    const char *opening;             // e.g. "ma-sang-sang-ma vs sang-ma-ma-sang"; may be NULL
+    const char *time_control;        // PGN TimeControl value, e.g. "10+0.1" or "-"; may be NULL
+    const Move *moves;
+    int nmoves;
+    Side winner;
+    EndReason reason;
+    const char *detail; // a closing comment (why the game ended); may be NULL
+} PgnGame;
+
+/// Appends one game to f. Termination is the rules page's reason name ("checkmate",
+/// "bikjang", "time", "illegal-move", "crash", ...). STATUS_IO when the write fails.
+Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err);

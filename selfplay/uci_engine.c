@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// A UCI engine run as a child process: fork/exec over pipes, line I/O with poll deadlines.
+#define _GNU_SOURCE
+#include "uci_engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct UciEngine {
+    EngineSpec spec;
+    pid_t pid;  // 0 once reaped
+    int to_fd;  // our end of the engine's stdin
+    int from_fd; // our end of the engine's stdout
+    bool eof;
+    size_t len; // bytes waiting in buf
+    char buf[ENGINE_LINE_MAX * 2];
+};
+
+int64_t engine_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+const EngineSpec *engine_spec(const UciEngine *e) { return &e->spec; }
+
+// Child side of the spawn: wire the pipes to stdin/stdout and exec. Never returns.
+static void exec_child(const EngineSpec *spec, int in_fd, int out_fd) {
+    char *argv[ENGINE_MAX_ARGS + 2];
+    argv[0] = (char *)spec->cmd;
+    for (int i = 0; i < spec->nargs; i++)
+        argv[i + 1] = (char *)spec->args[i];
+    argv[spec->nargs + 1] = NULL;
+    dup2(in_fd, STDIN_FILENO);
+    dup2(out_fd, STDOUT_FILENO);
+    // Close every other descriptor so sibling engines' pipes do not leak into this child
+    // (a leaked write end would hide another engine's EOF).
+    for (int fd = 3; fd < 1024; fd++)
+        close(fd);
+    execvp(spec->cmd, argv);
+    _exit(127);
+}
+
+static Status spawn(UciEngine *e, ErrorInfo *err) {
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0)
+        return error_set(err, STATUS_IO, "engine %s: pipe: %s", e->spec.name, strerror(errno));
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return error_set(err, STATUS_IO, "engine %s: pipe: %s", e->spec.name, strerror(errno));
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        return error_set(err, STATUS_IO, "engine %s: fork: %s", e->spec.name, strerror(errno));
+    }
+    if (pid == 0)
+        exec_child(&e->spec, in[0], out[1]);
+    close(in[0]);
+    close(out[1]);
+    e->pid = pid;
+    e->to_fd = in[1];
+    e->from_fd = out[0];
+    return STATUS_OK;
+}
+
+// Reads lines until one starts with `want` or the deadline passes.
+static EngineRead wait_for(UciEngine *e, const char *want, int64_t deadline) {
+    char line[ENGINE_LINE_MAX];
+    size_t n = strlen(want);
+    for (;;) {
+        EngineRead r = engine_read_line(e, line, sizeof line, deadline);
+        if (r != ENGINE_LINE)
+            return r;
+        if (strncmp(line, want, n) == 0 && (line[n] == '\0' || line[n] == ' '))
+            return ENGINE_LINE;
+    }
+}
+
+Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err) {
+    signal(SIGPIPE, SIG_IGN);
+    *out = NULL;
+    UciEngine *e = calloc(1, sizeof *e);
+    if (!e)
+        return error_set(err, STATUS_NOMEM, "engine %s: out of memory", spec->name);
+    e->spec = *spec;
+    e->to_fd = e->from_fd = -1;
+    Status st = spawn(e, err);
+    if (st != STATUS_OK)
+        goto cleanup;
+    int64_t deadline = engine_now_ms() + timeout_ms;
+    engine_send(e, "uci");
+    if (wait_for(e, "uciok", deadline) != ENGINE_LINE) {
+        st = error_set(err, STATUS_IO, "engine %s (%s): no uciok within %lld ms", spec->name,
+                       spec->cmd, (long long)timeout_ms);
+        goto cleanup;
+    }
+    for (int i = 0; i < spec->noptions; i++) {
+        char line[512];
+        snprintf(line, sizeof line, "setoption name %s value %s", spec->opt_name[i],
+                 spec->opt_value[i]);
+        engine_send(e, line);
+    }
+    if (!engine_sync(e, deadline)) {
+        st = error_set(err, STATUS_IO, "engine %s: no readyok within %lld ms", spec->name,
+                       (long long)timeout_ms);
+        goto cleanup;
+    }
+    *out = e;
+    return STATUS_OK;
+cleanup:
+    engine_kill(e);
+    engine_stop(e);
+    return st;
+}
+
+void engine_kill(UciEngine *e) {
+    if (!e || e->pid <= 0)
+        return;
+    kill(e->pid, SIGKILL);
+    waitpid(e->pid, NULL, 0);
+    e->pid = 0;
+}
+
+void engine_stop(UciEngine *e) {
+    if (!e)
+        return;
+    if (e->pid > 0) {
+        engine_send(e, "quit");
+        for (int i = 0; i < 20 && e->pid > 0; i++) {
+            if (waitpid(e->pid, NULL, WNOHANG) == e->pid)
+                e->pid = 0;
+            else
+                usleep(10000);
+        }
+        engine_kill(e);
+    }
+    if (e->to_fd >= 0)
+        close(e->to_fd);
+    if (e->from_fd >= 0)
+        close(e->from_fd);
+    free(e);
+}
+
+bool engine_send(UciEngine *e, const char *line) {
+    if (e->to_fd < 0)
+        return false;
+    size_t n = strlen(line);
+    char buf[ENGINE_LINE_MAX];
+    if (n + 2 > sizeof buf)
+        return false;
+    memcpy(buf, line, n);
+    buf[n++] = '\n';
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(e->to_fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
+// Moves the first line out of e->buf into out. False when no newline is buffered.
+static bool take_line(UciEngine *e, char *out, size_t len) {
+    char *nl = memchr(e->buf, '\n', e->len);
+    if (!nl) {
+        if (e->len < sizeof e->buf)
+            return false;
+        nl = e->buf + e->len - 1; // an over-long line: cut it here
+    }
+    size_t n = (size_t)(nl - e->buf);
+    size_t keep = n < len - 1 ? n : len - 1;
+    memcpy(out, e->buf, keep);
+    out[keep] = '\0';
+    if (keep > 0 && out[keep - 1] == '\r')
+        out[keep - 1] = '\0';
+    e->len -= n + 1;
+    memmove(e->buf, nl + 1, e->len);
+    return true;
+}
+
+EngineRead engine_read_line(UciEngine *e, char *buf, size_t len, int64_t deadline_ms) {
+    for (;;) {
+        if (take_line(e, buf, len))
+            return ENGINE_LINE;
+        if (e->eof)
+            return ENGINE_EOF;
+        int64_t left = deadline_ms - engine_now_ms();
+        if (left < 0)
+            return ENGINE_TIMEOUT;
+        struct pollfd pfd = {.fd = e->from_fd, .events = POLLIN};
+        int r = poll(&pfd, 1, (int)(left > 1000000 ? 1000000 : left));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            return ENGINE_TIMEOUT;
+        ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            e->eof = true; // the engine is gone: make sure, and reap it so no zombie stays
+            engine_kill(e);
+            continue;
+        }
+        e->len += (size_t)got;
+    }
+}
+
+bool engine_sync(UciEngine *e, int64_t deadline_ms) {
+    return engine_send(e, "isready") && wait_for(e, "readyok", deadline_ms) == ENGINE_LINE;
+}

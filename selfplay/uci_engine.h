@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// A UCI engine run as a child process: spawned with fork/exec over two pipes, spoken to in
+// lines, read with deadlines, and watched for crashes (EOF, exit) and hangs (no answer in time).
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+enum {
+    ENGINE_MAX_ARGS = 16,
+    ENGINE_MAX_OPTIONS = 16,
+    ENGINE_LINE_MAX = 8192 // longest line kept; longer lines are cut
+};
+
+/// How to start an engine: program, arguments, and the UCI options sent after `uciok`.
+typedef struct EngineSpec {
+    char name[64];
+    char cmd[512];
+    int nargs;
+    char args[ENGINE_MAX_ARGS][128];
+    int noptions;
+    char opt_name[ENGINE_MAX_OPTIONS][64];
+    char opt_value[ENGINE_MAX_OPTIONS][256];
+} EngineSpec;
+
+/// Outcome of reading one line.
+typedef enum {
+    ENGINE_LINE = 0, // a line was read
+    ENGINE_TIMEOUT,  // the deadline passed with no complete line
+    ENGINE_EOF       // the engine closed its output or exited: a crash
+} EngineRead;
+
+typedef struct UciEngine UciEngine;
+
+/// Milliseconds on the monotonic clock (for deadlines).
+int64_t engine_now_ms(void);
+
+/// Starts the engine, sends `uci` and waits for `uciok`, sends the options, then `isready` and
+/// waits for `readyok`, all within timeout_ms. SIGPIPE is ignored from then on, so a write to a
+/// dead engine fails instead of killing the match. Errors: STATUS_IO (spawn failed, the engine
+/// died or did not answer in time) with the engine's name in the message.
+Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err);
+
+/// Sends `quit`, waits up to 200 ms for the process to leave, then kills it. NULL accepted.
+void engine_stop(UciEngine *e);
+
+/// Kills the process at once (SIGKILL) and reaps it; the handle stays valid for engine_stop.
+void engine_kill(UciEngine *e);
+
+/// Writes one line (the newline is added). False when the engine can no longer be written to.
+bool engine_send(UciEngine *e, const char *line);
+
+/// Reads the next line into buf (without the newline) before deadline_ms (engine_now_ms time).
+EngineRead engine_read_line(UciEngine *e, char *buf, size_t len, int64_t deadline_ms);
+
+/// Sends `isready` and waits for `readyok` before deadline_ms, dropping other lines (e.g. a
+/// late `bestmove`). True when the engine answered.
+bool engine_sync(UciEngine *e, int64_t deadline_ms);
+
+/// The spec the engine was started from.
+const EngineSpec *engine_spec(const UciEngine *e);
