@@ -12,3 +12,4 @@ target_compile_definitions(test_perft_slow PRIVATE PERFT_SLOW=1)
 target_sources(hansu_core_testutil PRIVATE rules_expect.c)
 
 hansu_add_test(test_rules SOURCES test_rules.c LIBS hansu_core_testutil TIMEOUT 60)
+hansu_add_test(test_cases SOURCES test_cases.c LIBS hansu_core_testutil TIMEOUT 60)
