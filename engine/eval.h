@@ -1,9 +1,84 @@
 // SPDX-License-Identifier: MIT
 // Static evaluation: a tapered linear sum over the terms of eval_terms.def, weights from the
 // generated header eval_weights.h.
+//
+// The formula, exactly (integer arithmetic, the tuner reproduces it from a trace):
+//   d_mg = sum_i w_mg[i] * (count[i][CHO] - count[i][HAN])
+//   d_eg = sum_i w_eg[i] * (count[i][CHO] - count[i][HAN])
+//   t    = (d_mg * phase + d_eg * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX
+//          (C division: truncated toward zero)
+//   eval = t from Cho's view; the side to move's view is t for Cho, -t for Han.
+// phase = min(EVAL_PHASE_MAX, sum over pieces of EVAL_PHASE_WEIGHT[kind]): EVAL_PHASE_MAX at
+// the start (midgame), 0 with no chariot, cannon, horse or elephant left (endgame).
+// The result is not clamped; it stays far below SCORE_MATE_IN_MAX for any legal position.
 #pragma once
+
+#include <stdint.h>
 
 #include "types.h"
 
+/// One weight: midgame and endgame value, centipawns.
+typedef struct EvalWeight {
+    int mg, eg;
+} EvalWeight;
+
+// Shapes of the term list (eval_terms.def) and their sizes.
+enum { EVAL_SHAPE_SCALAR_N = 1, EVAL_SHAPE_KIND_N = KIND_NB, EVAL_SHAPE_PST_N = KIND_NB * SQUARE_NB };
+typedef enum { EVAL_SHAPE_SCALAR, EVAL_SHAPE_KIND, EVAL_SHAPE_PST } EvalShape;
+
+// Term ids, in list order.
+typedef enum {
+#define EVAL_TERM(ID, name, SHAPE, meaning) EVAL_TERM_##ID,
+#include "eval_terms.def"
+#undef EVAL_TERM
+    EVAL_TERM_NB
+} EvalTerm;
+
+// Flat parameter layout: EVAL_OFF_<ID> is the first element of a term, EVAL_PARAM_NB the total.
+enum {
+    EVAL_OFF_START_ = -1,
+#define EVAL_TERM(ID, name, SHAPE, meaning)                                                    \
+    EVAL_OFF_##ID, EVAL_END_##ID = EVAL_OFF_##ID + EVAL_SHAPE_##SHAPE##_N - 1,
+#include "eval_terms.def"
+#undef EVAL_TERM
+    EVAL_PARAM_NB
+};
+
+/// Phase weight of each kind (index Kind) and the phase of the full set. Part of the formula
+/// above, not tuned: chariot 4, cannon 2, horse 2, elephant 1, others 0.
+extern const int EVAL_PHASE_WEIGHT[KIND_NB];
+enum { EVAL_PHASE_MAX = 2 * (2 * 4 + 2 * 2 + 2 * 2 + 2 * 1) };
+
+/// Plies before the 200-ply limit at which POINTS_LATE starts to count.
+enum { EVAL_POINTS_WINDOW = 40 };
+
+/// Description of one term of the list, for the tuner and the header printer.
+typedef struct EvalTermInfo {
+    const char *id;      // "MATERIAL"
+    const char *name;    // "material"
+    EvalShape shape;
+    int offset, size;    // first flat index and number of elements
+    const char *meaning;
+} EvalTermInfo;
+
+/// The term list, EVAL_TERM_NB entries in list order.
+extern const EvalTermInfo EVAL_TERMS[EVAL_TERM_NB];
+
+/// The compiled-in weights as a flat vector of EVAL_PARAM_NB elements (layout above).
+extern const EvalWeight *const EVAL_WEIGHTS_FLAT;
+
+/// What one evaluation counted: count[i][side] for each flat parameter i, plus the phase.
+typedef struct EvalTrace {
+    int phase;
+    int16_t count[EVAL_PARAM_NB][SIDE_NB];
+} EvalTrace;
+
 /// Evaluation of b in centipawns from the side to move's view. Does not judge the game end.
 Score eval_evaluate(const Board *b);
+
+/// Like eval_evaluate(), and fills *trace (cleared first) with every count and the phase.
+Score eval_trace(const Board *b, EvalTrace *trace);
+
+/// Rebuilds the evaluation (side to move's view, cp) from a trace and a flat weight vector
+/// by the formula above. eval_rebuild(t, EVAL_WEIGHTS_FLAT, side) == eval_trace(b, t).
+Score eval_rebuild(const EvalTrace *trace, const EvalWeight *weights, Side side_to_move);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The `hansu` executable: the UCI loop by default, or a one-shot command (perft).
+// The `hansu` executable: the UCI loop by default, or a one-shot command (perft, bench,
+// print-weights).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "board.h"
+#include "eval.h"
+#include "eval_header.h"
 #include "engine.h"
 #include "fen.h"
 #include "notation.h"
@@ -15,6 +19,8 @@ static void usage(FILE *f) {
     fprintf(f, "usage: hansu                      UCI engine on standard input/output\n"
                "       hansu perft [--fen FEN] --depth N [--divide]\n"
                "                                  count legal move sequences of N plies\n"
+               "       hansu bench [DEPTH]         search the bench positions; prints Nodes searched\n"
+               "       hansu print-weights        write the compiled-in weights as eval_weights.h\n"
                "       hansu --help\n");
 }
 
@@ -68,6 +74,40 @@ static int run_perft(int argc, char **argv) {
     return 0;
 }
 
+static int run_bench(int argc, char **argv) {
+    long depth = BENCH_DEPTH;
+    if (argc >= 3) {
+        char *end;
+        depth = strtol(argv[2], &end, 10);
+        if (*end || depth < 1 || depth > 64) {
+            fprintf(stderr, "hansu bench: depth '%s' is not 1..64\n", argv[2]);
+            return 2;
+        }
+    }
+    BenchResult res;
+    ErrorInfo err;
+    if (bench_run(bench_default_text(), (int)depth, BENCH_HASH_MB, stdout, &res, &err) !=
+        STATUS_OK) {
+        fprintf(stderr, "hansu bench: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+// Reprints the compiled-in weights. The banner says they are the hand-set initial values:
+// this is how engine/eval_weights.h was first written, and it reproduces it byte for byte
+// until the tuner replaces it (the tuner writes its own banner).
+static int run_print_weights(void) {
+    EvalBanner banner = {.generator = "hansu print-weights",
+                         .note = "hand-set initial values (not tuned)"};
+    ErrorInfo err;
+    if (eval_header_write(stdout, &banner, EVAL_WEIGHTS_FLAT, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu print-weights: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     engine_init();
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -76,6 +116,10 @@ int main(int argc, char **argv) {
     }
     if (argc >= 2 && strcmp(argv[1], "perft") == 0)
         return run_perft(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "bench") == 0)
+        return run_bench(argc, argv);
+    if (argc == 2 && strcmp(argv[1], "print-weights") == 0)
+        return run_print_weights();
     if (argc >= 2) {
         fprintf(stderr, "hansu: unknown command '%s'\n", argv[1]);
         usage(stderr);

@@ -11,7 +11,15 @@
 enum {
     SCORE_INFINITE = 32000,
     SCORE_MATE = 31000,           // mate in 0 plies; mate in n plies scores SCORE_MATE - n
-    SCORE_MATE_IN_MAX = SCORE_MATE - 2 * MAX_PLY
+    SCORE_MATE_IN_MAX = SCORE_MATE - 2 * MAX_PLY,
+    // Game ends that are not mates. Janggi has no draws: a rule that ends the game decides it.
+    SCORE_RULE_WIN = 25000,   // won by perpetual check of the opponent: SCORE_RULE_WIN - ply
+    SCORE_POINTS_WIN = 20000, // won on points (bikjang, repetition, double pass, move limit):
+                              // SCORE_POINTS_WIN + SCORE_POINTS_PER_HALF * margin - ply,
+                              // margin = point lead in half points, at most SCORE_POINTS_MARGIN_MAX
+    SCORE_POINTS_PER_HALF = 5,
+    SCORE_POINTS_MARGIN_MAX = 200,
+    SCORE_DECISIVE = 19000    // |score| >= this: the game is decided (mate, rule or points)
 };
 
 /// What limits one search. Zero/false fields are unused. Times in milliseconds.

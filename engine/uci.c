@@ -1,22 +1,45 @@
 // SPDX-License-Identifier: MIT
-// UCI command handling: uci, isready, ucinewgame, setoption, position, go perft, d, quit.
+// UCI command handling in Fairy-Stockfish's janggi dialect: uci, isready, ucinewgame,
+// setoption, position, go (search in its own thread; perft), stop, d, bench, quit.
 #include "uci.h"
 
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
+#include "bench.h"
 #include "board.h"
 #include "fen.h"
 #include "notation.h"
 #include "perft.h"
+#include "rules.h"
+#include "search.h"
 #include "status.h"
 
-enum { UCI_MAX_LINE = 65536, UCI_MAX_TOKENS = 4096 };
+enum {
+    UCI_MAX_LINE = 65536,
+    UCI_MAX_TOKENS = 4096,
+    HASH_DEFAULT_MB = 16,
+    HASH_MAX_MB = 65536
+};
 
 struct UciContext {
     FILE *out;
     Board board;
     char variant[16];
+    size_t hash_mb;
+    Searcher *searcher;
+    // The running search: its thread, its own copy of the position and limits, the stop flag.
+    pthread_t thread;
+    bool searching;
+    atomic_bool stop;
+    Board search_board;
+    SearchLimits limits;
+    pthread_mutex_t out_lock; // the search thread and the command handler share out
 };
 
 UciContext *uci_create(FILE *out) {
@@ -24,12 +47,40 @@ UciContext *uci_create(FILE *out) {
     if (!ctx)
         return NULL;
     ctx->out = out;
+    ctx->hash_mb = HASH_DEFAULT_MB;
+    ctx->searcher = search_create(ctx->hash_mb);
+    if (!ctx->searcher) {
+        free(ctx);
+        return NULL;
+    }
+    atomic_init(&ctx->stop, false);
+    pthread_mutex_init(&ctx->out_lock, NULL);
     snprintf(ctx->variant, sizeof ctx->variant, "janggi");
     fen_parse(&ctx->board, FEN_START, NULL);
     return ctx;
 }
 
-void uci_destroy(UciContext *ctx) { free(ctx); }
+void uci_wait(UciContext *ctx) {
+    if (!ctx->searching)
+        return;
+    pthread_join(ctx->thread, NULL);
+    ctx->searching = false;
+}
+
+// Ends a running search now (its bestmove is still printed).
+static void stop_search(UciContext *ctx) {
+    atomic_store(&ctx->stop, true);
+    uci_wait(ctx);
+}
+
+void uci_destroy(UciContext *ctx) {
+    if (!ctx)
+        return;
+    stop_search(ctx);
+    search_destroy(ctx->searcher);
+    pthread_mutex_destroy(&ctx->out_lock);
+    free(ctx);
+}
 
 static void reply_error(UciContext *ctx, const char *msg) {
     fprintf(ctx->out, "info string error: %s\n", msg);
@@ -51,6 +102,9 @@ static int tokenize(char *line, char **tokens, int max) {
 static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "id name Hansu 0.1.0\nid author the Hansu developers\n");
     fprintf(ctx->out, "option name UCI_Variant type combo default janggi var janggi\n");
+    fprintf(ctx->out, "option name Hash type spin default %d min 1 max %d\n", HASH_DEFAULT_MB,
+            HASH_MAX_MB);
+    fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
     fprintf(ctx->out, "uciok\n");
 }
 
@@ -121,18 +175,199 @@ static void cmd_perft(UciContext *ctx, int depth) {
     fprintf(ctx->out, "\nNodes searched: %llu\n\n", (unsigned long long)total);
 }
 
+// Reads a non-negative number for token tok[i] of go; false (after an error) when bad.
+static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t *out) {
+    char *end = NULL;
+    long long v = i < n ? strtoll(tok[i], &end, 10) : -1;
+    if (i >= n || *end || v < 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "go: '%.40s' needs a non-negative number", tok[i - 1]);
+        reply_error(ctx, msg);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+// Parses the limits of go. False after an error naming the token.
+static bool parse_limits(UciContext *ctx, char **tok, int n, SearchLimits *lim) {
+    memset(lim, 0, sizeof *lim);
+    for (int i = 1; i < n; i++) {
+        int64_t v = 0;
+        const char *t = tok[i];
+        if (strcmp(t, "infinite") == 0) {
+            lim->infinite = true;
+            continue;
+        }
+        if (strcmp(t, "ponder") == 0)
+            continue; // no pondering: searched as a normal go
+        static const char *const names[] = {"depth", "nodes", "movetime", "wtime",
+                                            "btime", "winc",  "binc",     "movestogo"};
+        int k = 0;
+        while (k < 8 && strcmp(t, names[k]) != 0)
+            k++;
+        if (k == 8) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "go: unknown token '%.40s'", t);
+            reply_error(ctx, msg);
+            return false;
+        }
+        if (!go_number(ctx, tok, n, ++i, &v))
+            return false;
+        switch (k) {
+        case 0: lim->depth = v < MAX_PLY - 1 ? (int)v : MAX_PLY - 1; break;
+        case 1: lim->nodes = (uint64_t)v; break;
+        case 2: lim->movetime = v; break;
+        case 3: lim->time[CHO] = v; break;
+        case 4: lim->time[HAN] = v; break;
+        case 5: lim->inc[CHO] = v; break;
+        case 6: lim->inc[HAN] = v; break;
+        default: lim->movestogo = v < 1000 ? (int)v : 1000; break;
+        }
+    }
+    return true;
+}
+
+// Writes a score as UCI does: `cp X`, or `mate N` in moves (negative when being mated).
+static void write_score(FILE *out, Score v) {
+    if (v >= SCORE_MATE_IN_MAX)
+        fprintf(out, "mate %d", (SCORE_MATE - v + 1) / 2);
+    else if (v <= -SCORE_MATE_IN_MAX)
+        fprintf(out, "mate %d", -(SCORE_MATE + v) / 2);
+    else
+        fprintf(out, "cp %d", v);
+}
+
+static void on_info(const SearchInfo *info, void *arg) {
+    UciContext *ctx = arg;
+    pthread_mutex_lock(&ctx->out_lock);
+    int64_t ms = info->time_ms;
+    uint64_t nps = info->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1);
+    fprintf(ctx->out, "info depth %d seldepth %d score ", info->depth, info->seldepth);
+    write_score(ctx->out, info->score);
+    fprintf(ctx->out, " nodes %" PRIu64 " nps %" PRIu64 " time %" PRId64 " pv", info->nodes, nps,
+            ms);
+    for (int i = 0; i < info->pv_len; i++) {
+        char mv[MOVE_STR_LEN];
+        move_to_uci(info->pv[i], mv);
+        fprintf(ctx->out, " %s", mv);
+    }
+    fprintf(ctx->out, "\n");
+    fflush(ctx->out);
+    pthread_mutex_unlock(&ctx->out_lock);
+}
+
+static void *search_thread(void *arg) {
+    UciContext *ctx = arg;
+    SearchResult r =
+        search_run(ctx->searcher, &ctx->search_board, &ctx->limits, on_info, ctx, &ctx->stop);
+    // `go infinite` answers only after `stop`, as the protocol asks.
+    while (ctx->limits.infinite && !atomic_load(&ctx->stop)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    char best[MOVE_STR_LEN], ponder[MOVE_STR_LEN];
+    move_to_uci(r.best, best);
+    move_to_uci(r.ponder, ponder);
+    pthread_mutex_lock(&ctx->out_lock);
+    if (r.ponder != MOVE_NONE)
+        fprintf(ctx->out, "bestmove %s ponder %s\n", best, ponder);
+    else
+        fprintf(ctx->out, "bestmove %s\n", best);
+    fflush(ctx->out);
+    pthread_mutex_unlock(&ctx->out_lock);
+    return NULL;
+}
+
 static void cmd_go(UciContext *ctx, char **tok, int n) {
-    if (n >= 3 && strcmp(tok[1], "perft") == 0) {
+    if (n >= 2 && strcmp(tok[1], "perft") == 0) {
         char *end;
-        long depth = strtol(tok[2], &end, 10);
-        if (*end || depth < 0 || depth > 20) {
+        long depth = n >= 3 ? strtol(tok[2], &end, 10) : -1;
+        if (n < 3 || *end || depth < 0 || depth > 20) {
             reply_error(ctx, "go perft: depth must be a number from 0 to 20");
             return;
         }
         cmd_perft(ctx, (int)depth);
         return;
     }
-    reply_error(ctx, "go: search is not available in this build");
+    SearchLimits lim;
+    if (!parse_limits(ctx, tok, n, &lim))
+        return;
+    GameResult gr;
+    if (rules_game_over(&ctx->board, &gr)) {
+        fprintf(ctx->out, "info string game over: %s, %s wins, points cho %d.%d han %d.%d\n",
+                rules_reason_name(gr.reason), gr.winner == CHO ? "cho" : "han",
+                gr.points_half[CHO] / 2, gr.points_half[CHO] % 2 * 5, gr.points_half[HAN] / 2,
+                gr.points_half[HAN] % 2 * 5);
+        fprintf(ctx->out, "bestmove (none)\n");
+        return;
+    }
+    ctx->search_board = ctx->board;
+    ctx->limits = lim;
+    atomic_store(&ctx->stop, false);
+    if (pthread_create(&ctx->thread, NULL, search_thread, ctx) != 0) {
+        reply_error(ctx, "go: cannot start the search thread");
+        return;
+    }
+    ctx->searching = true;
+}
+
+// setoption name <name...> [value <value...>]
+static void cmd_setoption(UciContext *ctx, char **tok, int n) {
+    char name[64] = "", value[64] = "";
+    int i = 1;
+    if (i >= n || strcmp(tok[i], "name") != 0) {
+        reply_error(ctx, "setoption: expected 'name'");
+        return;
+    }
+    for (i++; i < n && strcmp(tok[i], "value") != 0; i++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%.40s", *name ? " " : "", tok[i]);
+    for (i++; i < n; i++)
+        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%.40s", *value ? " " : "", tok[i]);
+    char msg[160];
+    if (strcasecmp(name, "Hash") == 0) {
+        char *end;
+        long mb = strtol(value, &end, 10);
+        if (!*value || *end || mb < 1 || mb > HASH_MAX_MB) {
+            snprintf(msg, sizeof msg, "setoption: Hash value '%.40s' is not 1..%d", value, HASH_MAX_MB);
+            reply_error(ctx, msg);
+        } else if (!search_resize(ctx->searcher, (size_t)mb))
+            reply_error(ctx, "setoption: not enough memory for that Hash; kept the old table");
+        else
+            ctx->hash_mb = (size_t)mb;
+    } else if (strcasecmp(name, "Threads") == 0) {
+        if (strcmp(value, "1") != 0) {
+            snprintf(msg, sizeof msg, "setoption: Threads value '%.40s' is not 1", value);
+            reply_error(ctx, msg);
+        }
+    } else if (strcasecmp(name, "UCI_Variant") == 0) {
+        if (strcmp(value, "janggi") != 0) {
+            snprintf(msg, sizeof msg, "setoption: UCI_Variant '%.40s' is not supported", value);
+            reply_error(ctx, msg);
+        }
+    } else {
+        snprintf(msg, sizeof msg, "setoption: unknown option '%.40s'", name);
+        reply_error(ctx, msg);
+    }
+}
+
+static void cmd_bench(UciContext *ctx, char **tok, int n) {
+    long depth = BENCH_DEPTH;
+    if (n >= 2) {
+        char *end;
+        depth = strtol(tok[1], &end, 10);
+        if (*end || depth < 1 || depth > 64) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "bench: depth '%.40s' is not 1..64", tok[1]);
+            reply_error(ctx, msg);
+            return;
+        }
+    }
+    BenchResult res;
+    ErrorInfo err;
+    if (bench_run(bench_default_text(), (int)depth, BENCH_HASH_MB, ctx->out, &res, &err) !=
+        STATUS_OK)
+        reply_error(ctx, err.msg);
 }
 
 static void cmd_display(UciContext *ctx) {
@@ -156,6 +391,11 @@ static void cmd_display(UciContext *ctx) {
             (unsigned long long)board_key(b));
 }
 
+// Commands that may run beside a search: the rest wait for it (or stop `go infinite`).
+static bool runs_beside_search(const char *cmd) {
+    return strcmp(cmd, "isready") == 0 || strcmp(cmd, "uci") == 0;
+}
+
 bool uci_handle_line(UciContext *ctx, const char *line) {
     if (strnlen(line, UCI_MAX_LINE + 1) > UCI_MAX_LINE) {
         reply_error(ctx, "command longer than 65536 characters");
@@ -169,6 +409,14 @@ bool uci_handle_line(UciContext *ctx, const char *line) {
     }
     bool running = true;
     int n = tokenize(copy, tokens, UCI_MAX_TOKENS);
+    if (n > 0 && ctx->searching && !runs_beside_search(tokens[0])) {
+        if (strcmp(tokens[0], "stop") == 0 || strcmp(tokens[0], "quit") == 0 ||
+            ctx->limits.infinite)
+            stop_search(ctx);
+        else
+            uci_wait(ctx);
+    }
+    pthread_mutex_lock(&ctx->out_lock);
     if (n < 0)
         reply_error(ctx, "command has too many tokens");
     else if (n == 0)
@@ -178,13 +426,19 @@ bool uci_handle_line(UciContext *ctx, const char *line) {
     else if (strcmp(tokens[0], "isready") == 0)
         fprintf(ctx->out, "readyok\n");
     else if (strcmp(tokens[0], "ucinewgame") == 0)
-        ;
+        search_clear(ctx->searcher);
+    else if (strcmp(tokens[0], "setoption") == 0)
+        cmd_setoption(ctx, tokens, n);
     else if (strcmp(tokens[0], "position") == 0)
         cmd_position(ctx, tokens, n);
     else if (strcmp(tokens[0], "go") == 0)
         cmd_go(ctx, tokens, n);
+    else if (strcmp(tokens[0], "stop") == 0)
+        ;
     else if (strcmp(tokens[0], "d") == 0)
         cmd_display(ctx);
+    else if (strcmp(tokens[0], "bench") == 0)
+        cmd_bench(ctx, tokens, n);
     else if (strcmp(tokens[0], "quit") == 0)
         running = false;
     else {
@@ -193,6 +447,7 @@ bool uci_handle_line(UciContext *ctx, const char *line) {
         reply_error(ctx, msg);
     }
     fflush(ctx->out);
+    pthread_mutex_unlock(&ctx->out_lock);
     free(copy);
     return running;
 }
@@ -203,6 +458,10 @@ int uci_loop(UciContext *ctx, FILE *in) {
     while (getline(&line, &cap, in) >= 0)
         if (!uci_handle_line(ctx, line))
             break;
+    // End of input: a finite search finishes and answers; an infinite one is stopped.
+    if (ctx->searching && ctx->limits.infinite)
+        stop_search(ctx);
+    uci_wait(ctx);
     free(line);
     return 0;
 }

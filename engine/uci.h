@@ -20,5 +20,9 @@ void uci_destroy(UciContext *ctx);
 /// `info string error: ...` and changes nothing. Returns false after `quit`.
 bool uci_handle_line(UciContext *ctx, const char *line);
 
+/// Waits until a running search (started by `go`) has printed its bestmove. Returns at once
+/// when none runs. Tests use it to read the answer of a `go` deterministically.
+void uci_wait(UciContext *ctx);
+
 /// Reads commands from in until `quit` or end of input. Returns 0.
 int uci_loop(UciContext *ctx, FILE *in);

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// bench (see bench.h).
+#include "bench.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_data.h"
+#include "board.h"
+#include "fen.h"
+#include "notation.h"
+#include "search.h"
+#include "timeman.h"
+
+const char *bench_default_text(void) { return BENCH_FEN_TEXT; }
+
+Status bench_run(const char *text, int depth, size_t hash_mb, FILE *out, BenchResult *res,
+                 ErrorInfo *err) {
+    Status st = STATUS_OK;
+    Searcher *s = search_create(hash_mb);
+    Board *b = malloc(sizeof *b);
+    memset(res, 0, sizeof *res);
+    if (!s || !b) {
+        st = error_set(err, STATUS_NOMEM, "bench: out of memory");
+        goto cleanup;
+    }
+    SearchLimits limits = {.depth = depth};
+    int64_t start = timeman_now_ms();
+    int line_no = 0;
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[FEN_MAX_INPUT + 1];
+        line_no++;
+        if (len > FEN_MAX_INPUT) {
+            st = error_set(err, STATUS_SYNTAX, "bench: line %d is too long", line_no);
+            goto cleanup;
+        }
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p = eol ? eol + 1 : p + len;
+        while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
+            line[--len] = '\0';
+        if (len == 0 || line[0] == '#')
+            continue;
+        ErrorInfo fe;
+        if (fen_parse(b, line, &fe) != STATUS_OK) {
+            st = error_set(err, STATUS_SYNTAX, "bench: line %d: %s", line_no, fe.msg);
+            goto cleanup;
+        }
+        search_clear(s);
+        SearchResult r = search_run(s, b, &limits, NULL, NULL, NULL);
+        res->positions++;
+        res->nodes += r.nodes;
+        if (out) {
+            char mv[MOVE_STR_LEN];
+            move_to_uci(r.best, mv);
+            fprintf(out, "position %2d: bestmove %-6s score %6d nodes %10" PRIu64 "\n",
+                    res->positions, mv, r.score, r.nodes);
+        }
+    }
+    res->time_ms = timeman_now_ms() - start;
+    if (out) {
+        int64_t ms = res->time_ms > 0 ? res->time_ms : 1;
+        fprintf(out, "\nPositions: %d\nDepth: %d\nTotal time (ms): %" PRId64 "\n", res->positions,
+                depth, res->time_ms);
+        fprintf(out, "Nodes searched: %" PRIu64 "\n", res->nodes);
+        fprintf(out, "Nodes/second: %" PRIu64 "\n", res->nodes * 1000 / (uint64_t)ms);
+    }
+cleanup:
+    free(b);
+    search_destroy(s);
+    return st;
+}

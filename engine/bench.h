@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// bench: the engine's signature. A fixed list of janggi positions searched to a fixed depth
+// with a cleared TT; the total node count changes only when search or evaluation changes.
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "status.h"
+#include "types.h"
+
+enum {
+    BENCH_DEPTH = 7,  // plies, the depth of the signature
+    BENCH_HASH_MB = 16
+};
+
+/// What a bench run measured.
+typedef struct BenchResult {
+    int positions;
+    uint64_t nodes;
+    int64_t time_ms;
+} BenchResult;
+
+/// The compiled-in position list (data/bench.fen): one FEN per line; lines starting with '#'
+/// and blank lines are skipped.
+const char *bench_default_text(void);
+
+/// Searches every FEN of text to depth plies, each with a freshly cleared searcher of hash_mb
+/// MB. When out is not NULL, prints one line per position, then `Nodes searched: N` and
+/// `Nodes/second: N`. Returns STATUS_SYNTAX (naming the line) on a bad FEN, STATUS_NOMEM.
+Status bench_run(const char *text, int depth, size_t hash_mb, FILE *out, BenchResult *res,
+                 ErrorInfo *err);

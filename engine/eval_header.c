@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// The weights-header printer (see eval_header.h). The layout follows eval_terms.def alone.
+#include "eval_header.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const EvalTermInfo EVAL_TERMS[EVAL_TERM_NB] = {
+#define EVAL_TERM(ID, name, SHAPE, meaning)                                                    \
+    {#ID, #name, EVAL_SHAPE_##SHAPE, EVAL_OFF_##ID, EVAL_SHAPE_##SHAPE##_N, meaning},
+#include "eval_terms.def"
+#undef EVAL_TERM
+};
+
+static const char *const KIND_NAMES[KIND_NB] = {"none",  "general", "guard",    "chariot",
+                                                "cannon", "horse",  "elephant", "soldier"};
+
+static const char *or_none(const char *s) { return s && *s ? s : "(none)"; }
+
+static void write_banner(FILE *out, const EvalBanner *bn) {
+    fprintf(out, "// SPDX-License-Identifier: MIT\n");
+    fprintf(out, "// Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.\n");
+    fprintf(out, "// generator: %s\n", or_none(bn->generator));
+    fprintf(out, "// note: %s\n", or_none(bn->note));
+    if (bn->n_inputs == 0)
+        fprintf(out, "// inputs: (none)\n");
+    for (int i = 0; i < bn->n_inputs; i++)
+        fprintf(out, "// input: %s %s\n", or_none(bn->inputs[i].path), or_none(bn->inputs[i].hash));
+    fprintf(out, "// filters: %s\n", or_none(bn->filters));
+    fprintf(out, "// K: %.6f  epochs: %d\n", bn->k, bn->epochs);
+    fprintf(out, "// final loss (MSE): train %.8f  validation %.8f\n", bn->train_loss,
+            bn->valid_loss);
+    fprintf(out, "// Layout: engine/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.\n");
+}
+
+static void write_weight(FILE *out, EvalWeight w) { fprintf(out, "S(%5d, %5d),", w.mg, w.eg); }
+
+static void write_term(FILE *out, const EvalTermInfo *t, const EvalWeight *p) {
+    fprintf(out, "\n    // %s (%s): %s\n", t->id, t->name, t->meaning);
+    if (t->shape == EVAL_SHAPE_SCALAR) {
+        fprintf(out, "    ");
+        write_weight(out, p[t->offset]);
+        fprintf(out, "\n");
+    } else if (t->shape == EVAL_SHAPE_KIND) {
+        for (int k = 0; k < KIND_NB; k++) {
+            fprintf(out, "    ");
+            write_weight(out, p[t->offset + k]);
+            fprintf(out, " // %s\n", KIND_NAMES[k]);
+        }
+    } else {
+        for (int k = 0; k < KIND_NB; k++) {
+            fprintf(out, "    // %s %s, rank 10 (top) to rank 1, files a to i\n", t->name,
+                    KIND_NAMES[k]);
+            for (int row = 0; row < RANK_NB; row++) {
+                fprintf(out, "   ");
+                for (int file = 0; file < FILE_NB; file++) {
+                    fprintf(out, " ");
+                    write_weight(out, p[t->offset + k * SQUARE_NB + row * FILE_NB + file]);
+                }
+                fprintf(out, " // %d\n", RANK_NB - row);
+            }
+        }
+    }
+}
+
+Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *params,
+                         ErrorInfo *err) {
+    write_banner(out, banner);
+    fprintf(out, "#pragma once\n\n#include \"eval.h\"\n\n// clang-format off\n");
+    fprintf(out, "static const EvalWeight EVAL_WEIGHTS_DATA[%d] = {", EVAL_PARAM_NB);
+    for (int t = 0; t < EVAL_TERM_NB; t++)
+        write_term(out, &EVAL_TERMS[t], params);
+    fprintf(out, "};\n// clang-format on\n");
+    if (fflush(out) != 0 || ferror(out))
+        return error_set(err, STATUS_IO, "writing the weights header failed");
+    return STATUS_OK;
+}
+
+Status eval_header_save(const char *path, const EvalBanner *banner, const EvalWeight *params,
+                        ErrorInfo *err) {
+    Status st = STATUS_OK;
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 5);
+    FILE *f = NULL;
+    if (!tmp)
+        return error_set(err, STATUS_NOMEM, "out of memory writing %s", path);
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp", 5);
+    f = fopen(tmp, "w");
+    if (!f) {
+        st = error_set(err, STATUS_IO, "cannot create %s", tmp);
+        goto cleanup;
+    }
+    st = eval_header_write(f, banner, params, err);
+    if (fclose(f) != 0 && st == STATUS_OK)
+        st = error_set(err, STATUS_IO, "cannot close %s", tmp);
+    f = NULL;
+    if (st == STATUS_OK && rename(tmp, path) != 0)
+        st = error_set(err, STATUS_IO, "cannot rename %s to %s", tmp, path);
+    if (st != STATUS_OK)
+        remove(tmp);
+cleanup:
+    free(tmp);
+    return st;
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// The weights-header printer: writes a complete eval_weights.h from a flat parameter vector
+// and a banner that records where the numbers came from. The tuner and `hansu print-weights`
+// both use it, so the header is always laid out the same way (byte-stable).
+#pragma once
+
+#include <stdio.h>
+
+#include "eval.h"
+#include "status.h"
+
+/// One input file named in the banner.
+typedef struct EvalBannerInput {
+    const char *path;
+    const char *hash; // e.g. "sha256:0123..." (any text without newlines)
+} EvalBannerInput;
+
+/// The banner fields. NULL strings print as "(none)".
+typedef struct EvalBanner {
+    const char *generator;          // program and version, e.g. "hansu-tune 0.1.0"
+    const char *note;               // free text, e.g. "hand-set initial values"
+    const EvalBannerInput *inputs;  // n_inputs entries (may be NULL when n_inputs == 0)
+    int n_inputs;
+    const char *filters;            // the position filters, as given on the command line
+    double k;                       // sigmoid scale K (0 when not fitted)
+    int epochs;
+    double train_loss, valid_loss;  // final MSE (0 when not measured)
+} EvalBanner;
+
+/// Writes the header text to out: banner, then EVAL_WEIGHTS_DATA with every term of
+/// eval_terms.def (PSTs as the board is seen, 9 values per rank, rank 10 first).
+/// params holds EVAL_PARAM_NB weights (cp). Returns STATUS_IO when writing fails.
+Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *params,
+                         ErrorInfo *err);
+
+/// Writes the header to path through a temporary file (path + ".tmp") renamed at the end,
+/// so a reader never sees half a header. Returns STATUS_IO with the path on failure.
+Status eval_header_save(const char *path, const EvalBanner *banner, const EvalWeight *params,
+                        ErrorInfo *err);

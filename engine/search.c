@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+// Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
+// quiescence on captures (all moves when in check or when a bikjang must be answered),
+// null move = the real pass, LMR, check extension, and the rules page's game ends in the tree.
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "eval.h"
+#include "movegen.h"
+#include "rules.h"
+#include "timeman.h"
+#include "tt.h"
+
+enum { HISTORY_MAX = 16384, LMR_N = 64, EVAL_CLAMP = 18000 };
+
+// Victim and attacker order for MVV-LVA (ordering only, not evaluation).
+static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
+
+struct Searcher {
+    TT tt;
+    Board board;
+    int history[PIECE_NB][SQUARE_NB];
+    Move killers[MAX_PLY + 2][2];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+    int eval_stack[MAX_PLY + 2];
+    uint8_t lmr[LMR_N][LMR_N];
+    uint64_t nodes, node_limit;
+    int64_t start_ms, hard_ms;
+    atomic_bool *stop;
+    bool stopped;
+    int seldepth;
+};
+
+Searcher *search_create(size_t hash_mb) {
+    Searcher *s = calloc(1, sizeof *s);
+    if (!s || !tt_init(&s->tt, hash_mb)) {
+        free(s);
+        return NULL;
+    }
+    // Late move reductions grow with the log of depth and of the move number.
+    for (int d = 1; d < LMR_N; d++)
+        for (int m = 1; m < LMR_N; m++)
+            s->lmr[d][m] = (uint8_t)(0.75 + log(d) * log(m) / 2.25);
+    return s;
+}
+
+void search_destroy(Searcher *s) {
+    if (!s)
+        return;
+    tt_free(&s->tt);
+    free(s);
+}
+
+bool search_resize(Searcher *s, size_t hash_mb) { return tt_init(&s->tt, hash_mb); }
+
+void search_clear(Searcher *s) {
+    tt_clear(&s->tt);
+    memset(s->history, 0, sizeof s->history);
+    memset(s->killers, 0, sizeof s->killers);
+}
+
+// ---------------------------------------------------------------------------------------
+// Game ends inside the tree
+
+// Score of a game ended by points at ply, from the side to move's view.
+static int points_score(const Board *b, int ply) {
+    int margin = rules_points_half(b, b->side) - rules_points_half(b, !b->side);
+    int m = abs(margin) < SCORE_POINTS_MARGIN_MAX ? abs(margin) : SCORE_POINTS_MARGIN_MAX;
+    int v = SCORE_POINTS_WIN + SCORE_POINTS_PER_HALF * m - ply;
+    return margin > 0 ? v : -v;
+}
+
+// Judges the position reached by the last ply, by the rules page, when it ends the game
+// without a mate; sets *score and returns true then. Checkmate comes first, so a position
+// that is also a mate scores as mate. Repetition uses the exact threefold rule over the game
+// history and the tree: a repetition is not a draw in janggi but a decided game (points or
+// perpetual check), so scoring a mere twofold as the end would misjudge lines the rule lets
+// go on; the cost is a scan of at most since_capture plies, done only after 8 quiet plies.
+static bool game_end_score(Board *b, int ply, int *score) {
+    const StateInfo *st = board_state(b);
+    EndReason r = REASON_NONE;
+    int loser = -1;
+    if (rules_bikjang_ends(b))
+        r = REASON_BIKJANG;
+    else if (st->since_capture >= 8 && rules_repetition(b, &loser))
+        r = loser < 0 ? REASON_REPETITION : REASON_PERPETUAL_CHECK;
+    else if (rules_double_pass(b))
+        r = REASON_DOUBLE_PASS;
+    else if (board_game_ply(b) >= GAME_PLY_LIMIT)
+        r = REASON_MOVE_LIMIT;
+    if (r == REASON_NONE)
+        return false;
+    if (st->in_check && !movegen_has_legal(b))
+        *score = -SCORE_MATE + ply;
+    else if (r == REASON_PERPETUAL_CHECK)
+        *score = loser == (int)b->side ? -(SCORE_RULE_WIN - ply) : SCORE_RULE_WIN - ply;
+    else
+        *score = points_score(b, ply);
+    return true;
+}
+
+// The side to move must answer a bikjang: the generals face after a capture in the game.
+static inline bool bikjang_pending(const Board *b) {
+    const StateInfo *st = board_state(b);
+    return st->facing && st->piece_count < 32;
+}
+
+// ---------------------------------------------------------------------------------------
+// Move ordering
+
+typedef struct ScoredMoves {
+    Move moves[MAX_MOVES];
+    int scores[MAX_MOVES];
+    int count, next;
+} ScoredMoves;
+
+enum { ORDER_TT = 1 << 30, ORDER_CAPTURE = 1 << 24, ORDER_KILLER = 1 << 22 };
+
+static inline bool is_capture(const Board *b, Move m) {
+    return !move_is_pass(m) && b->squares[move_to(m)] != EMPTY;
+}
+
+static int mvv_lva(const Board *b, Move m) {
+    return ORDER_VALUE[piece_kind(b->squares[move_to(m)])] * 64 -
+           ORDER_VALUE[piece_kind(b->squares[move_from(m)])];
+}
+
+// Generates (all moves, with the pass when allowed, or captures only) and scores them.
+static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int ply,
+                        GenType type, bool with_pass) {
+    const Board *b = &s->board;
+    MoveList list;
+    movegen_pseudo(b, &list, type);
+    if (with_pass)
+        list.moves[list.count++] = move_make(b->general[b->side], b->general[b->side]);
+    sm->count = list.count;
+    sm->next = 0;
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        int v;
+        if (m == tt_move)
+            v = ORDER_TT;
+        else if (is_capture(b, m))
+            v = ORDER_CAPTURE + mvv_lva(b, m);
+        else if (m == s->killers[ply][0])
+            v = ORDER_KILLER + 1;
+        else if (m == s->killers[ply][1])
+            v = ORDER_KILLER;
+        else
+            v = s->history[move_is_pass(m) ? 0 : b->squares[move_from(m)]][move_to(m)];
+        sm->moves[i] = m;
+        sm->scores[i] = v;
+    }
+}
+
+// The best remaining move (selection sort step), MOVE_NONE when none is left.
+static Move next_move(ScoredMoves *sm) {
+    if (sm->next >= sm->count)
+        return MOVE_NONE;
+    int best = sm->next;
+    for (int i = sm->next + 1; i < sm->count; i++)
+        if (sm->scores[i] > sm->scores[best])
+            best = i;
+    Move m = sm->moves[best];
+    int v = sm->scores[best];
+    sm->moves[best] = sm->moves[sm->next];
+    sm->scores[best] = sm->scores[sm->next];
+    sm->moves[sm->next] = m;
+    sm->scores[sm->next++] = v;
+    return m;
+}
+
+static void history_update(int *h, int bonus) {
+    *h += bonus - *h * abs(bonus) / HISTORY_MAX;
+}
+
+static int history_index(const Board *b, Move m) {
+    return move_is_pass(m) ? 0 : b->squares[move_from(m)];
+}
+
+// ---------------------------------------------------------------------------------------
+// Node accounting: the node limit is checked at every node, so `go nodes N` stops at the
+// same node on every run; the clock and the stop flag are read every 1024 nodes.
+static inline bool out_of_budget(Searcher *s) {
+    if (s->stopped)
+        return true;
+    if (s->node_limit && s->nodes >= s->node_limit) {
+        s->stopped = true;
+        return true;
+    }
+    s->nodes++;
+    if ((s->nodes & 1023) == 0) {
+        if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
+            s->stopped = true;
+        else if (s->hard_ms && timeman_now_ms() - s->start_ms >= s->hard_ms)
+            s->stopped = true;
+    }
+    return s->stopped;
+}
+
+static int static_eval(const Board *b) {
+    int v = eval_evaluate(b);
+    return v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
+}
+
+static void pv_update(Searcher *s, int ply, Move m) {
+    s->pv[ply][0] = m;
+    memcpy(&s->pv[ply][1], s->pv[ply + 1], sizeof(Move) * (size_t)s->pv_len[ply + 1]);
+    s->pv_len[ply] = s->pv_len[ply + 1] + 1;
+}
+
+// ---------------------------------------------------------------------------------------
+// Quiescence: captures only, standing pat on the static evaluation, except when in check
+// (every evasion) or when a bikjang must be answered (every move: standing pat would assume
+// a quiet move that keeps the game going, which may not exist).
+static int qsearch(Searcher *s, int alpha, int beta, int ply) {
+    Board *b = &s->board;
+    s->pv_len[ply] = 0;
+    if (out_of_budget(s))
+        return 0;
+    int end;
+    if (ply > 0 && game_end_score(b, ply, &end))
+        return end;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (ply >= MAX_PLY - 1)
+        return static_eval(b);
+    bool in_check = board_in_check(b), all = in_check || bikjang_pending(b);
+    int best = -SCORE_INFINITE;
+    if (!all) {
+        best = static_eval(b);
+        if (best >= beta)
+            return best;
+        if (best > alpha)
+            alpha = best;
+    }
+    ScoredMoves sm;
+    order_moves(s, &sm, MOVE_NONE, ply, all ? GEN_ALL : GEN_CAPTURES, all && !in_check);
+    int played = 0;
+    for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
+        if (!movegen_is_legal(b, m))
+            continue;
+        played++;
+        board_make(b, m);
+        int v = -qsearch(s, -beta, -alpha, ply + 1);
+        board_unmake(b);
+        if (s->stopped)
+            return 0;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                alpha = v;
+                pv_update(s, ply, m);
+                if (v >= beta)
+                    break;
+            }
+        }
+    }
+    if (in_check && played == 0)
+        return -SCORE_MATE + ply;
+    return best;
+}
+
+// The null move is the real pass, so its score is a true lower bound of the node, up to the
+// depth reduction. It is skipped where passing is not an ordinary move: in check (a pass is
+// illegal); after a pass (our pass would end the game by two passes); when a bikjang stands
+// (a pass leaves the generals facing and ends the game); near the 200-ply limit (the reduced
+// search would cross the limit at another depth than the real one). In those cases the move
+// loop still searches the pass at full depth as one of the legal moves.
+static bool null_move_allowed(const Board *b, int depth) {
+    const StateInfo *st = board_state(b);
+    return !st->in_check && !move_is_pass(st->move) && !bikjang_pending(b) &&
+           board_game_ply(b) + depth + 2 < GAME_PLY_LIMIT;
+}
+
+static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
+    Board *b = &s->board;
+    const bool pv_node = beta - alpha > 1, root = ply == 0;
+    s->pv_len[ply] = 0;
+    // 1. Game ends by the rules page, and mate-distance bounds.
+    if (!root) {
+        int end;
+        if (game_end_score(b, ply, &end))
+            return end;
+        if (alpha < -SCORE_MATE + ply)
+            alpha = -SCORE_MATE + ply;
+        if (beta > SCORE_MATE - ply - 1)
+            beta = SCORE_MATE - ply - 1;
+        if (alpha >= beta)
+            return alpha;
+    }
+    // 2. Check extension: a side in check gets one more ply to answer it.
+    const bool in_check = board_in_check(b);
+    if (in_check && ply < MAX_PLY / 2)
+        depth++;
+    if (depth <= 0)
+        return qsearch(s, alpha, beta, ply);
+    if (out_of_budget(s))
+        return 0;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (ply >= MAX_PLY - 1)
+        return static_eval(b);
+
+    // 3. Transposition table: cut-offs outside PV nodes, and the move to try first.
+    const TTEntry *tte = tt_probe(&s->tt, board_key(b));
+    Move tt_move = MOVE_NONE;
+    int eval;
+    if (tte) {
+        tt_move = tte->move;
+        int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
+        Bound bd = (Bound)(tte->gen_bound & 3);
+        if (!pv_node && tte->depth - 1 >= depth &&
+            (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
+             (bd == BOUND_UPPER && tts <= alpha)))
+            return tts;
+        eval = tte->eval;
+    } else
+        eval = in_check ? -SCORE_INFINITE : static_eval(b);
+    s->eval_stack[ply] = eval;
+    s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
+
+    // 4. Reverse futility and null move (the pass) outside PV nodes.
+    if (!pv_node && !in_check) {
+        if (depth <= 6 && eval - 90 * depth >= beta && abs(eval) < SCORE_DECISIVE)
+            return eval;
+        if (null_ok && depth >= 3 && eval >= beta && null_move_allowed(b, depth)) {
+            int r = 3 + depth / 4;
+            board_make(b, move_make(b->general[b->side], b->general[b->side]));
+            int v = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            board_unmake(b);
+            if (s->stopped)
+                return 0;
+            if (v >= beta)
+                return v >= SCORE_DECISIVE ? beta : v;
+        }
+    }
+
+    // 5. The moves: PVS with late move reductions and late move pruning of quiets.
+    ScoredMoves sm;
+    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check);
+    Move quiets[MAX_MOVES], best_move = MOVE_NONE;
+    int nquiets = 0, played = 0, best = -SCORE_INFINITE, old_alpha = alpha;
+    for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
+        if (!movegen_is_legal(b, m))
+            continue;
+        bool quiet = !is_capture(b, m);
+        if (!pv_node && !in_check && quiet && depth <= 3 && best > -SCORE_DECISIVE &&
+            played >= 3 + 2 * depth * depth)
+            continue;
+        played++;
+        board_make(b, m);
+        bool gives_check = board_in_check(b);
+        int new_depth = depth - 1, v;
+        if (played == 1)
+            v = -search(s, -beta, -alpha, new_depth, ply + 1, true);
+        else {
+            int r = 0;
+            if (depth >= 3 && played > 3 && quiet && !gives_check && !in_check) {
+                r = s->lmr[depth < LMR_N ? depth : LMR_N - 1][played < LMR_N ? played : LMR_N - 1];
+                r -= pv_node;
+                r -= m == s->killers[ply][0] || m == s->killers[ply][1];
+                r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
+            }
+            v = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            if (v > alpha && r > 0)
+                v = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, true);
+            if (v > alpha && v < beta)
+                v = -search(s, -beta, -alpha, new_depth, ply + 1, true);
+        }
+        board_unmake(b);
+        if (s->stopped)
+            return 0;
+        if (quiet && nquiets < MAX_MOVES)
+            quiets[nquiets++] = m;
+        if (v <= best)
+            continue;
+        best = v;
+        if (v <= alpha)
+            continue;
+        alpha = v;
+        best_move = m;
+        pv_update(s, ply, m);
+        if (v < beta)
+            continue;
+        // 6. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
+        // before it lose some.
+        if (quiet) {
+            if (s->killers[ply][0] != m) {
+                s->killers[ply][1] = s->killers[ply][0];
+                s->killers[ply][0] = m;
+            }
+            int bonus = depth * depth < 400 ? depth * depth : 400;
+            for (int i = 0; i < nquiets; i++)
+                history_update(&s->history[history_index(b, quiets[i])][move_to(quiets[i])],
+                               quiets[i] == m ? bonus : -bonus);
+        }
+        break;
+    }
+    if (played == 0) // no legal move: mate (a side not in check can always pass)
+        return in_check ? -SCORE_MATE + ply : eval;
+    Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(&s->tt, board_key(b), best_move, tt_score_to(best, ply, SCORE_DECISIVE),
+             in_check ? 0 : eval, depth, bound);
+    return best;
+}
+
+// ---------------------------------------------------------------------------------------
+// Iterative deepening with aspiration windows
+
+static void fill_info(const Searcher *s, SearchInfo *info, int depth, int score) {
+    info->depth = depth;
+    info->seldepth = s->seldepth;
+    info->score = score;
+    info->nodes = s->nodes;
+    info->time_ms = timeman_now_ms() - s->start_ms;
+    info->pv_len = s->pv_len[0];
+    memcpy(info->pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
+}
+
+// One iteration: a window around the last score that widens on every failure.
+static int aspiration(Searcher *s, int depth, int prev) {
+    int delta = 30, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+    if (depth >= 5 && abs(prev) < SCORE_DECISIVE) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    for (;;) {
+        int v = search(s, alpha, beta, depth, 0, false);
+        if (s->stopped)
+            return v;
+        if (v <= alpha && alpha > -SCORE_INFINITE)
+            alpha = v - delta > -SCORE_INFINITE ? v - delta : -SCORE_INFINITE;
+        else if (v >= beta && beta < SCORE_INFINITE)
+            beta = v + delta < SCORE_INFINITE ? v + delta : SCORE_INFINITE;
+        else
+            return v;
+        delta *= 2;
+    }
+}
+
+SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
+                        SearchInfoFn on_info, void *info_arg, atomic_bool *stop) {
+    SearchResult res = {MOVE_NONE, MOVE_NONE, 0, 0, 0, 0};
+    s->board = *root;
+    Board *b = &s->board;
+    GameResult gr;
+    if (rules_game_over(b, &gr))
+        return res;
+    s->start_ms = timeman_now_ms();
+    TimeBudget tb = timeman_budget(limits, b->side);
+    s->hard_ms = tb.hard;
+    s->node_limit = limits->nodes;
+    s->nodes = 0;
+    s->stop = stop;
+    s->stopped = false;
+    tt_new_search(&s->tt);
+    for (int p = 0; p < PIECE_NB; p++)
+        for (int q = 0; q < SQUARE_NB; q++)
+            s->history[p][q] /= 2;
+    memset(s->killers, 0, sizeof s->killers);
+
+    // A legal move to answer with even if no iteration completes.
+    MoveList legal;
+    movegen_legal(b, &legal);
+    res.best = legal.moves[0];
+    int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 1;
+    int score = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        s->seldepth = 0;
+        int v = aspiration(s, depth, score);
+        if (s->stopped && depth > 1)
+            break;
+        if (s->pv_len[0] > 0) {
+            res.best = s->pv[0][0];
+            res.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;
+        }
+        if (s->stopped)
+            break;
+        score = v;
+        res.score = v;
+        res.depth = depth;
+        if (on_info) {
+            SearchInfo info;
+            fill_info(s, &info, depth, v);
+            on_info(&info, info_arg);
+        }
+        if (stop && atomic_load(stop))
+            break;
+        int64_t elapsed = timeman_now_ms() - s->start_ms;
+        if (tb.soft && elapsed >= tb.soft * 6 / 10)
+            break;
+        // A forced mate found and proven to this depth needs no deeper search.
+        if (!limits->infinite && !limits->depth && !limits->nodes &&
+            abs(v) >= SCORE_MATE_IN_MAX && SCORE_MATE - abs(v) <= depth)
+            break;
+    }
+    res.nodes = s->nodes;
+    res.time_ms = timeman_now_ms() - s->start_ms;
+    return res;
+}

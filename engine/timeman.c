@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Time management (see timeman.h).
+#include "timeman.h"
+
+#include <time.h>
+
+enum { MOVE_OVERHEAD_MS = 10 };
+
+int64_t timeman_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+TimeBudget timeman_budget(const SearchLimits *limits, Side us) {
+    TimeBudget tb = {0, 0};
+    if (limits->infinite)
+        return tb;
+    if (limits->movetime > 0) {
+        int64_t t = limits->movetime - MOVE_OVERHEAD_MS;
+        tb.soft = tb.hard = t > 1 ? t : 1;
+        return tb;
+    }
+    int64_t left = limits->time[us], inc = limits->inc[us];
+    if (left <= 0 && inc <= 0)
+        return tb;
+    int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 30;
+    int64_t usable = left - MOVE_OVERHEAD_MS;
+    if (usable < 1)
+        usable = 1;
+    int64_t base = usable / mtg + inc * 3 / 4;
+    int64_t cap = mtg == 1 ? usable * 9 / 10 : usable / 3;
+    tb.soft = base < cap ? base : cap;
+    tb.hard = tb.soft * 4 < cap ? tb.soft * 4 : cap;
+    if (tb.soft < 1)
+        tb.soft = 1;
+    if (tb.hard < tb.soft)
+        tb.hard = tb.soft;
+    return tb;
+}
