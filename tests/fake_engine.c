@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// A small UCI engine for the match tool's tests: plays a legal move chosen from the position's
+// Zobrist key (so games are reproducible), or misbehaves on purpose.
+// Usage: fake_engine MODE [N] — MODE good|crash|hang|illegal|garbage|none|slow; the fault
+// starts at the (N+1)-th `go` (default 0: the first). slow sleeps N ms before each move.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "engine.h"
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+
+// Loads "position fen F [moves ...]" or "position startpos [moves ...]" into b.
+static void set_position(Board *b, char *line) {
+    line[strcspn(line, "\r\n")] = '\0';
+    char *moves = strstr(line, " moves ");
+    if (moves)
+        *moves = '\0';
+    if (strncmp(line, "position fen ", 13) == 0)
+        fen_parse(b, line + 13, NULL);
+    else
+        fen_parse(b, FEN_START, NULL);
+    if (!moves)
+        return;
+    for (char *tok = strtok(moves + 7, " \n"); tok; tok = strtok(NULL, " \n")) {
+        Move m;
+        if (move_parse_uci(b, tok, &m, NULL) != STATUS_OK)
+            return;
+        board_make(b, m);
+    }
+}
+
+// A legal move other than the pass when there is one, picked by the position's key.
+static Move pick_move(Board *b) {
+    MoveList list, moves = {.count = 0};
+    movegen_legal(b, &list);
+    for (int i = 0; i < list.count; i++)
+        if (!move_is_pass(list.moves[i]))
+            moves.moves[moves.count++] = list.moves[i];
+    if (moves.count == 0)
+        return list.count ? list.moves[0] : MOVE_NONE;
+    uint64_t k = board_key(b) * 0x9E3779B97F4A7C15ull;
+    return moves.moves[(k >> 33) % (uint64_t)moves.count];
+}
+
+static void go(Board *b, const char *mode, int n, int *gos) {
+    bool fault = (*gos)++ >= n;
+    char mv[MOVE_STR_LEN];
+    if (strcmp(mode, "slow") == 0)
+        usleep((useconds_t)n * 1000);
+    else if (fault && strcmp(mode, "crash") == 0)
+        abort();
+    else if (fault && strcmp(mode, "hang") == 0)
+        for (;;)
+            pause();
+    if (fault && strcmp(mode, "illegal") == 0)
+        printf("bestmove a1i10\n");
+    else if (fault && strcmp(mode, "garbage") == 0)
+        printf("\x01\x02 nonsense\ninfo depth zz\nbestmove \xff\xfe!!\n");
+    else if (fault && strcmp(mode, "none") == 0)
+        printf("bestmove (none)\n");
+    else {
+        move_to_uci(pick_move(b), mv);
+        printf("info depth 1 score cp 0 nodes 1\nbestmove %s\n", mv);
+    }
+}
+
+int main(int argc, char **argv) {
+    static Board b;
+    const char *mode = argc > 1 ? argv[1] : "good";
+    int n = argc > 2 ? atoi(argv[2]) : 0, gos = 0;
+    static char line[1 << 16];
+    engine_init();
+    fen_parse(&b, FEN_START, NULL);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    while (fgets(line, sizeof line, stdin)) {
+        if (strncmp(line, "uci", 3) == 0 && (line[3] == '\n' || line[3] == '\r'))
+            printf("id name fake-%s\nuciok\n", mode);
+        else if (strncmp(line, "isready", 7) == 0)
+            printf("readyok\n");
+        else if (strncmp(line, "position", 8) == 0)
+            set_position(&b, line);
+        else if (strncmp(line, "go", 2) == 0)
+            go(&b, mode, n, &gos);
+        else if (strncmp(line, "quit", 4) == 0)
+            break;
+        fflush(stdout);
+    }
+    return 0;
+}

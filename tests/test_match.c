@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+// The match tool end to end: bookkeeping over all 16 pairings, faults injected by a fake
+// engine (crash, hang, illegal move, garbage, bestmove (none), flag fall), and resume.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "match.h"
+
+#ifndef FAKE_ENGINE_PATH
+#define FAKE_ENGINE_PATH HANSU_BINARY_DIR "/tests/fake_engine"
+#endif
+static const char FSF_PATH[] = "/usr/games/fairy-stockfish";
+
+static void fake_spec(EngineSpec *e, const char *name, const char *mode, const char *n) {
+    *e = (EngineSpec){0};
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->cmd, sizeof e->cmd, "%s", FAKE_ENGINE_PATH);
+    snprintf(e->args[e->nargs++], sizeof e->args[0], "%s", mode);
+    if (n)
+        snprintf(e->args[e->nargs++], sizeof e->args[0], "%s", n);
+}
+
+static MatchConfig base_config(int games) {
+    MatchConfig c = {.games = games, .concurrency = 1, .margin = 50, .watchdog = 2000,
+                     .start_timeout = 5000, .event = "test", .site = "test"};
+    c.limits[0] = c.limits[1] = (Limits){.kind = LIMIT_NODES, .nodes = 1};
+    return c;
+}
+
+// Temporary file names in the build folder, unique per test.
+static void temp_path(char *out, size_t len, const char *tag) {
+    snprintf(out, len, "%s/tests/match_%s_%d", HANSU_BINARY_DIR, tag, (int)getpid());
+}
+
+static int count_in_file(const char *path, const char *needle) {
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    char line[4096];
+    while (f && fgets(line, sizeof line, f))
+        n += strstr(line, needle) != NULL;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static void assert_consistent(const MatchTally *t, int pairs) {
+    assert_int_equal(t->pairs_done, pairs);
+    assert_int_equal(t->games, 2 * pairs);
+    assert_int_equal(t->wins[0] + t->wins[1], t->games);
+    long penta = 0, by_reason = 0;
+    for (int i = 0; i < PENTA_NB; i++)
+        penta += t->penta[i];
+    for (int e = 0; e < 2; e++)
+        for (int r = 0; r < REASON_NB; r++)
+            by_reason += t->wins_by[e][r];
+    assert_int_equal(penta, pairs);
+    assert_int_equal(by_reason, t->games);
+    assert_int_equal(t->penta[PENTA_LD] + t->penta[PENTA_WD], 0); // janggi: no draws
+    assert_int_equal(t->wins[0], 2 * t->penta[PENTA_WW] + t->penta[PENTA_WL_DD]);
+}
+
+// 32 games of two well-behaved engines: every pairing twice, colours swapped, PGN complete.
+static void test_bookkeeping_16_pairings(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "book.pgn");
+    temp_path(st, sizeof st, "book.state");
+    MatchConfig c = base_config(32);
+    c.concurrency = 2;
+    c.pgn_path = pgn;
+    c.state_path = st;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_consistent(&t, 16);
+    assert_false(t.interrupted);
+    assert_int_equal(t.restarts[0] + t.restarts[1], 0);
+    assert_int_equal(count_in_file(pgn, "[Variant \"janggi\"]"), 32);
+    assert_int_equal(count_in_file(pgn, "[White \"A\"]"), 16);
+    assert_int_equal(count_in_file(pgn, "[White \"B\"]"), 16);
+    assert_int_equal(count_in_file(pgn, "[Opening \"sang-ma-ma-sang vs ma-sang-ma-sang\"]"), 2);
+    assert_int_equal(count_in_file(pgn, "[PlyCount "), 32);
+    assert_int_equal(count_in_file(st, "pair "), 16);
+    unlink(pgn);
+    unlink(st);
+}
+
+// One faulty engine: every game it plays is lost with the given reason, it is restarted,
+// and the match completes.
+static void run_fault(const char *mode, const char *n, EndReason want, int64_t watchdog) {
+    MatchConfig c = base_config(4);
+    c.watchdog = watchdog;
+    fake_spec(&c.engine[0], "good", "good", NULL);
+    fake_spec(&c.engine[1], "faulty", mode, n);
+    MatchTally t;
+    ErrorInfo err;
+    Status st = match_run(&c, &t, NULL, NULL, &err);
+    if (st != STATUS_OK)
+        print_error("match_run: %s\n", err.msg);
+    assert_int_equal(st, STATUS_OK);
+    assert_consistent(&t, 2);
+    assert_int_equal(t.wins[0], 4);
+    assert_int_equal(t.wins_by[0][want], 4);
+    assert_int_equal(t.restarts[1], 4);
+    assert_int_equal(t.restarts[0], 0);
+}
+
+static void test_fault_crash(void **state) {
+    (void)state;
+    run_fault("crash", "3", REASON_CRASH, 2000);
+}
+static void test_fault_hang(void **state) {
+    (void)state;
+    run_fault("hang", "2", REASON_TIME, 300);
+}
+static void test_fault_illegal(void **state) {
+    (void)state;
+    run_fault("illegal", "1", REASON_ILLEGAL_MOVE, 2000);
+}
+static void test_fault_garbage(void **state) {
+    (void)state;
+    run_fault("garbage", "0", REASON_ILLEGAL_MOVE, 2000);
+}
+static void test_fault_none(void **state) {
+    (void)state;
+    run_fault("none", "2", REASON_ILLEGAL_MOVE, 2000);
+}
+
+// A clock of 0.25 s + 0 against an engine that takes 100 ms a move: the flag falls.
+static void test_time_loss(void **state) {
+    (void)state;
+    MatchConfig c = base_config(2);
+    fake_spec(&c.engine[0], "good", "good", NULL);
+    fake_spec(&c.engine[1], "slow", "slow", "100");
+    c.limits[1] = (Limits){.kind = LIMIT_CLOCK, .base = 250, .inc = 0};
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(t.wins_by[0][REASON_TIME], 2);
+}
+
+static void run_resumable(const char *pgn, const char *st, int stop_after, bool resume,
+                          MatchTally *t) {
+    MatchConfig c = base_config(16);
+    c.pgn_path = pgn;
+    c.state_path = st;
+    c.stop_after_pairs = stop_after;
+    c.resume = resume;
+    c.random_plies = 2;
+    c.seed = 7;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, t, NULL, NULL, &err), STATUS_OK);
+}
+
+// Stop after 3 pairs, resume: 8 pairs in all, none played twice, totals as an unbroken run.
+static void test_resume(void **state) {
+    (void)state;
+    char pgn[512], st[512], pgn2[512], st2[512];
+    temp_path(pgn, sizeof pgn, "res.pgn");
+    temp_path(st, sizeof st, "res.state");
+    temp_path(pgn2, sizeof pgn2, "full.pgn");
+    temp_path(st2, sizeof st2, "full.state");
+    MatchTally part, rest, full;
+    run_resumable(pgn, st, 3, false, &part);
+    assert_true(part.interrupted);
+    assert_consistent(&part, 3);
+    run_resumable(pgn, st, 0, true, &rest);
+    assert_false(rest.interrupted);
+    assert_int_equal(rest.pairs_resumed, 3);
+    assert_consistent(&rest, 8);
+    assert_int_equal(count_in_file(st, "pair "), 8);
+    assert_int_equal(count_in_file(pgn, "[Variant \"janggi\"]"), 16);
+    for (int k = 0; k < 8; k++) { // each pair exactly once
+        char needle[32];
+        snprintf(needle, sizeof needle, "pair %d ", k);
+        assert_int_equal(count_in_file(st, needle), 1);
+    }
+    run_resumable(pgn2, st2, 0, false, &full); // the fake engines are deterministic
+    assert_memory_equal(full.penta, rest.penta, sizeof full.penta);
+    assert_memory_equal(full.wins_by, rest.wins_by, sizeof full.wins_by);
+    unlink(pgn), unlink(st), unlink(pgn2), unlink(st2);
+}
+
+// Fairy-Stockfish against itself at a few nodes over all 16 pairings (skipped without it).
+static void test_fsf_selfplay(void **state) {
+    (void)state;
+    if (access(FSF_PATH, X_OK) != 0)
+        skip();
+    MatchConfig c = base_config(32);
+    c.concurrency = 2;
+    c.limits[0].nodes = c.limits[1].nodes = 64;
+    for (int e = 0; e < 2; e++) {
+        EngineSpec *s = &c.engine[e];
+        snprintf(s->name, sizeof s->name, "fsf%d", e);
+        snprintf(s->cmd, sizeof s->cmd, "%s", FSF_PATH);
+        snprintf(s->opt_name[0], sizeof s->opt_name[0], "UCI_Variant");
+        snprintf(s->opt_value[0], sizeof s->opt_value[0], "janggi");
+        s->noptions = 1;
+    }
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_consistent(&t, 16);
+    print_message("FSF vs FSF: %ld - %ld, checkmate %ld, illegal %ld\n", t.wins[0], t.wins[1],
+                  t.wins_by[0][REASON_CHECKMATE] + t.wins_by[1][REASON_CHECKMATE],
+                  t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE]);
+}
+
+static void test_bad_config(void **state) {
+    (void)state;
+    MatchConfig c = base_config(3);
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_RANGE);
+    c.games = 2;
+    snprintf(c.engine[1].cmd, sizeof c.engine[1].cmd, "/nonexistent/engine");
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_IO);
+    Limits l;
+    assert_int_equal(match_parse_limit("tc=10+0.1", &l, &err), STATUS_OK);
+    assert_true(l.kind == LIMIT_CLOCK && l.base == 10000 && l.inc == 100);
+    assert_int_equal(match_parse_limit("byoyomi=300+3x30", &l, &err), STATUS_OK);
+    assert_true(l.base == 300000 && l.periods == 3 && l.byoyomi == 30000);
+    assert_int_equal(match_parse_limit("nodes=abc", &l, &err), STATUS_SYNTAX);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bookkeeping_16_pairings),
+        cmocka_unit_test(test_fault_crash),
+        cmocka_unit_test(test_fault_hang),
+        cmocka_unit_test(test_fault_illegal),
+        cmocka_unit_test(test_fault_garbage),
+        cmocka_unit_test(test_fault_none),
+        cmocka_unit_test(test_time_loss),
+        cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_fsf_selfplay),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
