@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// Evaluation: trace parity (eval == linear rebuild from trace and weights) on thousands of
+// positions from random games of all 16 formation pairings, mirror symmetry, and the header
+// printer (byte-stable, parses back to the compiled weights, same layout as the header).
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "engine.h"
+#include "eval.h"
+#include "eval_header.h"
+#include "fen.h"
+#include "formation.h"
+#include "movegen.h"
+#include "rules.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rng(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+// Plays one random game from a pairing and calls fn on every position reached.
+static int random_game(Board *b, int pairing, int max_plies, void (*fn)(Board *, void *),
+                       void *arg) {
+    formation_setup(b, pairing_cho(pairing), pairing_han(pairing));
+    int n = 0;
+    for (int ply = 0; ply < max_plies; ply++) {
+        GameResult gr;
+        MoveList l;
+        if (rules_game_over(b, &gr))
+            break;
+        movegen_legal(b, &l);
+        Move m = l.moves[rng() % (uint64_t)l.count];
+        if (move_is_pass(m) && l.count > 1 && rng() % 4)
+            m = l.moves[0]; // fewer passes: longer games
+        board_make(b, m);
+        fn(b, arg);
+        n++;
+    }
+    return n;
+}
+
+typedef struct Stats {
+    int positions, late;
+} Stats;
+
+static void check_parity(Board *b, void *arg) {
+    static EvalTrace trace;
+    Stats *st = arg;
+    Score e = eval_evaluate(b);
+    Score t = eval_trace(b, &trace);
+    assert_int_equal(e, t);
+    assert_int_equal(e, eval_rebuild(&trace, EVAL_WEIGHTS_FLAT, b->side));
+    assert_true(trace.phase >= 0 && trace.phase <= EVAL_PHASE_MAX);
+    st->positions++;
+    st->late += trace.count[EVAL_OFF_POINTS_LATE][CHO] != 0;
+}
+
+static void test_trace_parity(void **state) {
+    (void)state;
+    static Board b;
+    Stats st = {0, 0};
+    for (int g = 0; g < 64; g++)
+        random_game(&b, g % PAIRING_NB, 120, check_parity, &st);
+    // Games that start late in the 200 plies exercise POINTS_LATE.
+    for (int g = 0; g < 16; g++) {
+        formation_setup(&b, pairing_cho(g), pairing_han(g));
+        b.start_ply = 150;
+        for (int ply = 0; ply < 50; ply++) {
+            GameResult gr;
+            MoveList l;
+            if (rules_game_over(&b, &gr))
+                break;
+            movegen_legal(&b, &l);
+            board_make(&b, l.moves[rng() % (uint64_t)l.count]);
+            check_parity(&b, &st);
+        }
+    }
+    print_message("trace parity on %d positions (%d with POINTS_LATE)\n", st.positions, st.late);
+    assert_true(st.positions >= 3000);
+    assert_true(st.late > 100);
+}
+
+// The position mirrored top-bottom with colours and the side to move swapped.
+static void mirror(const Board *b, Board *m) {
+    board_clear(m);
+    for (Square sq = 0; sq < SQUARE_NB; sq++) {
+        Piece pc = board_at(b, sq);
+        if (pc != EMPTY)
+            board_put(m, piece_make(!piece_side(pc), piece_kind(pc)),
+                      square_make(square_file(sq), RANK_NB - 1 - square_rank(sq)));
+    }
+    board_finish_setup(m, !b->side, board_game_ply(b), 0);
+}
+
+// Weights without the term that models Han's 1.5-point bonus (POINTS_LATE).
+static EvalWeight symmetric_weights[EVAL_PARAM_NB];
+
+static void check_mirror(Board *b, void *arg) {
+    static Board m;
+    static EvalTrace tb, tm;
+    Stats *st = arg;
+    mirror(b, &m);
+    eval_trace(b, &tb);
+    eval_trace(&m, &tm);
+    assert_int_equal(tb.phase, tm.phase);
+    assert_int_equal(eval_rebuild(&tb, symmetric_weights, b->side),
+                     eval_rebuild(&tm, symmetric_weights, m.side));
+    if (board_game_ply(b) <= GAME_PLY_LIMIT - EVAL_POINTS_WINDOW)
+        assert_int_equal(eval_evaluate(b), eval_evaluate(&m));
+    st->positions++;
+}
+
+static void test_mirror_symmetry(void **state) {
+    (void)state;
+    static Board b;
+    Stats st = {0, 0};
+    memcpy(symmetric_weights, EVAL_WEIGHTS_FLAT, sizeof symmetric_weights);
+    symmetric_weights[EVAL_OFF_POINTS_LATE] = (EvalWeight){0, 0};
+    for (int g = 0; g < 32; g++)
+        random_game(&b, g % PAIRING_NB, 120, check_mirror, &st);
+    assert_true(st.positions >= 1000);
+}
+
+static void test_start_position(void **state) {
+    (void)state;
+    static Board b;
+    assert_int_equal(fen_parse(&b, FEN_START, NULL), STATUS_OK);
+    Score e = eval_evaluate(&b);
+    assert_true(e > -100 && e < 100);
+    // Cho without a chariot is clearly worse, from both points of view.
+    assert_int_equal(fen_parse(&b, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/1NBA1ABNR w", NULL), STATUS_OK);
+    assert_true(eval_evaluate(&b) < -700);
+    assert_int_equal(fen_parse(&b, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/1NBA1ABNR b", NULL), STATUS_OK);
+    assert_true(eval_evaluate(&b) > 700);
+}
+
+static void print_header(const EvalWeight *w, char **buf, size_t *len) {
+    FILE *f = open_memstream(buf, len);
+    EvalBannerInput in[2] = {{"runs/a.h5", "sha256:00ff"}, {"runs/b.h5", "sha256:ff00"}};
+    EvalBanner bn = {"test", "a note", in, 2, "--skip-plies 8", 1.25, 10, 0.1, 0.2};
+    assert_int_equal(eval_header_write(f, &bn, w, NULL), STATUS_OK);
+    fclose(f);
+}
+
+static void test_header_printer(void **state) {
+    (void)state;
+    size_t n1, n2;
+    char *h1 = NULL, *h2 = NULL;
+    print_header(EVAL_WEIGHTS_FLAT, &h1, &n1);
+    print_header(EVAL_WEIGHTS_FLAT, &h2, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(h1, h2, n1);
+    assert_non_null(strstr(h1, "DO NOT EDIT"));
+    assert_non_null(strstr(h1, "runs/b.h5 sha256:ff00"));
+    // Parses back: the S(mg, eg) values in order are the flat vector.
+    int count = 0;
+    for (const char *p = strstr(h1, "EVAL_WEIGHTS_DATA"); (p = strstr(p, "S(")); p += 2) {
+        int mg, eg;
+        assert_int_equal(sscanf(p, "S(%d, %d)", &mg, &eg), 2);
+        assert_true(count < EVAL_PARAM_NB);
+        assert_int_equal(mg, EVAL_WEIGHTS_FLAT[count].mg);
+        assert_int_equal(eg, EVAL_WEIGHTS_FLAT[count].eg);
+        count++;
+    }
+    assert_int_equal(count, EVAL_PARAM_NB);
+#ifndef HANSU_CUSTOM_WEIGHTS
+    // engine/eval_weights.h is this printer's output: same text from "#pragma once" on.
+    FILE *f = fopen(HANSU_SOURCE_DIR "/engine/eval_weights.h", "r");
+    assert_non_null(f);
+    static char file[1 << 20];
+    size_t fl = fread(file, 1, sizeof file - 1, f);
+    fclose(f);
+    file[fl] = '\0';
+    const char *a = strstr(file, "#pragma once"), *b = strstr(h1, "#pragma once");
+    assert_non_null(a);
+    assert_string_equal(a, b);
+#endif
+    free(h1);
+    free(h2);
+}
+
+static void test_term_list(void **state) {
+    (void)state;
+    int off = 0;
+    for (int t = 0; t < EVAL_TERM_NB; t++) {
+        assert_int_equal(EVAL_TERMS[t].offset, off);
+        off += EVAL_TERMS[t].size;
+    }
+    assert_int_equal(off, EVAL_PARAM_NB);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_term_list),     cmocka_unit_test(test_start_position),
+        cmocka_unit_test(test_trace_parity),  cmocka_unit_test(test_mirror_symmetry),
+        cmocka_unit_test(test_header_printer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// UCI scripts driven through uci_handle_line with the answers written to an in-memory stream:
+// the janggi dialect, errors that name the token and leave the position alone, search limits,
+// stop during `go infinite`, reproducible `go nodes` after ucinewgame, game over, perft, bench.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "timeman.h"
+#include "uci.h"
+
+typedef struct Session {
+    UciContext *ctx;
+    FILE *out;
+    char *buf;
+    size_t len, seen;
+} Session;
+
+static void session_open(Session *s) {
+    memset(s, 0, sizeof *s);
+    s->out = open_memstream(&s->buf, &s->len);
+    assert_non_null(s->out);
+    s->ctx = uci_create(s->out);
+    assert_non_null(s->ctx);
+}
+
+static void session_close(Session *s) {
+    uci_destroy(s->ctx);
+    fclose(s->out);
+    free(s->buf);
+}
+
+// Sends a line, waits for any search it started, and returns the new output (valid until
+// the next call).
+static const char *say(Session *s, const char *line) {
+    static char answer[1 << 16];
+    uci_handle_line(s->ctx, line);
+    uci_wait(s->ctx);
+    fflush(s->out);
+    size_t n = s->len - s->seen;
+    if (n >= sizeof answer)
+        n = sizeof answer - 1;
+    memcpy(answer, s->buf + s->seen, n);
+    answer[n] = '\0';
+    s->seen = s->len;
+    return answer;
+}
+
+// The FEN that `d` prints.
+static void current_fen(Session *s, char *fen, size_t n) {
+    const char *d = strstr(say(s, "d"), "Fen: ");
+    assert_non_null(d);
+    snprintf(fen, n, "%s", d + 5);
+    fen[strcspn(fen, "\n")] = '\0';
+}
+
+static void test_handshake(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    const char *a = say(&s, "uci");
+    assert_non_null(strstr(a, "id name Hansu"));
+    assert_non_null(strstr(a, "option name UCI_Variant type combo default janggi var janggi\n"));
+    assert_non_null(strstr(a, "option name Hash type spin"));
+    assert_non_null(strstr(a, "option name Threads type spin default 1 min 1 max 1"));
+    assert_non_null(strstr(a, "uciok\n"));
+    assert_string_equal(say(&s, "isready"), "readyok\n");
+    assert_string_equal(say(&s, "setoption name UCI_Variant value janggi"), "");
+    assert_string_equal(say(&s, "setoption name Hash value 8"), "");
+    assert_non_null(strstr(say(&s, "setoption name Hash value 0"), "info string error:"));
+    assert_non_null(strstr(say(&s, "setoption name Bogus Option value 3"), "'Bogus Option'"));
+    assert_non_null(strstr(say(&s, "setoption name UCI_Variant value xiangqi"), "'xiangqi'"));
+    assert_non_null(strstr(say(&s, "frobnicate"), "info string error: unknown command 'frobnicate'"));
+    assert_string_equal(say(&s, "ucinewgame"), "");
+    session_close(&s);
+}
+
+static void test_position_errors(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    char before[256], after[256];
+    say(&s, "position startpos moves b1c3");
+    current_fen(&s, before, sizeof before);
+    const char *a = say(&s, "position startpos moves a4a5 e2e4x");
+    assert_non_null(strstr(a, "info string error:"));
+    assert_non_null(strstr(a, "e2e4x"));
+    current_fen(&s, after, sizeof after);
+    assert_string_equal(before, after);
+    assert_non_null(strstr(say(&s, "position startpos moves a1a9"), "info string error:"));
+    assert_non_null(strstr(say(&s, "position fen 9/4k4/9 w - - 0 1"), "info string error:"));
+    assert_non_null(strstr(say(&s, "position sideways"), "info string error:"));
+    current_fen(&s, after, sizeof after);
+    assert_string_equal(before, after);
+    // The three spellings of a pass.
+    assert_string_equal(say(&s, "position startpos moves e2e2 e9e9"), "");
+    assert_string_equal(say(&s, "position startpos moves 0000 @@@@"), "");
+    session_close(&s);
+}
+
+static void test_go_limits(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    say(&s, "position startpos");
+    const char *a = say(&s, "go depth 4");
+    assert_non_null(strstr(a, "info depth 4 seldepth "));
+    assert_non_null(strstr(a, " score cp "));
+    assert_non_null(strstr(a, " nps "));
+    assert_non_null(strstr(a, " pv "));
+    assert_non_null(strstr(a, "bestmove "));
+    int64_t t0 = timeman_now_ms();
+    assert_non_null(strstr(say(&s, "go movetime 100"), "bestmove "));
+    int64_t t1 = timeman_now_ms();
+    assert_true(t1 - t0 < 1000);
+    assert_non_null(strstr(say(&s, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20"),
+                           "bestmove "));
+    assert_true(timeman_now_ms() - t1 < 1500);
+    assert_non_null(strstr(say(&s, "go depth x"), "'depth'"));
+    assert_non_null(strstr(say(&s, "go sideways 3"), "'sideways'"));
+    a = say(&s, "go perft 2");
+    assert_non_null(strstr(a, "Nodes searched: 1024"));
+    session_close(&s);
+}
+
+static void test_go_infinite_stop(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    uci_handle_line(s.ctx, "position startpos moves c4c5");
+    uci_handle_line(s.ctx, "go infinite");
+    uci_handle_line(s.ctx, "isready"); // answered while the search runs
+    const char *a = say(&s, "stop");
+    assert_non_null(strstr(a, "readyok"));
+    assert_non_null(strstr(a, "bestmove "));
+    session_close(&s);
+}
+
+// Returns the node count of the last info line and copies the bestmove line.
+static uint64_t run_nodes(Session *s, char *best, size_t n) {
+    say(s, "ucinewgame");
+    say(s, "position startpos moves c4c5 g7g6");
+    const char *a = say(s, "go nodes 20000");
+    const char *bm = strstr(a, "bestmove ");
+    assert_non_null(bm);
+    snprintf(best, n, "%s", bm);
+    uint64_t nodes = 0;
+    for (const char *p = a; (p = strstr(p, " nodes ")); p++)
+        nodes = strtoull(p + 7, NULL, 10);
+    return nodes;
+}
+
+static void test_reproducible_nodes(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    char b1[64], b2[64];
+    uint64_t n1 = run_nodes(&s, b1, sizeof b1);
+    say(&s, "go depth 6"); // disturb the TT and history in between
+    uint64_t n2 = run_nodes(&s, b2, sizeof b2);
+    assert_true(n1 > 0);
+    assert_int_equal(n1, n2);
+    assert_string_equal(b1, b2);
+    session_close(&s);
+}
+
+static void test_game_over(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    say(&s, "position startpos moves e2e2 e9e9");
+    const char *a = say(&s, "go depth 3");
+    assert_non_null(strstr(a, "info string game over: double-pass"));
+    assert_non_null(strstr(a, "bestmove (none)"));
+    say(&s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 100 moves e9e9");
+    a = say(&s, "go nodes 100");
+    assert_non_null(strstr(a, "game over: move-limit"));
+    assert_non_null(strstr(a, "bestmove (none)"));
+    session_close(&s);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handshake),        cmocka_unit_test(test_position_errors),
+        cmocka_unit_test(test_go_limits),        cmocka_unit_test(test_go_infinite_stop),
+        cmocka_unit_test(test_reproducible_nodes), cmocka_unit_test(test_game_over),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
