@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// The game driver: one self-play game from its formation pairing to the end under the rules
+// page, with seeded random opening plies and optional resignation and adjudication.
+#include "runner.h"
+
+#include <stdlib.h>
+
+#include "board.h"
+#include "formation.h"
+#include "movegen.h"
+#include "packed_board.h"
+#include "rules.h"
+
+// splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator, one state word.
+static uint64_t rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t runner_game_seed(uint64_t seed, uint64_t index) {
+    uint64_t s = seed;
+    uint64_t a = rng_next(&s);
+    uint64_t t = a ^ index;
+    return rng_next(&t);
+}
+
+int runner_game_pairing(uint64_t index) { return (int)(index % PAIRING_NB); }
+
+// A uniformly drawn legal move; the pass only when nothing else is legal.
+static Move random_move(Board *b, uint64_t *rng) {
+    MoveList list;
+    movegen_legal(b, &list);
+    int moves = 0;
+    for (int i = 0; i < list.count; i++)
+        if (!move_is_pass(list.moves[i]))
+            list.moves[moves++] = list.moves[i];
+    if (moves == 0)
+        return list.count ? list.moves[list.count - 1] : MOVE_NONE;
+    return list.moves[rng_next(rng) % (uint64_t)moves];
+}
+
+static SearchLimits move_limits(const SelfplayConfig *cfg, uint64_t *rng) {
+    SearchLimits lim = {0};
+    lim.depth = cfg->depth;
+    lim.movetime = cfg->movetime_ms;
+    if (cfg->nodes && !cfg->depth && !cfg->movetime_ms) {
+        double u = (double)(rng_next(rng) >> 11) / 9007199254740992.0; // [0, 1)
+        double n = (double)cfg->nodes * (1.0 + cfg->nodes_spread * (2.0 * u - 1.0));
+        lim.nodes = n < 1.0 ? 1 : (uint64_t)n;
+    }
+    return lim;
+}
+
+// Counts of consecutive scores past the resign and adjudication thresholds.
+typedef struct Streaks {
+    int resign[SIDE_NB];
+    int adjudicate;
+    Side adjudicate_leader;
+} Streaks;
+
+// Updates the streaks with the score the mover found; returns the reason that ends the game
+// now (resign: the mover gives up; adjudication: the leader wins) or REASON_NONE.
+static EndReason judge_score(const SelfplayConfig *cfg, Streaks *k, Side mover, Score score,
+                             Side *winner) {
+    if (cfg->resign_cp > 0) {
+        k->resign[mover] = score <= -cfg->resign_cp ? k->resign[mover] + 1 : 0;
+        if (k->resign[mover] >= cfg->resign_plies) {
+            *winner = (Side)!mover;
+            return REASON_RESIGN;
+        }
+    }
+    if (cfg->adjudicate_cp > 0) {
+        Side leader = score > 0 ? mover : (Side)!mover;
+        bool past = abs(score) >= cfg->adjudicate_cp;
+        k->adjudicate = past && (k->adjudicate == 0 || leader == k->adjudicate_leader)
+                            ? k->adjudicate + 1
+                            : past;
+        k->adjudicate_leader = leader;
+        if (k->adjudicate >= cfg->adjudicate_plies) {
+            *winner = leader;
+            return REASON_ADJUDICATION;
+        }
+    }
+    return REASON_NONE;
+}
+
+// Chooses and checks the move of one position; fills its score and flags.
+static Status choose_move(const SelfplayConfig *cfg, Searcher *s, Board *b, uint64_t *rng,
+                          atomic_bool *abort_flag, Move *move, Score *score, ErrorInfo *err) {
+    *score = 0;
+    if (board_game_ply(b) < cfg->random_plies) {
+        *move = random_move(b, rng);
+    } else {
+        SearchLimits lim = move_limits(cfg, rng);
+        SearchResult r = search_run(s, b, &lim, NULL, NULL, abort_flag);
+        *move = r.best;
+        *score = r.score;
+        if (atomic_load(abort_flag))
+            return STATUS_OK;
+    }
+    if (*move == MOVE_NONE || !movegen_is_pseudo_legal(b, *move) || !movegen_is_legal(b, *move))
+        return error_set(err, STATUS_ILLEGAL, "search returned an illegal move %u at ply %d",
+                         *move, board_game_ply(b));
+    return STATUS_OK;
+}
+
+// Appends the position before `move` to out.
+static void store_position(ShardData *out, const Board *b, uint32_t id, Move move, Score score,
+                           bool random) {
+    size_t p = shard_data_add_position(out);
+    PositionColumns *pc = &out->positions;
+    packed_board_encode(b, (PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES));
+    pc->stm[p] = (uint8_t)b->side;
+    pc->ply[p] = (uint16_t)board_game_ply(b);
+    pc->move[p] = move;
+    pc->score[p] = stored_score(score, SCORE_MATE, SCORE_MATE_IN_MAX);
+    bool capture = !move_is_pass(move) && board_at(b, move_to(move)) != EMPTY;
+    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0)
+                             | (capture ? POS_BEST_CAPTURE : 0) | (random ? POS_RANDOM : 0));
+    pc->game_id[p] = id;
+}
+
+// Fills the game row and every position's outcome from the side to move's view.
+static void finish_game(ShardData *out, size_t g, const Board *b, Side winner, EndReason reason) {
+    GameColumns *gc = &out->games;
+    gc->winner[g] = (uint8_t)winner;
+    gc->reason[g] = (uint8_t)reason;
+    gc->points_cho[g] = (int16_t)rules_points_half(b, CHO);
+    gc->points_han[g] = (int16_t)rules_points_half(b, HAN);
+    gc->pos_end[g] = out->positions.count;
+    gc->plies[g] = (uint16_t)(gc->pos_end[g] - gc->pos_start[g]);
+    for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g]; p++)
+        out->positions.result_stm[p] = out->positions.stm[p] == winner ? 1 : -1;
+}
+
+Status runner_play_game(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,
+                        atomic_bool *abort_flag, bool *played, ErrorInfo *err) {
+    *played = false;
+    size_t games0 = out->games.count, positions0 = out->positions.count;
+    Status st = shard_data_reserve(out, 1, GAME_PLY_LIMIT + 1, err);
+    Board *b = malloc(sizeof *b);
+    if (st == STATUS_OK && !b)
+        st = error_set(err, STATUS_NOMEM, "out of memory for a board");
+    if (st != STATUS_OK)
+        goto cleanup;
+    uint64_t rng = runner_game_seed(cfg->seed, index);
+    int pairing = runner_game_pairing(index);
+    formation_setup(b, pairing_cho(pairing), pairing_han(pairing));
+    search_clear(s);
+    size_t g = shard_data_add_game(out);
+    GameColumns *gc = &out->games;
+    gc->game_id[g] = (uint32_t)index;
+    gc->seed[g] = rng;
+    gc->cho_formation[g] = (uint8_t)pairing_cho(pairing);
+    gc->han_formation[g] = (uint8_t)pairing_han(pairing);
+    gc->pos_start[g] = out->positions.count;
+    Streaks streaks = {0};
+    GameResult res = {0};
+    Side winner = CHO;
+    EndReason reason = REASON_NONE;
+    while (!rules_game_over(b, &res)) {
+        Move move;
+        Score score;
+        bool random = board_game_ply(b) < cfg->random_plies;
+        st = choose_move(cfg, s, b, &rng, abort_flag, &move, &score, err);
+        if (st != STATUS_OK || atomic_load(abort_flag))
+            goto cleanup;
+        if (!random && (reason = judge_score(cfg, &streaks, b->side, score, &winner)))
+            break;
+        store_position(out, b, (uint32_t)index, move, score, random);
+        board_make(b, move);
+    }
+    gc->random_plies[g] = (uint16_t)(cfg->random_plies < board_game_ply(b) ? cfg->random_plies
+                                                                           : board_game_ply(b));
+    finish_game(out, g, b, reason ? winner : res.winner, reason ? reason : res.reason);
+    *played = true;
+cleanup:
+    if (!*played) {
+        out->games.count = games0;
+        out->positions.count = positions0;
+    }
+    free(b);
+    return st;
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// The in-memory form of self-play data: one column array per stored field (columns.def), for
+// the games and for their positions. A worker fills one game; the writer gathers many.
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+// Bits of the `flags` position column.
+enum {
+    POS_IN_CHECK = 1,     // the side to move is in check
+    POS_BEST_CAPTURE = 2, // the move played (the search's best move) captures
+    POS_RANDOM = 4        // the move was chosen at random (opening); score is 0, not searched
+};
+
+// Stored scores: centipawns clamped to +-STORED_CP_MAX; a mate in n plies is stored as
+// +-(STORED_MATE - n), so |score| >= STORED_MATE_MIN marks a mate (positive: stm mates).
+enum { STORED_CP_MAX = 29999, STORED_MATE = 32000, STORED_MATE_MIN = 30000 };
+
+typedef struct GameColumns {
+    size_t count, cap;
+#define GAME_COLUMN(name, ctype, h5type, doc) ctype *name;
+#define POSITION_COLUMN(name, ctype, width, h5type, doc)
+#include "columns.def"
+#undef GAME_COLUMN
+#undef POSITION_COLUMN
+} GameColumns;
+
+typedef struct PositionColumns {
+    size_t count, cap;
+#define GAME_COLUMN(name, ctype, h5type, doc)
+#define POSITION_COLUMN(name, ctype, width, h5type, doc) ctype *name;
+#include "columns.def"
+#undef GAME_COLUMN
+#undef POSITION_COLUMN
+} PositionColumns;
+
+/// Games and their positions. games.pos_start/pos_end index rows of `positions`.
+typedef struct ShardData {
+    GameColumns games;
+    PositionColumns positions;
+} ShardData;
+
+/// An empty ShardData (no allocation yet).
+void shard_data_init(ShardData *d);
+
+/// Frees the columns and leaves d empty (NULL accepted).
+void shard_data_free(ShardData *d);
+
+/// Empties d, keeping its allocations for reuse.
+void shard_data_clear(ShardData *d);
+
+/// Makes room for `games` more games and `positions` more positions. STATUS_NOMEM on failure.
+Status shard_data_reserve(ShardData *d, size_t games, size_t positions, ErrorInfo *err);
+
+/// Appends one empty game row and returns its index (capacity must have been reserved).
+size_t shard_data_add_game(ShardData *d);
+
+/// Appends one empty position row and returns its index (capacity must have been reserved).
+size_t shard_data_add_position(ShardData *d);
+
+/// Appends every game of src to dst, shifting pos_start/pos_end to dst's rows.
+Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err);
+
+/// Compares every field of every row. Returns true when equal; otherwise names the first
+/// difference in why (may be NULL).
+bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t why_len);
+
+/// Stored form of a search score (see STORED_MATE): cp clamped, mates marked.
+int16_t stored_score(int score, int mate_score, int mate_in_max);
+
+/// Heap bytes held by d's columns.
+size_t shard_data_bytes(const ShardData *d);

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// The HDF5 store of self-play data (schema in docs/data-format.md): whole files written under a
+// temporary name, closed, fsync'ed and renamed; reading back with checks; merging shards.
+// The serial HDF5 library is not thread-safe: call these from one thread at a time.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game_record.h"
+#include "status.h"
+
+enum { H5STORE_SCHEMA_VERSION = 1 };
+#define H5STORE_FORMAT "hansu-selfplay"
+#define H5STORE_SHARD_PREFIX "shard-"
+
+/// File attributes: provenance of the data and the settings that made it.
+typedef struct StoreMeta {
+    int schema_version;      // H5STORE_SCHEMA_VERSION when written; as found when read
+    char engine_version[64]; // engine version string
+    char bench[32];          // bench signature (nodes), "unknown" when not built in
+    char weights_sha256[72]; // SHA-256 of the eval weights header compiled in
+    char limits[160];        // search limits in words, e.g. "nodes=2000 spread=0.1"
+    char schedule[160];      // how pairings are assigned to game ids
+    char run_config[512];    // all settings that decide the games; --resume requires equality
+    char host[64];
+    char start_time[32];     // ISO 8601 UTC, first game of this file started
+    char end_time[32];       // ISO 8601 UTC, file written
+    uint64_t seed;           // run seed (--seed)
+    int64_t nodes;           // nodes per move, 0 if unused
+    int64_t depth;           // plies per move, 0 if unused
+    int64_t movetime_ms;     // ms per move, 0 if unused
+    int64_t random_plies;    // random opening plies per game
+    int64_t shard;           // shard number in the run folder; -1 for a merged file
+} StoreMeta;
+
+/// Writes meta and data to path as one complete file: written to "<path>.tmp", closed,
+/// fsync'ed, renamed over path, and the folder fsync'ed, so path always holds either the old
+/// or the new complete file. On error (full disk, unwritable folder) the temporary file is
+/// removed, path is untouched and err names the file and the cause. STATUS_IO on failure.
+Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
+                     ErrorInfo *err);
+
+/// Reads a whole file written by h5store_write (meta may be NULL). Refuses with
+/// STATUS_FORMAT a file that is not HDF5, not of this format, of an unknown schema version or
+/// internally inconsistent (column lengths, position ranges, game ids); STATUS_IO when it
+/// cannot be opened. data must be initialised; it is cleared first.
+Status h5store_read(const char *path, StoreMeta *meta, ShardData *data, ErrorInfo *err);
+
+/// Reads only the attributes and the row counts of a file (checks as h5store_read).
+Status h5store_read_meta(const char *path, StoreMeta *meta, size_t *games, size_t *positions,
+                         ErrorInfo *err);
+
+/// Lists the shard files (shard-*.h5) of a run folder, sorted by name. *paths is a malloc'ed
+/// array of malloc'ed strings (free with h5store_free_list). A missing folder gives n = 0.
+Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *err);
+
+/// Frees a list from h5store_list_run (NULL accepted).
+void h5store_free_list(char **paths, size_t n);
+
+/// Merges the given files (all of one run: equal run_config) into one file at out, written as
+/// h5store_write does. Refuses duplicate game ids. Memory: the largest input file.
+Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *err);
+
+/// Shard file name for shard number k in dir, written into out.
+void h5store_shard_path(const char *dir, int64_t k, char *out, size_t out_len);

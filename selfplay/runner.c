@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+// The runner: resume scan, the schedule of game indices, OpenMP workers, and the single
+// writer thread that checkpoints finished games into shard files.
+#include "runner.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "engine.h"
+#include "h5store.h"
+#include "rules.h"
+#include "selfplay_build_info.h"
+
+enum { WRITE_SHARE_INVERSE = 24 }; // the writer waits 24x its last write: <= ~4% of the time
+
+void runner_config_default(SelfplayConfig *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->out_dir = "runs/selfplay";
+    cfg->games = 1000;
+    cfg->seed = 1;
+    cfg->random_plies = 8;
+    cfg->nodes = 2000;
+    cfg->hash_mb = 16;
+    cfg->bench = true;
+    cfg->checkpoint_s = 5.0;
+    cfg->checkpoint_games = 200;
+    cfg->shard_positions = (size_t)1 << 20;
+    cfg->progress_s = 1.0;
+}
+
+Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
+    int limits = (cfg->depth > 0) + (cfg->movetime_ms > 0);
+    if (limits > 1)
+        return error_set(err, STATUS_RANGE, "give only one of --depth and --movetime");
+    if (!limits && cfg->nodes == 0)
+        return error_set(err, STATUS_RANGE, "--nodes must be at least 1");
+    if (cfg->games == 0 && !(cfg->hours > 0))
+        return error_set(err, STATUS_RANGE, "give --games N (N >= 1) or --hours H (H > 0)");
+    if (cfg->games > UINT32_MAX)
+        return error_set(err, STATUS_RANGE, "--games: at most %u", UINT32_MAX);
+    if (cfg->nodes_spread < 0 || cfg->nodes_spread >= 1)
+        return error_set(err, STATUS_RANGE, "--nodes-spread must be in [0, 1)");
+    if (cfg->random_plies < 0 || cfg->random_plies > GAME_PLY_LIMIT)
+        return error_set(err, STATUS_RANGE, "--random-plies must be in 0..%d", GAME_PLY_LIMIT);
+    if (cfg->threads < 0 || cfg->threads > 1024)
+        return error_set(err, STATUS_RANGE, "--threads must be in 0..1024");
+    if ((cfg->resign_cp > 0 && cfg->resign_plies < 1)
+        || (cfg->adjudicate_cp > 0 && cfg->adjudicate_plies < 1))
+        return error_set(err, STATUS_RANGE, "resign/adjudication need a positive ply count");
+    if (cfg->hash_mb < 1 || cfg->shard_positions < GAME_PLY_LIMIT || cfg->checkpoint_s <= 0)
+        return error_set(err, STATUS_RANGE, "hash, shard size or checkpoint interval too small");
+    if (!cfg->out_dir || !cfg->out_dir[0])
+        return error_set(err, STATUS_RANGE, "--out needs a folder");
+    return STATUS_OK;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void utc_now(char *out, size_t len) {
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+// The file attributes of this run; run_config holds everything that decides the games.
+static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m) {
+    memset(m, 0, sizeof *m);
+    m->schema_version = H5STORE_SCHEMA_VERSION;
+    snprintf(m->engine_version, sizeof m->engine_version, "hansu %s", HANSU_VERSION_STRING);
+    snprintf(m->bench, sizeof m->bench, "%s", bench);
+    snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s", HANSU_WEIGHTS_SHA256);
+    if (cfg->depth)
+        snprintf(m->limits, sizeof m->limits, "depth=%d", cfg->depth);
+    else if (cfg->movetime_ms)
+        snprintf(m->limits, sizeof m->limits, "movetime_ms=%lld", (long long)cfg->movetime_ms);
+    else
+        snprintf(m->limits, sizeof m->limits, "nodes=%llu nodes_spread=%g",
+                 (unsigned long long)cfg->nodes, cfg->nodes_spread);
+    snprintf(m->schedule, sizeof m->schedule,
+             "round-robin: pairing = game_id %% 16, cho = pairing / 4, han = pairing %% 4");
+    snprintf(m->run_config, sizeof m->run_config,
+             "engine=%s bench=%s weights=%s seed=%llu %s hash_mb=%zu random_plies=%d resign=%d/%d "
+             "adjudicate=%d/%d schedule=round-robin-16",
+             m->engine_version, m->bench, m->weights_sha256, (unsigned long long)cfg->seed, m->limits,
+             cfg->hash_mb, cfg->random_plies, cfg->resign_cp, cfg->resign_plies,
+             cfg->adjudicate_cp, cfg->adjudicate_plies);
+    if (gethostname(m->host, sizeof m->host - 1) < 0)
+        snprintf(m->host, sizeof m->host, "unknown");
+    m->seed = cfg->seed;
+    m->nodes = cfg->depth || cfg->movetime_ms ? 0 : (int64_t)cfg->nodes;
+    m->depth = cfg->depth;
+    m->movetime_ms = cfg->movetime_ms;
+    m->random_plies = cfg->random_plies;
+}
+
+// --- shared state of one run ----------------------------------------------------------------
+
+typedef struct Run {
+    const SelfplayConfig *cfg;
+    volatile sig_atomic_t *signal_stop; // set by the front end's signal handler
+    atomic_bool abort_games;            // stop searches now; games in progress are dropped
+    atomic_bool no_new_games;           // hand out no more indices (time budget reached)
+    // Schedule: indices below `target` not yet in `done` (from --resume).
+    atomic_uint_fast64_t cursor;
+    uint64_t target;
+    uint8_t *done;
+    size_t done_bytes;
+    // Queue of finished games from the workers to the writer, bounded in positions.
+    pthread_mutex_t mu;
+    pthread_cond_t wake_writer, wake_workers;
+    ShardData pending;
+    size_t pending_max_positions;
+    bool closed;
+    // The first error; guarded by mu.
+    Status status;
+    ErrorInfo err;
+    // Writer state.
+    StoreMeta meta;
+    int64_t next_shard;
+    uint64_t resumed_games, resumed_positions, resumed_bytes;
+    RunnerProgressFn progress;
+    void *progress_arg;
+    RunnerProgress prog;
+    double start;
+} Run;
+
+static bool is_done(const Run *r, uint64_t i) {
+    return i / 8 < r->done_bytes && (r->done[i / 8] >> (i % 8) & 1);
+}
+
+// Next game index to play, or false when there is none left.
+static bool next_index(Run *r, uint64_t *index) {
+    for (;;) {
+        if (atomic_load(&r->no_new_games) || atomic_load(&r->abort_games) || *r->signal_stop)
+            return false;
+        uint64_t i = atomic_fetch_add(&r->cursor, 1);
+        if (i >= r->target)
+            return false;
+        if (!is_done(r, i)) {
+            *index = i;
+            return true;
+        }
+    }
+}
+
+// Records the first error and stops everything.
+static void run_fail(Run *r, Status st, const ErrorInfo *e) {
+    pthread_mutex_lock(&r->mu);
+    if (r->status == STATUS_OK) {
+        r->status = st;
+        r->err = *e;
+    }
+    atomic_store(&r->abort_games, true);
+    pthread_cond_broadcast(&r->wake_workers);
+    pthread_cond_broadcast(&r->wake_writer);
+    pthread_mutex_unlock(&r->mu);
+}
+
+// A worker hands a finished game to the writer, waiting while the queue is full.
+static void queue_push(Run *r, const ShardData *game) {
+    ErrorInfo e;
+    pthread_mutex_lock(&r->mu);
+    while (r->pending.positions.count >= r->pending_max_positions && !atomic_load(&r->abort_games))
+        pthread_cond_wait(&r->wake_workers, &r->mu);
+    Status st = shard_data_append(&r->pending, game, &e);
+    pthread_cond_signal(&r->wake_writer);
+    pthread_mutex_unlock(&r->mu);
+    if (st != STATUS_OK)
+        run_fail(r, st, &e);
+}
+
+static void worker(Run *r) {
+    ErrorInfo e;
+    Searcher *s = search_create(r->cfg->hash_mb);
+    ShardData game;
+    shard_data_init(&game);
+    if (!s) {
+        error_set(&e, STATUS_NOMEM, "cannot allocate a %zu MB hash table", r->cfg->hash_mb);
+        run_fail(r, STATUS_NOMEM, &e);
+    }
+    uint64_t index;
+    while (s && next_index(r, &index)) {
+        bool played = false;
+        shard_data_clear(&game);
+        Status st = runner_play_game(r->cfg, s, index, &game, &r->abort_games, &played, &e);
+        if (st != STATUS_OK) {
+            run_fail(r, st, &e);
+            break;
+        }
+        if (!played)
+            break;
+        queue_push(r, &game);
+    }
+    shard_data_free(&game);
+    search_destroy(s);
+}
+
+// --- the writer thread ------------------------------------------------------------------------
+
+typedef struct WriterState {
+    ShardData shard, batch;
+    uint64_t unsaved_games;
+    double last_write_end, last_write_s, last_progress;
+    uint64_t closed_shards_bytes, shard_bytes;
+    char shard_start[32];
+} WriterState;
+
+static void count_batch(Run *r, const ShardData *batch) {
+    RunnerProgress *p = &r->prog;
+    for (size_t g = 0; g < batch->games.count; g++) {
+        p->by_reason[batch->games.reason[g] % 32]++;
+        p->wins[batch->games.winner[g] & 1]++;
+    }
+    p->done_here += batch->games.count;
+    p->positions_here += batch->positions.count;
+    p->done = r->resumed_games + p->done_here;
+    p->positions = r->resumed_positions + p->positions_here;
+}
+
+// Writes the current shard as a complete file; moves on to a new shard when it is full.
+static Status checkpoint(Run *r, WriterState *w, ErrorInfo *err) {
+    char path[4200];
+    double t0 = now_s();
+    StoreMeta meta = r->meta;
+    meta.shard = r->next_shard;
+    snprintf(meta.start_time, sizeof meta.start_time, "%s", w->shard_start);
+    utc_now(meta.end_time, sizeof meta.end_time);
+    h5store_shard_path(r->cfg->out_dir, r->next_shard, path, sizeof path);
+    Status st = h5store_write(path, &meta, &w->shard, err);
+    if (st != STATUS_OK)
+        return st;
+    struct stat sb;
+    w->shard_bytes = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    w->unsaved_games = 0;
+    w->last_write_end = now_s();
+    w->last_write_s = w->last_write_end - t0;
+    r->prog.writer_s += w->last_write_s;
+    r->prog.shards_written++;
+    r->prog.bytes_on_disk = r->resumed_bytes + w->closed_shards_bytes + w->shard_bytes;
+    if (w->shard.positions.count >= r->cfg->shard_positions) {
+        w->closed_shards_bytes += w->shard_bytes;
+        w->shard_bytes = 0;
+        r->next_shard++;
+        shard_data_clear(&w->shard);
+        utc_now(w->shard_start, sizeof w->shard_start);
+    }
+    return STATUS_OK;
+}
+
+static bool checkpoint_due(const Run *r, const WriterState *w, double now) {
+    if (w->unsaved_games == 0)
+        return false;
+    if (w->shard.positions.count >= r->cfg->shard_positions)
+        return true;
+    bool asked = now - w->last_write_end >= r->cfg->checkpoint_s
+                 || w->unsaved_games >= r->cfg->checkpoint_games;
+    // Stretch the interval so that writing stays a small share of the run.
+    return asked && now - w->last_write_end >= WRITE_SHARE_INVERSE * w->last_write_s;
+}
+
+static void report(Run *r, double now, bool finished) {
+    RunnerProgress *p = &r->prog;
+    p->elapsed_s = now - r->start;
+    p->games_per_s = p->elapsed_s > 0 ? p->done_here / p->elapsed_s : 0;
+    p->eta_s = -1;
+    if (r->cfg->games && p->games_per_s > 0)
+        p->eta_s = (double)(r->cfg->games - (p->done < r->cfg->games ? p->done : r->cfg->games))
+                   / p->games_per_s;
+    else if (!r->cfg->games)
+        p->eta_s = r->cfg->hours * 3600 - p->elapsed_s;
+    p->finished = finished;
+    if (r->progress)
+        r->progress(p, r->progress_arg);
+}
+
+// Takes the finished games off the queue; waits up to 0.2 s for some. Returns `closed`.
+static bool take_batch(Run *r, ShardData *batch) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 200 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&r->mu);
+    if (r->pending.games.count == 0 && !r->closed)
+        pthread_cond_timedwait(&r->wake_writer, &r->mu, &until);
+    ShardData t = r->pending;
+    r->pending = *batch;
+    *batch = t;
+    bool closed = r->closed;
+    pthread_cond_broadcast(&r->wake_workers);
+    pthread_mutex_unlock(&r->mu);
+    return closed;
+}
+
+static void *writer_thread(void *arg) {
+    Run *r = arg;
+    WriterState w = {.last_write_end = r->start, .last_progress = r->start};
+    shard_data_init(&w.shard);
+    shard_data_init(&w.batch);
+    utc_now(w.shard_start, sizeof w.shard_start);
+    bool write_failed = false;
+    for (;;) {
+        bool closed = take_batch(r, &w.batch);
+        double now = now_s();
+        if (*r->signal_stop)
+            atomic_store(&r->abort_games, true);
+        if (r->cfg->games == 0 && now - r->start >= r->cfg->hours * 3600)
+            atomic_store(&r->no_new_games, true);
+        ErrorInfo e;
+        Status st = STATUS_OK;
+        if (w.batch.games.count) {
+            count_batch(r, &w.batch);
+            w.unsaved_games += w.batch.games.count;
+            st = shard_data_append(&w.shard, &w.batch, &e);
+            shard_data_clear(&w.batch);
+        }
+        if (st == STATUS_OK && !write_failed && (closed ? w.unsaved_games > 0 : checkpoint_due(r, &w, now)))
+            st = checkpoint(r, &w, &e);
+        if (st != STATUS_OK) {
+            write_failed = true;
+            run_fail(r, st, &e);
+        }
+        r->prog.buffer_peak_bytes = shard_data_bytes(&w.shard) > r->prog.buffer_peak_bytes
+                                       ? shard_data_bytes(&w.shard)
+                                       : r->prog.buffer_peak_bytes;
+        if (closed)
+            break;
+        if (now - w.last_progress >= r->cfg->progress_s) {
+            report(r, now, false);
+            w.last_progress = now;
+        }
+    }
+    report(r, now_s(), true);
+    shard_data_free(&w.shard);
+    shard_data_free(&w.batch);
+    return NULL;
+}
+
+// --- start: the run folder and --resume -------------------------------------------------------
+
+static Status mark_done(Run *r, uint32_t id, const char *path, ErrorInfo *err) {
+    if (id / 8 >= r->done_bytes) {
+        size_t nb = (id / 8 + 1) * 2;
+        uint8_t *p = realloc(r->done, nb);
+        if (!p)
+            return error_set(err, STATUS_NOMEM, "out of memory reading %s", path);
+        memset(p + r->done_bytes, 0, nb - r->done_bytes);
+        r->done = p;
+        r->done_bytes = nb;
+    }
+    if (is_done(r, id))
+        return error_set(err, STATUS_FORMAT, "%s: game %u is also in another shard", path, id);
+    r->done[id / 8] |= (uint8_t)(1u << (id % 8));
+    return STATUS_OK;
+}
+
+// Removes the temporary files of an interrupted write (never complete, never read).
+static void remove_stale_tmp(const char *dir) {
+    for (int64_t k = 0;; k++) {
+        char path[4200];
+        h5store_shard_path(dir, k, path, sizeof path);
+        strcat(path, ".tmp");
+        if (unlink(path) < 0 && errno == ENOENT) {
+            h5store_shard_path(dir, k, path, sizeof path);
+            if (access(path, F_OK) < 0)
+                break;
+        }
+    }
+}
+
+// Reads every shard of the folder: checks it belongs to this run and marks its games done.
+static Status scan_run(Run *r, ErrorInfo *err) {
+    const SelfplayConfig *cfg = r->cfg;
+    if (mkdir(cfg->out_dir, 0777) < 0 && errno != EEXIST)
+        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", cfg->out_dir,
+                         strerror(errno));
+    if (access(cfg->out_dir, W_OK | X_OK) < 0)
+        return error_set(err, STATUS_IO, "%s: folder not writable (%s)", cfg->out_dir,
+                         strerror(errno));
+    remove_stale_tmp(cfg->out_dir);
+    char **paths = NULL;
+    size_t n = 0;
+    Status st = h5store_list_run(cfg->out_dir, &paths, &n, err);
+    if (st == STATUS_OK && n > 0 && !cfg->resume)
+        st = error_set(err, STATUS_FORMAT, "%s already holds a run (%zu shards): give --resume "
+                       "to continue it, or another --out", cfg->out_dir, n);
+    ShardData d;
+    shard_data_init(&d);
+    for (size_t i = 0; st == STATUS_OK && i < n; i++) {
+        StoreMeta m;
+        st = h5store_read(paths[i], &m, &d, err);
+        if (st == STATUS_OK && strcmp(m.run_config, r->meta.run_config) != 0)
+            st = error_set(err, STATUS_FORMAT, "%s: made with other settings; it has [%.150s], "
+                           "this run [%.150s]", paths[i], m.run_config, r->meta.run_config);
+        for (size_t g = 0; st == STATUS_OK && g < d.games.count; g++)
+            st = mark_done(r, d.games.game_id[g], paths[i], err);
+        struct stat sb;
+        r->resumed_games += d.games.count;
+        r->resumed_positions += d.positions.count;
+        r->resumed_bytes += stat(paths[i], &sb) == 0 ? (uint64_t)sb.st_size : 0;
+        if (st == STATUS_OK && m.shard >= r->next_shard)
+            r->next_shard = m.shard + 1;
+    }
+    shard_data_free(&d);
+    h5store_free_list(paths, n);
+    return st;
+}
+
+Status runner_run(const SelfplayConfig *cfg, volatile sig_atomic_t *stop, RunnerProgressFn progress,
+                  void *arg, RunnerProgress *final, ErrorInfo *err) {
+    volatile sig_atomic_t never = 0;
+    Status st = runner_config_check(cfg, err);
+    if (st != STATUS_OK)
+        return st;
+    engine_init();
+    Run *r = calloc(1, sizeof *r);
+    if (!r)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    r->cfg = cfg;
+    r->signal_stop = stop ? stop : &never;
+    r->target = cfg->games ? cfg->games : (uint64_t)UINT32_MAX + 1;
+    r->progress = progress;
+    r->progress_arg = arg;
+    r->pending_max_positions = (size_t)1 << 18;
+    shard_data_init(&r->pending);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->wake_writer, NULL);
+    pthread_cond_init(&r->wake_workers, NULL);
+    // The bench signature identifies the search and evaluation that play the games.
+    char bench[32] = "skipped";
+    BenchResult br = {0};
+    if (cfg->bench) {
+        bool ok = bench_run(bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB, NULL, &br, NULL)
+                  == STATUS_OK;
+        snprintf(bench, sizeof bench, ok ? "%llu" : "unknown", (unsigned long long)br.nodes);
+    }
+    make_meta(cfg, bench, &r->meta);
+    st = scan_run(r, err);
+    if (st == STATUS_OK) {
+        r->prog.target = cfg->games;
+        r->prog.done = r->resumed_games;
+        r->prog.positions = r->resumed_positions;
+        r->prog.bytes_on_disk = r->resumed_bytes;
+        r->start = now_s();
+        int threads = cfg->threads ? cfg->threads : omp_get_num_procs();
+        r->prog.threads = threads;
+        pthread_t writer;
+        if (pthread_create(&writer, NULL, writer_thread, r) != 0) {
+            st = error_set(err, STATUS_NOMEM, "cannot start the writer thread");
+        } else {
+#pragma omp parallel num_threads(threads)
+            worker(r);
+            pthread_mutex_lock(&r->mu);
+            r->closed = true;
+            pthread_cond_signal(&r->wake_writer);
+            pthread_mutex_unlock(&r->mu);
+            pthread_join(writer, NULL);
+            st = r->status;
+            if (st != STATUS_OK && err)
+                *err = r->err;
+        }
+        if (final)
+            *final = r->prog;
+    }
+    shard_data_free(&r->pending);
+    pthread_cond_destroy(&r->wake_workers);
+    pthread_cond_destroy(&r->wake_writer);
+    pthread_mutex_destroy(&r->mu);
+    free(r->done);
+    free(r);
+    return st;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The self-play runner: OpenMP workers play games (one Searcher each), a single writer thread
+// gathers finished games and checkpoints them into HDF5 shards of a run folder.
+#pragma once
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game_record.h"
+#include "search.h"
+#include "status.h"
+#include "types.h"
+
+/// Everything that decides a run. Fill with runner_config_default() and change fields.
+typedef struct SelfplayConfig {
+    const char *out_dir;      // run folder (created if missing)
+    uint64_t games;           // target number of games; 0 = until `hours` have passed
+    double hours;             // wall-clock budget in hours when games == 0
+    int threads;              // worker threads; 0 = all cores
+    uint64_t seed;            // run seed: game i plays from a stream derived from (seed, i)
+    int random_plies;         // random legal opening plies per game
+    uint64_t nodes;           // nodes per move (the default limit; reproducible)
+    int depth;                // plies per move instead of nodes (0 = unused)
+    int64_t movetime_ms;      // ms per move instead of nodes (0 = unused; not reproducible)
+    double nodes_spread;      // each move's node limit is drawn from nodes * [1-s, 1+s]
+    int resign_cp;            // resign when the mover's score stays <= -resign_cp ... (0 = off)
+    int resign_plies;         // ... for this many of its own consecutive moves
+    int adjudicate_cp;        // adjudicate when both sides' scores agree |score| >= cp ... (0 = off)
+    int adjudicate_plies;     // ... for this many consecutive plies
+    size_t hash_mb;           // TT size per worker, megabytes
+    bool resume;              // continue the run found in out_dir
+    bool bench;               // run the bench at start to record the engine's signature
+    double checkpoint_s;      // seconds between checkpoints (the writer may stretch it, see below)
+    uint64_t checkpoint_games; // ... or after this many new games, whichever comes first
+    size_t shard_positions;   // a shard is closed once it holds this many positions
+    double progress_s;        // seconds between progress callbacks
+} SelfplayConfig;
+
+/// Where a run stands; passed to the progress callback and returned at the end.
+typedef struct RunnerProgress {
+    uint64_t target;            // target games (0 when running for a time)
+    uint64_t done;              // games stored (resumed ones included)
+    uint64_t done_here;         // games played by this process
+    uint64_t positions_here;    // positions played by this process
+    uint64_t positions;         // positions stored (resumed ones included)
+    uint64_t by_reason[32];     // games of this process by EndReason
+    uint64_t wins[2];           // games of this process won by Cho, by Han
+    double elapsed_s;           // since the start of this process's run
+    double games_per_s;         // of this process
+    double eta_s;               // estimate to the target, < 0 when unknown
+    double writer_s;            // seconds the writer spent writing files
+    uint64_t shards_written;    // file writes (checkpoints) of this process
+    uint64_t bytes_on_disk;     // size of the run folder's shards after the last write
+    uint64_t buffer_peak_bytes; // most memory the writer's shard buffer held, bytes
+    int threads;                // worker threads used
+    bool finished;              // the last call, after the final checkpoint
+} RunnerProgress;
+
+typedef void (*RunnerProgressFn)(const RunnerProgress *p, void *arg);
+
+/// Defaults: 1000 games, all cores, seed 1, 8 random plies, 2000 nodes, hash 16 MB, bench on,
+/// checkpoint every 5 s or 200 games, shards of 1 << 20 positions.
+void runner_config_default(SelfplayConfig *cfg);
+
+/// Checks ranges and combinations of the options. STATUS_RANGE with a message.
+Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err);
+
+/// Runs to the target (or the time budget, or until *stop is set by a signal handler), then
+/// writes a last checkpoint. Games in progress when stopped are dropped (and replayed on
+/// --resume: game i depends only on the seed and i). progress may be NULL; *final gets the
+/// last progress (may be NULL). Errors: STATUS_IO (disk full, unwritable folder: the shards
+/// already written stay readable), STATUS_FORMAT (a foreign or corrupt file on --resume, or an
+/// existing run without --resume), STATUS_NOMEM.
+Status runner_run(const SelfplayConfig *cfg, volatile sig_atomic_t *stop, RunnerProgressFn progress,
+                  void *arg, RunnerProgress *final, ErrorInfo *err);
+
+/// Plays game `index` of a run with a cleared searcher and appends it (one game row and its
+/// positions, pos_start/pos_end relative to out) to out; *played is false, and out unchanged,
+/// when *abort_flag was set during the game. STATUS_ILLEGAL if the search returns no legal move
+/// in a live position; STATUS_NOMEM. The runner's workers call it; exposed for tests.
+Status runner_play_game(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,
+                        atomic_bool *abort_flag, bool *played, ErrorInfo *err);
+
+/// The pairing (cho * 4 + han) of game `index`: round robin over the 16 pairings.
+int runner_game_pairing(uint64_t index);
+
+/// The seed of game `index` in a run with run seed `seed` (splitmix64 of both).
+uint64_t runner_game_seed(uint64_t seed, uint64_t index);

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+// hansu-selfplay: the command-line front end of the self-play runner, plus the `merge` and
+// `verify` subcommands for run folders. The only file here that prints or exits.
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "h5store.h"
+#include "rules.h"
+#include "runner.h"
+#include "verify.h"
+
+static volatile sig_atomic_t stop_requested = 0;
+
+static void on_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void usage(FILE *f) {
+    fprintf(f,
+        "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
+        "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
+        "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
+        "\n"
+        "options (defaults in brackets):\n"
+        "  --games N            games to reach in the run folder [1000]\n"
+        "  --hours H            play for H hours instead (--games 0 implied)\n"
+        "  --threads T          worker threads [all cores]\n"
+        "  --out DIR            run folder [runs/selfplay]\n"
+        "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
+        "  --random-plies K     random legal opening plies per game [8]\n"
+        "  --nodes N            nodes per move, reproducible [2000]\n"
+        "  --depth D            plies per move instead of nodes\n"
+        "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
+        "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
+        "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
+        "  --resign-plies N     ... for N of its own moves in a row [4]\n"
+        "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... [off]\n"
+        "  --adjudicate-plies N ... for N plies in a row [8]\n"
+        "  --hash MB            TT per worker, MB [16]\n"
+        "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
+        "  --resume             continue the run in --out (same settings) to the target\n"
+        "  --checkpoint-s S     seconds between checkpoints [5]\n"
+        "  --checkpoint-games N games between checkpoints [200]\n"
+        "  --shard-positions N  positions per shard file [1048576]\n"
+        "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
+        "  --help               this text\n");
+}
+
+// Strict number parsing: the whole text, in range.
+static bool parse_u64(const char *flag, const char *s, uint64_t max, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || v > max) {
+        fprintf(stderr, "hansu-selfplay: %s: '%s' is not a number in 0..%llu\n", flag, s,
+                (unsigned long long)max);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *flag, const char *s, double *out) {
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    if (errno || end == s || *end || !(*out >= 0)) {
+        fprintf(stderr, "hansu-selfplay: %s: '%s' is not a non-negative number\n", flag, s);
+        return false;
+    }
+    return true;
+}
+
+static void format_duration(double s, char *out, size_t len) {
+    long t = s < 0 ? 0 : (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(out, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else
+        snprintf(out, len, "%ldm%02lds", t / 60, t % 60);
+}
+
+static void format_reasons(const RunnerProgress *p, char *out, size_t len) {
+    out[0] = 0;
+    for (int r = 1; r < REASON_NB; r++)
+        if (p->by_reason[r])
+            snprintf(out + strlen(out), len - strlen(out), " %s %llu", rules_reason_name(r),
+                     (unsigned long long)p->by_reason[r]);
+}
+
+static void on_progress(const RunnerProgress *p, void *arg) {
+    bool tty = *(bool *)arg;
+    if (p->finished) {
+        if (tty)
+            fputc('\n', stderr);
+        return;
+    }
+    char eta[32], reasons[256], total[32] = "";
+    format_duration(p->eta_s, eta, sizeof eta);
+    format_reasons(p, reasons, sizeof reasons);
+    if (p->target)
+        snprintf(total, sizeof total, "/%llu", (unsigned long long)p->target);
+    uint64_t decided = p->wins[0] + p->wins[1];
+    fprintf(stderr, "%sgames %llu%s  %.2f g/s  positions %llu  ETA %s |%s | Cho %.1f%% Han %.1f%%%s",
+            tty ? "\r\033[K" : "", (unsigned long long)p->done, total, p->games_per_s,
+            (unsigned long long)p->positions, p->eta_s < 0 ? "?" : eta, reasons,
+            decided ? 100.0 * p->wins[0] / decided : 0.0,
+            decided ? 100.0 * p->wins[1] / decided : 0.0, tty ? "" : "\n");
+    fflush(stderr);
+}
+
+static void print_summary(const RunnerProgress *p) {
+    int threads = p->threads;
+    char reasons[256], elapsed[32];
+    format_reasons(p, reasons, sizeof reasons);
+    format_duration(p->elapsed_s, elapsed, sizeof elapsed);
+    uint64_t decided = p->wins[0] + p->wins[1];
+    printf("games played      %llu in %s (%.3f games/s, %.1f games/hour/core, %d threads)\n",
+           (unsigned long long)p->done_here, elapsed, p->games_per_s,
+           threads ? p->games_per_s * 3600 / threads : 0.0, threads);
+    printf("positions played  %llu (%.1f per game)\n", (unsigned long long)p->positions_here,
+           p->done_here ? (double)p->positions_here / p->done_here : 0.0);
+    printf("results          %s\n", reasons[0] ? reasons : " none");
+    printf("wins              Cho %.1f%%  Han %.1f%%\n",
+           decided ? 100.0 * p->wins[0] / decided : 0.0,
+           decided ? 100.0 * p->wins[1] / decided : 0.0);
+    printf("run folder        %llu games, %llu positions, %llu bytes (%.2f bytes/position)\n",
+           (unsigned long long)p->done, (unsigned long long)p->positions,
+           (unsigned long long)p->bytes_on_disk,
+           p->positions ? (double)p->bytes_on_disk / p->positions : 0.0);
+    printf("writer            %.3f s in %llu checkpoints (%.2f%% of the run), buffer peak %llu "
+           "bytes\n",
+           p->writer_s, (unsigned long long)p->shards_written,
+           p->elapsed_s > 0 ? 100.0 * p->writer_s / p->elapsed_s : 0.0,
+           (unsigned long long)p->buffer_peak_bytes);
+}
+
+// The files named on the command line: folders expand to their shards.
+static bool collect_inputs(int argc, char **argv, char ***files, size_t *n) {
+    *files = NULL;
+    *n = 0;
+    for (int i = 0; i < argc; i++) {
+        ErrorInfo err;
+        char **list = NULL;
+        size_t k = 0;
+        bool is_dir = access(argv[i], F_OK) == 0 && h5store_list_run(argv[i], &list, &k, &err) == STATUS_OK
+                      && (k > 0 || strstr(argv[i], ".h5") == NULL);
+        if (!is_dir) {
+            h5store_free_list(list, k);
+            list = malloc(sizeof *list);
+            list[0] = strdup(argv[i]);
+            k = 1;
+        }
+        char **grown = realloc(*files, (*n + k) * sizeof **files);
+        if (!grown)
+            return false;
+        *files = grown;
+        memcpy(*files + *n, list, k * sizeof *list);
+        *n += k;
+        free(list);
+    }
+    return true;
+}
+
+static int cmd_merge(int argc, char **argv) {
+    const char *out = NULL;
+    int first = 1;
+    if (argc >= 3 && strcmp(argv[1], "-o") == 0) {
+        out = argv[2];
+        first = 3;
+    }
+    if (!out || first >= argc) {
+        fprintf(stderr, "usage: hansu-selfplay merge -o OUT.h5 DIR|FILE...\n");
+        return 2;
+    }
+    char **files;
+    size_t n;
+    ErrorInfo err;
+    if (!collect_inputs(argc - first, argv + first, &files, &n)) {
+        fprintf(stderr, "hansu-selfplay: out of memory\n");
+        return 1;
+    }
+    Status st = h5store_merge(files, n, out, &err);
+    h5store_free_list(files, n);
+    if (st != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay merge: %s\n", err.msg);
+        return 1;
+    }
+    printf("merged %zu files into %s\n", n, out);
+    return 0;
+}
+
+static int cmd_verify(int argc, char **argv) {
+    char **files;
+    size_t n;
+    if (argc < 2 || !collect_inputs(argc - 1, argv + 1, &files, &n)) {
+        fprintf(stderr, "usage: hansu-selfplay verify DIR|FILE...\n");
+        return 2;
+    }
+    ShardData d;
+    shard_data_init(&d);
+    int rc = 0;
+    size_t games = 0, positions = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        ErrorInfo err;
+        Status st = h5store_read(files[i], NULL, &d, &err);
+        if (st == STATUS_OK && (st = verify_games(&d, &err)) != STATUS_OK)
+            fprintf(stderr, "hansu-selfplay verify: %s: %s\n", files[i], err.msg);
+        else if (st != STATUS_OK)
+            fprintf(stderr, "hansu-selfplay verify: %s\n", err.msg);
+        if (st != STATUS_OK) {
+            rc = 1;
+        }
+        games += d.games.count;
+        positions += d.positions.count;
+    }
+    if (rc == 0)
+        printf("verified %zu files: %zu games, %zu positions, all replayed exactly\n", n, games,
+               positions);
+    shard_data_free(&d);
+    h5store_free_list(files, n);
+    return rc;
+}
+
+enum {
+    OPT_GAMES = 256, OPT_HOURS, OPT_THREADS, OPT_OUT, OPT_SEED, OPT_RANDOM, OPT_NODES, OPT_DEPTH,
+    OPT_MOVETIME, OPT_SPREAD, OPT_RESIGN_CP, OPT_RESIGN_PLIES, OPT_ADJ_CP, OPT_ADJ_PLIES,
+    OPT_HASH, OPT_RESUME, OPT_CKPT_S, OPT_CKPT_GAMES, OPT_SHARD, OPT_PROGRESS, OPT_NO_BENCH, OPT_HELP
+};
+
+static const struct option OPTIONS[] = {
+    {"games", 1, 0, OPT_GAMES},         {"hours", 1, 0, OPT_HOURS},
+    {"threads", 1, 0, OPT_THREADS},     {"out", 1, 0, OPT_OUT},
+    {"seed", 1, 0, OPT_SEED},           {"random-plies", 1, 0, OPT_RANDOM},
+    {"nodes", 1, 0, OPT_NODES},         {"depth", 1, 0, OPT_DEPTH},
+    {"movetime", 1, 0, OPT_MOVETIME},   {"nodes-spread", 1, 0, OPT_SPREAD},
+    {"resign-cp", 1, 0, OPT_RESIGN_CP}, {"resign-plies", 1, 0, OPT_RESIGN_PLIES},
+    {"adjudicate-cp", 1, 0, OPT_ADJ_CP}, {"adjudicate-plies", 1, 0, OPT_ADJ_PLIES},
+    {"hash", 1, 0, OPT_HASH},           {"resume", 0, 0, OPT_RESUME},
+    {"checkpoint-s", 1, 0, OPT_CKPT_S}, {"checkpoint-games", 1, 0, OPT_CKPT_GAMES},
+    {"shard-positions", 1, 0, OPT_SHARD}, {"progress", 1, 0, OPT_PROGRESS},
+    {"no-bench", 0, 0, OPT_NO_BENCH},   {"help", 0, 0, OPT_HELP},           {0, 0, 0, 0},
+};
+
+// Applies one option; false on a malformed value.
+static bool apply_option(SelfplayConfig *cfg, int opt, const char *arg, bool *hours_given) {
+    uint64_t u = 0;
+    const char *flag = "option";
+    for (const struct option *o = OPTIONS; o->name; o++)
+        if (o->val == opt)
+            flag = o->name;
+    switch (opt) {
+    case OPT_HOURS: *hours_given = true; return parse_double(flag, arg, &cfg->hours);
+    case OPT_SPREAD: return parse_double(flag, arg, &cfg->nodes_spread);
+    case OPT_CKPT_S: return parse_double(flag, arg, &cfg->checkpoint_s);
+    case OPT_PROGRESS: return parse_double(flag, arg, &cfg->progress_s);
+    case OPT_OUT: cfg->out_dir = arg; return true;
+    case OPT_RESUME: cfg->resume = true; return true;
+    case OPT_NO_BENCH: cfg->bench = false; return true;
+    default: break;
+    }
+    if (!parse_u64(flag, arg, opt == OPT_SEED || opt == OPT_NODES ? UINT64_MAX : INT32_MAX, &u))
+        return false;
+    switch (opt) {
+    case OPT_GAMES: cfg->games = u; break;
+    case OPT_THREADS: cfg->threads = (int)u; break;
+    case OPT_SEED: cfg->seed = u; break;
+    case OPT_RANDOM: cfg->random_plies = (int)u; break;
+    case OPT_NODES: cfg->nodes = u; break;
+    case OPT_DEPTH: cfg->depth = (int)u; break;
+    case OPT_MOVETIME: cfg->movetime_ms = (int64_t)u; break;
+    case OPT_RESIGN_CP: cfg->resign_cp = (int)u; break;
+    case OPT_RESIGN_PLIES: cfg->resign_plies = (int)u; break;
+    case OPT_ADJ_CP: cfg->adjudicate_cp = (int)u; break;
+    case OPT_ADJ_PLIES: cfg->adjudicate_plies = (int)u; break;
+    case OPT_HASH: cfg->hash_mb = u; break;
+    case OPT_CKPT_GAMES: cfg->checkpoint_games = u; break;
+    case OPT_SHARD: cfg->shard_positions = u; break;
+    default: return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv) {
+    engine_init();
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "verify") == 0)
+        return cmd_verify(argc - 1, argv + 1);
+    SelfplayConfig cfg;
+    runner_config_default(&cfg);
+    cfg.resign_plies = 4;
+    cfg.adjudicate_plies = 8;
+    bool tty = isatty(STDERR_FILENO), hours_given = false, games_given = false;
+    cfg.progress_s = tty ? 1.0 : 30.0;
+    for (int opt; (opt = getopt_long(argc, argv, "", OPTIONS, NULL)) != -1;) {
+        if (opt == OPT_HELP) {
+            usage(stdout);
+            return 0;
+        }
+        games_given |= opt == OPT_GAMES;
+        if (opt == '?' || !apply_option(&cfg, opt, optarg, &hours_given)) {
+            fprintf(stderr, "hansu-selfplay: see --help\n");
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "hansu-selfplay: unexpected argument '%s' (see --help)\n", argv[optind]);
+        return 2;
+    }
+    if (hours_given && !games_given)
+        cfg.games = 0;
+    ErrorInfo err;
+    if (runner_config_check(&cfg, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+        return 2;
+    }
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; // a second signal ends the process at once
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    RunnerProgress final;
+    memset(&final, 0, sizeof final);
+    Status st = runner_run(&cfg, &stop_requested, on_progress, &tty, &final, &err);
+    print_summary(&final);
+    if (st != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+        return 1;
+    }
+    if (stop_requested) {
+        fprintf(stderr, "hansu-selfplay: interrupted; finished games are saved in %s "
+                        "(continue with --resume)\n", cfg.out_dir);
+        return 130;
+    }
+    return 0;
+}
