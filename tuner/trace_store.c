@@ -95,6 +95,24 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
     return trace_store_add(s, e, n, trace->phase, result, score, engine_eval, err);
 }
 
+Status trace_store_append(TraceStore *dst, const TraceStore *src, ErrorInfo *err) {
+    if (dst->nentries + src->nentries > UINT32_MAX)
+        return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
+    if (!grow((void **)&dst->pos, &dst->pos_cap, dst->npos + src->npos, sizeof *dst->pos) ||
+        !grow((void **)&dst->entries, &dst->entries_cap, dst->nentries + src->nentries,
+              sizeof *dst->entries))
+        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions",
+                         dst->npos);
+    if (src->nentries)
+        memcpy(dst->entries + dst->nentries, src->entries, src->nentries * sizeof *src->entries);
+    for (size_t i = 0; i < src->npos; i++) {
+        dst->pos[dst->npos + i] = src->pos[i];
+        dst->pos[dst->npos + i].start += (uint32_t)dst->nentries;
+    }
+    dst->npos += src->npos, dst->nentries += src->nentries;
+    return STATUS_OK;
+}
+
 int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights) {
     const TracePos *p = &s->pos[i];
     const TraceEntry *e = s->entries + p->start;

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+// Self-play HDF5 files to trace stores: read (h5store), filter, choose per game, split by
+// game, decode, resolve by quiescence if asked, trace the evaluation, check parity.
+#include "dataset.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "board.h"
+#include "eval.h"
+#include "game_record.h"
+#include "h5store.h"
+#include "movegen.h"
+#include "packed_board.h"
+#include "search.h"
+
+enum { QUIESCE_MAX_PLIES = 8 };
+
+DatasetFilter dataset_filter_default(void) {
+    return (DatasetFilter){.skip_plies = 8, .min_ply = 0, .max_ply = -1, .max_score = -1,
+                           .skip_check = true, .skip_capture = true, .quiesce = false,
+                           .per_game = 0, .valid_fraction = 0.1, .seed = 1};
+}
+
+void dataset_filter_describe(const DatasetFilter *f, char *out, size_t out_len) {
+    snprintf(out, out_len,
+             "--skip-plies %d --min-ply %d --max-ply %d --max-score %d%s%s%s --per-game %d "
+             "--valid %.4g --seed %llu",
+             f->skip_plies, f->min_ply, f->max_ply, f->max_score,
+             f->skip_check ? " --skip-check" : "", f->skip_capture ? " --skip-capture" : "",
+             f->quiesce ? " --quiesce" : "", f->per_game, f->valid_fraction,
+             (unsigned long long)f->seed);
+}
+
+// --- quiescence ---------------------------------------------------------------------------
+
+static int victim_value(const Board *b, Move m) {
+    static const int VALUE[KIND_NB] = {0, 0, 3, 13, 7, 5, 3, 2}; // the rules' points, halved
+    return VALUE[piece_kind(board_at(b, move_to(m)))];
+}
+
+// Captures first by victim (MVV), so the alpha-beta cut-offs come early.
+static void order_by_victim(const Board *b, MoveList *l) {
+    for (int i = 1; i < l->count; i++) {
+        Move m = l->moves[i];
+        int v = victim_value(b, m), j = i;
+        for (; j > 0 && victim_value(b, l->moves[j - 1]) < v; j--)
+            l->moves[j] = l->moves[j - 1];
+        l->moves[j] = m;
+    }
+}
+
+static Score qsearch(Board *b, Score alpha, Score beta, int ply, int max_plies, Move *pv,
+                     int *pv_len) {
+    *pv_len = 0;
+    MoveList list;
+    Score best = -SCORE_INFINITE;
+    if (!board_in_check(b)) {
+        best = eval_evaluate(b); // stand pat: the side to move need not capture
+        if (best >= beta || ply >= max_plies)
+            return best;
+        if (best > alpha)
+            alpha = best;
+        movegen_captures(b, &list);
+    } else {
+        if (ply >= max_plies)
+            return eval_evaluate(b);
+        movegen_evasions(b, &list);
+        if (list.count == 0)
+            return -SCORE_MATE + ply;
+    }
+    order_by_victim(b, &list);
+    for (int i = 0; i < list.count; i++) {
+        Move child[QUIESCE_MAX_PLIES];
+        int child_len;
+        board_make(b, list.moves[i]);
+        Score s = -qsearch(b, -beta, -alpha, ply + 1, max_plies, child, &child_len);
+        board_unmake(b);
+        if (s <= best)
+            continue;
+        best = s;
+        pv[0] = list.moves[i];
+        memcpy(pv + 1, child, (size_t)child_len * sizeof *child);
+        *pv_len = child_len + 1;
+        if (s > alpha)
+            alpha = s;
+        if (s >= beta)
+            break;
+    }
+    return best;
+}
+
+int dataset_quiesce(Board *b, int max_plies) {
+    Move pv[QUIESCE_MAX_PLIES + 1];
+    int n = 0;
+    if (max_plies > QUIESCE_MAX_PLIES)
+        max_plies = QUIESCE_MAX_PLIES;
+    qsearch(b, -SCORE_INFINITE, SCORE_INFINITE, 0, max_plies, pv, &n);
+    for (int i = 0; i < n; i++)
+        board_make(b, pv[i]);
+    return n;
+}
+
+// --- selection ----------------------------------------------------------------------------
+
+// A value in [0, 1) from the game's identity and the seed: the same game always lands on the
+// same side of the split, whatever file or thread it comes from.
+static double game_unit(uint32_t game_id, uint64_t game_seed, uint64_t seed, uint64_t salt) {
+    uint64_t s = seed ^ salt ^ (game_seed * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)game_id << 17);
+    return (double)(tune_splitmix64(&s) >> 11) / 9007199254740992.0;
+}
+
+static bool keep_row(const PositionColumns *p, size_t r, const DatasetFilter *f,
+                     DatasetStats *st) {
+    int ply = p->ply[r], score = p->score[r];
+    if (ply < f->skip_plies || ply < f->min_ply || (f->max_ply >= 0 && ply > f->max_ply))
+        return st->cut_ply++, false;
+    if (f->max_score >= 0 && abs(score) > f->max_score)
+        return st->cut_score++, false;
+    if (!f->quiesce && f->skip_check && (p->flags[r] & POS_IN_CHECK))
+        return st->cut_check++, false;
+    if (!f->quiesce && f->skip_capture && (p->flags[r] & POS_BEST_CAPTURE))
+        return st->cut_capture++, false;
+    return true;
+}
+
+// Rows of one file kept for training and validation, in row order.
+typedef struct RowLists {
+    size_t *train, *valid;
+    size_t ntrain, nvalid;
+} RowLists;
+
+static Status select_rows(const ShardData *d, const DatasetFilter *f, RowLists *out,
+                          DatasetStats *st, ErrorInfo *err) {
+    size_t np = d->positions.count;
+    out->train = malloc((np ? np : 1) * sizeof(size_t));
+    out->valid = malloc((np ? np : 1) * sizeof(size_t));
+    size_t *cand = malloc((np ? np : 1) * sizeof(size_t));
+    if (!out->train || !out->valid || !cand) {
+        free(cand);
+        return error_set(err, STATUS_NOMEM, "out of memory selecting %zu positions", np);
+    }
+    out->ntrain = out->nvalid = 0;
+    for (size_t g = 0; g < d->games.count; g++) {
+        uint32_t id = d->games.game_id[g];
+        uint64_t gseed = d->games.seed[g];
+        size_t n = 0;
+        for (uint64_t r = d->games.pos_start[g]; r < d->games.pos_end[g]; r++)
+            if (keep_row(&d->positions, r, f, st))
+                cand[n++] = r;
+        if (f->per_game > 0 && n > (size_t)f->per_game) {
+            // Seeded partial Fisher-Yates, then back into row order.
+            uint64_t rng = f->seed ^ gseed ^ ((uint64_t)id * 0xd1b54a32d192ed03ULL);
+            for (size_t i = 0; i < (size_t)f->per_game; i++) {
+                size_t j = i + (size_t)(tune_splitmix64(&rng) % (n - i)), x = cand[i];
+                cand[i] = cand[j], cand[j] = x;
+            }
+            st->cut_per_game += n - (size_t)f->per_game;
+            n = (size_t)f->per_game;
+            for (size_t i = 1; i < n; i++)
+                for (size_t j = i; j > 0 && cand[j - 1] > cand[j]; j--) {
+                    size_t x = cand[j];
+                    cand[j] = cand[j - 1], cand[j - 1] = x;
+                }
+        }
+        bool valid = game_unit(id, gseed, f->seed, 0x7a11d) < f->valid_fraction;
+        st->valid_games += valid, st->train_games += !valid;
+        size_t *dst = valid ? out->valid : out->train, *cnt = valid ? &out->nvalid : &out->ntrain;
+        for (size_t i = 0; i < n; i++)
+            dst[(*cnt)++] = cand[i];
+    }
+    free(cand);
+    return STATUS_OK;
+}
+
+// --- trace building -----------------------------------------------------------------------
+
+typedef struct Worker {
+    TraceStore store;
+    Status st;
+    ErrorInfo err;
+    size_t quiesced;
+} Worker;
+
+static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Board *b,
+                      EvalTrace *tr, Worker *w, const char *path) {
+    const PositionColumns *p = &d->positions;
+    PackedBoard pb;
+    memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
+    Status st = packed_board_decode(&pb, p->stm[r] ? HAN : CHO, p->ply[r], b, &w->err);
+    if (st != STATUS_OK) {
+        char why[sizeof w->err.msg];
+        memcpy(why, w->err.msg, sizeof why);
+        w->st = error_set(&w->err, STATUS_FORMAT, "%s: position row %zu: %s", path, r, why);
+        return;
+    }
+    int result = p->result_stm[r] > 0;
+    int score = (p->flags[r] & POS_RANDOM) ? TRACE_NO_SCORE : p->score[r];
+    if (f->quiesce && (p->flags[r] & (POS_IN_CHECK | POS_BEST_CAPTURE))) {
+        int plies = dataset_quiesce(b, QUIESCE_MAX_PLIES);
+        w->quiesced += plies > 0;
+        if (plies & 1) // the other side is to move at the quiet position
+            result = !result, score = score == TRACE_NO_SCORE ? score : -score;
+    }
+    Score e = eval_trace(b, tr);
+    bool kept;
+    w->st = trace_store_add_eval(&w->store, tr, b->side, EVAL_WEIGHTS_FLAT, e, result, score,
+                                 &kept, &w->err);
+}
+
+static Status build_rows(const ShardData *d, const size_t *rows, size_t n,
+                         const DatasetFilter *f, int threads, const char *path,
+                         TraceStore *out, DatasetStats *st, ErrorInfo *err) {
+    Worker *w = calloc((size_t)threads, sizeof *w);
+    if (!w)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    for (int t = 0; t < threads; t++)
+        trace_store_init(&w[t].store, out->nparams, out->phase_max);
+#pragma omp parallel num_threads(threads)
+    {
+        Worker *me = &w[omp_get_thread_num()];
+        Board *b = malloc(sizeof *b);
+        EvalTrace *tr = malloc(sizeof *tr);
+        if (!b || !tr)
+            me->st = error_set(&me->err, STATUS_NOMEM, "out of memory");
+        // Static schedule: thread t gets one contiguous range, so concatenating the
+        // per-thread stores in thread order restores the row order.
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            if (me->st == STATUS_OK)
+                build_one(d, rows[i], f, b, tr, me, path);
+        free(b);
+        free(tr);
+    }
+    Status s = STATUS_OK;
+    for (int t = 0; t < threads; t++) {
+        if (s == STATUS_OK && w[t].st != STATUS_OK)
+            s = w[t].st, *err = w[t].err;
+        if (s == STATUS_OK)
+            s = trace_store_append(out, &w[t].store, err);
+        st->refused += w[t].store.refused, st->off_by_one += w[t].store.off_by_one;
+        st->quiesced += w[t].quiesced;
+        trace_store_free(&w[t].store);
+    }
+    free(w);
+    return s;
+}
+
+// --- files --------------------------------------------------------------------------------
+
+static Status load_file(const char *path, const DatasetFilter *f, int threads,
+                        ShardData *data, TraceStore *train, TraceStore *valid,
+                        DatasetStats *st, ErrorInfo *err) {
+    double t0 = omp_get_wtime();
+    Status s = h5store_read(path, NULL, data, err);
+    if (s != STATUS_OK)
+        return s;
+    double t1 = omp_get_wtime();
+    st->read_seconds += t1 - t0;
+    st->files++, st->games += data->games.count, st->positions += data->positions.count;
+    RowLists rl = {0};
+    s = select_rows(data, f, &rl, st, err);
+    if (s == STATUS_OK)
+        s = build_rows(data, rl.train, rl.ntrain, f, threads, path, train, st, err);
+    if (s == STATUS_OK)
+        s = build_rows(data, rl.valid, rl.nvalid, f, threads, path, valid, st, err);
+    free(rl.train);
+    free(rl.valid);
+    st->build_seconds += omp_get_wtime() - t1;
+    return s;
+}
+
+void dataset_free_files(char **files, size_t n) {
+    for (size_t i = 0; files && i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+// Appends a copy of path to the list.
+static Status push_file(char ***files, size_t *n, const char *path, ErrorInfo *err) {
+    char **p = realloc(*files, (*n + 1) * sizeof *p);
+    if (!p)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    *files = p;
+    if (!(p[*n] = strdup(path)))
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    ++*n;
+    return STATUS_OK;
+}
+
+Status dataset_expand_inputs(char *const *paths, size_t n, char ***files, size_t *nfiles,
+                             ErrorInfo *err) {
+    *files = NULL, *nfiles = 0;
+    Status s = STATUS_OK;
+    for (size_t i = 0; i < n && s == STATUS_OK; i++) {
+        struct stat sb;
+        if (stat(paths[i], &sb) != 0) {
+            s = error_set(err, STATUS_IO, "%s: no such file or folder", paths[i]);
+            break;
+        }
+        if (!S_ISDIR(sb.st_mode)) {
+            s = push_file(files, nfiles, paths[i], err);
+            continue;
+        }
+        char **shards = NULL;
+        size_t ns = 0;
+        s = h5store_list_run(paths[i], &shards, &ns, err);
+        if (s == STATUS_OK && ns == 0)
+            s = error_set(err, STATUS_IO, "%s: a folder without shard files", paths[i]);
+        for (size_t k = 0; k < ns && s == STATUS_OK; k++)
+            s = push_file(files, nfiles, shards[k], err);
+        h5store_free_list(shards, ns);
+    }
+    if (s != STATUS_OK) {
+        dataset_free_files(*files, *nfiles);
+        *files = NULL, *nfiles = 0;
+    }
+    return s;
+}
+
+Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
+                    TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err) {
+    memset(stats, 0, sizeof *stats);
+    if (threads < 1)
+        threads = 1;
+    char **files = NULL;
+    size_t nfiles = 0;
+    Status s = dataset_expand_inputs(paths, n, &files, &nfiles, err);
+    if (s != STATUS_OK)
+        return s;
+    ShardData data;
+    shard_data_init(&data);
+    for (size_t i = 0; i < nfiles && s == STATUS_OK; i++)
+        s = load_file(files[i], f, threads, &data, train, valid, stats, err);
+    shard_data_free(&data);
+    dataset_free_files(files, nfiles);
+    if (s == STATUS_OK && train->npos + valid->npos == 0)
+        s = error_set(err, STATUS_RANGE,
+                      "no positions left after filtering (%zu read in %zu games; dropped: ply "
+                      "%zu, score %zu, check %zu, capture %zu, per game %zu, parity %zu)",
+                      stats->positions, stats->games, stats->cut_ply, stats->cut_score,
+                      stats->cut_check, stats->cut_capture, stats->cut_per_game,
+                      stats->refused);
+    return s;
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Reads self-play HDF5 files (schema: docs/data-format.md, through selfplay/h5store.h),
+// filters positions, splits them into training and validation sets by game, and builds the
+// sparse evaluation trace of every kept position into two TraceStores.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+#include "trace_store.h"
+
+/// Which positions are kept. All plies and scores in plies and cp.
+typedef struct DatasetFilter {
+    int skip_plies;         // drop positions with ply < skip_plies (opening book / random plies)
+    int min_ply, max_ply;   // keep ply in [min_ply, max_ply]; max_ply < 0 means no bound
+    int max_score;          // drop |stored score| > max_score (mates included); < 0: no bound
+    bool skip_check;        // drop positions whose side to move is in check
+    bool skip_capture;      // drop positions whose best move captures
+    bool quiesce;           // instead of dropping those, resolve them by a quiescence search
+    int per_game;           // at most this many positions per game (seeded choice); 0 = all
+    double valid_fraction;  // share of games (not positions) in the validation set, 0..1
+    uint64_t seed;          // drives the per-game choice and the split
+} DatasetFilter;
+
+/// Counts of what happened to the positions, for the report and the banner.
+typedef struct DatasetStats {
+    size_t files, games, positions;            // read
+    size_t cut_ply, cut_score, cut_check, cut_capture, cut_per_game; // dropped by each filter
+    size_t quiesced;                           // resolved by quiescence to another position
+    size_t refused;                            // trace parity failures (> 1 cp)
+    size_t off_by_one;                         // kept with a 1 cp parity difference
+    size_t train_games, valid_games;
+    double read_seconds, build_seconds;        // HDF5 reading; decoding + trace building
+} DatasetStats;
+
+/// The defaults of hansu-tune: skip 8 plies, drop check and capture positions, no bounds.
+DatasetFilter dataset_filter_default(void);
+
+/// Writes the filter as one line of flags (as hansu-tune takes them) into out.
+void dataset_filter_describe(const DatasetFilter *f, char *out, size_t out_len);
+
+/// Expands paths (HDF5 files, or run folders whose shard-*.h5 files are taken in name order)
+/// into a malloc'ed list of malloc'ed file paths (free with dataset_free_files). STATUS_IO for
+/// a missing path or a folder without shard files.
+Status dataset_expand_inputs(char *const *paths, size_t n, char ***files, size_t *nfiles,
+                             ErrorInfo *err);
+
+/// Frees a list from dataset_expand_inputs (NULL accepted).
+void dataset_free_files(char **files, size_t n);
+
+/// Loads every file of paths (an HDF5 file, or a run folder whose shard-*.h5 files are read
+/// in name order) into train and valid (initialised by the caller with EVAL_PARAM_NB and
+/// EVAL_PHASE_MAX), in file order, with `threads` OpenMP threads for the trace building; the
+/// result does not depend on the thread count. Errors: STATUS_IO (missing, unreadable),
+/// STATUS_FORMAT (not HDF5, not a Hansu file, unknown schema version, corrupt), STATUS_RANGE
+/// (no position left after filtering), each naming the file.
+Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
+                    TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err);
+
+/// Resolves b to a quiet position by a quiescence search (captures, all evasions in check,
+/// stand pat otherwise) of at most max_plies, and plays the principal variation on b.
+/// Returns the number of plies played (0 when b is already quiet).
+int dataset_quiesce(Board *b, int max_plies);
