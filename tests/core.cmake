@@ -15,3 +15,5 @@ hansu_add_test(test_rules SOURCES test_rules.c LIBS hansu_core_testutil TIMEOUT 
 hansu_add_test(test_cases SOURCES test_cases.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_board SOURCES test_board.c LIBS hansu_core_testutil TIMEOUT 300)
 hansu_add_test(test_fen SOURCES test_fen.c LIBS hansu_core_testutil TIMEOUT 60)
+hansu_add_test(test_core_uci SOURCES test_core_uci.c LIBS hansu_core_testutil TIMEOUT 60)
+add_dependencies(test_core_uci hansu)
