@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+// HDF5 store: write and read back every field and attribute, the replay check of stored
+// games, merging, and refusal of missing, foreign, truncated and corrupt files; a full disk
+// (RLIMIT_FSIZE) and an unwritable folder give a clear error and leave finished files readable.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <hdf5.h>
+
+#include "engine.h"
+#include "h5store.h"
+#include "selfplay_util.h"
+#include "verify.h"
+
+#define DIR HANSU_BINARY_DIR "/test_h5store.d"
+
+static StoreMeta sample_meta(int64_t shard) {
+    StoreMeta m;
+    memset(&m, 0, sizeof m);
+    m.schema_version = H5STORE_SCHEMA_VERSION;
+    snprintf(m.engine_version, sizeof m.engine_version, "hansu test");
+    snprintf(m.bench, sizeof m.bench, "12345");
+    snprintf(m.weights_sha256, sizeof m.weights_sha256, "ab12");
+    snprintf(m.limits, sizeof m.limits, "nodes=100 nodes_spread=0");
+    snprintf(m.schedule, sizeof m.schedule, "round-robin");
+    snprintf(m.run_config, sizeof m.run_config, "seed=5 nodes=100");
+    snprintf(m.host, sizeof m.host, "testhost");
+    snprintf(m.start_time, sizeof m.start_time, "2026-01-01T00:00:00Z");
+    snprintf(m.end_time, sizeof m.end_time, "2026-01-01T01:00:00Z");
+    m.seed = 0xFEDCBA9876543210ull;
+    m.nodes = 100;
+    m.random_plies = 8;
+    m.shard = shard;
+    return m;
+}
+
+static void test_round_trip(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    ShardData d, back;
+    shard_data_init(&d);
+    shard_data_init(&back);
+    sp_random_games(&d, 0, 48, 1);
+    StoreMeta m = sample_meta(3), m2;
+    ErrorInfo err;
+    assert_int_equal(h5store_write(DIR "/a.h5", &m, &d, &err), STATUS_OK);
+    assert_int_equal(access(DIR "/a.h5.tmp", F_OK), -1);
+    assert_int_equal(h5store_read(DIR "/a.h5", &m2, &back, &err), STATUS_OK);
+    char why[128] = "";
+    assert_true(shard_data_equal(&d, &back, why, sizeof why));
+    assert_int_equal(m2.schema_version, H5STORE_SCHEMA_VERSION);
+    assert_string_equal(m2.engine_version, m.engine_version);
+    assert_string_equal(m2.bench, m.bench);
+    assert_string_equal(m2.weights_sha256, m.weights_sha256);
+    assert_string_equal(m2.limits, m.limits);
+    assert_string_equal(m2.schedule, m.schedule);
+    assert_string_equal(m2.run_config, m.run_config);
+    assert_string_equal(m2.host, m.host);
+    assert_string_equal(m2.start_time, m.start_time);
+    assert_string_equal(m2.end_time, m.end_time);
+    assert_true(m2.seed == m.seed);
+    assert_int_equal(m2.nodes, 100);
+    assert_int_equal(m2.random_plies, 8);
+    assert_int_equal(m2.shard, 3);
+    assert_int_equal(verify_games(&back, &err), STATUS_OK);
+    // An empty file is valid too.
+    ShardData empty;
+    shard_data_init(&empty);
+    assert_int_equal(h5store_write(DIR "/empty.h5", &m, &empty, &err), STATUS_OK);
+    assert_int_equal(h5store_read(DIR "/empty.h5", NULL, &back, &err), STATUS_OK);
+    assert_int_equal(back.games.count, 0);
+    shard_data_free(&d);
+    shard_data_free(&back);
+}
+
+// The replay check finds a changed board, move, flag and result.
+static void test_verify_detects(void **state) {
+    (void)state;
+    ShardData d;
+    shard_data_init(&d);
+    sp_random_games(&d, 0, 4, 2);
+    ErrorInfo err;
+    assert_int_equal(verify_games(&d, &err), STATUS_OK);
+    d.positions.board[5 * 32 + 11] ^= 1;
+    assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
+    d.positions.board[5 * 32 + 11] ^= 1;
+    d.positions.flags[7] ^= 1;
+    assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
+    d.positions.flags[7] ^= 1;
+    d.games.winner[1] ^= 1;
+    assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "game 1"));
+    d.games.winner[1] ^= 1;
+    d.positions.result_stm[0] = (int8_t)-d.positions.result_stm[0];
+    assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
+    shard_data_free(&d);
+}
+
+static void test_merge(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    ShardData a, b, all, merged, sorted;
+    shard_data_init(&a);
+    shard_data_init(&b);
+    shard_data_init(&all);
+    shard_data_init(&merged);
+    shard_data_init(&sorted);
+    sp_random_games(&a, 0, 20, 3);
+    sp_random_games(&b, 20, 12, 4);
+    StoreMeta m0 = sample_meta(0), m1 = sample_meta(1), mm;
+    ErrorInfo err;
+    assert_int_equal(h5store_write(DIR "/shard-000000.h5", &m0, &a, &err), STATUS_OK);
+    assert_int_equal(h5store_write(DIR "/shard-000001.h5", &m1, &b, &err), STATUS_OK);
+    char **paths;
+    size_t n;
+    assert_int_equal(h5store_list_run(DIR, &paths, &n, &err), STATUS_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(h5store_merge(paths, n, DIR "/merged.h5", &err), STATUS_OK);
+    assert_int_equal(h5store_read(DIR "/merged.h5", &mm, &merged, &err), STATUS_OK);
+    assert_int_equal(mm.shard, -1);
+    shard_data_append(&all, &a, NULL);
+    shard_data_append(&all, &b, NULL);
+    assert_true(shard_data_equal(&all, &merged, NULL, 0));
+    // The same games twice are refused.
+    char *twice[2] = {paths[0], paths[0]};
+    assert_int_equal(h5store_merge(twice, 2, DIR "/bad.h5", &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "twice"));
+    assert_int_equal(access(DIR "/bad.h5", F_OK), -1);
+    // Another run (other run_config) is refused.
+    StoreMeta other = sample_meta(2);
+    snprintf(other.run_config, sizeof other.run_config, "seed=6");
+    assert_int_equal(h5store_write(DIR "/other.h5", &other, &b, &err), STATUS_OK);
+    char *mixed[2] = {paths[0], DIR "/other.h5"};
+    assert_int_equal(h5store_merge(mixed, 2, DIR "/bad.h5", &err), STATUS_FORMAT);
+    h5store_free_list(paths, n);
+    shard_data_free(&a);
+    shard_data_free(&b);
+    shard_data_free(&all);
+    shard_data_free(&merged);
+    shard_data_free(&sorted);
+}
+
+static void write_bytes(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+static void test_bad_files(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    ShardData d;
+    shard_data_init(&d);
+    ErrorInfo err;
+    // Missing.
+    assert_int_equal(h5store_read(DIR "/missing.h5", NULL, &d, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "missing.h5"));
+    // Not HDF5.
+    write_bytes(DIR "/text.h5", "hello, not hdf5\n", 16);
+    assert_int_equal(h5store_read(DIR "/text.h5", NULL, &d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "not an HDF5 file"));
+    // HDF5 but foreign: no format attribute.
+    hid_t f = H5Fcreate(DIR "/foreign.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(f >= 0);
+    H5Fclose(f);
+    assert_int_equal(h5store_read(DIR "/foreign.h5", NULL, &d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "not a hansu self-play file"));
+    // Unknown schema version.
+    sp_random_games(&d, 0, 3, 5);
+    StoreMeta m = sample_meta(0);
+    assert_int_equal(h5store_write(DIR "/v.h5", &m, &d, &err), STATUS_OK);
+    f = H5Fopen(DIR "/v.h5", H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = H5Aopen(f, "schema_version", H5P_DEFAULT);
+    int64_t v = 99;
+    assert_true(H5Awrite(a, H5T_NATIVE_INT64, &v) >= 0);
+    H5Aclose(a);
+    H5Fclose(f);
+    assert_int_equal(h5store_read(DIR "/v.h5", NULL, &d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "schema version 99"));
+    // Truncated: the first half of a good file.
+    assert_int_equal(h5store_write(DIR "/good.h5", &m, &d, &err), STATUS_OK);
+    FILE *in = fopen(DIR "/good.h5", "rb");
+    static char buf[1 << 20];
+    size_t len = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    write_bytes(DIR "/half.h5", buf, len / 2);
+    assert_int_equal(h5store_read(DIR "/half.h5", NULL, &d, &err), STATUS_FORMAT);
+    // Corrupt: garbage in the middle (data chunks or metadata).
+    memset(buf + len / 3, 0x5A, len / 3);
+    write_bytes(DIR "/garbled.h5", buf, len);
+    Status st = h5store_read(DIR "/garbled.h5", NULL, &d, &err);
+    assert_true(st == STATUS_FORMAT);
+    shard_data_free(&d);
+}
+
+// In a child with a 64 KiB file size limit, writing a large file fails with a clear error,
+// removes its temporary file and leaves the small file written before readable.
+static void test_disk_full(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        ShardData small, big;
+        shard_data_init(&small);
+        shard_data_init(&big);
+        sp_random_games(&small, 0, 2, 6);
+        sp_random_games(&big, 0, 400, 7);
+        StoreMeta m = sample_meta(0);
+        ErrorInfo err;
+        struct rlimit lim = {64 << 10, 64 << 10};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(10);
+        if (h5store_write(DIR "/shard-000000.h5", &m, &small, &err) != STATUS_OK)
+            _exit(11);
+        Status st = h5store_write(DIR "/shard-000000.h5", &m, &big, &err);
+        if (st != STATUS_IO || !strstr(err.msg, "shard-000000.h5"))
+            _exit(12);
+        fprintf(stderr, "disk full child: %s\n", err.msg);
+        if (access(DIR "/shard-000000.h5.tmp", F_OK) == 0)
+            _exit(13);
+        _exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    ShardData d;
+    shard_data_init(&d);
+    ErrorInfo err;
+    assert_int_equal(h5store_read(DIR "/shard-000000.h5", NULL, &d, &err), STATUS_OK);
+    assert_int_equal(d.games.count, 2);
+    assert_int_equal(verify_games(&d, &err), STATUS_OK);
+    shard_data_free(&d);
+}
+
+static void test_unwritable(void **state) {
+    (void)state;
+    ShardData d;
+    shard_data_init(&d);
+    StoreMeta m = sample_meta(0);
+    ErrorInfo err;
+    assert_int_equal(h5store_write("/nonexistent-dir/x/shard.h5", &m, &d, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "/nonexistent-dir/x/shard.h5"));
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_verify_detects),
+        cmocka_unit_test(test_merge),      cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_disk_full),  cmocka_unit_test(test_unwritable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
