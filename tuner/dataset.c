@@ -113,6 +113,10 @@ static double game_unit(uint32_t game_id, uint64_t game_seed, uint64_t seed, uin
     return (double)(tune_splitmix64(&s) >> 11) / 9007199254740992.0;
 }
 
+bool dataset_game_in_valid(uint32_t game_id, uint64_t game_seed, const DatasetFilter *f) {
+    return game_unit(game_id, game_seed, f->seed, 0x7a11d) < f->valid_fraction;
+}
+
 static bool keep_row(const PositionColumns *p, size_t r, const DatasetFilter *f,
                      DatasetStats *st) {
     int ply = p->ply[r], score = p->score[r];
@@ -166,7 +170,7 @@ static Status select_rows(const ShardData *d, const DatasetFilter *f, RowLists *
                     cand[j] = cand[j - 1], cand[j - 1] = x;
                 }
         }
-        bool valid = game_unit(id, gseed, f->seed, 0x7a11d) < f->valid_fraction;
+        bool valid = dataset_game_in_valid(id, gseed, f);
         st->valid_games += valid, st->train_games += !valid;
         size_t *dst = valid ? out->valid : out->train, *cnt = valid ? &out->nvalid : &out->ntrain;
         for (size_t i = 0; i < n; i++)

@@ -40,6 +40,10 @@ DatasetFilter dataset_filter_default(void);
 /// Writes the filter as one line of flags (as hansu-tune takes them) into out.
 void dataset_filter_describe(const DatasetFilter *f, char *out, size_t out_len);
 
+/// True when the game (its game_id and seed columns) belongs to the validation set under f:
+/// a hash of the game's identity and f->seed below f->valid_fraction, so a game is never split.
+bool dataset_game_in_valid(uint32_t game_id, uint64_t game_seed, const DatasetFilter *f);
+
 /// Expands paths (HDF5 files, or run folders whose shard-*.h5 files are taken in name order)
 /// into a malloc'ed list of malloc'ed file paths (free with dataset_free_files). STATUS_IO for
 /// a missing path or a folder without shard files.

@@ -72,27 +72,59 @@ Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int 
 Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
                             const EvalWeight *weights, Score engine_eval, int result, int score,
                             bool *kept, ErrorInfo *err) {
-    TraceEntry e[EVAL_PARAM_NB];
+    *kept = false;
+    if (!grow((void **)&s->pos, &s->pos_cap, s->npos + 1, sizeof *s->pos) ||
+        !grow((void **)&s->entries, &s->entries_cap, s->nentries + EVAL_PARAM_NB,
+              sizeof *s->entries))
+        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions",
+                         s->npos);
+    if (s->nentries + EVAL_PARAM_NB > UINT32_MAX)
+        return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
+    // Write the entries in place. Most parameters count nothing for either side: test the
+    // two sides' counts of two parameters (8 bytes) at once and skip them.
+    TraceEntry *e = s->entries + s->nentries;
     int n = 0, sign = stm == CHO ? 1 : -1;
-    for (int i = 0; i < EVAL_PARAM_NB; i++) {
-        int d = sign * (trace->count[i][CHO] - trace->count[i][HAN]);
-        if (d != 0)
-            e[n++] = (TraceEntry){(uint16_t)i, (int16_t)d};
-    }
-    // Rebuild with the weights that produced engine_eval before storing anything.
     int64_t mg = 0, eg = 0;
-    for (int k = 0; k < n; k++)
-        mg += (int64_t)e[k].coef * weights[e[k].index].mg,
-            eg += (int64_t)e[k].coef * weights[e[k].index].eg;
+    const unsigned char *raw = (const unsigned char *)trace->count;
+    for (int i = 0; i < EVAL_PARAM_NB; i += 2) {
+        uint64_t word;
+        memcpy(&word, raw + (size_t)i * 2 * sizeof(int16_t),
+               i + 1 < EVAL_PARAM_NB ? 8 : 4);
+        if (i + 1 >= EVAL_PARAM_NB)
+            word &= 0xffffffffULL;
+        if (word == 0)
+            continue;
+        for (int k = i; k < i + 2 && k < EVAL_PARAM_NB; k++) {
+            int d = sign * (trace->count[k][CHO] - trace->count[k][HAN]);
+            if (d == 0)
+                continue;
+            e[n++] = (TraceEntry){(uint16_t)k, (int16_t)d};
+            mg += (int64_t)d * weights[k].mg, eg += (int64_t)d * weights[k].eg;
+        }
+    }
+    // Rebuild with the weights that produced engine_eval (weiss's parity refusal).
     int64_t rebuilt = (mg * trace->phase + eg * (s->phase_max - trace->phase)) / s->phase_max;
     int64_t diff = llabs(rebuilt - engine_eval);
-    *kept = diff <= 1;
-    if (!*kept) {
+    if (diff > 1) {
         s->refused++;
         return STATUS_OK;
     }
+    if (trace->phase < 0 || trace->phase > s->phase_max)
+        return error_set(err, STATUS_RANGE, "phase %d outside 0..%d", trace->phase,
+                         s->phase_max);
+    *kept = true;
     s->off_by_one += diff == 1;
-    return trace_store_add(s, e, n, trace->phase, result, score, engine_eval, err);
+    s->pos[s->npos++] = (TracePos){
+        .start = (uint32_t)s->nentries,
+        .count = (uint16_t)n,
+        .phase = (uint8_t)trace->phase,
+        .result = (uint8_t)(result != 0),
+        .score = score == TRACE_NO_SCORE ? TRACE_NO_SCORE : clamp16(score),
+        .eval = clamp16(engine_eval),
+        .target = (float)(result != 0),
+    };
+    s->nentries += (size_t)n;
+    return STATUS_OK;
 }
 
 Status trace_store_append(TraceStore *dst, const TraceStore *src, ErrorInfo *err) {

@@ -16,6 +16,7 @@
 #include "optimizer.h"
 #include "sha256.h"
 #include "trace_store.h"
+#include "weights_io.h"
 
 #ifndef HANSU_VERSION
 #define HANSU_VERSION "dev"
@@ -28,7 +29,7 @@ typedef struct Options {
     TuneConfig tune;
     double lambda;
     bool k_given;
-    const char *out, *loss_csv, *freeze;
+    const char *out, *loss_csv, *freeze, *init;
     bool dry_run;
 } Options;
 
@@ -57,6 +58,7 @@ static void usage(FILE *f) {
         "  --patience N       stop after N epochs without a better validation MSE (default 10,\n"
         "                     0 = never); the best validation epoch's weights are kept\n"
         "  --freeze T[,T...]  keep these terms fixed (names as in engine/eval_terms.def)\n"
+        "  --init PATH        starting weights from this header (default: the compiled-in ones)\n"
         "  --k K              sigmoid scale K (default: fitted on the starting weights)\n"
         "  --lambda L         target = (1-L)*result + L*sigmoid(K*score) (default 0)\n"
         "  --seed S           split, per-game choice, shuffle and batch order (default 1)\n"
@@ -147,6 +149,7 @@ static int parse_args(int argc, char **argv, Options *o) {
             if (!strcmp(a, "--out")) o->out = v;
             else if (!strcmp(a, "--loss-csv")) o->loss_csv = v;
             else if (!strcmp(a, "--freeze")) o->freeze = v;
+            else if (!strcmp(a, "--init")) o->init = v;
             else if (!strcmp(a, "--optimizer")) {
                 if (strcmp(v, "adam") && strcmp(v, "gd")) {
                     fprintf(stderr, "hansu-tune: --optimizer: '%s' is not adam or gd\n", v);
@@ -280,8 +283,12 @@ int main(int argc, char **argv) {
            trace_store_bytes_per_position(&train), trace_store_entries_per_position(&train));
     if ((st = trace_store_shuffle(&train, o.tune.seed, &err)) != STATUS_OK)
         goto cleanup;
+    static EvalWeight start[EVAL_PARAM_NB];
+    memcpy(start, EVAL_WEIGHTS_FLAT, sizeof start);
+    if (o.init && (st = weights_read_header(o.init, start, &err)) != STATUS_OK)
+        goto cleanup;
     for (int i = 0; i < EVAL_PARAM_NB; i++)
-        w[2 * i] = EVAL_WEIGHTS_FLAT[i].mg, w[2 * i + 1] = EVAL_WEIGHTS_FLAT[i].eg;
+        w[2 * i] = start[i].mg, w[2 * i + 1] = start[i].eg;
     if (!o.k_given)
         o.tune.k = tune_fit_k(&train, w, o.tune.threads);
     tune_set_targets(&train, o.tune.k, o.lambda);
@@ -325,6 +332,9 @@ int main(int argc, char **argv) {
              filters, o.lambda, o.tune.method == TUNE_GD ? "gd" : "adam", o.tune.lr,
              o.tune.batch, o.tune.epochs, o.tune.patience, o.freeze ? " --freeze " : "",
              o.freeze ? o.freeze : "");
+    if (o.init) // the starting weights are an input too
+        snprintf(settings + strlen(settings), sizeof settings - strlen(settings), " --init %s",
+                 o.init);
     char note[256];
     snprintf(note, sizeof note, "Texel tuning of %zu train / %zu validation positions, kept epoch %d",
              train.npos, valid.npos, res.best_epoch);
