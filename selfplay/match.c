@@ -413,9 +413,17 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
         return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..64", c->concurrency);
     if (c->resume && !c->state_path)
         return error_set(err, STATUS_SYNTAX, "resume needs a state file");
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
+        const Limits *l = &c->limits[i];
         if (!c->engine[i].cmd[0])
             return error_set(err, STATUS_SYNTAX, "engine %d: no cmd=", i + 1);
+        bool ok = l->kind == LIMIT_NODES      ? l->nodes > 0
+                  : l->kind == LIMIT_DEPTH    ? l->depth > 0
+                  : l->kind == LIMIT_MOVETIME ? l->movetime > 0
+                                              : l->base > 0 || (l->byoyomi > 0 && l->periods > 0);
+        if (!ok)
+            return error_set(err, STATUS_RANGE, "engine %s: no usable limit", c->engine[i].name);
+    }
     return STATUS_OK;
 }
 

@@ -131,6 +131,7 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
 }
 
 static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {
+    *cli = (Cli){0};
     MatchConfig *c = &cli->cfg;
     *c = (MatchConfig){.games = 32, .concurrency = 1, .margin = 100, .watchdog = 10000,
                        .start_timeout = 10000, .event = "hansu-match", .site = "local"};

@@ -45,12 +45,12 @@ static EloEstimate estimate(int n, const double *a, const long *count, double ro
     double sd = sqrt(var / total); // standard error of the mean score
     est.score = mu;
     est.elo = elo_of_score(mu);
-    est.elo_error = (elo_of_score(mu + Z95 * sd) - elo_of_score(mu - Z95 * sd)) / 2.0;
     if (var <= 0.0) { // every sample alike: no spread to normalise by, no error estimate
         est.nelo = mu > 0.5 ? INFINITY : mu < 0.5 ? -INFINITY : 0.0;
         est.los = mu > 0.5 ? 1.0 : mu < 0.5 ? 0.0 : 0.5;
         return est;
     }
+    est.elo_error = (elo_of_score(mu + Z95 * sd) - elo_of_score(mu - Z95 * sd)) / 2.0;
     est.nelo = (mu - 0.5) / (root2 * sqrt(var)) * NELO_SCALE;
     est.nelo_error = Z95 * sd / (root2 * sqrt(var)) * NELO_SCALE;
     est.los = 0.5 * (1.0 + erf((mu - 0.5) / (sd * M_SQRT2)));

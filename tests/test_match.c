@@ -219,6 +219,36 @@ static void test_fsf_selfplay(void **state) {
                   t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE]);
 }
 
+#ifdef HANSU_ENGINE_PATH
+// Two Hansu processes at fixed nodes over all 16 pairings. The search is reproducible at
+// fixed nodes and `ucinewgame` clears it, so both games of a pair are the same game with the
+// engines swapped: every pair must split 1-1, which checks the colour and pair bookkeeping.
+static void test_hansu_selfplay(void **state) {
+    (void)state;
+    MatchConfig c = base_config(32);
+    c.concurrency = 2;
+    c.limits[0].nodes = c.limits[1].nodes = 300;
+    for (int e = 0; e < 2; e++) {
+        snprintf(c.engine[e].name, sizeof c.engine[e].name, "hansu%d", e);
+        snprintf(c.engine[e].cmd, sizeof c.engine[e].cmd, "%s", HANSU_ENGINE_PATH);
+    }
+    MatchTally t;
+    ErrorInfo err;
+    Status st = match_run(&c, &t, NULL, NULL, &err);
+    if (st != STATUS_OK)
+        print_error("match_run: %s\n", err.msg);
+    assert_int_equal(st, STATUS_OK);
+    assert_consistent(&t, 16);
+    assert_int_equal(t.penta[PENTA_WL_DD], 16);
+    for (int e = 0; e < 2; e++) {
+        assert_int_equal(t.restarts[e], 0);
+        assert_int_equal(t.wins_by[e][REASON_ILLEGAL_MOVE] + t.wins_by[e][REASON_CRASH] +
+                             t.wins_by[e][REASON_TIME],
+                         0);
+    }
+}
+#endif
+
 static void test_bad_config(void **state) {
     (void)state;
     MatchConfig c = base_config(3);
@@ -228,6 +258,9 @@ static void test_bad_config(void **state) {
     ErrorInfo err;
     assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_RANGE);
     c.games = 2;
+    c.limits[0].nodes = 0;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_RANGE);
+    c.limits[0].nodes = 1;
     snprintf(c.engine[1].cmd, sizeof c.engine[1].cmd, "/nonexistent/engine");
     assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_IO);
     Limits l;
@@ -251,6 +284,9 @@ int main(void) {
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_fsf_selfplay),
+#ifdef HANSU_ENGINE_PATH
+        cmocka_unit_test(test_hansu_selfplay),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
