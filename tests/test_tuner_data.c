@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+// Tuner on real HDF5 files (random-move games written through the self-play store, generated
+// here): trace parity on the whole data set, split by game, filters, thread independence,
+// quiescence, bad inputs, and the header round trip (emit, re-parse, same predictions;
+// hansu-tune byte-identical for the same input, seed and thread count).
+#include <hdf5.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "dataset.h"
+#include "engine.h"
+#include "eval.h"
+#include "eval_header.h"
+#include "h5store.h"
+#include "optimizer.h"
+#include "packed_board.h"
+#include "synth.h"
+#include "trace_store.h"
+#include "weights_io.h"
+
+enum { FIXTURE_GAMES = 40 };
+
+typedef struct Fixture {
+    char dir[64];
+    char file[128];
+    ShardData data;
+} Fixture;
+
+static int setup(void **state) {
+    engine_init();
+    Fixture *fx = calloc(1, sizeof *fx);
+    snprintf(fx->dir, sizeof fx->dir, "/tmp/hansu-tune-test-XXXXXX");
+    if (!mkdtemp(fx->dir))
+        return -1;
+    snprintf(fx->file, sizeof fx->file, "%s/fixture.h5", fx->dir);
+    shard_data_init(&fx->data);
+    ErrorInfo err;
+    StoreMeta meta = {.schema_version = H5STORE_SCHEMA_VERSION, .seed = 5, .shard = -1};
+    snprintf(meta.engine_version, sizeof meta.engine_version, "test");
+    if (synth_games(&fx->data, FIXTURE_GAMES, 100, 5, &err) != STATUS_OK ||
+        h5store_write(fx->file, &meta, &fx->data, &err) != STATUS_OK) {
+        fprintf(stderr, "fixture: %s\n", err.msg);
+        return -1;
+    }
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state) {
+    Fixture *fx = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
+    if (system(cmd) != 0)
+        return -1;
+    shard_data_free(&fx->data);
+    free(fx);
+    return 0;
+}
+
+static DatasetFilter keep_all(void) {
+    DatasetFilter f = dataset_filter_default();
+    f.skip_plies = 0, f.skip_check = f.skip_capture = false, f.valid_fraction = 0;
+    return f;
+}
+
+static Status load(const char *path, const DatasetFilter *f, int threads, TraceStore *train,
+                   TraceStore *valid, DatasetStats *ds, ErrorInfo *err) {
+    char *p = (char *)path;
+    trace_store_init(train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    trace_store_init(valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    return dataset_load(&p, 1, f, threads, train, valid, ds, err);
+}
+
+static void test_trace_parity_on_data_set(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = keep_all();
+    TraceStore tr, va;
+    DatasetStats ds;
+    ErrorInfo err;
+    assert_int_equal(load(fx->file, &f, 2, &tr, &va, &ds, &err), STATUS_OK);
+    assert_int_equal(ds.positions, fx->data.positions.count);
+    assert_int_equal(tr.npos, fx->data.positions.count);
+    assert_int_equal(ds.refused, 0);
+    assert_int_equal(ds.off_by_one, 0);
+    // Every stored position rebuilt from its sparse trace equals a fresh engine evaluation
+    // of the decoded board, exactly.
+    static Board b;
+    for (size_t r = 0; r < tr.npos; r++) {
+        PackedBoard pb;
+        memcpy(pb.sq, fx->data.positions.board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
+        assert_int_equal(packed_board_decode(&pb, fx->data.positions.stm[r] ? HAN : CHO,
+                                             fx->data.positions.ply[r], &b, &err),
+                         STATUS_OK);
+        int e = eval_evaluate(&b);
+        if (trace_store_rebuild(&tr, r, EVAL_WEIGHTS_FLAT) != e || tr.pos[r].eval != e)
+            fail_msg("row %zu: rebuilt %d, engine %d", r,
+                     trace_store_rebuild(&tr, r, EVAL_WEIGHTS_FLAT), e);
+        assert_int_equal(tr.pos[r].result, fx->data.positions.result_stm[r] > 0);
+    }
+    printf("    %zu positions, %.1f bytes/position, %.1f terms/position\n", tr.npos,
+           trace_store_bytes_per_position(&tr), trace_store_entries_per_position(&tr));
+    trace_store_free(&tr);
+    trace_store_free(&va);
+}
+
+static void test_split_by_game_and_threads(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = keep_all();
+    f.valid_fraction = 0.3, f.seed = 17;
+    TraceStore t1, v1, t2, v2;
+    DatasetStats ds;
+    ErrorInfo err;
+    assert_int_equal(load(fx->file, &f, 1, &t1, &v1, &ds, &err), STATUS_OK);
+    // Whole games on each side: the positions of the validation games, no more, no fewer.
+    size_t want_valid = 0, games_valid = 0;
+    for (size_t g = 0; g < fx->data.games.count; g++)
+        if (dataset_game_in_valid(fx->data.games.game_id[g], fx->data.games.seed[g], &f))
+            want_valid += fx->data.games.plies[g], games_valid++;
+    assert_true(games_valid > 0 && games_valid < FIXTURE_GAMES);
+    assert_int_equal(v1.npos, want_valid);
+    assert_int_equal(ds.valid_games, games_valid);
+    assert_int_equal(t1.npos + v1.npos, fx->data.positions.count);
+    // Two threads build exactly the same stores.
+    assert_int_equal(load(fx->file, &f, 2, &t2, &v2, &ds, &err), STATUS_OK);
+    assert_int_equal(t1.npos, t2.npos);
+    assert_int_equal(t1.nentries, t2.nentries);
+    assert_memory_equal(t1.pos, t2.pos, t1.npos * sizeof *t1.pos);
+    assert_memory_equal(t1.entries, t2.entries, t1.nentries * sizeof *t1.entries);
+    assert_memory_equal(v1.pos, v2.pos, v1.npos * sizeof *v1.pos);
+    trace_store_free(&t1), trace_store_free(&v1), trace_store_free(&t2), trace_store_free(&v2);
+}
+
+static void test_filters(void **state) {
+    Fixture *fx = *state;
+    const PositionColumns *p = &fx->data.positions;
+    size_t early = 0, check = 0, capture = 0;
+    for (size_t r = 0; r < p->count; r++) {
+        if (p->ply[r] < 10) {
+            early++;
+            continue;
+        }
+        if (p->flags[r] & POS_IN_CHECK)
+            check++;
+        else if (p->flags[r] & POS_BEST_CAPTURE)
+            capture++;
+    }
+    DatasetFilter f = dataset_filter_default();
+    f.skip_plies = 10, f.valid_fraction = 0;
+    TraceStore tr, va;
+    DatasetStats ds;
+    ErrorInfo err;
+    assert_int_equal(load(fx->file, &f, 2, &tr, &va, &ds, &err), STATUS_OK);
+    assert_int_equal(ds.cut_ply, early);
+    assert_int_equal(ds.cut_check, check);
+    assert_int_equal(ds.cut_capture, capture);
+    assert_int_equal(tr.npos, p->count - early - check - capture);
+    trace_store_free(&tr), trace_store_free(&va);
+    // At most K per game, the same choice for the same seed.
+    f = keep_all();
+    f.per_game = 3;
+    TraceStore a, b;
+    assert_int_equal(load(fx->file, &f, 1, &a, &va, &ds, &err), STATUS_OK);
+    trace_store_free(&va);
+    assert_int_equal(load(fx->file, &f, 2, &b, &va, &ds, &err), STATUS_OK);
+    assert_int_equal(a.npos, 3 * FIXTURE_GAMES);
+    assert_memory_equal(a.pos, b.pos, a.npos * sizeof *a.pos);
+    trace_store_free(&a), trace_store_free(&b), trace_store_free(&va);
+    // Score bound.
+    f = keep_all();
+    f.max_score = 50;
+    assert_int_equal(load(fx->file, &f, 1, &a, &va, &ds, &err), STATUS_OK);
+    for (size_t j = 0; j < a.npos; j++)
+        assert_true(a.pos[j].score == TRACE_NO_SCORE || abs(a.pos[j].score) <= 50);
+    assert_true(ds.cut_score > 0);
+    trace_store_free(&a), trace_store_free(&va);
+}
+
+static void test_quiesce(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = dataset_filter_default();
+    f.quiesce = true, f.valid_fraction = 0;
+    TraceStore tr, va;
+    DatasetStats ds;
+    ErrorInfo err;
+    assert_int_equal(load(fx->file, &f, 2, &tr, &va, &ds, &err), STATUS_OK);
+    assert_true(ds.quiesced > 0);
+    assert_int_equal(ds.cut_check + ds.cut_capture, 0);
+    assert_int_equal(ds.refused, 0);
+    trace_store_free(&tr), trace_store_free(&va);
+    // A resolved position is quiet: searching it again plays nothing.
+    static Board b;
+    const PositionColumns *p = &fx->data.positions;
+    int resolved = 0;
+    for (size_t r = 0; r < p->count && resolved < 200; r++) {
+        if (!(p->flags[r] & (POS_BEST_CAPTURE | POS_IN_CHECK)))
+            continue;
+        PackedBoard pb;
+        memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
+        assert_int_equal(packed_board_decode(&pb, p->stm[r] ? HAN : CHO, p->ply[r], &b, &err),
+                         STATUS_OK);
+        int n = dataset_quiesce(&b, 8);
+        resolved += n > 0;
+        // The end of an exact principal variation is quiet: searching it again with the
+        // horizon it had left plays nothing.
+        if (n < 8)
+            assert_int_equal(dataset_quiesce(&b, 8 - n), 0);
+    }
+    assert_true(resolved > 0);
+}
+
+// Expects a clear error (not OK, message naming the path) from loading path.
+static void expect_error(const char *path, const DatasetFilter *f, Status want) {
+    TraceStore tr, va;
+    DatasetStats ds;
+    ErrorInfo err = {{0}};
+    Status st = load(path, f, 2, &tr, &va, &ds, &err);
+    if (st != want)
+        fail_msg("%s: status %s (%s), wanted %s", path, status_name(st), err.msg,
+                 status_name(want));
+    assert_true(strlen(err.msg) > 0);
+    if (want != STATUS_RANGE)
+        assert_non_null(strstr(err.msg, path));
+    trace_store_free(&tr), trace_store_free(&va);
+}
+
+static void write_bytes(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_bad_inputs(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = keep_all();
+    char path[256];
+    snprintf(path, sizeof path, "%s/missing.h5", fx->dir);
+    expect_error(path, &f, STATUS_IO);
+    snprintf(path, sizeof path, "%s/text.h5", fx->dir); // not HDF5
+    write_bytes(path, "this is not an HDF5 file\n", 25);
+    expect_error(path, &f, STATUS_FORMAT);
+    snprintf(path, sizeof path, "%s/zero.h5", fx->dir); // empty file
+    write_bytes(path, "", 0);
+    expect_error(path, &f, STATUS_FORMAT);
+    // Truncated: the first half of the fixture.
+    FILE *in = fopen(fx->file, "rb");
+    assert_non_null(in);
+    static unsigned char buf[1 << 22];
+    size_t n = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    snprintf(path, sizeof path, "%s/truncated.h5", fx->dir);
+    write_bytes(path, buf, n / 2);
+    expect_error(path, &f, STATUS_FORMAT);
+    // A foreign HDF5 file: valid HDF5, not ours.
+    snprintf(path, sizeof path, "%s/foreign.h5", fx->dir);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(file >= 0);
+    hsize_t dims[1] = {4};
+    int values[4] = {1, 2, 3, 4};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t ds = H5Dcreate2(file, "numbers", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT,
+                          H5P_DEFAULT);
+    assert_true(space >= 0 && ds >= 0);
+    assert_true(H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
+    assert_true(H5Dclose(ds) >= 0 && H5Sclose(space) >= 0 && H5Fclose(file) >= 0);
+    expect_error(path, &f, STATUS_FORMAT);
+    // An unknown schema version: the fixture with its version attribute rewritten.
+    snprintf(path, sizeof path, "%s/schema99.h5", fx->dir);
+    write_bytes(path, buf, n);
+    file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t attr = H5Aopen(file, "schema_version", H5P_DEFAULT);
+    int64_t v99 = 99;
+    assert_true(file >= 0 && attr >= 0);
+    assert_true(H5Awrite(attr, H5T_NATIVE_INT64, &v99) >= 0);
+    assert_true(H5Aclose(attr) >= 0 && H5Fclose(file) >= 0);
+    expect_error(path, &f, STATUS_FORMAT);
+    // A well-formed file with no games, and filters that leave nothing.
+    snprintf(path, sizeof path, "%s/empty.h5", fx->dir);
+    ShardData empty;
+    shard_data_init(&empty);
+    StoreMeta meta = {.schema_version = H5STORE_SCHEMA_VERSION, .shard = -1};
+    ErrorInfo err;
+    assert_int_equal(h5store_write(path, &meta, &empty, &err), STATUS_OK);
+    expect_error(path, &f, STATUS_RANGE);
+    DatasetFilter none = keep_all();
+    none.skip_plies = 10000;
+    expect_error(fx->file, &none, STATUS_RANGE);
+    // A folder without shard files.
+    snprintf(path, sizeof path, "%s/emptydir", fx->dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    expect_error(path, &f, STATUS_IO);
+}
+
+// Trains briefly, emits a header, re-parses it: the same numbers, the same predictions.
+static void test_emit_and_reparse(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = keep_all();
+    f.valid_fraction = 0.2;
+    TraceStore tr, va;
+    DatasetStats ds;
+    ErrorInfo err;
+    assert_int_equal(load(fx->file, &f, 2, &tr, &va, &ds, &err), STATUS_OK);
+    static double w[2 * EVAL_PARAM_NB];
+    for (int i = 0; i < EVAL_PARAM_NB; i++)
+        w[2 * i] = EVAL_WEIGHTS_FLAT[i].mg, w[2 * i + 1] = EVAL_WEIGHTS_FLAT[i].eg;
+    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 5, .beta1 = 0.9, .beta2 = 0.999,
+                      .epsilon = 1e-8, .epochs = 5, .batch = 1000, .threads = 2, .seed = 3,
+                      .k = tune_fit_k(&tr, w, 2)};
+    tune_set_targets(&tr, cfg.k, 0);
+    TuneResult res;
+    assert_int_equal(tune_train(&tr, NULL, &cfg, w, NULL, NULL, &res, &err), STATUS_OK);
+    static EvalWeight out[EVAL_PARAM_NB], back[EVAL_PARAM_NB];
+    int changed = 0;
+    for (int i = 0; i < EVAL_PARAM_NB; i++) {
+        out[i] = (EvalWeight){(int)lround(w[2 * i]), (int)lround(w[2 * i + 1])};
+        changed += out[i].mg != EVAL_WEIGHTS_FLAT[i].mg;
+    }
+    assert_true(changed > 10);
+    char path[256];
+    snprintf(path, sizeof path, "%s/emitted.h", fx->dir);
+    EvalBanner banner = {.generator = "test", .k = cfg.k, .epochs = 5};
+    assert_int_equal(eval_header_save(path, &banner, out, &err), STATUS_OK);
+    assert_int_equal(weights_read_header(path, back, &err), STATUS_OK);
+    assert_memory_equal(out, back, sizeof out);
+    for (size_t j = 0; j < va.npos; j++) // integer predictions from the parsed header
+        assert_int_equal(trace_store_rebuild(&va, j, back), trace_store_rebuild(&va, j, out));
+    trace_store_free(&tr), trace_store_free(&va);
+}
+
+// hansu-tune itself: same input, seed and thread count give a byte-identical header.
+static void test_hansu_tune_is_byte_stable(void **state) {
+    Fixture *fx = *state;
+    char cmd[1024], a[256], b[256];
+    snprintf(a, sizeof a, "%s/a.h", fx->dir);
+    snprintf(b, sizeof b, "%s/b.h", fx->dir);
+    for (int run = 0; run < 2; run++) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s/tuner/hansu-tune' '%s' --threads 2 --epochs 4 --batch 2000 --lr 3 "
+                 "--freeze material --out '%s' > /dev/null",
+                 HANSU_BINARY_DIR, fx->file, run ? b : a);
+        assert_int_equal(system(cmd), 0);
+    }
+    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+    assert_int_equal(system(cmd), 0);
+    static EvalWeight got[EVAL_PARAM_NB];
+    ErrorInfo err;
+    assert_int_equal(weights_read_header(a, got, &err), STATUS_OK);
+    for (int k = 0; k < KIND_NB; k++) // frozen
+        assert_memory_equal(&got[EVAL_OFF_MATERIAL + k], &EVAL_WEIGHTS_FLAT[EVAL_OFF_MATERIAL + k],
+                            sizeof got[0]);
+    // The banner names the input with its SHA-256.
+    snprintf(cmd, sizeof cmd, "grep -q \"input: %s sha256:$(sha256sum '%s' | cut -c1-64)\" '%s'",
+             fx->file, fx->file, a);
+    assert_int_equal(system(cmd), 0);
+    // A bad flag is an error, not a crash.
+    snprintf(cmd, sizeof cmd, "'%s/tuner/hansu-tune' --epochs x '%s' 2>/dev/null",
+             HANSU_BINARY_DIR, fx->file);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trace_parity_on_data_set),
+        cmocka_unit_test(test_split_by_game_and_threads),
+        cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_quiesce),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_emit_and_reparse),
+        cmocka_unit_test(test_hansu_tune_is_byte_stable),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
