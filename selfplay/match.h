@@ -23,7 +23,8 @@ typedef struct Limits {
     int depth;          // LIMIT_DEPTH: `go depth`
     int64_t movetime;   // LIMIT_MOVETIME: `go movetime`
     int64_t base, inc;  // LIMIT_CLOCK: main time and increment per move
-    int64_t byoyomi;    // LIMIT_CLOCK: byo-yomi period (0 = none), sent as `go ... byoyomi`
+    int64_t byoyomi;    // LIMIT_CLOCK: byo-yomi period (0 = none); once the main time is
+                        // spent the engine gets `go movetime PERIOD` for each move
     int periods;        // LIMIT_CLOCK: number of byo-yomi periods
 } Limits;
 

@@ -56,10 +56,14 @@ static void go_command(const GameSetup *g, const Clock clk[SIDE_NB], Side stm, c
         // The opponent's clock is shown as its own when the opponent plays without one.
         const Clock *w = g->limits[CHO]->kind == LIMIT_CLOCK ? &clk[CHO] : &clk[stm];
         const Clock *b = g->limits[HAN]->kind == LIMIT_CLOCK ? &clk[HAN] : &clk[stm];
+        // Byo-yomi in plain UCI, which every engine reads (Hansu has no `byoyomi` token):
+        // the main time as a sudden-death clock, then one period per move as `movetime`.
+        if (l->byoyomi > 0 && clk[stm].main <= 0) {
+            snprintf(out, len, "go movetime %" PRId64, l->byoyomi);
+            break;
+        }
         int n = snprintf(out, len, "go wtime %" PRId64 " btime %" PRId64, w->main, b->main);
-        if (l->byoyomi > 0)
-            snprintf(out + n, len - (size_t)n, " byoyomi %" PRId64, l->byoyomi);
-        else
+        if (l->byoyomi == 0)
             snprintf(out + n, len - (size_t)n, " winc %" PRId64 " binc %" PRId64, w->inc, b->inc);
         break;
     }

@@ -150,6 +150,69 @@ static void test_time_loss(void **state) {
     assert_int_equal(t.wins_by[0][REASON_TIME], 2);
 }
 
+// Byo-yomi 0 s + 2 x 0.1 s against an engine that takes 150 ms a move: its first move uses
+// up one period, its second the last one, and it loses on time.
+static void test_byoyomi_loss(void **state) {
+    (void)state;
+    MatchConfig c = base_config(2);
+    c.margin = 20;
+    fake_spec(&c.engine[0], "good", "good", NULL);
+    fake_spec(&c.engine[1], "slow", "slow", "150");
+    c.limits[1] = (Limits){.kind = LIMIT_CLOCK, .byoyomi = 100, .periods = 2};
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(t.wins_by[0][REASON_TIME], 2);
+}
+
+// An openings file of FENs replaces the 16 pairings; comments and blank lines are skipped.
+static void test_openings_file(void **state) {
+    (void)state;
+    char path[512], pgn[512];
+    temp_path(path, sizeof path, "open.fen");
+    temp_path(pgn, sizeof pgn, "open.pgn");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# two openings\n"
+          "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1\n\n"
+          "rbna1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ANBR w - - 0 1\n",
+          f);
+    fclose(f);
+    MatchConfig c = base_config(8);
+    c.openings_path = path;
+    c.pgn_path = pgn;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_consistent(&t, 4);
+    assert_int_equal(count_in_file(pgn, "[FEN \"rbna1abnr/"), 4);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("rnba1abnr/4k4/9 w - - 0 1\n", f); // 3 ranks: refused with the line number
+    fclose(f);
+    assert_int_not_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_non_null(strstr(err.msg, ":1:"));
+    unlink(path), unlink(pgn);
+}
+
+// A stop request (as from SIGTERM) before the start: nothing is played, nothing recorded.
+static void test_stop_flag(void **state) {
+    (void)state;
+    atomic_bool stop = true;
+    MatchConfig c = base_config(4);
+    c.stop = &stop;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_true(t.interrupted);
+    assert_int_equal(t.games, 0);
+}
+
 static void run_resumable(const char *pgn, const char *st, int stop_after, bool resume,
                           MatchTally *t) {
     MatchConfig c = base_config(16);
@@ -281,6 +344,9 @@ int main(void) {
         cmocka_unit_test(test_fault_garbage),
         cmocka_unit_test(test_fault_none),
         cmocka_unit_test(test_time_loss),
+        cmocka_unit_test(test_byoyomi_loss),
+        cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_openings_file),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_fsf_selfplay),
