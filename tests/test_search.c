@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// Search: mates in 1, 2 and 3 (chariot, horse, elephant, cannon over a screen, palace
+// diagonals; every one confirmed as a mate of that length by Fairy-Stockfish 11.1, whose
+// principal variation was checked to hold no pass: it also scores point-decided ends as mate), the game
+// ends of the rules page scored by points or perpetual check, exact node limits, reproducible
+// search after search_clear, and no illegal bestmove over many random positions.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "engine.h"
+#include "fen.h"
+#include "formation.h"
+#include "movegen.h"
+#include "notation.h"
+#include "rules.h"
+#include "search.h"
+
+typedef struct MateCase {
+    int moves; // mate in this many moves of the side to move
+    const char *fen;
+    const char *first; // the mating move Fairy-Stockfish found (one of possibly several)
+} MateCase;
+
+// clang-format off
+static const MateCase MATES[] = {
+    {3, "2b1a4/3k1a1R1/n4n3/9/B8/9/4B1PPp/3bC1N2/3K1A3/3A2C2 w - - 2 32", "h9f9"}, // R
+    {2, "3aa4/3k5/4c4/4b1pp1/9/9/1p1P5/5R2C/4A3r/4K2C1 w - - 7 34", "f3f9"}, // R
+    {3, "rn1a1abnr/9/1c3k1c1/p1pp2pp1/9/1N2N1P2/1PP1P3P/1C2C4/4K3R/R1BA1A1Bb w - - 7 9", "e5d7"}, // N
+    {1, "3a1a1n1/4k4/4c1P2/3b4P/9/1r7/9/2p6/3AAN3/1c1KC4 b - - 0 35", "d7b4"}, // B
+    {3, "3a2n2/4a4/1r1k5/2R6/9/3p5/1PB1C1PP1/5N3/4K4/1N1A1A1B1 w - - 4 38", "c7d7"}, // R
+    {3, "4k4/3na4/3P5/7p1/7P1/9/5R3/9/4A4/4K1N2 w - - 1 60", "f4e4"}, // R
+    {3, "3k3br/4a4/1R3n3/8p/2p1p4/rN5P1/2PP5/1C3A3/c4K3/2RA5 w - - 0 25", "b8b10"}, // R
+    {1, "3kca3/3a5/8n/9/3N5/6b2/3p5/3ACK3/3A1c3/9 w - - 2 57", "d6c8"}, // N
+    {3, "3n5/9/1R1a1k3/2B1P1pp1/p8/9/9/3cA4/4KA3/9 w - - 9 56", "b8d8"}, // R
+    {1, "5ab2/3a5/4bk3/9/3Bc2p1/1p4P2/3cPP3/3C1A1C1/9/r3nKBN1 b - - 0 31", "e1d3"}, // N
+    {2, "rb3aN2/4a4/3nk1nR1/1ppp3C1/9/9/P1c1P1PP1/1C7/9/RNBKAA1B1 w - - 6 17", "h8g8"}, // R
+    {3, "4ka3/4a2RR/c3bc3/2p4B1/P2p5/4p2P1/P8/9/N3K4/2BA1A3 w - - 0 44", "h9e9"}, // R
+    {2, "rn1a1R3/4a2b1/1c1kbR3/p1pp2pr1/8p/6P2/1PP6/1C2CN3/4K4/1B1ANA1B1 w - - 7 23", "f10e9"}, // R
+    {1, "5k1N1/2C2a3/2P1a4/6B2/9/6PP1/9/9/4CK3/3A1ABN1 w - - 12 66", "h10g8"}, // N
+    {2, "3a1Cb2/r2k5/2c1b4/n1R6/4p4/p8/4P1P1P/5K3/1C2A2R1/1B2c2B1 w - - 4 24", "h2h9"}, // R
+    {2, "4k2b1/3an3R/R3cPCc1/1p1p5/2p1p4/3P5/P1P1N2P1/6N2/4K4/2BA1AB2 w - - 0 32", "a8a10"}, // R
+    {2, "3ka4/3a5/3n5/4b1b1p/9/3r1p3/9/9/6B2/3A1K3 b - - 3 57", "d5d1"}, // R
+    {2, "1n1a5/6R2/1c1k5/Np3P3/p1p1P4/9/1PP6/9/5K3/3r5 w - - 2 57", "a7b9"}, // N
+    {2, "2bCck3/5a3/4a4/2C5r/9/PP7/9/9/3K5/9 b - - 2 71", "i7i2"}, // R
+    {2, "5k3/9/6R2/1pp6/r5B1p/c2P5/1P6P/3C5/9/3KAA1B1 w - - 3 53", "g8f8"}, // R
+    {1, "4k4/9/9/2N6/9/5c3/4Cn3/5Ap2/9/5K3 w - - 0 66", "c7e8"}, // N
+    {2, "4k3c/3a5/2N6/b6pp/4N4/6PP1/PP7/5A3/5C3/2BK5 w - - 3 50", "e6f8"}, // N
+    {2, "3a5/4a2R1/1c1k5/1pp6/9/R2n5/1PP2P1N1/3N5/4K4/1B1ACA1B1 w - - 11 31", "a5d5"}, // R
+    {2, "4k1Cb1/1R1aa4/3C3c1/p1Bb1ppp1/4c4/3P5/PP2N2PP/5N3/5K3/4AA1BR w - - 3 26", "b9b10"}, // R
+    {2, "1n2aar2/3k5/3c5/2p3C1p/1p1p5/c1b5P/4N1R2/r2A5/4K4/b4A3 b - - 7 38", "a3d3"}, // R
+    {3, "R2C5/4k4/5a3/1p2b4/4N4/2R6/PP4P2/4K4/5A3/3AN4 w - - 1 35", "c5c9"}, // R
+    {1, "1bn2a3/9/3ak4/9/9/2p3P2/PP1bN2P1/1C1A5/4A4/5Knr1 b - - 3 30", "g1h3"}, // N
+    {1, "3aa4/9/4k1N2/4b4/4p3P/p8/9/3K1n3/9/5A2C w - - 2 74", "i1i8"}, // C
+    {1, "3k5/9/5a3/9/7P1/3nBBP2/9/1n1p1N3/3A5/3KA4 b - - 1 54", "d5c3"}, // N
+    {3, "7C1/3ac4/3k1a3/1p4R2/7R1/1b3P3/6P2/5N1C1/3A1K3/1B4BN1 w - - 3 27", "h3h8"}, // C
+    {2, "2b1aa1nC/4k4/2n4c1/p1pp2pp1/1r7/4N4/1PP1c1b1P/4BRC2/3K5/1NBA1A2R b - - 1 13", "b6d6"}, // R
+    {1, "3aa4/2c2k3/2n2n1c1/p1p1bb1r1/6N2/3P4r/1PP5P/4BK3/4AA3/9 b - - 5 40", "h7h3"}, // R
+    {1, "9/4a4/2ca1k3/5r3/6PP1/7C1/2n6/3K5/4A4/5A3 b - - 4 52", "f7d7"}, // R
+    {1, "1b3a1b1/3ak4/3nc4/2pp2p2/6R2/p1PP4n/P6r1/3KC4/1r7/3AA4 b - - 5 34", "h4d4"}, // R
+    {1, "1b1a1a3/4k4/3rc4/9/7p1/1b2C2Pr/2p2P3/1R7/1B1A1C3/3KNA3 b - - 2 38", "d8d2"}, // R
+    {1, "3a1a3/4k4/4cn1c1/2pb3pp/1Bp6/5P3/1PP6/2rC1K3/5A3/5A1NR b - - 1 23", "c3d3"}, // R
+    {1, "4a1bn1/2RR5/4bk1c1/p3p2p1/4n4/3P1p3/9/1C1N2cC1/4K4/1B1AA1B2 w - - 0 20", "d9f9"}, // R
+    {1, "1n3a2r/3a5/4k4/1pp1p4/9/4P1PP1/1P2BP3/5K3/4AA3/2B5c b - - 2 30", "i10i3"}, // R
+    {1, "3a1a2b/4kn2r/2r1c2c1/R4B2p/2p3P2/3R5/1PP4P1/1N5C1/4KA3/2NAC2B1 w - - 7 23", "d5d10"}, // R
+    {1, "1n1R3br/4ak3/5n2c/bpp3pp1/1c7/1C4N1P/rNP1P4/4C2R1/3AK4/1B3A1B1 w - - 5 20", "d10e9"}, // R along the palace diagonal d10-e9
+    {1, "3k5/R8/4P4/9/9/9/9/9/9/5K3 w - - 0 1", "a9e9"}, // R on e9 checks d10 along the palace diagonal
+    {1, "3bkb3/8R/4N4/9/C1P6/9/9/9/9/3K5 w - - 0 1", "a6e6"}, // C over the e8 screen
+};
+// clang-format on
+
+static Searcher *searcher;
+
+static int setup(void **state) {
+    (void)state;
+    searcher = search_create(16);
+    return searcher ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    search_destroy(searcher);
+    return 0;
+}
+
+static void load(Board *b, const char *fen, const char *moves) {
+    ErrorInfo err;
+    assert_int_equal(fen_parse(b, fen, &err), STATUS_OK);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", moves ? moves : "");
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        Move m;
+        assert_int_equal(move_parse_uci(b, tok, &m, &err), STATUS_OK);
+        board_make(b, m);
+    }
+}
+
+static SearchResult run_depth(const Board *b, int depth) {
+    SearchLimits lim = {.depth = depth};
+    search_clear(searcher);
+    return search_run(searcher, b, &lim, NULL, NULL, NULL);
+}
+
+static void test_mates(void **state) {
+    (void)state;
+    static Board b;
+    int n = (int)(sizeof MATES / sizeof MATES[0]), failures = 0;
+    for (int i = 0; i < n; i++) {
+        load(&b, MATES[i].fen, NULL);
+        SearchResult r = run_depth(&b, 2 * MATES[i].moves + 1);
+        char mv[MOVE_STR_LEN];
+        move_to_uci(r.best, mv);
+        if (r.score != SCORE_MATE - (2 * MATES[i].moves - 1) && ++failures)
+            print_error("case %d (%s): score %d, bestmove %s, expected mate in %d", i, MATES[i].fen,
+                     r.score, mv, MATES[i].moves);
+        if (MATES[i].moves == 1) {
+            GameResult gr;
+            board_make(&b, r.best);
+            assert_true(rules_game_over(&b, &gr));
+            assert_int_equal(gr.reason, REASON_CHECKMATE);
+        }
+    }
+    assert_int_equal(failures, 0);
+    print_message("%d mates found\n", n);
+}
+
+typedef struct EndCase {
+    const char *fen, *moves, *best; // best may be NULL when any move does
+    int min_score, max_score;
+} EndCase;
+
+static void test_game_ends(void **state) {
+    (void)state;
+    static const char *const C02 =
+        "rn1a1a1br/4k4/c4n3/bpp2pC1p/1c7/9/1PP1P1PP1/1CN6/4K4/1RBA1ANBR w - - 0 1";
+    static const char *const C12 = "9/3c1k3/3a1aN2/9/9/4R4/3r5/9/4CA3/3AK4 w - - 0 1";
+    static const char *const C11 = "9/c1P6/3k5/7c1/9/9/9/9/4K4/4C1B2 w - - 0 1";
+    const EndCase cases[] = {
+        // After Cho's pass, Han's pass ends the game by two passes: Han wins 73.5 : 72.
+        {FEN_START, "e2e2", "e9e9", SCORE_POINTS_WIN + 3 * SCORE_POINTS_PER_HALF - 1,
+         SCORE_POINTS_WIN + 3 * SCORE_POINTS_PER_HALF - 1},
+        // Bikjang stands: taking the cannon keeps the generals facing, Han wins 71.5 : 65.
+        {C02, "e4d4", "f7g7", SCORE_POINTS_WIN + 13 * SCORE_POINTS_PER_HALF - 1,
+         SCORE_POINTS_WIN + 13 * SCORE_POINTS_PER_HALF - 1},
+        // Ply 200: whatever Han plays ends the game by the move limit, Han ahead on points.
+        {"rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 100", "",
+         NULL, SCORE_POINTS_WIN, SCORE_RULE_WIN},
+        // Han completes the threefold repetition of Cho's perpetual check: Cho loses.
+        {C12, "g8h10 f9f10 h10g8 f10f9 g8h10 f9f10 h10g8", "f10f9", SCORE_RULE_WIN - 1,
+         SCORE_RULE_WIN - 1},
+        // Han's pass completes a plain repetition: decided by points, Han 15.5 : 12.
+        {C11, "e2e3 d8d8 e3e2 d8d8 e2e3 d8d8 e3e2", NULL, SCORE_POINTS_WIN, SCORE_RULE_WIN},
+    };
+    static Board b;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        load(&b, cases[i].fen, cases[i].moves);
+        SearchResult r = run_depth(&b, 6);
+        char mv[MOVE_STR_LEN];
+        move_to_uci(r.best, mv);
+        if (r.score < cases[i].min_score || r.score > cases[i].max_score ||
+            (cases[i].best && strcmp(mv, cases[i].best) != 0))
+            fail_msg("end case %zu: bestmove %s score %d", i, mv, r.score);
+    }
+    // The game already over at the root: no move.
+    load(&b, FEN_START, "e2e2 e9e9");
+    assert_int_equal(run_depth(&b, 3).best, MOVE_NONE);
+}
+
+static void test_node_limit_exact(void **state) {
+    (void)state;
+    static Board b;
+    load(&b, FEN_START, "c4c5 g7g6");
+    SearchLimits lim = {.nodes = 12345};
+    for (int rep = 0; rep < 2; rep++) {
+        search_clear(searcher);
+        SearchResult r1 = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+        search_clear(searcher);
+        SearchResult r2 = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+        assert_int_equal(r1.nodes, lim.nodes);
+        assert_int_equal(r2.nodes, lim.nodes);
+        assert_int_equal(r1.best, r2.best);
+        assert_int_equal(r1.score, r2.score);
+        lim.nodes = 1; // even a one-node search answers a legal move
+    }
+    lim.nodes = 1;
+    search_clear(searcher);
+    SearchResult r = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+    assert_true(movegen_is_pseudo_legal(&b, r.best) && movegen_is_legal(&b, r.best));
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rng(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static void test_legal_bestmoves(void **state) {
+    (void)state;
+    static Board b;
+    int searched = 0;
+    for (int g = 0; g < 32; g++) {
+        formation_setup(&b, pairing_cho(g % PAIRING_NB), pairing_han(g % PAIRING_NB));
+        search_clear(searcher);
+        for (int ply = 0; ply < 200; ply++) {
+            GameResult gr;
+            MoveList l;
+            if (rules_game_over(&b, &gr))
+                break;
+            movegen_legal(&b, &l);
+            if (ply % 7 == 3) {
+                SearchLimits lim = {.nodes = 300 + rng() % 700};
+                SearchResult r = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+                bool found = false;
+                for (int i = 0; i < l.count; i++)
+                    found |= l.moves[i] == r.best;
+                assert_true(found);
+                searched++;
+            }
+            board_make(&b, l.moves[rng() % (uint64_t)l.count]);
+        }
+    }
+    print_message("%d random positions searched, every bestmove legal\n", searched);
+    assert_true(searched > 300);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mates),
+        cmocka_unit_test(test_game_ends),
+        cmocka_unit_test(test_node_limit_exact),
+        cmocka_unit_test(test_legal_bestmoves),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
