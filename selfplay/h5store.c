@@ -520,7 +520,8 @@ Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *er
         *n = 0;
         return st;
     }
-    qsort(*paths, *n, sizeof **paths, compare_str);
+    if (*n > 1) // qsort must not see the NULL list of an empty folder
+        qsort(*paths, *n, sizeof **paths, compare_str);
     return STATUS_OK;
 }
 
