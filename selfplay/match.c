@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "board.h"
+#include "engine.h"
 #include "formation.h"
 #include "match_game.h"
 #include "movegen.h"
@@ -163,9 +164,16 @@ static const char STATE_MAGIC[] = "hansu-match-state 1";
 // The line that names the match in the state file; a resume must find the same line.
 static void state_identity(const Match *m, char *out, size_t len) {
     const MatchConfig *c = m->cfg;
-    snprintf(out, len, "match games=%d openings=%d random_plies=%d seed=%llu engines=%s,%s",
+    const Limits *l = c->limits;
+    snprintf(out, len,
+             "match games=%d openings=%d random_plies=%d seed=%llu engines=%s,%s "
+             "limits=%d/%ld/%d/%lld/%lld/%lld/%lld/%d,%d/%ld/%d/%lld/%lld/%lld/%lld/%d",
              c->games, m->nopenings, c->random_plies, (unsigned long long)c->seed,
-             c->engine[0].name, c->engine[1].name);
+             c->engine[0].name, c->engine[1].name, l[0].kind, l[0].nodes, l[0].depth,
+             (long long)l[0].movetime, (long long)l[0].base, (long long)l[0].inc,
+             (long long)l[0].byoyomi, l[0].periods, l[1].kind, l[1].nodes, l[1].depth,
+             (long long)l[1].movetime, (long long)l[1].base, (long long)l[1].inc,
+             (long long)l[1].byoyomi, l[1].periods);
 }
 
 // Adds a finished pair to the tally (game 0: engine 0 is Cho; game 1: engine 1 is Cho).
@@ -194,7 +202,7 @@ static Status state_load(Match *m, ErrorInfo *err) {
     FILE *f = fopen(path, "r");
     if (!f)
         return error_set(err, STATUS_IO, "resume: state file %s: %s", path, strerror(errno));
-    char line[512], ident[400];
+    char line[640], ident[512];
     Status st = STATUS_OK;
     state_identity(m, ident, sizeof ident);
     if (!fgets(line, sizeof line, f) || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 ||
@@ -237,7 +245,7 @@ static Status open_outputs(Match *m, ErrorInfo *err) {
     if (!(m->state = fopen(c->state_path, mode)))
         return error_set(err, STATUS_IO, "state %s: %s", c->state_path, strerror(errno));
     if (!c->resume) {
-        char ident[400];
+        char ident[512];
         state_identity(m, ident, sizeof ident);
         fprintf(m->state, "%s\n%s\n", STATE_MAGIC, ident);
         fflush(m->state);
@@ -340,7 +348,8 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
         s.limits[side] = &c->limits[e];
     }
     match_play_game(&s, o);
-    if (o->aborted)
+    // A game cut short by a stop request is no result, whatever the engines did meanwhile.
+    if (o->aborted || (c->stop && atomic_load(c->stop)) || atomic_load(&w->m->abort))
         return false;
     for (int side = 0; side < SIDE_NB; side++)
         if (o->faulty[side] && !restart(w, side == CHO ? i : 1 - i, 1))
@@ -434,6 +443,7 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     Status st = check_config(c, err);
     if (!m || st != STATUS_OK)
         goto cleanup;
+    engine_init(); // the rules core's tables, if the caller has not built them yet
     m->cfg = c;
     m->progress = progress;
     m->progress_arg = arg;

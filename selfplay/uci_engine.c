@@ -39,6 +39,9 @@ static void exec_child(const EngineSpec *spec, int in_fd, int out_fd) {
     for (int i = 0; i < spec->nargs; i++)
         argv[i + 1] = (char *)spec->args[i];
     argv[spec->nargs + 1] = NULL;
+    // A process group of its own: a Ctrl-C at the terminal stops the match, which then ends
+    // its engines; the engines must not see the signal and die mid-game (a false crash).
+    setpgid(0, 0);
     dup2(in_fd, STDIN_FILENO);
     dup2(out_fd, STDOUT_FILENO);
     // Close every other descriptor so sibling engines' pipes do not leak into this child
