@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Search: mates in 1, 2 and 3 (chariot, horse, elephant, cannon over a screen, palace
-// diagonals; every one confirmed as a mate of that length by Fairy-Stockfish 11.1, whose
-// principal variation was checked to hold no pass: it also scores point-decided ends as mate), the game
-// ends of the rules page scored by points or perpetual check, exact node limits, reproducible
-// search after search_clear, and no illegal bestmove over many random positions.
+// diagonals), each confirmed as a mate of that length by Fairy-Stockfish 11.1 with no pass in
+// its principal variation (it also reports point-decided ends as mate); the game ends of the
+// rules page scored by points or perpetual check; exact node limits; reproducible search
+// after search_clear; no illegal bestmove over many random positions.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
