@@ -24,7 +24,7 @@
 #ifdef NDEBUG
 enum { GAMES_PER_PAIRING = 8, GAME_PLIES = 400 };
 #else
-enum { GAMES_PER_PAIRING = 1, GAME_PLIES = 150 };
+enum { GAMES_PER_PAIRING = 2, GAME_PLIES = 220 };
 #endif
 
 static Board board, snapshot, reloaded;
