@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Tests of the rules core (issue 2): perft and move lists against the oracle, end-of-game
 # rules and the oracle cases, board invariants along random games, bad input, UCI/CLI perft.
-add_library(hansu_core_testutil STATIC oracle_util.c)
+# The deep perft rows (over 3 million nodes) carry the label `slow`.
+add_library(hansu_core_testutil STATIC oracle_util.c rules_expect.c)
 target_link_libraries(hansu_core_testutil PUBLIC hansu_core PkgConfig::CMOCKA)
 target_compile_definitions(hansu_core_testutil PRIVATE HANSU_ORACLE_DIR="${HANSU_ORACLE_DIR}")
 
@@ -9,11 +10,10 @@ hansu_add_test(test_perft SOURCES test_perft.c LIBS hansu_core_testutil TIMEOUT 
 hansu_add_test(test_perft_slow SOURCES test_perft.c LIBS hansu_core_testutil
                LABELS slow TIMEOUT 3600)
 target_compile_definitions(test_perft_slow PRIVATE PERFT_SLOW=1)
-target_sources(hansu_core_testutil PRIVATE rules_expect.c)
-
 hansu_add_test(test_rules SOURCES test_rules.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_cases SOURCES test_cases.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_board SOURCES test_board.c LIBS hansu_core_testutil TIMEOUT 300)
 hansu_add_test(test_fen SOURCES test_fen.c LIBS hansu_core_testutil TIMEOUT 60)
+# Runs the built `hansu` executable.
 hansu_add_test(test_core_uci SOURCES test_core_uci.c LIBS hansu_core_testutil TIMEOUT 60)
 add_dependencies(test_core_uci hansu)
