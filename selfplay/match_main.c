@@ -212,6 +212,8 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
         printf("  (restarts after faults: %ld)\n", t->restarts[e]);
     }
     print_elo("", t);
+    EloEstimate e = stats_elo_penta(t->penta);
+    printf("\n95%% Elo interval [%.1f, %.1f]", e.elo_lower, e.elo_upper);
     printf("\nPentanomial [LL, LD, WL+DD, WD, WW] = [%ld, %ld, %ld, %ld, %ld]\n", t->penta[0],
            t->penta[1], t->penta[2], t->penta[3], t->penta[4]);
     if (c->sprt_enabled) {

@@ -48,9 +48,12 @@ static EloEstimate estimate(int n, const double *a, const long *count, double ro
     if (var <= 0.0) { // every sample alike: no spread to normalise by, no error estimate
         est.nelo = mu > 0.5 ? INFINITY : mu < 0.5 ? -INFINITY : 0.0;
         est.los = mu > 0.5 ? 1.0 : mu < 0.5 ? 0.0 : 0.5;
+        est.elo_lower = est.elo_upper = est.elo;
         return est;
     }
-    est.elo_error = (elo_of_score(mu + Z95 * sd) - elo_of_score(mu - Z95 * sd)) / 2.0;
+    est.elo_lower = elo_of_score(mu - Z95 * sd);
+    est.elo_upper = elo_of_score(mu + Z95 * sd);
+    est.elo_error = (est.elo_upper - est.elo_lower) / 2.0;
     est.nelo = (mu - 0.5) / (root2 * sqrt(var)) * NELO_SCALE;
     est.nelo_error = Z95 * sd / (root2 * sqrt(var)) * NELO_SCALE;
     est.los = 0.5 * (1.0 + erf((mu - 0.5) / (sd * M_SQRT2)));

@@ -21,6 +21,7 @@ enum { PENTA_LL = 0, PENTA_LD, PENTA_WL_DD, PENTA_WD, PENTA_WW, PENTA_NB };
 typedef struct EloEstimate {
     double score;
     double elo, elo_error;
+    double elo_lower, elo_upper; // the 95% interval itself (a bound is infinite near 0 or 1)
     double nelo, nelo_error;
     double los;
 } EloEstimate;

@@ -41,6 +41,8 @@ static void test_zero_draw_wdl(void **state) {
     assert_near(e.score, 0.6, 1e-12);
     assert_near(e.elo, 70.4365, 0.001);
     assert_near(e.elo_error, 70.5712, 0.001);
+    assert_near(e.elo_upper - e.elo_lower, 2 * 70.5712, 0.002);
+    assert_true(e.elo_lower < e.elo && e.elo < e.elo_upper);
     assert_near(e.nelo, 70.9200, 0.001);
     assert_near(e.nelo_error, 68.0961, 0.001);
     assert_near(e.los, 0.979387, 1e-5);
