@@ -70,6 +70,7 @@ static int teardown(void **state) {
 static DatasetFilter keep_all(void) {
     DatasetFilter f = dataset_filter_default();
     f.skip_plies = 0, f.skip_check = f.skip_capture = false, f.valid_fraction = 0;
+    f.keep_order = true;
     return f;
 }
 

@@ -17,7 +17,7 @@
 #include "packed_board.h"
 #include "search.h"
 
-enum { QUIESCE_MAX_PLIES = 8 };
+enum { QUIESCE_MAX_PLIES = 8, PREFETCH_AHEAD = 4 };
 
 DatasetFilter dataset_filter_default(void) {
     return (DatasetFilter){.skip_plies = 8, .min_ply = 0, .max_ply = -1, .max_score = -1,
@@ -137,8 +137,15 @@ typedef struct RowLists {
     size_t ntrain, nvalid;
 } RowLists;
 
-static Status select_rows(const ShardData *d, const DatasetFilter *f, RowLists *out,
-                          DatasetStats *st, ErrorInfo *err) {
+static void shuffle_rows(size_t *rows, size_t n, uint64_t *rng) {
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(tune_splitmix64(rng) % i), x = rows[i - 1];
+        rows[i - 1] = rows[j], rows[j] = x;
+    }
+}
+
+static Status select_rows(const ShardData *d, const DatasetFilter *f, uint64_t salt,
+                          RowLists *out, DatasetStats *st, ErrorInfo *err) {
     size_t np = d->positions.count;
     out->train = malloc((np ? np : 1) * sizeof(size_t));
     out->valid = malloc((np ? np : 1) * sizeof(size_t));
@@ -177,6 +184,13 @@ static Status select_rows(const ShardData *d, const DatasetFilter *f, RowLists *
             dst[(*cnt)++] = cand[i];
     }
     free(cand);
+    // Build in a seeded random order, so the stores come out shuffled for mini-batches
+    // without another copy of the traces.
+    uint64_t rng = f->seed ^ salt;
+    if (!f->keep_order) {
+        shuffle_rows(out->train, out->ntrain, &rng);
+        shuffle_rows(out->valid, out->nvalid, &rng);
+    }
     return STATUS_OK;
 }
 
@@ -233,13 +247,24 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n,
         // Static schedule: thread t gets one contiguous range, so concatenating the
         // per-thread stores in thread order restores the row order.
 #pragma omp for schedule(static)
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
+            // Rows come in random order: fetch a later row's board while this one is built.
+            if (i + PREFETCH_AHEAD < n) {
+                size_t r = rows[i + PREFETCH_AHEAD];
+                __builtin_prefetch(d->positions.board + r * PACKED_BOARD_BYTES);
+                __builtin_prefetch(&d->positions.ply[r]);
+                __builtin_prefetch(&d->positions.score[r]);
+            }
             if (me->st == STATUS_OK)
                 build_one(d, rows[i], f, b, tr, me, path);
+        }
         free(b);
         free(tr);
     }
-    Status s = STATUS_OK;
+    size_t np = out->npos, ne = out->nentries;
+    for (int t = 0; t < threads; t++)
+        np += w[t].store.npos, ne += w[t].store.nentries;
+    Status s = trace_store_reserve(out, np, ne, err);
     for (int t = 0; t < threads; t++) {
         if (s == STATUS_OK && w[t].st != STATUS_OK)
             s = w[t].st, *err = w[t].err;
@@ -266,7 +291,7 @@ static Status load_file(const char *path, const DatasetFilter *f, int threads,
     st->read_seconds += t1 - t0;
     st->files++, st->games += data->games.count, st->positions += data->positions.count;
     RowLists rl = {0};
-    s = select_rows(data, f, &rl, st, err);
+    s = select_rows(data, f, 0x9e3779b97f4a7c15ULL * (st->files + 1), &rl, st, err);
     if (s == STATUS_OK)
         s = build_rows(data, rl.train, rl.ntrain, f, threads, path, train, st, err);
     if (s == STATUS_OK)

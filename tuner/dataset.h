@@ -20,7 +20,8 @@ typedef struct DatasetFilter {
     bool quiesce;           // instead of dropping those, resolve them by a quiescence search
     int per_game;           // at most this many positions per game (seeded choice); 0 = all
     double valid_fraction;  // share of games (not positions) in the validation set, 0..1
-    uint64_t seed;          // drives the per-game choice and the split
+    uint64_t seed;          // drives the per-game choice, the split and the order
+    bool keep_order;        // build in row order instead of a seeded random order (tests)
 } DatasetFilter;
 
 /// Counts of what happened to the positions, for the report and the banner.
@@ -55,8 +56,9 @@ void dataset_free_files(char **files, size_t n);
 
 /// Loads every file of paths (an HDF5 file, or a run folder whose shard-*.h5 files are read
 /// in name order) into train and valid (initialised by the caller with EVAL_PARAM_NB and
-/// EVAL_PHASE_MAX), in file order, with `threads` OpenMP threads for the trace building; the
-/// result does not depend on the thread count. Errors: STATUS_IO (missing, unreadable),
+/// EVAL_PHASE_MAX), file after file, each file's positions in a seeded random order (so
+/// contiguous mini-batches are random samples), with `threads` OpenMP threads for the trace
+/// building; the result does not depend on the thread count. Errors: STATUS_IO (missing, unreadable),
 /// STATUS_FORMAT (not HDF5, not a Hansu file, unknown schema version, corrupt), STATUS_RANGE
 /// (no position left after filtering), each naming the file.
 Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,

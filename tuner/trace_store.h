@@ -65,6 +65,9 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
                             const EvalWeight *weights, Score engine_eval, int result, int score,
                             bool *kept, ErrorInfo *err);
 
+/// Makes room for npos positions and nentries entries in all (counts, not increments).
+Status trace_store_reserve(TraceStore *s, size_t npos, size_t nentries, ErrorInfo *err);
+
 /// Appends every position of src to dst (same nparams and phase_max). STATUS_NOMEM, or
 /// STATUS_RANGE past 2^32 entries.
 Status trace_store_append(TraceStore *dst, const TraceStore *src, ErrorInfo *err);

@@ -281,7 +281,8 @@ int main(int argc, char **argv) {
            train.npos, ds.train_games, valid.npos, ds.valid_games);
     printf("memory %.1f bytes/position (%.1f non-zero terms/position; 16 + 4 per term)\n",
            trace_store_bytes_per_position(&train), trace_store_entries_per_position(&train));
-    if ((st = trace_store_shuffle(&train, o.tune.seed, &err)) != STATUS_OK)
+    // Each file came in shuffled; several files are mixed once more across files.
+    if (ds.files > 1 && (st = trace_store_shuffle(&train, o.tune.seed, &err)) != STATUS_OK)
         goto cleanup;
     static EvalWeight start[EVAL_PARAM_NB];
     memcpy(start, EVAL_WEIGHTS_FLAT, sizeof start);
