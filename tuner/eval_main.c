@@ -3,6 +3,7 @@
 // standard input, one "cp" per line (side to move's view). The tuner's round-trip test builds
 // it against an emitted header (-DHANSU_EVAL_WEIGHTS=path) and compares with its predictions.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
@@ -12,7 +13,9 @@
 
 int main(void) {
     engine_init();
-    static Board b;
+    Board *b = malloc(sizeof *b);
+    if (!b)
+        return fputs("hansu-eval: out of memory\n", stderr), 1;
     char line[FEN_MAX_INPUT + 2];
     int lineno = 0;
     while (fgets(line, sizeof line, stdin)) {
@@ -21,11 +24,13 @@ int main(void) {
         if (!*line)
             continue;
         ErrorInfo err;
-        if (fen_parse(&b, line, &err) != STATUS_OK) {
+        if (fen_parse(b, line, &err) != STATUS_OK) {
             fprintf(stderr, "hansu-eval: line %d: %s\n", lineno, err.msg);
+            free(b);
             return 1;
         }
-        printf("%d\n", (int)eval_evaluate(&b));
+        printf("%d\n", (int)eval_evaluate(b));
     }
+    free(b);
     return 0;
 }

@@ -196,12 +196,21 @@ static bool parse_freeze(const char *list, uint8_t *frozen) {
     return true;
 }
 
-typedef struct Report {
+// Everything one run holds; freed by run_free().
+typedef struct Run {
+    Options o;
+    uint8_t frozen[EVAL_PARAM_NB];
+    TraceStore train, valid;
+    DatasetStats ds;
+    double w[2 * EVAL_PARAM_NB];   // weights being tuned, cp (w[2i] mg, w[2i+1] eg)
+    EvalWeight out[EVAL_PARAM_NB]; // the rounded result
+    double start_train, start_valid, end_train, end_valid;
+    TuneResult res;
     FILE *csv;
-} Report;
+} Run;
 
 static void on_epoch(const TuneEpoch *e, void *arg) {
-    Report *r = arg;
+    Run *r = arg;
     printf("epoch %4d  train MSE %.8f  valid MSE %.8f  %.3f s (+%.3f s validation)\n", e->epoch,
            e->train_mse, e->valid_mse, e->train_seconds, e->valid_seconds);
     fflush(stdout);
@@ -237,124 +246,139 @@ static Status hash_inputs(const Options *o, EvalBannerInput **out, int *n, Error
     return st;
 }
 
-int main(int argc, char **argv) {
-    Options o = {.filter = dataset_filter_default(),
-                 .tune = {.method = TUNE_ADAM, .beta1 = 0.9, .beta2 = 0.999, .epsilon = 1e-8,
-                          .epochs = 100, .batch = 16384, .patience = 10,
-                          .threads = omp_get_num_procs(), .seed = 1},
-                 .out = "engine/eval_weights.h"};
-    o.inputs = calloc((size_t)argc, sizeof *o.inputs);
-    int rc = o.inputs ? parse_args(argc, argv, &o) : -1;
-    if (rc != 0)
-        return free(o.inputs), rc > 0 ? 0 : 2;
-    static uint8_t frozen[EVAL_PARAM_NB];
-    if (o.freeze && !parse_freeze(o.freeze, frozen))
-        return free(o.inputs), 2;
-    o.tune.frozen = frozen;
-    engine_init();
+// Step 1: read, filter, split and trace the data; print what happened to the positions.
+static Status load_data(Run *r, ErrorInfo *err) {
+    Status st = dataset_load(r->o.inputs, (size_t)r->o.ninputs, &r->o.filter, r->o.tune.threads,
+                             &r->train, &r->valid, &r->ds, err);
+    if (st != STATUS_OK)
+        return st;
+    const DatasetStats *ds = &r->ds;
+    double secs = ds->read_seconds + ds->build_seconds;
+    printf("loaded %zu files, %zu games, %zu positions in %.2f s (read %.2f s, build %.2f s): "
+           "%.0f positions/s\n", ds->files, ds->games, ds->positions, secs, ds->read_seconds,
+           ds->build_seconds, ds->positions / fmax(1e-9, secs));
+    printf("dropped: ply %zu, score %zu, check %zu, capture %zu, per game %zu; quiesced %zu\n",
+           ds->cut_ply, ds->cut_score, ds->cut_check, ds->cut_capture, ds->cut_per_game,
+           ds->quiesced);
+    printf("trace parity: %zu refused (> 1 cp), %zu off by 1 cp, %zu kept\n", ds->refused,
+           ds->off_by_one, r->train.npos + r->valid.npos);
+    printf("train %zu positions (%zu games), validation %zu positions (%zu games)\n",
+           r->train.npos, ds->train_games, r->valid.npos, ds->valid_games);
+    printf("memory %.1f bytes/position (%.1f non-zero terms/position; 16 + 4 per term)\n",
+           trace_store_bytes_per_position(&r->train),
+           trace_store_entries_per_position(&r->train));
+    // Each file came in shuffled; several files are mixed once more across files.
+    if (ds->files > 1)
+        st = trace_store_shuffle(&r->train, r->o.tune.seed, err);
+    return st;
+}
 
-    ErrorInfo err = {{0}};
-    TraceStore train, valid;
-    trace_store_init(&train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
-    trace_store_init(&valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
-    DatasetStats ds;
+// Step 2: starting weights, K, targets, the starting losses and the loss CSV's first row.
+static Status prepare(Run *r, ErrorInfo *err) {
+    EvalWeight start[EVAL_PARAM_NB];
+    memcpy(start, EVAL_WEIGHTS_FLAT, sizeof start);
+    Status st = STATUS_OK;
+    if (r->o.init && (st = weights_read_header(r->o.init, start, err)) != STATUS_OK)
+        return st;
+    for (int i = 0; i < EVAL_PARAM_NB; i++)
+        r->w[2 * i] = start[i].mg, r->w[2 * i + 1] = start[i].eg;
+    TuneConfig *c = &r->o.tune;
+    if (!r->o.k_given)
+        c->k = tune_fit_k(&r->train, r->w, c->threads);
+    tune_set_targets(&r->train, c->k, r->o.lambda);
+    tune_set_targets(&r->valid, c->k, r->o.lambda);
+    r->start_train = tune_loss(&r->train, r->w, c->k, c->threads);
+    r->start_valid = tune_loss(&r->valid, r->w, c->k, c->threads);
+    printf("K %.6f (%s), lambda %.3f; starting weights: train MSE %.8f, valid MSE %.8f\n", c->k,
+           r->o.k_given ? "given" : "fitted", r->o.lambda, r->start_train, r->start_valid);
+    if (!r->o.loss_csv)
+        return STATUS_OK;
+    if (!(r->csv = fopen(r->o.loss_csv, "w")))
+        return error_set(err, STATUS_IO, "%s: cannot write: %s", r->o.loss_csv, strerror(errno));
+    fprintf(r->csv, "epoch,train_mse,valid_mse,seconds\n0,%.10f,%.10f,0\n", r->start_train,
+            r->start_valid);
+    return STATUS_OK;
+}
+
+// Step 3: train, round to the engine's integers, and measure the rounded weights.
+static Status train(Run *r, ErrorInfo *err) {
+    TuneConfig *c = &r->o.tune;
+    Status st = tune_train(&r->train, &r->valid, c, r->w, on_epoch, r, &r->res, err);
+    if (st != STATUS_OK)
+        return st;
+    for (int i = 0; i < EVAL_PARAM_NB; i++) {
+        r->out[i] = (EvalWeight){(int)lround(r->w[2 * i]), (int)lround(r->w[2 * i + 1])};
+        r->w[2 * i] = r->out[i].mg, r->w[2 * i + 1] = r->out[i].eg;
+    }
+    r->end_train = tune_loss(&r->train, r->w, c->k, c->threads);
+    r->end_valid = tune_loss(&r->valid, r->w, c->k, c->threads);
+    printf("%d epochs%s, kept epoch %d; rounded weights: train MSE %.8f (was %.8f), valid MSE "
+           "%.8f (was %.8f)\n", r->res.epochs_run, r->res.stopped_early ? " (stopped early)" : "",
+           r->res.best_epoch, r->end_train, r->start_train, r->end_valid, r->start_valid);
+    return STATUS_OK;
+}
+
+// Step 4: the header, through the engine's printer, with the provenance banner.
+static Status emit(Run *r, ErrorInfo *err) {
     EvalBannerInput *inputs = NULL;
     int ninputs = 0;
-    Report rep = {0};
-    double *w = malloc(2 * EVAL_PARAM_NB * sizeof *w);
-    Status st = w ? dataset_load(o.inputs, (size_t)o.ninputs, &o.filter, o.tune.threads, &train,
-                                 &valid, &ds, &err)
-                  : error_set(&err, STATUS_NOMEM, "out of memory");
-    if (st != STATUS_OK)
-        goto cleanup;
-    size_t kept = train.npos + valid.npos;
-    printf("loaded %zu files, %zu games, %zu positions in %.2f s (read %.2f s, build %.2f s): "
-           "%.0f positions/s\n",
-           ds.files, ds.games, ds.positions, ds.read_seconds + ds.build_seconds,
-           ds.read_seconds, ds.build_seconds,
-           ds.positions / fmax(1e-9, ds.read_seconds + ds.build_seconds));
-    printf("dropped: ply %zu, score %zu, check %zu, capture %zu, per game %zu; quiesced %zu\n",
-           ds.cut_ply, ds.cut_score, ds.cut_check, ds.cut_capture, ds.cut_per_game, ds.quiesced);
-    printf("trace parity: %zu refused (> 1 cp), %zu off by 1 cp, %zu kept\n", ds.refused,
-           ds.off_by_one, kept);
-    printf("train %zu positions (%zu games), validation %zu positions (%zu games)\n",
-           train.npos, ds.train_games, valid.npos, ds.valid_games);
-    printf("memory %.1f bytes/position (%.1f non-zero terms/position; 16 + 4 per term)\n",
-           trace_store_bytes_per_position(&train), trace_store_entries_per_position(&train));
-    // Each file came in shuffled; several files are mixed once more across files.
-    if (ds.files > 1 && (st = trace_store_shuffle(&train, o.tune.seed, &err)) != STATUS_OK)
-        goto cleanup;
-    static EvalWeight start[EVAL_PARAM_NB];
-    memcpy(start, EVAL_WEIGHTS_FLAT, sizeof start);
-    if (o.init && (st = weights_read_header(o.init, start, &err)) != STATUS_OK)
-        goto cleanup;
-    for (int i = 0; i < EVAL_PARAM_NB; i++)
-        w[2 * i] = start[i].mg, w[2 * i + 1] = start[i].eg;
-    if (!o.k_given)
-        o.tune.k = tune_fit_k(&train, w, o.tune.threads);
-    tune_set_targets(&train, o.tune.k, o.lambda);
-    tune_set_targets(&valid, o.tune.k, o.lambda);
-    double start_train = tune_loss(&train, w, o.tune.k, o.tune.threads);
-    double start_valid = tune_loss(&valid, w, o.tune.k, o.tune.threads);
-    printf("K %.6f (%s), lambda %.3f; starting weights: train MSE %.8f, valid MSE %.8f\n",
-           o.tune.k, o.k_given ? "given" : "fitted", o.lambda, start_train, start_valid);
-    if (o.loss_csv) {
-        if (!(rep.csv = fopen(o.loss_csv, "w"))) {
-            st = error_set(&err, STATUS_IO, "%s: cannot write: %s", o.loss_csv, strerror(errno));
-            goto cleanup;
-        }
-        fprintf(rep.csv, "epoch,train_mse,valid_mse,seconds\n0,%.10f,%.10f,0\n", start_train,
-                start_valid);
-    }
-    TuneResult res;
-    st = tune_train(&train, &valid, &o.tune, w, on_epoch, &rep, &res, &err);
-    if (st != STATUS_OK)
-        goto cleanup;
-    // The engine uses integers: report and record the losses of the rounded weights.
-    static EvalWeight out[EVAL_PARAM_NB];
-    for (int i = 0; i < EVAL_PARAM_NB; i++) {
-        out[i] = (EvalWeight){(int)lround(w[2 * i]), (int)lround(w[2 * i + 1])};
-        w[2 * i] = out[i].mg, w[2 * i + 1] = out[i].eg;
-    }
-    double end_train = tune_loss(&train, w, o.tune.k, o.tune.threads);
-    double end_valid = tune_loss(&valid, w, o.tune.k, o.tune.threads);
-    printf("%d epochs%s, kept epoch %d; rounded weights: train MSE %.8f (was %.8f), valid MSE "
-           "%.8f (was %.8f)\n",
-           res.epochs_run, res.stopped_early ? " (stopped early)" : "", res.best_epoch,
-           end_train, start_train, end_valid, start_valid);
-    if (o.dry_run)
-        goto cleanup;
-    if ((st = hash_inputs(&o, &inputs, &ninputs, &err)) != STATUS_OK)
-        goto cleanup;
-    char filters[512], settings[1024];
-    dataset_filter_describe(&o.filter, filters, sizeof filters);
-    snprintf(settings, sizeof settings,
-             "%s --lambda %.4g --optimizer %s --lr %.6g --batch %zu --epochs %d --patience %d%s%s",
-             filters, o.lambda, o.tune.method == TUNE_GD ? "gd" : "adam", o.tune.lr,
-             o.tune.batch, o.tune.epochs, o.tune.patience, o.freeze ? " --freeze " : "",
-             o.freeze ? o.freeze : "");
-    if (o.init) // the starting weights are an input too
-        snprintf(settings + strlen(settings), sizeof settings - strlen(settings), " --init %s",
-                 o.init);
-    char note[256];
-    snprintf(note, sizeof note, "Texel tuning of %zu train / %zu validation positions, kept epoch %d",
-             train.npos, valid.npos, res.best_epoch);
+    Status st = hash_inputs(&r->o, &inputs, &ninputs, err);
+    const Options *o = &r->o;
+    char settings[1536], note[256];
+    dataset_filter_describe(&o->filter, settings, sizeof settings);
+    size_t len = strlen(settings);
+    snprintf(settings + len, sizeof settings - len,
+             " --lambda %.4g --optimizer %s --lr %.6g --batch %zu --epochs %d --patience %d%s%s%s%s",
+             o->lambda, o->tune.method == TUNE_GD ? "gd" : "adam", o->tune.lr, o->tune.batch,
+             o->tune.epochs, o->tune.patience, o->freeze ? " --freeze " : "",
+             o->freeze ? o->freeze : "", o->init ? " --init " : "", o->init ? o->init : "");
+    snprintf(note, sizeof note, "Texel tuning of %zu train / %zu validation positions, kept "
+             "epoch %d", r->train.npos, r->valid.npos, r->res.best_epoch);
     EvalBanner banner = {.generator = "hansu-tune " HANSU_VERSION, .note = note,
                          .inputs = inputs, .n_inputs = ninputs, .filters = settings,
-                         .k = o.tune.k, .epochs = res.epochs_run, .train_loss = end_train,
-                         .valid_loss = end_valid};
-    if ((st = eval_header_save(o.out, &banner, out, &err)) == STATUS_OK)
-        printf("wrote %s\n", o.out);
-cleanup:
-    if (rep.csv && fclose(rep.csv) != 0 && st == STATUS_OK)
-        st = error_set(&err, STATUS_IO, "%s: write error", o.loss_csv);
+                         .k = o->tune.k, .epochs = r->res.epochs_run,
+                         .train_loss = r->end_train, .valid_loss = r->end_valid};
+    if (st == STATUS_OK && (st = eval_header_save(o->out, &banner, r->out, err)) == STATUS_OK)
+        printf("wrote %s\n", o->out);
     for (int i = 0; i < ninputs; i++)
         free((char *)inputs[i].path), free((char *)inputs[i].hash);
     free(inputs);
-    trace_store_free(&train);
-    trace_store_free(&valid);
-    free(w);
-    free(o.inputs);
+    return st;
+}
+
+int main(int argc, char **argv) {
+    Run *r = calloc(1, sizeof *r);
+    char **inputs = calloc((size_t)argc, sizeof *inputs);
+    if (!r || !inputs)
+        return free(r), free(inputs), fputs("hansu-tune: out of memory\n", stderr), 1;
+    r->o = (Options){.inputs = inputs, .filter = dataset_filter_default(),
+                     .tune = {.method = TUNE_ADAM, .beta1 = 0.9, .beta2 = 0.999,
+                              .epsilon = 1e-8, .epochs = 100, .batch = 16384, .patience = 10,
+                              .threads = omp_get_num_procs(), .seed = 1},
+                     .out = "engine/eval_weights.h"};
+    int rc = parse_args(argc, argv, &r->o);
+    if (rc == 0 && r->o.freeze && !parse_freeze(r->o.freeze, r->frozen))
+        rc = -1;
+    if (rc != 0)
+        return free(r), free(inputs), rc > 0 ? 0 : 2;
+    r->o.tune.frozen = r->frozen;
+    engine_init();
+    trace_store_init(&r->train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    trace_store_init(&r->valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    ErrorInfo err = {{0}};
+    Status st = load_data(r, &err);
+    if (st == STATUS_OK)
+        st = prepare(r, &err);
+    if (st == STATUS_OK)
+        st = train(r, &err);
+    if (st == STATUS_OK && !r->o.dry_run)
+        st = emit(r, &err);
+    if (r->csv && fclose(r->csv) != 0 && st == STATUS_OK)
+        st = error_set(&err, STATUS_IO, "%s: write error", r->o.loss_csv);
+    trace_store_free(&r->train);
+    trace_store_free(&r->valid);
+    free(r);
+    free(inputs);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu-tune: %s error: %s\n", status_name(st), err.msg);
         return 1;
