@@ -288,7 +288,7 @@ static Status prepare(Run *r, ErrorInfo *err) {
     tune_set_targets(&r->train, c->k, r->o.lambda);
     tune_set_targets(&r->valid, c->k, r->o.lambda);
     r->start_train = tune_loss(&r->train, r->w, c->k, c->threads);
-    r->start_valid = tune_loss(&r->valid, r->w, c->k, c->threads);
+    r->start_valid = r->valid.npos ? tune_loss(&r->valid, r->w, c->k, c->threads) : NAN;
     printf("K %.6f (%s), lambda %.3f; starting weights: train MSE %.8f, valid MSE %.8f\n", c->k,
            r->o.k_given ? "given" : "fitted", r->o.lambda, r->start_train, r->start_valid);
     if (!r->o.loss_csv)
@@ -311,7 +311,7 @@ static Status train(Run *r, ErrorInfo *err) {
         r->w[2 * i] = r->out[i].mg, r->w[2 * i + 1] = r->out[i].eg;
     }
     r->end_train = tune_loss(&r->train, r->w, c->k, c->threads);
-    r->end_valid = tune_loss(&r->valid, r->w, c->k, c->threads);
+    r->end_valid = r->valid.npos ? tune_loss(&r->valid, r->w, c->k, c->threads) : NAN;
     printf("%d epochs%s, kept epoch %d; rounded weights: train MSE %.8f (was %.8f), valid MSE "
            "%.8f (was %.8f)\n", r->res.epochs_run, r->res.stopped_early ? " (stopped early)" : "",
            r->res.best_epoch, r->end_train, r->start_train, r->end_valid, r->start_valid);
