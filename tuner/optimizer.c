@@ -44,6 +44,8 @@ double tune_loss(const TraceStore *s, const double *w, double k, int threads) {
 #pragma omp parallel num_threads(nt)
     {
         double acc = 0;
+#pragma omp single
+        nt = omp_get_num_threads(); // the team may be smaller than asked
 #pragma omp for schedule(static)
         for (size_t j = 0; j < s->npos; j++) {
             double d = tune_sigmoid(k, eval_at(s, &s->pos[j], w)) - s->pos[j].target;
@@ -75,6 +77,8 @@ double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double
         int t = omp_get_thread_num();
         double *g = scratch + (size_t)t * stride, acc = 0;
         memset(g, 0, n2 * sizeof *g);
+#pragma omp single
+        nt = omp_get_num_threads(); // the team may be smaller than asked: sum only its buffers
 #pragma omp for schedule(static)
         for (size_t j = begin; j < end; j++) {
             const TracePos *p = &s->pos[j];
