@@ -219,6 +219,57 @@ static void test_quiesce(void **state) {
     assert_true(resolved > 0);
 }
 
+// The gradient of the real term list on real traces against central finite differences,
+// every parameter (unused ones must show a zero gradient both ways).
+static void test_gradient_on_real_traces(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = keep_all();
+    f.per_game = 12;
+    TraceStore tr, va;
+    DatasetStats ds;
+    ErrorInfo err;
+    assert_int_equal(load(fx->file, &f, 2, &tr, &va, &ds, &err), STATUS_OK);
+    static double w[2 * EVAL_PARAM_NB], g[2 * EVAL_PARAM_NB];
+    static int maxc[EVAL_PARAM_NB];
+    for (int i = 0; i < EVAL_PARAM_NB; i++)
+        w[2 * i] = EVAL_WEIGHTS_FLAT[i].mg, w[2 * i + 1] = EVAL_WEIGHTS_FLAT[i].eg;
+    for (size_t e = 0; e < tr.nentries; e++)
+        if (abs(tr.entries[e].coef) > maxc[tr.entries[e].index])
+            maxc[tr.entries[e].index] = abs(tr.entries[e].coef);
+    double k = tune_fit_k(&tr, w, 1);
+    tune_set_targets(&tr, k, 0.5);
+    double *scratch = calloc(tune_scratch_stride(&tr), sizeof *scratch);
+    tune_gradient(&tr, 0, tr.npos, w, k, 1, g, scratch);
+    int used = 0;
+    double worst = 0;
+    for (int i = 0; i < 2 * EVAL_PARAM_NB; i++) {
+        // The step shrinks with the largest count, so the cubic term stays negligible.
+        double h = 0.1 / (maxc[i / 2] ? maxc[i / 2] : 1), save = w[i];
+        w[i] = save + h;
+        double up = tune_loss(&tr, w, k, 1);
+        w[i] = save - h;
+        double down = tune_loss(&tr, w, k, 1);
+        w[i] = save;
+        double fd = (up - down) / (2 * h);
+        if (maxc[i / 2] == 0 || g[i] == 0) {
+            if (g[i] != 0 || fabs(fd) > 1e-13)
+                fail_msg("param %d: unused, yet gradient %.3e / %.3e", i, g[i], fd);
+            continue;
+        }
+        used++;
+        double rel = fabs(fd - g[i]) / fabs(g[i]);
+        worst = fmax(worst, rel);
+        if (rel > 1e-6)
+            fail_msg("param %d (max count %d): analytic %.12e, finite difference %.12e, "
+                     "rel %.3e", i, maxc[i / 2], g[i], fd, rel);
+    }
+    printf("    %d of %d parameters in use, worst relative error %.2e\n", used,
+           2 * EVAL_PARAM_NB, worst);
+    assert_true(used > 200);
+    free(scratch);
+    trace_store_free(&tr), trace_store_free(&va);
+}
+
 // Expects a clear error (not OK, message naming the path) from loading path.
 static void expect_error(const char *path, const DatasetFilter *f, Status want) {
     TraceStore tr, va;
@@ -375,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_split_by_game_and_threads),
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_quiesce),
+        cmocka_unit_test(test_gradient_on_real_traces),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_emit_and_reparse),
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
