@@ -43,8 +43,10 @@ def main(argv):
     ax.plot(epochs, train, label="training MSE", color="tab:blue")
     if any(not math.isnan(v) for v in valid):
         ax.plot(epochs, valid, label="validation MSE", color="tab:orange")
-        best = min(range(len(valid)), key=lambda i: valid[i] if not math.isnan(valid[i]) else math.inf)
-        ax.axvline(epochs[best], color="gray", linestyle=":", label=f"best validation (epoch {epochs[best]})")
+        best = min(range(len(valid)),
+                   key=lambda i: valid[i] if not math.isnan(valid[i]) else math.inf)
+        ax.axvline(epochs[best], color="gray", linestyle=":",
+                   label=f"best validation (epoch {epochs[best]})")
     ax.set_xlabel("epoch")
     ax.set_ylabel("MSE (Texel loss)")
     ax.set_title("hansu-tune loss curve")

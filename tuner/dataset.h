@@ -58,7 +58,8 @@ void dataset_free_files(char **files, size_t n);
 /// in name order) into train and valid (initialised by the caller with EVAL_PARAM_NB and
 /// EVAL_PHASE_MAX), file after file, each file's positions in a seeded random order (so
 /// contiguous mini-batches are random samples), with `threads` OpenMP threads for the trace
-/// building; the result does not depend on the thread count. Errors: STATUS_IO (missing, unreadable),
+/// building; the result does not depend on the thread count. Errors: STATUS_IO (missing,
+/// unreadable),
 /// STATUS_FORMAT (not HDF5, not a Hansu file, unknown schema version, corrupt), STATUS_RANGE
 /// (no position left after filtering), each naming the file.
 Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,

@@ -41,9 +41,11 @@ static void play_game(ShardData *d, Board *b, uint32_t id, uint64_t seed) {
             pc->board[r * PACKED_BOARD_BYTES + i] = pb.sq[i];
         int ply = board_game_ply(b), e = eval_evaluate(b);
         pc->stm[r] = (uint8_t)b->side, pc->ply[r] = (uint16_t)ply, pc->move[r] = m;
-        pc->score[r] = (int16_t)(e > STORED_CP_MAX ? STORED_CP_MAX : e < -STORED_CP_MAX ? -STORED_CP_MAX : e);
+        e = e > STORED_CP_MAX ? STORED_CP_MAX : e < -STORED_CP_MAX ? -STORED_CP_MAX : e;
+        pc->score[r] = (int16_t)e;
+        bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
         pc->flags[r] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
-                                 (!move_is_pass(m) && board_at(b, move_to(m)) ? POS_BEST_CAPTURE : 0) |
+                                 (capture ? POS_BEST_CAPTURE : 0) |
                                  (ply < SYNTH_RANDOM_PLIES ? POS_RANDOM : 0));
         pc->game_id[r] = id;
         board_make(b, m);

@@ -158,7 +158,8 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
 Status trace_store_append(TraceStore *dst, const TraceStore *src, ErrorInfo *err) {
     if (dst->nentries + src->nentries > UINT32_MAX)
         return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
-    if (!grow((void **)&dst->pos, &dst->pos_cap, dst->npos, dst->npos + src->npos, sizeof *dst->pos) ||
+    if (!grow((void **)&dst->pos, &dst->pos_cap, dst->npos, dst->npos + src->npos,
+              sizeof *dst->pos) ||
         !grow((void **)&dst->entries, &dst->entries_cap, dst->nentries,
               dst->nentries + src->nentries,
               sizeof *dst->entries))

@@ -49,7 +49,7 @@ static void usage(FILE *f) {
         "  --valid F          share of games in the validation set (default 0.1)\n"
         "\nOptimiser:\n"
         "  --optimizer adam|gd  Adam (Kingma & Ba 2015, default) or plain gradient descent\n"
-        "  --lr X             Adam step in cp (default 1) / GD gradient multiplier (default 20000)\n"
+        "  --lr X             Adam: step in cp (default 1); GD: gradient multiplier (20000)\n"
         "  --beta1 X          Adam first-moment decay (default 0.9)\n"
         "  --beta2 X          Adam second-moment decay (default 0.999)\n"
         "  --epsilon X        Adam denominator guard (default 1e-8)\n"
@@ -180,9 +180,11 @@ static int parse_args(int argc, char **argv, Options *o) {
 static bool parse_freeze(const char *list, uint8_t *frozen) {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int t = 0;
-        while (t < EVAL_TERM_NB && strcasecmp(tok, EVAL_TERMS[t].name) && strcasecmp(tok, EVAL_TERMS[t].id))
+        while (t < EVAL_TERM_NB && strcasecmp(tok, EVAL_TERMS[t].name) &&
+               strcasecmp(tok, EVAL_TERMS[t].id))
             t++;
         if (t == EVAL_TERM_NB) {
             fprintf(stderr, "hansu-tune: --freeze: unknown term '%s'; terms:", tok);
@@ -328,7 +330,8 @@ static Status emit(Run *r, ErrorInfo *err) {
     dataset_filter_describe(&o->filter, settings, sizeof settings);
     size_t len = strlen(settings);
     snprintf(settings + len, sizeof settings - len,
-             " --lambda %.4g --optimizer %s --lr %.6g --batch %zu --epochs %d --patience %d%s%s%s%s",
+             " --lambda %.4g --optimizer %s --lr %.6g --batch %zu --epochs %d --patience %d"
+             "%s%s%s%s",
              o->lambda, o->tune.method == TUNE_GD ? "gd" : "adam", o->tune.lr, o->tune.batch,
              o->tune.epochs, o->tune.patience, o->freeze ? " --freeze " : "",
              o->freeze ? o->freeze : "", o->init ? " --init " : "", o->init ? o->init : "");
