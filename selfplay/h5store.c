@@ -23,6 +23,7 @@ enum {
 typedef struct Writer {
     hid_t file;
     const char *path; // the temporary path being written
+    bool in_memory;   // built by the core driver in memory; written out by write_image()
     size_t games, positions;
 } Writer;
 
@@ -33,8 +34,13 @@ static Status h5_fail(ErrorInfo *err, const char *path, const char *what) {
     return error_set(err, STATUS_IO, "%s: %s failed", path, what);
 }
 
-// Silences HDF5's own error printing: errors come back as Status with a message.
-static void quiet_hdf5(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+// Silences HDF5's own error printing (errors come back as Status with a message), and keeps
+// HDF5 from closing files at exit: after a failed H5Fclose (full disk) its exit handler
+// crashes on the half-closed file. Every file here is closed explicitly before returning.
+static void quiet_hdf5(void) {
+    H5dont_atexit(); // refused, harmlessly, once the library is initialised
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
 
 // --- attributes ---------------------------------------------------------------------------
 
@@ -286,7 +292,15 @@ static Status writer_open(Writer *w, const char *tmp, const StoreMeta *meta, siz
     w->path = tmp;
     w->games = games;
     w->positions = positions;
-    w->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    // In memory, HDF5 never meets a full disk: its close cannot fail half-way, and the image
+    // goes to disk through plain write() calls whose errors are ours to report.
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || (w->in_memory && H5Pset_fapl_core(fapl, CHUNK_BYTES, 0) < 0))
+        w->file = -1;
+    else
+        w->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
     if (w->file < 0)
         return h5_fail(err, tmp, "creating the file");
     hid_t g = H5Gcreate2(w->file, "games", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -328,13 +342,47 @@ static Status fsync_path(const char *path, int flags, ErrorInfo *err) {
     return close(fd) < 0 ? h5_fail(err, path, "close") : STATUS_OK;
 }
 
-// Closes the file, makes it durable and moves it to its final name.
-static Status writer_finish(Writer *w, const char *final_path, ErrorInfo *err) {
+// Writes the in-memory file image to w->path and fsyncs it.
+static Status write_image(Writer *w, ErrorInfo *err) {
+    ssize_t size = H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0 ? -1
+                                                             : H5Fget_file_image(w->file, NULL, 0);
+    char *image = size > 0 ? malloc((size_t)size) : NULL;
+    if (!image || H5Fget_file_image(w->file, image, (size_t)size) != size) {
+        free(image);
+        return h5_fail(err, w->path, "building the file image");
+    }
     herr_t rc = H5Fclose(w->file);
     w->file = -1;
-    if (rc < 0)
-        return h5_fail(err, w->path, "closing the file");
-    Status st = fsync_path(w->path, O_RDONLY, err);
+    int fd = rc < 0 ? -1 : open(w->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    Status st = fd < 0 ? h5_fail(err, w->path, rc < 0 ? "closing the file" : "creating the file")
+                       : STATUS_OK;
+    for (ssize_t done = 0; st == STATUS_OK && done < size;) {
+        ssize_t n = write(fd, image + done, (size_t)(size - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            st = h5_fail(err, w->path, "writing the file");
+        done += n > 0 ? n : 0;
+    }
+    if (st == STATUS_OK && fsync(fd) < 0)
+        st = h5_fail(err, w->path, "fsync");
+    if (fd >= 0 && close(fd) < 0 && st == STATUS_OK)
+        st = h5_fail(err, w->path, "closing the file");
+    free(image);
+    return st;
+}
+
+// Closes the file, makes it durable and moves it to its final name.
+static Status writer_finish(Writer *w, const char *final_path, ErrorInfo *err) {
+    Status st;
+    if (w->in_memory) {
+        st = write_image(w, err);
+    } else {
+        herr_t rc = H5Fclose(w->file);
+        w->file = -1;
+        st = rc < 0 ? h5_fail(err, w->path, "closing the file")
+                    : fsync_path(w->path, O_RDONLY, err);
+    }
     if (st != STATUS_OK)
         return st;
     if (rename(w->path, final_path) < 0)
@@ -362,7 +410,7 @@ Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *d
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     errno = 0;
-    Writer w = {.file = -1};
+    Writer w = {.file = -1, .in_memory = true};
     Status st = writer_open(&w, tmp, meta, data->games.count, data->positions.count, err);
     if (st == STATUS_OK)
         st = writer_put(&w, data, 0, 0, err);

@@ -91,7 +91,7 @@ static void position_command(const GameSetup *g, const GameOutcome *out, char *b
 // Asks the side to move for a move. Returns true with the move text in best, or false after
 // scoring the fault in out.
 static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutcome *out,
-                     char *best, size_t best_len) {
+                     char best[32]) {
     char cmd[ENGINE_LINE_MAX], line[ENGINE_LINE_MAX];
     UciEngine *e = g->engine[stm];
     position_command(g, out, cmd, sizeof cmd);
@@ -125,7 +125,6 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
             }
             if (sscanf(line + 8, "%31s", best) != 1)
                 best[0] = '\0';
-            (void)best_len;
             return true;
         }
     }
@@ -157,7 +156,7 @@ void match_play_game(const GameSetup *g, GameOutcome *out) {
         }
         Side stm = b.side;
         char best[32], why[160];
-        if (!ask_move(g, clk, stm, out, best, sizeof best))
+        if (!ask_move(g, clk, stm, out, best))
             return;
         Move m;
         ErrorInfo err;

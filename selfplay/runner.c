@@ -32,7 +32,7 @@ void runner_config_default(SelfplayConfig *cfg) {
     cfg->bench = true;
     cfg->checkpoint_s = 5.0;
     cfg->checkpoint_games = 200;
-    cfg->shard_positions = (size_t)1 << 20;
+    cfg->shard_positions = (size_t)1 << 18;
     cfg->progress_s = 1.0;
 }
 
@@ -215,6 +215,7 @@ typedef struct WriterState {
     uint64_t unsaved_games;
     double last_write_end, last_write_s, last_progress;
     uint64_t closed_shards_bytes, shard_bytes;
+    uint64_t closed_shards_games, closed_shards_positions;
     char shard_start[32];
 } WriterState;
 
@@ -250,8 +251,13 @@ static Status checkpoint(Run *r, WriterState *w, ErrorInfo *err) {
     r->prog.writer_s += w->last_write_s;
     r->prog.shards_written++;
     r->prog.bytes_on_disk = r->resumed_bytes + w->closed_shards_bytes + w->shard_bytes;
+    r->prog.saved = r->resumed_games + w->closed_shards_games + w->shard.games.count;
+    r->prog.saved_positions =
+        r->resumed_positions + w->closed_shards_positions + w->shard.positions.count;
     if (w->shard.positions.count >= r->cfg->shard_positions) {
         w->closed_shards_bytes += w->shard_bytes;
+        w->closed_shards_games += w->shard.games.count;
+        w->closed_shards_positions += w->shard.positions.count;
         w->shard_bytes = 0;
         r->next_shard++;
         shard_data_clear(&w->shard);
@@ -455,6 +461,8 @@ Status runner_run(const SelfplayConfig *cfg, volatile sig_atomic_t *stop, Runner
         r->prog.target = cfg->games;
         r->prog.done = r->resumed_games;
         r->prog.positions = r->resumed_positions;
+        r->prog.saved = r->resumed_games;
+        r->prog.saved_positions = r->resumed_positions;
         r->prog.bytes_on_disk = r->resumed_bytes;
         r->start = now_s();
         int threads = cfg->threads ? cfg->threads : omp_get_num_procs();

@@ -42,7 +42,9 @@ typedef struct SelfplayConfig {
 /// Where a run stands; passed to the progress callback and returned at the end.
 typedef struct RunnerProgress {
     uint64_t target;            // target games (0 when running for a time)
-    uint64_t done;              // games stored (resumed ones included)
+    uint64_t done;              // games finished (resumed ones included)
+    uint64_t saved;             // games in complete files on disk (resumed ones included)
+    uint64_t saved_positions;   // their positions
     uint64_t done_here;         // games played by this process
     uint64_t positions_here;    // positions played by this process
     uint64_t positions;         // positions stored (resumed ones included)
@@ -62,7 +64,7 @@ typedef struct RunnerProgress {
 typedef void (*RunnerProgressFn)(const RunnerProgress *p, void *arg);
 
 /// Defaults: 1000 games, all cores, seed 1, 8 random plies, 2000 nodes, hash 16 MB, bench on,
-/// checkpoint every 5 s or 200 games, shards of 1 << 20 positions.
+/// checkpoint every 5 s or 200 games, shards of 1 << 18 positions.
 void runner_config_default(SelfplayConfig *cfg);
 
 /// Checks ranges and combinations of the options. STATUS_RANGE with a message.

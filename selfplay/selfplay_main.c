@@ -48,7 +48,7 @@ static void usage(FILE *f) {
         "  --resume             continue the run in --out (same settings) to the target\n"
         "  --checkpoint-s S     seconds between checkpoints [5]\n"
         "  --checkpoint-games N games between checkpoints [200]\n"
-        "  --shard-positions N  positions per shard file [1048576]\n"
+        "  --shard-positions N  positions per shard file [262144]\n"
         "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
         "  --help               this text\n");
 }
@@ -130,10 +130,10 @@ static void print_summary(const RunnerProgress *p) {
     printf("wins              Cho %.1f%%  Han %.1f%%\n",
            decided ? 100.0 * p->wins[0] / decided : 0.0,
            decided ? 100.0 * p->wins[1] / decided : 0.0);
-    printf("run folder        %llu games, %llu positions, %llu bytes (%.2f bytes/position)\n",
-           (unsigned long long)p->done, (unsigned long long)p->positions,
+    printf("run folder        %llu games, %llu positions saved, %llu bytes (%.2f bytes/position)\n",
+           (unsigned long long)p->saved, (unsigned long long)p->saved_positions,
            (unsigned long long)p->bytes_on_disk,
-           p->positions ? (double)p->bytes_on_disk / p->positions : 0.0);
+           p->saved_positions ? (double)p->bytes_on_disk / p->saved_positions : 0.0);
     printf("writer            %.3f s in %llu checkpoints (%.2f%% of the run), buffer peak %llu "
            "bytes\n",
            p->writer_s, (unsigned long long)p->shards_written,

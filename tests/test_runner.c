@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// The self-play runner at tiny node counts: equal pairings, exact replay of every game,
+// determinism across thread counts, --resume (in process, and after kill -9 of the binary),
+// SIGTERM, a full disk, foreign or corrupt files and other settings on --resume.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "formation.h"
+#include "h5store.h"
+#include "runner.h"
+#include "selfplay_util.h"
+#include "verify.h"
+
+#define BASE HANSU_BINARY_DIR "/test_runner.d"
+#define BINARY HANSU_BINARY_DIR "/selfplay/hansu-selfplay"
+
+enum { GAMES = 32, NODES = 64 };
+
+static SelfplayConfig tiny(const char *dir, uint64_t games, int threads) {
+    SelfplayConfig cfg;
+    runner_config_default(&cfg);
+    cfg.out_dir = dir;
+    cfg.games = games;
+    cfg.threads = threads;
+    cfg.nodes = NODES;
+    cfg.random_plies = 4;
+    cfg.hash_mb = 1;
+    cfg.bench = false;
+    cfg.seed = 11;
+    cfg.checkpoint_games = 8;
+    cfg.progress_s = 1000;
+    return cfg;
+}
+
+static void read_run(const char *dir, ShardData *d) {
+    char err[256] = "";
+    int shards = sp_read_run(dir, d, err, sizeof err);
+    if (shards < 0)
+        fail_msg("%s", err);
+    ErrorInfo e;
+    if (verify_games(d, &e) != STATUS_OK)
+        fail_msg("%s: %s", dir, e.msg);
+}
+
+static void assert_ids(const ShardData *d, uint64_t games) {
+    assert_int_equal(d->games.count, games);
+    for (size_t g = 0; g < d->games.count; g++)
+        assert_int_equal(d->games.game_id[g], g);
+}
+
+// The reference run: one thread, read once and kept for the other tests.
+static int setup(void **state) {
+    ShardData *ref = malloc(sizeof *ref);
+    shard_data_init(ref);
+    sp_fresh_dir(BASE);
+    SelfplayConfig cfg = tiny(BASE "/ref", GAMES, 1);
+    ErrorInfo err;
+    RunnerProgress p;
+    if (runner_run(&cfg, NULL, NULL, NULL, &p, &err) != STATUS_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    read_run(BASE "/ref", ref);
+    *state = ref;
+    return 0;
+}
+
+static int teardown(void **state) {
+    shard_data_free(*state);
+    free(*state);
+    return 0;
+}
+
+static void test_pairings_and_replay(void **state) {
+    const ShardData *ref = *state;
+    assert_ids(ref, GAMES);
+    int count[PAIRING_NB] = {0};
+    for (size_t g = 0; g < ref->games.count; g++)
+        count[pairing_index(ref->games.cho_formation[g], ref->games.han_formation[g])]++;
+    for (int i = 0; i < PAIRING_NB; i++)
+        assert_int_equal(count[i], GAMES / PAIRING_NB);
+    // Random plies are flagged, searched ones are not.
+    for (size_t p = 0; p < ref->positions.count; p++)
+        assert_int_equal(!!(ref->positions.flags[p] & POS_RANDOM), ref->positions.ply[p] < 4);
+}
+
+static void test_threads_determinism(void **state) {
+    const ShardData *ref = *state;
+    SelfplayConfig cfg = tiny(BASE "/two", GAMES, 2);
+    ErrorInfo err;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    ShardData two;
+    shard_data_init(&two);
+    read_run(BASE "/two", &two);
+    char why[128] = "";
+    if (!shard_data_equal(ref, &two, why, sizeof why))
+        fail_msg("1 vs 2 threads: %s", why);
+    shard_data_free(&two);
+}
+
+static void test_resume_in_process(void **state) {
+    const ShardData *ref = *state;
+    SelfplayConfig cfg = tiny(BASE "/resume", 12, 2);
+    ErrorInfo err;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    // Without --resume an existing run is refused.
+    cfg.games = GAMES;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "--resume"));
+    // Other settings are refused.
+    cfg.resume = true;
+    cfg.seed = 12;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "other settings"));
+    cfg.seed = 11;
+    // A stale temporary file is ignored (and removed).
+    FILE *f = fopen(BASE "/resume/shard-000001.h5.tmp", "w");
+    fputs("half-written", f);
+    fclose(f);
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    assert_int_equal(access(BASE "/resume/shard-000001.h5.tmp", F_OK), -1);
+    ShardData d;
+    shard_data_init(&d);
+    read_run(BASE "/resume", &d);
+    char why[128] = "";
+    if (!shard_data_equal(ref, &d, why, sizeof why))
+        fail_msg("resumed run: %s", why);
+    // A foreign or corrupt shard is refused with its name.
+    f = fopen(BASE "/resume/shard-000077.h5", "w");
+    fputs("not an hdf5 file", f);
+    fclose(f);
+    cfg.games = GAMES + 4;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "shard-000077.h5"));
+    shard_data_free(&d);
+}
+
+static void test_unwritable(void **state) {
+    (void)state;
+    SelfplayConfig cfg = tiny("/proc/hansu-no-such-dir", 4, 1);
+    ErrorInfo err;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "/proc/hansu-no-such-dir"));
+}
+
+// Starts the binary on dir with extra arguments; stdout and stderr go to dir.log.
+static pid_t spawn(const char *dir, const char *games, bool resume, rlim_t fsize,
+                   const char *shard_positions) {
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char log[512];
+        snprintf(log, sizeof log, "%s.log", dir);
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (fsize) {
+            struct rlimit lim = {fsize, fsize};
+            signal(SIGXFSZ, SIG_IGN);
+            setrlimit(RLIMIT_FSIZE, &lim);
+        }
+        char nodes[16];
+        snprintf(nodes, sizeof nodes, "%d", NODES);
+        execl(BINARY, BINARY, "--games", games, "--threads", "2", "--nodes", nodes,
+              "--random-plies", "4", "--hash", "1", "--no-bench", "--seed", "11",
+              "--checkpoint-s", "0.05", "--checkpoint-games", "4", "--shard-positions", shard_positions,
+              "--out", dir, resume ? "--resume" : "--progress", resume ? "--progress" : "1000",
+              resume ? "1000" : NULL, NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void wait_for_file(const char *path) {
+    for (int i = 0; i < 3000 && access(path, F_OK) != 0; i++)
+        usleep(10 * 1000);
+    assert_int_equal(access(path, F_OK), 0);
+}
+
+static int wait_exit(pid_t pid) {
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// kill -9 mid-run: every checkpointed game is readable and replays; --resume reaches the
+// target with the very games of an uninterrupted run, none lost or duplicated.
+static void test_kill_and_resume(void **state) {
+    (void)state;
+    const char *dir = BASE "/killed";
+    enum { TARGET = 160 };
+    pid_t pid = spawn(dir, "160", false, 0, "1000");
+    wait_for_file(BASE "/killed/shard-000001.h5");
+    usleep(50 * 1000);
+    kill(pid, SIGKILL);
+    assert_int_equal(wait_exit(pid), 128 + SIGKILL);
+    ShardData d, ref;
+    shard_data_init(&d);
+    shard_data_init(&ref);
+    read_run(dir, &d);
+    print_message("killed after %zu games in %s\n", d.games.count, dir);
+    assert_true(d.games.count > 0 && d.games.count < TARGET);
+    pid = spawn(dir, "160", true, 0, "1000");
+    assert_int_equal(wait_exit(pid), 0);
+    read_run(dir, &d);
+    assert_ids(&d, TARGET);
+    SelfplayConfig cfg = tiny(BASE "/killed-ref", TARGET, 2);
+    ErrorInfo err;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    read_run(BASE "/killed-ref", &ref);
+    char why[128] = "";
+    if (!shard_data_equal(&ref, &d, why, sizeof why))
+        fail_msg("killed and resumed vs uninterrupted: %s", why);
+    shard_data_free(&d);
+    shard_data_free(&ref);
+}
+
+// SIGTERM: the runner writes what it finished, closes cleanly and exits with 130.
+static void test_sigterm(void **state) {
+    (void)state;
+    const char *dir = BASE "/term";
+    pid_t pid = spawn(dir, "3000", false, 0, "1000");
+    wait_for_file(BASE "/term/shard-000000.h5");
+    kill(pid, SIGTERM);
+    assert_int_equal(wait_exit(pid), 130);
+    ShardData d;
+    shard_data_init(&d);
+    read_run(dir, &d);
+    assert_true(d.games.count > 0);
+    assert_int_equal(access(BASE "/term/shard-000000.h5.tmp", F_OK), -1);
+    shard_data_free(&d);
+}
+
+// A file size limit stands for a full disk: a clear error, exit 1, finished shards readable.
+static void test_disk_full(void **state) {
+    (void)state;
+    const char *dir = BASE "/full";
+    pid_t pid = spawn(dir, "3000", false, 160 << 10, "1000000");
+    assert_int_equal(wait_exit(pid), 1);
+    FILE *f = fopen(BASE "/full.log", "r");
+    char log[4096] = "";
+    size_t n = fread(log, 1, sizeof log - 1, f);
+    log[n] = 0;
+    fclose(f);
+    if (!strstr(log, "File too large"))
+        fail_msg("no clear error in the log:\n%s", log);
+    ShardData d;
+    shard_data_init(&d);
+    read_run(dir, &d);
+    print_message("disk full after %zu games\n", d.games.count);
+    assert_true(d.games.count > 0);
+    shard_data_free(&d);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pairings_and_replay), cmocka_unit_test(test_threads_determinism),
+        cmocka_unit_test(test_resume_in_process),   cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_kill_and_resume),     cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_disk_full),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
