@@ -15,7 +15,14 @@
 #include "timeman.h"
 #include "tt.h"
 
-enum { HISTORY_MAX = 16384, LMR_N = 64, EVAL_CLAMP = 18000 };
+enum { HISTORY_MAX = 16384, LMR_N = 64, EVAL_CLAMP = 18000, EVAL_CACHE_N = 1 << 16 };
+
+// A cache of static evaluations by Zobrist key. The evaluation depends on the position only,
+// except for POINTS_LATE near the move limit, where the cache is not used.
+typedef struct EvalCacheEntry {
+    uint64_t key;
+    int32_t eval;
+} EvalCacheEntry;
 
 // Victim and attacker order for MVV-LVA (ordering only, not evaluation).
 static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
@@ -29,6 +36,7 @@ struct Searcher {
     int pv_len[MAX_PLY + 1];
     int eval_stack[MAX_PLY + 2];
     uint8_t lmr[LMR_N][LMR_N];
+    EvalCacheEntry eval_cache[EVAL_CACHE_N];
     uint64_t nodes, node_limit;
     int64_t start_ms, hard_ms;
     atomic_bool *stop;
@@ -62,6 +70,7 @@ void search_clear(Searcher *s) {
     tt_clear(&s->tt);
     memset(s->history, 0, sizeof s->history);
     memset(s->killers, 0, sizeof s->killers);
+    memset(s->eval_cache, 0, sizeof s->eval_cache);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -185,7 +194,7 @@ static int history_index(const Board *b, Move m) {
 
 // ---------------------------------------------------------------------------------------
 // Node accounting: the node limit is checked at every node, so `go nodes N` stops at the
-// same node on every run; the clock and the stop flag are read every 1024 nodes.
+// same node on every run; the clock and the stop flag are read every 256 nodes.
 static inline bool out_of_budget(Searcher *s) {
     if (s->stopped)
         return true;
@@ -194,7 +203,7 @@ static inline bool out_of_budget(Searcher *s) {
         return true;
     }
     s->nodes++;
-    if ((s->nodes & 1023) == 0) {
+    if ((s->nodes & 255) == 0) {
         if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
             s->stopped = true;
         else if (s->hard_ms && timeman_now_ms() - s->start_ms >= s->hard_ms)
@@ -203,9 +212,20 @@ static inline bool out_of_budget(Searcher *s) {
     return s->stopped;
 }
 
-static int static_eval(const Board *b) {
+static int static_eval(Searcher *s) {
+    const Board *b = &s->board;
+    uint64_t key = board_key(b);
+    bool cacheable = board_game_ply(b) <= GAME_PLY_LIMIT - EVAL_POINTS_WINDOW;
+    EvalCacheEntry *e = &s->eval_cache[key & (EVAL_CACHE_N - 1)];
+    if (cacheable && e->key == key)
+        return e->eval;
     int v = eval_evaluate(b);
-    return v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
+    v = v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
+    if (cacheable) {
+        e->key = key;
+        e->eval = v;
+    }
+    return v;
 }
 
 static void pv_update(Searcher *s, int ply, Move m) {
@@ -229,11 +249,11 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (ply >= MAX_PLY - 1)
-        return static_eval(b);
+        return static_eval(s);
     bool in_check = board_in_check(b), all = in_check || bikjang_pending(b);
     int best = -SCORE_INFINITE;
     if (!all) {
-        best = static_eval(b);
+        best = static_eval(s);
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -305,7 +325,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (ply >= MAX_PLY - 1)
-        return static_eval(b);
+        return static_eval(s);
 
     // 3. Transposition table: cut-offs outside PV nodes, and the move to try first.
     const TTEntry *tte = tt_probe(&s->tt, board_key(b));
@@ -321,7 +341,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             return tts;
         eval = tte->eval;
     } else
-        eval = in_check ? -SCORE_INFINITE : static_eval(b);
+        eval = in_check ? -SCORE_INFINITE : static_eval(s);
     s->eval_stack[ply] = eval;
     s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
 

@@ -4,7 +4,7 @@
 
 #include <time.h>
 
-enum { MOVE_OVERHEAD_MS = 10 };
+enum { MOVE_OVERHEAD_MS = 30 };
 
 int64_t timeman_now_ms(void) {
     struct timespec ts;
