@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Loads a self-play run folder (or HDF5 files) with h5py and pandas and prints result
+statistics: games, positions, results by reason, Cho/Han win share overall and per pairing.
+
+    scripts/selfplay_stats.py runs/night1            # every shard-*.h5 in the folder
+    scripts/selfplay_stats.py merged.h5 other.h5
+"""
+import glob
+import os
+import sys
+
+import h5py
+import numpy as np
+import pandas as pd
+
+
+def load(paths):
+    """Games and positions tables of all files, and the attributes of the first one."""
+    files = []
+    for p in paths:
+        files += sorted(glob.glob(os.path.join(p, "shard-*.h5"))) if os.path.isdir(p) else [p]
+    if not files:
+        sys.exit("no shard-*.h5 files in %s" % " ".join(paths))
+    games, positions, attrs = [], [], None
+    for name in files:
+        with h5py.File(name, "r") as f:
+            if f.attrs.get("format") != "hansu-selfplay":
+                sys.exit("%s: not a hansu self-play file" % name)
+            attrs = attrs or dict(f.attrs)
+            games.append(pd.DataFrame({k: v[:] for k, v in f["games"].items()}))
+            positions.append(pd.DataFrame({k: v[:] for k, v in f["positions"].items()
+                                           if k != "board"}))
+    return pd.concat(games, ignore_index=True), pd.concat(positions, ignore_index=True), attrs
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    games, pos, attrs = load(argv[1:])
+    reasons = attrs["reason_names"].split(",")
+    formations = attrs["formation_names"].split(",")
+    print("engine %s, bench %s, weights %s..." % (attrs["engine_version"], attrs["bench"],
+                                                  attrs["weights_sha256"][:12]))
+    print("limits: %s, seed %d, random plies %d" % (attrs["search_limits"], attrs["seed"],
+                                                    attrs["random_plies"]))
+    print("games %d, positions %d, plies per game %.1f (min %d, max %d)" % (
+        len(games), len(pos), games.plies.mean(), games.plies.min(), games.plies.max()))
+    dup = games.game_id.duplicated().sum()
+    if dup:
+        print("WARNING: %d duplicate game ids" % dup)
+    print("\nresults by reason:")
+    by = games.groupby(games.reason.map(lambda r: reasons[r])).winner.agg(["count", "mean"])
+    by.columns = ["games", "han_share"]
+    by["share"] = by.games / len(games)
+    print(by.to_string(float_format=lambda x: "%.3f" % x))
+    print("\nwins: Cho %.1f%%, Han %.1f%%" % (100 * (games.winner == 0).mean(),
+                                              100 * (games.winner == 1).mean()))
+    games["pairing"] = [formations[c] + " v " + formations[h]
+                        for c, h in zip(games.cho_formation, games.han_formation)]
+    table = games.groupby("pairing").agg(games=("game_id", "size"),
+                                         cho_wins=("winner", lambda w: (w == 0).mean()))
+    print("\nper pairing (Cho formation v Han formation):")
+    print(table.to_string(float_format=lambda x: "%.3f" % x))
+    # The outcome from the side to move's view is one column: the target of the tuner.
+    searched = pos[(pos["flags"] & 4) == 0]
+    mates = searched["score"].abs() >= 30000
+    print("\npositions: in check %.1f%%, best move captures %.1f%%, random %.1f%%, mate scores %.2f%%"
+          % (100 * (pos["flags"] & 1).astype(bool).mean(), 100 * (pos["flags"] & 2).astype(bool).mean(),
+             100 * (pos["flags"] & 4).astype(bool).mean(), 100 * mates.mean()))
+    s = searched["score"][~mates]
+    agree = np.sign(s) == searched["result_stm"][~mates]
+    print("score (cp, no mates): mean %.1f, sd %.1f; sign agrees with the result in %.1f%%"
+          % (s.mean(), s.std(), 100 * agree[s != 0].mean()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
