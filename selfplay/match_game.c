@@ -175,7 +175,9 @@ void match_play_game(const GameSetup *g, GameOutcome *out) {
     if (res.reason == REASON_CHECKMATE)
         snprintf(out->detail, sizeof out->detail, "%s mates", res.winner == CHO ? "Cho" : "Han");
     else
-        snprintf(out->detail, sizeof out->detail, "%s, %s wins on points %.1f : %.1f",
+        snprintf(out->detail, sizeof out->detail, "%s: %s wins%s (points Cho %.1f : Han %.1f)",
                  rules_reason_name(res.reason), res.winner == CHO ? "Cho" : "Han",
+                 res.reason == REASON_PERPETUAL_CHECK ? ", the other side checked on every move"
+                                                      : "",
                  res.points_half[CHO] / 2.0, res.points_half[HAN] / 2.0);
 }
