@@ -15,7 +15,14 @@
 #include "timeman.h"
 #include "tt.h"
 
-enum { HISTORY_MAX = 16384, LMR_N = 64, EVAL_CLAMP = 18000, EVAL_CACHE_N = 1 << 16 };
+enum {
+    HISTORY_MAX = 16384,
+    LMR_N = 64,
+    EVAL_CLAMP = 18000,
+    EVAL_CACHE_N = 1 << 16,
+    QS_DELTA_PER_ORDER = 100, // cp per unit of ORDER_VALUE in delta pruning
+    QS_DELTA_MARGIN = 200     // cp
+};
 
 // A cache of static evaluations by Zobrist key. The evaluation depends on the position only,
 // except for POINTS_LATE near the move limit, where the cache is not used.
@@ -250,19 +257,36 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         s->seldepth = ply;
     if (ply >= MAX_PLY - 1)
         return static_eval(s);
+    const bool pv_node = beta - alpha > 1;
+    const TTEntry *tte = tt_probe(&s->tt, board_key(b));
+    Move tt_move = MOVE_NONE;
+    if (tte) {
+        int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
+        Bound bd = (Bound)(tte->gen_bound & 3);
+        if (!pv_node && (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
+                         (bd == BOUND_UPPER && tts <= alpha)))
+            return tts;
+        tt_move = tte->move;
+    }
     bool in_check = board_in_check(b), all = in_check || bikjang_pending(b);
-    int best = -SCORE_INFINITE;
+    int best = -SCORE_INFINITE, stand = -SCORE_INFINITE, old_alpha = alpha;
     if (!all) {
-        best = static_eval(s);
+        best = stand = static_eval(s);
         if (best >= beta)
             return best;
         if (best > alpha)
             alpha = best;
     }
     ScoredMoves sm;
-    order_moves(s, &sm, MOVE_NONE, ply, all ? GEN_ALL : GEN_CAPTURES, all && !in_check);
+    order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, all && !in_check);
     int played = 0;
+    Move best_move = MOVE_NONE;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
+        // Delta pruning: a capture that cannot lift the score to alpha even with a margin
+        // (a search margin in cp, not an evaluation weight) is not tried.
+        if (!all && stand + QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])] +
+                            QS_DELTA_MARGIN <= alpha)
+            continue;
         if (!movegen_is_legal(b, m))
             continue;
         played++;
@@ -275,6 +299,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
             best = v;
             if (v > alpha) {
                 alpha = v;
+                best_move = m;
                 pv_update(s, ply, m);
                 if (v >= beta)
                     break;
@@ -283,6 +308,9 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     }
     if (in_check && played == 0)
         return -SCORE_MATE + ply;
+    Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(&s->tt, board_key(b), best_move, tt_score_to(best, ply, SCORE_DECISIVE),
+             all ? TT_EVAL_NONE : stand, 0, bound);
     return best;
 }
 
@@ -339,10 +367,15 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
              (bd == BOUND_UPPER && tts <= alpha)))
             return tts;
-        eval = tte->eval;
-    } else
-        eval = in_check ? -SCORE_INFINITE : static_eval(s);
+    }
+    if (in_check)
+        eval = -SCORE_INFINITE;
+    else
+        eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval : static_eval(s);
     s->eval_stack[ply] = eval;
+    // Internal iterative reduction: a node without a TT move is searched one ply shallower.
+    if (depth >= 4 && tt_move == MOVE_NONE && !in_check)
+        depth--;
     s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
 
     // 4. Reverse futility and null move (the pass) outside PV nodes.
@@ -426,7 +459,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         return in_check ? -SCORE_MATE + ply : eval;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(&s->tt, board_key(b), best_move, tt_score_to(best, ply, SCORE_DECISIVE),
-             in_check ? 0 : eval, depth, bound);
+             in_check ? TT_EVAL_NONE : eval, depth, bound);
     return best;
 }
 

@@ -8,6 +8,8 @@
 
 #include "types.h"
 
+enum { TT_EVAL_NONE = INT16_MIN }; // eval field of an entry stored without a static evaluation
+
 typedef enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 } Bound;
 
 typedef struct TTEntry {
