@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -280,6 +281,10 @@ static bool checkpoint_due(const Run *r, const WriterState *w, double now) {
 static void report(Run *r, double now, bool finished) {
     RunnerProgress *p = &r->prog;
     p->elapsed_s = now - r->start;
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        p->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6
+                   + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
     p->games_per_s = p->elapsed_s > 0 ? p->done_here / p->elapsed_s : 0;
     p->eta_s = -1;
     if (r->cfg->games && p->games_per_s > 0)

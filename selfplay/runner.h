@@ -54,6 +54,7 @@ typedef struct RunnerProgress {
     double games_per_s;         // of this process
     double eta_s;               // estimate to the target, < 0 when unknown
     double writer_s;            // seconds the writer spent writing files
+    double cpu_s;               // CPU seconds of the process (user + system) so far
     uint64_t shards_written;    // file writes (checkpoints) of this process
     uint64_t bytes_on_disk;     // size of the run folder's shards after the last write
     uint64_t buffer_peak_bytes; // most memory the writer's shard buffer held, bytes

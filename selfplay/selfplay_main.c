@@ -124,6 +124,8 @@ static void print_summary(const RunnerProgress *p) {
     printf("games played      %llu in %s (%.3f games/s, %.1f games/hour/core, %d threads)\n",
            (unsigned long long)p->done_here, elapsed, p->games_per_s,
            threads ? p->games_per_s * 3600 / threads : 0.0, threads);
+    printf("cpu               %.2f s, %.2f cores busy on average\n", p->cpu_s,
+           p->elapsed_s > 0 ? p->cpu_s / p->elapsed_s : 0.0);
     printf("positions played  %llu (%.1f per game)\n", (unsigned long long)p->positions_here,
            p->done_here ? (double)p->positions_here / p->done_here : 0.0);
     printf("results          %s\n", reasons[0] ? reasons : " none");
