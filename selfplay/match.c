@@ -336,8 +336,12 @@ static bool restart(Worker *w, int i, bool count) {
 // Plays game i of a pair (engine i is Cho). False when the match must stop.
 static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameRecord *g) {
     const MatchConfig *c = w->m->cfg;
-    for (int e = 0; e < 2; e++) // an engine that cannot even get ready is restarted
-        if (!engine_sync(w->engine[e], engine_now_ms() + c->start_timeout) && !restart(w, e, 1))
+    // `ucinewgame` then `isready`, so no clock runs while an engine clears its tables. An
+    // engine that cannot even get ready is restarted (the game has not begun: no result).
+    for (int e = 0; e < 2; e++)
+        if (!(engine_send(w->engine[e], "ucinewgame") &&
+              engine_sync(w->engine[e], engine_now_ms() + c->start_timeout)) &&
+            !restart(w, e, 1))
             return false;
     GameSetup s = {.fen = fen, .margin = c->margin, .watchdog = c->watchdog};
     s.stop[0] = c->stop;

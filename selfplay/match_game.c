@@ -146,8 +146,6 @@ void match_play_game(const GameSetup *g, GameOutcome *out) {
     fen_parse(&b, g->fen, NULL);
     Clock clk[SIDE_NB];
     clocks_init(g, clk);
-    for (int s = 0; s < SIDE_NB; s++)
-        engine_send(g->engine[s], "ucinewgame");
     GameResult res;
     while (!rules_game_over(&b, &res)) {
         if ((g->stop[0] && atomic_load(g->stop[0])) || (g->stop[1] && atomic_load(g->stop[1]))) {

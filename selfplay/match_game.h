@@ -30,7 +30,7 @@ typedef struct GameOutcome {
     char detail[224];         // why the game ended, for the PGN comment
 } GameOutcome;
 
-/// Plays one game. The engines must be started and synced; this sends `ucinewgame` first.
+/// Plays one game. The engines must be started, told `ucinewgame` and synced (`isready`).
 /// An engine that answers `bestmove (none)` or an illegal move while the rules give it a legal
 /// move loses by illegal-move; no bestmove in time loses on time (a hang at nodes/depth is
 /// caught by the watchdog and also scored as time); a dead engine loses by crash.
