@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The match tool end to end: bookkeeping over all 16 pairings, faults injected by a fake
 // engine (crash, hang, illegal move, garbage, bestmove (none), flag fall), and resume.
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -257,6 +258,52 @@ static void test_resume(void **state) {
     unlink(pgn), unlink(st), unlink(pgn2), unlink(st2);
 }
 
+static atomic_bool sigterm_flag; // stands in for the front end's signal flag
+
+static void *stop_later(void *arg) {
+    (void)arg;
+    usleep(1200 * 1000);
+    atomic_store(&sigterm_flag, true);
+    return NULL;
+}
+
+// A stop in the middle of a game (as SIGTERM sets it): the unfinished pair is dropped, the
+// finished ones are kept, and a resume plays exactly the missing pairs.
+static void test_interrupt_mid_game(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "int.pgn");
+    temp_path(st, sizeof st, "int.state");
+    MatchConfig c = base_config(16);
+    c.pgn_path = pgn;
+    c.state_path = st;
+    c.stop = &sigterm_flag;
+    fake_spec(&c.engine[0], "A", "slow", "1");
+    fake_spec(&c.engine[1], "B", "slow", "1");
+    atomic_store(&sigterm_flag, false);
+    pthread_t timer;
+    pthread_create(&timer, NULL, stop_later, NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    pthread_join(timer, NULL);
+    assert_true(t.interrupted);
+    assert_true(t.pairs_done < 8);
+    assert_consistent(&t, t.pairs_done);
+    assert_int_equal(count_in_file(st, "pair "), t.pairs_done);
+    assert_int_equal(count_in_file(pgn, "[Variant "), 2 * t.pairs_done);
+    int first = t.pairs_done;
+    atomic_store(&sigterm_flag, false);
+    c.resume = true;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_false(t.interrupted);
+    assert_int_equal(t.pairs_resumed, first);
+    assert_consistent(&t, 8);
+    assert_int_equal(count_in_file(st, "pair "), 8);
+    assert_int_equal(count_in_file(pgn, "[Variant "), 16);
+    unlink(pgn), unlink(st);
+}
+
 // Fairy-Stockfish against itself at a few nodes over all 16 pairings (skipped without it).
 static void test_fsf_selfplay(void **state) {
     (void)state;
@@ -348,6 +395,7 @@ int main(void) {
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_openings_file),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_interrupt_mid_game),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_fsf_selfplay),
 #ifdef HANSU_ENGINE_PATH
