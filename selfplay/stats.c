@@ -16,7 +16,7 @@ static double elo_of_score(double s) {
         return INFINITY;
     if (s <= 0.0)
         return -INFINITY;
-    return -400.0 * log10(1.0 / s - 1.0);
+    return -400.0 * log10(1.0 / s - 1.0) + 0.0; // + 0.0: no "-0.0" at a score of 1/2
 }
 
 static void mean_var(int n, const double *a, const double *p, double *mu, double *var) {

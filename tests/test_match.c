@@ -304,6 +304,30 @@ static void test_interrupt_mid_game(void **state) {
     unlink(pgn), unlink(st);
 }
 
+// SPRT stops the match as soon as a bound is crossed: H1 against an engine that always
+// crashes; H0 between two equal engines (every pair splits 1-1).
+static void test_sprt_stops(void **state) {
+    (void)state;
+    MatchConfig c = base_config(400);
+    c.sprt_enabled = true;
+    assert_true(stats_sprt_init(&c.sprt, 0.0, 50.0, 0.05, 0.05));
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "crash", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_int_equal(t.sprt_result, SPRT_H1);
+    assert_false(t.interrupted);
+    assert_true(t.pairs_done < 200 && t.llr >= c.sprt.upper);
+    assert_consistent(&t, t.pairs_done);
+    c.random_plies = 6;
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_int_equal(t.sprt_result, SPRT_H0);
+    assert_true(t.pairs_done < 200 && t.llr <= c.sprt.lower);
+    assert_consistent(&t, t.pairs_done);
+}
+
 // Fairy-Stockfish against itself at a few nodes over all 16 pairings (skipped without it).
 static void test_fsf_selfplay(void **state) {
     (void)state;
@@ -396,6 +420,7 @@ int main(void) {
         cmocka_unit_test(test_openings_file),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_interrupt_mid_game),
+        cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_fsf_selfplay),
 #ifdef HANSU_ENGINE_PATH
