@@ -76,32 +76,38 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
 
 // The 16 formation pairings, or the FENs of the openings file (each checked by the rules core).
 static Status load_openings(Match *m, ErrorInfo *err) {
-    static _Thread_local Board b;
+    Board *b = malloc(sizeof *b);
+    if (!b)
+        return error_set(err, STATUS_NOMEM, "openings: out of memory");
+    Status st = STATUS_OK;
     const char *path = m->cfg->openings_path;
     m->openings = calloc(path ? MATCH_MAX_OPENINGS : PAIRING_NB, sizeof *m->openings);
-    if (!m->openings)
-        return error_set(err, STATUS_NOMEM, "openings: out of memory");
+    if (!m->openings) {
+        st = error_set(err, STATUS_NOMEM, "openings: out of memory");
+        goto cleanup;
+    }
     if (!path) {
         for (int p = 0; p < PAIRING_NB; p++) {
-            formation_setup(&b, pairing_cho(p), pairing_han(p));
-            fen_write(&b, m->openings[p].fen, FEN_BUFFER);
+            formation_setup(b, pairing_cho(p), pairing_han(p));
+            fen_write(b, m->openings[p].fen, FEN_BUFFER);
             snprintf(m->openings[p].name, sizeof m->openings[p].name, "%s vs %s",
                      formation_name(pairing_cho(p)), formation_name(pairing_han(p)));
         }
         m->nopenings = PAIRING_NB;
-        return STATUS_OK;
+        goto cleanup;
     }
     FILE *f = fopen(path, "r");
-    if (!f)
-        return error_set(err, STATUS_IO, "openings %s: %s", path, strerror(errno));
+    if (!f) {
+        st = error_set(err, STATUS_IO, "openings %s: %s", path, strerror(errno));
+        goto cleanup;
+    }
     char line[FEN_MAX_INPUT + 8];
-    Status st = STATUS_OK;
     for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '\0' || line[0] == '#')
             continue;
         ErrorInfo fe;
-        if ((st = fen_parse(&b, line, &fe)) != STATUS_OK) {
+        if ((st = fen_parse(b, line, &fe)) != STATUS_OK) {
             error_set(err, st, "openings %s:%d: %s", path, lineno, fe.msg);
             break;
         }
@@ -111,12 +117,14 @@ static Status load_openings(Match *m, ErrorInfo *err) {
             break;
         }
         Opening *o = &m->openings[m->nopenings++];
-        fen_write(&b, o->fen, FEN_BUFFER);
+        fen_write(b, o->fen, FEN_BUFFER);
         snprintf(o->name, sizeof o->name, "%s:%d", "line", lineno);
     }
     fclose(f);
     if (st == STATUS_OK && m->nopenings == 0)
         st = error_set(err, STATUS_FORMAT, "openings %s: no FEN in the file", path);
+cleanup:
+    free(b);
     return st;
 }
 
@@ -129,27 +137,26 @@ static uint64_t splitmix64(uint64_t *x) {
 
 // The start FEN of pair k: its opening plus the seeded random plies (no passes), the same
 // for both games of the pair. Stops early rather than reach a finished game.
-static void pair_start_fen(const Match *m, int k, char fen[FEN_BUFFER]) {
-    static _Thread_local Board b;
+static void pair_start_fen(const Match *m, int k, Board *b, char fen[FEN_BUFFER]) {
     const Opening *o = &m->openings[k % m->nopenings];
-    fen_parse(&b, o->fen, NULL);
+    fen_parse(b, o->fen, NULL);
     uint64_t rng = m->cfg->seed ^ ((uint64_t)k * 0xD1B54A32D192ED03ull);
     for (int i = 0; i < m->cfg->random_plies; i++) {
         MoveList list, moves = {.count = 0};
-        movegen_legal(&b, &list);
+        movegen_legal(b, &list);
         for (int j = 0; j < list.count; j++)
             if (!move_is_pass(list.moves[j]))
                 moves.moves[moves.count++] = list.moves[j];
         if (moves.count == 0)
             break;
-        board_make(&b, moves.moves[splitmix64(&rng) % (uint64_t)moves.count]);
+        board_make(b, moves.moves[splitmix64(&rng) % (uint64_t)moves.count]);
         GameResult res;
-        if (rules_game_over(&b, &res)) {
-            board_unmake(&b);
+        if (rules_game_over(b, &res)) {
+            board_unmake(b);
             break;
         }
     }
-    fen_write(&b, fen, FEN_BUFFER);
+    fen_write(b, fen, FEN_BUFFER);
 }
 
 // One game's result as the tally and the state file keep it.
@@ -297,6 +304,8 @@ typedef struct Worker {
     UciEngine *engine[2];
     long restarts[2];
     pthread_t thread;
+    Board board;        // the referee's position
+    GameOutcome game[2]; // the two games of the current pair
 } Worker;
 
 static atomic_bool *external_stop(const Match *m) { return m->cfg->stop; }
@@ -351,7 +360,7 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
         s.engine[side] = w->engine[e];
         s.limits[side] = &c->limits[e];
     }
-    match_play_game(&s, o);
+    match_play_game(&s, &w->board, o);
     // A game cut short by a stop request is no result, whatever the engines did meanwhile.
     if (o->aborted || (c->stop && atomic_load(c->stop)) || atomic_load(&w->m->abort))
         return false;
@@ -402,13 +411,13 @@ static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2]
 static void *worker_main(void *arg) {
     Worker *w = arg;
     Match *m = w->m;
-    static _Thread_local GameOutcome o[2];
+    GameOutcome *o = w->game;
     if (!restart(w, 0, 0) || !restart(w, 1, 0))
         goto cleanup;
     for (int k; (k = take_pair(m)) >= 0;) {
         char fen[FEN_BUFFER];
         GameRecord g[2];
-        pair_start_fen(m, k, fen);
+        pair_start_fen(m, k, &w->board, fen);
         if (!play_one(w, fen, 0, &o[0], &g[0]) || !play_one(w, fen, 1, &o[1], &g[1]))
             break;
         finish_pair(m, k, fen, o, g);

@@ -140,30 +140,30 @@ static void clocks_init(const GameSetup *g, Clock clk[SIDE_NB]) {
     }
 }
 
-void match_play_game(const GameSetup *g, GameOutcome *out) {
-    static _Thread_local Board b;
+void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
+    Board *b = board;
     memset(out, 0, sizeof *out);
-    fen_parse(&b, g->fen, NULL);
+    fen_parse(b, g->fen, NULL);
     Clock clk[SIDE_NB];
     clocks_init(g, clk);
     GameResult res;
-    while (!rules_game_over(&b, &res)) {
+    while (!rules_game_over(b, &res)) {
         if ((g->stop[0] && atomic_load(g->stop[0])) || (g->stop[1] && atomic_load(g->stop[1]))) {
             out->aborted = true;
             return;
         }
-        Side stm = b.side;
+        Side stm = b->side;
         char best[32], why[160];
         if (!ask_move(g, clk, stm, out, best))
             return;
         Move m;
         ErrorInfo err;
-        if (move_parse_uci(&b, best, &m, &err) != STATUS_OK) {
+        if (move_parse_uci(b, best, &m, &err) != STATUS_OK) {
             snprintf(why, sizeof why, "illegal move \"%s\": %.80s", best, err.msg);
             forfeit(out, stm, REASON_ILLEGAL_MOVE, why);
             return;
         }
-        board_make(&b, m);
+        board_make(b, m);
         out->moves[out->nmoves++] = m;
     }
     out->winner = res.winner;

@@ -34,4 +34,5 @@ typedef struct GameOutcome {
 /// An engine that answers `bestmove (none)` or an illegal move while the rules give it a legal
 /// move loses by illegal-move; no bestmove in time loses on time (a hang at nodes/depth is
 /// caught by the watchdog and also scored as time); a dead engine loses by crash.
-void match_play_game(const GameSetup *g, GameOutcome *out);
+/// board is the caller's scratch space for the referee's position.
+void match_play_game(const GameSetup *g, Board *board, GameOutcome *out);
