@@ -28,12 +28,12 @@ typedef struct Match {
     Opening *openings;
     int nopenings;
     pthread_mutex_t lock;
-    bool *done;          // per pair: finished (this run or read back)
-    int next_pair;       // the lowest pair not yet handed out
-    int new_pairs;       // pairs finished in this run
-    bool stopping;       // no new pairs are handed out
-    atomic_bool abort;   // games in progress stop (SPRT decided, test hook, fatal error)
-    Status status;       // the first fatal error
+    bool *done;        // per pair: finished (this run or read back)
+    int next_pair;     // the lowest pair not yet handed out
+    int new_pairs;     // pairs finished in this run
+    bool stopping;     // no new pairs are handed out
+    atomic_bool abort; // games in progress stop (SPRT decided, test hook, fatal error)
+    Status status;     // the first fatal error
     ErrorInfo err;
     MatchTally tally;
     FILE *pgn, *state;
@@ -112,8 +112,8 @@ static Status load_openings(Match *m, ErrorInfo *err) {
             break;
         }
         if (m->nopenings == MATCH_MAX_OPENINGS) {
-            st = error_set(err, STATUS_RANGE, "openings %s: more than %d", path,
-                           MATCH_MAX_OPENINGS);
+            st =
+                error_set(err, STATUS_RANGE, "openings %s: more than %d", path, MATCH_MAX_OPENINGS);
             break;
         }
         Opening *o = &m->openings[m->nopenings++];
@@ -161,7 +161,7 @@ static void pair_start_fen(const Match *m, int k, Board *b, char fen[FEN_BUFFER]
 
 // One game's result as the tally and the state file keep it.
 typedef struct GameRecord {
-    int winner;       // engine index 0/1
+    int winner; // engine index 0/1
     EndReason reason;
     int plies;
 } GameRecord;
@@ -214,8 +214,8 @@ static Status state_load(Match *m, ErrorInfo *err) {
     state_identity(m, ident, sizeof ident);
     if (!fgets(line, sizeof line, f) || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 ||
         !fgets(line, sizeof line, f) || (line[strcspn(line, "\n")] = '\0', strcmp(line, ident))) {
-        st = error_set(err, STATUS_FORMAT, "resume: %s is not the state of this match (%s)",
-                       path, ident);
+        st = error_set(err, STATUS_FORMAT, "resume: %s is not the state of this match (%s)", path,
+                       ident);
         goto cleanup;
     }
     for (int lineno = 3; fgets(line, sizeof line, f); lineno++) {
@@ -279,11 +279,20 @@ static Status write_pair(Match *m, int k, const char *fen, const GameOutcome o[2
     char tc[48];
     time_control_text(&c->limits[0], tc, sizeof tc);
     for (int i = 0; m->pgn && i < 2; i++) {
-        PgnGame p = {.event = c->event, .site = c->site, .date = m->date, .round = k + 1,
-                     .white = c->engine[i].name, .black = c->engine[1 - i].name, .fen = fen,
-                     .opening = m->openings[k % m->nopenings].name, .time_control = tc,
-                     .moves = o[i].moves, .nmoves = o[i].nmoves, .winner = o[i].winner,
-                     .reason = o[i].reason, .detail = o[i].detail};
+        PgnGame p = {.event = c->event,
+                     .site = c->site,
+                     .date = m->date,
+                     .round = k + 1,
+                     .white = c->engine[i].name,
+                     .black = c->engine[1 - i].name,
+                     .fen = fen,
+                     .opening = m->openings[k % m->nopenings].name,
+                     .time_control = tc,
+                     .moves = o[i].moves,
+                     .nmoves = o[i].nmoves,
+                     .winner = o[i].winner,
+                     .reason = o[i].reason,
+                     .detail = o[i].detail};
         Status st = pgn_write(m->pgn, &p, err);
         if (st != STATUS_OK)
             return st;
@@ -304,7 +313,7 @@ typedef struct Worker {
     UciEngine *engine[2];
     long restarts[2];
     pthread_t thread;
-    Board board;        // the referee's position
+    Board board;         // the referee's position
     GameOutcome game[2]; // the two games of the current pair
 } Worker;
 
@@ -332,8 +341,7 @@ static bool restart(Worker *w, int i, bool count) {
     ErrorInfo err;
     engine_stop(w->engine[i]);
     w->engine[i] = NULL;
-    Status st = engine_start(&w->engine[i], &w->m->cfg->engine[i], w->m->cfg->start_timeout,
-                             &err);
+    Status st = engine_start(&w->engine[i], &w->m->cfg->engine[i], w->m->cfg->start_timeout, &err);
     if (st != STATUS_OK) {
         fail(w->m, st, &err);
         return false;
@@ -367,8 +375,8 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
     for (int side = 0; side < SIDE_NB; side++)
         if (o->faulty[side] && !restart(w, side == CHO ? i : 1 - i, 1))
             return false;
-    *g = (GameRecord){.winner = o->winner == CHO ? i : 1 - i, .reason = o->reason,
-                      .plies = o->nmoves};
+    *g = (GameRecord){
+        .winner = o->winner == CHO ? i : 1 - i, .reason = o->reason, .plies = o->nmoves};
     return true;
 }
 
@@ -492,8 +500,8 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         st = error_set(err, STATUS_NOMEM, "match: no worker thread could start");
     else if ((st = m->status) != STATUS_OK)
         *err = m->err;
-    m->tally.interrupted = m->tally.pairs_done < m->tally.pairs_total &&
-                           m->tally.sprt_result == SPRT_CONTINUE;
+    m->tally.interrupted =
+        m->tally.pairs_done < m->tally.pairs_total && m->tally.sprt_result == SPRT_CONTINUE;
     *tally = m->tally;
 cleanup:
     if (!m && st == STATUS_OK)

@@ -19,13 +19,13 @@ typedef enum { LIMIT_NODES = 0, LIMIT_DEPTH, LIMIT_MOVETIME, LIMIT_CLOCK } Limit
 
 typedef struct Limits {
     LimitKind kind;
-    long nodes;         // LIMIT_NODES: `go nodes`
-    int depth;          // LIMIT_DEPTH: `go depth`
-    int64_t movetime;   // LIMIT_MOVETIME: `go movetime`
-    int64_t base, inc;  // LIMIT_CLOCK: main time and increment per move
-    int64_t byoyomi;    // LIMIT_CLOCK: byo-yomi period (0 = none); once the main time is
-                        // spent the engine gets `go movetime PERIOD` for each move
-    int periods;        // LIMIT_CLOCK: number of byo-yomi periods
+    long nodes;        // LIMIT_NODES: `go nodes`
+    int depth;         // LIMIT_DEPTH: `go depth`
+    int64_t movetime;  // LIMIT_MOVETIME: `go movetime`
+    int64_t base, inc; // LIMIT_CLOCK: main time and increment per move
+    int64_t byoyomi;   // LIMIT_CLOCK: byo-yomi period (0 = none); once the main time is
+                       // spent the engine gets `go movetime PERIOD` for each move
+    int periods;       // LIMIT_CLOCK: number of byo-yomi periods
 } Limits;
 
 /// Parses a limit: "nodes=N", "depth=D", "movetime=MS", "tc=BASE+INC" (seconds, e.g.
@@ -36,31 +36,31 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
 enum { MATCH_MAX_OPENINGS = 4096 };
 
 typedef struct MatchConfig {
-    EngineSpec engine[2];       // engine 0 is the candidate: scores are from its side
+    EngineSpec engine[2]; // engine 0 is the candidate: scores are from its side
     Limits limits[2];
-    int games;                  // total games, even (pairs = games / 2)
-    int concurrency;            // games at once (one engine pair per worker)
-    int64_t margin;             // ms a clock may overrun before the game is lost on time
-    int64_t watchdog;           // ms without bestmove at nodes/depth limits = a hang
-    int64_t start_timeout;      // ms for uciok / readyok
-    int random_plies;           // random opening plies (no passes) added to each opening
-    uint64_t seed;              // for the random plies
-    const char *openings_path;  // file of FENs, one a line; NULL = the 16 formation pairings
-    const char *pgn_path;       // NULL = no PGN
-    const char *state_path;     // NULL = no state file (no resume)
-    bool resume;                // continue the match recorded in state_path
+    int games;                 // total games, even (pairs = games / 2)
+    int concurrency;           // games at once (one engine pair per worker)
+    int64_t margin;            // ms a clock may overrun before the game is lost on time
+    int64_t watchdog;          // ms without bestmove at nodes/depth limits = a hang
+    int64_t start_timeout;     // ms for uciok / readyok
+    int random_plies;          // random opening plies (no passes) added to each opening
+    uint64_t seed;             // for the random plies
+    const char *openings_path; // file of FENs, one a line; NULL = the 16 formation pairings
+    const char *pgn_path;      // NULL = no PGN
+    const char *state_path;    // NULL = no state file (no resume)
+    bool resume;               // continue the match recorded in state_path
     bool sprt_enabled;
     Sprt sprt;
-    int stop_after_pairs;       // test hook: stop as if interrupted after this many new pairs
+    int stop_after_pairs; // test hook: stop as if interrupted after this many new pairs
     const char *event, *site;
-    atomic_bool *stop;          // set from outside (a signal) to stop; may be NULL
+    atomic_bool *stop; // set from outside (a signal) to stop; may be NULL
 } MatchConfig;
 
 /// The running totals, always from engine 0's side unless indexed by engine.
 typedef struct MatchTally {
-    int pairs_total;            // pairs in the whole match
-    int pairs_done;             // finished pairs, those of a resumed run included
-    int pairs_resumed;          // of which read back from the state file
+    int pairs_total;   // pairs in the whole match
+    int pairs_done;    // finished pairs, those of a resumed run included
+    int pairs_resumed; // of which read back from the state file
     long games;
     long wins[2];               // games won by engine i
     long wins_by[2][REASON_NB]; // games won by engine i, by end reason
@@ -69,7 +69,7 @@ typedef struct MatchTally {
     long restarts[2];           // engine restarts after faults
     double llr;
     SprtResult sprt_result;
-    bool interrupted;           // stopped before all pairs were played (signal or test hook)
+    bool interrupted; // stopped before all pairs were played (signal or test hook)
 } MatchTally;
 
 /// Called after each finished pair, with the totals so far (under the match's lock).

@@ -135,7 +135,9 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
 static void clocks_init(const GameSetup *g, Clock clk[SIDE_NB]) {
     for (int s = 0; s < SIDE_NB; s++) {
         const Limits *l = g->limits[s];
-        clk[s] = (Clock){.main = l->base, .inc = l->inc, .period = l->byoyomi,
+        clk[s] = (Clock){.main = l->base,
+                         .inc = l->inc,
+                         .period = l->byoyomi,
                          .periods = l->byoyomi > 0 ? l->periods : 0};
     }
 }

@@ -11,23 +11,23 @@ enum { GAME_MAX_MOVES = GAME_PLY_LIMIT + 8 };
 
 /// What a game is played with; arrays are indexed by side (CHO, HAN).
 typedef struct GameSetup {
-    const char *fen;          // start position (checked by the caller)
+    const char *fen; // start position (checked by the caller)
     UciEngine *engine[SIDE_NB];
     const Limits *limits[SIDE_NB];
-    int64_t margin;           // ms a clock may overrun
-    int64_t watchdog;         // ms allowed for a move at nodes/depth limits
-    atomic_bool *stop[2];     // abort between moves when either is set; each may be NULL
+    int64_t margin;       // ms a clock may overrun
+    int64_t watchdog;     // ms allowed for a move at nodes/depth limits
+    atomic_bool *stop[2]; // abort between moves when either is set; each may be NULL
 } GameSetup;
 
 typedef struct GameOutcome {
-    bool aborted;             // stopped from outside: no result
+    bool aborted; // stopped from outside: no result
     Side winner;
     EndReason reason;
     int points_half[SIDE_NB]; // point totals at the end, half points
     bool faulty[SIDE_NB];     // this side's engine misbehaved and must be restarted
     int nmoves;
     Move moves[GAME_MAX_MOVES];
-    char detail[224];         // why the game ended, for the PGN comment
+    char detail[224]; // why the game ended, for the PGN comment
 } GameOutcome;
 
 /// Plays one game. The engines must be started, told `ucinewgame` and synced (`isready`).

@@ -33,8 +33,8 @@ static void usage(void) {
 }
 
 // Parses one --engine group (argv[*i] is its first key=value); advances *i past it.
-static Status parse_engine(int argc, char **argv, int *i, EngineSpec *e, Limits *l,
-                           bool *has_limit, ErrorInfo *err) {
+static Status parse_engine(int argc, char **argv, int *i, EngineSpec *e, Limits *l, bool *has_limit,
+                           ErrorInfo *err) {
     for (; *i < argc && strncmp(argv[*i], "--", 2) != 0; (*i)++) {
         const char *a = argv[*i], *eq = strchr(a, '=');
         if (!eq)
@@ -133,8 +133,13 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
 static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {
     *cli = (Cli){0};
     MatchConfig *c = &cli->cfg;
-    *c = (MatchConfig){.games = 32, .concurrency = 1, .margin = 100, .watchdog = 10000,
-                       .start_timeout = 10000, .event = "hansu-match", .site = "local"};
+    *c = (MatchConfig){.games = 32,
+                       .concurrency = 1,
+                       .margin = 100,
+                       .watchdog = 10000,
+                       .start_timeout = 10000,
+                       .event = "hansu-match",
+                       .site = "local"};
     int nengines = 0;
     Status st = STATUS_OK;
     for (int i = 1; i < argc && st == STATUS_OK; i++) {
@@ -218,9 +223,9 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
            t->penta[1], t->penta[2], t->penta[3], t->penta[4]);
     if (c->sprt_enabled) {
         const char *verdict[] = {"continue (no bound crossed)", "H0 accepted", "H1 accepted"};
-        printf("SPRT [%.2f, %.2f] alpha %.3f beta %.3f: LLR %.3f (%.3f, %.3f): %s\n",
-               c->sprt.elo0, c->sprt.elo1, c->sprt.alpha, c->sprt.beta, t->llr, c->sprt.lower,
-               c->sprt.upper, verdict[t->sprt_result]);
+        printf("SPRT [%.2f, %.2f] alpha %.3f beta %.3f: LLR %.3f (%.3f, %.3f): %s\n", c->sprt.elo0,
+               c->sprt.elo1, c->sprt.alpha, c->sprt.beta, t->llr, c->sprt.lower, c->sprt.upper,
+               verdict[t->sprt_result]);
     }
     if (t->interrupted)
         printf("Interrupted after %d of %d pairs; --resume continues it.\n", t->pairs_done,

@@ -37,8 +37,8 @@ static void write_moves(FILE *f, const PgnGame *g, const char *result) {
 
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
     const char *result = g->winner == CHO ? "1-0" : "0-1";
-    fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", g->event,
-            g->site, g->date, g->round);
+    fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", g->event, g->site,
+            g->date, g->round);
     fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", g->white, g->black, result);
     fprintf(f, "[Variant \"janggi\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", g->fen);
     if (g->opening)

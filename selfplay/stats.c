@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-static const double Z95 = 1.959963984540054; // two-sided 95% normal quantile
+static const double Z95 = 1.959963984540054;     // two-sided 95% normal quantile
 static const double NELO_SCALE = 800.0 / M_LN10; // normalised Elo per unit of t
 
 static const double WDL_SCORES[3] = {0.0, 0.5, 1.0};

@@ -16,8 +16,8 @@
 
 struct UciEngine {
     EngineSpec spec;
-    pid_t pid;  // 0 once reaped
-    int to_fd;  // our end of the engine's stdin
+    pid_t pid;   // 0 once reaped
+    int to_fd;   // our end of the engine's stdin
     int from_fd; // our end of the engine's stdout
     bool eof;
     size_t len; // bytes waiting in buf

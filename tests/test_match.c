@@ -30,8 +30,13 @@ static void fake_spec(EngineSpec *e, const char *name, const char *mode, const c
 }
 
 static MatchConfig base_config(int games) {
-    MatchConfig c = {.games = games, .concurrency = 1, .margin = 50, .watchdog = 2000,
-                     .start_timeout = 5000, .event = "test", .site = "test"};
+    MatchConfig c = {.games = games,
+                     .concurrency = 1,
+                     .margin = 50,
+                     .watchdog = 2000,
+                     .start_timeout = 5000,
+                     .event = "test",
+                     .site = "test"};
     c.limits[0] = c.limits[1] = (Limits){.kind = LIMIT_NODES, .nodes = 1};
     return c;
 }

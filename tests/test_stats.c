@@ -135,8 +135,8 @@ static void test_sprt_error_rates(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fastchess_case),    cmocka_unit_test(test_zero_draw_wdl),
-        cmocka_unit_test(test_zero_draw_penta),   cmocka_unit_test(test_sprt_bounds_checked),
+        cmocka_unit_test(test_fastchess_case),   cmocka_unit_test(test_zero_draw_wdl),
+        cmocka_unit_test(test_zero_draw_penta),  cmocka_unit_test(test_sprt_bounds_checked),
         cmocka_unit_test(test_sprt_error_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
