@@ -204,6 +204,18 @@ static void on_progress(const MatchTally *t, const MatchConfig *c, void *arg) {
     fflush(stdout);
 }
 
+// Wins of each engine by end reason (a loss of one is a win of the other). The fault rows
+// (time, illegal-move, crash) are always shown, so "no fault" reads as an explicit 0.
+static void print_reasons(const MatchTally *t, const MatchConfig *c) {
+    printf("%-16s %20.20s %20.20s\n", "won by", c->engine[0].name, c->engine[1].name);
+    for (int r = 1; r < REASON_NB; r++) {
+        bool fault = r == REASON_TIME || r == REASON_ILLEGAL_MOVE || r == REASON_CRASH;
+        if (fault || t->wins_by[0][r] || t->wins_by[1][r])
+            printf("%-16s %20ld %20ld\n", rules_reason_name(r), t->wins_by[0][r],
+                   t->wins_by[1][r]);
+    }
+}
+
 static void print_summary(const MatchTally *t, const MatchConfig *c) {
     printf("\n=== %s vs %s: %ld games, %d pairs (%d read back from the state file) ===\n",
            c->engine[0].name, c->engine[1].name, t->games, t->pairs_done, t->pairs_resumed);
@@ -216,6 +228,7 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
                 printf(" %s %ld", rules_reason_name(r), t->wins_by[e][r]);
         printf("  (restarts after faults: %ld)\n", t->restarts[e]);
     }
+    print_reasons(t, c);
     print_elo("", t);
     EloEstimate e = stats_elo_penta(t->penta);
     printf("\n95%% Elo interval [%.1f, %.1f]", e.elo_lower, e.elo_upper);
