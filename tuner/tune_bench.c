@@ -96,12 +96,18 @@ static Status run(char *path, int repeats, ErrorInfo *err) {
         double c1 = cpu_seconds();
         double e1 = epoch_seconds(&s, w, 1, repeats, scratch, g);
         c1 = (cpu_seconds() - c1) / repeats;
+        double c2 = cpu_seconds();
         double e2 = epoch_seconds(&s, w, 2, repeats, scratch, g);
+        c2 = (cpu_seconds() - c2) / repeats;
         double per_m = 1e6 / (double)s.npos;
         printf("epoch (gradient + loss, best of %d): 1 thread %.4f s, 2 threads %.4f s, ratio "
                "%.2f; per 1M positions: %.4f s and %.4f s\n",
                repeats, e1, e2, e1 / e2, e1 * per_m, e2 * per_m);
         printf("epoch, 1 thread, by processor time: %.4f s per 1M positions\n", c1 * per_m);
+        // Work is split evenly (static schedule): on an idle machine 2 threads would take
+        // half their summed processor time, so 2 * c1 / c2 is the ratio contention hides.
+        printf("epoch, 2 threads, by processor time: %.4f s summed per 1M positions; "
+               "ratio estimate 2 * t1 / (t1 + t2) = %.2f\n", c2 * per_m, 2 * c1 / c2);
     }
     free(w), free(g), free(scratch);
     trace_store_free(&s);
