@@ -373,6 +373,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     else
         eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval : static_eval(s);
     s->eval_stack[ply] = eval;
+    // Improving: the static eval rose since our previous move; prune less when it did.
+    const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
     // Internal iterative reduction: a node without a TT move is searched one ply shallower.
     if (depth >= 4 && tt_move == MOVE_NONE && !in_check)
         depth--;
@@ -380,7 +382,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
 
     // 4. Reverse futility and null move (the pass) outside PV nodes.
     if (!pv_node && !in_check) {
-        if (depth <= 6 && eval - 90 * depth >= beta && abs(eval) < SCORE_DECISIVE)
+        if (depth <= 6 && eval - 90 * (depth - improving) >= beta && abs(eval) < SCORE_DECISIVE)
             return eval;
         if (null_ok && depth >= 3 && eval >= beta && null_move_allowed(b, depth)) {
             int r = 3 + depth / 4;
@@ -403,12 +405,21 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         if (!movegen_is_legal(b, m))
             continue;
         bool quiet = !is_capture(b, m);
-        if (!pv_node && !in_check && quiet && depth <= 3 && best > -SCORE_DECISIVE &&
-            played >= 3 + 2 * depth * depth)
-            continue;
-        played++;
+        bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
+        // Late move pruning and futility pruning of quiet moves near the leaves; a move that
+        // gives check is always searched (it is made first to know).
+        bool prunable = !pv_node && !in_check && quiet && depth <= 3 &&
+                        best > -SCORE_DECISIVE && played &&
+                        (played >= 3 + (2 + improving) * depth * depth ||
+                         (!killer && eval + 120 + 100 * depth <= alpha));
+        int hist = quiet ? s->history[history_index(b, m)][move_to(m)] : 0;
         board_make(b, m);
         bool gives_check = board_in_check(b);
+        if (prunable && !gives_check) {
+            board_unmake(b);
+            continue;
+        }
+        played++;
         int new_depth = depth - 1, v;
         if (played == 1)
             v = -search(s, -beta, -alpha, new_depth, ply + 1, true);
@@ -417,7 +428,9 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             if (depth >= 3 && played > 3 && quiet && !gives_check && !in_check) {
                 r = s->lmr[depth < LMR_N ? depth : LMR_N - 1][played < LMR_N ? played : LMR_N - 1];
                 r -= pv_node;
-                r -= m == s->killers[ply][0] || m == s->killers[ply][1];
+                r -= killer;
+                r += !improving;
+                r -= hist / 8192;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
             }
             v = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);

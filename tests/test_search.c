@@ -114,7 +114,7 @@ static void test_mates(void **state) {
     int n = (int)(sizeof MATES / sizeof MATES[0]), failures = 0;
     for (int i = 0; i < n; i++) {
         load(&b, MATES[i].fen, NULL);
-        SearchResult r = run_depth(&b, 2 * MATES[i].moves + 3);
+        SearchResult r = run_depth(&b, 2 * MATES[i].moves + 5);
         char mv[MOVE_STR_LEN];
         move_to_uci(r.best, mv);
         if (r.score != SCORE_MATE - (2 * MATES[i].moves - 1) && ++failures)
