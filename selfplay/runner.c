@@ -111,7 +111,7 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
 
 typedef struct Run {
     const SelfplayConfig *cfg;
-    volatile sig_atomic_t *signal_stop; // set by the front end's signal handler
+    atomic_int *signal_stop;      // set by the front end's signal handler
     atomic_bool abort_games;            // stop searches now; games in progress are dropped
     atomic_bool no_new_games;           // hand out no more indices (time budget reached)
     // Schedule: indices below `target` not yet in `done` (from --resume).
@@ -145,7 +145,8 @@ static bool is_done(const Run *r, uint64_t i) {
 // Next game index to play, or false when there is none left.
 static bool next_index(Run *r, uint64_t *index) {
     for (;;) {
-        if (atomic_load(&r->no_new_games) || atomic_load(&r->abort_games) || *r->signal_stop)
+        if (atomic_load(&r->no_new_games) || atomic_load(&r->abort_games)
+            || atomic_load(r->signal_stop))
             return false;
         uint64_t i = atomic_fetch_add(&r->cursor, 1);
         if (i >= r->target)
@@ -207,6 +208,10 @@ static void worker(Run *r) {
     }
     shard_data_free(&game);
     search_destroy(s);
+    // Taking the lock once more orders this worker's reads of the run before the main
+    // thread's clean-up for ThreadSanitizer, which cannot see libgomp's closing barrier.
+    pthread_mutex_lock(&r->mu);
+    pthread_mutex_unlock(&r->mu);
 }
 
 // --- the writer thread ------------------------------------------------------------------------
@@ -328,7 +333,7 @@ static void *writer_thread(void *arg) {
     for (;;) {
         bool closed = take_batch(r, &w.batch);
         double now = now_s();
-        if (*r->signal_stop)
+        if (atomic_load(r->signal_stop))
             atomic_store(&r->abort_games, true);
         if (r->cfg->games == 0 && now - r->start >= r->cfg->hours * 3600)
             atomic_store(&r->no_new_games, true);
@@ -432,9 +437,9 @@ static Status scan_run(Run *r, ErrorInfo *err) {
     return st;
 }
 
-Status runner_run(const SelfplayConfig *cfg, volatile sig_atomic_t *stop, RunnerProgressFn progress,
+Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress,
                   void *arg, RunnerProgress *final, ErrorInfo *err) {
-    volatile sig_atomic_t never = 0;
+    atomic_int never = 0;
     Status st = runner_config_check(cfg, err);
     if (st != STATUS_OK)
         return st;

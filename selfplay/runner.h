@@ -3,7 +3,6 @@
 // gathers finished games and checkpoints them into HDF5 shards of a run folder.
 #pragma once
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,7 +76,7 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err);
 /// last progress (may be NULL). Errors: STATUS_IO (disk full, unwritable folder: the shards
 /// already written stay readable), STATUS_FORMAT (a foreign or corrupt file on --resume, or an
 /// existing run without --resume), STATUS_NOMEM.
-Status runner_run(const SelfplayConfig *cfg, volatile sig_atomic_t *stop, RunnerProgressFn progress,
+Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress,
                   void *arg, RunnerProgress *final, ErrorInfo *err);
 
 /// Plays game `index` of a run with a cleared searcher and appends it (one game row and its

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,12 @@
 #include "runner.h"
 #include "verify.h"
 
-static volatile sig_atomic_t stop_requested = 0;
+// Lock-free, hence safe to set from a signal handler and to read from every thread.
+static atomic_int stop_requested = 0;
 
 static void on_signal(int sig) {
     (void)sig;
-    stop_requested = 1;
+    atomic_store(&stop_requested, 1);
 }
 
 static void usage(FILE *f) {
@@ -337,7 +339,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
         return 1;
     }
-    if (stop_requested) {
+    if (atomic_load(&stop_requested)) {
         fprintf(stderr, "hansu-selfplay: interrupted; finished games are saved in %s "
                         "(continue with --resume)\n", cfg.out_dir);
         return 130;
