@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "engine.h"
@@ -37,6 +38,7 @@ typedef struct Match {
     ErrorInfo err;
     MatchTally tally;
     FILE *pgn, *state;
+    long long pgn_end;   // PGN bytes that belong to recorded pairs (read back on resume)
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
@@ -166,7 +168,7 @@ typedef struct GameRecord {
     int plies;
 } GameRecord;
 
-static const char STATE_MAGIC[] = "hansu-match-state 1";
+static const char STATE_MAGIC[] = "hansu-match-state 2";
 
 // The line that names the match in the state file; a resume must find the same line.
 static void state_identity(const Match *m, char *out, size_t len) {
@@ -222,8 +224,10 @@ static Status state_load(Match *m, ErrorInfo *err) {
         int k;
         char r0[32], r1[32];
         GameRecord g[2];
-        if (sscanf(line, "pair %d %d %31s %d %d %31s %d", &k, &g[0].winner, r0, &g[0].plies,
-                   &g[1].winner, r1, &g[1].plies) != 7 ||
+        long long pgn_end;
+        if (sscanf(line, "pair %d %d %31s %d %d %31s %d %lld", &k, &g[0].winner, r0,
+                   &g[0].plies, &g[1].winner, r1, &g[1].plies, &pgn_end) != 8 ||
+            pgn_end < 0 ||
             k < 0 || k >= m->tally.pairs_total || m->done[k] || (g[0].winner | g[1].winner) > 1 ||
             g[0].winner < 0 || g[1].winner < 0 || !(g[0].reason = rules_reason_parse(r0)) ||
             !(g[1].reason = rules_reason_parse(r1))) {
@@ -235,6 +239,7 @@ static Status state_load(Match *m, ErrorInfo *err) {
         }
         tally_pair(m, k, g);
         m->tally.pairs_resumed++;
+        m->pgn_end = pgn_end > m->pgn_end ? pgn_end : m->pgn_end;
     }
 cleanup:
     fclose(f);
@@ -245,6 +250,11 @@ cleanup:
 static Status open_outputs(Match *m, ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     const char *mode = c->resume ? "a" : "w";
+    // Games written after the last recorded pair (a pair cut off by a hard kill) are cut
+    // away, so the PGN holds each finished pair exactly once.
+    if (c->pgn_path && c->resume && truncate(c->pgn_path, (off_t)m->pgn_end) != 0 &&
+        errno != ENOENT)
+        return error_set(err, STATUS_IO, "PGN %s: truncate: %s", c->pgn_path, strerror(errno));
     if (c->pgn_path && !(m->pgn = fopen(c->pgn_path, mode)))
         return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, strerror(errno));
     if (!c->state_path)
@@ -298,9 +308,10 @@ static Status write_pair(Match *m, int k, const char *fen, const GameOutcome o[2
             return st;
     }
     if (m->state) {
-        fprintf(m->state, "pair %d %d %s %d %d %s %d\n", k, g[0].winner,
+        long long pgn_end = m->pgn ? (long long)ftell(m->pgn) : 0;
+        fprintf(m->state, "pair %d %d %s %d %d %s %d %lld\n", k, g[0].winner,
                 rules_reason_name(g[0].reason), g[0].plies, g[1].winner,
-                rules_reason_name(g[1].reason), g[1].plies);
+                rules_reason_name(g[1].reason), g[1].plies, pgn_end);
         if (fflush(m->state) != 0)
             return error_set(err, STATUS_IO, "state %s: write failed", c->state_path);
     }

@@ -246,7 +246,12 @@ static void test_resume(void **state) {
     run_resumable(pgn, st, 3, false, &part);
     assert_true(part.interrupted);
     assert_consistent(&part, 3);
+    FILE *f = fopen(pgn, "a"); // as if a hard kill left half a pair in the PGN
+    assert_non_null(f);
+    fputs("[Event \"cut off\"]\n[Variant \"janggi\"]\n", f);
+    fclose(f);
     run_resumable(pgn, st, 0, true, &rest);
+    assert_int_equal(count_in_file(pgn, "cut off"), 0);
     assert_false(rest.interrupted);
     assert_int_equal(rest.pairs_resumed, 3);
     assert_consistent(&rest, 8);
