@@ -11,6 +11,13 @@
 // phase = min(EVAL_PHASE_MAX, sum over pieces of EVAL_PHASE_WEIGHT[kind]): EVAL_PHASE_MAX at
 // the start (midgame), 0 with no chariot, cannon, horse or elephant left (endgame).
 // The result is not clamped; it stays far below SCORE_MATE_IN_MAX for any legal position.
+//
+// Symmetry: every term is counted the same way for both sides on a board mirrored top-bottom,
+// so the mirrored position (colours and side to move swapped) scores the same from the other
+// side, except POINTS_LATE, the one term that models Han's 1.5-point bonus (its counts are the
+// rules' half points, bonus included). POINTS_LATE is zero until ply 160 (EVAL_POINTS_WINDOW
+// plies before the 200-ply limit) and depends on the game ply, so the search does not cache
+// evaluations there.
 #pragma once
 
 #include <stdint.h>
