@@ -280,6 +280,44 @@ static void test_gradient_on_real_traces(void **state) {
     trace_store_free(&tr), trace_store_free(&va);
 }
 
+// Recovery on the real term list: labels from perturbed weights are fitted back from the
+// starting weights to the same predictions (the weights themselves are not all identifiable:
+// material and piece-square values overlap).
+static void test_recovery_on_real_traces(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = keep_all();
+    TraceStore tr, va;
+    DatasetStats ds;
+    ErrorInfo err;
+    assert_int_equal(load(fx->file, &f, 2, &tr, &va, &ds, &err), STATUS_OK);
+    static double truth[2 * EVAL_PARAM_NB], w[2 * EVAL_PARAM_NB];
+    uint64_t rng = 99;
+    for (int i = 0; i < 2 * EVAL_PARAM_NB; i++) {
+        w[i] = i % 2 ? EVAL_WEIGHTS_FLAT[i / 2].eg : EVAL_WEIGHTS_FLAT[i / 2].mg;
+        truth[i] = w[i] + (double)(tune_splitmix64(&rng) % 41) - 20; // +-20 cp
+    }
+    const double k = 0.5;
+    double start = 0;
+    for (size_t j = 0; j < tr.npos; j++) {
+        tr.pos[j].target = (float)tune_sigmoid(k, trace_store_eval(&tr, j, truth));
+        start = fmax(start, fabs(tune_sigmoid(k, trace_store_eval(&tr, j, w)) - tr.pos[j].target));
+    }
+    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 1, .beta1 = 0.9, .beta2 = 0.999,
+                      .epsilon = 1e-8, .epochs = 1000, .batch = 0, .threads = 2, .seed = 1,
+                      .k = k};
+    TuneResult res;
+    assert_int_equal(tune_train(&tr, NULL, &cfg, w, NULL, NULL, &res, &err), STATUS_OK);
+    double worst = 0, mean = 0;
+    for (size_t j = 0; j < tr.npos; j++) {
+        double d = fabs(tune_sigmoid(k, trace_store_eval(&tr, j, w)) - tr.pos[j].target);
+        worst = fmax(worst, d), mean += d / (double)tr.npos;
+    }
+    printf("    prediction error: start max %.4f, fitted max %.5f, mean %.6f\n", start, worst,
+           mean);
+    assert_true(mean < 1e-3 && worst < 1e-2);
+    trace_store_free(&tr), trace_store_free(&va);
+}
+
 // Expects a clear error (not OK, message naming the path) from loading path.
 static void expect_error(const char *path, const DatasetFilter *f, Status want) {
     TraceStore tr, va;
@@ -437,6 +475,7 @@ int main(void) {
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_quiesce),
         cmocka_unit_test(test_gradient_on_real_traces),
+        cmocka_unit_test(test_recovery_on_real_traces),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_emit_and_reparse),
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
