@@ -10,7 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "board.h"
 #include "engine.h"
+#include "fen.h"
+#include "notation.h"
+#include "packed_board.h"
 #include "h5store.h"
 #include "rules.h"
 #include "runner.h"
@@ -29,6 +33,7 @@ static void usage(FILE *f) {
         "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
         "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
         "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
+        "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
         "\n"
         "options (defaults in brackets):\n"
         "  --games N            games to reach in the run folder [1000]\n"
@@ -232,6 +237,47 @@ static int cmd_verify(int argc, char **argv) {
     return rc;
 }
 
+// Prints rows of a file as the Python decoder does (scripts/board_decode.py FILE ROW...), so
+// the two decoders can be compared: row, FEN, move, score.
+static int cmd_show(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: hansu-selfplay show FILE [ROW...]\n");
+        return 2;
+    }
+    ShardData d;
+    shard_data_init(&d);
+    ErrorInfo err;
+    Board *b = malloc(sizeof *b);
+    int rc = 0;
+    if (!b || h5store_read(argv[1], NULL, &d, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay show: %s\n", b ? err.msg : "out of memory");
+        rc = 1;
+    }
+    size_t n = rc ? 0 : argc > 2 ? (size_t)(argc - 2) : d.positions.count;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        uint64_t row = i;
+        if (argc > 2 && (!parse_u64("row", argv[2 + i], d.positions.count - 1, &row))) {
+            rc = 2;
+            break;
+        }
+        const PackedBoard *pb = (const PackedBoard *)(d.positions.board + row * PACKED_BOARD_BYTES);
+        if (packed_board_decode(pb, (Side)d.positions.stm[row], d.positions.ply[row], b, &err)
+            != STATUS_OK) {
+            fprintf(stderr, "hansu-selfplay show: row %llu: %s\n", (unsigned long long)row, err.msg);
+            rc = 1;
+            break;
+        }
+        char fen[FEN_BUFFER], move[MOVE_STR_LEN];
+        fen_write(b, fen, sizeof fen);
+        move_to_uci(d.positions.move[row], move);
+        printf("%llu  %s  %s  score %d\n", (unsigned long long)row, fen, move,
+               d.positions.score[row]);
+    }
+    free(b);
+    shard_data_free(&d);
+    return rc;
+}
+
 enum {
     OPT_GAMES = 256, OPT_HOURS, OPT_THREADS, OPT_OUT, OPT_SEED, OPT_RANDOM, OPT_NODES, OPT_DEPTH,
     OPT_MOVETIME, OPT_SPREAD, OPT_RESIGN_CP, OPT_RESIGN_PLIES, OPT_ADJ_CP, OPT_ADJ_PLIES,
@@ -297,6 +343,8 @@ int main(int argc, char **argv) {
         return cmd_merge(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "verify") == 0)
         return cmd_verify(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "show") == 0)
+        return cmd_show(argc - 1, argv + 1);
     SelfplayConfig cfg;
     runner_config_default(&cfg);
     cfg.resign_plies = 4;

@@ -13,3 +13,15 @@ if(TARGET hansu-selfplay AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_runner.c)
                  TIMEOUT 300)
   add_dependencies(test_runner hansu-selfplay)
 endif()
+
+# The Python decoder against the C one, when Debian's python3-h5py is there.
+if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
+  execute_process(COMMAND /usr/bin/python3 -c "import h5py, numpy"
+                  RESULT_VARIABLE hansu_no_h5py OUTPUT_QUIET ERROR_QUIET)
+  if(hansu_no_h5py EQUAL 0)
+    add_test(NAME test_board_decode_py
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_board_decode.py
+                     $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_board_decode.d)
+    set_tests_properties(test_board_decode_py PROPERTIES TIMEOUT 120)
+  endif()
+endif()

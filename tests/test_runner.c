@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "formation.h"
 #include "h5store.h"
+#include "rules.h"
 #include "runner.h"
 #include "selfplay_util.h"
 #include "verify.h"
@@ -149,6 +150,28 @@ static void test_resume_in_process(void **state) {
     shard_data_free(&d);
 }
 
+// Resignation and adjudication end games early and are recorded as such; replay agrees that
+// the board rules had not ended those games.
+static void test_resign_adjudicate(void **state) {
+    (void)state;
+    SelfplayConfig cfg = tiny(BASE "/resign", 16, 2);
+    cfg.resign_cp = 400;
+    cfg.resign_plies = 2;
+    cfg.adjudicate_cp = 800;
+    cfg.adjudicate_plies = 4;
+    ErrorInfo err;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    ShardData d;
+    shard_data_init(&d);
+    read_run(BASE "/resign", &d);
+    int by_tool = 0;
+    for (size_t g = 0; g < d.games.count; g++)
+        by_tool += d.games.reason[g] == REASON_RESIGN || d.games.reason[g] == REASON_ADJUDICATION;
+    print_message("%d of 16 games resigned or adjudicated\n", by_tool);
+    assert_true(by_tool > 0);
+    shard_data_free(&d);
+}
+
 static void test_unwritable(void **state) {
     (void)state;
     SelfplayConfig cfg = tiny("/proc/hansu-no-such-dir", 4, 1);
@@ -270,7 +293,8 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairings_and_replay), cmocka_unit_test(test_threads_determinism),
-        cmocka_unit_test(test_resume_in_process),   cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_resume_in_process),   cmocka_unit_test(test_resign_adjudicate),
+        cmocka_unit_test(test_unwritable),
         cmocka_unit_test(test_kill_and_resume),     cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_disk_full),
     };
