@@ -40,6 +40,8 @@ struct UciContext {
     Board search_board;
     SearchLimits limits;
     pthread_mutex_t out_lock; // the search thread and the command handler share out
+    Board scratch;            // `position` builds here and commits only when all is valid
+    char *tokens[UCI_MAX_TOKENS];
 };
 
 UciContext *uci_create(FILE *out) {
@@ -111,11 +113,11 @@ static void cmd_uci(UciContext *ctx) {
 // position startpos|fen <fields...> [moves m1 m2 ...]. Builds into a scratch board and
 // commits only when every part is valid, so an error leaves the position as it was.
 static void cmd_position(UciContext *ctx, char **tok, int n) {
-    static _Thread_local Board scratch;
+    Board *scratch = &ctx->scratch;
     ErrorInfo err;
     int i = 1;
     if (i < n && strcmp(tok[i], "startpos") == 0) {
-        fen_parse(&scratch, FEN_START, NULL);
+        fen_parse(scratch, FEN_START, NULL);
         i++;
     } else if (i < n && strcmp(tok[i], "fen") == 0) {
         char fen[FEN_MAX_INPUT + 2] = "";
@@ -131,7 +133,7 @@ static void cmd_position(UciContext *ctx, char **tok, int n) {
             fen[len++] = ' ';
             fen[len] = '\0';
         }
-        if (fen_parse(&scratch, fen, &err) != STATUS_OK) {
+        if (fen_parse(scratch, fen, &err) != STATUS_OK) {
             reply_error(ctx, err.msg);
             return;
         }
@@ -147,17 +149,17 @@ static void cmd_position(UciContext *ctx, char **tok, int n) {
     }
     for (i++; i < n; i++) {
         Move m;
-        if (scratch.nstates >= MAX_GAME_PLY) {
+        if (scratch->nstates >= MAX_GAME_PLY) {
             reply_error(ctx, "position: more moves than a game can hold");
             return;
         }
-        if (move_parse_uci(&scratch, tok[i], &m, &err) != STATUS_OK) {
+        if (move_parse_uci(scratch, tok[i], &m, &err) != STATUS_OK) {
             reply_error(ctx, err.msg);
             return;
         }
-        board_make(&scratch, m);
+        board_make(scratch, m);
     }
-    ctx->board = scratch;
+    ctx->board = *scratch;
 }
 
 static void cmd_perft(UciContext *ctx, int depth) {
@@ -397,14 +399,14 @@ static bool runs_beside_search(const char *cmd) {
 }
 
 bool uci_handle_line(UciContext *ctx, const char *line) {
-    if (strnlen(line, UCI_MAX_LINE + 1) > UCI_MAX_LINE) {
-        reply_error(ctx, "command longer than 65536 characters");
-        return true;
-    }
-    char *copy = strdup(line);
-    static _Thread_local char *tokens[UCI_MAX_TOKENS];
+    char *copy = strnlen(line, UCI_MAX_LINE + 1) > UCI_MAX_LINE ? NULL : strdup(line);
+    char **tokens = ctx->tokens;
     if (!copy) {
-        reply_error(ctx, "out of memory");
+        pthread_mutex_lock(&ctx->out_lock);
+        reply_error(ctx, strnlen(line, UCI_MAX_LINE + 1) > UCI_MAX_LINE
+                             ? "command longer than 65536 characters"
+                             : "out of memory");
+        pthread_mutex_unlock(&ctx->out_lock);
         return true;
     }
     bool running = true;
