@@ -73,3 +73,6 @@ fi
 echo "default settings ($(nproc) threads, $DEFAULT_GAMES games):"
 run defaults 0 "$DEFAULT_GAMES"
 echo "  $(grep '^games played' "$WORK/defaults.txt")"
+echo "  $(grep '^cpu' "$WORK/defaults.txt")"
+awk -v g="$DEFAULT_GAMES" -v c="$(field defaults '^cpu' '$2')" 'BEGIN {
+    printf "  games/hour per busy core: %.0f\n", g / c * 3600 }'
