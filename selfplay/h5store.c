@@ -3,15 +3,16 @@
 // deflate level 4 with the shuffle filter for fields wider than a byte.
 #include "h5store.h"
 
-#include <dirent.h>
+#include "h5store_internal.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "durable.h"
 #include "rules.h"
 
 enum {
@@ -19,15 +20,8 @@ enum {
     DEFLATE_LEVEL = 4      // the measured size/speed trade-off (issue 4)
 };
 
-// An open output file, its path, and the rows it will hold.
-typedef struct Writer {
-    hid_t file;
-    const char *path; // the temporary path being written
-    bool in_memory;   // built by the core driver in memory; written out by write_image()
-    size_t games, positions;
-} Writer;
 
-static Status h5_fail(ErrorInfo *err, const char *path, const char *what) {
+Status h5store_fail(ErrorInfo *err, const char *path, const char *what) {
     int e = errno;
     if (e)
         return error_set(err, STATUS_IO, "%s: %s failed (%s)", path, what, strerror(e));
@@ -37,7 +31,7 @@ static Status h5_fail(ErrorInfo *err, const char *path, const char *what) {
 // Silences HDF5's own error printing (errors come back as Status with a message), and keeps
 // HDF5 from closing files at exit: after a failed H5Fclose (full disk) its exit handler
 // crashes on the half-closed file. Every file here is closed explicitly before returning.
-static void quiet_hdf5(void) {
+void h5store_quiet(void) {
     H5dont_atexit(); // refused, harmlessly, once the library is initialised
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
@@ -287,7 +281,7 @@ static herr_t dataset_rows(hid_t file, const char *path, size_t *rows) {
 
 // --- writing ------------------------------------------------------------------------------
 
-static Status writer_open(Writer *w, const char *tmp, const StoreMeta *meta, size_t games,
+Status h5writer_open(H5Writer *w, const char *tmp, const StoreMeta *meta, size_t games,
                           size_t positions, ErrorInfo *err) {
     w->path = tmp;
     w->games = games;
@@ -302,7 +296,7 @@ static Status writer_open(Writer *w, const char *tmp, const StoreMeta *meta, siz
     if (fapl >= 0)
         H5Pclose(fapl);
     if (w->file < 0)
-        return h5_fail(err, tmp, "creating the file");
+        return h5store_fail(err, tmp, "creating the file");
     hid_t g = H5Gcreate2(w->file, "games", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hid_t p = H5Gcreate2(w->file, "positions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     herr_t rc = g < 0 || p < 0 ? -1 : write_meta(w->file, meta);
@@ -315,11 +309,11 @@ static Status writer_open(Writer *w, const char *tmp, const StoreMeta *meta, siz
         H5Gclose(g);
     if (p >= 0)
         H5Gclose(p);
-    return rc < 0 ? h5_fail(err, tmp, "creating the datasets") : STATUS_OK;
+    return rc < 0 ? h5store_fail(err, tmp, "creating the datasets") : STATUS_OK;
 }
 
 // Writes the rows of d at the given offsets (d's pos_start/pos_end must already be rebased).
-static Status writer_put(Writer *w, const ShardData *d, size_t game_off, size_t pos_off,
+Status h5writer_put(H5Writer *w, const ShardData *d, size_t game_off, size_t pos_off,
                          ErrorInfo *err) {
     herr_t rc = 0;
     size_t ng = d->games.count, np = d->positions.count;
@@ -328,76 +322,41 @@ static Status writer_put(Writer *w, const ShardData *d, size_t game_off, size_t 
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
-    return rc < 0 ? h5_fail(err, w->path, "writing the data") : STATUS_OK;
-}
-
-static Status fsync_path(const char *path, int flags, ErrorInfo *err) {
-    int fd = open(path, flags);
-    if (fd < 0 || fsync(fd) < 0) {
-        Status st = h5_fail(err, path, "fsync");
-        if (fd >= 0)
-            close(fd);
-        return st;
-    }
-    return close(fd) < 0 ? h5_fail(err, path, "close") : STATUS_OK;
+    return rc < 0 ? h5store_fail(err, w->path, "writing the data") : STATUS_OK;
 }
 
 // Writes the in-memory file image to w->path and fsyncs it.
-static Status write_image(Writer *w, ErrorInfo *err) {
+static Status write_image(H5Writer *w, ErrorInfo *err) {
     ssize_t size = H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0 ? -1
                                                              : H5Fget_file_image(w->file, NULL, 0);
     char *image = size > 0 ? malloc((size_t)size) : NULL;
     if (!image || H5Fget_file_image(w->file, image, (size_t)size) != size) {
         free(image);
-        return h5_fail(err, w->path, "building the file image");
+        return h5store_fail(err, w->path, "building the file image");
     }
     herr_t rc = H5Fclose(w->file);
     w->file = -1;
-    int fd = rc < 0 ? -1 : open(w->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    Status st = fd < 0 ? h5_fail(err, w->path, rc < 0 ? "closing the file" : "creating the file")
-                       : STATUS_OK;
-    for (ssize_t done = 0; st == STATUS_OK && done < size;) {
-        ssize_t n = write(fd, image + done, (size_t)(size - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            st = h5_fail(err, w->path, "writing the file");
-        done += n > 0 ? n : 0;
-    }
-    if (st == STATUS_OK && fsync(fd) < 0)
-        st = h5_fail(err, w->path, "fsync");
-    if (fd >= 0 && close(fd) < 0 && st == STATUS_OK)
-        st = h5_fail(err, w->path, "closing the file");
+    Status st = rc < 0 ? h5store_fail(err, w->path, "closing the file")
+                       : durable_write(w->path, image, (size_t)size, err);
     free(image);
     return st;
 }
 
 // Closes the file, makes it durable and moves it to its final name.
-static Status writer_finish(Writer *w, const char *final_path, ErrorInfo *err) {
+Status h5writer_finish(H5Writer *w, const char *final_path, ErrorInfo *err) {
     Status st;
     if (w->in_memory) {
         st = write_image(w, err);
     } else {
         herr_t rc = H5Fclose(w->file);
         w->file = -1;
-        st = rc < 0 ? h5_fail(err, w->path, "closing the file")
-                    : fsync_path(w->path, O_RDONLY, err);
+        st = rc < 0 ? h5store_fail(err, w->path, "closing the file")
+                    : durable_fsync(w->path, err);
     }
-    if (st != STATUS_OK)
-        return st;
-    if (rename(w->path, final_path) < 0)
-        return h5_fail(err, final_path, "renaming the finished file");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", final_path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = 0;
-    else
-        snprintf(dir, sizeof dir, ".");
-    return fsync_path(dir, O_RDONLY | O_DIRECTORY, err);
+    return st == STATUS_OK ? durable_rename(w->path, final_path, err) : st;
 }
 
-static void writer_abort(Writer *w) {
+void h5writer_abort(H5Writer *w) {
     if (w->file >= 0)
         H5Fclose(w->file);
     w->file = -1;
@@ -406,18 +365,18 @@ static void writer_abort(Writer *w) {
 
 Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
                      ErrorInfo *err) {
-    quiet_hdf5();
+    h5store_quiet();
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     errno = 0;
-    Writer w = {.file = -1, .in_memory = true};
-    Status st = writer_open(&w, tmp, meta, data->games.count, data->positions.count, err);
+    H5Writer w = {.file = -1, .in_memory = true};
+    Status st = h5writer_open(&w, tmp, meta, data->games.count, data->positions.count, err);
     if (st == STATUS_OK)
-        st = writer_put(&w, data, 0, 0, err);
+        st = h5writer_put(&w, data, 0, 0, err);
     if (st == STATUS_OK)
-        st = writer_finish(&w, path, err);
+        st = h5writer_finish(&w, path, err);
     if (st != STATUS_OK)
-        writer_abort(&w);
+        h5writer_abort(&w);
     return st;
 }
 
@@ -449,9 +408,9 @@ static Status check_consistent(const ShardData *d, const char *path, ErrorInfo *
 
 static Status open_checked(const char *path, hid_t *file, StoreMeta *meta, size_t *games,
                            size_t *positions, ErrorInfo *err) {
-    quiet_hdf5();
+    h5store_quiet();
     if (access(path, R_OK) < 0)
-        return h5_fail(err, path, "opening");
+        return h5store_fail(err, path, "opening");
     if (H5Fis_hdf5(path) <= 0)
         return error_set(err, STATUS_FORMAT, "%s: not an HDF5 file, or truncated/corrupt", path);
     *file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -475,7 +434,7 @@ Status h5store_read_meta(const char *path, StoreMeta *meta, size_t *games, size_
     size_t g = 0, p = 0;
     Status st = open_checked(path, &file, meta, &g, &p, err);
     if (st == STATUS_OK && H5Fclose(file) < 0)
-        st = h5_fail(err, path, "closing");
+        st = h5store_fail(err, path, "closing");
     if (games)
         *games = g;
     if (positions)
@@ -509,153 +468,8 @@ Status h5store_read(const char *path, StoreMeta *meta, ShardData *data, ErrorInf
     st = check_consistent(data, path, err);
 cleanup:
     if (H5Fclose(file) < 0 && st == STATUS_OK)
-        st = h5_fail(err, path, "closing");
+        st = h5store_fail(err, path, "closing");
     if (st != STATUS_OK)
         shard_data_clear(data);
-    return st;
-}
-
-// --- run folders and merging --------------------------------------------------------------
-
-void h5store_shard_path(const char *dir, int64_t k, char *out, size_t out_len) {
-    snprintf(out, out_len, "%s/" H5STORE_SHARD_PREFIX "%06lld.h5", dir, (long long)k);
-}
-
-static int compare_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void h5store_free_list(char **paths, size_t n) {
-    for (size_t i = 0; paths && i < n; i++)
-        free(paths[i]);
-    free(paths);
-}
-
-Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *err) {
-    *paths = NULL;
-    *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return errno == ENOENT ? STATUS_OK : h5_fail(err, dir, "listing the folder");
-    size_t cap = 0;
-    Status st = STATUS_OK;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name), plen = strlen(H5STORE_SHARD_PREFIX);
-        if (len < plen + 3 || strncmp(e->d_name, H5STORE_SHARD_PREFIX, plen) != 0
-            || strcmp(e->d_name + len - 3, ".h5") != 0)
-            continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **grown = realloc(*paths, cap * sizeof **paths);
-            if (!grown) {
-                st = error_set(err, STATUS_NOMEM, "out of memory listing %s", dir);
-                break;
-            }
-            *paths = grown;
-        }
-        size_t plen_all = strlen(dir) + len + 2;
-        (*paths)[*n] = malloc(plen_all);
-        if (!(*paths)[*n]) {
-            st = error_set(err, STATUS_NOMEM, "out of memory listing %s", dir);
-            break;
-        }
-        snprintf((*paths)[(*n)++], plen_all, "%s/%s", dir, e->d_name);
-    }
-    closedir(d);
-    if (st != STATUS_OK) {
-        h5store_free_list(*paths, *n);
-        *paths = NULL;
-        *n = 0;
-        return st;
-    }
-    if (*n > 1) // qsort must not see the NULL list of an empty folder
-        qsort(*paths, *n, sizeof **paths, compare_str);
-    return STATUS_OK;
-}
-
-// Pass 1 of a merge: sizes, id range and the meta of the merged file.
-static Status merge_scan(char *const *inputs, size_t n, StoreMeta *meta, size_t *games,
-                         size_t *positions, ErrorInfo *err) {
-    *games = *positions = 0;
-    for (size_t i = 0; i < n; i++) {
-        StoreMeta m;
-        size_t g, p;
-        Status st = h5store_read_meta(inputs[i], &m, &g, &p, err);
-        if (st != STATUS_OK)
-            return st;
-        if (i == 0)
-            *meta = m;
-        else if (strcmp(m.run_config, meta->run_config) != 0)
-            return error_set(err, STATUS_FORMAT, "%s: another run (run_config differs from %s)",
-                             inputs[i], inputs[0]);
-        if (strcmp(m.start_time, meta->start_time) < 0)
-            snprintf(meta->start_time, sizeof meta->start_time, "%s", m.start_time);
-        if (strcmp(m.end_time, meta->end_time) > 0)
-            snprintf(meta->end_time, sizeof meta->end_time, "%s", m.end_time);
-        *games += g;
-        *positions += p;
-    }
-    meta->shard = -1;
-    return STATUS_OK;
-}
-
-// Marks ids in a growing bitmap; false on a duplicate or when memory is short (*nomem set).
-static bool mark_id(uint8_t **seen, size_t *bytes, uint32_t id, bool *nomem) {
-    if (id / 8 >= *bytes) {
-        size_t nb = (id / 8 + 1) * 2;
-        uint8_t *p = realloc(*seen, nb);
-        if (!p) {
-            *nomem = true;
-            return false;
-        }
-        memset(p + *bytes, 0, nb - *bytes);
-        *seen = p;
-        *bytes = nb;
-    }
-    if ((*seen)[id / 8] & (1u << (id % 8)))
-        return false;
-    (*seen)[id / 8] |= (uint8_t)(1u << (id % 8));
-    return true;
-}
-
-Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *err) {
-    quiet_hdf5();
-    if (n == 0)
-        return error_set(err, STATUS_IO, "merge: no input files");
-    StoreMeta meta;
-    size_t games, positions, goff = 0, poff = 0, seen_bytes = 0;
-    uint8_t *seen = NULL;
-    Status st = merge_scan(inputs, n, &meta, &games, &positions, err);
-    if (st != STATUS_OK)
-        return st;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    errno = 0;
-    Writer w = {.file = -1, .path = tmp};
-    ShardData d;
-    shard_data_init(&d);
-    st = writer_open(&w, tmp, &meta, games, positions, err);
-    for (size_t i = 0; st == STATUS_OK && i < n; i++) {
-        st = h5store_read(inputs[i], NULL, &d, err);
-        for (size_t g = 0; st == STATUS_OK && g < d.games.count; g++) {
-            bool nomem = false;
-            if (!mark_id(&seen, &seen_bytes, d.games.game_id[g], &nomem))
-                st = nomem ? error_set(err, STATUS_NOMEM, "merge: out of memory")
-                           : error_set(err, STATUS_FORMAT, "%s: game id %u appears twice",
-                                       inputs[i], d.games.game_id[g]);
-            d.games.pos_start[g] += poff;
-            d.games.pos_end[g] += poff;
-        }
-        if (st == STATUS_OK)
-            st = writer_put(&w, &d, goff, poff, err);
-        goff += d.games.count;
-        poff += d.positions.count;
-    }
-    if (st == STATUS_OK)
-        st = writer_finish(&w, out, err);
-    if (st != STATUS_OK)
-        writer_abort(&w);
-    shard_data_free(&d);
-    free(seen);
     return st;
 }

@@ -24,7 +24,9 @@ configure_file(${CMAKE_CURRENT_SOURCE_DIR}/build_info.h.in
 
 add_library(hansu_data STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/game_record.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/durable.c
   ${CMAKE_CURRENT_SOURCE_DIR}/h5store.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/h5store_run.c
   ${CMAKE_CURRENT_SOURCE_DIR}/packed_board.c
   ${CMAKE_CURRENT_SOURCE_DIR}/verify.c
 )

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// What h5store.c shares with h5store_run.c: the file writer and the error helpers.
+#pragma once
+
+#include <hdf5.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "game_record.h"
+#include "h5store.h"
+#include "status.h"
+
+/// An output file being written, its (temporary) path and the rows it will hold.
+typedef struct H5Writer {
+    hid_t file;
+    const char *path; // the temporary path being written
+    bool in_memory;   // built by HDF5's core driver in memory, written out at the end
+    size_t games, positions;
+} H5Writer;
+
+/// Creates the file with its attributes and the empty columns for games and positions rows.
+Status h5writer_open(H5Writer *w, const char *tmp, const StoreMeta *meta, size_t games,
+                     size_t positions, ErrorInfo *err);
+
+/// Writes d's rows at the given row offsets (pos_start/pos_end already rebased by the caller).
+Status h5writer_put(H5Writer *w, const ShardData *d, size_t game_off, size_t pos_off,
+                    ErrorInfo *err);
+
+/// Closes the file, fsyncs it and renames it to final_path (durable.h).
+Status h5writer_finish(H5Writer *w, const char *final_path, ErrorInfo *err);
+
+/// Closes what is open and removes the temporary file.
+void h5writer_abort(H5Writer *w);
+
+/// STATUS_IO with "path: what failed (errno text)".
+Status h5store_fail(ErrorInfo *err, const char *path, const char *what);
+
+/// Silences HDF5's error printing and its exit-time clean-up; call before any HDF5 use.
+void h5store_quiet(void);
