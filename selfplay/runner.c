@@ -335,7 +335,7 @@ static void *writer_thread(void *arg) {
         double now = now_s();
         if (atomic_load(r->signal_stop))
             atomic_store(&r->abort_games, true);
-        if (r->cfg->games == 0 && now - r->start >= r->cfg->hours * 3600)
+        if (r->cfg->hours > 0 && now - r->start >= r->cfg->hours * 3600)
             atomic_store(&r->no_new_games, true);
         ErrorInfo e;
         Status st = STATUS_OK;

@@ -17,7 +17,7 @@
 typedef struct SelfplayConfig {
     const char *out_dir;      // run folder (created if missing)
     uint64_t games;           // target number of games; 0 = until `hours` have passed
-    double hours;             // wall-clock budget in hours when games == 0
+    double hours;             // wall-clock budget in hours (0 = none; needed when games == 0)
     int threads;              // worker threads; 0 = all cores
     uint64_t seed;            // run seed: game i plays from a stream derived from (seed, i)
     int random_plies;         // random legal opening plies per game

@@ -37,7 +37,7 @@ static void usage(FILE *f) {
         "\n"
         "options (defaults in brackets):\n"
         "  --games N            games to reach in the run folder [1000]\n"
-        "  --hours H            play for H hours instead (--games 0 implied)\n"
+        "  --hours H            play for H hours (with --games: whichever comes first)\n"
         "  --threads T          worker threads [all cores]\n"
         "  --out DIR            run folder [runs/selfplay]\n"
         "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
@@ -379,6 +379,9 @@ int main(int argc, char **argv) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    if (cfg.bench)
+        fprintf(stderr, "hansu-selfplay: measuring the bench signature for the file attributes "
+                        "(--no-bench skips it)\n");
     RunnerProgress final;
     memset(&final, 0, sizeof final);
     Status st = runner_run(&cfg, &stop_requested, on_progress, &tty, &final, &err);
