@@ -157,6 +157,9 @@ static void test_game_ends(void **state) {
          SCORE_RULE_WIN - 1},
         // Han's pass completes a plain repetition: decided by points, Han 15.5 : 12.
         {C11, "e2e3 d8d8 e3e2 d8d8 e2e3 d8d8 e3e2", NULL, SCORE_POINTS_WIN, SCORE_RULE_WIN},
+        // Oracle C01: in check from the f10 cannon, the only legal move is f3e2.
+        {"2R1acb2/4ak3/4B1n2/n3p4/7p1/3P5/1PP4P1/2N1CK1C1/5A2r/5A3 w - - 1 25", "", "f3e2",
+         -SCORE_INFINITE, SCORE_INFINITE},
     };
     static Board b;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
