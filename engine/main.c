@@ -19,7 +19,7 @@ static void usage(FILE *f) {
     fprintf(f, "usage: hansu                      UCI engine on standard input/output\n"
                "       hansu perft [--fen FEN] --depth N [--divide]\n"
                "                                  count legal move sequences of N plies\n"
-               "       hansu bench [DEPTH]         search the bench positions; prints Nodes searched\n"
+               "       hansu bench [DEPTH]        search the bench positions; prints Nodes searched\n"
                "       hansu print-weights        write the compiled-in weights as eval_weights.h\n"
                "       hansu --help\n");
 }
