@@ -229,23 +229,38 @@ static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Boar
                                  &kept, &w->err);
 }
 
+// Copies thread t's store into out at its offsets (positions and entries of the threads
+// before it come first), shifting the entry offsets.
+static void copy_segment(TraceStore *out, const TraceStore *src, size_t pos_at, size_t ent_at) {
+    if (src->nentries)
+        memcpy(out->entries + ent_at, src->entries, src->nentries * sizeof *src->entries);
+    for (size_t i = 0; i < src->npos; i++) {
+        out->pos[pos_at + i] = src->pos[i];
+        out->pos[pos_at + i].start += (uint32_t)ent_at;
+    }
+}
+
 static Status build_rows(const ShardData *d, const size_t *rows, size_t n,
                          const DatasetFilter *f, int threads, const char *path,
                          TraceStore *out, DatasetStats *st, ErrorInfo *err) {
     Worker *w = calloc((size_t)threads, sizeof *w);
-    if (!w)
-        return error_set(err, STATUS_NOMEM, "out of memory");
+    size_t *at = calloc(2 * (size_t)threads, sizeof *at); // per thread: first position, entry
+    if (!w || !at)
+        return free(w), free(at), error_set(err, STATUS_NOMEM, "out of memory");
     for (int t = 0; t < threads; t++)
         trace_store_init(&w[t].store, out->nparams, out->phase_max);
+    Status s = STATUS_OK;
+    size_t np = out->npos, ne = out->nentries;
 #pragma omp parallel num_threads(threads)
     {
-        Worker *me = &w[omp_get_thread_num()];
+        int t = omp_get_thread_num();
+        Worker *me = &w[t];
         Board *b = malloc(sizeof *b);
         EvalTrace *tr = malloc(sizeof *tr);
         if (!b || !tr)
             me->st = error_set(&me->err, STATUS_NOMEM, "out of memory");
-        // Static schedule: thread t gets one contiguous range, so concatenating the
-        // per-thread stores in thread order restores the row order.
+        // Static schedule: thread t gets one contiguous range of the row list, so the
+        // per-thread stores laid end to end in thread order keep the list's order.
 #pragma omp for schedule(static)
         for (size_t i = 0; i < n; i++) {
             // Rows come in random order: fetch a later row's board while this one is built.
@@ -260,21 +275,32 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n,
         }
         free(b);
         free(tr);
-    }
-    size_t np = out->npos, ne = out->nentries;
-    for (int t = 0; t < threads; t++)
-        np += w[t].store.npos, ne += w[t].store.nentries;
-    Status s = trace_store_reserve(out, np, ne, err);
-    for (int t = 0; t < threads; t++) {
-        if (s == STATUS_OK && w[t].st != STATUS_OK)
-            s = w[t].st, *err = w[t].err;
+#pragma omp single
+        {
+            for (int k = 0; k < threads && s == STATUS_OK; k++) {
+                if (w[k].st != STATUS_OK)
+                    s = w[k].st, *err = w[k].err;
+                at[2 * k] = np, at[2 * k + 1] = ne;
+                np += w[k].store.npos, ne += w[k].store.nentries;
+            }
+            if (s == STATUS_OK && ne > UINT32_MAX)
+                s = error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
+            if (s == STATUS_OK)
+                s = trace_store_reserve(out, np, ne, err);
+        }
+        // Each thread copies its own part, so the new pages are touched in parallel too.
         if (s == STATUS_OK)
-            s = trace_store_append(out, &w[t].store, err);
+            copy_segment(out, &me->store, at[2 * t], at[2 * t + 1]);
+    }
+    if (s == STATUS_OK)
+        out->npos = np, out->nentries = ne;
+    for (int t = 0; t < threads; t++) {
         st->refused += w[t].store.refused, st->off_by_one += w[t].store.off_by_one;
         st->quiesced += w[t].quiesced;
         trace_store_free(&w[t].store);
     }
     free(w);
+    free(at);
     return s;
 }
 
