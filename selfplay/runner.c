@@ -483,6 +483,9 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
         } else {
 #pragma omp parallel num_threads(threads)
             worker(r);
+            // Let the worker threads go: nothing idles after a run, and the next run's threads
+            // are created afresh (which ThreadSanitizer can follow; libgomp's reuse it cannot).
+            omp_pause_resource_all(omp_pause_hard);
             pthread_mutex_lock(&r->mu);
             r->closed = true;
             pthread_cond_signal(&r->wake_writer);
