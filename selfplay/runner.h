@@ -32,7 +32,8 @@ typedef struct SelfplayConfig {
     size_t hash_mb;           // TT size per worker, megabytes
     bool resume;              // continue the run found in out_dir
     bool bench;               // run the bench at start to record the engine's signature
-    double checkpoint_s;      // seconds between checkpoints (the writer may stretch it, see below)
+    double checkpoint_s;      // seconds between checkpoints; stretched to 24x the last write
+                              // so that writing stays under ~4% of the run
     uint64_t checkpoint_games; // ... or after this many new games, whichever comes first
     size_t shard_positions;   // a shard is closed once it holds this many positions
     double progress_s;        // seconds between progress callbacks
@@ -46,7 +47,7 @@ typedef struct RunnerProgress {
     uint64_t saved_positions;   // their positions
     uint64_t done_here;         // games played by this process
     uint64_t positions_here;    // positions played by this process
-    uint64_t positions;         // positions stored (resumed ones included)
+    uint64_t positions;         // positions finished (resumed ones included)
     uint64_t by_reason[32];     // games of this process by EndReason
     uint64_t wins[2];           // games of this process won by Cho, by Han
     double elapsed_s;           // since the start of this process's run
