@@ -27,4 +27,15 @@ if [ -x scripts/fuzz.sh ] || [ -f scripts/fuzz.sh ]; then
   echo "== Fuzzers (bounded)"
   bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 fi
+echo "== End-to-end smoke of the training loop (tiny numbers)"
+smoke=$(mktemp -d)
+scripts/train --run "$smoke/run" --set run.weights_dir="\"$smoke/weights\"" \
+  --set selfplay.games=32 --set selfplay.nodes=150 --set tune.epochs=3 \
+  --set 'tune.extra=["--valid", "0"]' \
+  --set match.games=8 --set match.nodes=150 --set match.elo_games=0 > "$smoke/train.out" 2>&1 ||
+  { cat "$smoke/train.out"; echo "test.sh: training loop smoke failed" >&2; exit 1; }
+grep -q "iteration 1: candidate iter-001" "$smoke/train.out" && test -s "$smoke/run/report.md" &&
+  test -s "$smoke/run/pairings.png" ||
+  { cat "$smoke/train.out"; echo "test.sh: training loop smoke incomplete" >&2; exit 1; }
+rm -rf "$smoke"
 echo "test.sh: all passed"
