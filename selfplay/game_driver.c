@@ -9,21 +9,14 @@
 #include "formation.h"
 #include "movegen.h"
 #include "packed_board.h"
+#include "prng.h"
 #include "rules.h"
-
-// splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator, one state word.
-static uint64_t rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 uint64_t runner_game_seed(uint64_t seed, uint64_t index) {
     uint64_t s = seed;
-    uint64_t a = rng_next(&s);
+    uint64_t a = prng_next(&s);
     uint64_t t = a ^ index;
-    return rng_next(&t);
+    return prng_next(&t);
 }
 
 int runner_game_pairing(uint64_t index) { return (int)(index % PAIRING_NB); }
@@ -38,7 +31,7 @@ static Move random_move(Board *b, uint64_t *rng) {
             list.moves[moves++] = list.moves[i];
     if (moves == 0)
         return list.count ? list.moves[list.count - 1] : MOVE_NONE;
-    return list.moves[rng_next(rng) % (uint64_t)moves];
+    return list.moves[prng_next(rng) % (uint64_t)moves];
 }
 
 static SearchLimits move_limits(const SelfplayConfig *cfg, uint64_t *rng) {
@@ -46,7 +39,7 @@ static SearchLimits move_limits(const SelfplayConfig *cfg, uint64_t *rng) {
     lim.depth = cfg->depth;
     lim.movetime = cfg->movetime_ms;
     if (cfg->nodes && !cfg->depth && !cfg->movetime_ms) {
-        double u = (double)(rng_next(rng) >> 11) / 9007199254740992.0; // [0, 1)
+        double u = (double)(prng_next(rng) >> 11) / 9007199254740992.0; // [0, 1)
         double n = (double)cfg->nodes * (1.0 + cfg->nodes_spread * (2.0 * u - 1.0));
         lim.nodes = n < 1.0 ? 1 : (uint64_t)n;
     }

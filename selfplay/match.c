@@ -13,6 +13,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "prng.h"
 #include "formation.h"
 #include "match_game.h"
 #include "movegen.h"
@@ -130,13 +131,6 @@ cleanup:
     return st;
 }
 
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 // The start FEN of pair k: its opening plus the seeded random plies (no passes), the same
 // for both games of the pair. Stops early rather than reach a finished game.
 static void pair_start_fen(const Match *m, int k, Board *b, char fen[FEN_BUFFER]) {
@@ -151,7 +145,7 @@ static void pair_start_fen(const Match *m, int k, Board *b, char fen[FEN_BUFFER]
                 moves.moves[moves.count++] = list.moves[j];
         if (moves.count == 0)
             break;
-        board_make(b, moves.moves[splitmix64(&rng) % (uint64_t)moves.count]);
+        board_make(b, moves.moves[prng_next(&rng) % (uint64_t)moves.count]);
         GameResult res;
         if (rules_game_over(b, &res)) {
             board_unmake(b);

@@ -13,6 +13,7 @@
 #include "board.h"
 #include "fen.h"
 #include "movegen.h"
+#include "prng.h"
 #include "notation.h"
 
 static char *read_all(const char *path) {
@@ -151,12 +152,7 @@ bool test_boards_equal(const Board *a, const Board *b, char *why, size_t why_len
     return true;
 }
 
-uint64_t test_rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+uint64_t test_rng_next(uint64_t *state) { return prng_next(state); }
 
 Move test_random_legal(Board *b, uint64_t *rng) {
     MoveList list;

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "prng.h"
 #include "board.h"
 #include "dataset.h"
 #include "engine.h"
@@ -294,7 +295,7 @@ static void test_recovery_on_real_traces(void **state) {
     uint64_t rng = 99;
     for (int i = 0; i < 2 * EVAL_PARAM_NB; i++) {
         w[i] = i % 2 ? EVAL_WEIGHTS_FLAT[i / 2].eg : EVAL_WEIGHTS_FLAT[i / 2].mg;
-        truth[i] = w[i] + (double)(tune_splitmix64(&rng) % 41) - 20; // +-20 cp
+        truth[i] = w[i] + (double)(prng_next(&rng) % 41) - 20; // +-20 cp
     }
     const double k = 0.5;
     double start = 0;

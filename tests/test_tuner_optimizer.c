@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "prng.h"
 #include "optimizer.h"
 #include "sha256.h"
 #include "trace_store.h"
@@ -59,20 +60,20 @@ static void make_store(TraceStore *s, size_t n, uint64_t seed) {
         TraceEntry e[NP];
         int c = 0;
         for (int i = 0; i < NP; i++) {
-            int coef = (int)(tune_splitmix64(&seed) % 7) - 3;
-            if (coef != 0 && (tune_splitmix64(&seed) & 3) != 0)
+            int coef = (int)(prng_next(&seed) % 7) - 3;
+            if (coef != 0 && (prng_next(&seed) & 3) != 0)
                 e[c++] = (TraceEntry){(uint16_t)i, (int16_t)coef};
         }
-        int phase = (int)(tune_splitmix64(&seed) % (PHASE_MAX + 1));
-        int result = (int)(tune_splitmix64(&seed) & 1);
-        int score = (int)(tune_splitmix64(&seed) % 801) - 400;
+        int phase = (int)(prng_next(&seed) % (PHASE_MAX + 1));
+        int result = (int)(prng_next(&seed) & 1);
+        int score = (int)(prng_next(&seed) % 801) - 400;
         assert_int_equal(trace_store_add(s, e, c, phase, result, score, 0, &err), STATUS_OK);
     }
 }
 
 static void random_weights(double *w, uint64_t seed, double range) {
     for (int i = 0; i < 2 * NP; i++)
-        w[i] = ((double)(tune_splitmix64(&seed) >> 11) / 9007199254740992.0 * 2 - 1) * range;
+        w[i] = ((double)(prng_next(&seed) >> 11) / 9007199254740992.0 * 2 - 1) * range;
 }
 
 static void test_gradient_matches_finite_differences(void **state) {
@@ -171,7 +172,7 @@ static void test_fit_k(void **state) {
     uint64_t rng = 1234;
     for (size_t j = 0; j < s.npos; j++) {
         double p = tune_sigmoid(k0, trace_store_eval(&s, j, w));
-        s.pos[j].result = (double)(tune_splitmix64(&rng) >> 11) / 9007199254740992.0 < p;
+        s.pos[j].result = (double)(prng_next(&rng) >> 11) / 9007199254740992.0 < p;
     }
     double k = tune_fit_k(&s, w, 2);
     if (fabs(k - k0) > 0.1 * k0)

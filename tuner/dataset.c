@@ -16,6 +16,7 @@
 #include "movegen.h"
 #include "packed_board.h"
 #include "search.h"
+#include "prng.h"
 
 enum { QUIESCE_MAX_PLIES = 8, PREFETCH_AHEAD = 4 };
 
@@ -110,7 +111,7 @@ int dataset_quiesce(Board *b, int max_plies) {
 // same side of the split, whatever file or thread it comes from.
 static double game_unit(uint32_t game_id, uint64_t game_seed, uint64_t seed, uint64_t salt) {
     uint64_t s = seed ^ salt ^ (game_seed * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)game_id << 17);
-    return (double)(tune_splitmix64(&s) >> 11) / 9007199254740992.0;
+    return (double)(prng_next(&s) >> 11) / 9007199254740992.0;
 }
 
 bool dataset_game_in_valid(uint32_t game_id, uint64_t game_seed, const DatasetFilter *f) {
@@ -139,7 +140,7 @@ typedef struct RowLists {
 
 static void shuffle_rows(size_t *rows, size_t n, uint64_t *rng) {
     for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(tune_splitmix64(rng) % i), x = rows[i - 1];
+        size_t j = (size_t)(prng_next(rng) % i), x = rows[i - 1];
         rows[i - 1] = rows[j], rows[j] = x;
     }
 }
@@ -166,7 +167,7 @@ static Status select_rows(const ShardData *d, const DatasetFilter *f, uint64_t s
             // Seeded partial Fisher-Yates, then back into row order.
             uint64_t rng = f->seed ^ gseed ^ ((uint64_t)id * 0xd1b54a32d192ed03ULL);
             for (size_t i = 0; i < (size_t)f->per_game; i++) {
-                size_t j = i + (size_t)(tune_splitmix64(&rng) % (n - i)), x = cand[i];
+                size_t j = i + (size_t)(prng_next(&rng) % (n - i)), x = cand[i];
                 cand[i] = cand[j], cand[j] = x;
             }
             st->cut_per_game += n - (size_t)f->per_game;

@@ -2,6 +2,7 @@
 // The Texel loss, its gradient over sparse traces (OpenMP, per-thread buffers), the 1-D fit
 // of K, and the Adam / gradient-descent training loop. Formulas in optimizer.h.
 #include "optimizer.h"
+#include "prng.h"
 
 #include <math.h>
 #include <omp.h>
@@ -173,7 +174,7 @@ static double run_epoch(const TraceStore *s, const TuneConfig *cfg, int epoch, d
         order[b] = b;
     uint64_t rng = cfg->seed ^ (0x5851f42d4c957f2dULL * (uint64_t)epoch);
     for (size_t b = nb - 1; b > 0 && nb > 1; b--) {
-        size_t r = (size_t)(tune_splitmix64(&rng) % (b + 1)), x = order[b];
+        size_t r = (size_t)(prng_next(&rng) % (b + 1)), x = order[b];
         order[b] = order[r], order[r] = x;
     }
     double sum = 0;

@@ -11,6 +11,7 @@
 #include "packed_board.h"
 #include "rules.h"
 #include "trace_store.h"
+#include "prng.h"
 
 enum { SYNTH_RANDOM_PLIES = 4 };
 
@@ -32,8 +33,8 @@ static void play_game(ShardData *d, Board *b, uint32_t id, uint64_t seed) {
         movegen_legal(b, &list);
         Move m;
         do // a pass only now and then, so games do not all end by two passes
-            m = list.moves[tune_splitmix64(&rng) % (uint64_t)list.count];
-        while (move_is_pass(m) && list.count > 1 && tune_splitmix64(&rng) % 20 != 0);
+            m = list.moves[prng_next(&rng) % (uint64_t)list.count];
+        while (move_is_pass(m) && list.count > 1 && prng_next(&rng) % 20 != 0);
         size_t r = shard_data_add_position(d);
         PackedBoard pb;
         packed_board_encode(b, &pb);

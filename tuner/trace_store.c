@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Sparse trace storage: append, integer rebuild (the parity check), shuffle, memory figures.
 #include "trace_store.h"
+#include "prng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -207,7 +208,7 @@ Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {
     memcpy(pos, s->pos, s->npos * sizeof *pos);
     uint64_t state = seed;
     for (size_t i = s->npos - 1; i > 0; i--) {
-        size_t j = (size_t)(tune_splitmix64(&state) % (i + 1));
+        size_t j = (size_t)(prng_next(&state) % (i + 1));
         TracePos t = pos[i];
         pos[i] = pos[j];
         pos[j] = t;

@@ -90,10 +90,3 @@ double trace_store_bytes_per_position(const TraceStore *s);
 /// Average number of entries per position.
 double trace_store_entries_per_position(const TraceStore *s);
 
-/// SplitMix64 step (Steele, Lea & Flood 2014): the tuner's one random generator.
-static inline uint64_t tune_splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
