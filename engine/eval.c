@@ -23,7 +23,9 @@ _Static_assert(sizeof EVAL_WEIGHTS_DATA / sizeof EVAL_WEIGHTS_DATA[0] == EVAL_PA
 
 const EvalWeight *const EVAL_WEIGHTS_FLAT = EVAL_WEIGHTS_DATA;
 
-const int EVAL_PHASE_WEIGHT[KIND_NB] = {0, 0, 0, 4, 2, 2, 1, 0};
+const int *const EVAL_PHASE_WEIGHT = EVAL_PHASE_WEIGHT_DATA;
+const int EVAL_PHASE_MAX = EVAL_PHASE_MAX_DATA;
+const int EVAL_POINTS_WINDOW = EVAL_POINTS_WINDOW_DATA;
 
 // Running sums in Cho's view, and the trace when one is wanted.
 typedef struct Acc {

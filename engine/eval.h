@@ -51,13 +51,14 @@ enum {
     EVAL_PARAM_NB
 };
 
-/// Phase weight of each kind (index Kind) and the phase of the full set. Part of the formula
-/// above, not tuned: chariot 4, cannon 2, horse 2, elephant 1, others 0.
-extern const int EVAL_PHASE_WEIGHT[KIND_NB];
-enum { EVAL_PHASE_MAX = 2 * (2 * 4 + 2 * 2 + 2 * 2 + 2 * 1) };
-
-/// Plies before the 200-ply limit at which POINTS_LATE starts to count.
-enum { EVAL_POINTS_WINDOW = 40 };
+/// Phase weight of each kind (KIND_NB entries, index Kind), the phase of the full set, and the
+/// plies before the 200-ply limit at which POINTS_LATE starts to count. Part of the formula
+/// above and not tuned; like every evaluation number they come from the weights header
+/// (EVAL_PHASE_WEIGHT_DATA, EVAL_PHASE_MAX_DATA, EVAL_POINTS_WINDOW_DATA), which the printer
+/// copies from the header it was built with.
+extern const int *const EVAL_PHASE_WEIGHT;
+extern const int EVAL_PHASE_MAX;
+extern const int EVAL_POINTS_WINDOW;
 
 /// Description of one term of the list, for the tuner and the header printer.
 typedef struct EvalTermInfo {

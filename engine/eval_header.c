@@ -63,6 +63,18 @@ static void write_term(FILE *out, const EvalTermInfo *t, const EvalWeight *p) {
     }
 }
 
+// The numbers of the formula that are not tuned: copied from the compiled-in header.
+static void write_phase(FILE *out) {
+    fprintf(out, "// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,\n"
+                 "// cannon, horse, elephant, soldier), the phase of the full set, and the plies\n"
+                 "// before the 200-ply limit at which points_late starts to count.\n");
+    fprintf(out, "static const int EVAL_PHASE_WEIGHT_DATA[%d] = {", KIND_NB);
+    for (int k = 0; k < KIND_NB; k++)
+        fprintf(out, "%s%d", k ? ", " : "", EVAL_PHASE_WEIGHT[k]);
+    fprintf(out, "};\nenum { EVAL_PHASE_MAX_DATA = %d, EVAL_POINTS_WINDOW_DATA = %d };\n",
+            EVAL_PHASE_MAX, EVAL_POINTS_WINDOW);
+}
+
 Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *params,
                          ErrorInfo *err) {
     write_banner(out, banner);
@@ -70,7 +82,9 @@ Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *
     fprintf(out, "static const EvalWeight EVAL_WEIGHTS_DATA[%d] = {", EVAL_PARAM_NB);
     for (int t = 0; t < EVAL_TERM_NB; t++)
         write_term(out, &EVAL_TERMS[t], params);
-    fprintf(out, "};\n// clang-format on\n");
+    fprintf(out, "};\n\n");
+    write_phase(out);
+    fprintf(out, "// clang-format on\n");
     if (fflush(out) != 0 || ferror(out))
         return error_set(err, STATUS_IO, "writing the weights header failed");
     return STATUS_OK;

@@ -169,4 +169,10 @@ static const EvalWeight EVAL_WEIGHTS_DATA[756] = {
     // POINTS_LATE (points_late): half points of the rules (Han's 1.5 included) times plies into the last 40 before the 200-ply limit
     S(    2,     2),
 };
+
+// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,
+// cannon, horse, elephant, soldier), the phase of the full set, and the plies
+// before the 200-ply limit at which points_late starts to count.
+static const int EVAL_PHASE_WEIGHT_DATA[8] = {0, 0, 0, 4, 2, 2, 1, 0};
+enum { EVAL_PHASE_MAX_DATA = 36, EVAL_POINTS_WINDOW_DATA = 40 };
 // clang-format on
