@@ -20,7 +20,8 @@ static void usage(FILE *f) {
                "       hansu perft [--fen FEN] --depth N [--divide]\n"
                "                                  count legal move sequences of N plies\n"
                "       hansu bench [DEPTH]        search the bench positions; prints Nodes searched\n"
-               "       hansu print-weights        write the compiled-in weights as eval_weights.h\n"
+               "       hansu print-weights [--note TEXT]\n"
+               "                                  write the compiled-in weights as eval_weights.h\n"
                "       hansu --help\n");
 }
 
@@ -94,12 +95,20 @@ static int run_bench(int argc, char **argv) {
     return 0;
 }
 
-// Reprints the compiled-in weights. The banner says they are the hand-set initial values:
-// this is how engine/eval_weights.h was first written, and it reproduces it byte for byte
-// until the tuner replaces it (the tuner writes its own banner).
-static int run_print_weights(void) {
+// Reprints the compiled-in weights with the banner note given (--note TEXT). The committed
+// hand-set header was written as `hansu print-weights --note "hand-set initial values (not
+// tuned)"`, which reproduces it byte for byte; tuned headers carry the tuner's own banner.
+static int run_print_weights(int argc, char **argv) {
     EvalBanner banner = {.generator = "hansu print-weights",
-                         .note = "hand-set initial values (not tuned)"};
+                         .note = "the compiled-in weights, reprinted"};
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--note") == 0 && i + 1 < argc)
+            banner.note = argv[++i];
+        else {
+            fprintf(stderr, "hansu print-weights: unknown or incomplete option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
     ErrorInfo err;
     if (eval_header_write(stdout, &banner, EVAL_WEIGHTS_FLAT, &err) != STATUS_OK) {
         fprintf(stderr, "hansu print-weights: %s\n", err.msg);
@@ -118,8 +127,8 @@ int main(int argc, char **argv) {
         return run_perft(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return run_bench(argc, argv);
-    if (argc == 2 && strcmp(argv[1], "print-weights") == 0)
-        return run_print_weights();
+    if (argc >= 2 && strcmp(argv[1], "print-weights") == 0)
+        return run_print_weights(argc, argv);
     if (argc >= 2) {
         fprintf(stderr, "hansu: unknown command '%s'\n", argv[1]);
         usage(stderr);
