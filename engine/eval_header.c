@@ -2,6 +2,7 @@
 // The weights-header printer (see eval_header.h). The layout follows eval_terms.def alone.
 #include "eval_header.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +29,11 @@ static void write_banner(FILE *out, const EvalBanner *bn) {
         fprintf(out, "// input: %s %s\n", or_none(bn->inputs[i].path), or_none(bn->inputs[i].hash));
     fprintf(out, "// filters: %s\n", or_none(bn->filters));
     fprintf(out, "// K: %.6f  epochs: %d\n", bn->k, bn->epochs);
-    fprintf(out, "// final loss (MSE): train %.8f  validation %.8f\n", bn->train_loss,
-            bn->valid_loss);
+    if (isnan(bn->valid_loss))
+        fprintf(out, "// final loss (MSE): train %.8f  validation none\n", bn->train_loss);
+    else
+        fprintf(out, "// final loss (MSE): train %.8f  validation %.8f\n", bn->train_loss,
+                bn->valid_loss);
     fprintf(out, "// Layout: engine/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.\n");
 }
 

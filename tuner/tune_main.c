@@ -269,6 +269,14 @@ static Status load_data(Run *r, ErrorInfo *err) {
     printf("memory %.1f bytes/position (%.1f non-zero terms/position; 16 + 4 per term)\n",
            trace_store_bytes_per_position(&r->train),
            trace_store_entries_per_position(&r->train));
+    // Too little data is not an error, but the user must know what the numbers are worth.
+    if (r->valid.npos == 0)
+        printf("warning: no validation positions (--valid %.2f, %zu games): early stopping is "
+               "off and the last epoch's weights are kept\n",
+               r->o.filter.valid_fraction, ds->train_games + ds->valid_games);
+    if (r->train.npos < 10000)
+        printf("warning: only %zu training positions: K and the tuned weights will be noisy\n",
+               r->train.npos);
     // Each file came in shuffled; several files are mixed once more across files.
     if (ds->files > 1)
         st = trace_store_shuffle(&r->train, r->o.tune.seed, err);
