@@ -63,10 +63,13 @@ static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *
             file++;
         }
     }
-    if (rank != 0 || file != FILE_NB)
+    if (rank != 0)
         return error_set(err, STATUS_ILLEGAL,
                          "FEN: the placement has %d ranks, expected 10 ranks of 9 points",
                          RANK_NB - rank);
+    if (file != FILE_NB) // the last rank has no '/' after it to be checked at
+        return error_set(err, STATUS_ILLEGAL,
+                         "FEN: rank 1 has %d points, expected 9 (end of the placement)", file);
     return STATUS_OK;
 }
 
@@ -125,9 +128,9 @@ static Status parse_fields(const Field *f, int n, Side *side, long *halfmove, lo
                            ErrorInfo *err) {
     if (n != 2 && n != 4 && n != 6)
         return error_set(err, STATUS_SYNTAX,
-                         "FEN: %d fields, expected 6 (placement, side, castling, en passant, "
-                         "halfmove clock, fullmove number)",
-                         n);
+                         "FEN: %s%d field%s, expected 6 fields (or the first 2 or 4): placement, "
+                         "side, castling, en passant, halfmove clock, fullmove number",
+                         n > 6 ? "more than " : "", n > 6 ? 6 : n, n == 1 ? "" : "s");
     if (f[1].len != 1 || (f[1].text[0] != 'w' && f[1].text[0] != 'b'))
         return error_set(err, STATUS_SYNTAX, "FEN: side to move '%.*s', expected 'w' or 'b'",
                          (int)(f[1].len > 8 ? 8 : f[1].len), f[1].text);

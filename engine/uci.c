@@ -111,10 +111,13 @@ static void cmd_uci(UciContext *ctx) {
 }
 
 // position startpos|fen <fields...> [moves m1 m2 ...]. Builds into a scratch board and
-// commits only when every part is valid, so an error leaves the position as it was.
+// commits only when every part is valid, so an error leaves the position as it was. A move
+// after the end of the game is an error; a FEN of an ended game alone is accepted, and `go`
+// then answers bestmove (none).
 static void cmd_position(UciContext *ctx, char **tok, int n) {
     Board *scratch = &ctx->scratch;
     ErrorInfo err;
+    GameResult gr;
     int i = 1;
     if (i < n && strcmp(tok[i], "startpos") == 0) {
         fen_parse(scratch, FEN_START, NULL);
@@ -153,6 +156,13 @@ static void cmd_position(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, "position: more moves than a game can hold");
             return;
         }
+        if (rules_game_over(scratch, &gr)) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "move '%.40s': the game is already over (%s at ply %d)",
+                     tok[i], rules_reason_name(gr.reason), board_game_ply(scratch));
+            reply_error(ctx, msg);
+            return;
+        }
         if (move_parse_uci(scratch, tok[i], &m, &err) != STATUS_OK) {
             reply_error(ctx, err.msg);
             return;
@@ -177,13 +187,19 @@ static void cmd_perft(UciContext *ctx, int depth) {
     fprintf(ctx->out, "\nNodes searched: %llu\n\n", (unsigned long long)total);
 }
 
-// Reads a non-negative number for token tok[i] of go; false (after an error) when bad.
-static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t *out) {
+// Clock fields are capped at about 35 years so that time management's arithmetic cannot
+// overflow.
+static const int64_t GO_MAX_MS = INT64_C(1) << 40;
+
+// Reads the number after token tok[i - 1] of go, at least min (0 or 1); false (after an
+// error naming the token) when it is missing, not a number or too small.
+static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t min, int64_t *out) {
     char *end = NULL;
     long long v = i < n ? strtoll(tok[i], &end, 10) : -1;
-    if (i >= n || *end || v < 0) {
+    if (i >= n || *end || v < min) {
         char msg[128];
-        snprintf(msg, sizeof msg, "go: '%.40s' needs a non-negative number", tok[i - 1]);
+        snprintf(msg, sizeof msg, "go: '%.40s' needs a %s number", tok[i - 1],
+                 min > 0 ? "positive" : "non-negative");
         reply_error(ctx, msg);
         return false;
     }
@@ -191,31 +207,56 @@ static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t *out) {
     return true;
 }
 
-// Parses the limits of go. False after an error naming the token.
-static bool parse_limits(UciContext *ctx, char **tok, int n, SearchLimits *lim) {
+// Stockfish's reading of the clocks: once any of wtime, btime, winc, binc, movestogo is
+// given, time management is on and a missing clock counts as 0; movetime, when given, wins.
+// A clock of 0 (or movetime 0) means move now: a depth-1 search, which is always finished
+// (a 1 ms budget could cut it short and answer a move searched only in part).
+static void apply_move_now(SearchLimits *lim, Side us, bool clocks, bool movetime) {
+    if (lim->infinite || !(movetime ? lim->movetime == 0 : clocks && lim->time[us] == 0))
+        return;
+    lim->depth = 1;
+    lim->movetime = 0, lim->movestogo = 0;
+    for (int s = 0; s < SIDE_NB; s++)
+        lim->time[s] = lim->inc[s] = 0;
+}
+
+// Parses the limits of go for side us to move. False after an error naming the token.
+static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimits *lim) {
+    static const char *const names[] = {"depth", "nodes", "movetime", "wtime",
+                                        "btime", "winc",  "binc",     "movestogo"};
+    // Tokens of the protocol that Hansu does not offer (no Ponder option, no mate search).
+    static const char *const unsupported[] = {"ponder", "searchmoves", "mate"};
+    bool clocks = false, movetime = false;
     memset(lim, 0, sizeof *lim);
     for (int i = 1; i < n; i++) {
         int64_t v = 0;
         const char *t = tok[i];
+        char msg[128];
         if (strcmp(t, "infinite") == 0) {
             lim->infinite = true;
             continue;
         }
-        if (strcmp(t, "ponder") == 0)
-            continue; // no pondering: searched as a normal go
-        static const char *const names[] = {"depth", "nodes", "movetime", "wtime",
-                                            "btime", "winc",  "binc",     "movestogo"};
+        for (int k = 0; k < 3; k++)
+            if (strcmp(t, unsupported[k]) == 0) {
+                snprintf(msg, sizeof msg, "go: %s is not supported", t);
+                reply_error(ctx, msg);
+                return false;
+            }
         int k = 0;
         while (k < 8 && strcmp(t, names[k]) != 0)
             k++;
         if (k == 8) {
-            char msg[128];
             snprintf(msg, sizeof msg, "go: unknown token '%.40s'", t);
             reply_error(ctx, msg);
             return false;
         }
-        if (!go_number(ctx, tok, n, ++i, &v))
+        // SearchLimits reads depth 0 and nodes 0 as "no limit": refused, not searched forever.
+        if (!go_number(ctx, tok, n, ++i, k <= 1 ? 1 : 0, &v))
             return false;
+        if (k >= 2 && v > GO_MAX_MS)
+            v = GO_MAX_MS;
+        clocks |= k >= 3;
+        movetime |= k == 2;
         switch (k) {
         case 0: lim->depth = v < MAX_PLY - 1 ? (int)v : MAX_PLY - 1; break;
         case 1: lim->nodes = (uint64_t)v; break;
@@ -227,6 +268,7 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, SearchLimits *lim) 
         default: lim->movestogo = v < 1000 ? (int)v : 1000; break;
         }
     }
+    apply_move_now(lim, us, clocks, movetime);
     return true;
 }
 
@@ -293,7 +335,7 @@ static void cmd_go(UciContext *ctx, char **tok, int n) {
         return;
     }
     SearchLimits lim;
-    if (!parse_limits(ctx, tok, n, &lim))
+    if (!parse_limits(ctx, tok, n, ctx->board.side, &lim))
         return;
     GameResult gr;
     if (rules_game_over(&ctx->board, &gr)) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // UCI scripts driven through uci_handle_line with the answers written to an in-memory stream:
 // the janggi dialect, errors that name the token and leave the position alone, search limits,
-// stop during `go infinite`, reproducible `go nodes` after ucinewgame, game over, perft, bench.
+// stop during `go infinite`, reproducible `go nodes` after ucinewgame, game over, perft, bench;
+// go forms that move now, refused go forms, moves after the end of the game.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +131,68 @@ static void test_go_limits(void **state) {
     session_close(&s);
 }
 
+// Once a clock field is given, a missing or zero clock of the side to move, like movetime 0,
+// means move now: a finished depth-1 search and its bestmove, never a search until `stop`.
+static void test_go_move_now(void **state) {
+    (void)state;
+    static const char *const forms[] = {
+        "go movetime 0",
+        "go wtime 0 btime 0",
+        "go btime 100",            // Cho to move: no wtime, so Cho's clock is 0
+        "go winc 100000",          // a clock of 0 whatever the increment
+        "go movestogo 20",
+        "go wtime 0 btime 9000 winc 50 binc 50 movestogo 3",
+        "go depth 9 wtime 0",      // move now wins over a deeper limit
+        "go movetime 0 wtime 60000 btime 60000",
+    };
+    Session s;
+    session_open(&s);
+    say(&s, "position startpos");
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        const char *a = say(&s, forms[i]);
+        if (!strstr(a, "info depth 1 ") || strstr(a, "info depth 2 ") ||
+            !strstr(a, "bestmove ") || strstr(a, "error"))
+            fail_msg("'%s' answered:\n%s", forms[i], a);
+    }
+    // Han to move: now btime is the clock that counts, and wtime alone means move now.
+    say(&s, "position startpos moves c4c5");
+    assert_non_null(strstr(say(&s, "go wtime 100000"), "bestmove "));
+    assert_non_null(strstr(say(&s, "go btime 0 wtime 100000"), "bestmove "));
+    session_close(&s);
+}
+
+// Refused go forms: an error naming the token, no search and no bestmove.
+static void test_go_refused(void **state) {
+    (void)state;
+    static const struct {
+        const char *go, *says;
+    } refused[] = {
+        {"go depth 0", "go: 'depth' needs a positive number"},
+        {"go nodes 0", "go: 'nodes' needs a positive number"},
+        {"go depth -1", "'depth'"},
+        {"go nodes -5", "'nodes'"},
+        {"go movetime -1", "go: 'movetime' needs a non-negative number"},
+        {"go wtime -100 btime 100", "'wtime'"},
+        {"go btime", "'btime'"},
+        {"go ponder", "go: ponder is not supported"},
+        {"go ponder wtime 1000 btime 1000", "go: ponder is not supported"},
+        {"go wtime 1000 btime 1000 ponder", "go: ponder is not supported"},
+        {"go searchmoves b1c3", "go: searchmoves is not supported"},
+        {"go mate 3", "go: mate is not supported"},
+    };
+    Session s;
+    session_open(&s);
+    say(&s, "position startpos");
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *a = say(&s, refused[i].go);
+        if (!strstr(a, "info string error: ") || !strstr(a, refused[i].says) ||
+            strstr(a, "bestmove"))
+            fail_msg("'%s' answered:\n%s", refused[i].go, a);
+    }
+    assert_non_null(strstr(say(&s, "go depth 1"), "bestmove "));
+    session_close(&s);
+}
+
 static void test_go_infinite_stop(void **state) {
     (void)state;
     Session s;
@@ -186,12 +249,50 @@ static void test_game_over(void **state) {
     session_close(&s);
 }
 
+// A move after the end of the game is refused by name, with the reason and the ply, and the
+// position stays as it was; a FEN of an ended game alone still loads.
+static void test_moves_after_game_over(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    char before[256], after[256];
+    say(&s, "position startpos moves c4c5");
+    current_fen(&s, before, sizeof before);
+    assert_string_equal(say(&s, "position startpos moves e2e2 e9e9 b1c3"),
+                        "info string error: move 'b1c3': the game is already over "
+                        "(double-pass at ply 2)\n");
+    current_fen(&s, after, sizeof after);
+    assert_string_equal(before, after);
+    const char *a = say(&s, "go depth 3");
+    assert_null(strstr(a, "bestmove (none)"));
+    assert_non_null(strstr(a, "bestmove "));
+    // Han is mated: the a10 chariot checks along rank 10, the i9 chariot holds e9.
+    const char *mate = "position fen R3k4/8R/9/9/9/9/9/9/9/3K5 b - - 0 1";
+    assert_string_equal(say(&s, mate), "");
+    a = say(&s, "go depth 3");
+    assert_non_null(strstr(a, "info string game over: checkmate"));
+    assert_non_null(strstr(a, "bestmove (none)"));
+    char moves[128];
+    snprintf(moves, sizeof moves, "%s moves e10e9", mate);
+    assert_non_null(strstr(say(&s, moves), "info string error: move 'e10e9': the game is "
+                                           "already over (checkmate at ply 1)"));
+    // The 200-ply limit: the move that reaches ply 200 is fine, the next one is not.
+    a = say(&s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR "
+                "b - - 0 100 moves e9e9 e2e2");
+    assert_non_null(strstr(a, "move 'e2e2': the game is already over (move-limit at ply 200)"));
+    current_fen(&s, after, sizeof after);
+    assert_string_equal(after, "R3k4/8R/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    session_close(&s);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handshake),        cmocka_unit_test(test_position_errors),
         cmocka_unit_test(test_go_limits),        cmocka_unit_test(test_go_infinite_stop),
         cmocka_unit_test(test_reproducible_nodes), cmocka_unit_test(test_game_over),
+        cmocka_unit_test(test_go_move_now),      cmocka_unit_test(test_go_refused),
+        cmocka_unit_test(test_moves_after_game_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
