@@ -13,6 +13,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "rules.h"
 #include "prng.h"
 #include "formation.h"
 #include "match_game.h"
@@ -446,6 +447,10 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
         return error_set(err, STATUS_RANGE, "games %d: must be even and at least 2", c->games);
     if (c->concurrency < 1 || c->concurrency > 64)
         return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..64", c->concurrency);
+    // The same bound as self-play: random plies past the ply limit would end every game.
+    if (c->random_plies < 0 || c->random_plies > GAME_PLY_LIMIT)
+        return error_set(err, STATUS_RANGE, "random-plies %d: must be 0..%d", c->random_plies,
+                         GAME_PLY_LIMIT);
     if (c->resume && !c->state_path)
         return error_set(err, STATUS_SYNTAX, "resume needs a state file");
     for (int i = 0; i < 2; i++) {

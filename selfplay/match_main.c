@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // hansu-match: plays a match between two UCI engines over the janggi formation pairings and
 // prints the running score, Elo, SPRT and a final summary. The only part that prints.
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -66,6 +68,29 @@ static Status parse_engine(int argc, char **argv, int *i, EngineSpec *e, Limits 
     return STATUS_OK;
 }
 
+// Strict integer parsing: the whole text, in lo..hi; the message names flag and text.
+static Status parse_ll(const char *flag, const char *s, long long lo, long long hi,
+                       long long *out, ErrorInfo *err) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end)
+        return error_set(err, STATUS_SYNTAX, "%s: '%s' is not a number", flag, s);
+    if (v < lo || v > hi)
+        return error_set(err, STATUS_RANGE, "%s: %s is out of range %lld..%lld", flag, s, lo, hi);
+    *out = v;
+    return STATUS_OK;
+}
+
+static Status parse_int(const char *flag, const char *s, int *out, ErrorInfo *err) {
+    long long v = 0;
+    Status st = parse_ll(flag, s, INT_MIN, INT_MAX, &v, err);
+    *out = (int)v;
+    return st;
+}
+
+enum { SPRT_ELO_MAX = 1000 }; // normalised Elo bounds beyond this are a typo, not a test
+
 static Status parse_sprt(int argc, char **argv, int *i, Sprt *s, ErrorInfo *err) {
     double v[4] = {NAN, NAN, 0.05, 0.05};
     static const char *keys[4] = {"elo0=", "elo1=", "alpha=", "beta="};
@@ -76,11 +101,24 @@ static Status parse_sprt(int argc, char **argv, int *i, Sprt *s, ErrorInfo *err)
             k++;
         if (k == 4)
             return error_set(err, STATUS_SYNTAX, "--sprt: unknown \"%s\"", a);
-        v[k] = atof(a + strlen(keys[k]));
+        const char *text = a + strlen(keys[k]);
+        char *end;
+        errno = 0;
+        v[k] = strtod(text, &end);
+        if (errno || end == text || *end || !isfinite(v[k]))
+            return error_set(err, STATUS_SYNTAX, "--sprt: %.*s '%s' is not a finite number",
+                             (int)strlen(keys[k]) - 1, keys[k], text);
     }
+    if (isnan(v[0]) || isnan(v[1]))
+        return error_set(err, STATUS_SYNTAX, "--sprt: give elo0= and elo1=");
+    if (fabs(v[0]) > SPRT_ELO_MAX || fabs(v[1]) > SPRT_ELO_MAX || !(v[0] < v[1]))
+        return error_set(err, STATUS_RANGE, "--sprt: need elo0 < elo1, both in -%d..%d (got %g, %g)",
+                         SPRT_ELO_MAX, SPRT_ELO_MAX, v[0], v[1]);
+    if (!(v[2] > 0 && v[2] < 0.5) || !(v[3] > 0 && v[3] < 0.5))
+        return error_set(err, STATUS_RANGE, "--sprt: need 0 < alpha, beta < 0.5 (got %g, %g)",
+                         v[2], v[3]);
     if (!stats_sprt_init(s, v[0], v[1], v[2], v[3]))
-        return error_set(err, STATUS_RANGE,
-                         "--sprt: need elo0 < elo1, alpha, beta > 0 and alpha + beta < 1");
+        return error_set(err, STATUS_RANGE, "--sprt: bad bounds");
     return STATUS_OK;
 }
 
@@ -103,20 +141,27 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
             cli->has_global = true;
             return match_parse_limit(lim, &cli->global, err);
         }
+    long long v = 0;
+    Status st = STATUS_OK;
     if (strcmp(flag, "--games") == 0)
-        c->games = atoi(val);
+        st = parse_int(flag, val, &c->games, err);
     else if (strcmp(flag, "--concurrency") == 0)
-        c->concurrency = atoi(val);
+        st = parse_int(flag, val, &c->concurrency, err);
     else if (strcmp(flag, "--margin") == 0)
-        c->margin = atoll(val);
+        st = parse_ll(flag, val, 0, LLONG_MAX, &v, err), c->margin = v;
     else if (strcmp(flag, "--watchdog") == 0)
-        c->watchdog = atoll(val);
+        st = parse_ll(flag, val, 1, LLONG_MAX, &v, err), c->watchdog = v;
     else if (strcmp(flag, "--openings") == 0)
         c->openings_path = val;
     else if (strcmp(flag, "--random-plies") == 0)
-        c->random_plies = atoi(val);
-    else if (strcmp(flag, "--seed") == 0)
-        c->seed = strtoull(val, NULL, 10);
+        st = parse_int(flag, val, &c->random_plies, err);
+    else if (strcmp(flag, "--seed") == 0) {
+        char *end;
+        errno = 0;
+        c->seed = strtoull(val, &end, 10);
+        if (errno || end == val || *end || val[0] == '-')
+            st = error_set(err, STATUS_SYNTAX, "%s: '%s' is not a number", flag, val);
+    }
     else if (strcmp(flag, "--pgn") == 0)
         c->pgn_path = val;
     else if (strcmp(flag, "--state") == 0)
@@ -124,10 +169,10 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
     else if (strcmp(flag, "--event") == 0)
         c->event = val;
     else if (strcmp(flag, "--stop-after-pairs") == 0)
-        c->stop_after_pairs = atoi(val);
+        st = parse_int(flag, val, &c->stop_after_pairs, err);
     else
         return error_set(err, STATUS_SYNTAX, "unknown option %s", flag);
-    return STATUS_OK;
+    return st;
 }
 
 static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {

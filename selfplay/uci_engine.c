@@ -20,6 +20,7 @@ struct UciEngine {
     int to_fd;   // our end of the engine's stdin
     int from_fd; // our end of the engine's stdout
     bool eof;
+    int exit_status; // waitpid status once reaped, -1 before
     size_t len; // bytes waiting in buf
     char buf[ENGINE_LINE_MAX * 2];
 };
@@ -32,8 +33,10 @@ int64_t engine_now_ms(void) {
 
 const EngineSpec *engine_spec(const UciEngine *e) { return &e->spec; }
 
-// Child side of the spawn: wire the pipes to stdin/stdout and exec. Never returns.
-static void exec_child(const EngineSpec *spec, int in_fd, int out_fd) {
+// Child side of the spawn: wire the pipes to stdin/stdout and exec. Never returns. An exec
+// failure is reported as errno through err_fd, which is close-on-exec: the parent reads EOF
+// when the exec succeeded.
+static void exec_child(const EngineSpec *spec, int in_fd, int out_fd, int err_fd) {
     char *argv[ENGINE_MAX_ARGS + 2];
     argv[0] = (char *)spec->cmd;
     for (int i = 0; i < spec->nargs; i++)
@@ -47,33 +50,87 @@ static void exec_child(const EngineSpec *spec, int in_fd, int out_fd) {
     // Close every other descriptor so sibling engines' pipes do not leak into this child
     // (a leaked write end would hide another engine's EOF).
     for (int fd = 3; fd < 1024; fd++)
-        close(fd);
+        if (fd != err_fd)
+            close(fd);
     execvp(spec->cmd, argv);
+    int code = errno;
+    ssize_t w = write(err_fd, &code, sizeof code);
+    (void)w;
     _exit(127);
 }
 
+// The errno an exec failure sent through fd, or 0 once the exec succeeded (EOF).
+static int read_exec_errno(int fd) {
+    int code = 0;
+    for (;;) {
+        ssize_t r = read(fd, &code, sizeof code);
+        if (r < 0 && errno == EINTR)
+            continue;
+        return r == (ssize_t)sizeof code ? code : 0;
+    }
+}
+
+// Reaps the engine (blocking when `block`), keeping its exit status. True once reaped.
+static bool reap(UciEngine *e, bool block) {
+    int status;
+    pid_t r;
+    do
+        r = waitpid(e->pid, &status, block ? 0 : WNOHANG);
+    while (r < 0 && errno == EINTR);
+    if (r == e->pid || (r < 0 && errno == ECHILD)) {
+        if (r == e->pid)
+            e->exit_status = status;
+        e->pid = 0;
+        return true;
+    }
+    return false;
+}
+
 static Status spawn(UciEngine *e, ErrorInfo *err) {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC) != 0)
-        return error_set(err, STATUS_IO, "engine %s: pipe: %s", e->spec.name, strerror(errno));
-    if (pipe2(out, O_CLOEXEC) != 0) {
-        close(in[0]);
-        close(in[1]);
-        return error_set(err, STATUS_IO, "engine %s: pipe: %s", e->spec.name, strerror(errno));
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, ex[2] = {-1, -1};
+    Status st = STATUS_OK;
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(ex, O_CLOEXEC) != 0) {
+        st = error_set(err, STATUS_IO, "engine %s: pipe: %s", e->spec.name, strerror(errno));
+        goto cleanup;
     }
     pid_t pid = fork();
     if (pid < 0) {
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        return error_set(err, STATUS_IO, "engine %s: fork: %s", e->spec.name, strerror(errno));
+        st = error_set(err, STATUS_IO, "engine %s: fork: %s", e->spec.name, strerror(errno));
+        goto cleanup;
     }
     if (pid == 0)
-        exec_child(&e->spec, in[0], out[1]);
-    close(in[0]);
-    close(out[1]);
+        exec_child(&e->spec, in[0], out[1], ex[1]);
+    setpgid(pid, pid); // as the child does: whichever runs first, the group exists at once
     e->pid = pid;
     e->to_fd = in[1];
     e->from_fd = out[0];
-    return STATUS_OK;
+    in[1] = out[0] = -1;
+    close(ex[1]);
+    ex[1] = -1;
+    int code = read_exec_errno(ex[0]);
+    if (code != 0)
+        st = error_set(err, STATUS_IO, "engine %s: cannot execute %s: %s", e->spec.name,
+                       e->spec.cmd, strerror(code));
+cleanup:
+    for (int i = 0; i < 2; i++) {
+        if (in[i] >= 0)
+            close(in[i]);
+        if (out[i] >= 0)
+            close(out[i]);
+        if (ex[i] >= 0)
+            close(ex[i]);
+    }
+    return st;
+}
+
+// "exit status N" or "killed by signal N" for a reaped engine.
+static void describe_exit(int status, char *out, size_t len) {
+    if (WIFEXITED(status))
+        snprintf(out, len, "exit status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(out, len, "killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(out, len, "status %d", status);
 }
 
 // Reads lines until one starts with `want` or the deadline passes.
@@ -97,12 +154,22 @@ Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms,
         return error_set(err, STATUS_NOMEM, "engine %s: out of memory", spec->name);
     e->spec = *spec;
     e->to_fd = e->from_fd = -1;
+    e->exit_status = -1;
     Status st = spawn(e, err);
     if (st != STATUS_OK)
         goto cleanup;
     int64_t deadline = engine_now_ms() + timeout_ms;
     engine_send(e, "uci");
-    if (wait_for(e, "uciok", deadline) != ENGINE_LINE) {
+    EngineRead r = wait_for(e, "uciok", deadline);
+    if (r == ENGINE_EOF) {
+        char how[64] = "exit status unknown";
+        if (e->exit_status != -1)
+            describe_exit(e->exit_status, how, sizeof how);
+        st = error_set(err, STATUS_IO, "engine %s (%s): exited before uciok (%s)", spec->name,
+                       spec->cmd, how);
+        goto cleanup;
+    }
+    if (r != ENGINE_LINE) {
         st = error_set(err, STATUS_IO, "engine %s (%s): no uciok within %lld ms", spec->name,
                        spec->cmd, (long long)timeout_ms);
         goto cleanup;
@@ -129,9 +196,11 @@ cleanup:
 void engine_kill(UciEngine *e) {
     if (!e || e->pid <= 0)
         return;
+    // The whole process group: an engine run by a script leaves no child behind. The engine
+    // itself too, in case its setpgid had not run yet.
+    kill(-e->pid, SIGKILL);
     kill(e->pid, SIGKILL);
-    waitpid(e->pid, NULL, 0);
-    e->pid = 0;
+    reap(e, true);
 }
 
 void engine_stop(UciEngine *e) {
@@ -139,12 +208,8 @@ void engine_stop(UciEngine *e) {
         return;
     if (e->pid > 0) {
         engine_send(e, "quit");
-        for (int i = 0; i < 20 && e->pid > 0; i++) {
-            if (waitpid(e->pid, NULL, WNOHANG) == e->pid)
-                e->pid = 0;
-            else
-                usleep(10000);
-        }
+        for (int i = 0; i < 20 && !reap(e, false); i++)
+            usleep(10000);
         engine_kill(e);
     }
     if (e->to_fd >= 0)
@@ -212,7 +277,11 @@ EngineRead engine_read_line(UciEngine *e, char *buf, size_t len, int64_t deadlin
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0) {
-            e->eof = true; // the engine is gone: make sure, and reap it so no zombie stays
+            // The engine is gone: give it a moment to exit on its own (so its exit status is
+            // its own), then make sure, and reap it so no zombie stays.
+            e->eof = true;
+            for (int i = 0; i < 20 && e->pid > 0 && !reap(e, false); i++)
+                usleep(5000);
             engine_kill(e);
             continue;
         }

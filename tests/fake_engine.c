@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // A small UCI engine for the match tool's tests: plays a legal move chosen from the position's
 // Zobrist key (so games are reproducible), or misbehaves on purpose.
-// Usage: fake_engine MODE [N] — MODE good|crash|hang|illegal|garbage|none|slow; the fault
-// starts at the (N+1)-th `go` (default 0: the first). slow sleeps N ms before each move.
+// Usage: fake_engine MODE [N [PIDFILE]] — MODE good|crash|hang|hangchild|illegal|garbage|none|
+// slow; the fault starts at the (N+1)-th `go` (default 0: the first). slow sleeps N ms before
+// each move. hangchild forks a child that sleeps, writes its pid to PIDFILE, and hangs (an
+// engine run by a script whose helper outlives it unless the whole group is killed).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -47,7 +50,22 @@ static Move pick_move(Board *b) {
     return moves.moves[(k >> 33) % (uint64_t)moves.count];
 }
 
-static void go(Board *b, const char *mode, int n, int *gos) {
+// The hangchild fault: a sleeping child whose pid goes to pidfile, then a hang.
+static void hang_with_child(const char *pidfile) {
+    pid_t pid = fork();
+    if (pid == 0)
+        for (;;)
+            pause();
+    FILE *f = pidfile ? fopen(pidfile, "w") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", (int)pid);
+        fclose(f);
+    }
+    for (;;)
+        pause();
+}
+
+static void go(Board *b, const char *mode, int n, int *gos, const char *pidfile) {
     bool fault = (*gos)++ >= n;
     char mv[MOVE_STR_LEN];
     if (strcmp(mode, "slow") == 0)
@@ -57,6 +75,8 @@ static void go(Board *b, const char *mode, int n, int *gos) {
     else if (fault && strcmp(mode, "hang") == 0)
         for (;;)
             pause();
+    else if (fault && strcmp(mode, "hangchild") == 0)
+        hang_with_child(pidfile);
     if (fault && strcmp(mode, "illegal") == 0)
         printf("bestmove a1i10\n");
     else if (fault && strcmp(mode, "garbage") == 0)
@@ -85,7 +105,7 @@ int main(int argc, char **argv) {
         else if (strncmp(line, "position", 8) == 0)
             set_position(&b, line);
         else if (strncmp(line, "go", 2) == 0)
-            go(&b, mode, n, &gos);
+            go(&b, mode, n, &gos, argc > 3 ? argv[3] : NULL);
         else if (strncmp(line, "quit", 4) == 0)
             break;
         fflush(stdout);

@@ -22,3 +22,33 @@ if(TARGET hansu_match)
     add_dependencies(test_match hansu)
   endif()
 endif()
+# Flag errors name the offending text; start failures say what happened.
+if(TARGET hansu-match)
+  set(hansu_match_pair --engine cmd=$<TARGET_FILE:fake_engine> --engine cmd=$<TARGET_FILE:fake_engine>
+      --nodes 1)
+  foreach(case
+      "games_nan|--games;abc|--games: 'abc' is not a number"
+      "sprt_nan|--sprt;elo0=a;elo1=b|--sprt: elo0 'a' is not a finite number"
+      "sprt_inf|--sprt;elo0=-1e400;elo1=1e400|--sprt: elo0 '-1e400' is not a finite number"
+      "sprt_range|--sprt;elo0=-2000;elo1=5|need elo0 < elo1, both in -1000..1000"
+      "sprt_alpha|--sprt;elo0=0;elo1=5;alpha=0.5|need 0 < alpha, beta < 0.5"
+      "random_plies|--random-plies;500;--games;2|random-plies 500: must be 0..200")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(GET parts -1 want)
+    list(SUBLIST parts 1 -1 args)
+    list(LENGTH args nargs)
+    math(EXPR nargs "${nargs} - 1")
+    list(SUBLIST args 0 ${nargs} args)
+    add_test(NAME match_cli_${name} COMMAND hansu-match ${hansu_match_pair} ${args})
+    set_tests_properties(match_cli_${name} PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION "${want}")
+  endforeach()
+  add_test(NAME match_cli_no_exec COMMAND hansu-match --engine cmd=/nonexistent
+           --engine cmd=$<TARGET_FILE:fake_engine> --nodes 1 --games 2)
+  set_tests_properties(match_cli_no_exec PROPERTIES TIMEOUT 20
+    PASS_REGULAR_EXPRESSION "cannot execute /nonexistent: No such file or directory")
+  add_test(NAME match_cli_exits COMMAND hansu-match --engine cmd=/bin/false
+           --engine cmd=$<TARGET_FILE:fake_engine> --nodes 1 --games 2)
+  set_tests_properties(match_cli_exits PROPERTIES TIMEOUT 20
+    PASS_REGULAR_EXPRESSION "exited before uciok \\(exit status 1\\)")
+endif()

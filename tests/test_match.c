@@ -2,6 +2,7 @@
 // The match tool end to end: bookkeeping over all 16 pairings, faults injected by a fake
 // engine (crash, hang, illegal move, garbage, bestmove (none), flag fall), and resume.
 #include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,8 @@
 
 #include "engine.h"
 #include "match.h"
+#include "rules.h"
+#include "uci_engine.h"
 
 #ifndef FAKE_ENGINE_PATH
 #define FAKE_ENGINE_PATH HANSU_BINARY_DIR "/tests/fake_engine"
@@ -129,6 +132,65 @@ static void test_fault_hang(void **state) {
     (void)state;
     run_fault("hang", "2", REASON_TIME, 300);
 }
+// True when pid is gone or a zombie (killed; reaping it is init's business).
+static bool process_gone(int pid) {
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return true;
+    bool zombie = fgets(line, sizeof line, f) && strstr(line, ") Z ") != NULL;
+    fclose(f);
+    return zombie;
+}
+
+// A hung engine is killed with its whole process group: the child it forked dies too.
+static void test_fault_hang_kills_children(void **state) {
+    (void)state;
+    char pidfile[sizeof ((EngineSpec *)0)->args[0]];
+    temp_path(pidfile, sizeof pidfile, "child_pid");
+    unlink(pidfile);
+    MatchConfig c = base_config(2);
+    c.watchdog = 300;
+    fake_spec(&c.engine[0], "good", "good", NULL);
+    fake_spec(&c.engine[1], "faulty", "hangchild", "0");
+    snprintf(c.engine[1].args[c.engine[1].nargs++], sizeof c.engine[1].args[0], "%s", pidfile);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_int_equal(t.wins_by[0][REASON_TIME], 2);
+    FILE *f = fopen(pidfile, "r");
+    assert_non_null(f);
+    int pid = 0;
+    assert_int_equal(fscanf(f, "%d", &pid), 1);
+    fclose(f);
+    assert_true(pid > 1);
+    bool gone = false;
+    for (int i = 0; i < 100 && !(gone = process_gone(pid)); i++)
+        usleep(10000);
+    if (!gone)
+        kill(pid, SIGKILL); // do not leave it behind when the test fails
+    assert_true(gone);
+    unlink(pidfile);
+}
+
+// Start failures are told apart: an exec failure, and an engine that exits before uciok.
+static void test_start_errors(void **state) {
+    (void)state;
+    UciEngine *e = NULL;
+    ErrorInfo err;
+    EngineSpec spec = {.name = "missing", .cmd = "/nonexistent/engine"};
+    int64_t t0 = engine_now_ms();
+    assert_int_equal(engine_start(&e, &spec, 5000, &err), STATUS_IO);
+    assert_null(e);
+    assert_non_null(strstr(err.msg, "cannot execute /nonexistent/engine: No such file"));
+    EngineSpec quits = {.name = "false", .cmd = "/bin/sh", .nargs = 2,
+                        .args = {"-c", "exit 3"}};
+    assert_int_equal(engine_start(&e, &quits, 5000, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "exited before uciok (exit status 3)"));
+    assert_true(engine_now_ms() - t0 < 4000); // neither waited for the timeout
+}
+
 static void test_fault_illegal(void **state) {
     (void)state;
     run_fault("illegal", "1", REASON_ILLEGAL_MOVE, 2000);
@@ -413,6 +475,9 @@ static void test_bad_config(void **state) {
     assert_int_equal(match_parse_limit("byoyomi=300+3x30", &l, &err), STATUS_OK);
     assert_true(l.base == 300000 && l.periods == 3 && l.byoyomi == 30000);
     assert_int_equal(match_parse_limit("nodes=abc", &l, &err), STATUS_SYNTAX);
+    c.random_plies = GAME_PLY_LIMIT + 1;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "random-plies"));
 }
 
 int main(void) {
@@ -421,6 +486,8 @@ int main(void) {
         cmocka_unit_test(test_bookkeeping_16_pairings),
         cmocka_unit_test(test_fault_crash),
         cmocka_unit_test(test_fault_hang),
+        cmocka_unit_test(test_fault_hang_kills_children),
+        cmocka_unit_test(test_start_errors),
         cmocka_unit_test(test_fault_illegal),
         cmocka_unit_test(test_fault_garbage),
         cmocka_unit_test(test_fault_none),
