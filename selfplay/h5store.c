@@ -473,3 +473,27 @@ cleanup:
         shard_data_clear(data);
     return st;
 }
+
+Status h5store_read_game_ids(const char *path, uint32_t **ids, size_t *n, ErrorInfo *err) {
+    hid_t file = -1;
+    size_t ng = 0, np = 0;
+    *ids = NULL;
+    *n = 0;
+    Status st = open_checked(path, &file, NULL, &ng, &np, err);
+    if (st != STATUS_OK)
+        return st;
+    uint32_t *buf = malloc((ng ? ng : 1) * sizeof *buf);
+    if (!buf)
+        st = error_set(err, STATUS_NOMEM, "out of memory reading %s", path);
+    else if (read_rows(file, "games/game_id", H5T_NATIVE_UINT32, 1, ng, buf) < 0)
+        st = error_set(err, STATUS_FORMAT, "%s: the game_id column is unreadable", path);
+    if (H5Fclose(file) < 0 && st == STATUS_OK)
+        st = h5store_fail(err, path, "closing");
+    if (st != STATUS_OK) {
+        free(buf);
+        return st;
+    }
+    *ids = buf;
+    *n = ng;
+    return STATUS_OK;
+}

@@ -53,13 +53,20 @@ Status h5store_read_meta(const char *path, StoreMeta *meta, size_t *games, size_
 
 /// Lists the shard files (shard-*.h5) of a run folder, sorted by name. *paths is a malloc'ed
 /// array of malloc'ed strings (free with h5store_free_list). A missing folder gives n = 0.
+/// Reads every shard's game ids: STATUS_FORMAT, naming the id and both files, when one game id
+/// is stored twice in the folder (ids may repeat across folders: each is its own run).
 Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *err);
 
 /// Frees a list from h5store_list_run (NULL accepted).
 void h5store_free_list(char **paths, size_t n);
 
+/// STATUS_RANGE when out is one of inputs or lies inside an input folder (resolved through
+/// symlinks and relative paths): a merged file there would hold every game twice.
+Status h5store_check_output(const char *out, char *const *inputs, size_t n, ErrorInfo *err);
+
 /// Merges the given files (all of one run: equal run_config) into one file at out, written as
-/// h5store_write does. Refuses duplicate game ids. Memory: the largest input file.
+/// h5store_write does. Refuses duplicate game ids and an out that is one of the inputs
+/// (h5store_check_output). Memory: the largest input file.
 Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *err);
 
 /// Shard file name for shard number k in dir, written into out.

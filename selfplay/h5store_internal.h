@@ -32,6 +32,10 @@ Status h5writer_finish(H5Writer *w, const char *final_path, ErrorInfo *err);
 /// Closes what is open and removes the temporary file.
 void h5writer_abort(H5Writer *w);
 
+/// Reads only the games/game_id column of a file (checks of its attributes as h5store_read):
+/// *ids is malloc'ed, *n rows. On error *ids is NULL.
+Status h5store_read_game_ids(const char *path, uint32_t **ids, size_t *n, ErrorInfo *err);
+
 /// STATUS_IO with "path: what failed (errno text)".
 Status h5store_fail(ErrorInfo *err, const char *path, const char *what);
 

@@ -4,9 +4,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "h5store_internal.h"
 
@@ -22,6 +24,52 @@ void h5store_free_list(char **paths, size_t n) {
     for (size_t i = 0; paths && i < n; i++)
         free(paths[i]);
     free(paths);
+}
+
+typedef struct IdRow {
+    uint32_t id;
+    uint32_t file; // index in the folder's sorted list
+} IdRow;
+
+static int compare_id_row(const void *a, const void *b) {
+    const IdRow *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->file > y->file) - (x->file < y->file);
+}
+
+// Refuses a folder where one game id is stored twice (e.g. a merged file written back into
+// the folder): every reader would count those games twice. Reads only the game_id columns.
+static Status check_unique_ids(const char *dir, char **paths, size_t n, ErrorInfo *err) {
+    IdRow *rows = NULL;
+    size_t count = 0, cap = 0;
+    Status st = STATUS_OK;
+    for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+        uint32_t *ids;
+        size_t k;
+        st = h5store_read_game_ids(paths[i], &ids, &k, err);
+        if (st == STATUS_OK && count + k > cap) {
+            size_t nc = (count + k) * 2;
+            IdRow *grown = realloc(rows, nc * sizeof *rows);
+            if (!grown)
+                st = error_set(err, STATUS_NOMEM, "out of memory listing %s", dir);
+            else
+                rows = grown, cap = nc;
+        }
+        for (size_t g = 0; st == STATUS_OK && g < k; g++)
+            rows[count++] = (IdRow){.id = ids[g], .file = (uint32_t)i};
+        free(ids);
+    }
+    if (st == STATUS_OK && count > 1)
+        qsort(rows, count, sizeof *rows, compare_id_row);
+    for (size_t r = 1; st == STATUS_OK && r < count; r++)
+        if (rows[r].id == rows[r - 1].id)
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: game id %u is stored twice, in %s and in %s (a merged file "
+                           "inside the run folder?); move one out",
+                           dir, rows[r].id, paths[rows[r - 1].file], paths[rows[r].file]);
+    free(rows);
+    return st;
 }
 
 Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *err) {
@@ -63,6 +111,59 @@ Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *er
     }
     if (*n > 1) // qsort must not see the NULL list of an empty folder
         qsort(*paths, *n, sizeof **paths, compare_str);
+    st = check_unique_ids(dir, *paths, *n, err);
+    if (st != STATUS_OK) {
+        h5store_free_list(*paths, *n);
+        *paths = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
+// The absolute form of path, which need not exist yet: its longest existing ancestor resolved
+// (symlinks, "..") with the rest appended as written.
+static bool resolve_path(const char *path, char *out) {
+    char head[PATH_MAX], real_head[PATH_MAX];
+    if (snprintf(head, sizeof head, "%s", path) >= (int)sizeof head)
+        return false;
+    size_t cut = strlen(head);
+    while (!realpath(cut ? head : ".", real_head)) {
+        char *slash = strrchr(head, '/');
+        if (cut == 0 || (slash == head && cut == 1))
+            return false; // not even the current folder or the root resolves
+        if (!slash)
+            cut = 0; // relative: the current folder next
+        else if (slash == head)
+            cut = 1, head[1] = '\0'; // the root
+        else
+            cut = (size_t)(slash - head), *slash = '\0';
+    }
+    const char *tail = path + cut;
+    while (*tail == '/')
+        tail++;
+    int len = snprintf(out, PATH_MAX, "%s%s%s", strcmp(real_head, "/") ? real_head : "",
+                       *tail || !strcmp(real_head, "/") ? "/" : "", tail);
+    return len > 0 && len < PATH_MAX;
+}
+
+Status h5store_check_output(const char *out, char *const *inputs, size_t n, ErrorInfo *err) {
+    char real_out[PATH_MAX], real_in[PATH_MAX];
+    if (!resolve_path(out, real_out))
+        return STATUS_OK; // nothing can be written there; the write reports it
+    for (size_t i = 0; i < n; i++) {
+        struct stat sb;
+        if (!realpath(inputs[i], real_in) || stat(real_in, &sb) != 0)
+            continue; // the read reports it
+        size_t len = strlen(real_in);
+        bool inside = S_ISDIR(sb.st_mode) && strncmp(real_out, real_in, len) == 0
+                      && (real_out[len] == '/' || (len == 1 && real_in[0] == '/'));
+        if (inside)
+            return error_set(err, STATUS_RANGE, "output %s lies inside the input folder %s: "
+                             "write it elsewhere", out, inputs[i]);
+        if (strcmp(real_out, real_in) == 0)
+            return error_set(err, STATUS_RANGE, "output %s is also an input: write it elsewhere",
+                             out);
+    }
     return STATUS_OK;
 }
 
@@ -115,10 +216,13 @@ Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *
     h5store_quiet();
     if (n == 0)
         return error_set(err, STATUS_IO, "merge: no input files");
+    Status st = h5store_check_output(out, inputs, n, err);
+    if (st != STATUS_OK)
+        return st;
     StoreMeta meta;
     size_t games, positions, goff = 0, poff = 0, seen_bytes = 0;
     uint8_t *seen = NULL;
-    Status st = merge_scan(inputs, n, &meta, &games, &positions, err);
+    st = merge_scan(inputs, n, &meta, &games, &positions, err);
     if (st != STATUS_OK)
         return st;
     char tmp[4200];

@@ -399,22 +399,39 @@ static void remove_stale_tmp(const char *dir) {
     }
 }
 
-// Reads every shard of the folder: checks it belongs to this run and marks its games done.
+Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err) {
+    const char *dir = cfg->out_dir;
+    struct stat sb;
+    if (cfg->resume && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        return error_set(err, STATUS_IO, "nothing to resume in %s (%s)", dir,
+                         stat(dir, &sb) != 0 ? strerror(errno) : "not a folder");
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", dir,
+                         strerror(errno));
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s: not a folder", dir);
+    if (access(dir, W_OK | X_OK) < 0)
+        return error_set(err, STATUS_IO, "%s: folder not writable (%s)", dir, strerror(errno));
+    remove_stale_tmp(dir);
+    char **paths = NULL;
+    size_t n = 0;
+    Status st = h5store_list_run(dir, &paths, &n, err);
+    h5store_free_list(paths, n);
+    if (st == STATUS_OK && n > 0 && !cfg->resume)
+        st = error_set(err, STATUS_FORMAT, "%s already holds a run (%zu shards): give --resume "
+                       "to continue it, or another --out", dir, n);
+    if (st == STATUS_OK && n == 0 && cfg->resume)
+        st = error_set(err, STATUS_IO, "nothing to resume in %s (no shard files)", dir);
+    return st;
+}
+
+// Reads every shard of the folder (runner_prepare_out has checked it): checks each belongs to
+// this run and marks its games done.
 static Status scan_run(Run *r, ErrorInfo *err) {
     const SelfplayConfig *cfg = r->cfg;
-    if (mkdir(cfg->out_dir, 0777) < 0 && errno != EEXIST)
-        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", cfg->out_dir,
-                         strerror(errno));
-    if (access(cfg->out_dir, W_OK | X_OK) < 0)
-        return error_set(err, STATUS_IO, "%s: folder not writable (%s)", cfg->out_dir,
-                         strerror(errno));
-    remove_stale_tmp(cfg->out_dir);
     char **paths = NULL;
     size_t n = 0;
     Status st = h5store_list_run(cfg->out_dir, &paths, &n, err);
-    if (st == STATUS_OK && n > 0 && !cfg->resume)
-        st = error_set(err, STATUS_FORMAT, "%s already holds a run (%zu shards): give --resume "
-                       "to continue it, or another --out", cfg->out_dir, n);
     ShardData d;
     shard_data_init(&d);
     for (size_t i = 0; st == STATUS_OK && i < n; i++) {
@@ -441,6 +458,8 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
                   void *arg, RunnerProgress *final, ErrorInfo *err) {
     atomic_int never = 0;
     Status st = runner_config_check(cfg, err);
+    if (st == STATUS_OK) // before the bench: a bad folder is reported at once
+        st = runner_prepare_out(cfg, err);
     if (st != STATUS_OK)
         return st;
     engine_init();

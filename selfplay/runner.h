@@ -71,6 +71,12 @@ void runner_config_default(SelfplayConfig *cfg);
 /// Checks ranges and combinations of the options. STATUS_RANGE with a message.
 Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err);
 
+/// Makes sure cfg->out_dir can take the run: creates it (not with --resume), checks it is a
+/// writable folder, removes temporary files of an interrupted write, and checks its shards:
+/// none for a new run, some for --resume ("nothing to resume in DIR"), no game id twice.
+/// runner_run calls it first; a front end may call it before announcing slow work.
+Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err);
+
 /// Runs to the target (or the time budget, or until *stop is set by a signal handler), then
 /// writes a last checkpoint. Games in progress when stopped are dropped (and replayed on
 /// --resume: game i depends only on the seed and i). progress may be NULL; *final gets the

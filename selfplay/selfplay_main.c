@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -150,25 +151,37 @@ static void print_summary(const RunnerProgress *p) {
            (unsigned long long)p->buffer_peak_bytes);
 }
 
-// The files named on the command line: folders expand to their shards.
-static bool collect_inputs(int argc, char **argv, char ***files, size_t *n) {
+// The files named on the command line: folders expand to their shards (a folder with none, or
+// with one game id twice, is an error). False with a message in err.
+static bool collect_inputs(int argc, char **argv, char ***files, size_t *n, ErrorInfo *err) {
     *files = NULL;
     *n = 0;
     for (int i = 0; i < argc; i++) {
-        ErrorInfo err;
         char **list = NULL;
         size_t k = 0;
-        bool is_dir = access(argv[i], F_OK) == 0 && h5store_list_run(argv[i], &list, &k, &err) == STATUS_OK
-                      && (k > 0 || strstr(argv[i], ".h5") == NULL);
-        if (!is_dir) {
-            h5store_free_list(list, k);
+        struct stat sb;
+        if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            if (h5store_list_run(argv[i], &list, &k, err) != STATUS_OK)
+                return false;
+            if (k == 0) {
+                error_set(err, STATUS_IO, "%s: a folder without shard files", argv[i]);
+                return false;
+            }
+        } else {
             list = malloc(sizeof *list);
-            list[0] = strdup(argv[i]);
+            if (!list || !(list[0] = strdup(argv[i]))) {
+                free(list);
+                error_set(err, STATUS_NOMEM, "out of memory");
+                return false;
+            }
             k = 1;
         }
         char **grown = realloc(*files, (*n + k) * sizeof **files);
-        if (!grown)
+        if (!grown) {
+            h5store_free_list(list, k);
+            error_set(err, STATUS_NOMEM, "out of memory");
             return false;
+        }
         *files = grown;
         memcpy(*files + *n, list, k * sizeof *list);
         *n += k;
@@ -191,8 +204,11 @@ static int cmd_merge(int argc, char **argv) {
     char **files;
     size_t n;
     ErrorInfo err;
-    if (!collect_inputs(argc - first, argv + first, &files, &n)) {
-        fprintf(stderr, "hansu-selfplay: out of memory\n");
+    // Checked against the folders as named too: a merged file inside one would be read
+    // with its shards, every game twice.
+    if (h5store_check_output(out, argv + first, (size_t)(argc - first), &err) != STATUS_OK
+        || !collect_inputs(argc - first, argv + first, &files, &n, &err)) {
+        fprintf(stderr, "hansu-selfplay merge: %s\n", err.msg);
         return 1;
     }
     Status st = h5store_merge(files, n, out, &err);
@@ -208,9 +224,14 @@ static int cmd_merge(int argc, char **argv) {
 static int cmd_verify(int argc, char **argv) {
     char **files;
     size_t n;
-    if (argc < 2 || !collect_inputs(argc - 1, argv + 1, &files, &n)) {
+    ErrorInfo cerr;
+    if (argc < 2) {
         fprintf(stderr, "usage: hansu-selfplay verify DIR|FILE...\n");
         return 2;
+    }
+    if (!collect_inputs(argc - 1, argv + 1, &files, &n, &cerr)) {
+        fprintf(stderr, "hansu-selfplay verify: %s\n", cerr.msg);
+        return 1;
     }
     ShardData d;
     shard_data_init(&d);
@@ -337,6 +358,22 @@ static bool apply_option(SelfplayConfig *cfg, int opt, const char *arg, bool *ho
     return true;
 }
 
+// One search limit, given as a positive number: --nodes, --depth or --movetime. A zero would
+// silently fall back to the default nodes, and a second limit silently override the first.
+static bool check_limits(const SelfplayConfig *cfg, int given) {
+    if (given & (given - 1)) {
+        fprintf(stderr, "hansu-selfplay: give only one of --nodes, --depth and --movetime\n");
+        return false;
+    }
+    const char *zero = (given & 1) && cfg->nodes == 0      ? "--nodes"
+                       : (given & 2) && cfg->depth == 0    ? "--depth"
+                       : (given & 4) && cfg->movetime_ms == 0 ? "--movetime"
+                                                              : NULL;
+    if (zero)
+        fprintf(stderr, "hansu-selfplay: %s must be at least 1\n", zero);
+    return zero == NULL;
+}
+
 int main(int argc, char **argv) {
     engine_init();
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
@@ -350,6 +387,7 @@ int main(int argc, char **argv) {
     cfg.resign_plies = 4;
     cfg.adjudicate_plies = 8;
     bool tty = isatty(STDERR_FILENO), hours_given = false, games_given = false;
+    int limits_given = 0; // bit per --nodes, --depth, --movetime
     cfg.progress_s = tty ? 1.0 : 30.0;
     for (int opt; (opt = getopt_long(argc, argv, "", OPTIONS, NULL)) != -1;) {
         if (opt == OPT_HELP) {
@@ -357,6 +395,7 @@ int main(int argc, char **argv) {
             return 0;
         }
         games_given |= opt == OPT_GAMES;
+        limits_given |= opt == OPT_NODES ? 1 : opt == OPT_DEPTH ? 2 : opt == OPT_MOVETIME ? 4 : 0;
         if (opt == '?' || !apply_option(&cfg, opt, optarg, &hours_given)) {
             fprintf(stderr, "hansu-selfplay: see --help\n");
             return 2;
@@ -369,9 +408,16 @@ int main(int argc, char **argv) {
     if (hours_given && !games_given)
         cfg.games = 0;
     ErrorInfo err;
+    if (!check_limits(&cfg, limits_given))
+        return 2;
     if (runner_config_check(&cfg, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
         return 2;
+    }
+    // The folder before the bench: a bad --out or --resume is told at once.
+    if (runner_prepare_out(&cfg, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+        return 1;
     }
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
@@ -385,7 +431,8 @@ int main(int argc, char **argv) {
     RunnerProgress final;
     memset(&final, 0, sizeof final);
     Status st = runner_run(&cfg, &stop_requested, on_progress, &tty, &final, &err);
-    print_summary(&final);
+    if (st == STATUS_OK || final.done_here > 0) // no report of zeros when nothing was run
+        print_summary(&final);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
         return 1;

@@ -25,3 +25,32 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
     set_tests_properties(test_board_decode_py PROPERTIES TIMEOUT 120)
   endif()
 endif()
+
+# The front end's checks, told before any slow work (the bench) and without a report of zeros.
+if(TARGET hansu-selfplay)
+  set(hansu_sp_dir ${CMAKE_CURRENT_BINARY_DIR}/runner_cli.d)
+  foreach(case
+      "depth_zero|--depth;0|--depth must be at least 1"
+      "movetime_zero|--movetime;0|--movetime must be at least 1"
+      "two_limits|--nodes;100;--depth;3|give only one of --nodes, --depth and --movetime"
+      "resume_missing|--resume;--out;${hansu_sp_dir}/missing|nothing to resume in"
+      "bad_out|--out;/proc/hansu-x|/proc/hansu-x: cannot create the folder")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(GET parts -1 want)
+    list(LENGTH parts len)
+    math(EXPR nargs "${len} - 2")
+    list(SUBLIST parts 1 ${nargs} args)
+    add_test(NAME runner_cli_${name} COMMAND hansu-selfplay ${args})
+    set_tests_properties(runner_cli_${name} PROPERTIES TIMEOUT 20
+      PASS_REGULAR_EXPRESSION "${want}" FAIL_REGULAR_EXPRESSION "measuring|games played")
+  endforeach()
+  # merge refuses to write into the folder it reads (every game would be stored twice).
+  add_test(NAME runner_cli_merge_into_input COMMAND sh -c
+    "rm -rf '${hansu_sp_dir}/run' && mkdir -p '${hansu_sp_dir}' && '$<TARGET_FILE:hansu-selfplay>' --games 4 --nodes 20 \
+--threads 1 --hash 1 --no-bench --progress 1000 --out '${hansu_sp_dir}/run' >/dev/null \
+&& '$<TARGET_FILE:hansu-selfplay>' merge -o '${hansu_sp_dir}/run/shard-000000.h5' '${hansu_sp_dir}/run'; \
+echo rc=$?; '$<TARGET_FILE:hansu-selfplay>' verify '${hansu_sp_dir}/run'")
+  set_tests_properties(runner_cli_merge_into_input PROPERTIES TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "lies inside the input folder.*rc=1.*verified 1 files: 4 games")
+endif()

@@ -142,12 +142,62 @@ static void test_merge(void **state) {
     assert_int_equal(h5store_write(DIR "/other.h5", &other, &b, &err), STATUS_OK);
     char *mixed[2] = {paths[0], DIR "/other.h5"};
     assert_int_equal(h5store_merge(mixed, 2, DIR "/bad.h5", &err), STATUS_FORMAT);
+    // An output that is an input, or lies inside an input folder, is refused before writing.
+    assert_int_equal(h5store_merge(paths, n, paths[1], &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "also an input"));
+    assert_int_equal(h5store_merge(paths, n, DIR "/../test_h5store.d/shard-000000.h5", &err),
+                     STATUS_RANGE);
+    char *folder[1] = {DIR};
+    assert_int_equal(h5store_check_output(DIR "/shard-000005.h5", folder, 1, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "inside the input folder"));
+    assert_int_equal(h5store_check_output(DIR "/sub/all.h5", folder, 1, &err), STATUS_RANGE);
+    assert_int_equal(h5store_check_output(DIR ".merged.h5", folder, 1, &err), STATUS_OK);
+    char **again;
+    size_t m;
+    assert_int_equal(h5store_list_run(DIR, &again, &m, &err), STATUS_OK); // nothing written
+    assert_int_equal(m, 2);
+    h5store_free_list(again, m);
     h5store_free_list(paths, n);
     shard_data_free(&a);
     shard_data_free(&b);
     shard_data_free(&all);
     shard_data_free(&merged);
     shard_data_free(&sorted);
+}
+
+// A folder holding one game id twice (a merged file written back as a shard) is refused by
+// name; the same ids in two folders (two runs, two iterations) are not.
+static void test_duplicate_ids_in_folder(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    sp_fresh_dir(DIR "/b");
+    ShardData a, b;
+    shard_data_init(&a);
+    shard_data_init(&b);
+    sp_random_games(&a, 0, 6, 3);
+    sp_random_games(&b, 6, 4, 4);
+    StoreMeta m0 = sample_meta(0), m1 = sample_meta(1);
+    ErrorInfo err;
+    assert_int_equal(h5store_write(DIR "/shard-000000.h5", &m0, &a, &err), STATUS_OK);
+    assert_int_equal(h5store_write(DIR "/shard-000001.h5", &m1, &b, &err), STATUS_OK);
+    assert_int_equal(h5store_write(DIR "/b/shard-000000.h5", &m0, &a, &err), STATUS_OK);
+    char **paths;
+    size_t n;
+    assert_int_equal(h5store_list_run(DIR "/b", &paths, &n, &err), STATUS_OK);
+    h5store_free_list(paths, n);
+    assert_int_equal(h5store_list_run(DIR, &paths, &n, &err), STATUS_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(h5store_merge(paths, n, DIR "/b/merged.h5", &err), STATUS_OK);
+    h5store_free_list(paths, n);
+    assert_int_equal(rename(DIR "/b/merged.h5", DIR "/shard-000002.h5"), 0);
+    assert_int_equal(h5store_list_run(DIR, &paths, &n, &err), STATUS_FORMAT);
+    assert_null(paths);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(err.msg, "game id 0 is stored twice"));
+    assert_non_null(strstr(err.msg, "shard-000000.h5"));
+    assert_non_null(strstr(err.msg, "shard-000002.h5"));
+    shard_data_free(&a);
+    shard_data_free(&b);
 }
 
 static void write_bytes(const char *path, const void *data, size_t len) {
@@ -260,7 +310,7 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip), cmocka_unit_test(test_verify_detects),
-        cmocka_unit_test(test_merge),      cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_merge),      cmocka_unit_test(test_duplicate_ids_in_folder),      cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_disk_full),  cmocka_unit_test(test_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,7 +147,35 @@ static void test_resume_in_process(void **state) {
     cfg.games = GAMES + 4;
     assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
     assert_non_null(strstr(err.msg, "shard-000077.h5"));
+    unlink(BASE "/resume/shard-000077.h5");
+    // A shard copied under another number (every game twice) is refused by name.
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cp %s/resume/shard-000000.h5 %s/resume/shard-000099.h5", BASE,
+             BASE);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "stored twice"));
+    assert_non_null(strstr(err.msg, "shard-000099.h5"));
     shard_data_free(&d);
+}
+
+// --resume needs a run to continue: a missing folder (not created) or one without shards.
+static void test_resume_nothing(void **state) {
+    (void)state;
+    SelfplayConfig cfg = tiny(BASE "/missing", 4, 1);
+    cfg.resume = true;
+    cfg.bench = true; // the folder is checked first: no bench is measured for a failing run
+    ErrorInfo err;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "nothing to resume in " BASE "/missing"));
+    assert_int_equal(access(BASE "/missing", F_OK), -1);
+    sp_fresh_dir(BASE "/empty");
+    cfg.out_dir = BASE "/empty";
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "nothing to resume in " BASE "/empty"));
+    cfg.out_dir = "/proc/hansu-no-such-dir";
+    cfg.resume = false;
+    assert_int_equal(runner_prepare_out(&cfg, &err), STATUS_IO);
 }
 
 // Resignation and adjudication end games early and are recorded as such; replay agrees that
@@ -294,7 +322,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairings_and_replay), cmocka_unit_test(test_threads_determinism),
         cmocka_unit_test(test_resume_in_process),   cmocka_unit_test(test_resign_adjudicate),
-        cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_unwritable),          cmocka_unit_test(test_resume_nothing),
         cmocka_unit_test(test_kill_and_resume),     cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_disk_full),
     };
