@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Loads a self-play run folder (or HDF5 files) with h5py and pandas and prints result
 statistics: games, positions, results by reason, Cho/Han win share overall and per pairing.
+Exits 1 when a game id appears twice within one folder (or among the files named one by
+one): those games would be counted, and trained on, twice.
 
     scripts/selfplay_stats.py runs/night1            # every shard-*.h5 in the folder
     scripts/selfplay_stats.py merged.h5 other.h5
@@ -14,21 +16,35 @@ import h5py
 import numpy as np
 import pandas as pd
 
+# |score| at or above this is a decided game, not centipawns: a mate (stored from 30000), a
+# rule win (25000 - ply) or a win on points (20000 + 5 * margin - ply); SCORE_DECISIVE in
+# engine/search.h.
+SCORE_DECIDED = 19000
+STORED_MATE_MIN = 30000
+
 
 def load(paths):
-    """Games and positions tables of all files, and the attributes of the first one."""
+    """Games and positions tables of all files, and the attributes of the first one. The games
+    table has two extra columns: file, and group (the folder named, or "" for files named one
+    by one); game ids are unique within a group, not across groups."""
     files = []
     for p in paths:
-        files += sorted(glob.glob(os.path.join(p, "shard-*.h5"))) if os.path.isdir(p) else [p]
+        if os.path.isdir(p):
+            files += [(n, p) for n in sorted(glob.glob(os.path.join(p, "shard-*.h5")))]
+        else:
+            files.append((p, ""))
     if not files:
         sys.exit("no shard-*.h5 files in %s" % " ".join(paths))
     games, positions, attrs = [], [], None
-    for name in files:
+    for name, group in files:
         with h5py.File(name, "r") as f:
             if f.attrs.get("format") != "hansu-selfplay":
                 sys.exit("%s: not a hansu self-play file" % name)
             attrs = attrs or dict(f.attrs)
-            games.append(pd.DataFrame({k: v[:] for k, v in f["games"].items()}))
+            g = pd.DataFrame({k: v[:] for k, v in f["games"].items()})
+            g["file"] = name
+            g["group"] = group
+            games.append(g)
             positions.append(pd.DataFrame({k: v[:] for k, v in f["positions"].items()
                                            if k != "board"}))
     return pd.concat(games, ignore_index=True), pd.concat(positions, ignore_index=True), attrs
@@ -47,9 +63,13 @@ def main(argv):
                                                     attrs["random_plies"]))
     print("games %d, positions %d, plies per game %.1f (min %d, max %d)" % (
         len(games), len(pos), games.plies.mean(), games.plies.min(), games.plies.max()))
-    dup = games.game_id.duplicated().sum()
-    if dup:
-        print("WARNING: %d duplicate game ids" % dup)
+    dups = games[games.duplicated(["group", "game_id"], keep=False)]
+    if len(dups):
+        first = dups[dups.game_id == dups.game_id.iloc[0]]
+        print("WARNING: %d games share their id with another in the same folder (e.g. id %d in "
+              "%s): a merged file inside a run folder? Every statistic below counts them twice."
+              % (len(dups) - dups.drop_duplicates(["group", "game_id"]).shape[0],
+                 first.game_id.iloc[0], " and ".join(first.file)), file=sys.stderr)
     print("\nresults by reason:")
     by = games.groupby(games.reason.map(lambda r: reasons[r])).winner.agg(["count", "mean"])
     by.columns = ["games", "han_share"]
@@ -65,14 +85,21 @@ def main(argv):
     print(table.to_string(float_format=lambda x: "%.3f" % x))
     # The outcome from the side to move's view is one column: the target of the tuner.
     searched = pos[(pos["flags"] & 4) == 0]
-    mates = searched["score"].abs() >= 30000
-    print("\npositions: in check %.1f%%, best move captures %.1f%%, random %.1f%%, mate scores %.2f%%"
+    score = searched["score"].astype(np.int64)
+    decided = score.abs() >= SCORE_DECIDED
+    mates = score.abs() >= STORED_MATE_MIN
+    print("\npositions: in check %.1f%%, best move captures %.1f%%, random %.1f%%"
           % (100 * (pos["flags"] & 1).astype(bool).mean(), 100 * (pos["flags"] & 2).astype(bool).mean(),
-             100 * (pos["flags"] & 4).astype(bool).mean(), 100 * mates.mean()))
-    s = searched["score"][~mates]
-    agree = np.sign(s) == searched["result_stm"][~mates]
-    print("score (cp, no mates): mean %.1f, sd %.1f; sign agrees with the result in %.1f%%"
-          % (s.mean(), s.std(), 100 * agree[s != 0].mean()))
+             100 * (pos["flags"] & 4).astype(bool).mean()))
+    print("decided scores (|score| >= %d: mate, rule or points win): %d (%.2f%% of searched), "
+          "of them mates %d" % (SCORE_DECIDED, decided.sum(), 100 * decided.mean(), mates.sum()))
+    s = score[~decided]
+    agree = (np.sign(s) == searched["result_stm"][~decided])[s != 0]
+    print("score (cp, decided excluded): mean %.1f, sd %.1f; sign agrees with the result in %.1f%%"
+          % (s.mean(), s.std(), 100 * agree.mean() if len(agree) else float("nan")))
+    if len(dups):
+        print("selfplay_stats: duplicate game ids (see the WARNING above)", file=sys.stderr)
+        return 1
     return 0
 
 
