@@ -43,7 +43,11 @@ def number(text):
 
 def plot_loss(run, state, out):
     fig, ax = plt.subplots(figsize=(7, 4))
-    for rec in state["iterations"]:
+    records = state["iterations"]
+    # Colour by iteration; with many iterations only some are named in the legend.
+    step = max(1, math.ceil(len(records) / 6))
+    colours = plt.cm.viridis(np.linspace(0, 0.9, max(1, len(records))))
+    for i, rec in enumerate(records):
         path = os.path.join(run, f"iter-{rec['k']:03d}", "loss.csv")
         if not os.path.exists(path):
             continue
@@ -51,8 +55,10 @@ def plot_loss(run, state, out):
         if not rows:
             continue
         e, t, v = zip(*rows)
-        line, = ax.plot(e, t, label=f"iter {rec['k']} train")
-        ax.plot(e, v, "--", color=line.get_color(), label=f"iter {rec['k']} validation")
+        named = i % step == 0 or i == len(records) - 1
+        ax.plot(e, t, color=colours[i], label=f"iter {rec['k']} train" if named else None)
+        ax.plot(e, v, "--", color=colours[i],
+                label=f"iter {rec['k']} validation" if named else None)
     ax.set_xlabel("epoch")
     ax.set_ylabel("MSE")
     ax.set_title("Texel tuning loss")
