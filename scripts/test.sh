@@ -7,25 +7,40 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
+PASSED=0  # tests and checks passed, for the closing line
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+
+# Runs ctest and adds its test count to PASSED (ctest exits non-zero on any failure).
+run_ctest() {
+  ctest "$@" 2>&1 | tee "$LOG"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || exit "$rc"
+  PASSED=$((PASSED + $(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$LOG")))
+}
 
 bash scripts/setup.sh --deps-only
 
 echo "== Release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build
-ctest --test-dir build -LE slow --output-on-failure -j "$JOBS"
+run_ctest --test-dir build -LE slow --output-on-failure -j "$JOBS"
 
-[ "${1:-}" = "--quick" ] && exit 0
+if [ "${1:-}" = "--quick" ]; then
+  echo "test.sh: $PASSED passed, 0 failed"
+  exit 0
+fi
 
 echo "== Sanitize build (ASan + UBSan) and tests"
 cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=Sanitize >/dev/null
 ninja -C build-san
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-san -LE "slow|nosan" --output-on-failure -j "$JOBS"
+  run_ctest --test-dir build-san -LE "slow|nosan" --output-on-failure -j "$JOBS"
 
 if [ -x scripts/fuzz.sh ] || [ -f scripts/fuzz.sh ]; then
   echo "== Fuzzers (bounded)"
   bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
+  PASSED=$((PASSED + 2))
 fi
 echo "== End-to-end smoke of the training loop (tiny numbers)"
 smoke=$(mktemp -d)
@@ -38,4 +53,5 @@ grep -q "iteration 1: candidate iter-001" "$smoke/train.out" && test -s "$smoke/
   test -s "$smoke/run/pairings.png" ||
   { cat "$smoke/train.out"; echo "test.sh: training loop smoke incomplete" >&2; exit 1; }
 rm -rf "$smoke"
-echo "test.sh: all passed"
+PASSED=$((PASSED + 1))
+echo "test.sh: $PASSED passed, 0 failed"
