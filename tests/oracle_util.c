@@ -89,6 +89,15 @@ void oracle_path(const char *name, char *out, size_t out_len) {
     snprintf(out, out_len, "%s/%s", HANSU_ORACLE_DIR, name);
 }
 
+void oracle_load(Tsv *t, const char *name) {
+    char path[512];
+    oracle_path(name, path, sizeof path);
+    if (!tsv_load(t, path))
+        fail_msg("cannot read %s", path);
+    if (t->count == 0)
+        fail_msg("%s holds no rows", path);
+}
+
 void test_load_fen(Board *b, const char *fen) {
     ErrorInfo err = {{0}};
     Status st = fen_parse(b, fen, &err);

@@ -34,6 +34,10 @@ void tsv_free(Tsv *t);
 /// Path of a file in the oracle folder, written into out (out_len bytes).
 void oracle_path(const char *name, char *out, size_t out_len);
 
+/// Loads the oracle file `name` (e.g. "perft_janggi.tsv") into t; fails the running test,
+/// naming the path, when it cannot be read or holds no rows.
+void oracle_load(Tsv *t, const char *name);
+
 /// Loads fen into b; fails the current test with the parser's message on error.
 void test_load_fen(Board *b, const char *fen);
 

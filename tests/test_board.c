@@ -204,11 +204,8 @@ static void test_random_games_no_pass(void **state) {
 // formation_setup() gives the FEN of each pairing row of the perft oracle.
 static void test_formations_match_oracle(void **state) {
     (void)state;
-    char path[512];
-    oracle_path("perft_janggi.tsv", path, sizeof path);
     Tsv t;
-    if (!tsv_load(&t, path))
-        fail_msg("cannot read %s", path);
+    oracle_load(&t, "perft_janggi.tsv");
     int seen = 0;
     for (int i = 0; i < t.count; i++) {
         const TsvRow *r = &t.rows[i];

@@ -33,12 +33,8 @@ static bool row_selected(uint64_t nodes) {
 
 static void test_perft_oracle(void **state) {
     (void)state;
-    char path[512];
-    oracle_path("perft_janggi.tsv", path, sizeof path);
     Tsv t;
-    if (!tsv_load(&t, path))
-        fail_msg("cannot read %s", path);
-    assert_true(t.count > 0);
+    oracle_load(&t, "perft_janggi.tsv");
     static Board b;
     int checked = 0, failed = 0;
     uint64_t total = 0;
@@ -111,12 +107,8 @@ static int split_moves(char *text, char **out, int max) {
 
 static void test_moves_oracle(void **state) {
     (void)state;
-    char path[512];
-    oracle_path("moves_janggi.tsv", path, sizeof path);
     Tsv t;
-    if (!tsv_load(&t, path))
-        fail_msg("cannot read %s", path);
-    assert_true(t.count > 0);
+    oracle_load(&t, "moves_janggi.tsv");
     static Board b;
     int failed = 0;
     for (int i = 0; i < t.count; i++) {
