@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The cases of ../shared/oracle/cases_janggi.md (positions from public reports about other
+// The cases of tests/oracle/cases_janggi.md (positions from public reports about other
 // janggi programs), each with the value the rules page requires. FENs, moves and expected
 // values are copied from that file: it is the specification.
 #include <setjmp.h>
@@ -127,10 +127,9 @@ static void expect_fen_refused(const char *fen, const char *what) {
     assert_true(test_boards_equal(&before, &keep, NULL, 0));
 }
 
-// C05 as written has three Cho chariots (i9, d7, f7), which the rules page's list of illegal
-// positions refuses ("more pieces of a kind than the set has"): the rules page holds, so the
-// FEN is refused, and the case's point (no piece can move, not in check: the pass is the only
-// move, no stalemate) is tested with the i9 chariot replaced by a horse on g8 covering e9.
+// C05: no piece can move and Han is not in check, so the pass is the only move (no stalemate).
+// An earlier version of the case gave Cho three chariots (i9, d7, f7); that FEN stays refused
+// by the rules page's list of illegal positions ("more pieces of a kind than the set has").
 static void test_c05_only_pass(void **state) {
     (void)state;
     expect_fen_refused("4k4/c7R/9/3R1R3/9/9/9/9/9/3K5 b - - 0 1", "chariots");
