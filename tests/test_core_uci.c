@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -227,6 +228,9 @@ static void test_cli_errors(void **state) {
         "perft --depth -1",
         "perft",
         "perft --depth 1 --bogus",
+        "bench 3 extra",
+        "bench x",
+        "--help extra",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
@@ -239,6 +243,56 @@ static void test_cli_errors(void **state) {
     }
 }
 
+// Compiles a weights header as eval.c does (S defined first); returns the compiler's status.
+static int compile_header(const char *path) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "printf '#define S(mg, eg) {(mg), (eg)}\\n#include \"%s\"\\n' | "
+             "cc -std=c11 -fsyntax-only -I'%s/engine' -x c - 2>&1",
+             path, HANSU_SOURCE_DIR);
+    int rc;
+    char *out = shell_run(cmd, &rc);
+    if (rc != 0)
+        print_error("%s", out);
+    free(out);
+    return rc;
+}
+
+// print-weights --note: a note that would break the banner's `//` comment (a newline or
+// another control character, a trailing backslash) is refused before anything is written;
+// any other note gives a header that compiles.
+static void test_cli_print_weights(void **state) {
+    (void)state;
+    char path[] = "/tmp/hansu-weights-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    static const char *const bad[] = {"\"$(printf 'line one\\nline two')\"",
+                                      "\"$(printf 'tab\\there')\"",
+                                      "\"$(printf 'esc\\033[2J')\"", "'ends in \\'"};
+    char args[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "'%s/engine/hansu' print-weights --note %s 2>&1 > '%s'",
+                 HANSU_BINARY_DIR, bad[i], path);
+        int rc;
+        char *out = shell_run(args, &rc);
+        if (rc != 2 || !strstr(out, "hansu print-weights: banner note: "))
+            fail_msg("'%s' exited %d: %s", args, rc, out);
+        free(out);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        assert_int_equal(fgetc(f), EOF); // nothing written
+        fclose(f);
+    }
+    snprintf(args, sizeof args,
+             "print-weights --note 'a note with /* */, \" and a \\ inside' > '%s'", path);
+    int rc;
+    free(hansu_cli(args, &rc));
+    assert_int_equal(rc, 0);
+    assert_int_equal(compile_header(path), 0);
+    remove(path);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -246,6 +300,7 @@ int main(void) {
         cmocka_unit_test(test_uci_position_errors),
         cmocka_unit_test(test_cli_perft),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_cli_print_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
