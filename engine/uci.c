@@ -25,6 +25,8 @@ enum {
     UCI_MAX_TOKENS = 4096,
     HASH_DEFAULT_MB = 16,
     HASH_MAX_MB = 65536,
+    MOVE_OVERHEAD_DEFAULT_MS = 10, // Stockfish's default
+    MOVE_OVERHEAD_MAX_MS = 5000,
     ECHO_MAX = 40 // bytes of the user's text quoted in an error message
 };
 
@@ -36,6 +38,7 @@ struct UciContext {
     Board board;
     char variant[16];
     size_t hash_mb;
+    int64_t move_overhead; // ms, the Move Overhead option
     bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
     // The running search or perft: its thread, its own copy of the position and limits (or
@@ -59,6 +62,7 @@ UciContext *uci_create(FILE *out) {
         return NULL;
     ctx->out = out;
     ctx->hash_mb = HASH_DEFAULT_MB;
+    ctx->move_overhead = MOVE_OVERHEAD_DEFAULT_MS;
     ctx->position_ok = true;
     ctx->searcher = search_create(ctx->hash_mb);
     if (!ctx->searcher) {
@@ -141,6 +145,8 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "option name Hash type spin default %d min 1 max %d\n", HASH_DEFAULT_MB,
             HASH_MAX_MB);
     fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
+    fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
+            MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
     fprintf(ctx->out, "uciok\n");
 }
 
@@ -430,6 +436,7 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
                 gr.points_half[HAN] % 2 * 5);
         return false;
     }
+    lim.move_overhead = ctx->move_overhead;
     ctx->limits = lim;
     return start_job(ctx, JOB_SEARCH);
 }
@@ -464,6 +471,15 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, "setoption: not enough memory for that Hash; kept the old table");
         else
             ctx->hash_mb = (size_t)mb;
+    } else if (strcasecmp(name, "Move Overhead") == 0) {
+        char *end;
+        long ms = strtol(value, &end, 10);
+        if (!*value || *end || ms < 0 || ms > MOVE_OVERHEAD_MAX_MS) {
+            snprintf(msg, sizeof msg, "setoption: Move Overhead value '%.40s' is not 0..%d",
+                     value, MOVE_OVERHEAD_MAX_MS);
+            reply_error(ctx, msg);
+        } else
+            ctx->move_overhead = ms;
     } else if (strcasecmp(name, "Threads") == 0) {
         if (strcmp(value, "1") != 0) {
             snprintf(msg, sizeof msg, "setoption: Threads value '%.40s' is not 1", value);

@@ -3,8 +3,8 @@
 // the janggi dialect, errors that name the token and leave the position alone, search limits,
 // stop during `go infinite`, reproducible `go nodes` after ucinewgame, game over, perft, bench;
 // go forms that move now, refused go forms (each still answered by one bestmove), go after a
-// refused position, moves after the end of the game, perft that stop and quit interrupt,
-// bytes that are not text (escaped; a NUL refuses the line).
+// refused position, moves after the end of the game, perft that stop and quit interrupt, the
+// time budgets with Move Overhead, bytes that are not text (escaped; a NUL refuses the line).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,10 +73,21 @@ static void test_handshake(void **state) {
     assert_non_null(strstr(a, "option name UCI_Variant type combo default janggi var janggi\n"));
     assert_non_null(strstr(a, "option name Hash type spin"));
     assert_non_null(strstr(a, "option name Threads type spin default 1 min 1 max 1"));
+    assert_non_null(strstr(a, "option name Move Overhead type spin default 10 min 0 max 5000\n"));
     assert_non_null(strstr(a, "uciok\n"));
     assert_string_equal(say(&s, "isready"), "readyok\n");
     assert_string_equal(say(&s, "setoption name UCI_Variant value janggi"), "");
     assert_string_equal(say(&s, "setoption name Hash value 8"), "");
+    assert_string_equal(say(&s, "setoption name Move Overhead value 0"), "");
+    assert_string_equal(say(&s, "setoption name move overhead value 5000"), "");
+    static const char *const bad_overheads[] = {"-1", "5001", "x", "10ms", ""};
+    for (size_t i = 0; i < sizeof bad_overheads / sizeof bad_overheads[0]; i++) {
+        char line[96];
+        snprintf(line, sizeof line, "setoption name Move Overhead value %s", bad_overheads[i]);
+        const char *e = say(&s, line);
+        if (!strstr(e, "info string error: setoption: Move Overhead value '"))
+            fail_msg("'%s' answered: %s", line, e);
+    }
     assert_non_null(strstr(say(&s, "setoption name Hash value 0"), "info string error:"));
     assert_non_null(strstr(say(&s, "setoption name Bogus Option value 3"), "'Bogus Option'"));
     assert_non_null(strstr(say(&s, "setoption name UCI_Variant value xiangqi"), "'xiangqi'"));
@@ -393,6 +404,47 @@ static void test_perft_at_end_of_input(void **state) {
     free(buf);
 }
 
+// timeman_budget's numbers, which `go` reaches with the Move Overhead option in
+// limits.move_overhead: movetime is spent in full but for the overhead (no soft budget that
+// ends the search early), and the clock budgets keep the overhead back too.
+static void test_time_budget(void **state) {
+    (void)state;
+    SearchLimits lim = {.movetime = 50, .move_overhead = 10};
+    TimeBudget tb = timeman_budget(&lim, CHO);
+    assert_int_equal(tb.hard, 40);
+    assert_int_equal(tb.soft, 0); // no iteration limit: the hard budget alone ends the search
+    lim.move_overhead = 0;
+    assert_int_equal(timeman_budget(&lim, CHO).hard, 50);
+    lim.move_overhead = 5000; // more than the move has: still a budget, the smallest
+    assert_int_equal(timeman_budget(&lim, HAN).hard, 1);
+    // Sudden death, 10 s: (10000 - overhead) / 30, hard 4 times that, under a third.
+    SearchLimits clk = {.time = {10000, 500}, .move_overhead = 1000};
+    tb = timeman_budget(&clk, CHO);
+    assert_int_equal(tb.soft, 9000 / 30);
+    assert_int_equal(tb.hard, 4 * (9000 / 30));
+    clk.move_overhead = 0;
+    assert_int_equal(timeman_budget(&clk, CHO).soft, 10000 / 30);
+    // Han's clock is Han's; the cap is a third of what is left after the overhead.
+    clk.move_overhead = 200;
+    tb = timeman_budget(&clk, HAN);
+    assert_int_equal(tb.soft, (500 - 200) / 30);
+    assert_int_equal(tb.hard, 4 * ((500 - 200) / 30));
+    // 30 ms left after the overhead and a large increment: the cap of a third wins.
+    clk.time[HAN] = 230, clk.inc[HAN] = 1000;
+    tb = timeman_budget(&clk, HAN);
+    assert_int_equal(tb.soft, 30 / 3);
+    assert_int_equal(tb.hard, 30 / 3);
+    // One move to the control: up to 9/10 of the clock less the overhead.
+    SearchLimits last = {.time = {1000, 1000}, .movestogo = 1, .move_overhead = 100};
+    tb = timeman_budget(&last, CHO);
+    assert_int_equal(tb.soft, 900 * 9 / 10);
+    assert_int_equal(tb.hard, 900 * 9 / 10);
+    SearchLimits none = {.depth = 5, .move_overhead = 10};
+    tb = timeman_budget(&none, CHO);
+    assert_int_equal(tb.soft, 0);
+    assert_int_equal(tb.hard, 0);
+}
+
 // True when text holds only printable ASCII and newlines.
 static bool printable(const char *text) {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
@@ -475,6 +527,7 @@ int main(void) {
         cmocka_unit_test(test_go_after_refused_position),
         cmocka_unit_test(test_perft_interrupted),
         cmocka_unit_test(test_perft_at_end_of_input),
+        cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_binary_echo),
         cmocka_unit_test(test_nul_line),
         cmocka_unit_test(test_bench_arguments),
