@@ -79,8 +79,43 @@ static void write_phase(FILE *out) {
             EVAL_PHASE_MAX, EVAL_POINTS_WINDOW);
 }
 
+// One banner text: see eval_banner_check().
+static Status check_text(const char *field, const char *s, ErrorInfo *err) {
+    if (!s)
+        return STATUS_OK;
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            return error_set(err, STATUS_SYNTAX,
+                             "banner %s: control character 0x%02X at byte %zu; the header's "
+                             "comment lines take printable text only",
+                             field, c, i + 1);
+    }
+    if (len && s[len - 1] == '\\')
+        return error_set(err, STATUS_SYNTAX,
+                         "banner %s: ends in a backslash, which would continue the comment", field);
+    return STATUS_OK;
+}
+
+Status eval_banner_check(const EvalBanner *banner, ErrorInfo *err) {
+    Status st = STATUS_OK;
+    if ((st = check_text("generator", banner->generator, err)) ||
+        (st = check_text("note", banner->note, err)) ||
+        (st = check_text("filters", banner->filters, err)))
+        return st;
+    for (int i = 0; i < banner->n_inputs; i++)
+        if ((st = check_text("input path", banner->inputs[i].path, err)) ||
+            (st = check_text("input hash", banner->inputs[i].hash, err)))
+            return st;
+    return STATUS_OK;
+}
+
 Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *params,
                          ErrorInfo *err) {
+    Status st = eval_banner_check(banner, err);
+    if (st != STATUS_OK)
+        return st;
     write_banner(out, banner);
     fprintf(out, "#pragma once\n\n#include \"eval.h\"\n\n// clang-format off\n");
     fprintf(out, "static const EvalWeight EVAL_WEIGHTS_DATA[%d] = {", EVAL_PARAM_NB);

@@ -27,9 +27,16 @@ typedef struct EvalBanner {
     double train_loss, valid_loss;  // final MSE (0 when not measured)
 } EvalBanner;
 
+/// Checks that every text of the banner fits on its `//` comment line: no control character
+/// (a newline would end the comment and put the rest into the C code) and no backslash at
+/// the end (it would continue the comment onto the next line). Returns STATUS_SYNTAX naming
+/// the field and the offending byte.
+Status eval_banner_check(const EvalBanner *banner, ErrorInfo *err);
+
 /// Writes the header text to out: banner, then EVAL_WEIGHTS_DATA with every term of
 /// eval_terms.def (PSTs as the board is seen, 9 values per rank, rank 10 first).
-/// params holds EVAL_PARAM_NB weights (cp). Returns STATUS_IO when writing fails.
+/// params holds EVAL_PARAM_NB weights (cp). Refuses a banner that eval_banner_check()
+/// refuses, before writing anything. Returns STATUS_IO when writing fails.
 Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *params,
                          ErrorInfo *err);
 

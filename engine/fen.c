@@ -38,6 +38,11 @@ static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *
                                  "FEN: more than 10 ranks (character %zu)", i + 1);
             file = 0;
         } else if (c >= '1' && c <= '9') {
+            // One digit per run of empty points: "18" is no rank of 9 points.
+            if (i + 1 < len && fen[i + 1] >= '0' && fen[i + 1] <= '9')
+                return error_set(err, STATUS_SYNTAX,
+                                 "FEN: rank %d has two digits in a row ('%c%c', character %zu)",
+                                 rank_no, c, fen[i + 1], i + 1);
             file += c - '0';
             if (file > FILE_NB)
                 return error_set(err, STATUS_ILLEGAL,

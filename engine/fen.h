@@ -18,7 +18,8 @@ extern const char FEN_START[];
 
 /// Loads a position. Accepts 6 fields, or only the first 2 or 4 (halfmove 0, fullmove 1).
 /// Refuses, with a message naming the field and character, anything malformed and every
-/// illegal position of the rules page: not 10 ranks of 9 points, an unknown letter, a side
+/// illegal position of the rules page: not 10 ranks of 9 points, two digits in a row ("18"
+/// is not 1 + 8 empty points), an unknown letter, a side
 /// with no general or two, a general or guard outside its palace, more pieces of a kind than
 /// the set, the side not to move in check. On error *b is left unchanged.
 /// Returns STATUS_OK, STATUS_SYNTAX, STATUS_ILLEGAL or STATUS_RANGE.

@@ -77,7 +77,12 @@ static int run_perft(int argc, char **argv) {
 
 static int run_bench(int argc, char **argv) {
     long depth = BENCH_DEPTH;
-    if (argc >= 3) {
+    if (argc > 3) {
+        fprintf(stderr, "hansu bench: unexpected argument '%s' (usage: hansu bench [DEPTH])\n",
+                argv[3]);
+        return 2;
+    }
+    if (argc == 3) {
         char *end;
         depth = strtol(argv[2], &end, 10);
         if (*end || depth < 1 || depth > 64) {
@@ -110,6 +115,10 @@ static int run_print_weights(int argc, char **argv) {
         }
     }
     ErrorInfo err;
+    if (eval_banner_check(&banner, &err) != STATUS_OK) { // before a byte is written
+        fprintf(stderr, "hansu print-weights: %s\n", err.msg);
+        return 2;
+    }
     if (eval_header_write(stdout, &banner, EVAL_WEIGHTS_FLAT, &err) != STATUS_OK) {
         fprintf(stderr, "hansu print-weights: %s\n", err.msg);
         return 1;
@@ -120,6 +129,10 @@ static int run_print_weights(int argc, char **argv) {
 int main(int argc, char **argv) {
     engine_init();
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        if (argc > 2) {
+            fprintf(stderr, "hansu: unexpected argument '%s' after %s\n", argv[2], argv[1]);
+            return 2;
+        }
         usage(stdout);
         return 0;
     }

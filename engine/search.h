@@ -31,6 +31,7 @@ typedef struct SearchLimits {
     int64_t inc[SIDE_NB];   // increment per move, ms
     int movestogo;          // moves to the next time control, 0 = sudden death
     bool infinite;          // search until stopped
+    int64_t move_overhead;  // ms kept back from any time budget for lag (UCI Move Overhead)
 } SearchLimits;
 
 /// One finished iteration, as reported in `info` lines.

@@ -4,8 +4,6 @@
 
 #include <time.h>
 
-enum { MOVE_OVERHEAD_MS = 30 };
-
 int64_t timeman_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -14,18 +12,21 @@ int64_t timeman_now_ms(void) {
 
 TimeBudget timeman_budget(const SearchLimits *limits, Side us) {
     TimeBudget tb = {0, 0};
+    int64_t overhead = limits->move_overhead > 0 ? limits->move_overhead : 0;
     if (limits->infinite)
         return tb;
+    // movetime is the time of this move: search until it is spent (no soft budget, as in
+    // Stockfish), keeping back only the overhead.
     if (limits->movetime > 0) {
-        int64_t t = limits->movetime - MOVE_OVERHEAD_MS;
-        tb.soft = tb.hard = t > 1 ? t : 1;
+        int64_t t = limits->movetime - overhead;
+        tb.hard = t > 1 ? t : 1;
         return tb;
     }
     int64_t left = limits->time[us], inc = limits->inc[us];
     if (left <= 0 && inc <= 0)
         return tb;
     int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 30;
-    int64_t usable = left - MOVE_OVERHEAD_MS;
+    int64_t usable = left - overhead;
     if (usable < 1)
         usable = 1;
     int64_t base = usable / mtg + inc * 3 / 4;

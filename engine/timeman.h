@@ -12,9 +12,12 @@ typedef struct TimeBudget {
     int64_t hard; // stop the search at once after this
 } TimeBudget;
 
-/// Budgets for the side to move from limits: movetime is used as both budgets (minus a
-/// small overhead); otherwise time / movestogo (or / 30 in sudden death) plus 3/4 of the
-/// increment, never more than a fraction of the clock. depth/nodes/infinite alone: no limit.
+/// Budgets for the side to move from limits. Every budget first keeps back
+/// limits->move_overhead ms (the UCI option Move Overhead: lag between GUI and engine).
+/// movetime: hard = movetime - overhead (at least 1), no soft budget, so the search uses the
+/// whole time. Clocks: soft = (time - overhead) / movestogo (or / 30 in sudden death) plus
+/// 3/4 of the increment, hard = 4 soft; both at most a third of time - overhead (9/10 when
+/// movestogo is 1). depth/nodes/infinite alone: no limit.
 TimeBudget timeman_budget(const SearchLimits *limits, Side us);
 
 /// Milliseconds on a monotonic clock.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // UCI command handling in Fairy-Stockfish's janggi dialect: uci, isready, ucinewgame,
-// setoption, position, go (search in its own thread; perft), stop, d, bench, quit.
+// setoption, position, go (search or perft, in a thread of its own), stop, d, bench, quit.
 #include "uci.h"
 
 #include <inttypes.h>
@@ -24,21 +24,33 @@ enum {
     UCI_MAX_LINE = 65536,
     UCI_MAX_TOKENS = 4096,
     HASH_DEFAULT_MB = 16,
-    HASH_MAX_MB = 65536
+    HASH_MAX_MB = 65536,
+    MOVE_OVERHEAD_DEFAULT_MS = 10, // Stockfish's default
+    MOVE_OVERHEAD_MAX_MS = 5000,
+    ECHO_MAX = 40 // bytes of the user's text quoted in an error message
 };
+
+// What the thread started by `go` does.
+typedef enum { JOB_SEARCH, JOB_PERFT } Job;
 
 struct UciContext {
     FILE *out;
     Board board;
     char variant[16];
     size_t hash_mb;
+    int64_t move_overhead; // ms, the Move Overhead option
+    bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
-    // The running search: its thread, its own copy of the position and limits, the stop flag.
+    // The running search or perft: its thread, its own copy of the position and limits (or
+    // depth), the stop flag.
     pthread_t thread;
     bool searching;
     atomic_bool stop;
+    Job job;
     Board search_board;
     SearchLimits limits;
+    int perft_depth;
+    PerftDivide perft;
     pthread_mutex_t out_lock; // the search thread and the command handler share out
     Board scratch;            // `position` builds here and commits only when all is valid
     char *tokens[UCI_MAX_TOKENS];
@@ -50,6 +62,8 @@ UciContext *uci_create(FILE *out) {
         return NULL;
     ctx->out = out;
     ctx->hash_mb = HASH_DEFAULT_MB;
+    ctx->move_overhead = MOVE_OVERHEAD_DEFAULT_MS;
+    ctx->position_ok = true;
     ctx->searcher = search_create(ctx->hash_mb);
     if (!ctx->searcher) {
         free(ctx);
@@ -69,7 +83,7 @@ void uci_wait(UciContext *ctx) {
     ctx->searching = false;
 }
 
-// Ends a running search now (its bestmove is still printed).
+// Ends a running search or perft now (its bestmove or its count so far is still printed).
 static void stop_search(UciContext *ctx) {
     atomic_store(&ctx->stop, true);
     uci_wait(ctx);
@@ -84,8 +98,32 @@ void uci_destroy(UciContext *ctx) {
     free(ctx);
 }
 
+// Writes len bytes of s into out (cap bytes) with every byte outside printable ASCII as
+// \xNN, so that an answer never carries raw binary to the GUI; stops before overflowing.
+static void escape_text(const char *s, size_t len, char *out, size_t cap) {
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 5 <= cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f)
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02X", c);
+    }
+    out[o] = '\0';
+}
+
+// Quotes the user's text s of len bytes for a message: at most ECHO_MAX bytes, escaped,
+// with "..." when cut.
+static void quote_text(const char *s, size_t len, char *out, size_t cap) {
+    escape_text(s, len < ECHO_MAX ? len : ECHO_MAX, out, cap);
+    if (len > ECHO_MAX && strlen(out) + 4 <= cap)
+        strcat(out, "...");
+}
+
 static void reply_error(UciContext *ctx, const char *msg) {
-    fprintf(ctx->out, "info string error: %s\n", msg);
+    char safe[4 * 256 + 1]; // every byte escaped: 4 characters each
+    escape_text(msg, strlen(msg), safe, sizeof safe);
+    fprintf(ctx->out, "info string error: %s\n", safe);
     fflush(ctx->out);
 }
 
@@ -107,14 +145,15 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "option name Hash type spin default %d min 1 max %d\n", HASH_DEFAULT_MB,
             HASH_MAX_MB);
     fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
+    fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
+            MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
     fprintf(ctx->out, "uciok\n");
 }
 
-// position startpos|fen <fields...> [moves m1 m2 ...]. Builds into a scratch board and
-// commits only when every part is valid, so an error leaves the position as it was. A move
-// after the end of the game is an error; a FEN of an ended game alone is accepted, and `go`
-// then answers bestmove (none).
-static void cmd_position(UciContext *ctx, char **tok, int n) {
+// position startpos|fen <fields...> [moves m1 m2 ...] into ctx->scratch. False after an
+// error naming the problem. A move after the end of the game is an error; a FEN of an ended
+// game alone is accepted, and `go` then answers bestmove (none).
+static bool load_position(UciContext *ctx, char **tok, int n) {
     Board *scratch = &ctx->scratch;
     ErrorInfo err;
     GameResult gr;
@@ -129,7 +168,7 @@ static void cmd_position(UciContext *ctx, char **tok, int n) {
             size_t tl = strlen(tok[i]);
             if (len + tl + 1 > FEN_MAX_INPUT) {
                 reply_error(ctx, "position: FEN longer than 256 characters");
-                return;
+                return false;
             }
             memcpy(fen + len, tok[i], tl);
             len += tl;
@@ -138,53 +177,63 @@ static void cmd_position(UciContext *ctx, char **tok, int n) {
         }
         if (fen_parse(scratch, fen, &err) != STATUS_OK) {
             reply_error(ctx, err.msg);
-            return;
+            return false;
         }
     } else {
         reply_error(ctx, "position: expected 'startpos' or 'fen'");
-        return;
+        return false;
     }
     if (i < n && strcmp(tok[i], "moves") != 0) {
         char msg[128];
         snprintf(msg, sizeof msg, "position: unexpected token '%.40s'", tok[i]);
         reply_error(ctx, msg);
-        return;
+        return false;
     }
     for (i++; i < n; i++) {
         Move m;
         if (scratch->nstates >= MAX_GAME_PLY) {
             reply_error(ctx, "position: more moves than a game can hold");
-            return;
+            return false;
         }
         if (rules_game_over(scratch, &gr)) {
             char msg[128];
             snprintf(msg, sizeof msg, "move '%.40s': the game is already over (%s at ply %d)",
                      tok[i], rules_reason_name(gr.reason), board_game_ply(scratch));
             reply_error(ctx, msg);
-            return;
+            return false;
         }
         if (move_parse_uci(scratch, tok[i], &m, &err) != STATUS_OK) {
             reply_error(ctx, err.msg);
-            return;
+            return false;
         }
         board_make(scratch, m);
     }
-    ctx->board = *scratch;
+    return true;
 }
 
-static void cmd_perft(UciContext *ctx, int depth) {
-    Move moves[MAX_MOVES];
-    uint64_t counts[MAX_MOVES], total = 0;
-    int n = depth > 0 ? perft_divide(&ctx->board, depth, moves, counts) : 0;
-    for (int i = 0; i < n; i++) {
+// Builds into a scratch board and commits only when every part is valid, so an error leaves
+// the position as it was (`d` still shows it); but `go` refuses to search it until a good
+// `position` arrives, as the GUI's idea of the position is no longer the engine's.
+static void cmd_position(UciContext *ctx, char **tok, int n) {
+    ctx->position_ok = load_position(ctx, tok, n);
+    if (ctx->position_ok)
+        ctx->board = ctx->scratch;
+}
+
+// Prints a perft answer in Fairy-Stockfish's form: `move: count` per root move, a blank line,
+// `Nodes searched: N`, a blank line. When stopped, only the root moves counted in full are
+// listed, an info line says so and the total (what was counted) is marked `(interrupted)`.
+static void print_perft(UciContext *ctx, const PerftDivide *pd) {
+    for (int i = 0; i < pd->done; i++) {
         char s[MOVE_STR_LEN];
-        move_to_uci(moves[i], s);
-        fprintf(ctx->out, "%s: %llu\n", s, (unsigned long long)counts[i]);
-        total += counts[i];
+        move_to_uci(pd->moves[i], s);
+        fprintf(ctx->out, "%s: %" PRIu64 "\n", s, pd->counts[i]);
     }
-    if (depth == 0)
-        total = 1;
-    fprintf(ctx->out, "\nNodes searched: %llu\n\n", (unsigned long long)total);
+    if (pd->stopped)
+        fprintf(ctx->out, "info string perft interrupted: %d of %d root moves counted in full\n",
+                pd->done, pd->count);
+    fprintf(ctx->out, "\nNodes searched: %" PRIu64 "%s\n\n", pd->total,
+            pd->stopped ? " (interrupted)" : "");
 }
 
 // Clock fields are capped at about 35 years so that time management's arithmetic cannot
@@ -196,10 +245,11 @@ static const int64_t GO_MAX_MS = INT64_C(1) << 40;
 static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t min, int64_t *out) {
     char *end = NULL;
     long long v = i < n ? strtoll(tok[i], &end, 10) : -1;
-    if (i >= n || *end || v < min) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "go: '%.40s' needs a %s number", tok[i - 1],
-                 min > 0 ? "positive" : "non-negative");
+    if (i >= n || end == tok[i] || *end || v < min) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "go: '%.40s' needs a %s number%s%.40s%s", tok[i - 1],
+                 min > 0 ? "positive" : "non-negative", i < n ? ", not '" : "",
+                 i < n ? tok[i] : "", i < n ? "'" : "");
         reply_error(ctx, msg);
         return false;
     }
@@ -301,8 +351,7 @@ static void on_info(const SearchInfo *info, void *arg) {
     pthread_mutex_unlock(&ctx->out_lock);
 }
 
-static void *search_thread(void *arg) {
-    UciContext *ctx = arg;
+static void run_search(UciContext *ctx) {
     SearchResult r =
         search_run(ctx->searcher, &ctx->search_board, &ctx->limits, on_info, ctx, &ctx->stop);
     // `go infinite` answers only after `stop`, as the protocol asks.
@@ -320,40 +369,83 @@ static void *search_thread(void *arg) {
         fprintf(ctx->out, "bestmove %s\n", best);
     fflush(ctx->out);
     pthread_mutex_unlock(&ctx->out_lock);
+}
+
+// The thread of `go`: a search, or a perft, which `stop` and `quit` end alike.
+static void *go_thread(void *arg) {
+    UciContext *ctx = arg;
+    if (ctx->job == JOB_SEARCH) {
+        run_search(ctx);
+        return NULL;
+    }
+    perft_run(&ctx->search_board, ctx->perft_depth, &ctx->perft, &ctx->stop);
+    pthread_mutex_lock(&ctx->out_lock);
+    print_perft(ctx, &ctx->perft);
+    fflush(ctx->out);
+    pthread_mutex_unlock(&ctx->out_lock);
     return NULL;
 }
 
-static void cmd_go(UciContext *ctx, char **tok, int n) {
-    if (n >= 2 && strcmp(tok[1], "perft") == 0) {
-        char *end;
-        long depth = n >= 3 ? strtol(tok[2], &end, 10) : -1;
-        if (n < 3 || *end || depth < 0 || depth > 20) {
-            reply_error(ctx, "go perft: depth must be a number from 0 to 20");
-            return;
-        }
-        cmd_perft(ctx, (int)depth);
+// Starts the thread of `go` on a copy of the position. False after an error.
+static bool start_job(UciContext *ctx, Job job) {
+    ctx->job = job;
+    ctx->search_board = ctx->board;
+    atomic_store(&ctx->stop, false);
+    if (pthread_create(&ctx->thread, NULL, go_thread, ctx) != 0) {
+        reply_error(ctx, "go: cannot start the search thread");
+        return false;
+    }
+    ctx->searching = true;
+    return true;
+}
+
+// go perft N. A perft is not a search: as in Stockfish it answers `Nodes searched`, never a
+// bestmove, also when refused.
+static void go_perft(UciContext *ctx, char **tok, int n) {
+    char *end = NULL;
+    long depth = n >= 3 ? strtol(tok[2], &end, 10) : -1;
+    if (n != 3 || end == tok[2] || *end || depth < 0 || depth > 20) {
+        reply_error(ctx, "go perft: depth must be a number from 0 to 20 (and nothing after it)");
         return;
     }
+    if (!ctx->position_ok) {
+        reply_error(ctx, "go perft: no position: the last 'position' command was refused");
+        return;
+    }
+    memset(&ctx->limits, 0, sizeof ctx->limits);
+    ctx->perft_depth = (int)depth;
+    start_job(ctx, JOB_PERFT);
+}
+
+// go with search limits. False when no search starts (after an `info string` saying why);
+// the caller then answers `bestmove (none)`, so that every go gets its one bestmove.
+static bool go_search(UciContext *ctx, char **tok, int n) {
     SearchLimits lim;
     if (!parse_limits(ctx, tok, n, ctx->board.side, &lim))
-        return;
+        return false;
+    if (!ctx->position_ok) {
+        reply_error(ctx, "go: no position to search: the last 'position' command was refused; "
+                         "send a valid one");
+        return false;
+    }
     GameResult gr;
     if (rules_game_over(&ctx->board, &gr)) {
         fprintf(ctx->out, "info string game over: %s, %s wins, points cho %d.%d han %d.%d\n",
                 rules_reason_name(gr.reason), gr.winner == CHO ? "cho" : "han",
                 gr.points_half[CHO] / 2, gr.points_half[CHO] % 2 * 5, gr.points_half[HAN] / 2,
                 gr.points_half[HAN] % 2 * 5);
-        fprintf(ctx->out, "bestmove (none)\n");
-        return;
+        return false;
     }
-    ctx->search_board = ctx->board;
+    lim.move_overhead = ctx->move_overhead;
     ctx->limits = lim;
-    atomic_store(&ctx->stop, false);
-    if (pthread_create(&ctx->thread, NULL, search_thread, ctx) != 0) {
-        reply_error(ctx, "go: cannot start the search thread");
-        return;
-    }
-    ctx->searching = true;
+    return start_job(ctx, JOB_SEARCH);
+}
+
+static void cmd_go(UciContext *ctx, char **tok, int n) {
+    if (n >= 2 && strcmp(tok[1], "perft") == 0)
+        go_perft(ctx, tok, n);
+    else if (!go_search(ctx, tok, n))
+        fprintf(ctx->out, "bestmove (none)\n");
 }
 
 // setoption name <name...> [value <value...>]
@@ -379,6 +471,15 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, "setoption: not enough memory for that Hash; kept the old table");
         else
             ctx->hash_mb = (size_t)mb;
+    } else if (strcasecmp(name, "Move Overhead") == 0) {
+        char *end;
+        long ms = strtol(value, &end, 10);
+        if (!*value || *end || ms < 0 || ms > MOVE_OVERHEAD_MAX_MS) {
+            snprintf(msg, sizeof msg, "setoption: Move Overhead value '%.40s' is not 0..%d",
+                     value, MOVE_OVERHEAD_MAX_MS);
+            reply_error(ctx, msg);
+        } else
+            ctx->move_overhead = ms;
     } else if (strcasecmp(name, "Threads") == 0) {
         if (strcmp(value, "1") != 0) {
             snprintf(msg, sizeof msg, "setoption: Threads value '%.40s' is not 1", value);
@@ -397,7 +498,14 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
 
 static void cmd_bench(UciContext *ctx, char **tok, int n) {
     long depth = BENCH_DEPTH;
-    if (n >= 2) {
+    if (n > 2) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "bench: unexpected argument '%.40s' (usage: bench [DEPTH])",
+                 tok[2]);
+        reply_error(ctx, msg);
+        return;
+    }
+    if (n == 2) {
         char *end;
         depth = strtol(tok[1], &end, 10);
         if (*end || depth < 1 || depth > 64) {
@@ -486,8 +594,9 @@ bool uci_handle_line(UciContext *ctx, const char *line) {
     else if (strcmp(tokens[0], "quit") == 0)
         running = false;
     else {
-        char msg[96];
-        snprintf(msg, sizeof msg, "unknown command '%.40s'", tokens[0]);
+        char quoted[4 * ECHO_MAX + 4], msg[sizeof quoted + 32];
+        quote_text(tokens[0], strlen(tokens[0]), quoted, sizeof quoted);
+        snprintf(msg, sizeof msg, "unknown command '%s'", quoted);
         reply_error(ctx, msg);
     }
     fflush(ctx->out);
@@ -496,13 +605,32 @@ bool uci_handle_line(UciContext *ctx, const char *line) {
     return running;
 }
 
+// A line that holds a NUL byte would reach the handler cut short at it: refused whole,
+// naming the byte.
+static bool refuse_nul(UciContext *ctx, const char *line, size_t len) {
+    const char *nul = memchr(line, '\0', len);
+    if (!nul)
+        return false;
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        len--;
+    char quoted[4 * ECHO_MAX + 4], msg[sizeof quoted + 96];
+    quote_text(line, len, quoted, sizeof quoted);
+    snprintf(msg, sizeof msg, "command refused: a NUL byte at byte %zu of '%s'",
+             (size_t)(nul - line) + 1, quoted);
+    pthread_mutex_lock(&ctx->out_lock);
+    reply_error(ctx, msg);
+    pthread_mutex_unlock(&ctx->out_lock);
+    return true;
+}
+
 int uci_loop(UciContext *ctx, FILE *in) {
     size_t cap = 0;
     char *line = NULL;
-    while (getline(&line, &cap, in) >= 0)
-        if (!uci_handle_line(ctx, line))
+    ssize_t len;
+    while ((len = getline(&line, &cap, in)) >= 0)
+        if (!refuse_nul(ctx, line, (size_t)len) && !uci_handle_line(ctx, line))
             break;
-    // End of input: a finite search finishes and answers; an infinite one is stopped.
+    // End of input: a finite search or perft finishes and answers; an infinite one is stopped.
     if (ctx->searching && ctx->limits.infinite)
         stop_search(ctx);
     uci_wait(ctx);

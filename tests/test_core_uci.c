@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -20,8 +21,6 @@
 #include "oracle_util.h"
 #include "perft.h"
 #include "uci.h"
-
-static Board board;
 
 // Reads a stream to its end (malloc'd, NUL-terminated).
 static char *read_all_stream(FILE *f) {
@@ -47,7 +46,8 @@ static char *uci_run(const char *const *lines, int n) {
     assert_non_null(ctx);
     for (int i = 0; i < n; i++)
         uci_handle_line(ctx, lines[i]);
-    uci_handle_line(ctx, "isready"); // answered once everything before it is done
+    uci_wait(ctx); // a perft runs in its own thread, as a search does
+    uci_handle_line(ctx, "isready");
     uci_destroy(ctx);
     rewind(out);
     char *text = read_all_stream(out);
@@ -65,49 +65,87 @@ static char *shell_run(const char *cmd, int *exit_status) {
     return text;
 }
 
-static int find_root_move(const Move *root, int n, const char *name) {
-    for (int k = 0; k < n; k++) {
-        char s[MOVE_STR_LEN];
-        move_to_uci(root[k], s);
-        if (strcmp(s, name) == 0)
-            return k;
+// One oracle position: its perft counts by depth (perft_janggi.tsv) and, when the oracle has
+// it, its sorted depth-1 move list (moves_janggi.tsv, space-separated).
+typedef struct OraclePos {
+    const char *fen;
+    uint64_t nodes[6]; // nodes[d] for depth d, 0 when the oracle has no row
+    const char *moves; // NULL when moves_janggi.tsv does not list the position
+} OraclePos;
+
+static Tsv perft_tsv, moves_tsv;
+
+// The oracle's counts for fen; fails the test when the oracle does not hold the position.
+static OraclePos oracle_pos(const char *fen) {
+    if (!perft_tsv.count) {
+        oracle_load(&perft_tsv, "perft_janggi.tsv");
+        oracle_load(&moves_tsv, "moves_janggi.tsv");
     }
-    return -1;
+    OraclePos o = {fen, {0}, NULL};
+    for (int i = 0; i < perft_tsv.count; i++) {
+        const TsvRow *r = &perft_tsv.rows[i];
+        int d = atoi(r->field[3]);
+        if (r->nfields == 5 && strcmp(r->field[2], fen) == 0 && d >= 1 && d <= 5)
+            o.nodes[d] = strtoull(r->field[4], NULL, 10);
+    }
+    for (int i = 0; i < moves_tsv.count; i++)
+        if (moves_tsv.rows[i].nfields == 3 && strcmp(moves_tsv.rows[i].field[1], fen) == 0)
+            o.moves = moves_tsv.rows[i].field[2];
+    if (!o.nodes[1])
+        fail_msg("the oracle has no perft row for '%s'", fen);
+    return o;
 }
 
-// Checks a perft answer: the divide lines (when divide) are exactly the root moves of fen
-// after moves, each with its perft(depth - 1), and `Nodes searched: N` is the total. Other
-// lines (info) are allowed.
-static void check_perft_output(const char *out, const char *fen, const char *moves, int depth,
-                               bool divide) {
-    test_load_fen(&board, fen);
-    test_play(&board, moves);
-    Move root[MAX_MOVES];
-    uint64_t counts[MAX_MOVES];
-    bool seen[MAX_MOVES] = {false};
-    int n = depth > 0 ? perft_divide(&board, depth, root, counts) : 0;
-    uint64_t total = perft(&board, depth);
+// True when name is one of the space-separated moves of list.
+static bool list_has_move(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+// Checks a perft answer against counts that do not come from Hansu: `Nodes searched: N` is
+// want_total, and (when divide) there are want_moves divide lines `move: count`, no move
+// twice, each in oracle_moves when given (the oracle's own move list), adding up to N.
+// Other lines (info) are allowed.
+static void check_perft_output(const char *out, uint64_t want_total, int want_moves,
+                               const char *oracle_moves, bool divide) {
     int lines = 0, totals = 0;
+    uint64_t sum = 0;
+    char seen[MAX_MOVES][16];
     char *copy = strdup(out);
     for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
         char mv[16], tail;
         unsigned long long count;
         if (sscanf(line, "Nodes searched: %llu%c", &count, &tail) == 1) {
-            assert_int_equal(count, total);
+            if (count != want_total)
+                fail_msg("Nodes searched: %llu, the oracle says %llu\n%s", count,
+                         (unsigned long long)want_total, out);
             totals++;
         } else if (sscanf(line, "%15[a-i0-9]: %llu%c", mv, &count, &tail) == 2) {
-            int k = find_root_move(root, n, mv);
-            if (k < 0)
-                fail_msg("divide line '%s' names no root move", line);
-            assert_false(seen[k]);
-            seen[k] = true;
-            assert_int_equal(count, counts[k]);
-            lines++;
+            if (oracle_moves && !list_has_move(oracle_moves, mv))
+                fail_msg("divide line '%s' names no move of the oracle's list", line);
+            for (int k = 0; k < lines; k++)
+                if (strcmp(seen[k], mv) == 0)
+                    fail_msg("divide line '%s' repeats a move", line);
+            assert_true(lines < MAX_MOVES);
+            snprintf(seen[lines++], sizeof seen[0], "%s", mv);
+            sum += count;
         }
     }
     free(copy);
     assert_int_equal(totals, 1);
-    assert_int_equal(lines, divide ? n : 0);
+    assert_int_equal(lines, divide ? want_moves : 0);
+    if (divide)
+        assert_int_equal(sum, want_total);
+}
+
+// check_perft_output() with the oracle's counts of fen at depth.
+static void check_perft_oracle(const char *out, const char *fen, int depth, bool divide) {
+    OraclePos o = oracle_pos(fen);
+    assert_true(depth >= 1 && depth <= 5 && o.nodes[depth]);
+    check_perft_output(out, o.nodes[depth], (int)o.nodes[1], o.moves, divide);
 }
 
 // The `Fen:` line of the first `d` answer in out, copied into fen.
@@ -124,34 +162,47 @@ static void fen_of_display(const char *out, char *fen, size_t len) {
 static const char *const C07 =
     "1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1";
 
+// `go perft N` through the UCI loop, divided by root move, against counts that do not come
+// from Hansu: every oracle position at depths 1 to 3; C07 of cases_janggi.md; positions after
+// moves and passes, counted by Fairy-Stockfish 11.1 (janggicasual, the rules page's perft).
 static void test_uci_go_perft(void **state) {
     (void)state;
-    const char *start[] = {"position startpos", "go perft 2"};
-    char *out = uci_run(start, 2);
-    check_perft_output(out, FEN_START, "", 2, true);
-    assert_non_null(strstr(out, "Nodes searched: 1024\n"));
-    free(out);
+    oracle_pos(FEN_START); // loads the oracle
+    int checked = 0;
+    for (int i = 0; i < perft_tsv.count; i++) {
+        const TsvRow *r = &perft_tsv.rows[i];
+        int depth = atoi(r->field[3]);
+        if (depth > 3)
+            continue;
+        char pos[320];
+        snprintf(pos, sizeof pos, "position fen %s", r->field[2]);
+        char go[32];
+        snprintf(go, sizeof go, "go perft %d", depth);
+        const char *lines[] = {pos, go};
+        char *out = uci_run(lines, 2);
+        check_perft_oracle(out, r->field[2], depth, true);
+        free(out);
+        checked++;
+    }
+    assert_true(checked >= 150);
     char c07[256];
     snprintf(c07, sizeof c07, "position fen %s", C07);
     const char *c07_lines[] = {c07, "go perft 3"};
-    out = uci_run(c07_lines, 2);
-    check_perft_output(out, C07, "", 3, true);
-    assert_non_null(strstr(out, "d10d9: "));
-    assert_non_null(strstr(out, "a9e9: "));
-    assert_non_null(strstr(out, "Nodes searched: 2644\n"));
+    char *out = uci_run(c07_lines, 2);
+    check_perft_output(out, 2644, 2, "a9e9 d10d9", true);
     free(out);
     // After moves, with a pass written as 0000; after two passes nothing follows.
     const char *moves[] = {"position startpos moves e4d4 0000 d4d5", "go perft 2"};
     out = uci_run(moves, 2);
-    check_perft_output(out, FEN_START, "e4d4 e9e9 d4d5", 2, true);
+    check_perft_output(out, 1088, 32, NULL, true);
     free(out);
     const char *passes[] = {"position startpos moves e2e2 @@@@", "go perft 1"};
     out = uci_run(passes, 2);
-    assert_non_null(strstr(out, "Nodes searched: 0\n"));
+    check_perft_output(out, 0, 0, NULL, true);
     free(out);
     const char *zero[] = {"position startpos", "go perft 0"};
     out = uci_run(zero, 2);
-    assert_non_null(strstr(out, "Nodes searched: 1\n"));
+    check_perft_output(out, 1, 0, NULL, false); // depth 0: no root moves, one leaf
     free(out);
 }
 
@@ -191,31 +242,41 @@ static char *hansu_cli(const char *args, int *exit_status) {
     return shell_run(cmd, exit_status);
 }
 
+// `hansu perft` against the oracle: every oracle position at depth 2 with --divide, the start
+// position at depth 3 without; C08 of cases_janggi.md (exactly d8e8 and i6f6).
 static void test_cli_perft(void **state) {
     (void)state;
     int rc;
     char *out = hansu_cli("perft --depth 2 --divide", &rc);
     assert_int_equal(rc, 0);
-    check_perft_output(out, FEN_START, "", 2, true);
+    check_perft_oracle(out, FEN_START, 2, true);
     // The answer ends with the total.
     const char *total = strstr(out, "Nodes searched: 1024\n");
     assert_non_null(total);
     assert_string_equal(total, "Nodes searched: 1024\n");
     free(out);
-    static const char *const c08 = "1C3a3/2R6/1r1k5/9/8r/5B3/1P7/6N2/4A4/4KA3 b - - 7 61";
-    char args[512];
-    snprintf(args, sizeof args, "perft --fen '%s' --depth 3", c08);
-    out = hansu_cli(args, &rc);
+    out = hansu_cli("perft --depth 3", &rc);
     assert_int_equal(rc, 0);
-    check_perft_output(out, c08, "", 3, false);
+    check_perft_oracle(out, FEN_START, 3, false);
     free(out);
+    char args[512];
+    for (int i = 0; i < perft_tsv.count; i++) {
+        const TsvRow *r = &perft_tsv.rows[i];
+        if (atoi(r->field[3]) != 2)
+            continue;
+        snprintf(args, sizeof args, "perft --fen '%s' --depth 2 --divide", r->field[2]);
+        out = hansu_cli(args, &rc);
+        assert_int_equal(rc, 0);
+        check_perft_oracle(out, r->field[2], 2, true);
+        free(out);
+    }
+    static const char *const c08 = "1C3a3/2R6/1r1k5/9/8r/5B3/1P7/6N2/4A4/4KA3 b - - 7 61";
     snprintf(args, sizeof args, "perft --fen '%s' --depth 1 --divide", c08);
     out = hansu_cli(args, &rc);
     assert_int_equal(rc, 0);
-    check_perft_output(out, c08, "", 1, true);
+    check_perft_output(out, 2, 2, "d8e8 i6f6", true);
     assert_non_null(strstr(out, "d8e8: 1\n"));
     assert_non_null(strstr(out, "i6f6: 1\n"));
-    assert_non_null(strstr(out, "Nodes searched: 2\n"));
     free(out);
 }
 
@@ -227,6 +288,9 @@ static void test_cli_errors(void **state) {
         "perft --depth -1",
         "perft",
         "perft --depth 1 --bogus",
+        "bench 3 extra",
+        "bench x",
+        "--help extra",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
@@ -239,6 +303,56 @@ static void test_cli_errors(void **state) {
     }
 }
 
+// Compiles a weights header as eval.c does (S defined first); returns the compiler's status.
+static int compile_header(const char *path) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "printf '#define S(mg, eg) {(mg), (eg)}\\n#include \"%s\"\\n' | "
+             "cc -std=c11 -fsyntax-only -I'%s/engine' -x c - 2>&1",
+             path, HANSU_SOURCE_DIR);
+    int rc;
+    char *out = shell_run(cmd, &rc);
+    if (rc != 0)
+        print_error("%s", out);
+    free(out);
+    return rc;
+}
+
+// print-weights --note: a note that would break the banner's `//` comment (a newline or
+// another control character, a trailing backslash) is refused before anything is written;
+// any other note gives a header that compiles.
+static void test_cli_print_weights(void **state) {
+    (void)state;
+    char path[] = "/tmp/hansu-weights-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    static const char *const bad[] = {"\"$(printf 'line one\\nline two')\"",
+                                      "\"$(printf 'tab\\there')\"",
+                                      "\"$(printf 'esc\\033[2J')\"", "'ends in \\'"};
+    char args[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "'%s/engine/hansu' print-weights --note %s 2>&1 > '%s'",
+                 HANSU_BINARY_DIR, bad[i], path);
+        int rc;
+        char *out = shell_run(args, &rc);
+        if (rc != 2 || !strstr(out, "hansu print-weights: banner note: "))
+            fail_msg("'%s' exited %d: %s", args, rc, out);
+        free(out);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        assert_int_equal(fgetc(f), EOF); // nothing written
+        fclose(f);
+    }
+    snprintf(args, sizeof args,
+             "print-weights --note 'a note with /* */, \" and a \\ inside' > '%s'", path);
+    int rc;
+    free(hansu_cli(args, &rc));
+    assert_int_equal(rc, 0);
+    assert_int_equal(compile_header(path), 0);
+    remove(path);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -246,6 +360,7 @@ int main(void) {
         cmocka_unit_test(test_uci_position_errors),
         cmocka_unit_test(test_cli_perft),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_cli_print_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

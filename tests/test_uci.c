@@ -2,7 +2,9 @@
 // UCI scripts driven through uci_handle_line with the answers written to an in-memory stream:
 // the janggi dialect, errors that name the token and leave the position alone, search limits,
 // stop during `go infinite`, reproducible `go nodes` after ucinewgame, game over, perft, bench;
-// go forms that move now, refused go forms, moves after the end of the game.
+// go forms that move now, refused go forms (each still answered by one bestmove), go after a
+// refused position, moves after the end of the game, perft that stop and quit interrupt, the
+// time budgets with Move Overhead, bytes that are not text (escaped; a NUL refuses the line).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,10 +73,21 @@ static void test_handshake(void **state) {
     assert_non_null(strstr(a, "option name UCI_Variant type combo default janggi var janggi\n"));
     assert_non_null(strstr(a, "option name Hash type spin"));
     assert_non_null(strstr(a, "option name Threads type spin default 1 min 1 max 1"));
+    assert_non_null(strstr(a, "option name Move Overhead type spin default 10 min 0 max 5000\n"));
     assert_non_null(strstr(a, "uciok\n"));
     assert_string_equal(say(&s, "isready"), "readyok\n");
     assert_string_equal(say(&s, "setoption name UCI_Variant value janggi"), "");
     assert_string_equal(say(&s, "setoption name Hash value 8"), "");
+    assert_string_equal(say(&s, "setoption name Move Overhead value 0"), "");
+    assert_string_equal(say(&s, "setoption name move overhead value 5000"), "");
+    static const char *const bad_overheads[] = {"-1", "5001", "x", "10ms", ""};
+    for (size_t i = 0; i < sizeof bad_overheads / sizeof bad_overheads[0]; i++) {
+        char line[96];
+        snprintf(line, sizeof line, "setoption name Move Overhead value %s", bad_overheads[i]);
+        const char *e = say(&s, line);
+        if (!strstr(e, "info string error: setoption: Move Overhead value '"))
+            fail_msg("'%s' answered: %s", line, e);
+    }
     assert_non_null(strstr(say(&s, "setoption name Hash value 0"), "info string error:"));
     assert_non_null(strstr(say(&s, "setoption name Bogus Option value 3"), "'Bogus Option'"));
     assert_non_null(strstr(say(&s, "setoption name UCI_Variant value xiangqi"), "'xiangqi'"));
@@ -161,7 +174,16 @@ static void test_go_move_now(void **state) {
     session_close(&s);
 }
 
-// Refused go forms: an error naming the token, no search and no bestmove.
+// Number of times needle occurs in hay.
+static int count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+// Refused go forms: an error naming the token, no search, and the one bestmove every go
+// gets (a GUI waits for it): `bestmove (none)`, after the error line.
 static void test_go_refused(void **state) {
     (void)state;
     static const struct {
@@ -179,14 +201,22 @@ static void test_go_refused(void **state) {
         {"go wtime 1000 btime 1000 ponder", "go: ponder is not supported"},
         {"go searchmoves b1c3", "go: searchmoves is not supported"},
         {"go mate 3", "go: mate is not supported"},
+        {"go depth 5x", "go: 'depth' needs a positive number, not '5x'"},
+        {"go nodes 1e3", "'nodes'"},
+        {"go movetime abc", "'movetime'"},
+        {"go wtime 10.5 btime 100", "'wtime'"},
+        {"go depth", "'depth'"},
+        {"go movetime +", "'movetime'"},
     };
     Session s;
     session_open(&s);
     say(&s, "position startpos");
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         const char *a = say(&s, refused[i].go);
-        if (!strstr(a, "info string error: ") || !strstr(a, refused[i].says) ||
-            strstr(a, "bestmove"))
+        const char *err = strstr(a, "info string error: ");
+        const char *none = strstr(a, "bestmove (none)\n");
+        if (!err || !strstr(a, refused[i].says) || !none || none < err ||
+            count_of(a, "bestmove") != 1 || strstr(a, "info depth"))
             fail_msg("'%s' answered:\n%s", refused[i].go, a);
     }
     assert_non_null(strstr(say(&s, "go depth 1"), "bestmove "));
@@ -242,6 +272,7 @@ static void test_game_over(void **state) {
     const char *a = say(&s, "go depth 3");
     assert_non_null(strstr(a, "info string game over: double-pass"));
     assert_non_null(strstr(a, "bestmove (none)"));
+    assert_int_equal(count_of(a, "bestmove"), 1);
     say(&s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 100 moves e9e9");
     a = say(&s, "go nodes 100");
     assert_non_null(strstr(a, "game over: move-limit"));
@@ -263,9 +294,11 @@ static void test_moves_after_game_over(void **state) {
                         "(double-pass at ply 2)\n");
     current_fen(&s, after, sizeof after);
     assert_string_equal(before, after);
+    // The GUI thinks the refused position stands: go must not answer a move of the old one.
     const char *a = say(&s, "go depth 3");
-    assert_null(strstr(a, "bestmove (none)"));
-    assert_non_null(strstr(a, "bestmove "));
+    assert_non_null(strstr(a, "info string error: go: no position to search"));
+    assert_non_null(strstr(a, "bestmove (none)\n"));
+    assert_null(strstr(a, "info depth"));
     // Han is mated: the a10 chariot checks along rank 10, the i9 chariot holds e9.
     const char *mate = "position fen R3k4/8R/9/9/9/9/9/9/9/3K5 b - - 0 1";
     assert_string_equal(say(&s, mate), "");
@@ -285,6 +318,204 @@ static void test_moves_after_game_over(void **state) {
     session_close(&s);
 }
 
+// After a refused position every go and go perft is refused (with its one bestmove (none)
+// for go), whatever was loaded before, until a good position arrives.
+static void test_go_after_refused_position(void **state) {
+    (void)state;
+    static const char *const bad[] = {
+        "position startpos moves b1c3 zz",
+        "position fen 4k4/9/9/9/18/9/9/9/4K4/9 w - - 0 1",
+        "position sideways",
+        "position startpos junk",
+    };
+    Session s;
+    session_open(&s);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_non_null(strstr(say(&s, "position startpos moves c4c5"), ""));
+        assert_non_null(strstr(say(&s, bad[i]), "info string error: "));
+        static const char *const gos[] = {"go depth 2", "go nodes 500", "go movetime 20",
+                                          "go infinite"};
+        for (size_t k = 0; k < sizeof gos / sizeof gos[0]; k++) {
+            const char *a = say(&s, gos[k]);
+            if (!strstr(a, "info string error: go: no position to search") ||
+                count_of(a, "bestmove") != 1 || !strstr(a, "bestmove (none)\n") ||
+                strstr(a, "info depth"))
+                fail_msg("'%s' then '%s' answered:\n%s", bad[i], gos[k], a);
+        }
+        const char *p = say(&s, "go perft 1");
+        assert_non_null(strstr(p, "info string error: go perft: no position"));
+        assert_null(strstr(p, "Nodes searched"));
+    }
+    // A good position lifts the refusal.
+    say(&s, "position startpos");
+    const char *a = say(&s, "go depth 1");
+    assert_non_null(strstr(a, "info depth 1 "));
+    assert_null(strstr(a, "bestmove (none)"));
+    assert_non_null(strstr(say(&s, "go perft 1"), "Nodes searched: 32\n"));
+    session_close(&s);
+}
+
+// `go perft 20` (years of counting) runs beside the command loop like a search: isready is
+// answered at once, and stop (or quit) ends it with what it counted, marked as interrupted.
+static void test_perft_interrupted(void **state) {
+    (void)state;
+    static const char *const enders[] = {"stop", "quit"};
+    for (int e = 0; e < 2; e++) {
+        Session s;
+        session_open(&s);
+        say(&s, "position startpos");
+        uci_handle_line(s.ctx, "go perft 20");
+        uci_handle_line(s.ctx, "isready");
+        bool running = uci_handle_line(s.ctx, enders[e]);
+        assert_int_equal(running, e == 0);
+        const char *a = say(&s, "isready");
+        if (!strstr(a, "readyok\n") || !strstr(a, "info string perft interrupted: ") ||
+            !strstr(a, "root moves counted in full\n") ||
+            count_of(a, " (interrupted)\n") != 1 || count_of(a, "Nodes searched: ") != 1 ||
+            strstr(a, "bestmove"))
+            fail_msg("go perft 20, isready, %s answered:\n%s", enders[e], a);
+        unsigned long long total;
+        assert_int_equal(sscanf(strstr(a, "Nodes searched: "), "Nodes searched: %llu (", &total),
+                         1);
+        if (e == 0) // the engine goes on as usual
+            assert_non_null(strstr(say(&s, "go perft 2"), "\nNodes searched: 1024\n\n"));
+        session_close(&s);
+    }
+}
+
+// A perft that is not stopped is answered in full at the end of input, as a search is.
+static void test_perft_at_end_of_input(void **state) {
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    static const char script[] = "position startpos\ngo perft 3\n";
+    FILE *in = fmemopen((void *)script, sizeof script - 1, "r");
+    assert_non_null(in);
+    UciContext *ctx = uci_create(out);
+    assert_non_null(ctx);
+    assert_int_equal(uci_loop(ctx, in), 0);
+    uci_destroy(ctx);
+    fclose(in);
+    fclose(out);
+    assert_non_null(strstr(buf, "\nNodes searched: 33316\n\n"));
+    assert_null(strstr(buf, "interrupted"));
+    free(buf);
+}
+
+// timeman_budget's numbers, which `go` reaches with the Move Overhead option in
+// limits.move_overhead: movetime is spent in full but for the overhead (no soft budget that
+// ends the search early), and the clock budgets keep the overhead back too.
+static void test_time_budget(void **state) {
+    (void)state;
+    SearchLimits lim = {.movetime = 50, .move_overhead = 10};
+    TimeBudget tb = timeman_budget(&lim, CHO);
+    assert_int_equal(tb.hard, 40);
+    assert_int_equal(tb.soft, 0); // no iteration limit: the hard budget alone ends the search
+    lim.move_overhead = 0;
+    assert_int_equal(timeman_budget(&lim, CHO).hard, 50);
+    lim.move_overhead = 5000; // more than the move has: still a budget, the smallest
+    assert_int_equal(timeman_budget(&lim, HAN).hard, 1);
+    // Sudden death, 10 s: (10000 - overhead) / 30, hard 4 times that, under a third.
+    SearchLimits clk = {.time = {10000, 500}, .move_overhead = 1000};
+    tb = timeman_budget(&clk, CHO);
+    assert_int_equal(tb.soft, 9000 / 30);
+    assert_int_equal(tb.hard, 4 * (9000 / 30));
+    clk.move_overhead = 0;
+    assert_int_equal(timeman_budget(&clk, CHO).soft, 10000 / 30);
+    // Han's clock is Han's; the cap is a third of what is left after the overhead.
+    clk.move_overhead = 200;
+    tb = timeman_budget(&clk, HAN);
+    assert_int_equal(tb.soft, (500 - 200) / 30);
+    assert_int_equal(tb.hard, 4 * ((500 - 200) / 30));
+    // 30 ms left after the overhead and a large increment: the cap of a third wins.
+    clk.time[HAN] = 230, clk.inc[HAN] = 1000;
+    tb = timeman_budget(&clk, HAN);
+    assert_int_equal(tb.soft, 30 / 3);
+    assert_int_equal(tb.hard, 30 / 3);
+    // One move to the control: up to 9/10 of the clock less the overhead.
+    SearchLimits last = {.time = {1000, 1000}, .movestogo = 1, .move_overhead = 100};
+    tb = timeman_budget(&last, CHO);
+    assert_int_equal(tb.soft, 900 * 9 / 10);
+    assert_int_equal(tb.hard, 900 * 9 / 10);
+    SearchLimits none = {.depth = 5, .move_overhead = 10};
+    tb = timeman_budget(&none, CHO);
+    assert_int_equal(tb.soft, 0);
+    assert_int_equal(tb.hard, 0);
+}
+
+// True when text holds only printable ASCII and newlines.
+static bool printable(const char *text) {
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if ((*p < 0x20 && *p != '\n') || *p >= 0x7f)
+            return false;
+    return true;
+}
+
+// Bytes that are not text come back escaped as \xNN, and a long command is quoted cut short.
+static void test_binary_echo(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    const char *a = say(&s, "isr\x01\xff\x1b[2Jeady");
+    assert_string_equal(a, "info string error: unknown command 'isr\\x01\\xFF\\x1B[2Jeady'\n");
+    char lng[300];
+    memset(lng, 'x', sizeof lng - 1);
+    lng[sizeof lng - 1] = '\0';
+    a = say(&s, lng);
+    assert_non_null(strstr(a, "unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'\n"));
+    assert_true(strlen(a) < 120);
+    // Binary inside other commands' errors (move strings, FEN letters, go tokens).
+    static const char *const lines[] = {
+        "position startpos moves b1c3\x7f", "position fen 4k4/9/9/9/9/9/9/9/4K4/\x02\x03 w - - 0 1",
+        "go depth \x80\x81", "setoption name \x05 value 1", "bench \x9b"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        a = say(&s, lines[i]);
+        if (!strstr(a, "info string error: ") || !printable(a))
+            fail_msg("line %zu answered unescaped:\n%s", i, a);
+    }
+    session_close(&s);
+}
+
+// A NUL byte would cut the line short (`isready\0junk` read as `isready`): refused whole.
+static void test_nul_line(void **state) {
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    static const char script[] = "isready\0junk\nposition startpos\0 moves b1c3\nd\nisready\n";
+    FILE *in = fmemopen((void *)script, sizeof script - 1, "r");
+    assert_non_null(in);
+    UciContext *ctx = uci_create(out);
+    assert_non_null(ctx);
+    assert_int_equal(uci_loop(ctx, in), 0);
+    uci_destroy(ctx);
+    fclose(in);
+    fclose(out);
+    const char *want = "info string error: command refused: a NUL byte at byte 8 of "
+                       "'isready\\x00junk'\n"
+                       "info string error: command refused: a NUL byte at byte 18 of "
+                       "'position startpos\\x00 moves b1c3'\n";
+    if (strncmp(buf, want, strlen(want)) != 0)
+        fail_msg("answered:\n%s", buf);
+    assert_int_equal(count_of(buf, "readyok\n"), 1);
+    free(buf);
+}
+
+// bench takes one optional depth and nothing more.
+static void test_bench_arguments(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    const char *a = say(&s, "bench 3 extra");
+    assert_non_null(strstr(a, "info string error: bench: unexpected argument 'extra'"));
+    assert_null(strstr(a, "Nodes searched"));
+    assert_non_null(strstr(say(&s, "bench 0"), "info string error: bench: depth '0'"));
+    session_close(&s);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -293,6 +524,13 @@ int main(void) {
         cmocka_unit_test(test_reproducible_nodes), cmocka_unit_test(test_game_over),
         cmocka_unit_test(test_go_move_now),      cmocka_unit_test(test_go_refused),
         cmocka_unit_test(test_moves_after_game_over),
+        cmocka_unit_test(test_go_after_refused_position),
+        cmocka_unit_test(test_perft_interrupted),
+        cmocka_unit_test(test_perft_at_end_of_input),
+        cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_binary_echo),
+        cmocka_unit_test(test_nul_line),
+        cmocka_unit_test(test_bench_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
