@@ -47,7 +47,8 @@ if(TARGET hansu-selfplay)
       "movetime_zero|--movetime;0|--movetime must be at least 1"
       "two_limits|--nodes;100;--depth;3|give only one of --nodes, --depth and --movetime"
       "resume_missing|--resume;--out;${hansu_sp_dir}/missing|nothing to resume in"
-      "bad_out|--out;/proc/hansu-x|/proc/hansu-x: cannot create the folder")
+      "bad_out|--out;/proc/hansu-x|/proc/hansu-x: cannot create the folder"
+      "threads_many|--threads;5000|--threads 5000: must be in 0\\.\\.[0-9]+ \\(at most 4 per CPU")
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 name)
     list(GET parts -1 want)
@@ -66,4 +67,11 @@ if(TARGET hansu-selfplay)
 echo rc=$?; '$<TARGET_FILE:hansu-selfplay>' verify '${hansu_sp_dir}/run'")
   set_tests_properties(runner_cli_merge_into_input PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "lies inside the input folder.*rc=1.*verified 1 files: 4 games")
+  # "cores busy" covers the span of the games only: the bench's CPU time before them is not
+  # counted (a 1-thread run once showed 3.43 cores busy).
+  add_test(NAME runner_cli_cores_busy COMMAND sh -c
+    "rm -rf '${hansu_sp_dir}/busy' && mkdir -p '${hansu_sp_dir}' && '$<TARGET_FILE:hansu-selfplay>' --games 8 --nodes 50 \
+--threads 1 --hash 1 --progress 1000 --out '${hansu_sp_dir}/busy' 2>&1")
+  set_tests_properties(runner_cli_cores_busy PROPERTIES TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "cpu +[0-9.]+ s, (0\\.[0-9]+|1\\.[0-2][0-9]) cores busy")
 endif()
