@@ -67,6 +67,13 @@ if(TARGET hansu-selfplay)
 echo rc=$?; '$<TARGET_FILE:hansu-selfplay>' verify '${hansu_sp_dir}/run'")
   set_tests_properties(runner_cli_merge_into_input PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "lies inside the input folder.*rc=1.*verified 1 files: 4 games")
+  # A SIGKILL of scripts/train leaves no child: the self-play child it runs ends with it.
+  if(EXISTS /usr/bin/python3)
+    add_test(NAME train_children_py COMMAND /usr/bin/python3
+             ${CMAKE_CURRENT_SOURCE_DIR}/test_train_children.py $<TARGET_FILE:hansu-selfplay>
+             ${CMAKE_CURRENT_BINARY_DIR}/train_children.d)
+    set_tests_properties(train_children_py PROPERTIES TIMEOUT 180)
+  endif()
   # "cores busy" covers the span of the games only: the bench's CPU time before them is not
   # counted (a 1-thread run once showed 3.43 cores busy).
   add_test(NAME runner_cli_cores_busy COMMAND sh -c
