@@ -67,6 +67,17 @@ if(TARGET hansu-selfplay)
 echo rc=$?; '$<TARGET_FILE:hansu-selfplay>' verify '${hansu_sp_dir}/run'")
   set_tests_properties(runner_cli_merge_into_input PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "lies inside the input folder.*rc=1.*verified 1 files: 4 games")
+  # scripts/train_report.py on docs/train-example (no self-play files kept) and corrupt inputs.
+  if(EXISTS /usr/bin/python3)
+    execute_process(COMMAND /usr/bin/python3 -c "import h5py, numpy, pandas, matplotlib"
+                    RESULT_VARIABLE hansu_no_report_py OUTPUT_QUIET ERROR_QUIET)
+    if(hansu_no_report_py EQUAL 0)
+      add_test(NAME train_report_py COMMAND /usr/bin/python3
+               ${CMAKE_CURRENT_SOURCE_DIR}/test_train_report.py
+               ${CMAKE_CURRENT_BINARY_DIR}/train_report.d)
+      set_tests_properties(train_report_py PROPERTIES TIMEOUT 180)
+    endif()
+  endif()
   # A SIGKILL of scripts/train leaves no child: the self-play child it runs ends with it.
   if(EXISTS /usr/bin/python3)
     add_test(NAME train_children_py COMMAND /usr/bin/python3
