@@ -2,10 +2,11 @@
 // A small UCI engine for the match tool's tests: plays a legal move chosen from the position's
 // Zobrist key (so games are reproducible), or misbehaves on purpose.
 // Usage: fake_engine MODE [N [PIDFILE]] — MODE good|crash|hang|hangchild|illegal|garbage|none|
-// slow; unknown options are refused; the fault starts at the (N+1)-th `go` (default 0: the first). slow sleeps N ms before
+// slow; the fault starts at the (N+1)-th `go` (default 0: the first). slow sleeps N ms before
 // each move. hangchild forks a child that sleeps, writes its pid to PIDFILE, and hangs (an
 // engine run by a script whose helper outlives it unless the whole group is killed).
-// FAKE_ENGINE_PIDFILE in the environment: the engine appends its pid to that file at start.
+// Unknown options are refused ("No such option: X"). FAKE_ENGINE_PIDFILE in the environment:
+// the engine appends its pid to that file at start.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
