@@ -8,6 +8,11 @@ Plots (matplotlib, Agg): loss.png (training and validation MSE per epoch, one li
 iteration), elo.png (Elo of each accepted candidate against the first engine, 95% error bars),
 reasons.png (self-play and match results by end reason, per iteration), pairings.png (Cho win
 share per formation pairing, 4x4 heat map over all self-play games of the run).
+
+The self-play HDF5 files may be gone (docs/train-example keeps none): an iteration's game
+count then comes from the settings (a finished iteration played selfplay.games), and the two
+plots drawn from those files are kept as they are rather than redrawn empty. A file that
+cannot be read is reported in one line naming it (exit 1), without a traceback.
 """
 import csv
 import glob
@@ -26,11 +31,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from selfplay_stats import load  # noqa: E402
 
 
+class ReportError(Exception):
+    """A run folder file that cannot be read; the message names it."""
+
+
 def read_loss(path):
     rows = []
     with open(path) as f:
-        for row in csv.DictReader(f):
-            rows.append((int(row["epoch"]), float(row["train_mse"]), float(row["valid_mse"])))
+        for n, row in enumerate(csv.DictReader(f), start=2):
+            try:
+                rows.append((int(row["epoch"]), float(row["train_mse"]),
+                             float(row["valid_mse"])))
+            except (KeyError, TypeError, ValueError) as e:
+                raise ReportError(f"{path}:{n}: bad row ({type(e).__name__}: {e})")
     return rows
 
 
@@ -105,8 +118,28 @@ def selfplay_games(run, k):
     folder = os.path.join(run, f"iter-{k:03d}", "selfplay")
     if not glob.glob(os.path.join(folder, "shard-*.h5")):
         return None, None
-    games, _, attrs = load([folder])
+    try:
+        games, _, attrs = load([folder])
+    except (OSError, KeyError, ValueError) as e:
+        raise ReportError(f"{folder}: cannot read the self-play files ({e})")
     return games, attrs
+
+
+def have_selfplay(run, state):
+    return any(glob.glob(os.path.join(run, f"iter-{rec['k']:03d}", "selfplay", "shard-*.h5"))
+               for rec in state["iterations"])
+
+
+def selfplay_count(run, state, rec):
+    """Games of an iteration's self-play: counted in its files, or when they are gone, the
+    selfplay.games setting for a finished iteration run without a time limit; else "?"."""
+    games, _ = selfplay_games(run, rec["k"])
+    if games is not None:
+        return str(len(games))
+    sp = state["config"].get("selfplay", {})
+    if rec.get("finished") and "--hours" not in sp.get("extra", []) and "games" in sp:
+        return str(sp["games"])
+    return "?"
 
 
 def plot_reasons(run, state, out):
@@ -197,9 +230,8 @@ def write_markdown(run, state, out):
     for rec in state["iterations"]:
         m = rec.get("match", {})
         e = rec.get("elo_vs_first") or {}
-        games, _ = selfplay_games(run, rec["k"])
         lines.append(
-            f"| {rec['k']} | {rec.get('current', '')} | {0 if games is None else len(games)} | "
+            f"| {rec['k']} | {rec.get('current', '')} | {selfplay_count(run, state, rec)} | "
             f"{m.get('score', '')} | {m.get('nelo', '')} ± {m.get('nelo_error', '')} | "
             f"{m.get('llr', '')} | {m.get('sprt', '')} | "
             f"{'yes' if rec.get('accepted') else 'no' if 'accepted' in rec else ''} | "
@@ -224,14 +256,38 @@ def main(argv):
         print(__doc__)
         return 2
     run = argv[1]
-    with open(os.path.join(run, "state.json")) as f:
-        state = json.load(f)
-    plot_loss(run, state, os.path.join(run, "loss.png"))
-    plot_elo(state, os.path.join(run, "elo.png"))
-    plot_reasons(run, state, os.path.join(run, "reasons.png"))
-    plot_pairings(run, state, os.path.join(run, "pairings.png"))
-    write_markdown(run, state, os.path.join(run, "report.md"))
-    print(f"wrote {os.path.join(run, 'report.md')} and 4 plots")
+    path = os.path.join(run, "state.json")
+    try:
+        with open(path) as f:
+            state = json.load(f)
+        if not isinstance(state, dict) or not isinstance(state.get("iterations"), list):
+            raise ReportError(f"{path}: not a training state (no list of iterations)")
+        plots = ["loss.png", "elo.png"]
+        plot_loss(run, state, os.path.join(run, "loss.png"))
+        plot_elo(state, os.path.join(run, "elo.png"))
+        # Without the self-play files these would be redrawn without their data.
+        keep = not have_selfplay(run, state)
+        for name, plot in (("reasons.png", plot_reasons), ("pairings.png", plot_pairings)):
+            if keep and os.path.exists(os.path.join(run, name)):
+                print(f"kept {name}: the self-play files are not in {run}")
+                continue
+            plot(run, state, os.path.join(run, name))
+            plots.append(name)
+        write_markdown(run, state, os.path.join(run, "report.md"))
+    except ReportError as e:
+        print(f"train_report: {e}", file=sys.stderr)
+        return 1
+    except json.JSONDecodeError as e:
+        print(f"train_report: {path}: not JSON ({e})", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"train_report: {e.filename or path}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        print(f"train_report: {path}: unexpected content ({type(e).__name__}: {e})",
+              file=sys.stderr)
+        return 1
+    print(f"wrote {os.path.join(run, 'report.md')} and {len(plots)} plots")
     return 0
 
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "match_game.h"
 #include "movegen.h"
 #include "pgn.h"
+#include "run_lock.h"
 
 typedef struct Opening {
     char fen[FEN_BUFFER];
@@ -239,6 +241,54 @@ static Status state_load(Match *m, ErrorInfo *err) {
 cleanup:
     fclose(f);
     return st;
+}
+
+// Bytes in the file at path; 0 when it does not exist. False (err set) on another error.
+static bool file_size(const char *path, long long *size, ErrorInfo *err) {
+    struct stat sb;
+    *size = 0;
+    if (stat(path, &sb) == 0) {
+        *size = (long long)sb.st_size;
+        return true;
+    }
+    if (errno == ENOENT)
+        return true;
+    error_set(err, STATUS_IO, "%s: %s", path, strerror(errno));
+    return false;
+}
+
+// Without --resume the PGN and the state file must be new or empty: writing "w" over a
+// finished match would replace its games without a word.
+static Status check_fresh(const MatchConfig *c, ErrorInfo *err) {
+    const char *paths[2] = {c->pgn_path, c->state_path};
+    const char *what[2] = {"PGN", "state file"}, *flag[2] = {"--pgn", "--state"};
+    for (int i = 0; i < 2; i++) {
+        long long size;
+        if (paths[i] && !file_size(paths[i], &size, err))
+            return STATUS_IO;
+        if (paths[i] && size > 0)
+            return error_set(err, STATUS_IO, "%s %s already holds a match (%lld bytes): give "
+                             "--resume to continue it, or another %s", what[i], paths[i], size,
+                             flag[i]);
+    }
+    return STATUS_OK;
+}
+
+// On resume the PGN must hold at least the bytes the state file records for its finished
+// pairs. Shorter, it was cut or replaced: appending would leave a hole (NUL bytes) and lose
+// games the totals still count. Longer is what a hard kill leaves (a pair written, its state
+// line not): that tail is cut away by open_outputs.
+static Status check_pgn_length(const Match *m, ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
+    long long size;
+    if (!c->pgn_path || !file_size(c->pgn_path, &size, err))
+        return c->pgn_path ? STATUS_IO : STATUS_OK;
+    if (size < m->pgn_end)
+        return error_set(err, STATUS_FORMAT, "resume: PGN %s has %lld bytes, but state file %s "
+                         "records %lld bytes of finished pairs (%lld bytes missing); restore the "
+                         "PGN or start afresh with another --pgn",
+                         c->pgn_path, size, c->state_path, m->pgn_end, m->pgn_end - size);
+    return STATUS_OK;
 }
 
 // Opens the PGN and the state file: fresh, or for appending on resume.
@@ -467,10 +517,24 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
     return STATUS_OK;
 }
 
+// The writer lock beside the PGN ("<pgn>.lock"), or beside the state file when there is no
+// PGN; none when the match writes no file.
+static Status take_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err) {
+    const char *target = c->pgn_path ? c->pgn_path : c->state_path;
+    *lock = NULL;
+    if (!target)
+        return STATUS_OK;
+    char path[4200];
+    if (snprintf(path, sizeof path, "%s.lock", target) >= (int)sizeof path)
+        return error_set(err, STATUS_RANGE, "%.200s...: path too long", target);
+    return run_lock_take(path, lock, err);
+}
+
 Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progress, void *arg,
                  ErrorInfo *err) {
     Match *m = calloc(1, sizeof *m);
     Worker *w = NULL;
+    RunLock *lock = NULL;
     Status st = check_config(c, err);
     if (!m || st != STATUS_OK)
         goto cleanup;
@@ -489,8 +553,11 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         st = error_set(err, STATUS_NOMEM, "match: out of memory");
         goto cleanup;
     }
-    if ((st = load_openings(m, err)) != STATUS_OK ||
+    // One writer per PGN: the lock is taken before either file is read or written.
+    if ((st = take_lock(c, &lock, err)) != STATUS_OK || (st = load_openings(m, err)) != STATUS_OK ||
+        (!c->resume && (st = check_fresh(c, err)) != STATUS_OK) ||
         (c->resume && (st = state_load(m, err)) != STATUS_OK) ||
+        (c->resume && (st = check_pgn_length(m, err)) != STATUS_OK) ||
         (st = open_outputs(m, err)) != STATUS_OK)
         goto cleanup;
     if (m->tally.sprt_result != SPRT_CONTINUE)
@@ -528,5 +595,6 @@ cleanup:
         free(m);
     }
     free(w);
+    run_lock_release(lock); // after the files are closed
     return st;
 }

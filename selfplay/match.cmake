@@ -9,7 +9,7 @@ add_library(hansu_match STATIC
   ${CMAKE_CURRENT_LIST_DIR}/uci_engine.c
 )
 target_include_directories(hansu_match PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(hansu_match PUBLIC hansu_core Threads::Threads m)
+target_link_libraries(hansu_match PUBLIC hansu_core hansu_lock Threads::Threads m)
 
 add_executable(hansu-match ${CMAKE_CURRENT_LIST_DIR}/match_main.c)
 target_link_libraries(hansu-match PRIVATE hansu_match)

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "h5store.h"
 #include "rules.h"
+#include "run_lock.h"
 #include "selfplay_build_info.h"
 
 enum { WRITE_SHARE_INVERSE = 24 }; // the writer waits 24x its last write: <= ~4% of the time
@@ -51,8 +52,14 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
         return error_set(err, STATUS_RANGE, "--nodes-spread must be in [0, 1)");
     if (cfg->random_plies < 0 || cfg->random_plies > GAME_PLY_LIMIT)
         return error_set(err, STATUS_RANGE, "--random-plies must be in 0..%d", GAME_PLY_LIMIT);
-    if (cfg->threads < 0 || cfg->threads > 1024)
-        return error_set(err, STATUS_RANGE, "--threads must be in 0..1024");
+    // Each worker holds a searcher and a hash table: more workers than a few per CPU only
+    // cost memory (1000 took 1.3 GB) and play no faster.
+    int cpus = omp_get_num_procs();
+    if (cfg->threads < 0 || cfg->threads > RUNNER_THREADS_PER_CPU * cpus)
+        return error_set(err, STATUS_RANGE,
+                         "--threads %d: must be in 0..%d (at most %d per CPU, %d CPUs here; "
+                         "0 = one per CPU)",
+                         cfg->threads, RUNNER_THREADS_PER_CPU * cpus, RUNNER_THREADS_PER_CPU, cpus);
     if ((cfg->resign_cp > 0 && cfg->resign_plies < 1)
         || (cfg->adjudicate_cp > 0 && cfg->adjudicate_plies < 1))
         return error_set(err, STATUS_RANGE, "resign/adjudication need a positive ply count");
@@ -135,7 +142,8 @@ typedef struct Run {
     RunnerProgressFn progress;
     void *progress_arg;
     RunnerProgress prog;
-    double start;
+    double start;     // monotonic seconds when the games began (after bench and scan)
+    double start_cpu; // process CPU seconds at that moment
 } Run;
 
 static bool is_done(const Run *r, uint64_t i) {
@@ -283,13 +291,21 @@ static bool checkpoint_due(const Run *r, const WriterState *w, double now) {
     return asked && now - w->last_write_end >= WRITE_SHARE_INVERSE * w->last_write_s;
 }
 
+// CPU seconds (user + system) of the whole process so far.
+static double process_cpu_s(void) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6
+           + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
 static void report(Run *r, double now, bool finished) {
     RunnerProgress *p = &r->prog;
     p->elapsed_s = now - r->start;
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) == 0)
-        p->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6
-                   + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    // The same span as elapsed_s: the bench and the resume scan before r->start are not
+    // counted, else "cores busy" overstates the games' use of the CPU.
+    p->cpu_s = process_cpu_s() - r->start_cpu;
     p->games_per_s = p->elapsed_s > 0 ? p->done_here / p->elapsed_s : 0;
     p->eta_s = -1;
     if (r->cfg->games && p->games_per_s > 0)
@@ -399,8 +415,11 @@ static void remove_stale_tmp(const char *dir) {
     }
 }
 
-Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err) {
+// runner_prepare_out, keeping the folder's lock in *lock (taken before anything in the folder
+// is read or written; NULL on error).
+static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, ErrorInfo *err) {
     const char *dir = cfg->out_dir;
+    *lock = NULL;
     struct stat sb;
     if (cfg->resume && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
         return error_set(err, STATUS_IO, "nothing to resume in %s (%s)", dir,
@@ -412,17 +431,78 @@ Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err) {
         return error_set(err, STATUS_IO, "%s: not a folder", dir);
     if (access(dir, W_OK | X_OK) < 0)
         return error_set(err, STATUS_IO, "%s: folder not writable (%s)", dir, strerror(errno));
+    // One writer per folder: a second one would store games twice (and remove the first
+    // one's temporary file below).
+    Status st = run_lock_take_dir(dir, lock, err);
+    if (st != STATUS_OK)
+        return st;
     remove_stale_tmp(dir);
     char **paths = NULL;
     size_t n = 0;
-    Status st = h5store_list_run(dir, &paths, &n, err);
+    st = h5store_list_run(dir, &paths, &n, err);
     h5store_free_list(paths, n);
     if (st == STATUS_OK && n > 0 && !cfg->resume)
         st = error_set(err, STATUS_FORMAT, "%s already holds a run (%zu shards): give --resume "
                        "to continue it, or another --out", dir, n);
     if (st == STATUS_OK && n == 0 && cfg->resume)
         st = error_set(err, STATUS_IO, "nothing to resume in %s (no shard files)", dir);
+    if (st != STATUS_OK) {
+        run_lock_release(*lock);
+        *lock = NULL;
+    }
     return st;
+}
+
+Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err) {
+    RunLock *lock;
+    Status st = prepare_out_locked(cfg, &lock, err);
+    run_lock_release(lock);
+    return st;
+}
+
+// The next setting of a run_config text ("key=value", the value running to the next word
+// with a '='), from *p on; false at the end. *p moves past it.
+static bool next_setting(const char **p, const char **start, size_t *len) {
+    const char *s = *p;
+    while (*s == ' ')
+        s++;
+    if (!*s)
+        return false;
+    const char *e = s;
+    for (;;) {
+        e += strcspn(e, " ");
+        const char *w = e;
+        while (*w == ' ')
+            w++;
+        if (!*w || memchr(w, '=', strcspn(w, " ")))
+            break;
+        e = w; // a word without '=' belongs to this value ("engine=hansu 0.1")
+    }
+    *start = s;
+    *len = (size_t)(e - s);
+    *p = e;
+    return true;
+}
+
+// The first setting in which two run_config texts differ, each written whole ("seed=1" and
+// "seed=2"; "(none)" where one text has fewer settings), so a message shows what differs.
+static void first_difference(const char *a, const char *b, char *out_a, char *out_b,
+                             size_t len) {
+    const char *sa = NULL, *sb = NULL;
+    size_t la = 0, lb = 0;
+    for (;;) {
+        bool ha = next_setting(&a, &sa, &la), hb = next_setting(&b, &sb, &lb);
+        if (!ha && !hb) {
+            snprintf(out_a, len, "(same settings)");
+            snprintf(out_b, len, "(same settings)");
+            return;
+        }
+        if (ha != hb || la != lb || memcmp(sa, sb, la) != 0) {
+            snprintf(out_a, len, "%.*s", ha ? (int)la : 6, ha ? sa : "(none)");
+            snprintf(out_b, len, "%.*s", hb ? (int)lb : 6, hb ? sb : "(none)");
+            return;
+        }
+    }
 }
 
 // Reads every shard of the folder (runner_prepare_out has checked it): checks each belongs to
@@ -437,9 +517,12 @@ static Status scan_run(Run *r, ErrorInfo *err) {
     for (size_t i = 0; st == STATUS_OK && i < n; i++) {
         StoreMeta m;
         st = h5store_read(paths[i], &m, &d, err);
-        if (st == STATUS_OK && strcmp(m.run_config, r->meta.run_config) != 0)
-            st = error_set(err, STATUS_FORMAT, "%s: made with other settings; it has [%.150s], "
-                           "this run [%.150s]", paths[i], m.run_config, r->meta.run_config);
+        if (st == STATUS_OK && strcmp(m.run_config, r->meta.run_config) != 0) {
+            char theirs[160], ours[160];
+            first_difference(m.run_config, r->meta.run_config, theirs, ours, sizeof theirs);
+            st = error_set(err, STATUS_FORMAT, "%s: made with other settings: it has %s, this "
+                           "run %s", paths[i], theirs, ours);
+        }
         for (size_t g = 0; st == STATUS_OK && g < d.games.count; g++)
             st = mark_done(r, d.games.game_id[g], paths[i], err);
         struct stat sb;
@@ -457,15 +540,18 @@ static Status scan_run(Run *r, ErrorInfo *err) {
 Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress,
                   void *arg, RunnerProgress *final, ErrorInfo *err) {
     atomic_int never = 0;
+    RunLock *lock = NULL;
     Status st = runner_config_check(cfg, err);
     if (st == STATUS_OK) // before the bench: a bad folder is reported at once
-        st = runner_prepare_out(cfg, err);
+        st = prepare_out_locked(cfg, &lock, err);
     if (st != STATUS_OK)
         return st;
     engine_init();
     Run *r = calloc(1, sizeof *r);
-    if (!r)
+    if (!r) {
+        run_lock_release(lock);
         return error_set(err, STATUS_NOMEM, "out of memory");
+    }
     r->cfg = cfg;
     r->signal_stop = stop ? stop : &never;
     r->target = cfg->games ? cfg->games : (uint64_t)UINT32_MAX + 1;
@@ -494,6 +580,7 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
         r->prog.saved_positions = r->resumed_positions;
         r->prog.bytes_on_disk = r->resumed_bytes;
         r->start = now_s();
+        r->start_cpu = process_cpu_s();
         int threads = cfg->threads ? cfg->threads : omp_get_num_procs();
         r->prog.threads = threads;
         pthread_t writer;
@@ -523,5 +610,6 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
     pthread_mutex_destroy(&r->mu);
     free(r->done);
     free(r);
+    run_lock_release(lock); // after the last write
     return st;
 }

@@ -13,12 +13,16 @@
 #include "status.h"
 #include "types.h"
 
+/// Most worker threads per CPU (omp_get_num_procs()) that runner_config_check accepts.
+enum { RUNNER_THREADS_PER_CPU = 4 };
+
 /// Everything that decides a run. Fill with runner_config_default() and change fields.
 typedef struct SelfplayConfig {
     const char *out_dir;      // run folder (created if missing)
     uint64_t games;           // target number of games; 0 = until `hours` have passed
     double hours;             // wall-clock budget in hours (0 = none; needed when games == 0)
-    int threads;              // worker threads; 0 = all cores
+    int threads;              // worker threads; 0 = all cores; at most RUNNER_THREADS_PER_CPU
+                              // per CPU
     uint64_t seed;            // run seed: game i plays from a stream derived from (seed, i)
     int random_plies;         // random legal opening plies per game
     uint64_t nodes;           // nodes per move (the default limit; reproducible)
@@ -54,7 +58,8 @@ typedef struct RunnerProgress {
     double games_per_s;         // of this process
     double eta_s;               // estimate to the target, < 0 when unknown
     double writer_s;            // seconds the writer spent writing files
-    double cpu_s;               // CPU seconds of the process (user + system) so far
+    double cpu_s;               // CPU seconds (user + system) of the process since the games
+                                // began: the bench and the resume scan are not counted
     uint64_t shards_written;    // file writes (checkpoints) of this process
     uint64_t bytes_on_disk;     // size of the run folder's shards after the last write
     uint64_t buffer_peak_bytes; // most memory the writer's shard buffer held, bytes
@@ -74,7 +79,9 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err);
 /// Makes sure cfg->out_dir can take the run: creates it (not with --resume), checks it is a
 /// writable folder, removes temporary files of an interrupted write, and checks its shards:
 /// none for a new run, some for --resume ("nothing to resume in DIR"), no game id twice.
-/// runner_run calls it first; a front end may call it before announcing slow work.
+/// All this under the folder's writer lock (DIR/.hansu-lock, run_lock.h): STATUS_IO naming
+/// the holder's pid while another process writes the folder. runner_run calls it first and
+/// keeps the lock to its end; a front end may call it before announcing slow work.
 Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err);
 
 /// Runs to the target (or the time budget, or until *stop is set by a signal handler), then

@@ -3,6 +3,7 @@
 // `verify` subcommands for run folders. The only file here that prints or exits.
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "packed_board.h"
 #include "h5store.h"
 #include "rules.h"
+#include "run_lock.h"
 #include "runner.h"
 #include "verify.h"
 
@@ -39,8 +41,8 @@ static void usage(FILE *f) {
         "options (defaults in brackets):\n"
         "  --games N            games to reach in the run folder [1000]\n"
         "  --hours H            play for H hours (with --games: whichever comes first)\n"
-        "  --threads T          worker threads [all cores]\n"
-        "  --out DIR            run folder [runs/selfplay]\n"
+        "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
+        "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
         "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
         "  --random-plies K     random legal opening plies per game [8]\n"
         "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
@@ -211,7 +213,15 @@ static int cmd_merge(int argc, char **argv) {
         fprintf(stderr, "hansu-selfplay merge: %s\n", err.msg);
         return 1;
     }
-    Status st = h5store_merge(files, n, out, &err);
+    // The output folder's writer lock: a merge must not write where a run is being written.
+    char *out_copy = strdup(out);
+    RunLock *lock = NULL;
+    Status st = out_copy ? run_lock_take_dir(dirname(out_copy), &lock, &err)
+                         : error_set(&err, STATUS_NOMEM, "out of memory");
+    free(out_copy);
+    if (st == STATUS_OK)
+        st = h5store_merge(files, n, out, &err);
+    run_lock_release(lock);
     h5store_free_list(files, n);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay merge: %s\n", err.msg);
@@ -376,6 +386,9 @@ static bool check_limits(const SelfplayConfig *cfg, int given) {
 
 int main(int argc, char **argv) {
     engine_init();
+    // Past a file size limit (ulimit -f) a write must fail with EFBIG, reported with the
+    // file's name, instead of SIGXFSZ killing the run without a word.
+    signal(SIGXFSZ, SIG_IGN);
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "verify") == 0)

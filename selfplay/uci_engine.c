@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +37,8 @@ const EngineSpec *engine_spec(const UciEngine *e) { return &e->spec; }
 // Child side of the spawn: wire the pipes to stdin/stdout and exec. Never returns. An exec
 // failure is reported as errno through err_fd, which is close-on-exec: the parent reads EOF
 // when the exec succeeded.
-static void exec_child(const EngineSpec *spec, int in_fd, int out_fd, int err_fd) {
+static void exec_child(const EngineSpec *spec, int in_fd, int out_fd, int err_fd,
+                       pid_t parent) {
     char *argv[ENGINE_MAX_ARGS + 2];
     argv[0] = (char *)spec->cmd;
     for (int i = 0; i < spec->nargs; i++)
@@ -45,6 +47,11 @@ static void exec_child(const EngineSpec *spec, int in_fd, int out_fd, int err_fd
     // A process group of its own: a Ctrl-C at the terminal stops the match, which then ends
     // its engines; the engines must not see the signal and die mid-game (a false crash).
     setpgid(0, 0);
+    // The engine dies with the match, even a SIGKILLed one (no stdin EOF reaches an engine
+    // deep in a search). The signal follows the forking thread: each worker starts and stops
+    // its own engines. A parent gone before the prctl is caught by the getppid check.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127);
     dup2(in_fd, STDIN_FILENO);
     dup2(out_fd, STDOUT_FILENO);
     // Close every other descriptor so sibling engines' pipes do not leak into this child
@@ -93,13 +100,14 @@ static Status spawn(UciEngine *e, ErrorInfo *err) {
         st = error_set(err, STATUS_IO, "engine %s: pipe: %s", e->spec.name, strerror(errno));
         goto cleanup;
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         st = error_set(err, STATUS_IO, "engine %s: fork: %s", e->spec.name, strerror(errno));
         goto cleanup;
     }
     if (pid == 0)
-        exec_child(&e->spec, in[0], out[1], ex[1]);
+        exec_child(&e->spec, in[0], out[1], ex[1], parent);
     setpgid(pid, pid); // as the child does: whichever runs first, the group exists at once
     e->pid = pid;
     e->to_fd = in[1];
@@ -146,6 +154,41 @@ static EngineRead wait_for(UciEngine *e, const char *want, int64_t deadline) {
     }
 }
 
+bool engine_reply_is_refusal(const char *line) {
+    // Stockfish and Fairy-Stockfish: "No such option: NAME"; Hansu and others: "info string
+    // error: ..." or a bare "error ..." line.
+    return strncasecmp(line, "no such option", 14) == 0 || strcasestr(line, "unknown option")
+           || (strncmp(line, "info string", 11) == 0 && strcasestr(line + 11, "error"))
+           || strncasecmp(line, "error", 5) == 0;
+}
+
+// Sends option i of the spec and waits for `readyok`: a refusal before it (a misspelt option
+// the engine would otherwise silently ignore) is a start error naming the option.
+static Status set_option(UciEngine *e, int i, int64_t deadline, int64_t timeout_ms,
+                         ErrorInfo *err) {
+    const EngineSpec *spec = &e->spec;
+    char line[ENGINE_LINE_MAX];
+    snprintf(line, sizeof line, "setoption name %s value %s", spec->opt_name[i],
+             spec->opt_value[i]);
+    if (!engine_send(e, line) || !engine_send(e, "isready"))
+        return error_set(err, STATUS_IO, "engine %s: exited while setting option %s",
+                         spec->name, spec->opt_name[i]);
+    for (;;) {
+        EngineRead r = engine_read_line(e, line, sizeof line, deadline);
+        if (r == ENGINE_TIMEOUT)
+            return error_set(err, STATUS_IO, "engine %s: no readyok within %lld ms after "
+                             "option %s", spec->name, (long long)timeout_ms, spec->opt_name[i]);
+        if (r == ENGINE_EOF)
+            return error_set(err, STATUS_IO, "engine %s: exited after option %s=%s",
+                             spec->name, spec->opt_name[i], spec->opt_value[i]);
+        if (strcmp(line, "readyok") == 0)
+            return STATUS_OK;
+        if (engine_reply_is_refusal(line))
+            return error_set(err, STATUS_RANGE, "engine %s refused option %s=%s: \"%.80s\"",
+                             spec->name, spec->opt_name[i], spec->opt_value[i], line);
+    }
+}
+
 Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err) {
     signal(SIGPIPE, SIG_IGN);
     *out = NULL;
@@ -174,12 +217,10 @@ Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms,
                        spec->cmd, (long long)timeout_ms);
         goto cleanup;
     }
-    for (int i = 0; i < spec->noptions; i++) {
-        char line[512];
-        snprintf(line, sizeof line, "setoption name %s value %s", spec->opt_name[i],
-                 spec->opt_value[i]);
-        engine_send(e, line);
-    }
+    for (int i = 0; i < spec->noptions && st == STATUS_OK; i++)
+        st = set_option(e, i, deadline, timeout_ms, err);
+    if (st != STATUS_OK)
+        goto cleanup;
     if (!engine_sync(e, deadline)) {
         st = error_set(err, STATUS_IO, "engine %s: no readyok within %lld ms", spec->name,
                        (long long)timeout_ms);

@@ -38,11 +38,19 @@ typedef struct UciEngine UciEngine;
 /// Milliseconds on the monotonic clock (for deadlines).
 int64_t engine_now_ms(void);
 
-/// Starts the engine, sends `uci` and waits for `uciok`, sends the options, then `isready` and
-/// waits for `readyok`, all within timeout_ms. SIGPIPE is ignored from then on, so a write to a
-/// dead engine fails instead of killing the match. Errors: STATUS_IO (spawn failed, the engine
-/// died or did not answer in time) with the engine's name in the message.
+/// Starts the engine, sends `uci` and waits for `uciok`, sends each option followed by
+/// `isready` and waits for `readyok`, all within timeout_ms. SIGPIPE is ignored from then on,
+/// so a write to a dead engine fails instead of killing the match. The child gets SIGKILL when
+/// the thread that started it ends (PR_SET_PDEATHSIG): start and stop an engine in one thread.
+/// Errors: STATUS_IO (spawn failed, the engine died or did not answer in time), STATUS_RANGE
+/// (the engine refused an option: engine_reply_is_refusal), with the engine's name and the
+/// option in the message.
 Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err);
+
+/// True for an engine's reply that refuses a command: "No such option: X" (Stockfish,
+/// Fairy-Stockfish), a line naming an "unknown option", "info string error: ..." (Hansu) or
+/// "error ...".
+bool engine_reply_is_refusal(const char *line);
 
 /// Sends `quit`, waits up to 200 ms for the process to leave, then kills it. NULL accepted.
 void engine_stop(UciEngine *e);

@@ -5,9 +5,12 @@
 // slow; the fault starts at the (N+1)-th `go` (default 0: the first). slow sleeps N ms before
 // each move. hangchild forks a child that sleeps, writes its pid to PIDFILE, and hangs (an
 // engine run by a script whose helper outlives it unless the whole group is killed).
+// Unknown options are refused ("No such option: X"). FAKE_ENGINE_PIDFILE in the environment:
+// the engine appends its pid to that file at start.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -48,6 +51,24 @@ static Move pick_move(Board *b) {
         return list.count ? list.moves[0] : MOVE_NONE;
     uint64_t k = board_key(b) * 0x9E3779B97F4A7C15ull;
     return moves.moves[(k >> 33) % (uint64_t)moves.count];
+}
+
+// "setoption name NAME value V": the options it offers are taken silently, any other is
+// refused as Stockfish and Fairy-Stockfish refuse it ("No such option: NAME").
+static void set_option(char *line) {
+    static const char *const known[] = {"Hash", "Threads", "UCI_Variant"};
+    line[strcspn(line, "\r\n")] = '\0';
+    char *name = strstr(line, " name ");
+    if (!name)
+        return;
+    name += 6;
+    char *value = strstr(name, " value ");
+    if (value)
+        *value = '\0';
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcasecmp(name, known[i]) == 0)
+            return;
+    printf("No such option: %s\n", name);
 }
 
 // The hangchild fault: a sleeping child whose pid goes to pidfile, then a hang.
@@ -95,11 +116,23 @@ int main(int argc, char **argv) {
     int n = argc > 2 ? atoi(argv[2]) : 0, gos = 0;
     static char line[1 << 16];
     engine_init();
+    // FAKE_ENGINE_PIDFILE: each engine appends its pid, so a test can check it is gone.
+    const char *pids = getenv("FAKE_ENGINE_PIDFILE");
+    FILE *pf = pids ? fopen(pids, "a") : NULL;
+    if (pf) {
+        fprintf(pf, "%d\n", (int)getpid());
+        fclose(pf);
+    }
     fen_parse(&b, FEN_START, NULL);
     setvbuf(stdout, NULL, _IOLBF, 0);
     while (fgets(line, sizeof line, stdin)) {
         if (strncmp(line, "uci", 3) == 0 && (line[3] == '\n' || line[3] == '\r'))
-            printf("id name fake-%s\nuciok\n", mode);
+            printf("id name fake-%s\noption name Hash type spin default 16 min 1 max 1024\n"
+                   "option name Threads type spin default 1 min 1 max 1\n"
+                   "option name UCI_Variant type combo default janggi var janggi\nuciok\n",
+                   mode);
+        else if (strncmp(line, "setoption ", 10) == 0)
+            set_option(line);
         else if (strncmp(line, "isready", 7) == 0)
             printf("readyok\n");
         else if (strncmp(line, "position", 8) == 0)

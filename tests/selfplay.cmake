@@ -47,7 +47,8 @@ if(TARGET hansu-selfplay)
       "movetime_zero|--movetime;0|--movetime must be at least 1"
       "two_limits|--nodes;100;--depth;3|give only one of --nodes, --depth and --movetime"
       "resume_missing|--resume;--out;${hansu_sp_dir}/missing|nothing to resume in"
-      "bad_out|--out;/proc/hansu-x|/proc/hansu-x: cannot create the folder")
+      "bad_out|--out;/proc/hansu-x|/proc/hansu-x: cannot create the folder"
+      "threads_many|--threads;5000|--threads 5000: must be in 0\\.\\.[0-9]+ \\(at most 4 per CPU")
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 name)
     list(GET parts -1 want)
@@ -66,4 +67,29 @@ if(TARGET hansu-selfplay)
 echo rc=$?; '$<TARGET_FILE:hansu-selfplay>' verify '${hansu_sp_dir}/run'")
   set_tests_properties(runner_cli_merge_into_input PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "lies inside the input folder.*rc=1.*verified 1 files: 4 games")
+  # scripts/train_report.py on docs/train-example (no self-play files kept) and corrupt inputs.
+  if(EXISTS /usr/bin/python3)
+    execute_process(COMMAND /usr/bin/python3 -c "import h5py, numpy, pandas, matplotlib"
+                    RESULT_VARIABLE hansu_no_report_py OUTPUT_QUIET ERROR_QUIET)
+    if(hansu_no_report_py EQUAL 0)
+      add_test(NAME train_report_py COMMAND /usr/bin/python3
+               ${CMAKE_CURRENT_SOURCE_DIR}/test_train_report.py
+               ${CMAKE_CURRENT_BINARY_DIR}/train_report.d)
+      set_tests_properties(train_report_py PROPERTIES TIMEOUT 180)
+    endif()
+  endif()
+  # A SIGKILL of scripts/train leaves no child: the self-play child it runs ends with it.
+  if(EXISTS /usr/bin/python3)
+    add_test(NAME train_children_py COMMAND /usr/bin/python3
+             ${CMAKE_CURRENT_SOURCE_DIR}/test_train_children.py $<TARGET_FILE:hansu-selfplay>
+             ${CMAKE_CURRENT_BINARY_DIR}/train_children.d)
+    set_tests_properties(train_children_py PROPERTIES TIMEOUT 180)
+  endif()
+  # "cores busy" covers the span of the games only: the bench's CPU time before them is not
+  # counted (a 1-thread run once showed 3.43 cores busy).
+  add_test(NAME runner_cli_cores_busy COMMAND sh -c
+    "rm -rf '${hansu_sp_dir}/busy' && mkdir -p '${hansu_sp_dir}' && '$<TARGET_FILE:hansu-selfplay>' --games 8 --nodes 50 \
+--threads 1 --hash 1 --progress 1000 --out '${hansu_sp_dir}/busy' 2>&1")
+  set_tests_properties(runner_cli_cores_busy PROPERTIES TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "cpu +[0-9.]+ s, (0\\.[0-9]+|1\\.[0-2][0-9]) cores busy")
 endif()

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -455,6 +456,215 @@ static void test_hansu_selfplay(void **state) {
 }
 #endif
 
+// The size of a file in bytes (-1 when missing).
+static long file_bytes(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+// Without --resume an existing match is refused (its games were replaced, exit 0), by the
+// PGN's name and by the state file's; the files are left as they were.
+static void test_no_overwrite(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "keep.pgn");
+    temp_path(st, sizeof st, "keep.state");
+    MatchTally t;
+    run_resumable(pgn, st, 0, false, &t);
+    long pgn_bytes = file_bytes(pgn), st_bytes = file_bytes(st);
+    MatchConfig c = base_config(2);
+    c.pgn_path = pgn;
+    c.state_path = st;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, pgn));
+    assert_non_null(strstr(err.msg, "already holds a match"));
+    assert_non_null(strstr(err.msg, "--resume"));
+    assert_int_equal(file_bytes(pgn), pgn_bytes);
+    assert_int_equal(file_bytes(st), st_bytes);
+    assert_int_equal(count_in_file(pgn, "[Variant \"janggi\"]"), 16);
+    c.pgn_path = NULL; // the state file alone is guarded too
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, st));
+    assert_int_equal(file_bytes(st), st_bytes);
+    unlink(pgn), unlink(st);
+}
+
+// A resume whose PGN is shorter than its state file records is refused naming both files and
+// the difference (it used to write NUL bytes and lose games the totals still counted).
+static void test_resume_short_pgn(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "short.pgn");
+    temp_path(st, sizeof st, "short.state");
+    MatchTally t;
+    run_resumable(pgn, st, 3, false, &t);
+    long full = file_bytes(pgn);
+    assert_true(full > 100);
+    assert_int_equal(truncate(pgn, full - 100), 0);
+    MatchConfig c = base_config(16);
+    c.pgn_path = pgn;
+    c.state_path = st;
+    c.resume = true;
+    c.random_plies = 2;
+    c.seed = 7;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_FORMAT);
+    char want[64];
+    snprintf(want, sizeof want, "(100 bytes missing)");
+    if (!strstr(err.msg, pgn) || !strstr(err.msg, st) || !strstr(err.msg, want))
+        fail_msg("not named: %s", err.msg);
+    assert_int_equal(file_bytes(pgn), full - 100); // nothing written
+    unlink(pgn), unlink(st);
+}
+
+typedef struct Writer {
+    MatchConfig c;
+    MatchTally t;
+    Status st;
+    ErrorInfo err;
+} Writer;
+
+static void *run_writer(void *arg) {
+    Writer *w = arg;
+    w->st = match_run(&w->c, &w->t, NULL, NULL, &w->err);
+    return NULL;
+}
+
+// Two writers on one PGN: the second (a --resume of the same match) is refused at once
+// naming the holder's pid, and the first finishes intact.
+static void test_two_writers(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "two.pgn");
+    temp_path(st, sizeof st, "two.state");
+    Writer first = {.c = base_config(16)};
+    first.c.pgn_path = pgn;
+    first.c.state_path = st;
+    fake_spec(&first.c.engine[0], "A", "slow", "2");
+    fake_spec(&first.c.engine[1], "B", "slow", "2");
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, run_writer, &first), 0);
+    for (int i = 0; i < 500 && count_in_file(st, "pair ") == 0; i++)
+        usleep(10000);
+    Writer second = first;
+    second.c.resume = true;
+    run_writer(&second);
+    pthread_join(th, NULL);
+    char want[64];
+    snprintf(want, sizeof want, "locked by another writer, pid %d", (int)getpid());
+    assert_int_equal(second.st, STATUS_IO);
+    if (!strstr(second.err.msg, want) || !strstr(second.err.msg, ".lock"))
+        fail_msg("second writer: %s", second.err.msg);
+    assert_int_equal(first.st, STATUS_OK);
+    assert_consistent(&first.t, 8);
+    assert_int_equal(count_in_file(st, "pair "), 8);
+    assert_int_equal(count_in_file(pgn, "[Variant \"janggi\"]"), 16);
+    assert_int_equal(count_in_file(pgn, "[Result "), 16);
+    char lock[600];
+    snprintf(lock, sizeof lock, "%s.lock", pgn);
+    assert_int_equal(access(lock, F_OK), -1); // released and removed
+    unlink(pgn), unlink(st);
+}
+
+// An option the engine refuses ("No such option: X", "info string error: ...") is a start
+// error naming it; the option it knows is taken.
+static void test_option_refused(void **state) {
+    (void)state;
+    EngineSpec spec;
+    fake_spec(&spec, "fake", "good", NULL);
+    spec.noptions = 2;
+    snprintf(spec.opt_name[0], sizeof spec.opt_name[0], "Hash");
+    snprintf(spec.opt_value[0], sizeof spec.opt_value[0], "8");
+    snprintf(spec.opt_name[1], sizeof spec.opt_name[1], "Hahs");
+    snprintf(spec.opt_value[1], sizeof spec.opt_value[1], "16");
+    UciEngine *e = NULL;
+    ErrorInfo err;
+    assert_int_equal(engine_start(&e, &spec, 5000, &err), STATUS_RANGE);
+    assert_null(e);
+    if (!strstr(err.msg, "refused option Hahs=16") || !strstr(err.msg, "No such option: Hahs"))
+        fail_msg("%s", err.msg);
+    spec.noptions = 1;
+    assert_int_equal(engine_start(&e, &spec, 5000, &err), STATUS_OK);
+    engine_stop(e);
+    // Through the match: the start error stops it.
+    MatchConfig c = base_config(2);
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    c.engine[1] = spec;
+    c.engine[1].noptions = 2;
+    MatchTally t;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "Hahs"));
+    const char *real[] = {FSF_PATH,
+#ifdef HANSU_ENGINE_PATH
+                          HANSU_ENGINE_PATH
+#endif
+    };
+    for (size_t i = 0; i < sizeof real / sizeof *real; i++) {
+        if (access(real[i], X_OK) != 0)
+            continue;
+        spec = (EngineSpec){.noptions = 1};
+        snprintf(spec.name, sizeof spec.name, "real");
+        snprintf(spec.cmd, sizeof spec.cmd, "%s", real[i]);
+        snprintf(spec.opt_name[0], sizeof spec.opt_name[0], "UCI_Varaint");
+        snprintf(spec.opt_value[0], sizeof spec.opt_value[0], "janggi");
+        assert_int_equal(engine_start(&e, &spec, 10000, &err), STATUS_RANGE);
+        print_message("%s: %s\n", real[i], err.msg);
+        assert_non_null(strstr(err.msg, "UCI_Varaint"));
+    }
+}
+
+// The engines die with the match, even a SIGKILLed one, while they are deep in a "search"
+// that reads no stdin (so no EOF would end them).
+static void test_engines_die_with_match(void **state) {
+    (void)state;
+    char pids[512];
+    temp_path(pids, sizeof pids, "engine_pids");
+    unlink(pids);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        setenv("FAKE_ENGINE_PIDFILE", pids, 1);
+        MatchConfig c = base_config(2);
+        c.watchdog = 600000;
+        fake_spec(&c.engine[0], "A", "hang", "0");
+        fake_spec(&c.engine[1], "B", "hang", "0");
+        MatchTally t;
+        ErrorInfo err;
+        match_run(&c, &t, NULL, NULL, &err);
+        _exit(0);
+    }
+    for (int i = 0; i < 500 && count_in_file(pids, "") < 2; i++)
+        usleep(10000);
+    usleep(100000); // the first `go`: engine A hangs in pause()
+    int pid[2] = {0, 0};
+    FILE *f = fopen(pids, "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%d %d", &pid[0], &pid[1]), 2);
+    fclose(f);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    for (int e = 0; e < 2; e++) {
+        bool gone = false;
+        for (int i = 0; i < 200 && !(gone = process_gone(pid[e])); i++)
+            usleep(10000);
+        if (!gone)
+            kill(pid[e], SIGKILL);
+        if (!gone)
+            fail_msg("engine %d (pid %d) outlived the SIGKILLed match", e, pid[e]);
+    }
+    unlink(pids);
+}
+
 static void test_bad_config(void **state) {
     (void)state;
     MatchConfig c = base_config(3);
@@ -499,6 +709,11 @@ int main(void) {
         cmocka_unit_test(test_interrupt_mid_game),
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_no_overwrite),
+        cmocka_unit_test(test_resume_short_pgn),
+        cmocka_unit_test(test_two_writers),
+        cmocka_unit_test(test_option_refused),
+        cmocka_unit_test(test_engines_die_with_match),
         cmocka_unit_test(test_fsf_selfplay),
 #ifdef HANSU_ENGINE_PATH
         cmocka_unit_test(test_hansu_selfplay),

@@ -22,6 +22,7 @@
 #include "formation.h"
 #include "h5store.h"
 #include "rules.h"
+#include "run_lock.h"
 #include "runner.h"
 #include "selfplay_util.h"
 #include "verify.h"
@@ -127,7 +128,14 @@ static void test_resume_in_process(void **state) {
     cfg.seed = 12;
     assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
     assert_non_null(strstr(err.msg, "other settings"));
+    assert_non_null(strstr(err.msg, "it has seed=11, this run seed=12"));
     cfg.seed = 11;
+    // The differing setting is named whole, wherever it stands in the long settings text.
+    cfg.random_plies = 5;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
+    if (!strstr(err.msg, "it has random_plies=4, this run random_plies=5"))
+        fail_msg("the differing setting is not named: %s", err.msg);
+    cfg.random_plies = 4;
     // A stale temporary file is ignored (and removed).
     FILE *f = fopen(BASE "/resume/shard-000001.h5.tmp", "w");
     fputs("half-written", f);
@@ -208,7 +216,9 @@ static void test_unwritable(void **state) {
     assert_non_null(strstr(err.msg, "/proc/hansu-no-such-dir"));
 }
 
-// Starts the binary on dir with extra arguments; stdout and stderr go to dir.log.
+// Starts the binary on dir with extra arguments; stdout and stderr go to dir.log. It starts
+// as a user starts it: default signal dispositions (SIGXFSZ kills unless the program itself
+// ignores it), only the file size limit set when fsize is given.
 static pid_t spawn(const char *dir, const char *games, bool resume, rlim_t fsize,
                    const char *shard_positions) {
     pid_t pid = fork();
@@ -219,9 +229,9 @@ static pid_t spawn(const char *dir, const char *games, bool resume, rlim_t fsize
         int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
         dup2(fd, 1);
         dup2(fd, 2);
+        signal(SIGXFSZ, SIG_DFL);
         if (fsize) {
             struct rlimit lim = {fsize, fsize};
-            signal(SIGXFSZ, SIG_IGN);
             setrlimit(RLIMIT_FSIZE, &lim);
         }
         char nodes[16];
@@ -307,13 +317,81 @@ static void test_disk_full(void **state) {
     size_t n = fread(log, 1, sizeof log - 1, f);
     log[n] = 0;
     fclose(f);
-    if (!strstr(log, "File too large"))
-        fail_msg("no clear error in the log:\n%s", log);
+    if (!strstr(log, "File too large") || !strstr(log, BASE "/full/shard-"))
+        fail_msg("no clear error naming the file in the log:\n%s", log);
     ShardData d;
     shard_data_init(&d);
     read_run(dir, &d);
     print_message("disk full after %zu games\n", d.games.count);
     assert_true(d.games.count > 0);
+    shard_data_free(&d);
+}
+
+// The text of a log file (at most len - 1 bytes).
+static void read_log(const char *path, char *out, size_t len) {
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(out, 1, len - 1, f) : 0;
+    out[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+// A folder locked by another writer is refused before anything in it is touched, naming the
+// holder's pid; once the lock is gone the run goes ahead.
+static void test_lock_in_process(void **state) {
+    (void)state;
+    const char *dir = BASE "/locked";
+    sp_fresh_dir(dir);
+    RunLock *lock;
+    ErrorInfo err;
+    assert_int_equal(run_lock_take_dir(dir, &lock, &err), STATUS_OK);
+    FILE *f = fopen(BASE "/locked/shard-000000.h5.tmp", "w"); // another writer's file
+    fclose(f);
+    SelfplayConfig cfg = tiny(dir, 4, 1);
+    char want[64];
+    snprintf(want, sizeof want, "locked by another writer, pid %ld", (long)getpid());
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_IO);
+    if (!strstr(err.msg, want))
+        fail_msg("no pid in: %s", err.msg);
+    assert_int_equal(runner_prepare_out(&cfg, &err), STATUS_IO);
+    assert_int_equal(access(BASE "/locked/shard-000000.h5.tmp", F_OK), 0);
+    run_lock_release(lock);
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    ShardData d;
+    shard_data_init(&d);
+    read_run(dir, &d);
+    assert_ids(&d, 4);
+    shard_data_free(&d);
+}
+
+// Two writers on one folder: the second (a --resume, or a merge into the folder) is refused at
+// once naming the first one's pid; the first finishes intact.
+static void test_two_writers(void **state) {
+    (void)state;
+    const char *dir = BASE "/writers";
+    pid_t first = spawn(dir, "1200", false, 0, "1000");
+    wait_for_file(BASE "/writers/shard-000000.h5");
+    pid_t second = spawn(BASE "/writers", "1200", true, 0, "1000");
+    assert_int_equal(wait_exit(second), 1);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s merge -o %s/writers/merged.h5 %s/ref >%s/writers-merge.log 2>&1",
+             BINARY, BASE, BASE, BASE);
+    int merge_rc = system(cmd);
+    assert_int_equal(wait_exit(first), 0);
+    char log[8192], want[64];
+    snprintf(want, sizeof want, "locked by another writer, pid %ld", (long)first);
+    read_log(BASE "/writers.log", log, sizeof log);
+    if (!strstr(log, want))
+        fail_msg("second writer not refused with the holder's pid %ld:\n%s", (long)first, log);
+    assert_true(WIFEXITED(merge_rc) && WEXITSTATUS(merge_rc) == 1);
+    read_log(BASE "/writers-merge.log", log, sizeof log);
+    if (!strstr(log, want))
+        fail_msg("merge into the folder not refused:\n%s", log);
+    assert_int_equal(access(BASE "/writers/merged.h5", F_OK), -1);
+    ShardData d;
+    shard_data_init(&d);
+    read_run(dir, &d);
+    assert_ids(&d, 1200);
     shard_data_free(&d);
 }
 
@@ -324,7 +402,8 @@ int main(void) {
         cmocka_unit_test(test_resume_in_process),   cmocka_unit_test(test_resign_adjudicate),
         cmocka_unit_test(test_unwritable),          cmocka_unit_test(test_resume_nothing),
         cmocka_unit_test(test_kill_and_resume),     cmocka_unit_test(test_sigterm),
-        cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_disk_full),           cmocka_unit_test(test_lock_in_process),
+        cmocka_unit_test(test_two_writers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// One writer at a time: an exclusive flock(2) on a lock file that holds the holder's pid.
+// Taken by hansu-selfplay (run folders, merge outputs) and hansu-match (beside the PGN).
+#pragma once
+
+#include "status.h"
+
+typedef struct RunLock RunLock;
+
+/// Takes an exclusive lock on the file at path (created, mode 0666 less the umask, if
+/// missing) without waiting, and writes this process's pid into it as text. The kernel drops
+/// the lock when the process ends in any way (SIGKILL included), so a file left by a killed
+/// holder never blocks. run_lock_release removes the file while still holding the lock; a
+/// process that locked the removed file meanwhile notices (inode check) and retries.
+/// Errors: STATUS_IO "PATH: locked by another writer, pid N (...)" when another process
+/// holds it, or naming the path and the cause when the file cannot be opened.
+Status run_lock_take(const char *path, RunLock **out, ErrorInfo *err);
+
+/// Takes the lock of a folder: the file DIR/RUN_LOCK_NAME (as run_lock_take).
+Status run_lock_take_dir(const char *dir, RunLock **out, ErrorInfo *err);
+
+/// Removes the lock file, releases the lock and frees it (NULL accepted).
+void run_lock_release(RunLock *lock);
+
+#define RUN_LOCK_NAME ".hansu-lock"
