@@ -22,6 +22,8 @@ if(TARGET hansu-selfplay AND TARGET hansu-tune)
   add_dependencies(test_shard_flips hansu-selfplay hansu-tune)
   add_test(NAME test_shard_flips_many COMMAND test_shard_flips 3000)
   set_tests_properties(test_shard_flips_many PROPERTIES LABELS slow TIMEOUT 1800)
+  set_tests_properties(test_shard_flips test_shard_flips_many PROPERTIES ENVIRONMENT
+    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan-hdf5.supp")
 endif()
 
 # The Python decoder against the C one, when Debian's python3-h5py is there.

@@ -27,15 +27,15 @@
 #include "h5store_internal.h"
 #include "selfplay_util.h"
 
-#define DIR HANSU_BINARY_DIR "/test_shard_flips.d"
 #define SELFPLAY HANSU_BINARY_DIR "/selfplay/hansu-selfplay"
 #define TUNE HANSU_BINARY_DIR "/tuner/hansu-tune"
-#define ORIGINAL DIR "/good/shard-000000.h5"
-#define FLIPPED DIR "/run/shard-000000.h5"
-#define ERR_FILE DIR "/stderr.txt"
 
 extern char **environ;
 static int flips = 300;
+// The work folder and its files; named for the flip count, so the default and the `slow`
+// entries can run at once.
+static char DIR[512], ORIGINAL[600], FLIPPED[700], ERR_FILE[600], RUN[600], MERGED[600],
+    OLD[600], OLD_SHARD[700];
 
 static uint64_t next_rand(uint64_t *s) {
     *s ^= *s << 13;
@@ -118,7 +118,7 @@ static void test_flips_are_refused(void **state) {
     size_t size;
     unsigned char *good = slurp(ORIGINAL, &size), *buf = malloc(size);
     assert_non_null(buf);
-    sp_fresh_dir(DIR "/run");
+    sp_fresh_dir(RUN);
     char err[4096];
     uint64_t rng = 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < flips; i++) {
@@ -132,12 +132,12 @@ static void test_flips_are_refused(void **state) {
         if (i % 4 != 0)
             continue;
         // The folder as --resume and merge see it: listed, every shard's digest checked.
-        char *resume[] = {SELFPLAY, "--resume", "--out", DIR "/run", "--games", "3",
+        char *resume[] = {SELFPLAY, "--resume", "--out", RUN, "--games", "3",
                           "--nodes", "20", "--threads", "1", "--hash", "1", "--no-bench", NULL};
         expect_refusal("--resume", i, run_tool(resume, err, sizeof err), err, FLIPPED);
-        char *merge[] = {SELFPLAY, "merge", "-o", DIR "/merged.h5", DIR "/run", NULL};
+        char *merge[] = {SELFPLAY, "merge", "-o", MERGED, RUN, NULL};
         expect_refusal("merge", i, run_tool(merge, err, sizeof err), err, FLIPPED);
-        assert_int_equal(access(DIR "/merged.h5", F_OK), -1);
+        assert_int_equal(access(MERGED, F_OK), -1);
     }
     free(good);
     free(buf);
@@ -196,22 +196,22 @@ static void test_second_line_of_defence(void **state) {
 // damaged one refused and left untouched.
 static void test_digest_command(void **state) {
     (void)state;
-    sp_fresh_dir(DIR "/old");
+    sp_fresh_dir(OLD);
     size_t size;
     unsigned char *good = slurp(ORIGINAL, &size);
     static const char zeros[H5STORE_USERBLOCK];
     memcpy(good, zeros, sizeof zeros); // no digest header: libhdf5 finds the data at 512
-    spill(DIR "/old/shard-000000.h5", good, size);
-    hid_t f = H5Fopen(DIR "/old/shard-000000.h5", H5F_ACC_RDWR, H5P_DEFAULT);
+    spill(OLD_SHARD, good, size);
+    hid_t f = H5Fopen(OLD_SHARD, H5F_ACC_RDWR, H5P_DEFAULT);
     hid_t a = H5Aopen(f, "schema_version", H5P_DEFAULT);
     int64_t one = H5STORE_LEGACY_SCHEMA_VERSION;
     assert_true(f >= 0 && a >= 0 && H5Awrite(a, H5T_NATIVE_INT64, &one) >= 0);
     H5Aclose(a), H5Fclose(f);
     char err[4096];
-    char *verify[] = {SELFPLAY, "verify", DIR "/old", NULL};
+    char *verify[] = {SELFPLAY, "verify", OLD, NULL};
     expect_refusal("verify schema 1", 0, run_tool(verify, err, sizeof err), err,
                    "hansu-selfplay digest");
-    char *digest[] = {SELFPLAY, "digest", DIR "/old", NULL};
+    char *digest[] = {SELFPLAY, "digest", OLD, NULL};
     assert_int_equal(run_tool(digest, err, sizeof err), 0);
     assert_int_equal(run_tool(verify, err, sizeof err), 0);
     ShardData want, got;
@@ -220,7 +220,7 @@ static void test_digest_command(void **state) {
     ErrorInfo e;
     StoreMeta m;
     assert_int_equal(h5store_read(ORIGINAL, NULL, &want, &e), STATUS_OK);
-    assert_int_equal(h5store_read(DIR "/old/shard-000000.h5", &m, &got, &e), STATUS_OK);
+    assert_int_equal(h5store_read(OLD_SHARD, &m, &got, &e), STATUS_OK);
     assert_int_equal(m.schema_version, H5STORE_SCHEMA_VERSION);
     assert_true(shard_data_equal(&want, &got, NULL, 0));
     // Sound: left alone (exit 0). Damaged: refused, not blessed with a new digest.
@@ -228,10 +228,10 @@ static void test_digest_command(void **state) {
     free(good);
     good = slurp(ORIGINAL, &size);
     good[size / 2] ^= 4;
-    spill(DIR "/old/shard-000000.h5", good, size);
+    spill(OLD_SHARD, good, size);
     expect_refusal("digest of a damaged file", 0, run_tool(digest, err, sizeof err), err,
                    "shard-000000.h5: corrupt");
-    assert_int_equal(h5store_check_digest(DIR "/old/shard-000000.h5", &e), STATUS_FORMAT);
+    assert_int_equal(h5store_check_digest(OLD_SHARD, &e), STATUS_FORMAT);
     shard_data_free(&want);
     shard_data_free(&got);
     free(good);
@@ -240,6 +240,14 @@ static void test_digest_command(void **state) {
 int main(int argc, char **argv) {
     if (argc > 1)
         flips = atoi(argv[1]);
+    snprintf(DIR, sizeof DIR, "%s/test_shard_flips-%d.d", HANSU_BINARY_DIR, flips);
+    snprintf(ORIGINAL, sizeof ORIGINAL, "%s/good/shard-000000.h5", DIR);
+    snprintf(RUN, sizeof RUN, "%s/run", DIR);
+    snprintf(FLIPPED, sizeof FLIPPED, "%s/shard-000000.h5", RUN);
+    snprintf(ERR_FILE, sizeof ERR_FILE, "%s/stderr.txt", DIR);
+    snprintf(MERGED, sizeof MERGED, "%s/merged.h5", DIR);
+    snprintf(OLD, sizeof OLD, "%s/old", DIR);
+    snprintf(OLD_SHARD, sizeof OLD_SHARD, "%s/shard-000000.h5", OLD);
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flips_are_refused),
