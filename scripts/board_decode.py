@@ -7,14 +7,15 @@ side: 0 general, 1-2 guards, 3-4 chariots, 5-6 cannons, 7-8 horses, 9-10 elephan
 11-15 soldiers. Each byte is the piece's square, rank * 9 + file (file 0 = a, rank 0 = rank 1),
 or 255 when the piece has been captured.
 
-    import h5py, board_decode
-    f = h5py.File("runs/x/shard-000000.h5")
+    import board_decode, hansu_shard
+    f = hansu_shard.open_shard("runs/x/shard-000000.h5")   # digest checked first
     row = 10
     print(board_decode.to_fen(f["positions/board"][row], f["positions/stm"][row],
                               f["positions/ply"][row]))
     squares = board_decode.decode_many(f["positions/board"][:])   # (N, 90) piece codes
 
-Command line: board_decode.py FILE [ROW ...] prints the FEN and the move of those rows.
+Command line: board_decode.py FILE [ROW ...] prints the FEN and the move of those rows; a
+damaged or foreign file, or a bad row, is a one-line error and exit status 1.
 """
 import sys
 
@@ -87,16 +88,27 @@ def move_to_uci(move):
 
 
 def main(argv):
-    import h5py
+    import hansu_shard
     if len(argv) < 2:
         print(__doc__)
         return 2
-    with h5py.File(argv[1], "r") as f:
-        pos = f["positions"]
-        rows = [int(r) for r in argv[2:]] or range(min(5, pos["ply"].shape[0]))
-        for r in rows:
-            print("%d  %s  %s  score %d" % (r, to_fen(pos["board"][r], pos["stm"][r], pos["ply"][r]),
-                                          move_to_uci(pos["move"][r]), pos["score"][r]))
+    try:
+        with hansu_shard.open_shard(argv[1]) as f:
+            pos = f["positions"]
+            n = pos["ply"].shape[0]
+            rows = [int(r) for r in argv[2:]] or range(min(5, n))
+            for r in rows:
+                if not 0 <= r < n:
+                    raise ValueError("row %d is not in 0..%d" % (r, n - 1))
+                print("%d  %s  %s  score %d" % (r, to_fen(pos["board"][r], pos["stm"][r],
+                                                          pos["ply"][r]),
+                                              move_to_uci(pos["move"][r]), pos["score"][r]))
+    except hansu_shard.ShardError as e:
+        print("board_decode: %s" % e, file=sys.stderr)
+        return 1
+    except (OSError, KeyError, IndexError, ValueError) as e:
+        print("board_decode: %s: %s" % (argv[1], e), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -33,8 +33,14 @@ def main(argv):
     out = argv[2] if len(argv) == 3 else src.rsplit(".", 1)[0] + ".png"
     try:
         epochs, train, valid = read(src)
-    except (OSError, KeyError, ValueError) as e:
-        print(f"plot_loss: {src}: {e}", file=sys.stderr)
+    except OSError as e:
+        print(f"plot_loss: {src}: cannot read: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except KeyError as e:
+        print(f"plot_loss: {src}: no column {e} (is it a --loss-csv file?)", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, csv.Error) as e:  # text that is not numbers, short rows
+        print(f"plot_loss: {src}: malformed: {e}", file=sys.stderr)
         return 1
     if not epochs:
         print(f"plot_loss: {src}: no rows", file=sys.stderr)
@@ -53,7 +59,11 @@ def main(argv):
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out)
+    try:
+        fig.savefig(out)
+    except (OSError, ValueError) as e:
+        print(f"plot_loss: {out}: cannot write: {e}", file=sys.stderr)
+        return 1
     print(f"wrote {out}")
     return 0
 

@@ -3,7 +3,8 @@
 """Loads a self-play run folder (or HDF5 files) with h5py and pandas and prints result
 statistics: games, positions, results by reason, Cho/Han win share overall and per pairing.
 Exits 1 when a game id appears twice within one folder (or among the files named one by
-one): those games would be counted, and trained on, twice.
+one): those games would be counted, and trained on, twice; and, with a one-line error naming
+the file, on a damaged, foreign or unreadable file (digest checked first, hansu_shard.py).
 
     scripts/selfplay_stats.py runs/night1            # every shard-*.h5 in the folder
     scripts/selfplay_stats.py merged.h5 other.h5
@@ -12,9 +13,10 @@ import glob
 import os
 import sys
 
-import h5py
 import numpy as np
 import pandas as pd
+
+import hansu_shard
 
 # |score| at or above this is a decided game, not centipawns: a mate (stored from 30000), a
 # rule win (25000 - ply) or a win on points (20000 + 5 * margin - ply); SCORE_DECISIVE in
@@ -37,16 +39,17 @@ def load(paths):
         sys.exit("no shard-*.h5 files in %s" % " ".join(paths))
     games, positions, attrs = [], [], None
     for name, group in files:
-        with h5py.File(name, "r") as f:
-            if f.attrs.get("format") != "hansu-selfplay":
-                sys.exit("%s: not a hansu self-play file" % name)
-            attrs = attrs or dict(f.attrs)
-            g = pd.DataFrame({k: v[:] for k, v in f["games"].items()})
-            g["file"] = name
-            g["group"] = group
-            games.append(g)
-            positions.append(pd.DataFrame({k: v[:] for k, v in f["positions"].items()
-                                           if k != "board"}))
+        with hansu_shard.open_shard(name) as f:
+            try:
+                attrs = attrs or hansu_shard.attrs(f)
+                g = pd.DataFrame({k: v[:] for k, v in f["games"].items()})
+                g["file"] = name
+                g["group"] = group
+                games.append(g)
+                positions.append(pd.DataFrame({k: v[:] for k, v in f["positions"].items()
+                                               if k != "board"}))
+            except (OSError, KeyError, ValueError) as e:
+                raise hansu_shard.ShardError("%s: unreadable columns (%s)" % (name, e)) from None
     return pd.concat(games, ignore_index=True), pd.concat(positions, ignore_index=True), attrs
 
 
@@ -54,7 +57,17 @@ def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
-    games, pos, attrs = load(argv[1:])
+    try:
+        return report(*load(argv[1:]))
+    except hansu_shard.ShardError as e:
+        print("selfplay_stats: %s" % e, file=sys.stderr)
+    except (KeyError, IndexError, ValueError, TypeError) as e:  # a value outside its range
+        print("selfplay_stats: malformed data: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+    return 1
+
+
+def report(games, pos, attrs):
+    """Prints the statistics; 1 when game ids repeat within a folder."""
     reasons = attrs["reason_names"].split(",")
     formations = attrs["formation_names"].split(",")
     print("engine %s, bench %s, weights %s..." % (attrs["engine_version"], attrs["bench"],

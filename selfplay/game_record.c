@@ -7,13 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formation.h"
+#include "packed_board.h"
+#include "rules.h"
+
 void shard_data_init(ShardData *d) { memset(d, 0, sizeof *d); }
 
 void shard_data_free(ShardData *d) {
     if (!d)
         return;
-#define GAME_COLUMN(name, ctype, h5type, doc) free(d->games.name);
-#define POSITION_COLUMN(name, ctype, width, h5type, doc) free(d->positions.name);
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) free(d->games.name);
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) free(d->positions.name);
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -39,8 +43,8 @@ Status shard_data_reserve(ShardData *d, size_t games, size_t positions, ErrorInf
     if (d->games.count + games > d->games.cap) {
         size_t cap = d->games.cap * 2 > d->games.count + games ? d->games.cap * 2
                                                                 : d->games.count + games;
-#define GAME_COLUMN(name, ctype, h5type, doc) ok = ok && grow((void **)&d->games.name, cap, sizeof(ctype));
-#define POSITION_COLUMN(name, ctype, width, h5type, doc)
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) ok = ok && grow((void **)&d->games.name, cap, sizeof(ctype));
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -50,8 +54,8 @@ Status shard_data_reserve(ShardData *d, size_t games, size_t positions, ErrorInf
     if (ok && d->positions.count + positions > d->positions.cap) {
         size_t need = d->positions.count + positions;
         size_t cap = d->positions.cap * 2 > need ? d->positions.cap * 2 : need;
-#define GAME_COLUMN(name, ctype, h5type, doc)
-#define POSITION_COLUMN(name, ctype, width, h5type, doc) ok = ok && grow((void **)&d->positions.name, cap, (width) * sizeof(ctype));
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) ok = ok && grow((void **)&d->positions.name, cap, (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -65,8 +69,8 @@ Status shard_data_reserve(ShardData *d, size_t games, size_t positions, ErrorInf
 
 size_t shard_data_add_game(ShardData *d) {
     size_t i = d->games.count++;
-#define GAME_COLUMN(name, ctype, h5type, doc) d->games.name[i] = 0;
-#define POSITION_COLUMN(name, ctype, width, h5type, doc)
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) d->games.name[i] = 0;
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -75,8 +79,8 @@ size_t shard_data_add_game(ShardData *d) {
 
 size_t shard_data_add_position(ShardData *d) {
     size_t i = d->positions.count++;
-#define GAME_COLUMN(name, ctype, h5type, doc)
-#define POSITION_COLUMN(name, ctype, width, h5type, doc) memset(d->positions.name + i * (width), 0, (width) * sizeof(ctype));
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) memset(d->positions.name + i * (width), 0, (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -89,8 +93,8 @@ Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
         return st;
     size_t g0 = dst->games.count, p0 = dst->positions.count;
     size_t ng = src->games.count, np = src->positions.count;
-#define GAME_COLUMN(name, ctype, h5type, doc) if (ng) memcpy(dst->games.name + g0, src->games.name, ng * sizeof(ctype));
-#define POSITION_COLUMN(name, ctype, width, h5type, doc) if (np) memcpy(dst->positions.name + p0 * (width), src->positions.name, np * (width) * sizeof(ctype));
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) if (ng) memcpy(dst->games.name + g0, src->games.name, ng * sizeof(ctype));
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) if (np) memcpy(dst->positions.name + p0 * (width), src->positions.name, np * (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -111,13 +115,13 @@ bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t 
         return false;
     }
     size_t ng = a->games.count, np = a->positions.count;
-#define GAME_COLUMN(name, ctype, h5type, doc)                                                      \
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                                      \
     if (ng && memcmp(a->games.name, b->games.name, ng * sizeof(ctype))) {                          \
         if (why)                                                                                   \
             snprintf(why, why_len, "games column %s differs", #name);                             \
         return false;                                                                              \
     }
-#define POSITION_COLUMN(name, ctype, width, h5type, doc)                                           \
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                           \
     if (np && memcmp(a->positions.name, b->positions.name, np * (width) * sizeof(ctype))) {       \
         if (why)                                                                                   \
             snprintf(why, why_len, "positions column %s differs", #name);                         \
@@ -127,6 +131,95 @@ bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t 
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
     return true;
+}
+
+// The position ranges of the games tile the positions in order, each of its game's length, and
+// each position names its game.
+static Status check_tiling(const ShardData *d, ErrorInfo *err) {
+    uint64_t next = 0;
+    for (size_t g = 0; g < d->games.count; g++) {
+        uint64_t s = d->games.pos_start[g], e = d->games.pos_end[g];
+        if (s != next || e < s || e > d->positions.count || e - s != d->games.plies[g])
+            return error_set(err, STATUS_FORMAT,
+                             "game row %zu has position range [%llu, %llu) (expected start "
+                             "%llu, %u plies)",
+                             g, (unsigned long long)s, (unsigned long long)e,
+                             (unsigned long long)next, d->games.plies[g]);
+        for (uint64_t p = s; p < e; p++)
+            if (d->positions.game_id[p] != d->games.game_id[g])
+                return error_set(err, STATUS_FORMAT, "position %llu names game %u, not %u",
+                                 (unsigned long long)p, d->positions.game_id[p],
+                                 d->games.game_id[g]);
+        next = e;
+    }
+    if (next != d->positions.count)
+        return error_set(err, STATUS_FORMAT, "%zu positions but games cover %llu",
+                         d->positions.count, (unsigned long long)next);
+    return STATUS_OK;
+}
+
+// Every value against its range in columns.def. Compared as doubles, exact for every stored
+// type but the 64-bit columns, whose range is their whole type.
+static Status check_ranges(const ShardData *d, ErrorInfo *err) {
+    const GameColumns *gc = &d->games;
+    const PositionColumns *pc = &d->positions;
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                             \
+    for (size_t i = 0; i < gc->count; i++)                                                        \
+        if ((double)gc->name[i] < (double)(lo) || (double)gc->name[i] > (double)(hi))             \
+            return error_set(err, STATUS_FORMAT, "game row %zu (game %u): %s %.0f is outside "    \
+                             "%.0f..%.0f", i, gc->game_id[i], #name, (double)gc->name[i],         \
+                             (double)(lo), (double)(hi));
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                  \
+    for (size_t i = 0; i < pc->count * (width); i++)                                              \
+        if ((double)pc->name[i] < (double)(lo) || (double)pc->name[i] > (double)(hi))             \
+            return error_set(err, STATUS_FORMAT, "position row %zu (game %u): %s %.0f is "        \
+                             "outside %.0f..%.0f", i / (width), pc->game_id[i / (width)], #name,  \
+                             (double)pc->name[i], (double)(lo), (double)(hi));
+#include "columns.def"
+#undef GAME_COLUMN
+#undef POSITION_COLUMN
+    for (size_t i = 0; i < pc->count * PACKED_BOARD_BYTES; i++)
+        if (pc->board[i] >= SQUARE_NB && pc->board[i] != PACKED_NONE)
+            return error_set(err, STATUS_FORMAT, "position row %zu (game %u): board byte %zu is "
+                             "%u, neither a square (0..%d) nor %d", i / PACKED_BOARD_BYTES,
+                             pc->game_id[i / PACKED_BOARD_BYTES], i % PACKED_BOARD_BYTES,
+                             pc->board[i], SQUARE_NB - 1, PACKED_NONE);
+    for (size_t i = 0; i < pc->count; i++)
+        if (move_from(pc->move[i]) >= SQUARE_NB || move_to(pc->move[i]) >= SQUARE_NB)
+            return error_set(err, STATUS_FORMAT, "position row %zu (game %u): move %u names a "
+                             "square beyond %d", i, pc->game_id[i], pc->move[i], SQUARE_NB - 1);
+    return STATUS_OK;
+}
+
+// Within each game: plies count up from 0, the sides alternate from Cho, and result_stm is the
+// winner's outcome seen from each side to move.
+static Status check_sequences(const ShardData *d, ErrorInfo *err) {
+    const GameColumns *gc = &d->games;
+    const PositionColumns *pc = &d->positions;
+    for (size_t g = 0; g < gc->count; g++)
+        for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g]; p++) {
+            uint64_t ply = p - gc->pos_start[g];
+            if (pc->ply[p] != ply || pc->stm[p] != (ply & 1))
+                return error_set(err, STATUS_FORMAT, "game %u: row %llu has ply %u and side %u, "
+                                 "the game's order says ply %llu, side %u", gc->game_id[g],
+                                 (unsigned long long)p, pc->ply[p], pc->stm[p],
+                                 (unsigned long long)ply, (unsigned)(ply & 1));
+            int want = pc->stm[p] == gc->winner[g] ? 1 : -1;
+            if (pc->result_stm[p] != want)
+                return error_set(err, STATUS_FORMAT, "game %u: result_stm %d at row %llu, the "
+                                 "winner (%s) says %d", gc->game_id[g], pc->result_stm[p],
+                                 (unsigned long long)p, gc->winner[g] ? "han" : "cho", want);
+        }
+    return STATUS_OK;
+}
+
+Status shard_data_check(const ShardData *d, ErrorInfo *err) {
+    Status st = check_tiling(d, err);
+    if (st == STATUS_OK)
+        st = check_ranges(d, err);
+    if (st == STATUS_OK)
+        st = check_sequences(d, err);
+    return st;
 }
 
 int16_t stored_score(int score, int mate_score, int mate_in_max) {
@@ -143,8 +236,8 @@ int16_t stored_score(int score, int mate_score, int mate_in_max) {
 
 size_t shard_data_bytes(const ShardData *d) {
     size_t bytes = 0;
-#define GAME_COLUMN(name, ctype, h5type, doc) bytes += d->games.cap * sizeof(ctype);
-#define POSITION_COLUMN(name, ctype, width, h5type, doc) bytes += d->positions.cap * (width) * sizeof(ctype);
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) bytes += d->games.cap * sizeof(ctype);
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) bytes += d->positions.cap * (width) * sizeof(ctype);
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN

@@ -13,8 +13,13 @@
 enum {
     POS_IN_CHECK = 1,     // the side to move is in check
     POS_BEST_CAPTURE = 2, // the move played (the search's best move) captures
-    POS_RANDOM = 4        // the move was chosen at random (opening); score is 0, not searched
+    POS_RANDOM = 4,       // the move was chosen at random (opening); score is 0, not searched
+    POS_FLAGS_ALL = POS_IN_CHECK | POS_BEST_CAPTURE | POS_RANDOM
 };
+
+// Value ranges of columns.def that no engine header names: the largest stored move (both
+// squares 89) and the board points of one side, in half points (rules page, "Points").
+enum { STORED_MOVE_MAX = 89 | 89 << 7, POINTS_HALF_MAX = 144 };
 
 // Stored scores: centipawns clamped to +-STORED_CP_MAX; a mate in n plies is stored as
 // +-(STORED_MATE - n), so |score| >= STORED_MATE_MIN marks a mate (positive: stm mates).
@@ -22,8 +27,8 @@ enum { STORED_CP_MAX = 29999, STORED_MATE = 32000, STORED_MATE_MIN = 30000 };
 
 typedef struct GameColumns {
     size_t count, cap;
-#define GAME_COLUMN(name, ctype, h5type, doc) ctype *name;
-#define POSITION_COLUMN(name, ctype, width, h5type, doc)
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) ctype *name;
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -31,8 +36,8 @@ typedef struct GameColumns {
 
 typedef struct PositionColumns {
     size_t count, cap;
-#define GAME_COLUMN(name, ctype, h5type, doc)
-#define POSITION_COLUMN(name, ctype, width, h5type, doc) ctype *name;
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) ctype *name;
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -68,6 +73,14 @@ Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err);
 /// Compares every field of every row. Returns true when equal; otherwise names the first
 /// difference in why (may be NULL).
 bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t why_len);
+
+/// Checks everything a reader can check without replaying the games (verify.h does that):
+/// the position ranges of the games tile the positions in order with their plies, each
+/// position names its game, every value lies in its range of columns.def, board bytes are
+/// squares or PACKED_NONE, a move's squares are squares, and for each position of a game
+/// ply = row - pos_start, stm = ply & 1 and result_stm = +1 exactly when stm is the winner.
+/// STATUS_FORMAT naming the row, game, column and value of the first failure.
+Status shard_data_check(const ShardData *d, ErrorInfo *err);
 
 /// Stored form of a search score (see STORED_MATE): cp clamped, mates marked.
 int16_t stored_score(int score, int mate_score, int mate_in_max);

@@ -10,7 +10,11 @@
 #include "game_record.h"
 #include "status.h"
 
-enum { H5STORE_SCHEMA_VERSION = 1 };
+// Schema 2: the digest header in the user block, HDF5 1.10 metadata checksums, Fletcher32 on
+// every chunk, fixed-length string attributes (docs/data-format.md). Schema 1 had none of them.
+enum { H5STORE_SCHEMA_VERSION = 2, H5STORE_LEGACY_SCHEMA_VERSION = 1 };
+// Bytes before the HDF5 data: the digest header (HDF5 user block, a power of 2 >= 512).
+enum { H5STORE_USERBLOCK = 512 };
 #define H5STORE_FORMAT "hansu-selfplay"
 #define H5STORE_SHARD_PREFIX "shard-"
 
@@ -34,22 +38,42 @@ typedef struct StoreMeta {
     int64_t shard;           // shard number in the run folder; -1 for a merged file
 } StoreMeta;
 
-/// Writes meta and data to path as one complete file: written to "<path>.tmp", closed,
-/// fsync'ed, renamed over path, and the folder fsync'ed, so path always holds either the old
-/// or the new complete file. On error (full disk, unwritable folder) the temporary file is
+/// Writes meta and data to path as one complete file: built in memory, its digest header
+/// filled in, written to "<path>.tmp", fsync'ed, renamed over path, and the folder fsync'ed,
+/// so path always holds either the old or the new complete file, each with its own digest. On error (full disk, unwritable folder) the temporary file is
 /// removed, path is untouched and err names the file and the cause. STATUS_IO on failure.
 Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
                      ErrorInfo *err);
 
-/// Reads a whole file written by h5store_write (meta may be NULL). Refuses with
-/// STATUS_FORMAT a file that is not HDF5, not of this format, of an unknown schema version or
-/// internally inconsistent (column lengths, position ranges, game ids); STATUS_IO when it
-/// cannot be opened. data must be initialised; it is cleared first.
+/// Reads a whole file written by h5store_write (meta may be NULL). The file is read into
+/// memory and its digest header checked (h5store_check_digest) before libhdf5 parses those
+/// same bytes. Refuses with STATUS_FORMAT, naming path, a file without a digest header or
+/// whose bytes do not match it, not of this format, of another schema version, with an
+/// attribute or column of another type or shape, or whose values fail shard_data_check
+/// (game_record.h); STATUS_IO when it cannot be read. data must be initialised; it is cleared
+/// first.
 Status h5store_read(const char *path, StoreMeta *meta, ShardData *data, ErrorInfo *err);
 
-/// Reads only the attributes and the row counts of a file (checks as h5store_read).
+/// Reads only the attributes and the row counts of a file (digest and attribute checks as
+/// h5store_read).
 Status h5store_read_meta(const char *path, StoreMeta *meta, size_t *games, size_t *positions,
                          ErrorInfo *err);
+
+/// Checks the digest header of the file at path without libhdf5: the first H5STORE_USERBLOCK
+/// bytes must be the header that the SHA-256 and the length of the rest of the file give.
+/// STATUS_FORMAT naming path: no header (a foreign file, or schema 1: the message names the
+/// `digest` command), or a header that does not match (corrupt, truncated); STATUS_IO when
+/// the file cannot be read.
+Status h5store_check_digest(const char *path, ErrorInfo *err);
+
+/// Reads a schema-1 file (no digest header, written before schema 2) as h5store_read does,
+/// with every check but the digest's: libhdf5 parses it unprotected, so only for converting
+/// such files (hansu-selfplay digest). meta->schema_version is 1.
+Status h5store_read_legacy(const char *path, StoreMeta *meta, ShardData *data, ErrorInfo *err);
+
+/// Lists the shard files (shard-*.h5) of a run folder, sorted by name, as h5store_list_run
+/// does, without reading them.
+Status h5store_list_files(const char *dir, char ***paths, size_t *n, ErrorInfo *err);
 
 /// Lists the shard files (shard-*.h5) of a run folder, sorted by name. *paths is a malloc'ed
 /// array of malloc'ed strings (free with h5store_free_list). A missing folder gives n = 0.

@@ -72,7 +72,7 @@ static Status check_unique_ids(const char *dir, char **paths, size_t n, ErrorInf
     return st;
 }
 
-Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *err) {
+Status h5store_list_files(const char *dir, char ***paths, size_t *n, ErrorInfo *err) {
     *paths = NULL;
     *n = 0;
     DIR *d = opendir(dir);
@@ -111,7 +111,13 @@ Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *er
     }
     if (*n > 1) // qsort must not see the NULL list of an empty folder
         qsort(*paths, *n, sizeof **paths, compare_str);
-    st = check_unique_ids(dir, *paths, *n, err);
+    return STATUS_OK;
+}
+
+Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *err) {
+    Status st = h5store_list_files(dir, paths, n, err);
+    if (st == STATUS_OK)
+        st = check_unique_ids(dir, *paths, *n, err);
     if (st != STATUS_OK) {
         h5store_free_list(*paths, *n);
         *paths = NULL;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The self-play runner: the data library hansu_data (packed board codec, column tables, HDF5
-# store; the tuner links it too) and the hansu-selfplay executable.
+# store with its SHA-256 shard digests; the tuner links it too) and the hansu-selfplay executable.
 find_package(HDF5 REQUIRED COMPONENTS C)
 find_package(OpenMP REQUIRED COMPONENTS C)
 
@@ -27,7 +27,9 @@ add_library(hansu_data STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/durable.c
   ${CMAKE_CURRENT_SOURCE_DIR}/h5store.c
   ${CMAKE_CURRENT_SOURCE_DIR}/h5store_run.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/h5store_seal.c
   ${CMAKE_CURRENT_SOURCE_DIR}/packed_board.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/sha256.c
   ${CMAKE_CURRENT_SOURCE_DIR}/verify.c
 )
 target_include_directories(hansu_data PUBLIC ${CMAKE_CURRENT_SOURCE_DIR} ${HDF5_INCLUDE_DIRS})

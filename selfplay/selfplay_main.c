@@ -37,6 +37,7 @@ static void usage(FILE *f) {
         "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
         "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
         "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
+        "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after replay\n"
         "\n"
         "options (defaults in brackets):\n"
         "  --games N            games to reach in the run folder [1000]\n"
@@ -268,6 +269,53 @@ static int cmd_verify(int argc, char **argv) {
     return rc;
 }
 
+// One file for `digest`: a file with a sound digest is left as it is; a schema-1 file (no
+// digest header) is read, replayed and rewritten in the current schema; a damaged one is refused.
+static int digest_file(const char *path, ShardData *d) {
+    ErrorInfo err;
+    StoreMeta meta;
+    if (h5store_check_digest(path, &err) == STATUS_OK) {
+        printf("%s: digest sound, left as it is\n", path);
+        return 0;
+    }
+    Status st = h5store_read_legacy(path, &meta, d, &err);
+    if (st == STATUS_OK && (st = verify_games(d, &err)) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay digest: %s: %s\n", path, err.msg);
+        return 1;
+    }
+    if (st == STATUS_OK && (st = h5store_write(path, &meta, d, &err)) == STATUS_OK)
+        printf("%s: %zu games replayed, rewritten as schema %d with a digest\n", path,
+               d->games.count, H5STORE_SCHEMA_VERSION);
+    else
+        fprintf(stderr, "hansu-selfplay digest: %s\n", err.msg);
+    return st == STATUS_OK ? 0 : 1;
+}
+
+static int cmd_digest(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: hansu-selfplay digest DIR|FILE...\n");
+        return 2;
+    }
+    ShardData d;
+    shard_data_init(&d);
+    int rc = 0;
+    for (int i = 1; i < argc && rc == 0; i++) {
+        struct stat sb;
+        char **files = NULL;
+        size_t n = 0;
+        ErrorInfo err;
+        if (stat(argv[i], &sb) != 0 || !S_ISDIR(sb.st_mode))
+            rc = digest_file(argv[i], &d);
+        else if (h5store_list_files(argv[i], &files, &n, &err) != STATUS_OK)
+            fprintf(stderr, "hansu-selfplay digest: %s\n", err.msg), rc = 1;
+        for (size_t k = 0; rc == 0 && k < n; k++)
+            rc = digest_file(files[k], &d);
+        h5store_free_list(files, n);
+    }
+    shard_data_free(&d);
+    return rc;
+}
+
 // Prints rows of a file as the Python decoder does (scripts/board_decode.py FILE ROW...), so
 // the two decoders can be compared: row, FEN, move, score.
 static int cmd_show(int argc, char **argv) {
@@ -395,6 +443,8 @@ int main(int argc, char **argv) {
         return cmd_verify(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "show") == 0)
         return cmd_show(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "digest") == 0)
+        return cmd_digest(argc - 1, argv + 1);
     SelfplayConfig cfg;
     runner_config_default(&cfg);
     cfg.resign_plies = 4;

@@ -14,6 +14,18 @@ if(TARGET hansu-selfplay AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_runner.c)
   add_dependencies(test_runner hansu-selfplay)
 endif()
 
+# Seeded bit flips of a small shard through verify, the tuner, --resume and merge (issue 10):
+# never a signal, every damaged file refused by name. 300 flips by default, 3000 as `slow`.
+if(TARGET hansu-selfplay AND TARGET hansu-tune)
+  hansu_add_test(test_shard_flips SOURCES test_shard_flips.c LIBS hansu_selfplay_testutil
+                 TIMEOUT 300)
+  add_dependencies(test_shard_flips hansu-selfplay hansu-tune)
+  add_test(NAME test_shard_flips_many COMMAND test_shard_flips 3000)
+  set_tests_properties(test_shard_flips_many PROPERTIES LABELS slow TIMEOUT 1800)
+  set_tests_properties(test_shard_flips test_shard_flips_many PROPERTIES ENVIRONMENT
+    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan-hdf5.supp")
+endif()
+
 # The Python decoder against the C one, when Debian's python3-h5py is there.
 if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
   execute_process(COMMAND /usr/bin/python3 -c "import h5py, numpy"
@@ -23,6 +35,11 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_board_decode.py
                      $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_board_decode.d)
     set_tests_properties(test_board_decode_py PROPERTIES TIMEOUT 120)
+    # The Python helpers on damaged and foreign input: one-line errors, never a traceback.
+    add_test(NAME test_script_errors_py
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_script_errors.py
+                     $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_script_errors.d)
+    set_tests_properties(test_script_errors_py PROPERTIES TIMEOUT 120)
     # scripts/selfplay_stats.py: decided scores (points wins near +-20000, mates) kept out of
     # the centipawn statistics; a shard copied within the folder is a failing WARNING.
     set(hansu_stats_dir ${CMAKE_CURRENT_BINARY_DIR}/runner_stats_py.d)

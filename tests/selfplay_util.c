@@ -87,8 +87,8 @@ void sp_sort_by_id(const ShardData *src, ShardData *dst) {
         shard_data_clear(&one);
         shard_data_reserve(&one, 1, np, NULL);
         size_t og = shard_data_add_game(&one);
-#define GAME_COLUMN(name, ctype, h5type, doc) one.games.name[og] = src->games.name[g];
-#define POSITION_COLUMN(name, ctype, width, h5type, doc)                                           \
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) one.games.name[og] = src->games.name[g];
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                           \
     memcpy(one.positions.name, src->positions.name + s * (width), np * (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN

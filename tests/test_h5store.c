@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // HDF5 store: write and read back every field and attribute, the replay check of stored
-// games, merging, and refusal of missing, foreign, truncated and corrupt files; a full disk
+// games, merging, the digest header, schema-1 files, value ranges, and refusal of missing,
+// foreign, truncated and corrupt files; a full disk
 // (RLIMIT_FSIZE) and an unwritable folder give a clear error and leave finished files readable.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +20,9 @@
 
 #include "engine.h"
 #include "h5store.h"
+#include "h5store_internal.h"
 #include "selfplay_util.h"
+#include "sha256.h"
 #include "verify.h"
 
 #define DIR HANSU_BINARY_DIR "/test_h5store.d"
@@ -207,6 +210,35 @@ static void write_bytes(const char *path, const void *data, size_t len) {
     fclose(f);
 }
 
+// Rewrites the schema_version attribute in place (the digest no longer matches).
+static void set_schema_version(const char *path, int64_t v) {
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = H5Aopen(f, "schema_version", H5P_DEFAULT);
+    assert_true(f >= 0 && a >= 0);
+    assert_true(H5Awrite(a, H5T_NATIVE_INT64, &v) >= 0);
+    H5Aclose(a);
+    H5Fclose(f);
+}
+
+// Turns a file into the form of a schema-1 file: version 1, the `host` attribute a
+// variable-length string, no digest header (libhdf5 finds the superblock after the 512 zeros).
+static void make_legacy(const char *path) {
+    set_schema_version(path, H5STORE_LEGACY_SCHEMA_VERSION);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0 && H5Adelete(f, "host") >= 0);
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+    assert_true(H5Tset_size(type, H5T_VARIABLE) >= 0);
+    hid_t a = H5Acreate2(f, "host", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const char *host = "testhost";
+    assert_true(a >= 0 && H5Awrite(a, type, &host) >= 0);
+    H5Aclose(a), H5Sclose(space), H5Tclose(type), H5Fclose(f);
+    static const char zeros[H5STORE_USERBLOCK];
+    FILE *out = fopen(path, "r+b");
+    assert_non_null(out);
+    assert_int_equal(fwrite(zeros, 1, sizeof zeros, out), sizeof zeros);
+    fclose(out);
+}
+
 static void test_bad_files(void **state) {
     (void)state;
     sp_fresh_dir(DIR);
@@ -219,23 +251,23 @@ static void test_bad_files(void **state) {
     // Not HDF5.
     write_bytes(DIR "/text.h5", "hello, not hdf5\n", 16);
     assert_int_equal(h5store_read(DIR "/text.h5", NULL, &d, &err), STATUS_FORMAT);
-    assert_non_null(strstr(err.msg, "not an HDF5 file"));
-    // HDF5 but foreign: no format attribute.
+    assert_non_null(strstr(err.msg, "not a hansu self-play file"));
+    assert_non_null(strstr(err.msg, "text.h5"));
+    // HDF5 but foreign: no digest header (the message says how a schema-1 file is converted).
     hid_t f = H5Fcreate(DIR "/foreign.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     assert_true(f >= 0);
     H5Fclose(f);
     assert_int_equal(h5store_read(DIR "/foreign.h5", NULL, &d, &err), STATUS_FORMAT);
-    assert_non_null(strstr(err.msg, "not a hansu self-play file"));
-    // Unknown schema version.
+    assert_non_null(strstr(err.msg, "no digest header"));
+    assert_non_null(strstr(err.msg, "hansu-selfplay digest"));
+    // Unknown schema version, the digest rewritten to match: the version check refuses it.
     sp_random_games(&d, 0, 3, 5);
     StoreMeta m = sample_meta(0);
     assert_int_equal(h5store_write(DIR "/v.h5", &m, &d, &err), STATUS_OK);
-    f = H5Fopen(DIR "/v.h5", H5F_ACC_RDWR, H5P_DEFAULT);
-    hid_t a = H5Aopen(f, "schema_version", H5P_DEFAULT);
-    int64_t v = 99;
-    assert_true(H5Awrite(a, H5T_NATIVE_INT64, &v) >= 0);
-    H5Aclose(a);
-    H5Fclose(f);
+    set_schema_version(DIR "/v.h5", 99);
+    assert_int_equal(h5store_read(DIR "/v.h5", NULL, &d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "corrupt")); // changed since written: the digest says so
+    assert_int_equal(h5store_seal_file(DIR "/v.h5", &err), STATUS_OK);
     assert_int_equal(h5store_read(DIR "/v.h5", NULL, &d, &err), STATUS_FORMAT);
     assert_non_null(strstr(err.msg, "schema version 99"));
     // Truncated: the first half of a good file.
@@ -246,12 +278,136 @@ static void test_bad_files(void **state) {
     fclose(in);
     write_bytes(DIR "/half.h5", buf, len / 2);
     assert_int_equal(h5store_read(DIR "/half.h5", NULL, &d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "half.h5: corrupt"));
+    write_bytes(DIR "/short.h5", buf, 100); // within the header
+    assert_int_equal(h5store_read(DIR "/short.h5", NULL, &d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "truncated"));
     // Corrupt: garbage in the middle (data chunks or metadata).
     memset(buf + len / 3, 0x5A, len / 3);
     write_bytes(DIR "/garbled.h5", buf, len);
-    Status st = h5store_read(DIR "/garbled.h5", NULL, &d, &err);
-    assert_true(st == STATUS_FORMAT);
+    assert_int_equal(h5store_read(DIR "/garbled.h5", NULL, &d, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "garbled.h5: corrupt"));
+    // The same through the other readers.
+    size_t games, positions;
+    assert_int_equal(h5store_read_meta(DIR "/garbled.h5", NULL, &games, &positions, &err),
+                     STATUS_FORMAT);
+    assert_int_equal(rename(DIR "/garbled.h5", DIR "/shard-000000.h5"), 0);
+    char **paths;
+    size_t n;
+    assert_int_equal(h5store_list_run(DIR, &paths, &n, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "shard-000000.h5: corrupt"));
     shard_data_free(&d);
+}
+
+// The digest header: three lines naming the SHA-256 and the length of the bytes after the
+// 512-byte header (so `tail -c +513 FILE | sha256sum` checks it too), zeros after them; the
+// merge (written by HDF5 on disk, sealed afterwards) carries one too.
+static void test_digest_header(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    ShardData d;
+    shard_data_init(&d);
+    sp_random_games(&d, 0, 5, 8);
+    StoreMeta m = sample_meta(0);
+    ErrorInfo err;
+    assert_int_equal(h5store_write(DIR "/shard-000000.h5", &m, &d, &err), STATUS_OK);
+    char *in[1] = {DIR "/shard-000000.h5"};
+    if (h5store_merge(in, 1, DIR ".merged.h5", &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    const char *files[2] = {DIR "/shard-000000.h5", DIR ".merged.h5"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(h5store_check_digest(files[i], &err), STATUS_OK);
+        FILE *f = fopen(files[i], "rb");
+        static unsigned char buf[1 << 20];
+        size_t len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        assert_true(len > H5STORE_USERBLOCK && len < sizeof buf);
+        Sha256 s;
+        char hex[65], want[256];
+        sha256_init(&s);
+        sha256_update(&s, buf + H5STORE_USERBLOCK, len - H5STORE_USERBLOCK);
+        sha256_final(&s, hex);
+        snprintf(want, sizeof want, "hansu-selfplay shard\nsha256 %s\nbytes %zu\n", hex,
+                 len - H5STORE_USERBLOCK);
+        assert_memory_equal(buf, want, strlen(want));
+        for (size_t k = strlen(want); k < H5STORE_USERBLOCK; k++)
+            assert_int_equal(buf[k], 0);
+        // Any one flipped bit is found, in the header as in the data.
+        for (size_t at = 0; at < len; at += len / 97 + 1) {
+            buf[at] ^= 0x10;
+            write_bytes(DIR "/flip.h5", buf, len);
+            buf[at] ^= 0x10;
+            assert_int_equal(h5store_check_digest(DIR "/flip.h5", &err), STATUS_FORMAT);
+            assert_non_null(strstr(err.msg, "flip.h5"));
+        }
+    }
+    shard_data_free(&d);
+}
+
+// A schema-1 file (no digest header, version 1, variable-length strings as schema 1 wrote
+// them) is refused by h5store_read with the way to convert it, and h5store_read_legacy reads it.
+static void test_legacy_file(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    ShardData d, back;
+    shard_data_init(&d);
+    shard_data_init(&back);
+    sp_random_games(&d, 0, 4, 9);
+    StoreMeta m = sample_meta(2), m2;
+    ErrorInfo err;
+    assert_int_equal(h5store_write(DIR "/old.h5", &m, &d, &err), STATUS_OK);
+    make_legacy(DIR "/old.h5");
+    assert_int_equal(h5store_read(DIR "/old.h5", NULL, &back, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "hansu-selfplay digest"));
+    assert_int_equal(h5store_read_legacy(DIR "/old.h5", &m2, &back, &err), STATUS_OK);
+    assert_int_equal(m2.schema_version, H5STORE_LEGACY_SCHEMA_VERSION);
+    assert_string_equal(m2.host, m.host); // the variable-length string
+    assert_true(shard_data_equal(&d, &back, NULL, 0));
+    // A file with a digest is not read unchecked, even by the legacy reader.
+    assert_int_equal(h5store_write(DIR "/new.h5", &m, &d, &err), STATUS_OK);
+    assert_int_equal(h5store_read_legacy(DIR "/new.h5", &m2, &back, &err), STATUS_FORMAT);
+    shard_data_free(&d);
+    shard_data_free(&back);
+}
+
+// Values outside the ranges of columns.def are refused by every reader, naming the file,
+// the column and the value; the same check is the first step of verify_games.
+static void test_value_ranges(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    ShardData d, back;
+    shard_data_init(&d);
+    shard_data_init(&back);
+    StoreMeta m = sample_meta(0);
+    ErrorInfo err;
+    static const char *const want[] = {"winner 7 is outside 0..1", "result_stm 0",
+                                       "move 65535 is outside", "board byte 3 is 90",
+                                       "move 100 names a square", "reason 0 is outside",
+                                       "ply 5 and side", "flags 8 is outside"};
+    for (int c = 0; c < (int)(sizeof want / sizeof want[0]); c++) {
+        shard_data_clear(&d);
+        sp_random_games(&d, 0, 3, 10);
+        assert_int_equal(verify_games(&d, &err), STATUS_OK);
+        PositionColumns *p = &d.positions;
+        switch (c) {
+        case 0: d.games.winner[1] = 7; break;
+        case 1: memset(p->result_stm, 0, p->count); break;
+        case 2: p->move[4] = 65535; break;
+        case 3: p->board[6 * 32 + 3] = 90; break;
+        case 4: p->move[4] = 100; break; // from square 100, to 0
+        case 5: d.games.reason[2] = 0; break;
+        case 6: p->ply[d.games.pos_start[1] + 2] = 5; break;
+        case 7: p->flags[9] = 8; break;
+        }
+        assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
+        assert_non_null(strstr(err.msg, want[c]));
+        assert_int_equal(h5store_write(DIR "/bad.h5", &m, &d, &err), STATUS_OK);
+        assert_int_equal(h5store_read(DIR "/bad.h5", NULL, &back, &err), STATUS_FORMAT);
+        if (!strstr(err.msg, want[c]) || !strstr(err.msg, "bad.h5"))
+            fail_msg("case %d: %s", c, err.msg);
+    }
+    shard_data_free(&d);
+    shard_data_free(&back);
 }
 
 // In a child with a 64 KiB file size limit, writing a large file fails with a clear error,
@@ -310,7 +466,9 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip), cmocka_unit_test(test_verify_detects),
-        cmocka_unit_test(test_merge),      cmocka_unit_test(test_duplicate_ids_in_folder),      cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_merge),      cmocka_unit_test(test_duplicate_ids_in_folder),
+        cmocka_unit_test(test_bad_files),  cmocka_unit_test(test_digest_header),
+        cmocka_unit_test(test_legacy_file), cmocka_unit_test(test_value_ranges),
         cmocka_unit_test(test_disk_full),  cmocka_unit_test(test_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

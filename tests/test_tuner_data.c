@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Tuner on real HDF5 files (random-move games written through the self-play store, generated
 // here): trace parity on the whole data set, split by game, filters, thread independence,
-// quiescence, bad inputs, and the header round trip (emit, re-parse, same predictions;
+// quiescence, bad inputs, values out of range, bad --init/--out reported before loading, and
+// the header round trip (emit, re-parse, same predictions;
 // hansu-tune byte-identical for the same input, seed and thread count).
 #include <hdf5.h>
 #include <math.h>
@@ -23,6 +24,7 @@
 #include "eval.h"
 #include "eval_header.h"
 #include "h5store.h"
+#include "h5store_internal.h"
 #include "optimizer.h"
 #include "packed_board.h"
 #include "synth.h"
@@ -384,7 +386,10 @@ static void test_bad_inputs(void **state) {
     assert_true(file >= 0 && attr >= 0);
     assert_true(H5Awrite(attr, H5T_NATIVE_INT64, &v99) >= 0);
     assert_true(H5Aclose(attr) >= 0 && H5Fclose(file) >= 0);
-    expect_error(path, &f, STATUS_FORMAT);
+    expect_error(path, &f, STATUS_FORMAT); // the digest no longer matches
+    ErrorInfo serr;
+    assert_int_equal(h5store_seal_file(path, &serr), STATUS_OK);
+    expect_error(path, &f, STATUS_FORMAT); // digest sound: the version check refuses it
     // A well-formed file with no games, and filters that leave nothing.
     snprintf(path, sizeof path, "%s/empty.h5", fx->dir);
     ShardData empty;
@@ -438,6 +443,79 @@ static void test_emit_and_reparse(void **state) {
     trace_store_free(&tr), trace_store_free(&va);
 }
 
+// Values that verify rejects are refused by the loader too (the same check,
+// shard_data_check), naming the file and the column; nothing is trained on.
+static void test_values_out_of_range(void **state) {
+    Fixture *fx = *state;
+    DatasetFilter f = keep_all();
+    static const char *const want[] = {"result_stm 0", "winner 7 is outside",
+                                       "move 65535 is outside"};
+    ShardData d;
+    shard_data_init(&d);
+    ErrorInfo err;
+    StoreMeta meta = {.schema_version = H5STORE_SCHEMA_VERSION, .shard = -1};
+    char path[256];
+    snprintf(path, sizeof path, "%s/bad-values.h5", fx->dir);
+    for (int c = 0; c < 3; c++) {
+        shard_data_clear(&d);
+        assert_int_equal(shard_data_append(&d, &fx->data, &err), STATUS_OK);
+        if (c == 0)
+            memset(d.positions.result_stm, 0, d.positions.count);
+        else if (c == 1)
+            d.games.winner[3] = 7;
+        else
+            d.positions.move[17] = 65535;
+        assert_int_equal(h5store_write(path, &meta, &d, &err), STATUS_OK);
+        TraceStore tr, va;
+        DatasetStats ds;
+        assert_int_equal(load(path, &f, 2, &tr, &va, &ds, &err), STATUS_FORMAT);
+        if (!strstr(err.msg, path) || !strstr(err.msg, want[c]))
+            fail_msg("case %d: %s", c, err.msg);
+        assert_int_equal(tr.npos + va.npos, 0);
+        trace_store_free(&tr), trace_store_free(&va);
+    }
+    shard_data_free(&d);
+}
+
+// Runs hansu-tune with args and the fixture; its stdout and stderr go to out.
+static int run_tune(const Fixture *fx, const char *args, char *out, size_t out_len) {
+    char cmd[2048], log[256];
+    snprintf(log, sizeof log, "%s/tune.log", fx->dir);
+    snprintf(cmd, sizeof cmd, "'%s/tuner/hansu-tune' --threads 1 --epochs 1 %s '%s' >'%s' 2>&1",
+             HANSU_BINARY_DIR, args, fx->file, log);
+    int rc = system(cmd);
+    FILE *f = fopen(log, "r");
+    size_t n = f ? fread(out, 1, out_len - 1, f) : 0;
+    out[n] = 0;
+    if (f)
+        fclose(f);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// A bad --init, --out or --loss-csv is reported before any data is read, not after the
+// loading (or the training) it would have wasted.
+static void test_bad_files_reported_first(void **state) {
+    Fixture *fx = *state;
+    char out[8192], args[512];
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"--init /nonexistent/w.h", "/nonexistent/w.h: cannot open"},
+        {"--init %s/fixture.h5", "weights found"}, // exists, but is no weights header
+        {"--out /nonexistent-dir/w.h", "--out /nonexistent-dir/w.h: cannot write"},
+        {"--out %s", "a folder, not a file"},
+        {"--dry-run --loss-csv /nonexistent-dir/l.csv", "--loss-csv /nonexistent-dir/l.csv"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, cases[i].args, fx->dir);
+        assert_int_equal(run_tune(fx, args, out, sizeof out), 1);
+        if (!strstr(out, cases[i].want) || strstr(out, "loaded"))
+            fail_msg("%s: %s", args, out);
+    }
+    // --dry-run writes nothing, so its --out is not checked.
+    assert_int_equal(run_tune(fx, "--dry-run --out /nonexistent-dir/w.h", out, sizeof out), 0);
+}
+
 // hansu-tune itself: same input, seed and thread count give a byte-identical header.
 static void test_hansu_tune_is_byte_stable(void **state) {
     Fixture *fx = *state;
@@ -478,6 +556,8 @@ int main(void) {
         cmocka_unit_test(test_gradient_on_real_traces),
         cmocka_unit_test(test_recovery_on_real_traces),
         cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_values_out_of_range),
+        cmocka_unit_test(test_bad_files_reported_first),
         cmocka_unit_test(test_emit_and_reparse),
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
     };

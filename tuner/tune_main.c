@@ -2,12 +2,15 @@
 // hansu-tune: fits the evaluation weights to self-play outcomes (Texel tuning) and writes
 // the weights header. The only file of the tuner that prints or exits.
 #include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dataset.h"
 #include "engine.h"
@@ -204,6 +207,7 @@ typedef struct Run {
     uint8_t frozen[EVAL_PARAM_NB];
     TraceStore train, valid;
     DatasetStats ds;
+    EvalWeight start[EVAL_PARAM_NB]; // starting weights: --init or the compiled-in ones
     double w[2 * EVAL_PARAM_NB];   // weights being tuned, cp (w[2i] mg, w[2i+1] eg)
     EvalWeight out[EVAL_PARAM_NB]; // the rounded result
     double start_train, start_valid, end_train, end_valid;
@@ -248,6 +252,38 @@ static Status hash_inputs(const Options *o, EvalBannerInput **out, int *n, Error
     return st;
 }
 
+// A file can be created at path: it is not a folder, and a probe file can be made (and is
+// removed again) in its folder, where the header's temporary file goes too.
+static Status check_writable(const char *flag, const char *path, ErrorInfo *err) {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
+    char dir[4096], probe[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    snprintf(probe, sizeof probe, "%s/.hansu-tune-probe-XXXXXX", dirname(dir));
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return error_set(err, STATUS_IO, "%s %s: cannot write into its folder %s (%s)", flag, path,
+                         dir, strerror(errno));
+    close(fd);
+    unlink(probe);
+    return STATUS_OK;
+}
+
+// Step 0: what can fail without the data is checked before it is read (which takes minutes):
+// --init is parsed, and files can be written where --out and --loss-csv say.
+static Status check_files(Run *r, ErrorInfo *err) {
+    memcpy(r->start, EVAL_WEIGHTS_FLAT, sizeof r->start);
+    Status st = STATUS_OK;
+    if (r->o.init && (st = weights_read_header(r->o.init, r->start, err)) != STATUS_OK)
+        return st;
+    if (!r->o.dry_run && (st = check_writable("--out", r->o.out, err)) != STATUS_OK)
+        return st;
+    if (r->o.loss_csv)
+        st = check_writable("--loss-csv", r->o.loss_csv, err);
+    return st;
+}
+
 // Step 1: read, filter, split and trace the data; print what happened to the positions.
 static Status load_data(Run *r, ErrorInfo *err) {
     Status st = dataset_load(r->o.inputs, (size_t)r->o.ninputs, &r->o.filter, r->o.tune.threads,
@@ -285,13 +321,8 @@ static Status load_data(Run *r, ErrorInfo *err) {
 
 // Step 2: starting weights, K, targets, the starting losses and the loss CSV's first row.
 static Status prepare(Run *r, ErrorInfo *err) {
-    EvalWeight start[EVAL_PARAM_NB];
-    memcpy(start, EVAL_WEIGHTS_FLAT, sizeof start);
-    Status st = STATUS_OK;
-    if (r->o.init && (st = weights_read_header(r->o.init, start, err)) != STATUS_OK)
-        return st;
     for (int i = 0; i < EVAL_PARAM_NB; i++)
-        r->w[2 * i] = start[i].mg, r->w[2 * i + 1] = start[i].eg;
+        r->w[2 * i] = r->start[i].mg, r->w[2 * i + 1] = r->start[i].eg;
     TuneConfig *c = &r->o.tune;
     if (!r->o.k_given)
         c->k = tune_fit_k(&r->train, r->w, c->threads);
@@ -377,7 +408,9 @@ int main(int argc, char **argv) {
     trace_store_init(&r->train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
     trace_store_init(&r->valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
     ErrorInfo err = {{0}};
-    Status st = load_data(r, &err);
+    Status st = check_files(r, &err);
+    if (st == STATUS_OK)
+        st = load_data(r, &err);
     if (st == STATUS_OK)
         st = prepare(r, &err);
     if (st == STATUS_OK)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// SHA-256 (FIPS 180-4) of files, for the provenance banner of the emitted weights header.
+// SHA-256 (FIPS 180-4): the digest of every self-play shard (h5store) and the input hashes in
+// the provenance banner of the tuner's weights header.
 #pragma once
 
 #include <stddef.h>
