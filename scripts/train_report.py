@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hansu_shard import ShardError  # noqa: E402
 from selfplay_stats import load  # noqa: E402
 
 
@@ -120,6 +121,8 @@ def selfplay_games(run, k):
         return None, None
     try:
         games, _, attrs = load([folder])
+    except ShardError as e:
+        raise ReportError(str(e))
     except (OSError, KeyError, ValueError) as e:
         raise ReportError(f"{folder}: cannot read the self-play files ({e})")
     return games, attrs
