@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
-// quiescence on captures (all moves when in check or when a bikjang must be answered),
-// null move = the real pass, LMR, check extension, and the rules page's game ends in the tree.
+// quiescence on captures (all moves when in check or when a quiet move may end the game),
+// null move = a pass given as a tempo, LMR, check extension, and the rules page's game ends in
+// the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
 
 #include <math.h>
@@ -49,6 +50,7 @@ struct Searcher {
     atomic_bool *stop;
     bool stopped;
     int seldepth;
+    bool after_null[MAX_PLY + 2]; // the last ply was the null move: no pass back here
 };
 
 Searcher *search_create(size_t hash_mb) {
@@ -91,6 +93,12 @@ static int points_score(const Board *b, int ply) {
     return margin > 0 ? v : -v;
 }
 
+// The side to move must answer a bikjang: the generals face after a capture in the game.
+static inline bool bikjang_pending(const Board *b) {
+    const StateInfo *st = board_state(b);
+    return st->facing && st->piece_count < 32;
+}
+
 // Judges the position reached by the last ply, by the rules page, when it ends the game
 // without a mate; sets *score and returns true then. Checkmate comes first, so a position
 // that is also a mate scores as mate. Repetition uses the exact threefold rule over the game
@@ -120,10 +128,48 @@ static bool game_end_score(Board *b, int ply, int *score) {
     return true;
 }
 
-// The side to move must answer a bikjang: the generals face after a capture in the game.
-static inline bool bikjang_pending(const Board *b) {
+// A quiet move may end the game here, so no quiet move is sure to keep it going, as standing
+// pat or a cut on the static evaluation assumes: a bikjang stands (a quiet move that leaves the
+// generals facing ends the game), or the next ply reaches the move limit (every move does).
+static inline bool quiet_move_may_end(const Board *b) {
+    return bikjang_pending(b) || board_game_ply(b) + 1 >= GAME_PLY_LIMIT;
+}
+
+// The game end that the pass of the side to move reaches, when it reaches one: two passes
+// after the opponent's pass, a bikjang left standing, the move limit (game_end_score judges
+// the position after the pass, so the rules page's order holds). Sets *score to that end from
+// the side to move's view and returns true; false in check (no pass) or when the game goes on.
+// The pass is always legal out of check and keeps the points, so its end is an exact option
+// of the node: the search scores it first, and no stand pat, cut or pruning can hide it.
+static bool pass_end_score(Board *b, int ply, int *score) {
     const StateInfo *st = board_state(b);
-    return st->facing && st->piece_count < 32;
+    if (st->in_check || !(move_is_pass(st->move) || quiet_move_may_end(b)))
+        return false;
+    int v;
+    board_make(b, move_make(b->general[b->side], b->general[b->side]));
+    bool end = game_end_score(b, ply + 1, &v);
+    board_unmake(b);
+    if (end)
+        *score = -v;
+    return end;
+}
+
+// The TT key of a node: the Zobrist key (the position), plus what the position does not tell
+// but the node's value depends on: whether the last ply was a pass (a pass back then ends the
+// game) or the null move (no pass back), and, where the evaluation starts to count the plies
+// (EVAL_POINTS_WINDOW before the move limit), the plies left.
+static uint64_t node_key(const Board *b, bool after_null) {
+    static const uint64_t AFTER_PASS = 0x9e3779b97f4a7c15ull, AFTER_NULL = 0xd6e8feb86659fd93ull,
+                          PER_PLY = 0xc2b2ae3d27d4eb4full;
+    uint64_t key = board_key(b);
+    if (after_null)
+        key ^= AFTER_NULL;
+    else if (move_is_pass(board_state(b)->move))
+        key ^= AFTER_PASS;
+    int left = GAME_PLY_LIMIT - board_game_ply(b);
+    if (left < EVAL_POINTS_WINDOW)
+        key ^= PER_PLY * (uint64_t)(left + 1);
+    return key;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -241,10 +287,17 @@ static void pv_update(Searcher *s, int ply, Move m) {
     s->pv_len[ply] = s->pv_len[ply + 1] + 1;
 }
 
+// The PV of a pass that ends the game: the pass alone.
+static void pv_set_pass(Searcher *s, int ply, Move pass) {
+    s->pv_len[ply + 1] = 0;
+    pv_update(s, ply, pass);
+}
+
 // ---------------------------------------------------------------------------------------
 // Quiescence: captures only, standing pat on the static evaluation, except when in check
-// (every evasion) or when a bikjang must be answered (every move: standing pat would assume
-// a quiet move that keeps the game going, which may not exist).
+// (every evasion) or when a quiet move may end the game (every move: standing pat would assume
+// a quiet move that keeps the game going, which may not exist). A pass that ends the game is
+// scored as that end first (pass_end_score), as the best of the quiet moves it stands for.
 static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     Board *b = &s->board;
     s->pv_len[ply] = 0;
@@ -258,7 +311,8 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (ply >= MAX_PLY - 1)
         return static_eval(s);
     const bool pv_node = beta - alpha > 1;
-    const TTEntry *tte = tt_probe(&s->tt, board_key(b));
+    const uint64_t key = node_key(b, s->after_null[ply]);
+    const TTEntry *tte = tt_probe(&s->tt, key);
     Move tt_move = MOVE_NONE;
     if (tte) {
         int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
@@ -268,19 +322,25 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
             return tts;
         tt_move = tte->move;
     }
-    bool in_check = board_in_check(b), all = in_check || bikjang_pending(b);
+    bool in_check = board_in_check(b), all = in_check || quiet_move_may_end(b);
     int best = -SCORE_INFINITE, stand = -SCORE_INFINITE, old_alpha = alpha;
-    if (!all) {
+    Move best_move = MOVE_NONE;
+    if (!all)
         best = stand = static_eval(s);
-        if (best >= beta)
-            return best;
-        if (best > alpha)
-            alpha = best;
+    if (!s->after_null[ply] && pass_end_score(b, ply, &end) && end > best) {
+        best = end;
+        best_move = move_make(b->general[b->side], b->general[b->side]);
+    }
+    if (best >= beta)
+        return best;
+    if (best > alpha) {
+        alpha = best;
+        if (best_move != MOVE_NONE)
+            pv_set_pass(s, ply, best_move);
     }
     ScoredMoves sm;
-    order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, all && !in_check);
+    order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false);
     int played = 0;
-    Move best_move = MOVE_NONE;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
         // Delta pruning: a capture that cannot lift the score to alpha even with a margin
         // (a search margin in cp, not an evaluation weight) is not tried.
@@ -309,17 +369,19 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (in_check && played == 0)
         return -SCORE_MATE + ply;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, board_key(b), best_move, tt_score_to(best, ply, SCORE_DECISIVE),
+    tt_store(&s->tt, key, best_move, tt_score_to(best, ply, SCORE_DECISIVE),
              all ? TT_EVAL_NONE : stand, 0, bound);
     return best;
 }
 
-// The null move is the real pass, so its score is a true lower bound of the node, up to the
-// depth reduction. It is skipped where passing is not an ordinary move: in check (a pass is
-// illegal); after a pass (our pass would end the game by two passes); when a bikjang stands
+// The null move is the pass given as a tempo: the opponent moves twice, and may not pass back
+// (after_null), which would only undo it, or, by the double-pass rule, end the game on points
+// and so measure the point count instead of the position. Its score is thus the usual null-move
+// estimate, not the pass's value: the real pass, with its game ends, is scored in the move loop
+// (or by pass_end_score). It is skipped where passing is not an ordinary move: in check (a pass
+// is illegal); after a pass (our pass would end the game by two passes); when a bikjang stands
 // (a pass leaves the generals facing and ends the game); near the 200-ply limit (the reduced
-// search would cross the limit at another depth than the real one). In those cases the move
-// loop still searches the pass at full depth as one of the legal moves.
+// search would cross the limit at another depth than the real one).
 static bool null_move_allowed(const Board *b, int depth) {
     const StateInfo *st = board_state(b);
     return !st->in_check && !move_is_pass(st->move) && !bikjang_pending(b) &&
@@ -356,7 +418,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         return static_eval(s);
 
     // 3. Transposition table: cut-offs outside PV nodes, and the move to try first.
-    const TTEntry *tte = tt_probe(&s->tt, board_key(b));
+    const uint64_t key = node_key(b, s->after_null[ply]);
+    const TTEntry *tte = tt_probe(&s->tt, key);
     Move tt_move = MOVE_NONE;
     int eval;
     if (tte) {
@@ -380,14 +443,35 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         depth--;
     s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
 
-    // 4. Reverse futility and null move (the pass) outside PV nodes.
+    // 4. A pass that ends the game is scored as that end, before anything can cut or prune it:
+    // its score bounds the node from below, and the move loop leaves the pass out.
+    int best = -SCORE_INFINITE, old_alpha = alpha, pass_score;
+    Move best_move = MOVE_NONE;
+    const bool after_null = s->after_null[ply];
+    const bool pass_ends = !after_null && pass_end_score(b, ply, &pass_score);
+    if (pass_ends) {
+        best = pass_score;
+        if (best > alpha) {
+            alpha = best;
+            best_move = move_make(b->general[b->side], b->general[b->side]);
+            pv_set_pass(s, ply, best_move);
+        }
+        if (best >= beta)
+            return best;
+    }
+
+    // 5. Reverse futility and null move (the pass) outside PV nodes. Reverse futility trusts
+    // the static evaluation, so not where a quiet move may end the game.
     if (!pv_node && !in_check) {
-        if (depth <= 6 && eval - 90 * (depth - improving) >= beta && abs(eval) < SCORE_DECISIVE)
+        if (depth <= 6 && eval - 90 * (depth - improving) >= beta && abs(eval) < SCORE_DECISIVE &&
+            !quiet_move_may_end(b))
             return eval;
         if (null_ok && depth >= 3 && eval >= beta && null_move_allowed(b, depth)) {
             int r = 3 + depth / 4;
             board_make(b, move_make(b->general[b->side], b->general[b->side]));
+            s->after_null[ply + 1] = true;
             int v = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            s->after_null[ply + 1] = false;
             board_unmake(b);
             if (s->stopped)
                 return 0;
@@ -396,11 +480,11 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         }
     }
 
-    // 5. The moves: PVS with late move reductions and late move pruning of quiets.
+    // 6. The moves: PVS with late move reductions and late move pruning of quiets.
     ScoredMoves sm;
-    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check);
-    Move quiets[MAX_MOVES], best_move = MOVE_NONE;
-    int nquiets = 0, played = 0, best = -SCORE_INFINITE, old_alpha = alpha;
+    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null);
+    Move quiets[MAX_MOVES];
+    int nquiets = 0, played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
         if (!movegen_is_legal(b, m))
             continue;
@@ -454,7 +538,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         pv_update(s, ply, m);
         if (v < beta)
             continue;
-        // 6. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
+        // 7. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
         // before it lose some.
         if (quiet) {
             if (s->killers[ply][0] != m) {
@@ -468,10 +552,12 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         }
         break;
     }
-    if (played == 0) // no legal move: mate (a side not in check can always pass)
+    // No legal move: mate in check; otherwise the pass, when it is not searched as a move: its
+    // game end (best), or after the null move the static evaluation.
+    if (played == 0 && (in_check || !pass_ends))
         return in_check ? -SCORE_MATE + ply : eval;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, board_key(b), best_move, tt_score_to(best, ply, SCORE_DECISIVE),
+    tt_store(&s->tt, key, best_move, tt_score_to(best, ply, SCORE_DECISIVE),
              in_check ? TT_EVAL_NONE : eval, depth, bound);
     return best;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Alpha-beta search: iterative deepening PVS with a TT, quiescence, null move (= the pass),
+// Alpha-beta search: iterative deepening PVS with a TT, quiescence, null move (a pass as a tempo),
 // LMR and every end-of-game rule of the rules page inside the tree.
 #pragma once
 

@@ -2,8 +2,10 @@
 // Search: mates in 1, 2 and 3 (chariot, horse, elephant, cannon over a screen, palace
 // diagonals), each confirmed as a mate of that length by Fairy-Stockfish 11.1 with no pass in
 // its principal variation (it also reports point-decided ends as mate); the game ends of the
-// rules page scored by points or perpetual check; exact node limits; reproducible search
-// after search_clear; no illegal bestmove over many random positions.
+// rules page scored by points or perpetual check; a pass that lets the opponent end the game by
+// passing back never chosen when it loses on points, and chosen when it wins; the move limit
+// and a standing bikjang scored as the points decide at every depth; exact node limits;
+// reproducible search after search_clear; no illegal bestmove over many random positions.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,6 +178,147 @@ static void test_game_ends(void **state) {
     assert_int_equal(run_depth(&b, 3).best, MOVE_NONE);
 }
 
+// Positions where passing loses on the spot: the side to move is behind on points and not in
+// check, so the opponent's pass back ends the game by two passes and the points decide; no mate
+// is in sight (a depth-10 search scores each within 300 cp). The first is issue 10's position;
+// the others are from self-play at 300 nodes (seed 11), where the side to move passed there
+// and lost so.
+static const char *const PASS_LOSES[] = {
+    "1b3a1b1/4a4/1n1k1n1c1/1pp1C1pp1/5p3/9/PP1rBPPP1/2cN3C1/R3K4/1B1A1A1N1 w - - 12 22",
+    "1b1akc3/4a4/1c1n5/1pp4pp/3p5/5R3/2PPP1PP1/1C3N1C1/3AK4/r2A3B1 w - - 0 26",
+    "1b1a1a1n1/r3k4/3n1c1c1/1pp1b1pp1/3p4r/5R3/PP2P2PP/1C1N1N3/2R1K2C1/1B1A1A1B1 w - - 0 13",
+    "2b1ak3/4a4/2n1cn3/5R3/6p2/2p1pp3/PP1r2PP1/2N4C1/3A5/2BK1C1B1 b - - 0 29",
+    "5a3/4kc3/6C2/4ppp2/7R1/9/3rN4/9/4A4/4K1B2 b - - 0 91",
+    "1nb1akbn1/6r2/1cc2a3/1ppr1ppp1/P3R4/1N1PP1N2/5R1PP/2C1B4/4A3C/2BAK4 w - - 0 29",
+    "rb1a2b1r/4ka3/3n1c2n/5p1p1/p2pp2c1/8R/1PP1P1PP1/1C1N1N1C1/R3K4/1B1A1A1B1 w - - 0 14",
+    "1b1aka3/8r/1c1n3c1/pp2n1p2/3p3C1/2P1P2P1/3P1B3/1C3N3/R3K4/1NBA1A3 b - - 0 24",
+    "3a1ab2/4kc3/4b3R/3n1p3/2n1p4/3p5/1PP1PP3/3CK1Nr1/1C2A4/1B4B2 w - - 0 31",
+};
+
+// The limits the pass tests search at: depth 1 and 2, 300, 1000 and 3000 nodes.
+static const SearchLimits PASS_LIMITS[] = {
+    {.depth = 1}, {.depth = 2}, {.nodes = 300}, {.nodes = 1000}, {.nodes = 3000}};
+enum { PASS_LIMITS_N = sizeof PASS_LIMITS / sizeof PASS_LIMITS[0] };
+
+static SearchResult run_limits(const Board *b, const SearchLimits *lim) {
+    search_clear(searcher);
+    return search_run(searcher, b, lim, NULL, NULL, NULL);
+}
+
+static Move pass_of(const Board *b) { return move_make(b->general[b->side], b->general[b->side]); }
+
+// Score of a win on points by `side` with b's points, decided `ply` plies from the root.
+static int points_win(const Board *b, Side side, int ply) {
+    int margin = rules_points_half(b, side) - rules_points_half(b, !side);
+    return SCORE_POINTS_WIN + SCORE_POINTS_PER_HALF * margin - ply;
+}
+
+static void test_pass_losing_on_points(void **state) {
+    (void)state;
+    static Board b, after;
+    int n = (int)(sizeof PASS_LOSES / sizeof PASS_LOSES[0]), failures = 0;
+    for (int i = 0; i < n; i++) {
+        load(&b, PASS_LOSES[i], NULL);
+        assert_false(board_in_check(&b));
+        assert_int_not_equal(rules_points_leader(&b), b.side);
+        // The premise: after the pass, the opponent passes back and wins on points.
+        after = b;
+        board_make(&after, pass_of(&b));
+        SearchResult r = run_depth(&after, 1);
+        assert_true(move_is_pass(r.best));
+        assert_int_equal(r.score, points_win(&after, after.side, 1));
+        for (int k = 0; k < PASS_LIMITS_N; k++) {
+            r = run_limits(&b, &PASS_LIMITS[k]);
+            char mv[MOVE_STR_LEN];
+            move_to_uci(r.best, mv);
+            if ((move_is_pass(r.best) || r.score <= -SCORE_DECISIVE) && ++failures)
+                print_error("case %d (%s), depth %d nodes %llu: bestmove %s score %d\n", i,
+                            PASS_LOSES[i], PASS_LIMITS[k].depth,
+                            (unsigned long long)PASS_LIMITS[k].nodes, mv, r.score);
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+// After the opponent's pass, the side ahead on points passes back and wins, even where the
+// static evaluation says it stands worse (the second case: -267 cp for the side ahead).
+static void test_pass_winning_on_points(void **state) {
+    (void)state;
+    static const char *const CASES[] = {PASS_LOSES[0], PASS_LOSES[5], PASS_LOSES[3]};
+    static Board b;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        load(&b, CASES[i], NULL);
+        board_make(&b, pass_of(&b));
+        assert_int_equal(rules_points_leader(&b), b.side);
+        for (int k = 0; k < PASS_LIMITS_N; k++) {
+            SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+            char mv[MOVE_STR_LEN];
+            move_to_uci(r.best, mv);
+            if (!move_is_pass(r.best) || r.score != points_win(&b, b.side, 1))
+                fail_msg("case %zu, depth %d nodes %llu: bestmove %s score %d", i,
+                         PASS_LIMITS[k].depth, (unsigned long long)PASS_LIMITS[k].nodes, mv,
+                         r.score);
+        }
+    }
+}
+
+// Where every move of the opponent ends the game by the move limit, the value of a move is the
+// point count, not the static evaluation. Cho (5 : 4.5 ahead) cannot give check, take or make
+// the generals face: at ply 198 every move wins on points two plies later; at ply 197 Han
+// loses so three plies later whatever it plays.
+static void test_move_limit_by_points(void **state) {
+    (void)state;
+    static const char *const AT_198 = "3k5/4a4/9/9/9/3P5/9/9/4A4/4K4 w - - 0 100";
+    static const char *const AT_197 = "3k5/4a4/9/9/9/3P5/9/9/4A4/4K4 b - - 0 99";
+    static Board b;
+    load(&b, AT_198, NULL);
+    int win = points_win(&b, CHO, 2);
+    for (int k = 0; k < PASS_LIMITS_N; k++) {
+        SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+        if (r.score != win)
+            fail_msg("ply 198, depth %d nodes %llu: score %d, expected %d", PASS_LIMITS[k].depth,
+                     (unsigned long long)PASS_LIMITS[k].nodes, r.score, win);
+    }
+    load(&b, AT_197, NULL);
+    for (int k = 1; k < PASS_LIMITS_N; k++) {
+        SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+        if (r.score != -win + 1)
+            fail_msg("ply 197, depth %d nodes %llu: score %d, expected %d", PASS_LIMITS[k].depth,
+                     (unsigned long long)PASS_LIMITS[k].nodes, r.score, -win + 1);
+    }
+}
+
+// A bikjang stands. Behind on points, Han must break it (any move that leaves the generals
+// facing, the pass included, loses at once; here only the chariot's f10e9 and the guard's
+// d10e9 do); ahead, it leaves it standing and wins (oracle C02: taking the cannon keeps the
+// generals facing).
+static void test_bikjang_by_points(void **state) {
+    (void)state;
+    static Board b;
+    load(&b, "3akr3/9/9/9/9/9/9/9/4K4/R1R6 b - - 0 40", NULL);
+    for (int k = 0; k < PASS_LIMITS_N; k++) {
+        SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+        Board after = b;
+        board_make(&after, r.best);
+        if (board_state(&after)->facing || r.score <= -SCORE_DECISIVE)
+            fail_msg("behind, depth %d nodes %llu: score %d, generals still facing %d",
+                     PASS_LIMITS[k].depth, (unsigned long long)PASS_LIMITS[k].nodes, r.score,
+                     board_state(&after)->facing);
+    }
+    load(&b, "rn1a1a1br/4k4/c4n3/bpp2pC1p/1c7/9/1PP1P1PP1/1CN6/4K4/1RBA1ANBR w - - 0 1", "e4d4");
+    Move take;
+    ErrorInfo err;
+    assert_int_equal(move_parse_uci(&b, "f7g7", &take, &err), STATUS_OK);
+    Board after = b;
+    board_make(&after, take);
+    for (int k = 0; k < PASS_LIMITS_N; k++) {
+        SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+        if (r.best != take || r.score != points_win(&after, HAN, 1))
+            fail_msg("ahead, depth %d nodes %llu: score %d", PASS_LIMITS[k].depth,
+                     (unsigned long long)PASS_LIMITS[k].nodes, r.score);
+    }
+}
+
 static void test_node_limit_exact(void **state) {
     (void)state;
     static Board b;
@@ -240,6 +383,10 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mates),
         cmocka_unit_test(test_game_ends),
+        cmocka_unit_test(test_pass_losing_on_points),
+        cmocka_unit_test(test_pass_winning_on_points),
+        cmocka_unit_test(test_move_limit_by_points),
+        cmocka_unit_test(test_bikjang_by_points),
         cmocka_unit_test(test_node_limit_exact),
         cmocka_unit_test(test_legal_bestmoves),
     };
