@@ -516,6 +516,44 @@ static void test_bad_files_reported_first(void **state) {
     assert_int_equal(run_tune(fx, "--dry-run --out /nonexistent-dir/w.h", out, sizeof out), 0);
 }
 
+// hansu-tune says how many games and positions it fits and warns when the free weights
+// outnumber what the data can pin down (docs/tuning.md: >= 100 positions per free weight,
+// every touched free parameter in >= 100 positions); --l2 is checked and named in the banner.
+static void test_coverage_warning_and_l2(void **state) {
+    Fixture *fx = *state;
+    char out[16384], args[2048];
+    assert_int_equal(run_tune(fx, "--dry-run", out, sizeof out), 0);
+    size_t pos, distinct, games, tpos, tgames;
+    const char *fit = strstr(out, "fitting "), *tr = strstr(out, "\ntrain ");
+    assert_non_null(fit);
+    assert_non_null(tr);
+    assert_int_equal(sscanf(fit, "fitting %zu training positions (%zu distinct) from %zu games",
+                            &pos, &distinct, &games), 3);
+    assert_int_equal(sscanf(tr, "\ntrain %zu positions (%zu games)", &tpos, &tgames), 2);
+    assert_int_equal(pos, tpos);
+    assert_int_equal(games, tgames);
+    assert_true(distinct > 0 && distinct <= pos);
+    if (!strstr(out, "warning: the data cannot pin down"))
+        fail_msg("all %d parameters free on %zu positions, no warning:\n%s", EVAL_PARAM_NB,
+                 pos, out);
+    // Only the material values free: thousands of positions per weight, no warning.
+    int n = snprintf(args, sizeof args, "--dry-run --freeze "), listed = 0;
+    for (int t = 0; t < EVAL_TERM_NB; t++)
+        if (t != EVAL_TERM_MATERIAL)
+            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s", listed++ ? "," : "",
+                          EVAL_TERMS[t].name);
+    assert_int_equal(run_tune(fx, args, out, sizeof out), 0);
+    if (!strstr(out, "fitting ") || strstr(out, "cannot pin down"))
+        fail_msg("%s:\n%s", args, out);
+    // --l2: a bad value is refused; a good one is written into the banner.
+    assert_int_equal(run_tune(fx, "--dry-run --l2 -1", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--l2: '-1' is not a number"));
+    snprintf(args, sizeof args, "--l2 250 --out '%s/l2.h'", fx->dir);
+    assert_int_equal(run_tune(fx, args, out, sizeof out), 0);
+    snprintf(args, sizeof args, "grep -q -- '--l2 250 ' '%s/l2.h'", fx->dir);
+    assert_int_equal(system(args), 0);
+}
+
 // hansu-tune itself: same input, seed and thread count give a byte-identical header.
 static void test_hansu_tune_is_byte_stable(void **state) {
     Fixture *fx = *state;
@@ -560,6 +598,7 @@ int main(void) {
         cmocka_unit_test(test_bad_files_reported_first),
         cmocka_unit_test(test_emit_and_reparse),
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
+        cmocka_unit_test(test_coverage_warning_and_l2),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -114,6 +114,69 @@ static void test_gradient_matches_finite_differences(void **state) {
     trace_store_free(&s);
 }
 
+// The regularised objective J = MSE + (l2 / N) * sum((w - w0) / 100)^2: its value on a known
+// deviation, its gradient against central finite differences, and its pull in training.
+static void test_l2_objective(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 300, 17);
+    double w[2 * NP], w0[2 * NP], g[2 * NP], k = 1.3;
+    random_weights(w, 12, 60);
+    random_weights(w0, 13, 60);
+    tune_set_targets(&s, k, 0.2);
+    TuneConfig cfg = {.l2 = 2};
+    // One weight one pawn away from w0, on 100 positions: 2 / 100 * 1^2.
+    double a[2 * NP] = {0}, b[2 * NP] = {0};
+    b[5] = 100;
+    assert_true(fabs(tune_penalty(&cfg, NP, 100, a, b, NULL) - 0.02) < 1e-15);
+    assert_true(tune_penalty(&cfg, NP, 0, a, b, NULL) == 0);
+    cfg.l2 = 0;
+    assert_true(tune_penalty(&cfg, NP, 100, a, b, NULL) == 0);
+    // Gradient of J, with l2 large enough that the penalty is a fair share of it.
+    cfg.l2 = 3000;
+    double *scratch = calloc(tune_scratch_stride(&s), sizeof *scratch);
+    tune_gradient(&s, 0, s.npos, w, k, 1, g, scratch);
+    double pen = tune_penalty(&cfg, NP, s.npos, w0, w, g);
+    assert_true(pen > 0.1 * tune_loss(&s, w, k, 1));
+    for (int i = 0; i < 2 * NP; i++) {
+        const double h = 1e-3;
+        double save = w[i];
+        w[i] = save + h;
+        double up = tune_loss(&s, w, k, 1) + tune_penalty(&cfg, NP, s.npos, w0, w, NULL);
+        w[i] = save - h;
+        double down = tune_loss(&s, w, k, 1) + tune_penalty(&cfg, NP, s.npos, w0, w, NULL);
+        w[i] = save;
+        double fd = (up - down) / (2 * h), rel = fabs(fd - g[i]) / fabs(g[i]);
+        if (rel > 1e-6)
+            fail_msg("param %d: analytic %.12e finite difference %.12e rel %.3e", i, g[i], fd, rel);
+    }
+    free(scratch);
+    // Training from w0: without the prior the weights move far; a strong one keeps them near
+    // w0, and the trained weights lower J, not only the MSE.
+    TuneConfig t = {.method = TUNE_ADAM, .lr = 2, .beta1 = 0.9, .beta2 = 0.999,
+                    .epsilon = 1e-8, .epochs = 100, .batch = 0, .threads = 1, .seed = 1, .k = k};
+    TuneResult r;
+    ErrorInfo err;
+    double free_w[2 * NP], held[2 * NP], free_dev = 0, held_dev = 0;
+    memcpy(free_w, w0, sizeof w0), memcpy(held, w0, sizeof w0);
+    assert_int_equal(tune_train(&s, NULL, &t, free_w, NULL, NULL, &r, &err), STATUS_OK);
+    t.l2 = 1e5, t.lr = 0.1; // small steps: Adam's steps do not shrink by themselves
+    assert_int_equal(tune_train(&s, NULL, &t, held, NULL, NULL, &r, &err), STATUS_OK);
+    for (int i = 0; i < 2 * NP; i++)
+        free_dev = fmax(free_dev, fabs(free_w[i] - w0[i])),
+        held_dev = fmax(held_dev, fabs(held[i] - w0[i]));
+    if (!(free_dev > 50 && held_dev < 0.25 * free_dev))
+        fail_msg("largest move %.2f cp without the prior, %.2f cp with l2 1e5", free_dev,
+                 held_dev);
+    double j_start = tune_loss(&s, w0, k, 1);
+    assert_true(tune_loss(&s, held, k, 1) + tune_penalty(&t, NP, s.npos, w0, held, NULL) <
+                j_start);
+    // A negative weight is a setting error.
+    t.l2 = -1;
+    assert_int_equal(tune_train(&s, NULL, &t, held, NULL, NULL, &r, &err), STATUS_RANGE);
+    trace_store_free(&s);
+}
+
 static void test_rebuild_matches_eval(void **state) {
     (void)state;
     TraceStore s;
@@ -218,6 +281,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256_vectors),
         cmocka_unit_test(test_gradient_matches_finite_differences),
+        cmocka_unit_test(test_l2_objective),
         cmocka_unit_test(test_rebuild_matches_eval),
         cmocka_unit_test(test_recovery_of_known_weights),
         cmocka_unit_test(test_fit_k),

@@ -107,6 +107,22 @@ double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double
     return sum / (double)(end - begin);
 }
 
+double tune_penalty(const TuneConfig *cfg, int nparams, size_t npos, const double *w0,
+                    const double *w, double *grad) {
+    if (!(cfg->l2 > 0) || npos == 0 || !w0)
+        return 0;
+    // Deviations in pawns: l2 weighs a pawn of deviation like l2 positions of squared error 1.
+    const double c = cfg->l2 / (double)npos / (100.0 * 100.0);
+    double sum = 0;
+    for (int i = 0; i < 2 * nparams; i++) {
+        double d = w[i] - w0[i];
+        sum += d * d;
+        if (grad)
+            grad[i] += 2 * c * d;
+    }
+    return c * sum;
+}
+
 // MSE of sigmoid(K * e_j) against the results, for the K fit.
 static double result_mse(const TraceStore *s, const double *evals, double k) {
     double sum = 0;
@@ -165,9 +181,9 @@ static void step(const TuneConfig *cfg, int nparams, double *w, const double *g,
 }
 
 // One pass over the training set in (shuffled) batches; returns the mean pre-step loss.
-static double run_epoch(const TraceStore *s, const TuneConfig *cfg, int epoch, double *w,
-                        double *g, double *m, double *v, double *scratch, size_t *order,
-                        long *t) {
+static double run_epoch(const TraceStore *s, const TuneConfig *cfg, const double *w0, int epoch,
+                        double *w, double *g, double *m, double *v, double *scratch,
+                        size_t *order, long *t) {
     size_t batch = cfg->batch && cfg->batch < s->npos ? cfg->batch : s->npos;
     size_t nb = (s->npos + batch - 1) / batch;
     for (size_t b = 0; b < nb; b++)
@@ -181,6 +197,7 @@ static double run_epoch(const TraceStore *s, const TuneConfig *cfg, int epoch, d
     for (size_t b = 0; b < nb; b++) {
         size_t lo = order[b] * batch, hi = lo + batch < s->npos ? lo + batch : s->npos;
         sum += tune_gradient(s, lo, hi, w, cfg->k, cfg->threads, g, scratch) * (double)(hi - lo);
+        tune_penalty(cfg, s->nparams, s->npos, w0, w, g); // the prior: N of the whole set
         step(cfg, s->nparams, w, g, m, v, ++*t);
     }
     return sum / (double)s->npos;
@@ -191,16 +208,17 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
                   ErrorInfo *err) {
     if (train->npos == 0)
         return error_set(err, STATUS_RANGE, "no training positions");
-    if (cfg->threads < 1 || cfg->threads > 256 || cfg->epochs < 0 || !(cfg->lr > 0))
+    if (cfg->threads < 1 || cfg->threads > 256 || cfg->epochs < 0 || !(cfg->lr > 0) ||
+        !(cfg->l2 >= 0))
         return error_set(err, STATUS_RANGE, "bad threads %d, epochs %d or learning rate %g",
                          cfg->threads, cfg->epochs, cfg->lr);
     size_t n2 = (size_t)2 * train->nparams, batch = cfg->batch ? cfg->batch : train->npos;
     double *g = calloc(n2, sizeof *g), *m = calloc(n2, sizeof *m), *v = calloc(n2, sizeof *v);
-    double *best = malloc(n2 * sizeof *best);
+    double *best = malloc(n2 * sizeof *best), *w0 = malloc(n2 * sizeof *w0);
     double *scratch = calloc((size_t)cfg->threads * tune_scratch_stride(train), sizeof *scratch);
     size_t *order = malloc(((train->npos + batch - 1) / batch) * sizeof *order);
     Status st = STATUS_OK;
-    if (!g || !m || !v || !best || !scratch || !order) {
+    if (!g || !m || !v || !best || !w0 || !scratch || !order) {
         st = error_set(err, STATUS_NOMEM, "tuner: out of memory for %zu parameters", n2);
         goto cleanup;
     }
@@ -208,12 +226,13 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
     *result = (TuneResult){.best_valid_mse = has_valid ? tune_loss(valid, w, cfg->k, cfg->threads)
                                                         : NAN};
     memcpy(best, w, n2 * sizeof *best);
+    memcpy(w0, cfg->w0 ? cfg->w0 : w, n2 * sizeof *w0);
     long t = 0;
     int since = 0;
     for (int epoch = 1; epoch <= cfg->epochs; epoch++) {
         TuneEpoch e = {.epoch = epoch, .valid_mse = NAN};
         double t0 = omp_get_wtime();
-        e.train_mse = run_epoch(train, cfg, epoch, w, g, m, v, scratch, order, &t);
+        e.train_mse = run_epoch(train, cfg, w0, epoch, w, g, m, v, scratch, order, &t);
         double t1 = omp_get_wtime();
         if (has_valid)
             e.valid_mse = tune_loss(valid, w, cfg->k, cfg->threads);
@@ -236,6 +255,6 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
     else
         result->best_epoch = result->epochs_run;
 cleanup:
-    free(g), free(m), free(v), free(best), free(scratch), free(order);
+    free(g), free(m), free(v), free(best), free(w0), free(scratch), free(order);
     return st;
 }

@@ -25,6 +25,14 @@
 #define HANSU_VERSION "dev"
 #endif
 
+// Default of --l2, chosen by measurement on the embedded demo's data (docs/tuning.md).
+#define L2_DEFAULT 0
+#define L2_DEFAULT_S "0"
+
+// The data-size warning (docs/tuning.md): fewer training positions than this per free weight,
+// or a free parameter with a non-zero count in fewer positions than this.
+enum { POSITIONS_PER_WEIGHT = 100, MIN_POSITIONS_PER_PARAM = 100 };
+
 typedef struct Options {
     char **inputs;
     int ninputs;
@@ -64,6 +72,9 @@ static void usage(FILE *f) {
         "  --init PATH        starting weights from this header (default: the compiled-in ones)\n"
         "  --k K              sigmoid scale K (default: fitted on the starting weights)\n"
         "  --lambda L         target = (1-L)*result + L*sigmoid(K*score) (default 0)\n"
+        "  --l2 X             pull toward the starting weights: minimise MSE + (X/N) *\n"
+        "                     sum((w - w0)/100)^2, N training positions\n"
+        "                     (default " L2_DEFAULT_S ")\n"
         "  --seed S           split, per-game choice, shuffle and batch order (default 1)\n"
         "  --threads N        OpenMP threads (default: all cores)\n"
         "\nOutput:\n"
@@ -95,7 +106,7 @@ static int parse_value_flag(Options *o, const char *flag, const char *val) {
              {"--lr", 1e-12, 1e12, 0}, {"--beta1", 0, 0.999999, 0}, {"--beta2", 0, 0.99999999, 0},
              {"--epsilon", 1e-30, 1, 0}, {"--epochs", 0, 1e7, 0}, {"--batch", 0, 1e12, 0},
              {"--patience", 0, 1e7, 0}, {"--k", 1e-6, 1e3, 0}, {"--lambda", 0, 1, 0},
-             {"--seed", 0, 1.8e19, 0}, {"--threads", 1, 256, 0}};
+             {"--seed", 0, 1.8e19, 0}, {"--threads", 1, 256, 0}, {"--l2", 0, 1e12, 0}};
     int n = (int)(sizeof t / sizeof t[0]), i = 0;
     while (i < n && strcmp(t[i].name, flag))
         i++;
@@ -128,6 +139,7 @@ static int parse_value_flag(Options *o, const char *flag, const char *val) {
     case 14: o->lambda = v; break;
     case 15: c->seed = strtoull(val, NULL, 10), f->seed = c->seed; break;
     case 16: c->threads = iv; break;
+    case 17: c->l2 = v; break;
     }
     return 1;
 }
@@ -319,6 +331,70 @@ static Status load_data(Run *r, ErrorInfo *err) {
     return st;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+// Distinct training positions as the fit sees them: distinct (phase, trace) pairs.
+static size_t distinct_traces(const TraceStore *s) {
+    uint64_t *h = malloc((s->npos ? s->npos : 1) * sizeof *h);
+    if (!h)
+        return 0;
+    for (size_t j = 0; j < s->npos; j++) {
+        const TracePos *p = &s->pos[j];
+        uint64_t x = 0xcbf29ce484222325ULL ^ p->phase; // FNV-1a over the entries
+        for (int k = 0; k < p->count; k++) {
+            const TraceEntry *e = &s->entries[p->start + k];
+            x = (x ^ ((uint64_t)e->index << 16 | (uint16_t)e->coef)) * 0x100000001b3ULL;
+        }
+        h[j] = x;
+    }
+    qsort(h, s->npos, sizeof *h, cmp_u64);
+    size_t n = 0;
+    for (size_t j = 0; j < s->npos; j++)
+        n += j == 0 || h[j] != h[j - 1];
+    free(h);
+    return n;
+}
+
+// What the data can pin down: distinct games and positions, positions per free weight, and
+// free parameters that few positions touch; a warning when the rule of docs/tuning.md fails.
+static void report_coverage(const Run *r) {
+    static size_t touched[EVAL_PARAM_NB];
+    memset(touched, 0, sizeof touched);
+    const TraceStore *s = &r->train;
+    for (size_t e = 0; e < s->nentries; e++)
+        touched[s->entries[e].index]++;
+    // A parameter no position touches has no gradient and keeps its value: not counted.
+    int free_params = 0, thin = 0, first_thin = -1;
+    for (int i = 0; i < EVAL_PARAM_NB; i++) {
+        if (r->frozen[i] || touched[i] == 0)
+            continue;
+        free_params++;
+        if (touched[i] < MIN_POSITIONS_PER_PARAM && thin++ == 0)
+            first_thin = i;
+    }
+    double per_weight = free_params ? (double)s->npos / (2.0 * free_params) : 0;
+    printf("fitting %zu training positions (%zu distinct) from %zu games; %d free weights "
+           "(%d touched parameters, mg and eg): %.1f positions per free weight; %d free "
+           "parameters in fewer than %d positions\n",
+           s->npos, distinct_traces(s), r->ds.train_games, 2 * free_params, free_params,
+           per_weight, thin, MIN_POSITIONS_PER_PARAM);
+    if (free_params && (per_weight < POSITIONS_PER_WEIGHT || thin > 0)) {
+        const char *term = "";
+        for (int t = 0; t < EVAL_TERM_NB && first_thin >= 0; t++)
+            if (first_thin >= EVAL_TERMS[t].offset &&
+                first_thin < EVAL_TERMS[t].offset + EVAL_TERMS[t].size)
+                term = EVAL_TERMS[t].name;
+        printf("warning: the data cannot pin down %d free weights (rule: >= %d positions per "
+               "free weight and every free parameter in >= %d positions%s%s); only --l2 %g "
+               "holds them near the start: use more games, --freeze, or a larger --l2\n",
+               2 * free_params, POSITIONS_PER_WEIGHT, MIN_POSITIONS_PER_PARAM,
+               thin ? "; first thin one in " : "", term, r->o.tune.l2);
+    }
+}
+
 // Step 2: starting weights, K, targets, the starting losses and the loss CSV's first row.
 static Status prepare(Run *r, ErrorInfo *err) {
     for (int i = 0; i < EVAL_PARAM_NB; i++)
@@ -369,10 +445,10 @@ static Status emit(Run *r, ErrorInfo *err) {
     dataset_filter_describe(&o->filter, settings, sizeof settings);
     size_t len = strlen(settings);
     snprintf(settings + len, sizeof settings - len,
-             " --lambda %.4g --optimizer %s --lr %.6g --batch %zu --epochs %d --patience %d"
-             "%s%s%s%s",
-             o->lambda, o->tune.method == TUNE_GD ? "gd" : "adam", o->tune.lr, o->tune.batch,
-             o->tune.epochs, o->tune.patience, o->freeze ? " --freeze " : "",
+             " --lambda %.4g --l2 %.6g --optimizer %s --lr %.6g --batch %zu --epochs %d"
+             " --patience %d%s%s%s%s",
+             o->lambda, o->tune.l2, o->tune.method == TUNE_GD ? "gd" : "adam", o->tune.lr,
+             o->tune.batch, o->tune.epochs, o->tune.patience, o->freeze ? " --freeze " : "",
              o->freeze ? o->freeze : "", o->init ? " --init " : "", o->init ? o->init : "");
     snprintf(note, sizeof note, "Texel tuning of %zu train / %zu validation positions, kept "
              "epoch %d", r->train.npos, r->valid.npos, r->res.best_epoch);
@@ -394,7 +470,7 @@ int main(int argc, char **argv) {
     if (!r || !inputs)
         return free(r), free(inputs), fputs("hansu-tune: out of memory\n", stderr), 1;
     r->o = (Options){.inputs = inputs, .filter = dataset_filter_default(),
-                     .tune = {.method = TUNE_ADAM, .beta1 = 0.9, .beta2 = 0.999,
+                     .tune = {.method = TUNE_ADAM, .beta1 = 0.9, .beta2 = 0.999, .l2 = L2_DEFAULT,
                               .epsilon = 1e-8, .epochs = 100, .batch = 16384, .patience = 10,
                               .threads = omp_get_num_procs(), .seed = 1},
                      .out = "engine/eval_weights.h"};
@@ -411,6 +487,8 @@ int main(int argc, char **argv) {
     Status st = check_files(r, &err);
     if (st == STATUS_OK)
         st = load_data(r, &err);
+    if (st == STATUS_OK)
+        report_coverage(r);
     if (st == STATUS_OK)
         st = prepare(r, &err);
     if (st == STATUS_OK)
