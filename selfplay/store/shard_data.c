@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Column storage for games and positions: growth, append with row rebasing, comparison.
-#include "game_record.h"
+#include "shard_data.h"
 
 #include <stdbool.h>
 #include <stdio.h>
