@@ -26,8 +26,8 @@
 #endif
 
 // Default of --l2, chosen by measurement on the embedded demo's data (docs/tuning.md).
-#define L2_DEFAULT 0
-#define L2_DEFAULT_S "0"
+#define L2_DEFAULT 1000
+#define L2_DEFAULT_S "1000"
 
 // The data-size warning (docs/tuning.md): fewer training positions than this per free weight,
 // or a free parameter with a non-zero count in fewer positions than this.
