@@ -11,3 +11,9 @@ if(TARGET hansu_tuner)
   target_compile_definitions(test_tuner_roundtrip PRIVATE
     HANSU_CMAKE="${CMAKE_COMMAND}" HANSU_GENERATOR="${CMAKE_GENERATOR}")
 endif()
+# scripts/train: the data window in positions and the confirmed verdicts (issue 12).
+if(EXISTS /usr/bin/python3)
+  add_test(NAME train_loop_py COMMAND /usr/bin/python3
+           ${CMAKE_CURRENT_SOURCE_DIR}/test_train_loop.py ${CMAKE_CURRENT_BINARY_DIR}/train_loop.d)
+  set_tests_properties(train_loop_py PROPERTIES TIMEOUT 60)
+endif()
