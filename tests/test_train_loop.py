@@ -58,6 +58,16 @@ def test_window(work):
         check(False, "a missing self-play log is an error")
     except train.TrainError as e:
         check("iteration 2" in str(e), str(e))
+    # A run started before window_positions, l2 and confirm existed resumes with its own
+    # setting: the last `window` iterations, and no confirming SPRT.
+    old = train.load_config(None, [])
+    for section, key in [("tune", "window_positions"), ("tune", "l2"), ("match", "confirm")]:
+        del old[section][key]
+    old["tune"]["window"] = 2
+    train.check_config(old)
+    run.config = old
+    check(run.tune_window(4) == ([3, 4], 3900), f"old window of 2 iterations: {run.tune_window(4)}")
+    check(run.verdict(4, {"match": {"sprt": "H1 accepted"}}, None, None), "old runs: one SPRT")
 
 
 def test_verdict(work):
