@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "engine.h"
+#include "game_driver.h"
 #include "h5store.h"
 #include "rules.h"
 #include "run_lock.h"
@@ -205,7 +206,7 @@ static void worker(Run *r) {
     while (s && next_index(r, &index)) {
         bool played = false;
         shard_data_clear(&game);
-        Status st = runner_play_game(r->cfg, s, index, &game, &r->abort_games, &played, &e);
+        Status st = game_driver_play(r->cfg, s, index, &game, &r->abort_games, &played, &e);
         if (st != STATUS_OK) {
             run_fail(r, st, &e);
             break;

@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shard_data.h"
-#include "search.h"
 #include "status.h"
 #include "types.h"
 
@@ -92,16 +90,3 @@ Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err);
 /// existing run without --resume), STATUS_NOMEM.
 Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress,
                   void *arg, RunnerProgress *final, ErrorInfo *err);
-
-/// Plays game `index` of a run with a cleared searcher and appends it (one game row and its
-/// positions, pos_start/pos_end relative to out) to out; *played is false, and out unchanged,
-/// when *abort_flag was set during the game. STATUS_ILLEGAL if the search returns no legal move
-/// in a live position; STATUS_NOMEM. The runner's workers call it; exposed for tests.
-Status runner_play_game(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,
-                        atomic_bool *abort_flag, bool *played, ErrorInfo *err);
-
-/// The pairing (cho * 4 + han) of game `index`: round robin over the 16 pairings.
-int runner_game_pairing(uint64_t index);
-
-/// The seed of game `index` in a run with run seed `seed` (splitmix64 of both).
-uint64_t runner_game_seed(uint64_t seed, uint64_t index);
