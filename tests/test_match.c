@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "match.h"
 #include "rules.h"
+#include "timeman.h"
 #include "uci_child.h"
 
 #ifndef FAKE_ENGINE_PATH
@@ -181,7 +182,7 @@ static void test_start_errors(void **state) {
     UciChild *e = NULL;
     ErrorInfo err;
     EngineSpec spec = {.name = "missing", .cmd = "/nonexistent/engine"};
-    int64_t t0 = child_now_ms();
+    int64_t t0 = timeman_now_ms();
     assert_int_equal(child_start(&e, &spec, 5000, &err), STATUS_IO);
     assert_null(e);
     assert_non_null(strstr(err.msg, "cannot execute /nonexistent/engine: No such file"));
@@ -189,7 +190,7 @@ static void test_start_errors(void **state) {
                         .args = {"-c", "exit 3"}};
     assert_int_equal(child_start(&e, &quits, 5000, &err), STATUS_IO);
     assert_non_null(strstr(err.msg, "exited before uciok (exit status 3)"));
-    assert_true(child_now_ms() - t0 < 4000); // neither waited for the timeout
+    assert_true(timeman_now_ms() - t0 < 4000); // neither waited for the timeout
 }
 
 static void test_fault_illegal(void **state) {

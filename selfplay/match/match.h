@@ -35,6 +35,8 @@ typedef struct MatchConfig {
     const char *openings_path; // file of FENs, one a line; NULL = the 16 formation pairings
     const char *pgn_path;      // NULL = no PGN
     const char *state_path;    // NULL = no state file (no resume)
+    const char *json_path;     // NULL = no JSON result (match_json.h); else written at each
+                               // state save and at the end
     bool resume;               // continue the match recorded in state_path
     bool sprt_enabled;
     Sprt sprt;

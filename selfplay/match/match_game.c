@@ -9,6 +9,7 @@
 #include "board.h"
 #include "fen.h"
 #include "notation.h"
+#include "timeman.h"
 
 /// A side's clock during the game (LIMIT_CLOCK only). Milliseconds.
 typedef struct Clock {
@@ -99,7 +100,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
     bool ok = child_send(e, cmd);
     go_command(g, clk, stm, cmd, sizeof cmd);
     ok = ok && child_send(e, cmd);
-    int64_t start = child_now_ms();
+    int64_t start = timeman_now_ms();
     const Limits *l = g->limits[stm];
     int64_t allowed = l->kind == LIMIT_CLOCK      ? clock_allowance(&clk[stm], g->margin)
                       : l->kind == LIMIT_MOVETIME ? l->movetime + g->margin
@@ -118,7 +119,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
             return false;
         }
         if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0')) {
-            int64_t elapsed = child_now_ms() - start;
+            int64_t elapsed = timeman_now_ms() - start;
             if (l->kind == LIMIT_CLOCK && !clock_charge(&clk[stm], elapsed, g->margin)) {
                 snprintf(cmd, sizeof cmd, "lost on time (%" PRId64 " ms used)", elapsed);
                 forfeit(out, stm, REASON_TIME, cmd);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // hansu-match: plays a match between two UCI engines over the janggi formation pairings and
 // prints the running score, Elo, SPRT and a final summary. The only part that prints.
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -9,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "engine.h"
 #include "match.h"
 
@@ -29,6 +29,8 @@ static void usage(void) {
           "  --margin MS (clock overrun allowed, default 100) --watchdog MS (hang at\n"
           "  nodes/depth, default 10000) --openings FILE (FENs) --random-plies N --seed S\n"
           "  --pgn FILE --state FILE (default PGN.state) --resume\n"
+          "  --json FILE (the result for programs, docs/json-outputs.md; rewritten after\n"
+          "  each pair)\n"
           "  --sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalised Elo, pentanomial)\n"
           "  --event NAME --stop-after-pairs K (testing: stop as if interrupted)\n",
           stderr);
@@ -68,25 +70,9 @@ static Status parse_engine(int argc, char **argv, int *i, EngineSpec *e, Limits 
     return STATUS_OK;
 }
 
-// Strict integer parsing: the whole text, in lo..hi; the message names flag and text.
-static Status parse_ll(const char *flag, const char *s, long long lo, long long hi,
-                       long long *out, ErrorInfo *err) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end)
-        return error_set(err, STATUS_SYNTAX, "%s: '%s' is not a number", flag, s);
-    if (v < lo || v > hi)
-        return error_set(err, STATUS_RANGE, "%s: %s is out of range %lld..%lld", flag, s, lo, hi);
-    *out = v;
-    return STATUS_OK;
-}
-
+// A flag's int value in INT_MIN..INT_MAX (the match checks the ranges that matter).
 static Status parse_int(const char *flag, const char *s, int *out, ErrorInfo *err) {
-    long long v = 0;
-    Status st = parse_ll(flag, s, INT_MIN, INT_MAX, &v, err);
-    *out = (int)v;
-    return st;
+    return cli_parse_int(flag, s, INT_MIN, INT_MAX, out, err);
 }
 
 enum { SPRT_ELO_MAX = 1000 }; // normalised Elo bounds beyond this are a typo, not a test
@@ -101,13 +87,11 @@ static Status parse_sprt(int argc, char **argv, int *i, Sprt *s, ErrorInfo *err)
             k++;
         if (k == 4)
             return error_set(err, STATUS_SYNTAX, "--sprt: unknown \"%s\"", a);
-        const char *text = a + strlen(keys[k]);
-        char *end;
-        errno = 0;
-        v[k] = strtod(text, &end);
-        if (errno || end == text || *end || !isfinite(v[k]))
-            return error_set(err, STATUS_SYNTAX, "--sprt: %.*s '%s' is not a finite number",
-                             (int)strlen(keys[k]) - 1, keys[k], text);
+        char flag[16];
+        snprintf(flag, sizeof flag, "--sprt %.*s", (int)strlen(keys[k]) - 1, keys[k]);
+        Status st = cli_parse_double(flag, a + strlen(keys[k]), -HUGE_VAL, HUGE_VAL, &v[k], err);
+        if (st != STATUS_OK)
+            return st;
     }
     if (isnan(v[0]) || isnan(v[1]))
         return error_set(err, STATUS_SYNTAX, "--sprt: give elo0= and elo1=");
@@ -141,31 +125,27 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
             cli->has_global = true;
             return match_parse_limit(lim, &cli->global, err);
         }
-    long long v = 0;
     Status st = STATUS_OK;
     if (strcmp(flag, "--games") == 0)
         st = parse_int(flag, val, &c->games, err);
     else if (strcmp(flag, "--concurrency") == 0)
         st = parse_int(flag, val, &c->concurrency, err);
     else if (strcmp(flag, "--margin") == 0)
-        st = parse_ll(flag, val, 0, LLONG_MAX, &v, err), c->margin = v;
+        st = cli_parse_i64(flag, val, 0, INT64_MAX, &c->margin, err);
     else if (strcmp(flag, "--watchdog") == 0)
-        st = parse_ll(flag, val, 1, LLONG_MAX, &v, err), c->watchdog = v;
+        st = cli_parse_i64(flag, val, 1, INT64_MAX, &c->watchdog, err);
     else if (strcmp(flag, "--openings") == 0)
         c->openings_path = val;
     else if (strcmp(flag, "--random-plies") == 0)
         st = parse_int(flag, val, &c->random_plies, err);
-    else if (strcmp(flag, "--seed") == 0) {
-        char *end;
-        errno = 0;
-        c->seed = strtoull(val, &end, 10);
-        if (errno || end == val || *end || val[0] == '-')
-            st = error_set(err, STATUS_SYNTAX, "%s: '%s' is not a number", flag, val);
-    }
+    else if (strcmp(flag, "--seed") == 0)
+        st = cli_parse_u64(flag, val, UINT64_MAX, &c->seed, err);
     else if (strcmp(flag, "--pgn") == 0)
         c->pgn_path = val;
     else if (strcmp(flag, "--state") == 0)
         c->state_path = val;
+    else if (strcmp(flag, "--json") == 0)
+        c->json_path = val;
     else if (strcmp(flag, "--event") == 0)
         c->event = val;
     else if (strcmp(flag, "--stop-after-pairs") == 0)

@@ -12,8 +12,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "timeman.h"
 
 struct UciChild {
     EngineSpec spec;
@@ -25,12 +26,6 @@ struct UciChild {
     size_t len; // bytes waiting in buf
     char buf[ENGINE_LINE_MAX * 2];
 };
-
-int64_t child_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 const EngineSpec *child_spec(const UciChild *e) { return &e->spec; }
 
@@ -200,7 +195,7 @@ Status child_start(UciChild **out, const EngineSpec *spec, int64_t timeout_ms, E
     Status st = spawn(e, err);
     if (st != STATUS_OK)
         goto cleanup;
-    int64_t deadline = child_now_ms() + timeout_ms;
+    int64_t deadline = timeman_now_ms() + timeout_ms;
     child_send(e, "uci");
     ChildRead r = wait_for(e, "uciok", deadline);
     if (r == CHILD_EOF) {
@@ -304,7 +299,7 @@ ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_m
             return CHILD_LINE;
         if (e->eof)
             return CHILD_EOF;
-        int64_t left = deadline_ms - child_now_ms();
+        int64_t left = deadline_ms - timeman_now_ms();
         if (left < 0)
             return CHILD_TIMEOUT;
         struct pollfd pfd = {.fd = e->from_fd, .events = POLLIN};

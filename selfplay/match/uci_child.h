@@ -35,9 +35,6 @@ typedef enum {
 
 typedef struct UciChild UciChild;
 
-/// Milliseconds on the monotonic clock (for deadlines).
-int64_t child_now_ms(void);
-
 /// Starts the engine, sends `uci` and waits for `uciok`, sends each option followed by
 /// `isready` and waits for `readyok`, all within timeout_ms. SIGPIPE is ignored from then on,
 /// so a write to a dead engine fails instead of killing the match. The child gets SIGKILL when
@@ -61,7 +58,7 @@ void child_kill(UciChild *e);
 /// Writes one line (the newline is added). False when the engine can no longer be written to.
 bool child_send(UciChild *e, const char *line);
 
-/// Reads the next line into buf (without the newline) before deadline_ms (child_now_ms time).
+/// Reads the next line into buf (without the newline) before deadline_ms (timeman_now_ms time).
 ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_ms);
 
 /// Sends `isready` and waits for `readyok` before deadline_ms, dropping other lines (e.g. a
