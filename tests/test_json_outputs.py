@@ -86,17 +86,23 @@ def test_match_resume():
 
 def test_selfplay():
     run_dir, out = os.path.join(WORK, "sp"), os.path.join(WORK, "sp.json")
-    r = run([SELFPLAY, "--games", "8", "--nodes", "30", "--threads", "2", "--hash", "1",
-             "--no-bench", "--progress", "1000", "--shard-positions", "300", "--out", run_dir,
-             "--json", out])
+    base = [SELFPLAY, "--nodes", "30", "--threads", "2", "--hash", "1", "--no-bench",
+            "--progress", "1000", "--out", run_dir, "--json", out]
+    r = run(base + ["--games", "8"])
     check(r.returncode == 0, f"self-play ran: {r.stderr}")
+    first = load(out)
+    check(first["games_played"] == 8 and first["games_saved"] == 8, "first part: 8 games")
+    # Resumed to 16: a second shard, games of this process apart from the run's.
+    r = run(base + ["--games", "16", "--resume"])
+    check(r.returncode == 0, f"self-play resumed: {r.stderr}")
     j = load(out)
-    check(j["games_played"] == 8 and j["games_saved"] == 8 and not j["interrupted"], "games")
-    check(sum(j["reasons"].values()) == 8, "end reasons add up to the games")
+    check(j["games_played"] == 8 and j["games_done"] == 16 and j["games_saved"] == 16 and
+          not j["interrupted"], "resumed: 8 played here, 16 in the run")
+    check(sum(j["reasons"].values()) == 8, "end reasons add up to the games of this process")
     check(j["wins"]["cho"] + j["wins"]["han"] <= 8, "wins")
     shards = j["shards"]
-    check(len(shards) >= 2, "several shards listed")
-    check(sum(s["games"] for s in shards) == 8 and
+    check(len(shards) >= 2, "the resumed run's shards are all listed")
+    check(sum(s["games"] for s in shards) == 16 and
           sum(s["positions"] for s in shards) == j["positions_saved"], "shard rows add up")
     for s in shards:
         with open(s["path"], "rb") as f:
