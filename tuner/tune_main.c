@@ -25,7 +25,8 @@
 #define HANSU_VERSION "dev"
 #endif
 
-// Default of --l2, chosen by measurement on the embedded demo's data (docs/tuning.md).
+// Default of --l2, chosen by measurement on the embedded demo's data (docs/tuning.md); on 2000
+// games it holds the weights back, and the settings files for real runs pass 100.
 #define L2_DEFAULT 1000
 #define L2_DEFAULT_S "1000"
 
@@ -74,7 +75,8 @@ static void usage(FILE *f) {
         "  --lambda L         target = (1-L)*result + L*sigmoid(K*score) (default 0)\n"
         "  --l2 X             pull toward the starting weights: minimise MSE + (X/N) *\n"
         "                     sum((w - w0)/100)^2, N training positions\n"
-        "                     (default " L2_DEFAULT_S ")\n"
+        "                     (default " L2_DEFAULT_S ", safe on ~100 games; 100 keeps the gain\n"
+        "                     on 2000 games: docs/tuning.md)\n"
         "  --seed S           split, per-game choice, shuffle and batch order (default 1)\n"
         "  --threads N        OpenMP threads (default: all cores)\n"
         "\nOutput:\n"
