@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "board.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "prng.h"

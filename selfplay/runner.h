@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game_record.h"
+#include "shard_data.h"
 #include "search.h"
 #include "status.h"
 #include "types.h"

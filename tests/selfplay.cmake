@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Tests of the self-play runner (issue 4): packed board codec, HDF5 store round trip and
 # failure handling, and the runner itself (determinism, pairings, resume, kill -9, disk full).
-if(TARGET hansu_data)
+if(TARGET hansu_store)
   add_library(hansu_selfplay_testutil STATIC selfplay_util.c)
-  target_link_libraries(hansu_selfplay_testutil PUBLIC hansu_data)
+  target_link_libraries(hansu_selfplay_testutil PUBLIC hansu_store)
 
   hansu_add_test(test_codec SOURCES test_codec.c LIBS hansu_selfplay_testutil TIMEOUT 60)
   hansu_add_test(test_h5store SOURCES test_h5store.c LIBS hansu_selfplay_testutil TIMEOUT 120)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game_record.h"
+#include "shard_data.h"
 
 /// Appends `games` games with ids first_id.. played by uniformly random legal moves from their
 /// round-robin pairing (scores drawn at random), stored as the runner stores its games.

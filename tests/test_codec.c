@@ -14,7 +14,7 @@
 #include "engine.h"
 #include "fen.h"
 #include "janggi/formation.h"
-#include "game_record.h"
+#include "shard_data.h"
 #include "packed_board.h"
 #include "selfplay_util.h"
 

@@ -17,7 +17,7 @@
 #include "engine.h"
 #include "match.h"
 #include "rules.h"
-#include "uci_engine.h"
+#include "uci_child.h"
 
 #ifndef FAKE_ENGINE_PATH
 #define FAKE_ENGINE_PATH HANSU_BINARY_DIR "/tests/fake_engine"

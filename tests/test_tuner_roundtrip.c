@@ -16,7 +16,7 @@
 #include "engine.h"
 #include "eval.h"
 #include "fen.h"
-#include "game_record.h"
+#include "shard_data.h"
 #include "h5store.h"
 #include "packed_board.h"
 #include "synth.h"

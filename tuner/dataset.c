@@ -11,7 +11,7 @@
 
 #include "board.h"
 #include "eval.h"
-#include "game_record.h"
+#include "shard_data.h"
 #include "h5store.h"
 #include "movegen.h"
 #include "packed_board.h"

@@ -6,7 +6,7 @@
 
 #include "board.h"
 #include "eval.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "rules.h"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Synthetic self-play data for the tuner's tests and benchmark: games of random legal moves,
-// recorded in the self-play schema (game_record.h) so they go through the real HDF5 path.
+// recorded in the self-play schema (shard_data.h) so they go through the real HDF5 path.
 #pragma once
 
-#include <stdbool.h> // game_record.h uses bool
+#include <stdbool.h> // shard_data.h uses bool
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game_record.h"
+#include "shard_data.h"
 #include "status.h"
 
 /// Appends `games` games of uniformly random legal moves (the pass drawn 1 time in 20 at

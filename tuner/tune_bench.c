@@ -13,7 +13,7 @@
 #include "dataset.h"
 #include "engine.h"
 #include "eval.h"
-#include "game_record.h"
+#include "shard_data.h"
 #include "h5store.h"
 #include "optimizer.h"
 #include "synth.h"

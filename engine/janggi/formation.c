@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Start positions of the 16 formation pairings, as laid out on the rules page.
-#include "formation.h"
+#include "janggi/formation.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A UCI engine run as a child process: fork/exec over pipes, line I/O with poll deadlines.
 #define _GNU_SOURCE
-#include "uci_engine.h"
+#include "uci_child.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,10 +5,10 @@
 
 #include <stddef.h>
 
-#include "game_record.h"
+#include "shard_data.h"
 #include "status.h"
 
-/// Checks d with shard_data_check (value ranges and orders, game_record.h), then replays every
+/// Checks d with shard_data_check (value ranges and orders, shard_data.h), then replays every
 /// game of d from its formation pairing. Checks for each position: the stored board equals the
 /// replayed one, it decodes to a position fen_parse accepts, side to move, ply, in-check and
 /// capture flags agree, the move is legal; and for each game the final points and, for a board

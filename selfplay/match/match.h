@@ -12,7 +12,7 @@
 #include "rules.h"
 #include "stats.h"
 #include "status.h"
-#include "uci_engine.h"
+#include "uci_child.h"
 
 /// How one engine's moves are limited. Times in milliseconds.
 typedef enum { LIMIT_NODES = 0, LIMIT_DEPTH, LIMIT_MOVETIME, LIMIT_CLOCK } LimitKind;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Column storage for games and positions: growth, append with row rebasing, comparison.
-#include "game_record.h"
+#include "shard_data.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formation.h"
+#include "janggi/formation.h"
 #include "packed_board.h"
 #include "rules.h"
 

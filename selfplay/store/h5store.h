@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game_record.h"
+#include "shard_data.h"
 #include "status.h"
 
 // Schema 2: the digest header in the user block, HDF5 1.10 metadata checksums, Fletcher32 on
@@ -50,7 +50,7 @@ Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *d
 /// same bytes. Refuses with STATUS_FORMAT, naming path, a file without a digest header or
 /// whose bytes do not match it, not of this format, of another schema version, with an
 /// attribute or column of another type or shape, or whose values fail shard_data_check
-/// (game_record.h); STATUS_IO when it cannot be read. data must be initialised; it is cleared
+/// (shard_data.h); STATUS_IO when it cannot be read. data must be initialised; it is cleared
 /// first.
 Status h5store_read(const char *path, StoreMeta *meta, ShardData *data, ErrorInfo *err);
 

@@ -7,7 +7,7 @@
 
 #include "board.h"
 #include "fen.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "rules.h"

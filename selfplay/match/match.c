@@ -16,7 +16,7 @@
 #include "engine.h"
 #include "rules.h"
 #include "prng.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "match_game.h"
 #include "movegen.h"
 #include "pgn.h"

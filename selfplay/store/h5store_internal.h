@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "game_record.h"
+#include "shard_data.h"
 #include "h5store.h"
 #include "status.h"
 
