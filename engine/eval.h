@@ -66,6 +66,11 @@ static inline int64_t eval_taper(int64_t mg, int64_t eg, int phase, int phase_ma
     return (mg * phase + eg * (phase_max - phase)) / phase_max;
 }
 
+/// The same taper in real numbers (no truncation), for the tuner's gradient.
+static inline double eval_taper_real(double mg, double eg, int phase, int phase_max) {
+    return (mg * phase + eg * (phase_max - phase)) / phase_max;
+}
+
 /// Description of one term of the list, for the tuner and the header printer.
 typedef struct EvalTermInfo {
     const char *id;      // "MATERIAL"
