@@ -42,6 +42,8 @@ typedef struct Variant {
     const char *start_fen;             // the standard start position
     int formation_count;               // start formations of one side (0: start_fen only)
     const char *const *formation_names; // their names, formation_count entries
+    // Sets up the start position of formations (cho, han), each 0..formation_count - 1.
+    void (*setup_formations)(Board *b, int cho, int han);
 } Variant;
 
 /// Janggi (engine/janggi/variant.c), the default variant.
@@ -56,3 +58,17 @@ const Variant *variant_find(const char *name);
 
 /// The variant a Board gets when nothing else is asked for: janggi.
 static inline const Variant *variant_default(void) { return &VARIANT_JANGGI; }
+
+/// Number of formation pairings (Cho's formation, Han's formation) of v.
+static inline int variant_pairing_count(const Variant *v) {
+    return v->formation_count * v->formation_count;
+}
+
+/// Cho's and Han's formation of pairing p (p = cho * formation_count + han).
+static inline int variant_pairing_cho(const Variant *v, int p) { return p / v->formation_count; }
+static inline int variant_pairing_han(const Variant *v, int p) { return p % v->formation_count; }
+
+/// Sets up b at the start position of pairing p of v, Cho to move, ply 0.
+static inline void variant_setup_pairing(const Variant *v, Board *b, int p) {
+    v->setup_formations(b, variant_pairing_cho(v, p), variant_pairing_han(v, p));
+}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "variant.h"
 
 const char *const FORMATION_NAMES[FORMATION_NB] = {"ma-sang-sang-ma", "sang-ma-sang-ma",
                                                 "ma-sang-ma-sang", "sang-ma-ma-sang"};
@@ -54,7 +55,7 @@ static void setup_side(Board *b, Side side, Formation f) {
 }
 
 void formation_setup(Board *b, Formation cho, Formation han) {
-    board_clear(b);
+    board_clear_variant(b, &VARIANT_JANGGI);
     setup_side(b, CHO, cho);
     setup_side(b, HAN, han);
     board_finish_setup(b, CHO, 0, 0);

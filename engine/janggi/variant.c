@@ -9,6 +9,10 @@
 #include "janggi/formation.h"
 #include "janggi/janggi.h"
 
+static void setup_formations(Board *b, int cho, int han) {
+    formation_setup(b, (Formation)cho, (Formation)han);
+}
+
 const Variant VARIANT_JANGGI = {
     .name = "janggi",
     .geometry = &janggi_geometry,
@@ -33,6 +37,7 @@ const Variant VARIANT_JANGGI = {
     .start_fen = FEN_START,
     .formation_count = FORMATION_NB,
     .formation_names = FORMATION_NAMES,
+    .setup_formations = setup_formations,
 };
 
 static const Variant *const VARIANTS[] = {&VARIANT_JANGGI};
