@@ -35,7 +35,8 @@ static void write_banner(FILE *out, const EvalBanner *bn) {
     else
         fprintf(out, "// final loss (MSE): train %.8f  validation %.8f\n", bn->train_loss,
                 bn->valid_loss);
-    fprintf(out, "// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.\n");
+    fprintf(out, "// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in "
+                 "centipawns.\n");
 }
 
 static void write_weight(FILE *out, EvalWeight w) { fprintf(out, "S(%5d, %5d),", w.mg, w.eg); }
