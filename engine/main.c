@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "board.h"
+#include "cli.h"
 #include "eval.h"
 #include "eval_header.h"
 #include "engine.h"
@@ -27,16 +28,15 @@ static void usage(FILE *f) {
 
 static int run_perft(int argc, char **argv) {
     const char *fen = FEN_START;
-    long depth = -1;
+    int depth = -1;
     int divide = 0;
+    ErrorInfo err;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
             fen = argv[++i];
         else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
-            char *end;
-            depth = strtol(argv[++i], &end, 10);
-            if (*end || depth < 0 || depth > 20) {
-                fprintf(stderr, "hansu perft: --depth must be a number from 0 to 20\n");
+            if (cli_parse_int("--depth", argv[++i], 0, 20, &depth, &err) != STATUS_OK) {
+                fprintf(stderr, "hansu perft: %s\n", err.msg);
                 return 2;
             }
         } else if (strcmp(argv[i], "--divide") == 0)
@@ -52,7 +52,6 @@ static int run_perft(int argc, char **argv) {
         return 2;
     }
     static Board board;
-    ErrorInfo err;
     if (fen_parse(&board, fen, &err) != STATUS_OK) {
         fprintf(stderr, "hansu perft: %s\n", err.msg);
         return 2;
@@ -76,22 +75,18 @@ static int run_perft(int argc, char **argv) {
 }
 
 static int run_bench(int argc, char **argv) {
-    long depth = BENCH_DEPTH;
+    int depth = BENCH_DEPTH;
+    ErrorInfo err;
     if (argc > 3) {
         fprintf(stderr, "hansu bench: unexpected argument '%s' (usage: hansu bench [DEPTH])\n",
                 argv[3]);
         return 2;
     }
-    if (argc == 3) {
-        char *end;
-        depth = strtol(argv[2], &end, 10);
-        if (*end || depth < 1 || depth > 64) {
-            fprintf(stderr, "hansu bench: depth '%s' is not 1..64\n", argv[2]);
-            return 2;
-        }
+    if (argc == 3 && cli_parse_int("depth", argv[2], 1, 64, &depth, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu bench: %s\n", err.msg);
+        return 2;
     }
     BenchResult res;
-    ErrorInfo err;
     if (bench_run(bench_default_text(), (int)depth, BENCH_HASH_MB, stdout, &res, &err) !=
         STATUS_OK) {
         fprintf(stderr, "hansu bench: %s\n", err.msg);

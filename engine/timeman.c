@@ -4,6 +4,8 @@
 
 #include <time.h>
 
+#include "search.h"
+
 int64_t timeman_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

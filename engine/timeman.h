@@ -4,7 +4,9 @@
 
 #include <stdint.h>
 
-#include "search.h"
+#include "types.h"
+
+typedef struct SearchLimits SearchLimits; // search.h: what one search may spend
 
 /// The two budgets of one move, in ms. 0 means no limit.
 typedef struct TimeBudget {

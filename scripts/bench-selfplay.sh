@@ -25,20 +25,21 @@ run() { # run NAME THREADS GAMES [extra options...]
     name=$1 threads=$2 games=$3
     shift 3
     "$BIN" --games "$games" --threads "$threads" --no-bench --progress 100000 \
-        --out "$WORK/$name" "$@" >"$WORK/$name.txt" 2>"$WORK/$name.err"
+        --out "$WORK/$name" --json "$WORK/$name.json" "$@" >"$WORK/$name.txt" 2>"$WORK/$name.err"
 }
-field() { # field NAME PATTERN AWK-EXPR: a number from a summary line
-    grep "$2" "$WORK/$1.txt" | sed 's/[(),%]/ /g' | awk "{print $3}"
+field() { # field NAME KEY: a number of the run's --json result (docs/json-outputs.md)
+    /usr/bin/python3 -c 'import json, sys; print("%.4g" % json.load(open(sys.argv[1]))[sys.argv[2]])' \
+        "$WORK/$1.json" "$2"
 }
 
 echo "hansu-selfplay benchmark: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "scaling runs: $GAMES games, $NODES nodes per move, seed 1"
 run one 1 "$GAMES" --nodes "$NODES"
 run two 2 "$GAMES" --nodes "$NODES"
-g1=$(field one "^games played" '$6')
-g2=$(field two "^games played" '$6')
-c1=$(field one "^cpu" '$4')
-c2=$(field two "^cpu" '$4')
+g1=$(field one games_per_s)
+g2=$(field two games_per_s)
+c1=$(field one cores_busy)
+c2=$(field two cores_busy)
 echo "  1 thread : $g1 games/s ($c1 cores busy)"
 echo "  2 threads: $g2 games/s ($c2 cores busy)"
 awk -v a="$g1" -v b="$g2" 'BEGIN { printf "  ratio    : %.2f (goal >= 1.8)\n", b / a }'
@@ -50,8 +51,9 @@ awk -v a="$g1" -v ca="$c1" -v b="$g2" -v cb="$c2" 'BEGIN {
     printf "  games per busy core: %.2f (1 thread), %.2f (2 threads): parallel efficiency %.2f\n",
            a / ca, b / cb, (b / cb) / (a / ca) }'
 "$BIN" verify "$WORK/two" | sed 's/^/  /'
-echo "writer share (2 threads): $(field two '^writer' '$7')% of the run (goal <= 5%)"
-echo "bytes per position: $(field two '^run folder' '$10') (goal <= 8)"
+awk -v w="$(field two writer_s)" -v e="$(field two elapsed_s)" 'BEGIN {
+    printf "writer share (2 threads): %.2f%% of the run (goal <= 5%%)\n", 100 * w / e }'
+echo "bytes per position: $(field two bytes_per_position) (goal <= 8)"
 if /usr/bin/python3 -c "import h5py" 2>/dev/null; then
     /usr/bin/python3 - "$WORK/two" <<'PY'
 import glob, os, sys
@@ -74,5 +76,5 @@ echo "default settings ($(nproc) threads, $DEFAULT_GAMES games):"
 run defaults 0 "$DEFAULT_GAMES"
 echo "  $(grep '^games played' "$WORK/defaults.txt")"
 echo "  $(grep '^cpu' "$WORK/defaults.txt")"
-awk -v g="$DEFAULT_GAMES" -v c="$(field defaults '^cpu' '$2')" 'BEGIN {
+awk -v g="$DEFAULT_GAMES" -v c="$(field defaults cpu_s)" 'BEGIN {
     printf "  games/hour per busy core: %.0f\n", g / c * 3600 }'

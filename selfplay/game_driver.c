@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The game driver: one self-play game from its formation pairing to the end under the rules
 // page, with seeded random opening plies and optional resignation and adjudication.
-#include "runner.h"
+#include "game_driver.h"
 
 #include <stdlib.h>
 
@@ -11,15 +11,16 @@
 #include "packed_board.h"
 #include "prng.h"
 #include "rules.h"
+#include "runner.h"
 
-uint64_t runner_game_seed(uint64_t seed, uint64_t index) {
+uint64_t game_driver_seed(uint64_t seed, uint64_t index) {
     uint64_t s = seed;
     uint64_t a = prng_next(&s);
     uint64_t t = a ^ index;
     return prng_next(&t);
 }
 
-int runner_game_pairing(uint64_t index) {
+int game_driver_pairing(uint64_t index) {
     return (int)(index % (uint64_t)variant_pairing_count(variant_default()));
 }
 
@@ -130,7 +131,7 @@ static void finish_game(ShardData *out, size_t g, const Board *b, Side winner, E
         out->positions.result_stm[p] = out->positions.stm[p] == winner ? 1 : -1;
 }
 
-Status runner_play_game(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,
+Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,
                         atomic_bool *abort_flag, bool *played, ErrorInfo *err) {
     *played = false;
     size_t games0 = out->games.count, positions0 = out->positions.count;
@@ -140,8 +141,8 @@ Status runner_play_game(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
         st = error_set(err, STATUS_NOMEM, "out of memory for a board");
     if (st != STATUS_OK)
         goto cleanup;
-    uint64_t rng = runner_game_seed(cfg->seed, index);
-    int pairing = runner_game_pairing(index);
+    uint64_t rng = game_driver_seed(cfg->seed, index);
+    int pairing = game_driver_pairing(index);
     const Variant *v = variant_default();
     variant_setup_pairing(v, b, pairing);
     search_clear(s);

@@ -16,10 +16,12 @@
 
 #include "bench.h"
 #include "engine.h"
+#include "game_driver.h"
 #include "h5store.h"
 #include "rules.h"
 #include "run_lock.h"
 #include "selfplay_build_info.h"
+#include "timeman.h"
 
 enum { WRITE_SHARE_INVERSE = 24 }; // the writer waits 24x its last write: <= ~4% of the time
 
@@ -30,6 +32,8 @@ void runner_config_default(SelfplayConfig *cfg) {
     cfg->seed = 1;
     cfg->random_plies = 8;
     cfg->nodes = 2000;
+    cfg->resign_plies = 4;
+    cfg->adjudicate_plies = 8;
     cfg->hash_mb = 16;
     cfg->bench = true;
     cfg->checkpoint_s = 5.0;
@@ -38,11 +42,28 @@ void runner_config_default(SelfplayConfig *cfg) {
     cfg->progress_s = 1.0;
 }
 
+void runner_config_set_limit(SelfplayConfig *cfg, RunnerLimit which, uint64_t value) {
+    cfg->limits_given |= which;
+    if (which == RUNNER_LIMIT_NODES)
+        cfg->nodes = value;
+    else if (which == RUNNER_LIMIT_DEPTH)
+        cfg->depth = value > INT32_MAX ? INT32_MAX : (int)value;
+    else
+        cfg->movetime_ms = value > INT64_MAX ? INT64_MAX : (int64_t)value;
+}
+
 Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
-    int limits = (cfg->depth > 0) + (cfg->movetime_ms > 0);
-    if (limits > 1)
-        return error_set(err, STATUS_RANGE, "give only one of --depth and --movetime");
-    if (!limits && cfg->nodes == 0)
+    // One limit, given as a positive number: a zero would silently fall back to the default
+    // nodes, and a second limit silently override the first.
+    unsigned given = cfg->limits_given | (cfg->depth ? RUNNER_LIMIT_DEPTH : 0) |
+                     (cfg->movetime_ms ? RUNNER_LIMIT_MOVETIME : 0);
+    if (given & (given - 1))
+        return error_set(err, STATUS_RANGE, "give only one of --nodes, --depth and --movetime");
+    if ((given & RUNNER_LIMIT_DEPTH) && cfg->depth <= 0)
+        return error_set(err, STATUS_RANGE, "--depth must be at least 1");
+    if ((given & RUNNER_LIMIT_MOVETIME) && cfg->movetime_ms <= 0)
+        return error_set(err, STATUS_RANGE, "--movetime must be at least 1");
+    if (!(given & (RUNNER_LIMIT_DEPTH | RUNNER_LIMIT_MOVETIME)) && cfg->nodes == 0)
         return error_set(err, STATUS_RANGE, "--nodes must be at least 1");
     if (cfg->games == 0 && !(cfg->hours > 0))
         return error_set(err, STATUS_RANGE, "give --games N (N >= 1) or --hours H (H > 0)");
@@ -70,11 +91,8 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+// Seconds on the monotonic clock (the engine's, timeman_now_ms).
+static double now_s(void) { return timeman_now_ms() / 1000.0; }
 
 static void utc_now(char *out, size_t len) {
     time_t t = time(NULL);
@@ -205,7 +223,7 @@ static void worker(Run *r) {
     while (s && next_index(r, &index)) {
         bool played = false;
         shard_data_clear(&game);
-        Status st = runner_play_game(r->cfg, s, index, &game, &r->abort_games, &played, &e);
+        Status st = game_driver_play(r->cfg, s, index, &game, &r->abort_games, &played, &e);
         if (st != STATUS_OK) {
             run_fail(r, st, &e);
             break;

@@ -8,13 +8,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shard_data.h"
-#include "search.h"
 #include "status.h"
 #include "types.h"
 
 /// Most worker threads per CPU (omp_get_num_procs()) that runner_config_check accepts.
 enum { RUNNER_THREADS_PER_CPU = 4 };
+
+/// The search limit of each move: exactly one, the nodes unless another is set.
+typedef enum {
+    RUNNER_LIMIT_NODES = 1,
+    RUNNER_LIMIT_DEPTH = 2,
+    RUNNER_LIMIT_MOVETIME = 4
+} RunnerLimit;
 
 /// Everything that decides a run. Fill with runner_config_default() and change fields.
 typedef struct SelfplayConfig {
@@ -41,6 +46,7 @@ typedef struct SelfplayConfig {
     uint64_t checkpoint_games; // ... or after this many new games, whichever comes first
     size_t shard_positions;   // a shard is closed once it holds this many positions
     double progress_s;        // seconds between progress callbacks
+    unsigned limits_given;    // RunnerLimit bits set by runner_config_set_limit
 } SelfplayConfig;
 
 /// Where a run stands; passed to the progress callback and returned at the end.
@@ -70,10 +76,16 @@ typedef struct RunnerProgress {
 typedef void (*RunnerProgressFn)(const RunnerProgress *p, void *arg);
 
 /// Defaults: 1000 games, all cores, seed 1, 8 random plies, 2000 nodes, hash 16 MB, bench on,
-/// checkpoint every 5 s or 200 games, shards of 1 << 18 positions.
+/// resignation and adjudication off (when turned on: over 4 own moves, over 8 plies),
+/// checkpoint every 5 s or 200 games, shards of 1 << 18 positions, progress every second.
 void runner_config_default(SelfplayConfig *cfg);
 
-/// Checks ranges and combinations of the options. STATUS_RANGE with a message.
+/// Sets the search limit `which` to value (nodes, plies or ms per move) as a front end's flag
+/// asks; runner_config_check then refuses a zero and a second limit.
+void runner_config_set_limit(SelfplayConfig *cfg, RunnerLimit which, uint64_t value);
+
+/// Checks ranges and combinations of the options, the one place for them. STATUS_RANGE with a
+/// message naming the flag (--nodes, --depth, ...).
 Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err);
 
 /// Makes sure cfg->out_dir can take the run: creates it (not with --resume), checks it is a
@@ -92,16 +104,3 @@ Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err);
 /// existing run without --resume), STATUS_NOMEM.
 Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress,
                   void *arg, RunnerProgress *final, ErrorInfo *err);
-
-/// Plays game `index` of a run with a cleared searcher and appends it (one game row and its
-/// positions, pos_start/pos_end relative to out) to out; *played is false, and out unchanged,
-/// when *abort_flag was set during the game. STATUS_ILLEGAL if the search returns no legal move
-/// in a live position; STATUS_NOMEM. The runner's workers call it; exposed for tests.
-Status runner_play_game(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,
-                        atomic_bool *abort_flag, bool *played, ErrorInfo *err);
-
-/// The pairing (cho * 4 + han) of game `index`: round robin over the 16 pairings.
-int runner_game_pairing(uint64_t index);
-
-/// The seed of game `index` in a run with run seed `seed` (splitmix64 of both).
-uint64_t runner_game_seed(uint64_t seed, uint64_t index);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "cli.h"
 #include "engine.h"
 #include "fen.h"
 #include "notation.h"
@@ -21,6 +23,7 @@
 #include "rules.h"
 #include "run_lock.h"
 #include "runner.h"
+#include "sha256.h"
 #include "verify.h"
 
 // Lock-free, hence safe to set from a signal handler and to read from every thread.
@@ -61,32 +64,25 @@ static void usage(FILE *f) {
         "  --checkpoint-games N games between checkpoints [200]\n"
         "  --shard-positions N  positions per shard file [262144]\n"
         "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
+        "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
         "  --help               this text\n");
 }
 
-// Strict number parsing: the whole text, in range.
+// A flag's number, the whole text in 0..max; false with a message naming flag and text.
 static bool parse_u64(const char *flag, const char *s, uint64_t max, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-' || v > max) {
-        fprintf(stderr, "hansu-selfplay: %s: '%s' is not a number in 0..%llu\n", flag, s,
-                (unsigned long long)max);
-        return false;
-    }
-    *out = v;
-    return true;
+    ErrorInfo err;
+    if (cli_parse_u64(flag, s, max, out, &err) == STATUS_OK)
+        return true;
+    fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+    return false;
 }
 
 static bool parse_double(const char *flag, const char *s, double *out) {
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    if (errno || end == s || *end || !(*out >= 0)) {
-        fprintf(stderr, "hansu-selfplay: %s: '%s' is not a non-negative number\n", flag, s);
-        return false;
-    }
-    return true;
+    ErrorInfo err;
+    if (cli_parse_double(flag, s, 0, HUGE_VAL, out, &err) == STATUS_OK)
+        return true;
+    fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+    return false;
 }
 
 static void format_duration(double s, char *out, size_t len) {
@@ -154,43 +150,94 @@ static void print_summary(const RunnerProgress *p) {
            (unsigned long long)p->buffer_peak_bytes);
 }
 
+// One shard of the run folder for --json: path, rows and the SHA-256 of the whole file.
+static Status json_shard(FILE *f, const char *path, ErrorInfo *err) {
+    StoreMeta meta;
+    size_t games = 0, positions = 0;
+    char hex[65];
+    Status st = h5store_read_meta(path, &meta, &games, &positions, err);
+    if (st == STATUS_OK)
+        st = sha256_file(path, hex, err);
+    if (st != STATUS_OK)
+        return st;
+    fputs("\n    {\"path\": ", f);
+    cli_json_string(f, path);
+    fprintf(f, ", \"games\": %zu, \"positions\": %zu, \"sha256\": \"%s\"}", games, positions, hex);
+    return STATUS_OK;
+}
+
+static void json_field(FILE *f, const char *name, double v) {
+    fprintf(f, ",\n  \"%s\": ", name);
+    cli_json_number(f, v);
+}
+
+// The run's result for programs (--json FILE, docs/json-outputs.md), written at once.
+static Status write_json(const char *path, const SelfplayConfig *cfg, const RunnerProgress *p,
+                         bool interrupted, ErrorInfo *err) {
+    char **files = NULL, *buf = NULL;
+    size_t n = 0, len = 0;
+    Status st = h5store_list_files(cfg->out_dir, &files, &n, err);
+    FILE *f = st == STATUS_OK ? open_memstream(&buf, &len) : NULL;
+    if (st == STATUS_OK && !f)
+        st = error_set(err, STATUS_NOMEM, "--json %s: out of memory", path);
+    if (st != STATUS_OK)
+        goto cleanup;
+    uint64_t decided = p->wins[0] + p->wins[1];
+    fprintf(f, "{\n  \"schema\": 1,\n  \"out\": ");
+    cli_json_string(f, cfg->out_dir);
+    fprintf(f, ",\n  \"interrupted\": %s,\n  \"threads\": %d", interrupted ? "true" : "false",
+            p->threads);
+    fprintf(f, ",\n  \"games_target\": %llu,\n  \"games_played\": %llu,\n  \"games_done\": %llu",
+            (unsigned long long)p->target, (unsigned long long)p->done_here,
+            (unsigned long long)p->done);
+    fprintf(f, ",\n  \"games_saved\": %llu,\n  \"positions_played\": %llu",
+            (unsigned long long)p->saved, (unsigned long long)p->positions_here);
+    fprintf(f, ",\n  \"positions_saved\": %llu,\n  \"bytes_on_disk\": %llu",
+            (unsigned long long)p->saved_positions, (unsigned long long)p->bytes_on_disk);
+    json_field(f, "bytes_per_position",
+               p->saved_positions ? (double)p->bytes_on_disk / p->saved_positions : 0.0);
+    json_field(f, "positions_per_game",
+               p->done_here ? (double)p->positions_here / p->done_here : 0.0);
+    json_field(f, "elapsed_s", p->elapsed_s);
+    json_field(f, "games_per_s", p->games_per_s);
+    json_field(f, "games_per_hour_per_core",
+               p->threads ? p->games_per_s * 3600 / p->threads : 0.0);
+    json_field(f, "cpu_s", p->cpu_s);
+    json_field(f, "cores_busy", p->elapsed_s > 0 ? p->cpu_s / p->elapsed_s : 0.0);
+    json_field(f, "writer_s", p->writer_s);
+    fprintf(f, ",\n  \"checkpoints\": %llu,\n  \"buffer_peak_bytes\": %llu",
+            (unsigned long long)p->shards_written, (unsigned long long)p->buffer_peak_bytes);
+    fprintf(f, ",\n  \"wins\": {\"cho\": %llu, \"han\": %llu}", (unsigned long long)p->wins[0],
+            (unsigned long long)p->wins[1]);
+    json_field(f, "cho_win_rate", decided ? (double)p->wins[0] / decided : 0.0);
+    fputs(",\n  \"reasons\": {", f);
+    const char *sep = "";
+    for (int r = 1; r < REASON_NB; r++)
+        if (p->by_reason[r]) {
+            fprintf(f, "%s\"%s\": %llu", sep, rules_reason_name(r),
+                    (unsigned long long)p->by_reason[r]);
+            sep = ", ";
+        }
+    fputs("},\n  \"shards\": [", f);
+    for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+        fputs(i ? "," : "", f);
+        st = json_shard(f, files[i], err);
+    }
+    fputs("\n  ]\n}\n", f);
+    if (fclose(f) != 0 && st == STATUS_OK)
+        st = error_set(err, STATUS_NOMEM, "--json %s: out of memory", path);
+    if (st == STATUS_OK)
+        st = cli_write_atomic(path, buf, len, err);
+cleanup:
+    free(buf);
+    h5store_free_list(files, n);
+    return st;
+}
+
 // The files named on the command line: folders expand to their shards (a folder with none, or
 // with one game id twice, is an error). False with a message in err.
 static bool collect_inputs(int argc, char **argv, char ***files, size_t *n, ErrorInfo *err) {
-    *files = NULL;
-    *n = 0;
-    for (int i = 0; i < argc; i++) {
-        char **list = NULL;
-        size_t k = 0;
-        struct stat sb;
-        if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            if (h5store_list_run(argv[i], &list, &k, err) != STATUS_OK)
-                return false;
-            if (k == 0) {
-                error_set(err, STATUS_IO, "%s: a folder without shard files", argv[i]);
-                return false;
-            }
-        } else {
-            list = malloc(sizeof *list);
-            if (!list || !(list[0] = strdup(argv[i]))) {
-                free(list);
-                error_set(err, STATUS_NOMEM, "out of memory");
-                return false;
-            }
-            k = 1;
-        }
-        char **grown = realloc(*files, (*n + k) * sizeof **files);
-        if (!grown) {
-            h5store_free_list(list, k);
-            error_set(err, STATUS_NOMEM, "out of memory");
-            return false;
-        }
-        *files = grown;
-        memcpy(*files + *n, list, k * sizeof *list);
-        *n += k;
-        free(list);
-    }
-    return true;
+    return h5store_expand_inputs(argv, (size_t)argc, files, n, err) == STATUS_OK;
 }
 
 static int cmd_merge(int argc, char **argv) {
@@ -360,7 +407,7 @@ static int cmd_show(int argc, char **argv) {
 enum {
     OPT_GAMES = 256, OPT_HOURS, OPT_THREADS, OPT_OUT, OPT_SEED, OPT_RANDOM, OPT_NODES, OPT_DEPTH,
     OPT_MOVETIME, OPT_SPREAD, OPT_RESIGN_CP, OPT_RESIGN_PLIES, OPT_ADJ_CP, OPT_ADJ_PLIES,
-    OPT_HASH, OPT_RESUME, OPT_CKPT_S, OPT_CKPT_GAMES, OPT_SHARD, OPT_PROGRESS, OPT_NO_BENCH, OPT_HELP
+    OPT_HASH, OPT_RESUME, OPT_CKPT_S, OPT_CKPT_GAMES, OPT_SHARD, OPT_PROGRESS, OPT_NO_BENCH, OPT_JSON, OPT_HELP
 };
 
 static const struct option OPTIONS[] = {
@@ -374,18 +421,26 @@ static const struct option OPTIONS[] = {
     {"hash", 1, 0, OPT_HASH},           {"resume", 0, 0, OPT_RESUME},
     {"checkpoint-s", 1, 0, OPT_CKPT_S}, {"checkpoint-games", 1, 0, OPT_CKPT_GAMES},
     {"shard-positions", 1, 0, OPT_SHARD}, {"progress", 1, 0, OPT_PROGRESS},
-    {"no-bench", 0, 0, OPT_NO_BENCH},   {"help", 0, 0, OPT_HELP},           {0, 0, 0, 0},
+    {"no-bench", 0, 0, OPT_NO_BENCH},   {"json", 1, 0, OPT_JSON},
+    {"help", 0, 0, OPT_HELP},           {0, 0, 0, 0},
 };
 
+// The front end's own settings, beside the runner's.
+typedef struct Cli {
+    bool hours_given, games_given;
+    const char *json_path; // --json FILE, or NULL
+} Cli;
+
 // Applies one option; false on a malformed value.
-static bool apply_option(SelfplayConfig *cfg, int opt, const char *arg, bool *hours_given) {
+static bool apply_option(SelfplayConfig *cfg, Cli *cli, int opt, const char *arg) {
     uint64_t u = 0;
-    const char *flag = "option";
+    char flag[32] = "option";
     for (const struct option *o = OPTIONS; o->name; o++)
         if (o->val == opt)
-            flag = o->name;
+            snprintf(flag, sizeof flag, "--%s", o->name);
     switch (opt) {
-    case OPT_HOURS: *hours_given = true; return parse_double(flag, arg, &cfg->hours);
+    case OPT_HOURS: cli->hours_given = true; return parse_double(flag, arg, &cfg->hours);
+    case OPT_JSON: cli->json_path = arg; return true;
     case OPT_SPREAD: return parse_double(flag, arg, &cfg->nodes_spread);
     case OPT_CKPT_S: return parse_double(flag, arg, &cfg->checkpoint_s);
     case OPT_PROGRESS: return parse_double(flag, arg, &cfg->progress_s);
@@ -397,13 +452,13 @@ static bool apply_option(SelfplayConfig *cfg, int opt, const char *arg, bool *ho
     if (!parse_u64(flag, arg, opt == OPT_SEED || opt == OPT_NODES ? UINT64_MAX : INT32_MAX, &u))
         return false;
     switch (opt) {
-    case OPT_GAMES: cfg->games = u; break;
+    case OPT_GAMES: cfg->games = u, cli->games_given = true; break;
     case OPT_THREADS: cfg->threads = (int)u; break;
     case OPT_SEED: cfg->seed = u; break;
     case OPT_RANDOM: cfg->random_plies = (int)u; break;
-    case OPT_NODES: cfg->nodes = u; break;
-    case OPT_DEPTH: cfg->depth = (int)u; break;
-    case OPT_MOVETIME: cfg->movetime_ms = (int64_t)u; break;
+    case OPT_NODES: runner_config_set_limit(cfg, RUNNER_LIMIT_NODES, u); break;
+    case OPT_DEPTH: runner_config_set_limit(cfg, RUNNER_LIMIT_DEPTH, u); break;
+    case OPT_MOVETIME: runner_config_set_limit(cfg, RUNNER_LIMIT_MOVETIME, u); break;
     case OPT_RESIGN_CP: cfg->resign_cp = (int)u; break;
     case OPT_RESIGN_PLIES: cfg->resign_plies = (int)u; break;
     case OPT_ADJ_CP: cfg->adjudicate_cp = (int)u; break;
@@ -414,22 +469,6 @@ static bool apply_option(SelfplayConfig *cfg, int opt, const char *arg, bool *ho
     default: return false;
     }
     return true;
-}
-
-// One search limit, given as a positive number: --nodes, --depth or --movetime. A zero would
-// silently fall back to the default nodes, and a second limit silently override the first.
-static bool check_limits(const SelfplayConfig *cfg, int given) {
-    if (given & (given - 1)) {
-        fprintf(stderr, "hansu-selfplay: give only one of --nodes, --depth and --movetime\n");
-        return false;
-    }
-    const char *zero = (given & 1) && cfg->nodes == 0      ? "--nodes"
-                       : (given & 2) && cfg->depth == 0    ? "--depth"
-                       : (given & 4) && cfg->movetime_ms == 0 ? "--movetime"
-                                                              : NULL;
-    if (zero)
-        fprintf(stderr, "hansu-selfplay: %s must be at least 1\n", zero);
-    return zero == NULL;
 }
 
 int main(int argc, char **argv) {
@@ -447,19 +486,15 @@ int main(int argc, char **argv) {
         return cmd_digest(argc - 1, argv + 1);
     SelfplayConfig cfg;
     runner_config_default(&cfg);
-    cfg.resign_plies = 4;
-    cfg.adjudicate_plies = 8;
-    bool tty = isatty(STDERR_FILENO), hours_given = false, games_given = false;
-    int limits_given = 0; // bit per --nodes, --depth, --movetime
-    cfg.progress_s = tty ? 1.0 : 30.0;
+    Cli cli = {0};
+    bool tty = isatty(STDERR_FILENO);
+    cfg.progress_s = tty ? 1.0 : 30.0; // a line a second only for a person watching
     for (int opt; (opt = getopt_long(argc, argv, "", OPTIONS, NULL)) != -1;) {
         if (opt == OPT_HELP) {
             usage(stdout);
             return 0;
         }
-        games_given |= opt == OPT_GAMES;
-        limits_given |= opt == OPT_NODES ? 1 : opt == OPT_DEPTH ? 2 : opt == OPT_MOVETIME ? 4 : 0;
-        if (opt == '?' || !apply_option(&cfg, opt, optarg, &hours_given)) {
+        if (opt == '?' || !apply_option(&cfg, &cli, opt, optarg)) {
             fprintf(stderr, "hansu-selfplay: see --help\n");
             return 2;
         }
@@ -468,11 +503,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hansu-selfplay: unexpected argument '%s' (see --help)\n", argv[optind]);
         return 2;
     }
-    if (hours_given && !games_given)
+    if (cli.hours_given && !cli.games_given)
         cfg.games = 0;
     ErrorInfo err;
-    if (!check_limits(&cfg, limits_given))
-        return 2;
     if (runner_config_check(&cfg, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
         return 2;
@@ -496,6 +529,13 @@ int main(int argc, char **argv) {
     Status st = runner_run(&cfg, &stop_requested, on_progress, &tty, &final, &err);
     if (st == STATUS_OK || final.done_here > 0) // no report of zeros when nothing was run
         print_summary(&final);
+    ErrorInfo jerr;
+    if ((st == STATUS_OK || final.done_here > 0) && cli.json_path &&
+        write_json(cli.json_path, &cfg, &final, atomic_load(&stop_requested), &jerr) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: --json: %s\n", jerr.msg);
+        if (st == STATUS_OK)
+            return 1;
+    }
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
         return 1;

@@ -28,11 +28,14 @@ if(TARGET hansu-match)
       --nodes 1)
   foreach(case
       "games_nan|--games;abc|--games: 'abc' is not a number"
-      "sprt_nan|--sprt;elo0=a;elo1=b|--sprt: elo0 'a' is not a finite number"
-      "sprt_inf|--sprt;elo0=-1e400;elo1=1e400|--sprt: elo0 '-1e400' is not a finite number"
+      "sprt_nan|--sprt;elo0=a;elo1=b|--sprt elo0: 'a' is not a finite number"
+      "sprt_inf|--sprt;elo0=-1e400;elo1=1e400|--sprt elo0: '-1e400' is not a finite number"
       "sprt_range|--sprt;elo0=-2000;elo1=5|need elo0 < elo1, both in -1000..1000"
       "sprt_alpha|--sprt;elo0=0;elo1=5;alpha=0.5|need 0 < alpha, beta < 0.5"
-      "random_plies|--random-plies;500;--games;2|random-plies 500: must be 0..200")
+      "random_plies|--random-plies;500;--games;2|random-plies 500: must be 0..200"
+      "unknown_flag|--bogus;3|unknown option --bogus"
+      "stray_word|x|unexpected argument 'x'"
+      "three_engines|--engine;cmd=x|more than two --engine")
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 name)
     list(GET parts -1 want)

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "match.h"
 #include "rules.h"
+#include "timeman.h"
 #include "uci_child.h"
 
 #ifndef FAKE_ENGINE_PATH
@@ -178,18 +179,18 @@ static void test_fault_hang_kills_children(void **state) {
 // Start failures are told apart: an exec failure, and an engine that exits before uciok.
 static void test_start_errors(void **state) {
     (void)state;
-    UciEngine *e = NULL;
+    UciChild *e = NULL;
     ErrorInfo err;
     EngineSpec spec = {.name = "missing", .cmd = "/nonexistent/engine"};
-    int64_t t0 = engine_now_ms();
-    assert_int_equal(engine_start(&e, &spec, 5000, &err), STATUS_IO);
+    int64_t t0 = timeman_now_ms();
+    assert_int_equal(child_start(&e, &spec, 5000, &err), STATUS_IO);
     assert_null(e);
     assert_non_null(strstr(err.msg, "cannot execute /nonexistent/engine: No such file"));
     EngineSpec quits = {.name = "false", .cmd = "/bin/sh", .nargs = 2,
                         .args = {"-c", "exit 3"}};
-    assert_int_equal(engine_start(&e, &quits, 5000, &err), STATUS_IO);
+    assert_int_equal(child_start(&e, &quits, 5000, &err), STATUS_IO);
     assert_non_null(strstr(err.msg, "exited before uciok (exit status 3)"));
-    assert_true(engine_now_ms() - t0 < 4000); // neither waited for the timeout
+    assert_true(timeman_now_ms() - t0 < 4000); // neither waited for the timeout
 }
 
 static void test_fault_illegal(void **state) {
@@ -587,15 +588,15 @@ static void test_option_refused(void **state) {
     snprintf(spec.opt_value[0], sizeof spec.opt_value[0], "8");
     snprintf(spec.opt_name[1], sizeof spec.opt_name[1], "Hahs");
     snprintf(spec.opt_value[1], sizeof spec.opt_value[1], "16");
-    UciEngine *e = NULL;
+    UciChild *e = NULL;
     ErrorInfo err;
-    assert_int_equal(engine_start(&e, &spec, 5000, &err), STATUS_RANGE);
+    assert_int_equal(child_start(&e, &spec, 5000, &err), STATUS_RANGE);
     assert_null(e);
     if (!strstr(err.msg, "refused option Hahs=16") || !strstr(err.msg, "No such option: Hahs"))
         fail_msg("%s", err.msg);
     spec.noptions = 1;
-    assert_int_equal(engine_start(&e, &spec, 5000, &err), STATUS_OK);
-    engine_stop(e);
+    assert_int_equal(child_start(&e, &spec, 5000, &err), STATUS_OK);
+    child_stop(e);
     // Through the match: the start error stops it.
     MatchConfig c = base_config(2);
     fake_spec(&c.engine[0], "A", "good", NULL);
@@ -617,7 +618,7 @@ static void test_option_refused(void **state) {
         snprintf(spec.cmd, sizeof spec.cmd, "%s", real[i]);
         snprintf(spec.opt_name[0], sizeof spec.opt_name[0], "UCI_Varaint");
         snprintf(spec.opt_value[0], sizeof spec.opt_value[0], "janggi");
-        assert_int_equal(engine_start(&e, &spec, 10000, &err), STATUS_RANGE);
+        assert_int_equal(child_start(&e, &spec, 10000, &err), STATUS_RANGE);
         print_message("%s: %s\n", real[i], err.msg);
         assert_non_null(strstr(err.msg, "UCI_Varaint"));
     }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "game_driver.h"
 #include "rules.h"
 #include "runner.h"
 #include "search.h"
@@ -39,7 +40,7 @@ static void test_double_pass_losses(void **state) {
     ErrorInfo err;
     for (uint64_t i = 0; i < cfg.games; i++) {
         bool played;
-        if (runner_play_game(&cfg, s, i, &d, &abort_flag, &played, &err) != STATUS_OK)
+        if (game_driver_play(&cfg, s, i, &d, &abort_flag, &played, &err) != STATUS_OK)
             fail_msg("game %llu: %s", (unsigned long long)i, err.msg);
         assert_true(played);
     }

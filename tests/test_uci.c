@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "search.h"
 #include "timeman.h"
 #include "uci.h"
 

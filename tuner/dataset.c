@@ -336,46 +336,9 @@ void dataset_free_files(char **files, size_t n) {
     free(files);
 }
 
-// Appends a copy of path to the list.
-static Status push_file(char ***files, size_t *n, const char *path, ErrorInfo *err) {
-    char **p = realloc(*files, (*n + 1) * sizeof *p);
-    if (!p)
-        return error_set(err, STATUS_NOMEM, "out of memory");
-    *files = p;
-    if (!(p[*n] = strdup(path)))
-        return error_set(err, STATUS_NOMEM, "out of memory");
-    ++*n;
-    return STATUS_OK;
-}
-
 Status dataset_expand_inputs(char *const *paths, size_t n, char ***files, size_t *nfiles,
                              ErrorInfo *err) {
-    *files = NULL, *nfiles = 0;
-    Status s = STATUS_OK;
-    for (size_t i = 0; i < n && s == STATUS_OK; i++) {
-        struct stat sb;
-        if (stat(paths[i], &sb) != 0) {
-            s = error_set(err, STATUS_IO, "%s: no such file or folder", paths[i]);
-            break;
-        }
-        if (!S_ISDIR(sb.st_mode)) {
-            s = push_file(files, nfiles, paths[i], err);
-            continue;
-        }
-        char **shards = NULL;
-        size_t ns = 0;
-        s = h5store_list_run(paths[i], &shards, &ns, err);
-        if (s == STATUS_OK && ns == 0)
-            s = error_set(err, STATUS_IO, "%s: a folder without shard files", paths[i]);
-        for (size_t k = 0; k < ns && s == STATUS_OK; k++)
-            s = push_file(files, nfiles, shards[k], err);
-        h5store_free_list(shards, ns);
-    }
-    if (s != STATUS_OK) {
-        dataset_free_files(*files, *nfiles);
-        *files = NULL, *nfiles = 0;
-    }
-    return s;
+    return h5store_expand_inputs(paths, n, files, nfiles, err);
 }
 
 Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,

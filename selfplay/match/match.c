@@ -18,9 +18,11 @@
 #include "prng.h"
 #include "variant.h"
 #include "match_game.h"
+#include "match_json.h"
 #include "movegen.h"
 #include "pgn.h"
 #include "run_lock.h"
+#include "timeman.h"
 
 typedef struct Opening {
     char fen[FEN_BUFFER];
@@ -369,7 +371,7 @@ static Status write_pair(Match *m, int k, const char *fen, const GameOutcome o[2
 // Per-worker state: its two engines (indexed by engine, not side) and the abort flag games see.
 typedef struct Worker {
     Match *m;
-    UciEngine *engine[2];
+    UciChild *engine[2];
     long restarts[2];
     pthread_t thread;
     Board board;         // the referee's position
@@ -398,9 +400,9 @@ static void fail(Match *m, Status st, const ErrorInfo *err) {
 // (Re)starts engine i of a worker. False (and the match failed) when it will not start.
 static bool restart(Worker *w, int i, bool count) {
     ErrorInfo err;
-    engine_stop(w->engine[i]);
+    child_stop(w->engine[i]);
     w->engine[i] = NULL;
-    Status st = engine_start(&w->engine[i], &w->m->cfg->engine[i], w->m->cfg->start_timeout, &err);
+    Status st = child_start(&w->engine[i], &w->m->cfg->engine[i], w->m->cfg->start_timeout, &err);
     if (st != STATUS_OK) {
         fail(w->m, st, &err);
         return false;
@@ -415,8 +417,8 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
     // `ucinewgame` then `isready`, so no clock runs while an engine clears its tables. An
     // engine that cannot even get ready is restarted (the game has not begun: no result).
     for (int e = 0; e < 2; e++)
-        if (!(engine_send(w->engine[e], "ucinewgame") &&
-              engine_sync(w->engine[e], engine_now_ms() + c->start_timeout)) &&
+        if (!(child_send(w->engine[e], "ucinewgame") &&
+              child_sync(w->engine[e], timeman_now_ms() + c->start_timeout)) &&
             !restart(w, e, 1))
             return false;
     GameSetup s = {.fen = fen, .margin = c->margin, .watchdog = c->watchdog};
@@ -465,6 +467,12 @@ static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2]
     }
     tally_pair(m, k, g);
     m->new_pairs++;
+    if (m->cfg->json_path &&
+        (st = match_json_write(m->cfg->json_path, m->cfg, &m->tally, &err)) != STATUS_OK) {
+        pthread_mutex_unlock(&m->lock);
+        fail(m, st, &err);
+        return;
+    }
     if (m->tally.sprt_result != SPRT_CONTINUE ||
         (m->cfg->stop_after_pairs > 0 && m->new_pairs >= m->cfg->stop_after_pairs)) {
         m->stopping = true;
@@ -490,8 +498,8 @@ static void *worker_main(void *arg) {
         finish_pair(m, k, fen, o, g);
     }
 cleanup:
-    engine_stop(w->engine[0]);
-    engine_stop(w->engine[1]);
+    child_stop(w->engine[0]);
+    child_stop(w->engine[1]);
     return NULL;
 }
 
@@ -583,6 +591,9 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     m->tally.interrupted =
         m->tally.pairs_done < m->tally.pairs_total && m->tally.sprt_result == SPRT_CONTINUE;
     *tally = m->tally;
+    // The last word: the restarts are known, and a resumed match already decided is written too.
+    if (st == STATUS_OK && c->json_path)
+        st = match_json_write(c->json_path, c, &m->tally, err);
 cleanup:
     if (!m && st == STATUS_OK)
         st = error_set(err, STATUS_NOMEM, "match: out of memory");

@@ -9,24 +9,11 @@
 #include <stdint.h>
 
 #include "fen.h"
+#include "match_game.h"
 #include "rules.h"
 #include "stats.h"
 #include "status.h"
 #include "uci_child.h"
-
-/// How one engine's moves are limited. Times in milliseconds.
-typedef enum { LIMIT_NODES = 0, LIMIT_DEPTH, LIMIT_MOVETIME, LIMIT_CLOCK } LimitKind;
-
-typedef struct Limits {
-    LimitKind kind;
-    long nodes;        // LIMIT_NODES: `go nodes`
-    int depth;         // LIMIT_DEPTH: `go depth`
-    int64_t movetime;  // LIMIT_MOVETIME: `go movetime`
-    int64_t base, inc; // LIMIT_CLOCK: main time and increment per move
-    int64_t byoyomi;   // LIMIT_CLOCK: byo-yomi period (0 = none); once the main time is
-                       // spent the engine gets `go movetime PERIOD` for each move
-    int periods;       // LIMIT_CLOCK: number of byo-yomi periods
-} Limits;
 
 /// Parses a limit: "nodes=N", "depth=D", "movetime=MS", "tc=BASE+INC" (seconds, e.g.
 /// "10+0.1"), or "byoyomi=BASE+PERIODSxSECS" (seconds, e.g. "300+3x30", Ttakji's clock).
@@ -48,6 +35,8 @@ typedef struct MatchConfig {
     const char *openings_path; // file of FENs, one a line; NULL = the 16 formation pairings
     const char *pgn_path;      // NULL = no PGN
     const char *state_path;    // NULL = no state file (no resume)
+    const char *json_path;     // NULL = no JSON result (match_json.h); else written at each
+                               // state save and at the end
     bool resume;               // continue the match recorded in state_path
     bool sprt_enabled;
     Sprt sprt;

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "board.h"
+#include "fen.h"
 #include "notation.h"
+#include "timeman.h"
 
 /// A side's clock during the game (LIMIT_CLOCK only). Milliseconds.
 typedef struct Clock {
@@ -93,23 +95,23 @@ static void position_command(const GameSetup *g, const GameOutcome *out, char *b
 static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutcome *out,
                      char best[32]) {
     char cmd[ENGINE_LINE_MAX], line[ENGINE_LINE_MAX];
-    UciEngine *e = g->engine[stm];
+    UciChild *e = g->engine[stm];
     position_command(g, out, cmd, sizeof cmd);
-    bool ok = engine_send(e, cmd);
+    bool ok = child_send(e, cmd);
     go_command(g, clk, stm, cmd, sizeof cmd);
-    ok = ok && engine_send(e, cmd);
-    int64_t start = engine_now_ms();
+    ok = ok && child_send(e, cmd);
+    int64_t start = timeman_now_ms();
     const Limits *l = g->limits[stm];
     int64_t allowed = l->kind == LIMIT_CLOCK      ? clock_allowance(&clk[stm], g->margin)
                       : l->kind == LIMIT_MOVETIME ? l->movetime + g->margin
                                                   : g->watchdog;
     while (ok) {
-        EngineRead r = engine_read_line(e, line, sizeof line, start + allowed);
-        if (r == ENGINE_EOF) {
+        ChildRead r = child_read_line(e, line, sizeof line, start + allowed);
+        if (r == CHILD_EOF) {
             forfeit(out, stm, REASON_CRASH, "engine crashed (its output closed)");
             return false;
         }
-        if (r == ENGINE_TIMEOUT) {
+        if (r == CHILD_TIMEOUT) {
             snprintf(cmd, sizeof cmd, "no bestmove within %" PRId64 " ms (%s)", allowed,
                      l->kind == LIMIT_CLOCK || l->kind == LIMIT_MOVETIME ? "flag fell"
                                                                          : "watchdog: hang");
@@ -117,7 +119,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
             return false;
         }
         if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0')) {
-            int64_t elapsed = engine_now_ms() - start;
+            int64_t elapsed = timeman_now_ms() - start;
             if (l->kind == LIMIT_CLOCK && !clock_charge(&clk[stm], elapsed, g->margin)) {
                 snprintf(cmd, sizeof cmd, "lost on time (%" PRId64 " ms used)", elapsed);
                 forfeit(out, stm, REASON_TIME, cmd);

@@ -4,15 +4,33 @@
 #pragma once
 
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 
-#include "match.h"
+#include "rules.h"
+#include "types.h"
+#include "uci_child.h"
+
+/// How one engine's moves are limited. Times in milliseconds.
+typedef enum { LIMIT_NODES = 0, LIMIT_DEPTH, LIMIT_MOVETIME, LIMIT_CLOCK } LimitKind;
+
+typedef struct Limits {
+    LimitKind kind;
+    long nodes;        // LIMIT_NODES: `go nodes`
+    int depth;         // LIMIT_DEPTH: `go depth`
+    int64_t movetime;  // LIMIT_MOVETIME: `go movetime`
+    int64_t base, inc; // LIMIT_CLOCK: main time and increment per move
+    int64_t byoyomi;   // LIMIT_CLOCK: byo-yomi period (0 = none); once the main time is
+                       // spent the engine gets `go movetime PERIOD` for each move
+    int periods;       // LIMIT_CLOCK: number of byo-yomi periods
+} Limits;
 
 enum { GAME_MAX_MOVES = GAME_PLY_LIMIT + 8 };
 
 /// What a game is played with; arrays are indexed by side (CHO, HAN).
 typedef struct GameSetup {
     const char *fen; // start position (checked by the caller)
-    UciEngine *engine[SIDE_NB];
+    UciChild *engine[SIDE_NB];
     const Limits *limits[SIDE_NB];
     int64_t margin;       // ms a clock may overrun
     int64_t watchdog;     // ms allowed for a move at nodes/depth limits

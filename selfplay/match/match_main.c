@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // hansu-match: plays a match between two UCI engines over the janggi formation pairings and
 // prints the running score, Elo, SPRT and a final summary. The only part that prints.
-#include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "engine.h"
 #include "match.h"
 
@@ -29,86 +30,72 @@ static void usage(void) {
           "  --margin MS (clock overrun allowed, default 100) --watchdog MS (hang at\n"
           "  nodes/depth, default 10000) --openings FILE (FENs) --random-plies N --seed S\n"
           "  --pgn FILE --state FILE (default PGN.state) --resume\n"
+          "  --json FILE (the result for programs, docs/json-outputs.md; rewritten after\n"
+          "  each pair)\n"
           "  --sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalised Elo, pentanomial)\n"
           "  --event NAME --stop-after-pairs K (testing: stop as if interrupted)\n",
           stderr);
 }
 
-// Parses one --engine group (argv[*i] is its first key=value); advances *i past it.
-static Status parse_engine(int argc, char **argv, int *i, EngineSpec *e, Limits *l, bool *has_limit,
-                           ErrorInfo *err) {
-    for (; *i < argc && strncmp(argv[*i], "--", 2) != 0; (*i)++) {
-        const char *a = argv[*i], *eq = strchr(a, '=');
-        if (!eq)
-            return error_set(err, STATUS_SYNTAX, "--engine: \"%s\" is not key=value", a);
-        if (strncmp(a, "cmd=", 4) == 0) {
-            snprintf(e->cmd, sizeof e->cmd, "%s", eq + 1);
-        } else if (strncmp(a, "name=", 5) == 0) {
-            snprintf(e->name, sizeof e->name, "%s", eq + 1);
-        } else if (strncmp(a, "arg=", 4) == 0 && e->nargs < ENGINE_MAX_ARGS) {
-            snprintf(e->args[e->nargs++], sizeof e->args[0], "%s", eq + 1);
-        } else if (strncmp(a, "option.", 7) == 0 && e->noptions < ENGINE_MAX_OPTIONS) {
-            snprintf(e->opt_name[e->noptions], sizeof e->opt_name[0], "%.*s", (int)(eq - a - 7),
-                     a + 7);
-            snprintf(e->opt_value[e->noptions++], sizeof e->opt_value[0], "%s", eq + 1);
-        } else {
-            Status st = match_parse_limit(a, l, err);
-            if (st != STATUS_OK)
-                return st;
-            *has_limit = true;
-        }
+// One key=value of an --engine group: cmd=, name=, arg=, option.X= or a limit.
+static Status engine_item(const char *a, EngineSpec *e, Limits *l, bool *has_limit,
+                          ErrorInfo *err) {
+    const char *eq = strchr(a, '=');
+    if (!eq)
+        return error_set(err, STATUS_SYNTAX, "--engine: \"%s\" is not key=value", a);
+    if (strncmp(a, "cmd=", 4) == 0) {
+        snprintf(e->cmd, sizeof e->cmd, "%s", eq + 1);
+    } else if (strncmp(a, "name=", 5) == 0) {
+        snprintf(e->name, sizeof e->name, "%s", eq + 1);
+    } else if (strncmp(a, "arg=", 4) == 0 && e->nargs < ENGINE_MAX_ARGS) {
+        snprintf(e->args[e->nargs++], sizeof e->args[0], "%s", eq + 1);
+    } else if (strncmp(a, "option.", 7) == 0 && e->noptions < ENGINE_MAX_OPTIONS) {
+        snprintf(e->opt_name[e->noptions], sizeof e->opt_name[0], "%.*s", (int)(eq - a - 7), a + 7);
+        snprintf(e->opt_value[e->noptions++], sizeof e->opt_value[0], "%s", eq + 1);
+    } else {
+        Status st = match_parse_limit(a, l, err);
+        if (st != STATUS_OK)
+            return st;
+        *has_limit = true;
     }
-    (*i)--;
+    return STATUS_OK;
+}
+
+// A finished --engine group: cmd= given; the name defaults to the program's file name.
+static Status engine_done(EngineSpec *e, ErrorInfo *err) {
     if (!e->cmd[0])
         return error_set(err, STATUS_SYNTAX, "--engine: cmd= missing");
     if (!e->name[0]) {
         const char *slash = strrchr(e->cmd, '/');
-        snprintf(e->name, sizeof e->name, "%s", slash ? slash + 1 : e->cmd);
+        snprintf(e->name, sizeof e->name, "%.*s", (int)sizeof e->name - 1,
+                 slash ? slash + 1 : e->cmd);
     }
     return STATUS_OK;
 }
 
-// Strict integer parsing: the whole text, in lo..hi; the message names flag and text.
-static Status parse_ll(const char *flag, const char *s, long long lo, long long hi,
-                       long long *out, ErrorInfo *err) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end)
-        return error_set(err, STATUS_SYNTAX, "%s: '%s' is not a number", flag, s);
-    if (v < lo || v > hi)
-        return error_set(err, STATUS_RANGE, "%s: %s is out of range %lld..%lld", flag, s, lo, hi);
-    *out = v;
-    return STATUS_OK;
-}
-
+// A flag's int value in INT_MIN..INT_MAX (the match checks the ranges that matter).
 static Status parse_int(const char *flag, const char *s, int *out, ErrorInfo *err) {
-    long long v = 0;
-    Status st = parse_ll(flag, s, INT_MIN, INT_MAX, &v, err);
-    *out = (int)v;
-    return st;
+    return cli_parse_int(flag, s, INT_MIN, INT_MAX, out, err);
 }
 
 enum { SPRT_ELO_MAX = 1000 }; // normalised Elo bounds beyond this are a typo, not a test
 
-static Status parse_sprt(int argc, char **argv, int *i, Sprt *s, ErrorInfo *err) {
-    double v[4] = {NAN, NAN, 0.05, 0.05};
-    static const char *keys[4] = {"elo0=", "elo1=", "alpha=", "beta="};
-    for (; *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0; (*i)++) {
-        const char *a = argv[*i + 1];
-        int k = 0;
-        while (k < 4 && strncmp(a, keys[k], strlen(keys[k])) != 0)
-            k++;
-        if (k == 4)
-            return error_set(err, STATUS_SYNTAX, "--sprt: unknown \"%s\"", a);
-        const char *text = a + strlen(keys[k]);
-        char *end;
-        errno = 0;
-        v[k] = strtod(text, &end);
-        if (errno || end == text || *end || !isfinite(v[k]))
-            return error_set(err, STATUS_SYNTAX, "--sprt: %.*s '%s' is not a finite number",
-                             (int)strlen(keys[k]) - 1, keys[k], text);
-    }
+static const char *const SPRT_KEYS[4] = {"elo0=", "elo1=", "alpha=", "beta="};
+
+// One key=value of the --sprt group into v (elo0, elo1, alpha, beta).
+static Status sprt_item(const char *a, double v[4], ErrorInfo *err) {
+    int k = 0;
+    while (k < 4 && strncmp(a, SPRT_KEYS[k], strlen(SPRT_KEYS[k])) != 0)
+        k++;
+    if (k == 4)
+        return error_set(err, STATUS_SYNTAX, "--sprt: unknown \"%s\"", a);
+    char flag[16];
+    snprintf(flag, sizeof flag, "--sprt %.*s", (int)strlen(SPRT_KEYS[k]) - 1, SPRT_KEYS[k]);
+    return cli_parse_double(flag, a + strlen(SPRT_KEYS[k]), -HUGE_VAL, HUGE_VAL, &v[k], err);
+}
+
+// The finished --sprt group: both bounds given, sensible, and the test set up.
+static Status sprt_done(const double v[4], Sprt *s, ErrorInfo *err) {
     if (isnan(v[0]) || isnan(v[1]))
         return error_set(err, STATUS_SYNTAX, "--sprt: give elo0= and elo1=");
     if (fabs(v[0]) > SPRT_ELO_MAX || fabs(v[1]) > SPRT_ELO_MAX || !(v[0] < v[1]))
@@ -141,31 +128,27 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
             cli->has_global = true;
             return match_parse_limit(lim, &cli->global, err);
         }
-    long long v = 0;
     Status st = STATUS_OK;
     if (strcmp(flag, "--games") == 0)
         st = parse_int(flag, val, &c->games, err);
     else if (strcmp(flag, "--concurrency") == 0)
         st = parse_int(flag, val, &c->concurrency, err);
     else if (strcmp(flag, "--margin") == 0)
-        st = parse_ll(flag, val, 0, LLONG_MAX, &v, err), c->margin = v;
+        st = cli_parse_i64(flag, val, 0, INT64_MAX, &c->margin, err);
     else if (strcmp(flag, "--watchdog") == 0)
-        st = parse_ll(flag, val, 1, LLONG_MAX, &v, err), c->watchdog = v;
+        st = cli_parse_i64(flag, val, 1, INT64_MAX, &c->watchdog, err);
     else if (strcmp(flag, "--openings") == 0)
         c->openings_path = val;
     else if (strcmp(flag, "--random-plies") == 0)
         st = parse_int(flag, val, &c->random_plies, err);
-    else if (strcmp(flag, "--seed") == 0) {
-        char *end;
-        errno = 0;
-        c->seed = strtoull(val, &end, 10);
-        if (errno || end == val || *end || val[0] == '-')
-            st = error_set(err, STATUS_SYNTAX, "%s: '%s' is not a number", flag, val);
-    }
+    else if (strcmp(flag, "--seed") == 0)
+        st = cli_parse_u64(flag, val, UINT64_MAX, &c->seed, err);
     else if (strcmp(flag, "--pgn") == 0)
         c->pgn_path = val;
     else if (strcmp(flag, "--state") == 0)
         c->state_path = val;
+    else if (strcmp(flag, "--json") == 0)
+        c->json_path = val;
     else if (strcmp(flag, "--event") == 0)
         c->event = val;
     else if (strcmp(flag, "--stop-after-pairs") == 0)
@@ -174,6 +157,26 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
         return error_set(err, STATUS_SYNTAX, "unknown option %s", flag);
     return st;
 }
+
+enum { OPT_ENGINE = 256, OPT_SPRT, OPT_RESUME, OPT_HELP, OPT_VALUE };
+
+// getopt_long in "-" mode hands over the key=value items of --engine and --sprt in order (as
+// option 1); every other flag takes one value (OPT_VALUE, told apart by its name).
+// clang-format off
+static const struct option OPTIONS[] = {
+    {"engine", 0, 0, OPT_ENGINE},   {"sprt", 0, 0, OPT_SPRT},
+    {"resume", 0, 0, OPT_RESUME},   {"help", 0, 0, OPT_HELP},
+    {"nodes", 1, 0, OPT_VALUE},     {"depth", 1, 0, OPT_VALUE},
+    {"movetime", 1, 0, OPT_VALUE},  {"tc", 1, 0, OPT_VALUE},
+    {"byoyomi", 1, 0, OPT_VALUE},   {"games", 1, 0, OPT_VALUE},
+    {"concurrency", 1, 0, OPT_VALUE}, {"margin", 1, 0, OPT_VALUE},
+    {"watchdog", 1, 0, OPT_VALUE},  {"openings", 1, 0, OPT_VALUE},
+    {"random-plies", 1, 0, OPT_VALUE}, {"seed", 1, 0, OPT_VALUE},
+    {"pgn", 1, 0, OPT_VALUE},       {"state", 1, 0, OPT_VALUE},
+    {"json", 1, 0, OPT_VALUE},      {"event", 1, 0, OPT_VALUE},
+    {"stop-after-pairs", 1, 0, OPT_VALUE}, {0, 0, 0, 0},
+};
+// clang-format on
 
 static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {
     *cli = (Cli){0};
@@ -185,31 +188,47 @@ static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {
                        .start_timeout = 10000,
                        .event = "hansu-match",
                        .site = "local"};
-    int nengines = 0;
+    enum { GROUP_NONE, GROUP_ENGINE, GROUP_SPRT } group = GROUP_NONE;
+    double sprt[4] = {NAN, NAN, 0.05, 0.05};
+    int nengines = 0, opt, index = 0;
     Status st = STATUS_OK;
-    for (int i = 1; i < argc && st == STATUS_OK; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--engine") == 0) {
-            if (nengines == 2)
-                return error_set(err, STATUS_SYNTAX, "more than two --engine");
-            i++;
-            st = parse_engine(argc, argv, &i, &c->engine[nengines], &c->limits[nengines],
-                              &cli->has_limit[nengines], err);
-            nengines++;
-        } else if (strcmp(a, "--resume") == 0) {
+    opterr = 0; // the messages below name the flag
+    while (st == STATUS_OK && (opt = getopt_long(argc, argv, "-h", OPTIONS, &index)) != -1) {
+        int e = nengines - 1;
+        if (opt == 1 && group == GROUP_ENGINE)
+            st = engine_item(optarg, &c->engine[e], &c->limits[e], &cli->has_limit[e], err);
+        else if (opt == 1 && group == GROUP_SPRT)
+            st = sprt_item(optarg, sprt, err);
+        else if (opt == 1)
+            st = error_set(err, STATUS_SYNTAX, "unexpected argument '%s'", optarg);
+        else if (group == GROUP_ENGINE && (st = engine_done(&c->engine[e], err)) != STATUS_OK)
+            break;
+        if (opt == 1)
+            continue;
+        group = GROUP_NONE;
+        if (opt == OPT_ENGINE && nengines == 2)
+            st = error_set(err, STATUS_SYNTAX, "more than two --engine");
+        else if (opt == OPT_ENGINE)
+            nengines++, group = GROUP_ENGINE;
+        else if (opt == OPT_SPRT)
+            c->sprt_enabled = true, group = GROUP_SPRT;
+        else if (opt == OPT_RESUME)
             c->resume = true;
-        } else if (strcmp(a, "--sprt") == 0) {
-            c->sprt_enabled = true;
-            st = parse_sprt(argc, argv, &i, &c->sprt, err);
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            return error_set(err, STATUS_SYNTAX, "help");
-        } else if (i + 1 < argc) {
-            st = parse_flag(cli, a, argv[i + 1], err);
-            i++;
-        } else {
-            st = error_set(err, STATUS_SYNTAX, "option %s needs a value", a);
-        }
+        else if (opt == OPT_HELP || opt == 'h')
+            st = error_set(err, STATUS_SYNTAX, "help");
+        else if (opt == OPT_VALUE) {
+            char flag[32];
+            snprintf(flag, sizeof flag, "--%s", OPTIONS[index].name);
+            st = parse_flag(cli, flag, optarg, err);
+        } else if (optopt == OPT_VALUE) // getopt's '?' for a known flag without its value
+            st = error_set(err, STATUS_SYNTAX, "option %s needs a value", argv[optind - 1]);
+        else
+            st = error_set(err, STATUS_SYNTAX, "unknown option %s", argv[optind - 1]);
     }
+    if (st == STATUS_OK && group == GROUP_ENGINE)
+        st = engine_done(&c->engine[nengines - 1], err);
+    if (st == STATUS_OK && c->sprt_enabled)
+        st = sprt_done(sprt, &c->sprt, err);
     if (st != STATUS_OK)
         return st;
     if (nengines != 2)

@@ -12,10 +12,11 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-struct UciEngine {
+#include "timeman.h"
+
+struct UciChild {
     EngineSpec spec;
     pid_t pid;   // 0 once reaped
     int to_fd;   // our end of the engine's stdin
@@ -26,13 +27,7 @@ struct UciEngine {
     char buf[ENGINE_LINE_MAX * 2];
 };
 
-int64_t engine_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-const EngineSpec *engine_spec(const UciEngine *e) { return &e->spec; }
+const EngineSpec *child_spec(const UciChild *e) { return &e->spec; }
 
 // Child side of the spawn: wire the pipes to stdin/stdout and exec. Never returns. An exec
 // failure is reported as errno through err_fd, which is close-on-exec: the parent reads EOF
@@ -78,7 +73,7 @@ static int read_exec_errno(int fd) {
 }
 
 // Reaps the engine (blocking when `block`), keeping its exit status. True once reaped.
-static bool reap(UciEngine *e, bool block) {
+static bool reap(UciChild *e, bool block) {
     int status;
     pid_t r;
     do
@@ -93,7 +88,7 @@ static bool reap(UciEngine *e, bool block) {
     return false;
 }
 
-static Status spawn(UciEngine *e, ErrorInfo *err) {
+static Status spawn(UciChild *e, ErrorInfo *err) {
     int in[2] = {-1, -1}, out[2] = {-1, -1}, ex[2] = {-1, -1};
     Status st = STATUS_OK;
     if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(ex, O_CLOEXEC) != 0) {
@@ -142,19 +137,19 @@ static void describe_exit(int status, char *out, size_t len) {
 }
 
 // Reads lines until one starts with `want` or the deadline passes.
-static EngineRead wait_for(UciEngine *e, const char *want, int64_t deadline) {
+static ChildRead wait_for(UciChild *e, const char *want, int64_t deadline) {
     char line[ENGINE_LINE_MAX];
     size_t n = strlen(want);
     for (;;) {
-        EngineRead r = engine_read_line(e, line, sizeof line, deadline);
-        if (r != ENGINE_LINE)
+        ChildRead r = child_read_line(e, line, sizeof line, deadline);
+        if (r != CHILD_LINE)
             return r;
         if (strncmp(line, want, n) == 0 && (line[n] == '\0' || line[n] == ' '))
-            return ENGINE_LINE;
+            return CHILD_LINE;
     }
 }
 
-bool engine_reply_is_refusal(const char *line) {
+bool child_reply_is_refusal(const char *line) {
     // Stockfish and Fairy-Stockfish: "No such option: NAME"; Hansu and others: "info string
     // error: ..." or a bare "error ..." line.
     return strncasecmp(line, "no such option", 14) == 0 || strcasestr(line, "unknown option")
@@ -164,35 +159,34 @@ bool engine_reply_is_refusal(const char *line) {
 
 // Sends option i of the spec and waits for `readyok`: a refusal before it (a misspelt option
 // the engine would otherwise silently ignore) is a start error naming the option.
-static Status set_option(UciEngine *e, int i, int64_t deadline, int64_t timeout_ms,
-                         ErrorInfo *err) {
+static Status set_option(UciChild *e, int i, int64_t deadline, int64_t timeout_ms, ErrorInfo *err) {
     const EngineSpec *spec = &e->spec;
     char line[ENGINE_LINE_MAX];
     snprintf(line, sizeof line, "setoption name %s value %s", spec->opt_name[i],
              spec->opt_value[i]);
-    if (!engine_send(e, line) || !engine_send(e, "isready"))
+    if (!child_send(e, line) || !child_send(e, "isready"))
         return error_set(err, STATUS_IO, "engine %s: exited while setting option %s",
                          spec->name, spec->opt_name[i]);
     for (;;) {
-        EngineRead r = engine_read_line(e, line, sizeof line, deadline);
-        if (r == ENGINE_TIMEOUT)
+        ChildRead r = child_read_line(e, line, sizeof line, deadline);
+        if (r == CHILD_TIMEOUT)
             return error_set(err, STATUS_IO, "engine %s: no readyok within %lld ms after "
                              "option %s", spec->name, (long long)timeout_ms, spec->opt_name[i]);
-        if (r == ENGINE_EOF)
+        if (r == CHILD_EOF)
             return error_set(err, STATUS_IO, "engine %s: exited after option %s=%s",
                              spec->name, spec->opt_name[i], spec->opt_value[i]);
         if (strcmp(line, "readyok") == 0)
             return STATUS_OK;
-        if (engine_reply_is_refusal(line))
+        if (child_reply_is_refusal(line))
             return error_set(err, STATUS_RANGE, "engine %s refused option %s=%s: \"%.80s\"",
                              spec->name, spec->opt_name[i], spec->opt_value[i], line);
     }
 }
 
-Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err) {
+Status child_start(UciChild **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err) {
     signal(SIGPIPE, SIG_IGN);
     *out = NULL;
-    UciEngine *e = calloc(1, sizeof *e);
+    UciChild *e = calloc(1, sizeof *e);
     if (!e)
         return error_set(err, STATUS_NOMEM, "engine %s: out of memory", spec->name);
     e->spec = *spec;
@@ -201,10 +195,10 @@ Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms,
     Status st = spawn(e, err);
     if (st != STATUS_OK)
         goto cleanup;
-    int64_t deadline = engine_now_ms() + timeout_ms;
-    engine_send(e, "uci");
-    EngineRead r = wait_for(e, "uciok", deadline);
-    if (r == ENGINE_EOF) {
+    int64_t deadline = timeman_now_ms() + timeout_ms;
+    child_send(e, "uci");
+    ChildRead r = wait_for(e, "uciok", deadline);
+    if (r == CHILD_EOF) {
         char how[64] = "exit status unknown";
         if (e->exit_status != -1)
             describe_exit(e->exit_status, how, sizeof how);
@@ -212,7 +206,7 @@ Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms,
                        spec->cmd, how);
         goto cleanup;
     }
-    if (r != ENGINE_LINE) {
+    if (r != CHILD_LINE) {
         st = error_set(err, STATUS_IO, "engine %s (%s): no uciok within %lld ms", spec->name,
                        spec->cmd, (long long)timeout_ms);
         goto cleanup;
@@ -221,7 +215,7 @@ Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms,
         st = set_option(e, i, deadline, timeout_ms, err);
     if (st != STATUS_OK)
         goto cleanup;
-    if (!engine_sync(e, deadline)) {
+    if (!child_sync(e, deadline)) {
         st = error_set(err, STATUS_IO, "engine %s: no readyok within %lld ms", spec->name,
                        (long long)timeout_ms);
         goto cleanup;
@@ -229,12 +223,12 @@ Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms,
     *out = e;
     return STATUS_OK;
 cleanup:
-    engine_kill(e);
-    engine_stop(e);
+    child_kill(e);
+    child_stop(e);
     return st;
 }
 
-void engine_kill(UciEngine *e) {
+void child_kill(UciChild *e) {
     if (!e || e->pid <= 0)
         return;
     // The whole process group: an engine run by a script leaves no child behind. The engine
@@ -244,14 +238,14 @@ void engine_kill(UciEngine *e) {
     reap(e, true);
 }
 
-void engine_stop(UciEngine *e) {
+void child_stop(UciChild *e) {
     if (!e)
         return;
     if (e->pid > 0) {
-        engine_send(e, "quit");
+        child_send(e, "quit");
         for (int i = 0; i < 20 && !reap(e, false); i++)
             usleep(10000);
-        engine_kill(e);
+        child_kill(e);
     }
     if (e->to_fd >= 0)
         close(e->to_fd);
@@ -260,7 +254,7 @@ void engine_stop(UciEngine *e) {
     free(e);
 }
 
-bool engine_send(UciEngine *e, const char *line) {
+bool child_send(UciChild *e, const char *line) {
     if (e->to_fd < 0)
         return false;
     size_t n = strlen(line);
@@ -281,7 +275,7 @@ bool engine_send(UciEngine *e, const char *line) {
 }
 
 // Moves the first line out of e->buf into out. False when no newline is buffered.
-static bool take_line(UciEngine *e, char *out, size_t len) {
+static bool take_line(UciChild *e, char *out, size_t len) {
     char *nl = memchr(e->buf, '\n', e->len);
     if (!nl) {
         if (e->len < sizeof e->buf)
@@ -299,21 +293,21 @@ static bool take_line(UciEngine *e, char *out, size_t len) {
     return true;
 }
 
-EngineRead engine_read_line(UciEngine *e, char *buf, size_t len, int64_t deadline_ms) {
+ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_ms) {
     for (;;) {
         if (take_line(e, buf, len))
-            return ENGINE_LINE;
+            return CHILD_LINE;
         if (e->eof)
-            return ENGINE_EOF;
-        int64_t left = deadline_ms - engine_now_ms();
+            return CHILD_EOF;
+        int64_t left = deadline_ms - timeman_now_ms();
         if (left < 0)
-            return ENGINE_TIMEOUT;
+            return CHILD_TIMEOUT;
         struct pollfd pfd = {.fd = e->from_fd, .events = POLLIN};
         int r = poll(&pfd, 1, (int)(left > 1000000 ? 1000000 : left));
         if (r < 0 && errno == EINTR)
             continue;
         if (r == 0)
-            return ENGINE_TIMEOUT;
+            return CHILD_TIMEOUT;
         ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
         if (got < 0 && errno == EINTR)
             continue;
@@ -323,13 +317,13 @@ EngineRead engine_read_line(UciEngine *e, char *buf, size_t len, int64_t deadlin
             e->eof = true;
             for (int i = 0; i < 20 && e->pid > 0 && !reap(e, false); i++)
                 usleep(5000);
-            engine_kill(e);
+            child_kill(e);
             continue;
         }
         e->len += (size_t)got;
     }
 }
 
-bool engine_sync(UciEngine *e, int64_t deadline_ms) {
-    return engine_send(e, "isready") && wait_for(e, "readyok", deadline_ms) == ENGINE_LINE;
+bool child_sync(UciChild *e, int64_t deadline_ms) {
+    return child_send(e, "isready") && wait_for(e, "readyok", deadline_ms) == CHILD_LINE;
 }

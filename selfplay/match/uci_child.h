@@ -28,45 +28,42 @@ typedef struct EngineSpec {
 
 /// Outcome of reading one line.
 typedef enum {
-    ENGINE_LINE = 0, // a line was read
-    ENGINE_TIMEOUT,  // the deadline passed with no complete line
-    ENGINE_EOF       // the engine closed its output or exited: a crash
-} EngineRead;
+    CHILD_LINE = 0, // a line was read
+    CHILD_TIMEOUT,  // the deadline passed with no complete line
+    CHILD_EOF       // the engine closed its output or exited: a crash
+} ChildRead;
 
-typedef struct UciEngine UciEngine;
-
-/// Milliseconds on the monotonic clock (for deadlines).
-int64_t engine_now_ms(void);
+typedef struct UciChild UciChild;
 
 /// Starts the engine, sends `uci` and waits for `uciok`, sends each option followed by
 /// `isready` and waits for `readyok`, all within timeout_ms. SIGPIPE is ignored from then on,
 /// so a write to a dead engine fails instead of killing the match. The child gets SIGKILL when
 /// the thread that started it ends (PR_SET_PDEATHSIG): start and stop an engine in one thread.
 /// Errors: STATUS_IO (spawn failed, the engine died or did not answer in time), STATUS_RANGE
-/// (the engine refused an option: engine_reply_is_refusal), with the engine's name and the
+/// (the engine refused an option: child_reply_is_refusal), with the engine's name and the
 /// option in the message.
-Status engine_start(UciEngine **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err);
+Status child_start(UciChild **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err);
 
 /// True for an engine's reply that refuses a command: "No such option: X" (Stockfish,
 /// Fairy-Stockfish), a line naming an "unknown option", "info string error: ..." (Hansu) or
 /// "error ...".
-bool engine_reply_is_refusal(const char *line);
+bool child_reply_is_refusal(const char *line);
 
 /// Sends `quit`, waits up to 200 ms for the process to leave, then kills it. NULL accepted.
-void engine_stop(UciEngine *e);
+void child_stop(UciChild *e);
 
-/// Kills the process at once (SIGKILL) and reaps it; the handle stays valid for engine_stop.
-void engine_kill(UciEngine *e);
+/// Kills the process at once (SIGKILL) and reaps it; the handle stays valid for child_stop.
+void child_kill(UciChild *e);
 
 /// Writes one line (the newline is added). False when the engine can no longer be written to.
-bool engine_send(UciEngine *e, const char *line);
+bool child_send(UciChild *e, const char *line);
 
-/// Reads the next line into buf (without the newline) before deadline_ms (engine_now_ms time).
-EngineRead engine_read_line(UciEngine *e, char *buf, size_t len, int64_t deadline_ms);
+/// Reads the next line into buf (without the newline) before deadline_ms (timeman_now_ms time).
+ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_ms);
 
 /// Sends `isready` and waits for `readyok` before deadline_ms, dropping other lines (e.g. a
 /// late `bestmove`). True when the engine answered.
-bool engine_sync(UciEngine *e, int64_t deadline_ms);
+bool child_sync(UciChild *e, int64_t deadline_ms);
 
 /// The spec the engine was started from.
-const EngineSpec *engine_spec(const UciEngine *e);
+const EngineSpec *child_spec(const UciChild *e);

@@ -82,7 +82,15 @@ Status h5store_list_files(const char *dir, char ***paths, size_t *n, ErrorInfo *
 /// is stored twice in the folder (ids may repeat across folders: each is its own run).
 Status h5store_list_run(const char *dir, char ***paths, size_t *n, ErrorInfo *err);
 
-/// Frees a list from h5store_list_run (NULL accepted).
+/// Expands paths (HDF5 files, or run folders whose shards are taken as h5store_list_run lists
+/// them) into a malloc'ed list of malloc'ed file paths (free with h5store_free_list): the one
+/// reading of "files and folders" on a command line (hansu-tune, hansu-selfplay verify, merge).
+/// STATUS_IO for a missing path or a folder without shard files, naming it; STATUS_FORMAT as
+/// h5store_list_run.
+Status h5store_expand_inputs(char *const *paths, size_t n, char ***files, size_t *nfiles,
+                             ErrorInfo *err);
+
+/// Frees a list from h5store_list_run or h5store_expand_inputs (NULL accepted).
 void h5store_free_list(char **paths, size_t n);
 
 /// STATUS_RANGE when out is one of inputs or lies inside an input folder (resolved through

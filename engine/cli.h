@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Helpers of the command-line front ends (hansu, hansu-selfplay, hansu-match, hansu-tune):
+// strict number parsing of flag values, and machine-readable result files (--json FILE)
+// written whole or not at all.
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "status.h"
+
+/// Parses the whole of text as a decimal integer in lo..hi. The message names flag and text:
+/// STATUS_SYNTAX "FLAG: 'TEXT' is not a number" (empty, trailing characters, overflow),
+/// STATUS_RANGE "FLAG: TEXT is out of range LO..HI".
+Status cli_parse_i64(const char *flag, const char *text, int64_t lo, int64_t hi, int64_t *out,
+                     ErrorInfo *err);
+
+/// The same for unsigned values 0..max; a leading '-' is STATUS_SYNTAX.
+Status cli_parse_u64(const char *flag, const char *text, uint64_t max, uint64_t *out,
+                     ErrorInfo *err);
+
+/// The same as cli_parse_i64 for an int in lo..hi.
+Status cli_parse_int(const char *flag, const char *text, int lo, int hi, int *out, ErrorInfo *err);
+
+/// Parses the whole of text as a finite decimal number in lo..hi: STATUS_SYNTAX "FLAG: 'TEXT'
+/// is not a finite number", STATUS_RANGE "FLAG: TEXT is out of range LO..HI".
+Status cli_parse_double(const char *flag, const char *text, double lo, double hi, double *out,
+                        ErrorInfo *err);
+
+/// Writes s as a JSON string (quoted; '"', '\\' and control characters escaped).
+void cli_json_string(FILE *f, const char *s);
+
+/// Writes v as a JSON number (shortest of %.10g), or null when v is not finite (JSON has no
+/// infinity): readers take null as "not finite".
+void cli_json_number(FILE *f, double v);
+
+/// Replaces path with len bytes of data at once: written to "PATH.tmp", fsynced, renamed over
+/// path, so a reader sees the old file or the new one, never a part. STATUS_IO naming the
+/// file and the cause.
+Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInfo *err);
