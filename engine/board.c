@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "geometry.h"
+#include "variant.h"
 #include "zobrist.h"
 
 #ifndef NDEBUG
@@ -16,7 +17,11 @@
 #define ASSERT_CONSISTENT(b) ((void)0)
 #endif
 
-void board_clear(Board *b) {
+void board_clear(Board *b) { board_clear_variant(b, variant_default()); }
+
+void board_clear_variant(Board *b, const Variant *v) {
+    b->variant = v;
+    b->geo = v->geometry;
     memset(b->squares, 0, sizeof b->squares);
     memset(b->count, 0, sizeof b->count);
     b->general[CHO] = b->general[HAN] = SQ_NONE;
@@ -93,39 +98,34 @@ bool board_generals_facing(const Board *b) {
 }
 
 // Sliding attacks along one ray: the first piece is hit by a chariot; the piece after a
-// non-cannon screen is hit by a cannon. Rays include the palace diagonals.
+// cannon's screen is hit by a cannon. Rays include the palace diagonals.
 bool board_ray_attacked(const Board *b, Square sq, int r, Side by) {
     const Piece chariot = piece_make(by, CHARIOT), cannon = piece_make(by, CANNON);
-    const Ray *ray = &geometry.rays[sq][r];
-    int i = 0;
-    while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
-        i++;
+    const Ray *ray = &b->geo->rays[sq][r];
+    int i = ray_next_piece(b, ray, 0);
     if (i == ray->len)
         return false;
     Piece screen = b->squares[ray->sq[i]];
     if (screen == chariot)
         return true;
-    if (piece_kind(screen) == CANNON || !b->count[cannon])
+    if (!cannon_may_jump(screen) || !b->count[cannon])
         return false;
-    for (i++; i < ray->len; i++) {
-        Piece pc = b->squares[ray->sq[i]];
-        if (pc != EMPTY)
-            return pc == cannon;
-    }
-    return false;
+    i = ray_next_piece(b, ray, i + 1);
+    return i < ray->len && b->squares[ray->sq[i]] == cannon;
 }
 
 bool board_leaper_attacked(const Board *b, Square sq, Side by) {
     const Piece horse = piece_make(by, HORSE), elephant = piece_make(by, ELEPHANT);
+    const Geometry *geo = b->geo;
     if (b->count[horse])
-        for (int i = 0; i < geometry.horse_from_count[sq]; i++) {
-            HorseStep h = geometry.horse_from[sq][i];
+        for (int i = 0; i < geo->horse_from_count[sq]; i++) {
+            HorseStep h = geo->horse_from[sq][i];
             if (b->squares[h.to] == horse && b->squares[h.leg] == EMPTY)
                 return true;
         }
     if (b->count[elephant])
-        for (int i = 0; i < geometry.elephant_from_count[sq]; i++) {
-            ElephantStep e = geometry.elephant_from[sq][i];
+        for (int i = 0; i < geo->elephant_from_count[sq]; i++) {
+            ElephantStep e = geo->elephant_from[sq][i];
             if (b->squares[e.to] == elephant && b->squares[e.leg1] == EMPTY &&
                 b->squares[e.leg2] == EMPTY)
                 return true;
@@ -134,21 +134,22 @@ bool board_leaper_attacked(const Board *b, Square sq, Side by) {
 }
 
 bool board_attacked(const Board *b, Square sq, Side by) {
+    const Geometry *geo = b->geo;
     if (b->count[piece_make(by, CHARIOT)] || b->count[piece_make(by, CANNON)])
-        for (int r = 0; r < geometry.ray_count[sq]; r++)
+        for (int r = 0; r < geo->ray_count[sq]; r++)
             if (board_ray_attacked(b, sq, r, by))
                 return true;
     if (board_leaper_attacked(b, sq, by))
         return true;
     const Piece soldier = piece_make(by, SOLDIER);
     if (b->count[soldier])
-        for (int i = 0; i < geometry.soldier_from_count[by][sq]; i++)
-            if (b->squares[geometry.soldier_from[by][sq][i]] == soldier)
+        for (int i = 0; i < geo->soldier_from_count[by][sq]; i++)
+            if (b->squares[geo->soldier_from[by][sq][i]] == soldier)
                 return true;
     // General and guard reach only points of their own palace along its lines.
-    if (geometry.palace_of[sq] == (int8_t)by)
-        for (int i = 0; i < geometry.palace_step_count[sq]; i++) {
-            Piece pc = b->squares[geometry.palace_steps[sq][i]];
+    if (geo->palace_of[sq] == (int8_t)by)
+        for (int i = 0; i < geo->palace_step_count[sq]; i++) {
+            Piece pc = b->squares[geo->palace_steps[sq][i]];
             if (pc != EMPTY && piece_side(pc) == by &&
                 (piece_kind(pc) == GENERAL || piece_kind(pc) == GUARD))
                 return true;

@@ -3,6 +3,7 @@
 // the stack of states that make/unmake and the end-of-game rules walk through.
 #pragma once
 
+#include "geometry.h"
 #include "types.h"
 
 /// What one ply changed, and what the rules need to know about the position it reached.
@@ -18,6 +19,8 @@ typedef struct StateInfo {
 } StateInfo;
 
 struct Board {
+    const Variant *variant;    // the game played (board_clear sets the default, janggi)
+    const Geometry *geo;       // variant->geometry, kept here for the move generator
     Piece squares[SQUARE_NB];
     uint8_t index[SQUARE_NB];  // where the piece on a square sits in its list
     uint8_t list[PIECE_NB][5]; // squares of each piece, in no order
@@ -29,8 +32,11 @@ struct Board {
     StateInfo states[MAX_GAME_PLY + MAX_PLY + 8];
 };
 
-/// Empties the board: no pieces, Cho to move, ply 0.
+/// Empties the board: no pieces, Cho to move, ply 0, the default variant (janggi).
 void board_clear(Board *b);
+
+/// Empties the board like board_clear(), for the game of variant v.
+void board_clear_variant(Board *b, const Variant *v);
 
 /// Puts a piece on an empty square during set-up. Call board_finish_setup() afterwards.
 void board_put(Board *b, Piece pc, Square sq);
@@ -48,7 +54,7 @@ void board_unmake(Board *b);
 /// True when `by` attacks sq: some piece of `by` could move there if sq held an enemy piece.
 bool board_attacked(const Board *b, Square sq, Side by);
 
-/// True when `by` attacks sq with a chariot or cannon along ray r of sq (geometry.rays[sq][r]).
+/// True when `by` attacks sq with a chariot or cannon along ray r of sq (b->geo->rays[sq][r]).
 bool board_ray_attacked(const Board *b, Square sq, int r, Side by);
 
 /// True when `by` attacks sq with a horse or an elephant.
@@ -74,6 +80,23 @@ static inline bool board_in_check(const Board *b) { return board_state(b)->in_ch
 static inline uint64_t board_key(const Board *b) { return board_state(b)->key; }
 /// Plies played in the game so far, counting those implied by the FEN move fields.
 static inline int board_game_ply(const Board *b) { return b->start_ply + b->nstates - 1; }
+/// Index in ray of its first occupied point at or after i; ray->len when there is none.
+static inline int ray_next_piece(const Board *b, const Ray *ray, int i) {
+    while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
+        i++;
+    return i;
+}
+
+// The janggi cannon rule (rules page, "Cannon"; Variant.cannon == CANNON_JANGGI), written once
+// for the move generator, the attack test and the evaluation: a cannon moves and captures along
+// a line over exactly one screen, the screen is never a cannon, and it never captures a cannon.
+
+/// True when screen may serve a cannon as its screen.
+static inline bool cannon_may_jump(Piece screen) { return piece_kind(screen) != CANNON; }
+
+/// True when a cannon may capture target (an enemy piece past its screen).
+static inline bool cannon_may_capture(Piece target) { return piece_kind(target) != CANNON; }
+
 /// Number of pieces of the given side and kind on the board.
 static inline int board_count(const Board *b, Side side, Kind kind) {
     return b->count[piece_make(side, kind)];

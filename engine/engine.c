@@ -4,11 +4,11 @@
 
 #include <pthread.h>
 
-#include "geometry.h"
+#include "janggi/janggi.h"
 #include "zobrist.h"
 
 static void init_once(void) {
-    geometry_init();
+    janggi_geometry_init();
     zobrist_init();
 }
 

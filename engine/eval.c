@@ -3,18 +3,26 @@
 // eval_terms.def and sums the counts with the generated weights (optionally into a trace).
 #include "eval.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "board.h"
 #include "geometry.h"
+#include "janggi/janggi.h"
 #include "rules.h"
+#include "variant.h"
 
-// The weights header: engine/eval_weights.h, or the one named by -DHANSU_EVAL_WEIGHTS.
+// This evaluation is janggi's: its terms (janggi/eval_terms.def), its weights, and the palace
+// files as compile-time constants of janggi.h, the numbers VARIANT_JANGGI is built from (read
+// from the variant at run time they cost 3 % of the bench's instructions). A second variant
+// brings its own term list and weights in its folder.
+
+// The weights header: engine/janggi/eval_weights.h, or the one named by -DHANSU_EVAL_WEIGHTS.
 #define S(mg, eg) {(mg), (eg)}
 #ifdef HANSU_EVAL_WEIGHTS_FILE
 #include HANSU_EVAL_WEIGHTS_FILE
 #else
-#include "eval_weights.h"
+#include "janggi/eval_weights.h"
 #endif
 #undef S
 
@@ -48,15 +56,15 @@ static inline int own_rank(Side side, Square sq) {
 }
 
 // Mobility and palace pressure of a chariot or cannon (cannon: over exactly one screen).
-static void eval_slider(const Board *b, Acc *a, Square from, Side us, bool cannon) {
+static void eval_slider(const Board *b, const Geometry *geo, Acc *a, Square from, Side us,
+                        bool cannon) {
     int moves = 0, palace = 0, screens = 0;
-    for (int r = 0; r < geometry.ray_count[from]; r++) {
-        const Ray *ray = &geometry.rays[from][r];
+    for (int r = 0; r < geo->ray_count[from]; r++) {
+        const Ray *ray = &geo->rays[from][r];
         int i = 0;
         if (cannon) {
-            while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
-                i++;
-            if (i == ray->len || piece_kind(b->squares[ray->sq[i]]) == CANNON)
+            i = ray_next_piece(b, ray, 0);
+            if (i == ray->len || !cannon_may_jump(b->squares[ray->sq[i]]))
                 continue;
             screens++;
             i++;
@@ -64,12 +72,12 @@ static void eval_slider(const Board *b, Acc *a, Square from, Side us, bool canno
         for (; i < ray->len; i++) {
             Square to = ray->sq[i];
             Piece target = b->squares[to];
-            palace += geometry_in_palace(!us, to);
+            palace += geometry_in_palace(geo, !us, to);
             if (target == EMPTY) {
                 moves++;
                 continue;
             }
-            moves += piece_side(target) != us && !(cannon && piece_kind(target) == CANNON);
+            moves += piece_side(target) != us && !(cannon && !cannon_may_capture(target));
             break;
         }
     }
@@ -83,9 +91,11 @@ static void eval_slider(const Board *b, Acc *a, Square from, Side us, bool canno
 // A chariot on a palace file with an open line to the enemy palace.
 static void eval_chariot_file(const Board *b, Acc *a, Square sq, Side us) {
     int file = square_file(sq), rank = square_rank(sq);
-    if (file < 3 || file > 5)
+    if (file < JANGGI_PALACE_FILE_MIN || file > JANGGI_PALACE_FILE_MAX)
         return;
-    int step = us == CHO ? 1 : -1, palace_edge = us == CHO ? 7 : 2;
+    // The enemy palace's nearest rank.
+    int step = us == CHO ? 1 : -1,
+        palace_edge = us == CHO ? RANK_NB - JANGGI_PALACE_RANKS : JANGGI_PALACE_RANKS - 1;
     for (int r = rank + step; us == CHO ? r < palace_edge : r > palace_edge; r += step)
         if (b->squares[square_make(file, r)] != EMPTY)
             return;
@@ -93,40 +103,41 @@ static void eval_chariot_file(const Board *b, Acc *a, Square sq, Side us) {
 }
 
 // Horse, elephant, soldier, general and guard moves: count targets and blocked legs.
-static void eval_stepper(const Board *b, Acc *a, Square from, Side us, Kind k) {
+static void eval_stepper(const Board *b, const Geometry *geo, Acc *a, Square from, Side us,
+                         Kind k) {
     int moves = 0, palace = 0, blocked = 0;
     const uint8_t *steps = NULL;
     int n = 0;
     if (k == HORSE) {
-        for (int i = 0; i < geometry.horse_count[from]; i++) {
-            HorseStep h = geometry.horse[from][i];
+        for (int i = 0; i < geo->horse_count[from]; i++) {
+            HorseStep h = geo->horse[from][i];
             if (b->squares[h.leg] != EMPTY) {
                 blocked++;
                 continue;
             }
             Piece t = b->squares[h.to];
-            palace += geometry_in_palace(!us, h.to);
+            palace += geometry_in_palace(geo, !us, h.to);
             moves += t == EMPTY || piece_side(t) != us;
         }
         add(a, EVAL_OFF_HORSE_BLOCKED, us, blocked);
     } else if (k == ELEPHANT) {
-        for (int i = 0; i < geometry.elephant_count[from]; i++) {
-            ElephantStep e = geometry.elephant[from][i];
+        for (int i = 0; i < geo->elephant_count[from]; i++) {
+            ElephantStep e = geo->elephant[from][i];
             if (b->squares[e.leg1] != EMPTY || b->squares[e.leg2] != EMPTY) {
                 blocked++;
                 continue;
             }
             Piece t = b->squares[e.to];
-            palace += geometry_in_palace(!us, e.to);
+            palace += geometry_in_palace(geo, !us, e.to);
             moves += t == EMPTY || piece_side(t) != us;
         }
         add(a, EVAL_OFF_ELEPHANT_BLOCKED, us, blocked);
     } else {
-        steps = k == SOLDIER ? geometry.soldier[us][from] : geometry.palace_steps[from];
-        n = k == SOLDIER ? geometry.soldier_count[us][from] : geometry.palace_step_count[from];
+        steps = k == SOLDIER ? geo->soldier[us][from] : geo->palace_steps[from];
+        n = k == SOLDIER ? geo->soldier_count[us][from] : geo->palace_step_count[from];
         for (int i = 0; i < n; i++) {
             Piece t = b->squares[steps[i]];
-            palace += geometry_in_palace(!us, steps[i]);
+            palace += geometry_in_palace(geo, !us, steps[i]);
             moves += t == EMPTY || piece_side(t) != us;
         }
     }
@@ -135,11 +146,12 @@ static void eval_stepper(const Board *b, Acc *a, Square from, Side us, Kind k) {
 }
 
 // Terms that depend on the kind alone, beyond material, PST and moves.
-static void eval_piece_extras(const Board *b, Acc *a, Square sq, Side us, Kind k) {
+static void eval_piece_extras(const Board *b, const Geometry *geo, Acc *a, Square sq, Side us,
+                              Kind k) {
     Square g = b->general[us];
     if (k == GUARD) {
-        for (int i = 0; i < geometry.palace_step_count[g]; i++)
-            if (geometry.palace_steps[g][i] == sq)
+        for (int i = 0; i < geo->palace_step_count[g]; i++)
+            if (geo->palace_steps[g][i] == sq)
                 add(a, EVAL_OFF_GUARD_SHIELD, us, 1);
     } else if (k == ELEPHANT && own_rank(us, sq) <= 2)
         add(a, EVAL_OFF_ELEPHANT_HOME, us, 1);
@@ -152,7 +164,7 @@ static void eval_piece_extras(const Board *b, Acc *a, Square sq, Side us, Kind k
             add(a, EVAL_OFF_SOLDIER_CONNECTED, us, 1);
         if (own_rank(us, sq) >= 5)
             add(a, EVAL_OFF_SOLDIER_ADVANCED, us, 1);
-        if (geometry_in_palace(!us, sq))
+        if (geometry_in_palace(geo, !us, sq))
             add(a, EVAL_OFF_SOLDIER_PALACE, us, 1);
     }
 }
@@ -160,9 +172,9 @@ static void eval_piece_extras(const Board *b, Acc *a, Square sq, Side us, Kind k
 // Palace files (d, e, f) with no own piece in front of the own palace.
 static void eval_open_files(const Board *b, Acc *a, Side us) {
     int open = 0;
-    for (int file = 3; file <= 5; file++) {
+    for (int file = JANGGI_PALACE_FILE_MIN; file <= JANGGI_PALACE_FILE_MAX; file++) {
         bool blocked = false;
-        for (int r = 3; r < RANK_NB && !blocked; r++) {
+        for (int r = JANGGI_PALACE_RANKS; r < RANK_NB && !blocked; r++) {
             Square sq = square_make(file, us == CHO ? r : RANK_NB - 1 - r);
             blocked = b->squares[sq] != EMPTY && piece_side(b->squares[sq]) == us;
         }
@@ -179,6 +191,10 @@ static int eval_phase(const Board *b) {
 }
 
 static Score evaluate(const Board *b, EvalTrace *trace) {
+    assert(b->variant->palace_file_min == JANGGI_PALACE_FILE_MIN &&
+           b->variant->palace_file_max == JANGGI_PALACE_FILE_MAX &&
+           b->variant->palace_ranks == JANGGI_PALACE_RANKS);
+    const Geometry *geo = b->geo; // read once: the tables are reached by this pointer
     Acc a = {0, 0, trace};
     for (Side us = CHO; us <= HAN; us++) {
         for (Kind k = GENERAL; k <= SOLDIER; k++) {
@@ -189,10 +205,10 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
                 add(&a, EVAL_OFF_MATERIAL + k, us, 1);
                 add(&a, EVAL_OFF_PST + k * SQUARE_NB + row * FILE_NB + square_file(sq), us, 1);
                 if (k == CHARIOT || k == CANNON)
-                    eval_slider(b, &a, sq, us, k == CANNON);
+                    eval_slider(b, geo, &a, sq, us, k == CANNON);
                 else
-                    eval_stepper(b, &a, sq, us, k);
-                eval_piece_extras(b, &a, sq, us, k);
+                    eval_stepper(b, geo, &a, sq, us, k);
+                eval_piece_extras(b, geo, &a, sq, us, k);
             }
         }
         eval_open_files(b, &a, us);
@@ -200,14 +216,14 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
     add(&a, EVAL_OFF_TEMPO, b->side, 1);
     // The point rule decides every game that reaches the 200-ply limit: let the points weigh
     // more and more as it nears (this term is the one that knows Han's 1.5 bonus).
-    int late = board_game_ply(b) - (GAME_PLY_LIMIT - EVAL_POINTS_WINDOW);
+    int late = board_game_ply(b) - (b->variant->ply_limit - EVAL_POINTS_WINDOW);
     if (late > 0)
         for (Side us = CHO; us <= HAN; us++)
             add(&a, EVAL_OFF_POINTS_LATE, us, rules_points_half(b, us) * late);
     int phase = eval_phase(b);
     if (trace)
         trace->phase = phase;
-    int t = (a.mg * phase + a.eg * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX;
+    int t = (int)eval_taper(a.mg, a.eg, phase, EVAL_PHASE_MAX);
     return b->side == CHO ? t : -t;
 }
 
@@ -225,6 +241,6 @@ Score eval_rebuild(const EvalTrace *trace, const EvalWeight *weights, Side side_
         mg += weights[i].mg * d;
         eg += weights[i].eg * d;
     }
-    int t = (mg * trace->phase + eg * (EVAL_PHASE_MAX - trace->phase)) / EVAL_PHASE_MAX;
+    int t = (int)eval_taper(mg, eg, trace->phase, EVAL_PHASE_MAX);
     return side_to_move == CHO ? t : -t;
 }

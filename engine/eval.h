@@ -36,7 +36,7 @@ typedef enum { EVAL_SHAPE_SCALAR, EVAL_SHAPE_KIND, EVAL_SHAPE_PST } EvalShape;
 // Term ids, in list order.
 typedef enum {
 #define EVAL_TERM(ID, name, SHAPE, meaning) EVAL_TERM_##ID,
-#include "eval_terms.def"
+#include "janggi/eval_terms.def"
 #undef EVAL_TERM
     EVAL_TERM_NB
 } EvalTerm;
@@ -46,7 +46,7 @@ enum {
     EVAL_OFF_START_ = -1,
 #define EVAL_TERM(ID, name, SHAPE, meaning)                                                    \
     EVAL_OFF_##ID, EVAL_END_##ID = EVAL_OFF_##ID + EVAL_SHAPE_##SHAPE##_N - 1,
-#include "eval_terms.def"
+#include "janggi/eval_terms.def"
 #undef EVAL_TERM
     EVAL_PARAM_NB
 };
@@ -59,6 +59,17 @@ enum {
 extern const int *const EVAL_PHASE_WEIGHT;
 extern const int EVAL_PHASE_MAX;
 extern const int EVAL_POINTS_WINDOW;
+
+/// The taper of the formula above, the one place it is written (the tuner's rebuild uses it
+/// too): (mg * phase + eg * (phase_max - phase)) / phase_max, C division, 64-bit products.
+static inline int64_t eval_taper(int64_t mg, int64_t eg, int phase, int phase_max) {
+    return (mg * phase + eg * (phase_max - phase)) / phase_max;
+}
+
+/// The same taper in real numbers (no truncation), for the tuner's gradient.
+static inline double eval_taper_real(double mg, double eg, int phase, int phase_max) {
+    return (mg * phase + eg * (phase_max - phase)) / phase_max;
+}
 
 /// Description of one term of the list, for the tuner and the header printer.
 typedef struct EvalTermInfo {

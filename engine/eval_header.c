@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "variant.h"
+
 const EvalTermInfo EVAL_TERMS[EVAL_TERM_NB] = {
 #define EVAL_TERM(ID, name, SHAPE, meaning)                                                    \
     {#ID, #name, EVAL_SHAPE_##SHAPE, EVAL_OFF_##ID, EVAL_SHAPE_##SHAPE##_N, meaning},
-#include "eval_terms.def"
+#include "janggi/eval_terms.def"
 #undef EVAL_TERM
 };
 
-static const char *const KIND_NAMES[KIND_NB] = {"none",  "general", "guard",    "chariot",
-                                                "cannon", "horse",  "elephant", "soldier"};
 
 static const char *or_none(const char *s) { return s && *s ? s : "(none)"; }
 
@@ -22,6 +22,7 @@ static void write_banner(FILE *out, const EvalBanner *bn) {
     fprintf(out, "// SPDX-License-Identifier: MIT\n");
     fprintf(out, "// Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.\n");
     fprintf(out, "// generator: %s\n", or_none(bn->generator));
+    fprintf(out, "// variant: %s\n", variant_default()->name);
     fprintf(out, "// note: %s\n", or_none(bn->note));
     if (bn->n_inputs == 0)
         fprintf(out, "// inputs: (none)\n");
@@ -34,7 +35,8 @@ static void write_banner(FILE *out, const EvalBanner *bn) {
     else
         fprintf(out, "// final loss (MSE): train %.8f  validation %.8f\n", bn->train_loss,
                 bn->valid_loss);
-    fprintf(out, "// Layout: engine/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.\n");
+    fprintf(out, "// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in "
+                 "centipawns.\n");
 }
 
 static void write_weight(FILE *out, EvalWeight w) { fprintf(out, "S(%5d, %5d),", w.mg, w.eg); }
@@ -49,12 +51,12 @@ static void write_term(FILE *out, const EvalTermInfo *t, const EvalWeight *p) {
         for (int k = 0; k < KIND_NB; k++) {
             fprintf(out, "    ");
             write_weight(out, p[t->offset + k]);
-            fprintf(out, " // %s\n", KIND_NAMES[k]);
+            fprintf(out, " // %s\n", variant_default()->kind_names[k]);
         }
     } else {
         for (int k = 0; k < KIND_NB; k++) {
             fprintf(out, "    // %s %s, rank 10 (top) to rank 1, files a to i\n", t->name,
-                    KIND_NAMES[k]);
+                    variant_default()->kind_names[k]);
             for (int row = 0; row < RANK_NB; row++) {
                 fprintf(out, "   ");
                 for (int file = 0; file < FILE_NB; file++) {

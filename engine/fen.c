@@ -9,21 +9,18 @@
 
 #include "board.h"
 #include "geometry.h"
+#include "variant.h"
 
 const char FEN_START[] = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
-static const char PIECE_LETTERS[] = " KARCNBP"; // indexed by Kind
-static const int SET_COUNT[KIND_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
-static const char *const KIND_NAMES[KIND_NB] = {"",      "general", "guard",    "chariot",
-                                               "cannon", "horse",   "elephant", "soldier"};
-
-static Kind kind_of_letter(char c) {
-    const char *p = strchr(PIECE_LETTERS + 1, toupper((unsigned char)c));
-    return p && c != '\0' ? (Kind)(p - PIECE_LETTERS) : KIND_NONE;
+static Kind kind_of_letter(const Variant *v, char c) {
+    const char *p = strchr(v->letters + 1, toupper((unsigned char)c));
+    return p && c != '\0' ? (Kind)(p - v->letters) : KIND_NONE;
 }
 
 // Reads the placement field (up to the first space) into b. pos is the offset in the FEN.
 static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *err) {
+    const Variant *v = b->variant;
     int rank = RANK_NB - 1, file = 0;
     for (size_t i = 0; i < len; i++) {
         char c = fen[i];
@@ -49,7 +46,7 @@ static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *
                                  "FEN: rank %d has more than 9 points (character %zu)", rank_no,
                                  i + 1);
         } else {
-            Kind kind = kind_of_letter(c);
+            Kind kind = kind_of_letter(v, c);
             if (kind == KIND_NONE)
                 return error_set(err, STATUS_SYNTAX,
                                  "FEN: unknown piece letter '%c' (character %zu)", c, i + 1);
@@ -59,11 +56,11 @@ static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *
                                  i + 1);
             Side side = isupper((unsigned char)c) ? CHO : HAN;
             Piece pc = piece_make(side, kind);
-            if (b->count[pc] >= SET_COUNT[kind])
+            if (b->count[pc] >= v->set_count[kind])
                 return error_set(err, STATUS_ILLEGAL,
                                  "FEN: %s has more than %d %s%s (character %zu)",
-                                 side == CHO ? "Cho" : "Han", SET_COUNT[kind], KIND_NAMES[kind],
-                                 SET_COUNT[kind] > 1 ? "s" : "", i + 1);
+                                 side == CHO ? "Cho" : "Han", v->set_count[kind],
+                                 v->kind_names[kind], v->set_count[kind] > 1 ? "s" : "", i + 1);
             board_put(b, pc, square_make(file, rank));
             file++;
         }
@@ -84,10 +81,10 @@ static Status check_pieces(const Board *b, ErrorInfo *err) {
         Piece g = piece_make((Side)s, GENERAL), a = piece_make((Side)s, GUARD);
         if (b->count[g] == 0)
             return error_set(err, STATUS_ILLEGAL, "FEN: %s has no general", name);
-        if (!geometry_in_palace((Side)s, b->list[g][0]))
+        if (!geometry_in_palace(b->geo, (Side)s, b->list[g][0]))
             return error_set(err, STATUS_ILLEGAL, "FEN: %s general outside its palace", name);
         for (int i = 0; i < b->count[a]; i++)
-            if (!geometry_in_palace((Side)s, b->list[a][i]))
+            if (!geometry_in_palace(b->geo, (Side)s, b->list[a][i]))
                 return error_set(err, STATUS_ILLEGAL, "FEN: %s guard outside its palace", name);
     }
     return STATUS_OK;
@@ -199,7 +196,7 @@ void fen_write(const Board *b, char *out, size_t out_len) {
             }
             if (empty)
                 buf[n++] = (char)('0' + empty), empty = 0;
-            char c = PIECE_LETTERS[piece_kind(pc)];
+            char c = b->variant->letters[piece_kind(pc)];
             buf[n++] = piece_side(pc) == CHO ? c : (char)tolower((unsigned char)c);
         }
         if (empty)

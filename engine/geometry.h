@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Move geometry of the 9x10 board, built once at start-up: rays along files, ranks and the
-// palace diagonals, the palace steps of general and guard, horse and elephant paths with
-// their blocking points, soldier steps, and the reverse (attacker) tables.
+// Move tables of a 9x10 board, built once at start-up by the variant (janggi/geometry.c):
+// rays along files, ranks and the palace diagonals, the palace steps of general and guard,
+// horse and elephant paths with their blocking points, soldier steps, and the reverse
+// (attacker) tables. The core reads them through the Board (Board.geo).
 #pragma once
 
 #include "types.h"
@@ -22,7 +23,7 @@ typedef struct ElephantStep {
     uint8_t leg1, leg2, to;
 } ElephantStep;
 
-/// All tables; filled by geometry_init() and read-only afterwards.
+/// All tables; filled by the variant's init at start-up and read-only afterwards.
 typedef struct Geometry {
     int8_t palace_of[SQUARE_NB]; // CHO or HAN palace, -1 outside both
     Ray rays[SQUARE_NB][8];      // 4 orthogonal rays (N, S, E, W) then palace diagonals
@@ -50,13 +51,7 @@ typedef struct Geometry {
     uint8_t leg_of[SQUARE_NB][SQUARE_NB];
 } Geometry;
 
-/// The tables. Valid after engine_init().
-extern Geometry geometry;
-
-/// Fills the tables. Called once by engine_init().
-void geometry_init(void);
-
 /// True when sq lies in the palace of side.
-static inline bool geometry_in_palace(Side side, Square sq) {
-    return geometry.palace_of[sq] == (int8_t)side;
+static inline bool geometry_in_palace(const Geometry *geo, Side side, Square sq) {
+    return geo->palace_of[sq] == (int8_t)side;
 }

@@ -7,6 +7,7 @@
 
 #include "board.h"
 #include "geometry.h"
+#include "variant.h"
 
 static inline void push(MoveList *list, Square from, Square to) {
     assert(list->count < MAX_MOVES);
@@ -25,8 +26,9 @@ static inline void add_step(const Board *b, MoveList *list, Square from, Square 
 }
 
 static void gen_chariot(const Board *b, MoveList *list, Square from, Side us, GenType type) {
-    for (int r = 0; r < geometry.ray_count[from]; r++) {
-        const Ray *ray = &geometry.rays[from][r];
+    const Geometry *geo = b->geo;
+    for (int r = 0; r < geo->ray_count[from]; r++) {
+        const Ray *ray = &geo->rays[from][r];
         for (int i = 0; i < ray->len; i++) {
             Square to = ray->sq[i];
             add_step(b, list, from, to, us, type);
@@ -36,14 +38,14 @@ static void gen_chariot(const Board *b, MoveList *list, Square from, Side us, Ge
     }
 }
 
-// A cannon needs exactly one screen, never a cannon, and never captures a cannon.
+// The cannon rule (board.h): the points past a screen it may jump, the first piece there if it
+// may take it.
 static void gen_cannon(const Board *b, MoveList *list, Square from, Side us, GenType type) {
-    for (int r = 0; r < geometry.ray_count[from]; r++) {
-        const Ray *ray = &geometry.rays[from][r];
-        int i = 0;
-        while (i < ray->len && b->squares[ray->sq[i]] == EMPTY)
-            i++;
-        if (i == ray->len || piece_kind(b->squares[ray->sq[i]]) == CANNON)
+    const Geometry *geo = b->geo;
+    for (int r = 0; r < geo->ray_count[from]; r++) {
+        const Ray *ray = &geo->rays[from][r];
+        int i = ray_next_piece(b, ray, 0);
+        if (i == ray->len || !cannon_may_jump(b->squares[ray->sq[i]]))
             continue;
         for (i++; i < ray->len; i++) {
             Square to = ray->sq[i];
@@ -53,7 +55,7 @@ static void gen_cannon(const Board *b, MoveList *list, Square from, Side us, Gen
                     push(list, from, to);
                 continue;
             }
-            if (piece_side(target) != us && piece_kind(target) != CANNON && type != GEN_QUIETS)
+            if (piece_side(target) != us && cannon_may_capture(target) && type != GEN_QUIETS)
                 push(list, from, to);
             break;
         }
@@ -61,11 +63,12 @@ static void gen_cannon(const Board *b, MoveList *list, Square from, Side us, Gen
 }
 
 static void gen_piece(const Board *b, MoveList *list, Square from, Side us, GenType type) {
+    const Geometry *geo = b->geo;
     switch (piece_kind(b->squares[from])) {
     case GENERAL:
     case GUARD:
-        for (int i = 0; i < geometry.palace_step_count[from]; i++)
-            add_step(b, list, from, geometry.palace_steps[from][i], us, type);
+        for (int i = 0; i < geo->palace_step_count[from]; i++)
+            add_step(b, list, from, geo->palace_steps[from][i], us, type);
         break;
     case CHARIOT:
         gen_chariot(b, list, from, us, type);
@@ -74,22 +77,22 @@ static void gen_piece(const Board *b, MoveList *list, Square from, Side us, GenT
         gen_cannon(b, list, from, us, type);
         break;
     case HORSE:
-        for (int i = 0; i < geometry.horse_count[from]; i++) {
-            HorseStep h = geometry.horse[from][i];
+        for (int i = 0; i < geo->horse_count[from]; i++) {
+            HorseStep h = geo->horse[from][i];
             if (b->squares[h.leg] == EMPTY)
                 add_step(b, list, from, h.to, us, type);
         }
         break;
     case ELEPHANT:
-        for (int i = 0; i < geometry.elephant_count[from]; i++) {
-            ElephantStep e = geometry.elephant[from][i];
+        for (int i = 0; i < geo->elephant_count[from]; i++) {
+            ElephantStep e = geo->elephant[from][i];
             if (b->squares[e.leg1] == EMPTY && b->squares[e.leg2] == EMPTY)
                 add_step(b, list, from, e.to, us, type);
         }
         break;
     case SOLDIER:
-        for (int i = 0; i < geometry.soldier_count[us][from]; i++)
-            add_step(b, list, from, geometry.soldier[us][from][i], us, type);
+        for (int i = 0; i < geo->soldier_count[us][from]; i++)
+            add_step(b, list, from, geo->soldier[us][from][i], us, type);
         break;
     default:
         assert(0);
@@ -113,14 +116,15 @@ void movegen_pseudo(const Board *b, MoveList *list, GenType type) {
 bool movegen_is_legal(Board *b, Move m) {
     const bool in_check = board_in_check(b);
     if (move_is_pass(m))
-        return !in_check;
+        return !in_check && b->variant->pass;
     const Side us = b->side, them = !us;
     const Square from = move_from(m), to = move_to(m);
     const Piece pc = b->squares[from], captured = b->squares[to];
     const bool general_moves = piece_kind(pc) == GENERAL;
     const Square g = general_moves ? to : b->general[us];
-    const int ray_from = geometry.ray_of[g][from], ray_to = geometry.ray_of[g][to];
-    const bool leg = geometry.leg_of[g][from];
+    const Geometry *geo = b->geo;
+    const int ray_from = geo->ray_of[g][from], ray_to = geo->ray_of[g][to];
+    const bool leg = geo->leg_of[g][from];
     if (!in_check && !general_moves && ray_from < 0 && ray_to < 0 && !leg)
         return true;
     b->squares[to] = pc;
@@ -142,7 +146,7 @@ bool movegen_is_pseudo_legal(const Board *b, Move m) {
     if (m == MOVE_NONE || from >= SQUARE_NB || to >= SQUARE_NB || (m >> 14))
         return false;
     if (from == to)
-        return from == b->general[b->side];
+        return from == b->general[b->side] && b->variant->pass;
     Piece pc = b->squares[from];
     if (pc == EMPTY || piece_side(pc) != b->side)
         return false;
@@ -166,7 +170,7 @@ static void keep_legal(Board *b, MoveList *list) {
 void movegen_legal(Board *b, MoveList *list) {
     movegen_pseudo(b, list, GEN_ALL);
     keep_legal(b, list);
-    if (!board_in_check(b))
+    if (!board_in_check(b) && b->variant->pass)
         push(list, b->general[b->side], b->general[b->side]);
 }
 
@@ -184,14 +188,14 @@ void movegen_evasions(Board *b, MoveList *list) {
 int movegen_count_legal(Board *b) {
     MoveList list;
     movegen_pseudo(b, &list, GEN_ALL);
-    int n = board_in_check(b) ? 0 : 1; // the pass
+    int n = !board_in_check(b) && b->variant->pass; // the pass
     for (int i = 0; i < list.count; i++)
         n += movegen_is_legal(b, list.moves[i]);
     return n;
 }
 
 bool movegen_has_legal(Board *b) {
-    if (!board_in_check(b))
+    if (!board_in_check(b) && b->variant->pass)
         return true; // the pass
     MoveList list;
     movegen_pseudo(b, &list, GEN_ALL);

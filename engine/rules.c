@@ -6,6 +6,7 @@
 
 #include "board.h"
 #include "movegen.h"
+#include "variant.h"
 
 static const char *const REASON_NAMES[REASON_NB] = {
     "none",        "checkmate", "bikjang",      "repetition",   "perpetual-check",
@@ -24,10 +25,10 @@ EndReason rules_reason_parse(const char *name) {
 }
 
 int rules_points_half(const Board *b, Side side) {
-    static const int value_half[KIND_NB] = {0, 0, 6, 26, 14, 10, 6, 4};
-    int total = side == HAN ? HAN_BONUS_HALF : 0;
+    const Variant *v = b->variant;
+    int total = side == HAN ? v->second_bonus_half : 0;
     for (Kind k = GUARD; k <= SOLDIER; k++)
-        total += value_half[k] * board_count(b, side, k);
+        total += v->points_half[k] * board_count(b, side, k);
     return total;
 }
 
@@ -40,7 +41,7 @@ bool rules_bikjang_ends(const Board *b) {
     if (cur < 1)
         return false;
     const StateInfo *now = &b->states[cur], *before = &b->states[cur - 1];
-    return now->facing && before->facing && before->piece_count < 32;
+    return now->facing && before->facing && before->piece_count < 32 && b->variant->bikjang;
 }
 
 bool rules_double_pass(const Board *b) {
@@ -89,20 +90,51 @@ bool rules_game_over(Board *b, GameResult *res) {
         res->winner = !b->side;
         return true;
     }
-    if (rules_bikjang_ends(b))
-        return by_points(b, res, REASON_BIKJANG);
     int loser;
-    if (rules_repetition(b, &loser)) {
-        if (loser < 0)
-            return by_points(b, res, REASON_REPETITION);
-        res->over = true;
-        res->reason = REASON_PERPETUAL_CHECK;
-        res->winner = (Side)!loser;
-        return true;
+    EndReason reason = rules_end_reason(b, &loser);
+    if (reason == REASON_NONE)
+        return false;
+    if (reason != REASON_PERPETUAL_CHECK)
+        return by_points(b, res, reason);
+    res->over = true;
+    res->reason = REASON_PERPETUAL_CHECK;
+    res->winner = (Side)!loser;
+    return true;
+}
+
+EndReason rules_end_reason(const Board *b, int *loser) {
+    const Variant *v = b->variant;
+    const StateInfo *st = board_state(b);
+    *loser = -1;
+    // What each rule needs at the least, tested first because most positions (all the search's
+    // nodes) meet none: facing generals, a pass just played, 8 plies without a capture (a
+    // position recurs 4 plies later at the soonest, 2 only through two passes, so a threefold
+    // repetition in fewer plies ends with two passes or came after an earlier end), the limit.
+    const bool passed = move_is_pass(st->move);
+    if (!st->facing && !passed && st->since_capture < 8 && board_game_ply(b) < v->ply_limit)
+        return REASON_NONE;
+    const bool may_repeat = st->since_capture >= 8 || (passed && rules_double_pass(b));
+    for (int i = 0; i < v->end_rule_count; i++) {
+        switch (v->end_order[i]) {
+        case END_BIKJANG:
+            if (rules_bikjang_ends(b))
+                return REASON_BIKJANG;
+            break;
+        case END_REPETITION:
+            if (may_repeat && rules_repetition(b, loser))
+                return *loser < 0 ? REASON_REPETITION : REASON_PERPETUAL_CHECK;
+            break;
+        case END_DOUBLE_PASS:
+            if (rules_double_pass(b))
+                return REASON_DOUBLE_PASS;
+            break;
+        case END_MOVE_LIMIT:
+            if (board_game_ply(b) >= v->ply_limit)
+                return REASON_MOVE_LIMIT;
+            break;
+        default:
+            break;
+        }
     }
-    if (rules_double_pass(b))
-        return by_points(b, res, REASON_DOUBLE_PASS);
-    if (board_game_ply(b) >= GAME_PLY_LIMIT)
-        return by_points(b, res, REASON_MOVE_LIMIT);
-    return false;
+    return REASON_NONE;
 }

@@ -22,6 +22,8 @@ typedef enum {
     REASON_NB
 } EndReason;
 
+// Janggi's numbers, from which VARIANT_JANGGI is built; the rules read the Board's variant.
+// GAME_PLY_LIMIT also bounds the arrays that hold one game's plies.
 enum {
     GAME_PLY_LIMIT = 200, // the game ends by points after this ply
     HAN_BONUS_HALF = 3    // Han's 1.5 points for moving second, in half points
@@ -40,17 +42,23 @@ const char *rules_reason_name(EndReason reason);
 /// Parses a reason name; returns REASON_NONE if unknown.
 EndReason rules_reason_parse(const char *name);
 
-/// A side's points in half points: chariot 13, cannon 7, horse 5, elephant 3, guard 3,
-/// soldier 2, general 0, plus 1.5 for Han (rules page, "Points").
+/// A side's points in half points, by the variant's values (janggi: chariot 13, cannon 7,
+/// horse 5, elephant 3, guard 3, soldier 2, general 0, plus 1.5 for Han; rules page, "Points").
 int rules_points_half(const Board *b, Side side);
 
 /// The side ahead on points (never equal: the bonus is a half point).
 Side rules_points_leader(const Board *b);
 
 /// Judges the current position, reached by the last ply made on b, by the rules page:
-/// checkmate first, then bikjang, repetition (perpetual check), two passes, move limit.
+/// checkmate first, then the variant's end rules in its order (rules_end_reason()).
 /// Fills *res (over = false while the game goes on) and returns res->over.
 bool rules_game_over(Board *b, GameResult *res);
+
+/// The end rules other than checkmate, in the order of b's variant (janggi: bikjang,
+/// repetition with its perpetual-check exception, two passes, move limit): the first that
+/// ends the game at the current position, REASON_NONE if none. The one place that order is
+/// written; the search asks it too. For REASON_PERPETUAL_CHECK, *loser is the side that lost.
+EndReason rules_end_reason(const Board *b, int *loser);
 
 /// Bikjang left standing: the generals face now and faced, after a capture, one ply ago.
 bool rules_bikjang_ends(const Board *b);

@@ -15,6 +15,7 @@
 #include "rules.h"
 #include "timeman.h"
 #include "tt.h"
+#include "variant.h"
 
 enum {
     HISTORY_MAX = 16384,
@@ -32,7 +33,9 @@ typedef struct EvalCacheEntry {
     int32_t eval;
 } EvalCacheEntry;
 
-// Victim and attacker order for MVV-LVA (ordering only, not evaluation).
+// Victim and attacker order for MVV-LVA and the delta margin of quiescence: the search's own
+// scale, not the rules' points (Variant.points_half, which give the general 0): a capture of the
+// general does not occur, but its value keeps an attack by the general last in LVA order.
 static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
 
 struct Searcher {
@@ -96,27 +99,21 @@ static int points_score(const Board *b, int ply) {
 // The side to move must answer a bikjang: the generals face after a capture in the game.
 static inline bool bikjang_pending(const Board *b) {
     const StateInfo *st = board_state(b);
-    return st->facing && st->piece_count < 32;
+    return st->facing && st->piece_count < 32 && b->variant->bikjang;
 }
 
 // Judges the position reached by the last ply, by the rules page, when it ends the game
-// without a mate; sets *score and returns true then. Checkmate comes first, so a position
-// that is also a mate scores as mate. Repetition uses the exact threefold rule over the game
-// history and the tree: a repetition is not a draw in janggi but a decided game (points or
-// perpetual check), so scoring a mere twofold as the end would misjudge lines the rule lets
-// go on; the cost is a scan of at most since_capture plies, done only after 8 quiet plies.
+// without a mate; sets *score and returns true then. The end rules and their order are the
+// rules' own (rules_end_reason); checkmate comes first, so a position that is also a mate
+// scores as mate (tested only when some rule ends the game: mates are found by the search).
+// Repetition uses the exact threefold rule over the game history and the tree: a repetition
+// is not a draw in janggi but a decided game (points or perpetual check), so scoring a mere
+// twofold as the end would misjudge lines the rule lets go on; the cost is a scan of at most
+// since_capture plies.
 static bool game_end_score(Board *b, int ply, int *score) {
     const StateInfo *st = board_state(b);
-    EndReason r = REASON_NONE;
-    int loser = -1;
-    if (rules_bikjang_ends(b))
-        r = REASON_BIKJANG;
-    else if (st->since_capture >= 8 && rules_repetition(b, &loser))
-        r = loser < 0 ? REASON_REPETITION : REASON_PERPETUAL_CHECK;
-    else if (rules_double_pass(b))
-        r = REASON_DOUBLE_PASS;
-    else if (board_game_ply(b) >= GAME_PLY_LIMIT)
-        r = REASON_MOVE_LIMIT;
+    int loser;
+    EndReason r = rules_end_reason(b, &loser);
     if (r == REASON_NONE)
         return false;
     if (st->in_check && !movegen_has_legal(b))
@@ -132,7 +129,7 @@ static bool game_end_score(Board *b, int ply, int *score) {
 // pat or a cut on the static evaluation assumes: a bikjang stands (a quiet move that leaves the
 // generals facing ends the game), or the next ply reaches the move limit (every move does).
 static inline bool quiet_move_may_end(const Board *b) {
-    return bikjang_pending(b) || board_game_ply(b) + 1 >= GAME_PLY_LIMIT;
+    return bikjang_pending(b) || board_game_ply(b) + 1 >= b->variant->ply_limit;
 }
 
 // The game end that the pass of the side to move reaches, when it reaches one: two passes
@@ -166,7 +163,7 @@ static uint64_t node_key(const Board *b, bool after_null) {
         key ^= AFTER_NULL;
     else if (move_is_pass(board_state(b)->move))
         key ^= AFTER_PASS;
-    int left = GAME_PLY_LIMIT - board_game_ply(b);
+    int left = b->variant->ply_limit - board_game_ply(b);
     if (left < EVAL_POINTS_WINDOW)
         key ^= PER_PLY * (uint64_t)(left + 1);
     return key;
@@ -268,7 +265,7 @@ static inline bool out_of_budget(Searcher *s) {
 static int static_eval(Searcher *s) {
     const Board *b = &s->board;
     uint64_t key = board_key(b);
-    bool cacheable = board_game_ply(b) <= GAME_PLY_LIMIT - EVAL_POINTS_WINDOW;
+    bool cacheable = board_game_ply(b) <= b->variant->ply_limit - EVAL_POINTS_WINDOW;
     EvalCacheEntry *e = &s->eval_cache[key & (EVAL_CACHE_N - 1)];
     if (cacheable && e->key == key)
         return e->eval;
@@ -385,7 +382,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
 static bool null_move_allowed(const Board *b, int depth) {
     const StateInfo *st = board_state(b);
     return !st->in_check && !move_is_pass(st->move) && !bikjang_pending(b) &&
-           board_game_ply(b) + depth + 2 < GAME_PLY_LIMIT;
+           board_game_ply(b) + depth + 2 < b->variant->ply_limit;
 }
 
 static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {

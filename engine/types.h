@@ -68,3 +68,5 @@ typedef int32_t Score;
 typedef struct Board Board;
 typedef struct MoveList MoveList;
 typedef struct GameResult GameResult;
+typedef struct Variant Variant;
+typedef struct Geometry Geometry;

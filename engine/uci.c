@@ -19,6 +19,7 @@
 #include "rules.h"
 #include "search.h"
 #include "status.h"
+#include "variant.h"
 
 enum {
     UCI_MAX_LINE = 65536,
@@ -36,7 +37,6 @@ typedef enum { JOB_SEARCH, JOB_PERFT } Job;
 struct UciContext {
     FILE *out;
     Board board;
-    char variant[16];
     size_t hash_mb;
     int64_t move_overhead; // ms, the Move Overhead option
     bool position_ok;      // false after a refused `position`, until a good one arrives
@@ -71,7 +71,6 @@ UciContext *uci_create(FILE *out) {
     }
     atomic_init(&ctx->stop, false);
     pthread_mutex_init(&ctx->out_lock, NULL);
-    snprintf(ctx->variant, sizeof ctx->variant, "janggi");
     fen_parse(&ctx->board, FEN_START, NULL);
     return ctx;
 }
@@ -141,7 +140,11 @@ static int tokenize(char *line, char **tokens, int max) {
 
 static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "id name Hansu 0.1.0\nid author the Hansu developers\n");
-    fprintf(ctx->out, "option name UCI_Variant type combo default janggi var janggi\n");
+    // The table of known variants; the default is the first.
+    fprintf(ctx->out, "option name UCI_Variant type combo default %s", variant_at(0)->name);
+    for (int i = 0; i < variant_count(); i++)
+        fprintf(ctx->out, " var %s", variant_at(i)->name);
+    fprintf(ctx->out, "\n");
     fprintf(ctx->out, "option name Hash type spin default %d min 1 max %d\n", HASH_DEFAULT_MB,
             HASH_MAX_MB);
     fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
@@ -486,7 +489,7 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, msg);
         }
     } else if (strcasecmp(name, "UCI_Variant") == 0) {
-        if (strcmp(value, "janggi") != 0) {
+        if (!variant_find(value)) {
             snprintf(msg, sizeof msg, "setoption: UCI_Variant '%.40s' is not supported", value);
             reply_error(ctx, msg);
         }
@@ -523,8 +526,8 @@ static void cmd_bench(UciContext *ctx, char **tok, int n) {
 }
 
 static void cmd_display(UciContext *ctx) {
-    static const char letters[] = " KARCNBP";
     const Board *b = &ctx->board;
+    const char *letters = b->variant->letters;
     fprintf(ctx->out, "\n");
     for (int rank = RANK_NB - 1; rank >= 0; rank--) {
         fprintf(ctx->out, "%2d ", rank + 1);

@@ -28,7 +28,8 @@ static void check_loaded(Board *b, const char *input) {
     char why[128] = "", fen[FEN_BUFFER], again[FEN_BUFFER];
     check(board_is_consistent(b, why, sizeof why), why, input);
     for (int s = 0; s < SIDE_NB; s++)
-        check(geometry_in_palace((Side)s, b->general[s]), "general outside its palace", input);
+        check(geometry_in_palace(b->geo, (Side)s, b->general[s]), "general outside its palace",
+              input);
     check(!board_attacked(b, b->general[!b->side], b->side), "side not to move in check",
           input);
     fen_write(b, fen, sizeof fen);

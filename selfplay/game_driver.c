@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "board.h"
-#include "formation.h"
+#include "variant.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "prng.h"
@@ -20,7 +20,9 @@ uint64_t game_driver_seed(uint64_t seed, uint64_t index) {
     return prng_next(&t);
 }
 
-int game_driver_pairing(uint64_t index) { return (int)(index % PAIRING_NB); }
+int game_driver_pairing(uint64_t index) {
+    return (int)(index % (uint64_t)variant_pairing_count(variant_default()));
+}
 
 // A uniformly drawn legal move; the pass only when nothing else is legal.
 static Move random_move(Board *b, uint64_t *rng) {
@@ -141,14 +143,15 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
         goto cleanup;
     uint64_t rng = game_driver_seed(cfg->seed, index);
     int pairing = game_driver_pairing(index);
-    formation_setup(b, pairing_cho(pairing), pairing_han(pairing));
+    const Variant *v = variant_default();
+    variant_setup_pairing(v, b, pairing);
     search_clear(s);
     size_t g = shard_data_add_game(out);
     GameColumns *gc = &out->games;
     gc->game_id[g] = (uint32_t)index;
     gc->seed[g] = rng;
-    gc->cho_formation[g] = (uint8_t)pairing_cho(pairing);
-    gc->han_formation[g] = (uint8_t)pairing_han(pairing);
+    gc->cho_formation[g] = (uint8_t)variant_pairing_cho(v, pairing);
+    gc->han_formation[g] = (uint8_t)variant_pairing_han(v, pairing);
     gc->pos_start[g] = out->positions.count;
     Streaks streaks = {0};
     GameResult res = {0};

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "board.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "h5store.h"
 #include "movegen.h"
 #include "packed_board.h"

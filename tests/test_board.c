@@ -14,7 +14,7 @@
 #include "board.h"
 #include "engine.h"
 #include "fen.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "movegen.h"
 #include "notation.h"
 #include "oracle_util.h"

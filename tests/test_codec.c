@@ -13,7 +13,7 @@
 #include "board.h"
 #include "engine.h"
 #include "fen.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "shard_data.h"
 #include "packed_board.h"
 #include "selfplay_util.h"

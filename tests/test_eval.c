@@ -17,7 +17,7 @@
 #include "eval.h"
 #include "eval_header.h"
 #include "fen.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "movegen.h"
 #include "rules.h"
 
@@ -175,8 +175,8 @@ static void test_header_printer(void **state) {
     }
     assert_int_equal(count, EVAL_PARAM_NB);
 #ifndef HANSU_CUSTOM_WEIGHTS
-    // engine/eval_weights.h is this printer's output: same text from "#pragma once" on.
-    FILE *f = fopen(HANSU_SOURCE_DIR "/engine/eval_weights.h", "r");
+    // engine/janggi/eval_weights.h is this printer's output: same text from "#pragma once" on.
+    FILE *f = fopen(HANSU_SOURCE_DIR "/engine/janggi/eval_weights.h", "r");
     assert_non_null(f);
     static char file[1 << 20];
     size_t fl = fread(file, 1, sizeof file - 1, f);

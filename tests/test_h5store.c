@@ -47,6 +47,28 @@ static StoreMeta sample_meta(int64_t shard) {
     return m;
 }
 
+// The variant attribute: written as named, read back; an unknown name is refused on writing.
+static void test_variant_attribute(void **state) {
+    (void)state;
+    sp_fresh_dir(DIR);
+    ShardData d, back;
+    shard_data_init(&d);
+    shard_data_init(&back);
+    sp_random_games(&d, 0, 4, 1);
+    StoreMeta m = sample_meta(0), m2;
+    ErrorInfo err;
+    snprintf(m.variant, sizeof m.variant, "janggi");
+    assert_int_equal(h5store_write(DIR "/v.h5", &m, &d, &err), STATUS_OK);
+    assert_int_equal(h5store_read(DIR "/v.h5", &m2, &back, &err), STATUS_OK);
+    assert_string_equal(m2.variant, "janggi");
+    snprintf(m.variant, sizeof m.variant, "shogi");
+    assert_int_equal(h5store_write(DIR "/w.h5", &m, &d, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "'shogi'"));
+    assert_int_equal(access(DIR "/w.h5", F_OK), -1);
+    shard_data_free(&d);
+    shard_data_free(&back);
+}
+
 static void test_round_trip(void **state) {
     (void)state;
     sp_fresh_dir(DIR);
@@ -63,6 +85,7 @@ static void test_round_trip(void **state) {
     assert_true(shard_data_equal(&d, &back, why, sizeof why));
     assert_int_equal(m2.schema_version, H5STORE_SCHEMA_VERSION);
     assert_string_equal(m2.engine_version, m.engine_version);
+    assert_string_equal(m2.variant, "janggi"); // "" writes the default variant
     assert_string_equal(m2.bench, m.bench);
     assert_string_equal(m2.weights_sha256, m.weights_sha256);
     assert_string_equal(m2.limits, m.limits);
@@ -465,7 +488,8 @@ static void test_unwritable(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_verify_detects),
+        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_variant_attribute),
+        cmocka_unit_test(test_verify_detects),
         cmocka_unit_test(test_merge),      cmocka_unit_test(test_duplicate_ids_in_folder),
         cmocka_unit_test(test_bad_files),  cmocka_unit_test(test_digest_header),
         cmocka_unit_test(test_legacy_file), cmocka_unit_test(test_value_ranges),

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "h5store.h"
 #include "rules.h"
 #include "run_lock.h"

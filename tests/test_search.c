@@ -19,7 +19,7 @@
 #include "board.h"
 #include "engine.h"
 #include "fen.h"
-#include "formation.h"
+#include "janggi/formation.h"
 #include "movegen.h"
 #include "notation.h"
 #include "rules.h"

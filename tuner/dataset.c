@@ -16,6 +16,7 @@
 #include "movegen.h"
 #include "packed_board.h"
 #include "search.h"
+#include "variant.h"
 #include "prng.h"
 
 enum { QUIESCE_MAX_PLIES = 8, PREFETCH_AHEAD = 4 };
@@ -38,9 +39,9 @@ void dataset_filter_describe(const DatasetFilter *f, char *out, size_t out_len) 
 
 // --- quiescence ---------------------------------------------------------------------------
 
+// The rules' points of the victim (the variant's, in half points).
 static int victim_value(const Board *b, Move m) {
-    static const int VALUE[KIND_NB] = {0, 0, 3, 13, 7, 5, 3, 2}; // the rules' points, halved
-    return VALUE[piece_kind(board_at(b, move_to(m)))];
+    return b->variant->points_half[piece_kind(board_at(b, move_to(m)))];
 }
 
 // Captures first by victim (MVV), so the alpha-beta cut-offs come early.

@@ -6,7 +6,7 @@
 
 #include "board.h"
 #include "eval.h"
-#include "formation.h"
+#include "variant.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "rules.h"
@@ -22,11 +22,13 @@ static void play_game(ShardData *d, Board *b, uint32_t id, uint64_t seed) {
     PositionColumns *pc = &d->positions;
     uint64_t rng = seed ^ ((uint64_t)id * 0x9e3779b97f4a7c15ULL);
     gc->game_id[g] = id, gc->seed[g] = rng;
-    gc->cho_formation[g] = (uint8_t)pairing_cho((int)(id % PAIRING_NB));
-    gc->han_formation[g] = (uint8_t)pairing_han((int)(id % PAIRING_NB));
+    const Variant *v = variant_default();
+    const int pairing = (int)(id % (uint32_t)variant_pairing_count(v));
+    gc->cho_formation[g] = (uint8_t)variant_pairing_cho(v, pairing);
+    gc->han_formation[g] = (uint8_t)variant_pairing_han(v, pairing);
     gc->random_plies[g] = SYNTH_RANDOM_PLIES;
     gc->pos_start[g] = pc->count;
-    formation_setup(b, (Formation)gc->cho_formation[g], (Formation)gc->han_formation[g]);
+    v->setup_formations(b, gc->cho_formation[g], gc->han_formation[g]);
     GameResult res = {0};
     MoveList list;
     while (!rules_game_over(b, &res)) {

@@ -132,7 +132,7 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
         }
     }
     // Rebuild with the weights that produced engine_eval (weiss's parity refusal).
-    int64_t rebuilt = (mg * trace->phase + eg * (s->phase_max - trace->phase)) / s->phase_max;
+    int64_t rebuilt = eval_taper(mg, eg, trace->phase, s->phase_max);
     int64_t diff = llabs(rebuilt - engine_eval);
     if (diff > 1) {
         s->refused++;
@@ -156,26 +156,6 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
     return STATUS_OK;
 }
 
-Status trace_store_append(TraceStore *dst, const TraceStore *src, ErrorInfo *err) {
-    if (dst->nentries + src->nentries > UINT32_MAX)
-        return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
-    if (!grow((void **)&dst->pos, &dst->pos_cap, dst->npos, dst->npos + src->npos,
-              sizeof *dst->pos) ||
-        !grow((void **)&dst->entries, &dst->entries_cap, dst->nentries,
-              dst->nentries + src->nentries,
-              sizeof *dst->entries))
-        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions",
-                         dst->npos);
-    if (src->nentries)
-        memcpy(dst->entries + dst->nentries, src->entries, src->nentries * sizeof *src->entries);
-    for (size_t i = 0; i < src->npos; i++) {
-        dst->pos[dst->npos + i] = src->pos[i];
-        dst->pos[dst->npos + i].start += (uint32_t)dst->nentries;
-    }
-    dst->npos += src->npos, dst->nentries += src->nentries;
-    return STATUS_OK;
-}
-
 int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights) {
     const TracePos *p = &s->pos[i];
     const TraceEntry *e = s->entries + p->start;
@@ -183,7 +163,7 @@ int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights
     for (int k = 0; k < p->count; k++)
         mg += (int64_t)e[k].coef * weights[e[k].index].mg,
             eg += (int64_t)e[k].coef * weights[e[k].index].eg;
-    return (int)((mg * p->phase + eg * (s->phase_max - p->phase)) / s->phase_max);
+    return (int)eval_taper(mg, eg, p->phase, s->phase_max);
 }
 
 double trace_store_eval(const TraceStore *s, size_t i, const double *w) {
@@ -192,7 +172,7 @@ double trace_store_eval(const TraceStore *s, size_t i, const double *w) {
     double mg = 0, eg = 0;
     for (int k = 0; k < p->count; k++)
         mg += e[k].coef * w[2 * e[k].index], eg += e[k].coef * w[2 * e[k].index + 1];
-    return (mg * p->phase + eg * (s->phase_max - p->phase)) / s->phase_max;
+    return eval_taper_real(mg, eg, p->phase, s->phase_max);
 }
 
 Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {

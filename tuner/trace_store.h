@@ -68,10 +68,6 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
 /// Makes room for npos positions and nentries entries in all (counts, not increments).
 Status trace_store_reserve(TraceStore *s, size_t npos, size_t nentries, ErrorInfo *err);
 
-/// Appends every position of src to dst (same nparams and phase_max). STATUS_NOMEM, or
-/// STATUS_RANGE past 2^32 entries.
-Status trace_store_append(TraceStore *dst, const TraceStore *src, ErrorInfo *err);
-
 /// The integer evaluation of position i rebuilt from its entries and integer weights, cp,
 /// side to move's view, by the formula at the top of this file.
 int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights);

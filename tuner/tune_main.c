@@ -69,7 +69,7 @@ static void usage(FILE *f) {
         "  --batch N          positions per step, 0 = full batch (default 16384)\n"
         "  --patience N       stop after N epochs without a better validation MSE (default 10,\n"
         "                     0 = never); the best validation epoch's weights are kept\n"
-        "  --freeze T[,T...]  keep these terms fixed (names as in engine/eval_terms.def)\n"
+        "  --freeze T[,T...]  keep these terms fixed (names as in engine/janggi/eval_terms.def)\n"
         "  --init PATH        starting weights from this header (default: the compiled-in ones)\n"
         "  --k K              sigmoid scale K (default: fitted on the starting weights)\n"
         "  --lambda L         target = (1-L)*result + L*sigmoid(K*score) (default 0)\n"
@@ -80,7 +80,7 @@ static void usage(FILE *f) {
         "  --seed S           split, per-game choice, shuffle and batch order (default 1)\n"
         "  --threads N        OpenMP threads (default: all cores)\n"
         "\nOutput:\n"
-        "  --out PATH         weights header to write (default engine/eval_weights.h)\n"
+        "  --out PATH         weights header to write (default engine/janggi/eval_weights.h)\n"
         "  --dry-run          train and report, write no header\n"
         "  --loss-csv PATH    write the loss curve (epoch,train_mse,valid_mse,seconds)\n"
         "  --help             this text\n",
@@ -475,7 +475,7 @@ int main(int argc, char **argv) {
                      .tune = {.method = TUNE_ADAM, .beta1 = 0.9, .beta2 = 0.999, .l2 = L2_DEFAULT,
                               .epsilon = 1e-8, .epochs = 100, .batch = 16384, .patience = 10,
                               .threads = omp_get_num_procs(), .seed = 1},
-                     .out = "engine/eval_weights.h"};
+                     .out = "engine/janggi/eval_weights.h"};
     int rc = parse_args(argc, argv, &r->o);
     if (rc == 0 && r->o.freeze && !parse_freeze(r->o.freeze, r->frozen))
         rc = -1;

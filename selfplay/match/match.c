@@ -16,7 +16,7 @@
 #include "engine.h"
 #include "rules.h"
 #include "prng.h"
-#include "formation.h"
+#include "variant.h"
 #include "match_game.h"
 #include "match_json.h"
 #include "movegen.h"
@@ -89,19 +89,22 @@ static Status load_openings(Match *m, ErrorInfo *err) {
         return error_set(err, STATUS_NOMEM, "openings: out of memory");
     Status st = STATUS_OK;
     const char *path = m->cfg->openings_path;
-    m->openings = calloc(path ? MATCH_MAX_OPENINGS : PAIRING_NB, sizeof *m->openings);
+    const Variant *v = variant_default();
+    const int pairings = variant_pairing_count(v);
+    m->openings = calloc(path ? MATCH_MAX_OPENINGS : (size_t)pairings, sizeof *m->openings);
     if (!m->openings) {
         st = error_set(err, STATUS_NOMEM, "openings: out of memory");
         goto cleanup;
     }
     if (!path) {
-        for (int p = 0; p < PAIRING_NB; p++) {
-            formation_setup(b, pairing_cho(p), pairing_han(p));
+        for (int p = 0; p < pairings; p++) {
+            variant_setup_pairing(v, b, p);
             fen_write(b, m->openings[p].fen, FEN_BUFFER);
             snprintf(m->openings[p].name, sizeof m->openings[p].name, "%s vs %s",
-                     formation_name(pairing_cho(p)), formation_name(pairing_han(p)));
+                     v->formation_names[variant_pairing_cho(v, p)],
+                     v->formation_names[variant_pairing_han(v, p)]);
         }
-        m->nopenings = PAIRING_NB;
+        m->nopenings = pairings;
         goto cleanup;
     }
     FILE *f = fopen(path, "r");

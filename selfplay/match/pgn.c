@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// PGN writer for janggi games with moves in UCI form.
+// PGN writer for games of a variant (the Variant tag names it) with moves in UCI form.
 #include "pgn.h"
 
 #include <string.h>
 
 #include "notation.h"
+#include "variant.h"
 
 // Writes the move text, wrapped before column 80, followed by the comment and the result.
 static void write_moves(FILE *f, const PgnGame *g, const char *result) {
@@ -40,7 +41,8 @@ Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
     fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", g->event, g->site,
             g->date, g->round);
     fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", g->white, g->black, result);
-    fprintf(f, "[Variant \"janggi\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", g->fen);
+    fprintf(f, "[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n",
+            g->variant ? g->variant : variant_default()->name, g->fen);
     if (g->opening)
         fprintf(f, "[Opening \"%s\"]\n", g->opening);
     if (g->time_control)

@@ -15,6 +15,7 @@ typedef struct PgnGame {
     const char *event, *site, *date; // date as YYYY.MM.DD
     int round;                       // the game pair's number, shared by both games of a pair
     const char *white, *black;       // Cho's and Han's engine names
+    const char *variant;             // the Variant tag (Variant.name); NULL: the default, janggi
     const char *fen;                 // the start position
     const char *opening;             // e.g. "ma-sang-sang-ma vs sang-ma-ma-sang"; may be NULL
     const char *time_control;        // PGN TimeControl value, e.g. "10+0.1" or "-"; may be NULL

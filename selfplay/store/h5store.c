@@ -16,6 +16,7 @@
 
 #include "durable.h"
 #include "rules.h"
+#include "variant.h"
 
 enum {
     CHUNK_BYTES = 1 << 20, // fits the default 1 MiB chunk cache
@@ -153,16 +154,21 @@ static herr_t read_attr_i64(hid_t loc, const char *name, int64_t *v) {
 
 static herr_t write_meta(hid_t file, const StoreMeta *m) {
     char reasons[256] = "", formations[128] = "";
+    const Variant *v = m->variant[0] ? variant_find(m->variant) : variant_default();
+    if (!v)
+        return -1;
     for (int r = 0; r < REASON_NB; r++)
         snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons), "%s%s",
                  r ? "," : "", r ? rules_reason_name((EndReason)r) : "none");
-    snprintf(formations, sizeof formations,
-             "ma-sang-sang-ma,sang-ma-sang-ma,ma-sang-ma-sang,sang-ma-ma-sang");
+    for (int f = 0; f < v->formation_count; f++)
+        snprintf(formations + strlen(formations), sizeof formations - strlen(formations), "%s%s",
+                 f ? "," : "", v->formation_names[f]);
     int64_t seed_bits;
     memcpy(&seed_bits, &m->seed, sizeof seed_bits);
     herr_t rc = 0;
     rc |= write_attr_str(file, "format", H5STORE_FORMAT);
     rc |= write_attr_i64(file, "schema_version", H5STORE_SCHEMA_VERSION);
+    rc |= write_attr_str(file, "variant", v->name);
     rc |= write_attr_str(file, "engine_version", m->engine_version);
     rc |= write_attr_str(file, "bench", m->bench);
     rc |= write_attr_str(file, "weights_sha256", m->weights_sha256);
@@ -198,6 +204,13 @@ static Status read_meta(hid_t file, const char *path, int version_want, StoreMet
                          (long long)version, version_want == H5STORE_SCHEMA_VERSION ? "known"
                          : "expected", version_want);
     m->schema_version = (int)version;
+    // Files written before the attribute existed are janggi's (same schema: an added attribute).
+    snprintf(m->variant, sizeof m->variant, "%s", variant_default()->name);
+    if (H5Aexists(file, "variant") > 0 &&
+        (read_attr_str(file, "variant", m->variant, sizeof m->variant) < 0 ||
+         !variant_find(m->variant)))
+        return error_set(err, STATUS_FORMAT, "%s: attribute variant '%.15s' is not a known variant",
+                         path, m->variant);
     herr_t rc = 0;
     rc |= read_attr_str(file, "engine_version", m->engine_version, sizeof m->engine_version);
     rc |= read_attr_str(file, "bench", m->bench, sizeof m->bench);
@@ -508,6 +521,9 @@ void h5writer_abort(H5Writer *w) {
 
 Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
                      ErrorInfo *err) {
+    if (meta->variant[0] && !variant_find(meta->variant))
+        return error_set(err, STATUS_RANGE, "%s: variant '%.15s' is not a known variant", path,
+                         meta->variant);
     h5store_quiet();
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);

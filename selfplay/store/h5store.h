@@ -21,6 +21,7 @@ enum { H5STORE_USERBLOCK = 512 };
 /// File attributes: provenance of the data and the settings that made it.
 typedef struct StoreMeta {
     int schema_version;      // H5STORE_SCHEMA_VERSION when written; as found when read
+    char variant[16];        // the variant played (Variant.name); "" writes the default, janggi
     char engine_version[64]; // engine version string
     char bench[32];          // bench signature (nodes), "unknown" when not built in
     char weights_sha256[72]; // SHA-256 of the eval weights header compiled in

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formation.h"
+#include "janggi/formation.h"
 #include "packed_board.h"
 #include "rules.h"
 

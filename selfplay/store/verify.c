@@ -7,7 +7,7 @@
 
 #include "board.h"
 #include "fen.h"
-#include "formation.h"
+#include "variant.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "rules.h"
@@ -76,7 +76,7 @@ Status verify_games(const ShardData *d, ErrorInfo *err) {
         st = error_set(err, STATUS_NOMEM, "out of memory");
     const GameColumns *gc = &d->games;
     for (size_t g = 0; st == STATUS_OK && g < gc->count; g++) {
-        formation_setup(b, (Formation)gc->cho_formation[g], (Formation)gc->han_formation[g]);
+        variant_default()->setup_formations(b, gc->cho_formation[g], gc->han_formation[g]);
         for (uint64_t p = gc->pos_start[g]; st == STATUS_OK && p < gc->pos_end[g]; p++) {
             GameResult res;
             if (rules_game_over(b, &res))

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Builds the move tables of geometry.h from the rules page's description of each piece.
-#include "geometry.h"
+// Builds janggi's move tables (geometry.h) from the rules page's description of each piece.
+#include "janggi/janggi.h"
 
 #include <string.h>
 
-Geometry geometry;
+Geometry janggi_geometry;
+
+// The tables being built (the functions below fill them in place).
+static Geometry *const G = &janggi_geometry;
 
 static bool on_board(int file, int rank) {
     return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB;
@@ -32,7 +35,7 @@ static bool palace_diagonal_step(int f1, int r1, int f2, int r2) {
 }
 
 static void add_ray(Square sq, int df, int dr, bool diagonal) {
-    Ray *ray = &geometry.rays[sq][geometry.ray_count[sq]];
+    Ray *ray = &G->rays[sq][G->ray_count[sq]];
     int f = square_file(sq), r = square_rank(sq);
     ray->len = 0;
     for (;;) {
@@ -45,7 +48,7 @@ static void add_ray(Square sq, int df, int dr, bool diagonal) {
         f = nf, r = nr;
     }
     if (!diagonal || ray->len > 0)
-        geometry.ray_count[sq]++;
+        G->ray_count[sq]++;
 }
 
 static void init_rays(Square sq) {
@@ -68,7 +71,7 @@ static void init_palace_steps(Square sq) {
                 continue;
             if (df != 0 && dr != 0 && !palace_diagonal_step(f, r, nf, nr))
                 continue;
-            geometry.palace_steps[sq][geometry.palace_step_count[sq]++] =
+            G->palace_steps[sq][G->palace_step_count[sq]++] =
                 (uint8_t)square_make(nf, nr);
         }
 }
@@ -85,12 +88,12 @@ static void init_leapers(Square sq) {
             int df = of != 0 ? of : side, dr = orr != 0 ? orr : side;
             int lf = f + of, lr = r + orr;
             if (on_board(lf + df, lr + dr)) {
-                HorseStep *h = &geometry.horse[sq][geometry.horse_count[sq]++];
+                HorseStep *h = &G->horse[sq][G->horse_count[sq]++];
                 h->leg = (uint8_t)square_make(lf, lr);
                 h->to = (uint8_t)square_make(lf + df, lr + dr);
             }
             if (on_board(lf + 2 * df, lr + 2 * dr)) {
-                ElephantStep *e = &geometry.elephant[sq][geometry.elephant_count[sq]++];
+                ElephantStep *e = &G->elephant[sq][G->elephant_count[sq]++];
                 e->leg1 = (uint8_t)square_make(lf, lr);
                 e->leg2 = (uint8_t)square_make(lf + df, lr + dr);
                 e->to = (uint8_t)square_make(lf + 2 * df, lr + 2 * dr);
@@ -102,8 +105,8 @@ static void init_leapers(Square sq) {
 // Soldier: forward or sideways; inside the enemy palace also forward along a drawn diagonal.
 static void init_soldier(Side side, Square sq) {
     int f = square_file(sq), r = square_rank(sq), fwd = side == CHO ? 1 : -1;
-    uint8_t *out = geometry.soldier[side][sq];
-    uint8_t *n = &geometry.soldier_count[side][sq];
+    uint8_t *out = G->soldier[side][sq];
+    uint8_t *n = &G->soldier_count[side][sq];
     if (on_board(f, r + fwd))
         out[(*n)++] = (uint8_t)square_make(f, r + fwd);
     for (int df = -1; df <= 1; df += 2) {
@@ -115,20 +118,20 @@ static void init_soldier(Side side, Square sq) {
 }
 
 static void init_reverse(Square sq) {
-    for (int i = 0; i < geometry.horse_count[sq]; i++) {
-        HorseStep h = geometry.horse[sq][i];
-        HorseStep *rev = &geometry.horse_from[h.to][geometry.horse_from_count[h.to]++];
+    for (int i = 0; i < G->horse_count[sq]; i++) {
+        HorseStep h = G->horse[sq][i];
+        HorseStep *rev = &G->horse_from[h.to][G->horse_from_count[h.to]++];
         rev->leg = h.leg, rev->to = (uint8_t)sq;
     }
-    for (int i = 0; i < geometry.elephant_count[sq]; i++) {
-        ElephantStep e = geometry.elephant[sq][i];
-        ElephantStep *rev = &geometry.elephant_from[e.to][geometry.elephant_from_count[e.to]++];
+    for (int i = 0; i < G->elephant_count[sq]; i++) {
+        ElephantStep e = G->elephant[sq][i];
+        ElephantStep *rev = &G->elephant_from[e.to][G->elephant_from_count[e.to]++];
         rev->leg1 = e.leg1, rev->leg2 = e.leg2, rev->to = (uint8_t)sq;
     }
     for (int side = 0; side < SIDE_NB; side++)
-        for (int i = 0; i < geometry.soldier_count[side][sq]; i++) {
-            int to = geometry.soldier[side][sq][i];
-            geometry.soldier_from[side][to][geometry.soldier_from_count[side][to]++] =
+        for (int i = 0; i < G->soldier_count[side][sq]; i++) {
+            int to = G->soldier[side][sq][i];
+            G->soldier_from[side][to][G->soldier_from_count[side][to]++] =
                 (uint8_t)sq;
         }
 }
@@ -138,18 +141,18 @@ static void init_lines_and_legs(Square g) {
     for (Square s = 0; s < SQUARE_NB; s++) {
         int df = square_file(s) - gf, dr = square_rank(s) - gr;
         int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-        geometry.leg_of[g][s] = (uint8_t)(adf == adr && adf >= 1 && adf <= 2);
-        geometry.ray_of[g][s] = -1;
+        G->leg_of[g][s] = (uint8_t)(adf == adr && adf >= 1 && adf <= 2);
+        G->ray_of[g][s] = -1;
     }
-    for (int r = 0; r < geometry.ray_count[g]; r++)
-        for (int i = 0; i < geometry.rays[g][r].len; i++)
-            geometry.ray_of[g][geometry.rays[g][r].sq[i]] = (int8_t)r;
+    for (int r = 0; r < G->ray_count[g]; r++)
+        for (int i = 0; i < G->rays[g][r].len; i++)
+            G->ray_of[g][G->rays[g][r].sq[i]] = (int8_t)r;
 }
 
-void geometry_init(void) {
-    memset(&geometry, 0, sizeof geometry);
+void janggi_geometry_init(void) {
+    memset(G, 0, sizeof *G);
     for (Square sq = 0; sq < SQUARE_NB; sq++) {
-        geometry.palace_of[sq] = (int8_t)palace_of(square_file(sq), square_rank(sq));
+        G->palace_of[sq] = (int8_t)palace_of(square_file(sq), square_rank(sq));
         init_rays(sq);
         init_palace_steps(sq);
         init_leapers(sq);

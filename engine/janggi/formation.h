@@ -16,6 +16,9 @@ typedef enum {
 
 enum { PAIRING_NB = FORMATION_NB * FORMATION_NB };
 
+/// The names, FORMATION_NB entries, as written on the rules page.
+extern const char *const FORMATION_NAMES[FORMATION_NB];
+
 /// The name as written on the rules page, e.g. "ma-sang-sang-ma".
 const char *formation_name(Formation f);
 

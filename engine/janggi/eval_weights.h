@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu print-weights
+// variant: janggi
 // note: hand-set initial values (not tuned)
 // inputs: (none)
 // filters: (none)
 // K: 0.000000  epochs: 0
 // final loss (MSE): train 0.00000000  validation 0.00000000
-// Layout: engine/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
+// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
 #pragma once
 
 #include "eval.h"

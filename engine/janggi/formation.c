@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Start positions of the 16 formation pairings, as laid out on the rules page.
-#include "formation.h"
+#include "janggi/formation.h"
 
 #include <string.h>
 
 #include "board.h"
+#include "variant.h"
 
-static const char *const NAMES[FORMATION_NB] = {"ma-sang-sang-ma", "sang-ma-sang-ma",
+const char *const FORMATION_NAMES[FORMATION_NB] = {"ma-sang-sang-ma", "sang-ma-sang-ma",
                                                 "ma-sang-ma-sang", "sang-ma-ma-sang"};
 
 // The pieces on points b, c, g, h counted from the player's own left.
@@ -18,12 +19,12 @@ static const Kind LAYOUT[FORMATION_NB][4] = {
 };
 
 const char *formation_name(Formation f) {
-    return (unsigned)f < FORMATION_NB ? NAMES[f] : "?";
+    return (unsigned)f < FORMATION_NB ? FORMATION_NAMES[f] : "?";
 }
 
 Status formation_parse(const char *name, Formation *out, ErrorInfo *err) {
     for (int f = 0; f < FORMATION_NB; f++)
-        if (name && strcmp(name, NAMES[f]) == 0) {
+        if (name && strcmp(name, FORMATION_NAMES[f]) == 0) {
             *out = (Formation)f;
             return STATUS_OK;
         }
@@ -54,7 +55,7 @@ static void setup_side(Board *b, Side side, Formation f) {
 }
 
 void formation_setup(Board *b, Formation cho, Formation han) {
-    board_clear(b);
+    board_clear_variant(b, &VARIANT_JANGGI);
     setup_side(b, CHO, cho);
     setup_side(b, HAN, han);
     board_finish_setup(b, CHO, 0, 0);

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Janggi as the rules page describes it (/work/shared/rules/janggi.md in the workplace,
+// docs/rules-janggi.md here), and the table of known variants.
+#include "variant.h"
+
+#include <string.h>
+
+#include "fen.h"
+#include "janggi/formation.h"
+#include "janggi/janggi.h"
+
+static void setup_formations(Board *b, int cho, int han) {
+    formation_setup(b, (Formation)cho, (Formation)han);
+}
+
+const Variant VARIANT_JANGGI = {
+    .name = "janggi",
+    .geometry = &janggi_geometry,
+    .letters = " KARCNBP",
+    .kind_names = {"none", "general", "guard", "chariot", "cannon", "horse", "elephant", "soldier"},
+    .set_count = {0, 1, 2, 2, 2, 2, 2, 5},
+    // Rules page, "Points": chariot 13, cannon 7, horse 5, elephant 3, guard 3, soldier 2.
+    .points_half = {0, 0, 6, 26, 14, 10, 6, 4},
+    .second_bonus_half = 3, // Han's 1.5 points
+    .pass = true,
+    .bikjang = true,
+    .palace_diagonals = true,
+    .flying_general = false,
+    .cannon = CANNON_JANGGI,
+    // Rules page, "End of the game": after checkmate, in this order.
+    .end_order = {END_BIKJANG, END_REPETITION, END_DOUBLE_PASS, END_MOVE_LIMIT},
+    .end_rule_count = 4,
+    .ply_limit = 200,
+    .palace_file_min = JANGGI_PALACE_FILE_MIN,
+    .palace_file_max = JANGGI_PALACE_FILE_MAX,
+    .palace_ranks = JANGGI_PALACE_RANKS,
+    .start_fen = FEN_START,
+    .formation_count = FORMATION_NB,
+    .formation_names = FORMATION_NAMES,
+    .setup_formations = setup_formations,
+};
+
+static const Variant *const VARIANTS[] = {&VARIANT_JANGGI};
+
+int variant_count(void) { return (int)(sizeof VARIANTS / sizeof VARIANTS[0]); }
+
+const Variant *variant_at(int i) { return i >= 0 && i < variant_count() ? VARIANTS[i] : NULL; }
+
+const Variant *variant_find(const char *name) {
+    for (int i = 0; name && i < variant_count(); i++)
+        if (strcmp(VARIANTS[i]->name, name) == 0)
+            return VARIANTS[i];
+    return NULL;
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// A variant: everything the core asks about the game it plays (the board's move tables, the
+// piece set and its letters, which rules apply and in what order the game ends, the points,
+// the start positions). A Board carries one; the core reads it instead of testing a name.
+// Janggi is the only entry today (engine/janggi/); a second variant is a sibling folder.
+#pragma once
+
+#include "geometry.h"
+#include "types.h"
+
+/// The end rules a variant may apply, besides checkmate (always first).
+typedef enum {
+    END_BIKJANG,     // the generals face after a capture and the next ply leaves them facing
+    END_REPETITION,  // threefold repetition, decided by points or the perpetual-check rule
+    END_DOUBLE_PASS, // two passes in a row
+    END_MOVE_LIMIT,  // the ply limit is reached
+    END_RULE_NB
+} EndRule;
+
+/// How a cannon moves and captures. Janggi: over exactly one screen, never a cannon, and it
+/// never captures a cannon (board.h, cannon_past_screen and cannon_may_capture).
+typedef enum { CANNON_JANGGI } CannonRule;
+
+typedef struct Variant {
+    const char *name;          // "janggi": the UCI_Variant value, PGN Variant tag, file attribute
+    const Geometry *geometry;  // move tables of the 9x10 board (filled by engine_init())
+    char letters[KIND_NB + 1]; // FEN letter of each kind (upper case = Cho), index Kind
+    const char *kind_names[KIND_NB];   // "general", ... ("none" for KIND_NONE)
+    uint8_t set_count[KIND_NB];        // pieces of each kind in one side's full set
+    uint8_t points_half[KIND_NB];      // point value of each kind in half points
+    uint8_t second_bonus_half;         // points given to the side moving second (Han)
+    bool pass;                         // a side not in check may pass
+    bool bikjang;                      // END_BIKJANG applies
+    bool palace_diagonals;             // pieces move along the palace's drawn diagonals
+    bool flying_general;               // the general captures along an open file (xiangqi)
+    CannonRule cannon;                 // the cannon's rule
+    EndRule end_order[END_RULE_NB];    // the end rules in the order they are judged
+    uint8_t end_rule_count;            // entries of end_order in use
+    int ply_limit;                     // the game ends by points after this ply
+    int8_t palace_file_min, palace_file_max; // files of the palaces (d..f)
+    int8_t palace_ranks;               // ranks of each palace, counted from the own back rank
+    const char *start_fen;             // the standard start position
+    int formation_count;               // start formations of one side (0: start_fen only)
+    const char *const *formation_names; // their names, formation_count entries
+    // Sets up the start position of formations (cho, han), each 0..formation_count - 1.
+    void (*setup_formations)(Board *b, int cho, int han);
+} Variant;
+
+/// Janggi (engine/janggi/variant.c), the default variant.
+extern const Variant VARIANT_JANGGI;
+
+/// The known variants, variant_count() entries, janggi first.
+int variant_count(void);
+const Variant *variant_at(int i);
+
+/// The variant called name (case-sensitive, as UCI_Variant writes it), NULL if unknown.
+const Variant *variant_find(const char *name);
+
+/// The variant a Board gets when nothing else is asked for: janggi.
+static inline const Variant *variant_default(void) { return &VARIANT_JANGGI; }
+
+/// Number of formation pairings (Cho's formation, Han's formation) of v.
+static inline int variant_pairing_count(const Variant *v) {
+    return v->formation_count * v->formation_count;
+}
+
+/// Cho's and Han's formation of pairing p (p = cho * formation_count + han).
+static inline int variant_pairing_cho(const Variant *v, int p) { return p / v->formation_count; }
+static inline int variant_pairing_han(const Variant *v, int p) { return p % v->formation_count; }
+
+/// Sets up b at the start position of pairing p of v, Cho to move, ply 0.
+static inline void variant_setup_pairing(const Variant *v, Board *b, int p) {
+    v->setup_formations(b, variant_pairing_cho(v, p), variant_pairing_han(v, p));
+}

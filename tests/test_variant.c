@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// The Variant seam: the table of variants, what a Board carries, and the end order of
+// rules_end_reason() against the rules page's order written out here rule by rule.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "engine.h"
+#include "fen.h"
+#include "movegen.h"
+#include "prng.h"
+#include "rules.h"
+#include "variant.h"
+
+static Board board; // a Board is large: keep it off the stack
+
+static void test_table(void **state) {
+    (void)state;
+    assert_int_equal(variant_count(), 1);
+    assert_ptr_equal(variant_at(0), &VARIANT_JANGGI);
+    assert_null(variant_at(1));
+    assert_ptr_equal(variant_find("janggi"), &VARIANT_JANGGI);
+    assert_null(variant_find("xiangqi"));
+    assert_null(variant_find("Janggi"));
+    assert_null(variant_find(NULL));
+    assert_string_equal(VARIANT_JANGGI.start_fen, FEN_START);
+    assert_int_equal(variant_pairing_count(&VARIANT_JANGGI), 16);
+}
+
+static void test_board_carries_variant(void **state) {
+    (void)state;
+    assert_int_equal(fen_parse(&board, FEN_START, NULL), STATUS_OK);
+    assert_ptr_equal(board.variant, &VARIANT_JANGGI);
+    assert_ptr_equal(board.geo, VARIANT_JANGGI.geometry);
+    // Each pairing's position is the variant's: Cho to move, 32 pieces, ply 0.
+    for (int p = 0; p < variant_pairing_count(&VARIANT_JANGGI); p++) {
+        memset(&board, 0, sizeof board);
+        variant_setup_pairing(&VARIANT_JANGGI, &board, p);
+        assert_ptr_equal(board.variant, &VARIANT_JANGGI);
+        assert_int_equal(board_state(&board)->piece_count, 32);
+    }
+    variant_setup_pairing(&VARIANT_JANGGI, &board, 0);
+    char fen[FEN_BUFFER];
+    fen_write(&board, fen, sizeof fen);
+    assert_string_equal(fen, FEN_START);
+}
+
+// The rules page's order after checkmate, each rule asked directly.
+static EndReason reference_end(const Board *b, int *loser) {
+    *loser = -1;
+    if (rules_bikjang_ends(b))
+        return REASON_BIKJANG;
+    if (rules_repetition(b, loser))
+        return *loser < 0 ? REASON_REPETITION : REASON_PERPETUAL_CHECK;
+    if (rules_double_pass(b))
+        return REASON_DOUBLE_PASS;
+    if (board_game_ply(b) >= GAME_PLY_LIMIT)
+        return REASON_MOVE_LIMIT;
+    return REASON_NONE;
+}
+
+// Random games, passes and back-and-forth moves made likely so that repetitions, double
+// passes and bikjang occur: rules_end_reason() (with its quick rejection) must agree with the
+// order written out rule by rule at every ply, up to the end of each game.
+static void test_end_order(void **state) {
+    (void)state;
+    uint64_t rng = 11;
+    int ends[REASON_NB] = {0};
+    for (int game = 0; game < 400; game++) {
+        variant_setup_pairing(&VARIANT_JANGGI, &board, game % 16);
+        for (;;) {
+            int l1, l2;
+            EndReason got = rules_end_reason(&board, &l1), want = reference_end(&board, &l2);
+            assert_int_equal(got, want);
+            if (got == REASON_PERPETUAL_CHECK)
+                assert_int_equal(l1, l2);
+            if (got != REASON_NONE || (board_in_check(&board) && !movegen_has_legal(&board))) {
+                ends[got]++;
+                break;
+            }
+            MoveList list;
+            movegen_legal(&board, &list);
+            uint64_t r = prng_next(&rng);
+            Move m = list.moves[r % (uint64_t)list.count];
+            // Replay the move two plies back now and then (a shuffle that repeats positions).
+            if ((r >> 32) % 3 == 0 && board.nstates > 2) {
+                Move back = board.states[board.nstates - 2].move;
+                Move undo = move_is_pass(back) ? back : move_make(move_to(back), move_from(back));
+                for (int i = 0; i < list.count; i++)
+                    if (list.moves[i] == undo)
+                        m = undo;
+            }
+            board_make(&board, m);
+        }
+    }
+    assert_true(ends[REASON_REPETITION] + ends[REASON_PERPETUAL_CHECK] > 0);
+    assert_true(ends[REASON_DOUBLE_PASS] > 0);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_board_carries_variant),
+        cmocka_unit_test(test_end_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
