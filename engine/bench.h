@@ -10,7 +10,7 @@
 #include "types.h"
 
 enum {
-    BENCH_DEPTH = 9,  // plies, the depth of the signature
+    BENCH_DEPTH = 9, // plies, the depth of the signature
     BENCH_HASH_MB = 16
 };
 

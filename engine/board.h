@@ -19,16 +19,16 @@ typedef struct StateInfo {
 } StateInfo;
 
 struct Board {
-    const Variant *variant;    // the game played (board_clear sets the default, janggi)
-    const Geometry *geo;       // variant->geometry, kept here for the move generator
+    const Variant *variant; // the game played (board_clear sets the default, janggi)
+    const Geometry *geo;    // variant->geometry, kept here for the move generator
     Piece squares[SQUARE_NB];
     uint8_t index[SQUARE_NB];  // where the piece on a square sits in its list
     uint8_t list[PIECE_NB][5]; // squares of each piece, in no order
     uint8_t count[PIECE_NB];
-    Square general[SIDE_NB];   // SQ_NONE while a position is being set up
-    Side side;                 // side to move
-    int start_ply;             // plies played before the root state (from the FEN move fields)
-    int nstates;               // states[nstates - 1] is the current position
+    Square general[SIDE_NB]; // SQ_NONE while a position is being set up
+    Side side;               // side to move
+    int start_ply;           // plies played before the root state (from the FEN move fields)
+    int nstates;             // states[nstates - 1] is the current position
     StateInfo states[MAX_GAME_PLY + MAX_PLY + 8];
 };
 

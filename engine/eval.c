@@ -18,7 +18,8 @@
 // brings its own term list and weights in its folder.
 
 // The weights header: engine/janggi/eval_weights.h, or the one named by -DHANSU_EVAL_WEIGHTS.
-#define S(mg, eg) {(mg), (eg)}
+#define S(mg, eg)                                                                                  \
+    { (mg), (eg) }
 #ifdef HANSU_EVAL_WEIGHTS_FILE
 #include HANSU_EVAL_WEIGHTS_FILE
 #else
@@ -160,7 +161,8 @@ static void eval_piece_extras(const Board *b, const Geometry *geo, Acc *a, Squar
     else if (k == SOLDIER) {
         int file = square_file(sq);
         Piece own = piece_make(us, SOLDIER);
-        if ((file > 0 && b->squares[sq - 1] == own) || (file < FILE_NB - 1 && b->squares[sq + 1] == own))
+        if ((file > 0 && b->squares[sq - 1] == own) ||
+            (file < FILE_NB - 1 && b->squares[sq + 1] == own))
             add(a, EVAL_OFF_SOLDIER_CONNECTED, us, 1);
         if (own_rank(us, sq) >= 5)
             add(a, EVAL_OFF_SOLDIER_ADVANCED, us, 1);

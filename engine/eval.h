@@ -30,7 +30,11 @@ typedef struct EvalWeight {
 } EvalWeight;
 
 // Shapes of the term list (eval_terms.def) and their sizes.
-enum { EVAL_SHAPE_SCALAR_N = 1, EVAL_SHAPE_KIND_N = KIND_NB, EVAL_SHAPE_PST_N = KIND_NB * SQUARE_NB };
+enum {
+    EVAL_SHAPE_SCALAR_N = 1,
+    EVAL_SHAPE_KIND_N = KIND_NB,
+    EVAL_SHAPE_PST_N = KIND_NB * SQUARE_NB
+};
 typedef enum { EVAL_SHAPE_SCALAR, EVAL_SHAPE_KIND, EVAL_SHAPE_PST } EvalShape;
 
 // Term ids, in list order.
@@ -44,7 +48,7 @@ typedef enum {
 // Flat parameter layout: EVAL_OFF_<ID> is the first element of a term, EVAL_PARAM_NB the total.
 enum {
     EVAL_OFF_START_ = -1,
-#define EVAL_TERM(ID, name, SHAPE, meaning)                                                    \
+#define EVAL_TERM(ID, name, SHAPE, meaning)                                                        \
     EVAL_OFF_##ID, EVAL_END_##ID = EVAL_OFF_##ID + EVAL_SHAPE_##SHAPE##_N - 1,
 #include "janggi/eval_terms.def"
 #undef EVAL_TERM
@@ -73,10 +77,10 @@ static inline double eval_taper_real(double mg, double eg, int phase, int phase_
 
 /// Description of one term of the list, for the tuner and the header printer.
 typedef struct EvalTermInfo {
-    const char *id;      // "MATERIAL"
-    const char *name;    // "material"
+    const char *id;   // "MATERIAL"
+    const char *name; // "material"
     EvalShape shape;
-    int offset, size;    // first flat index and number of elements
+    int offset, size; // first flat index and number of elements
     const char *meaning;
 } EvalTermInfo;
 

@@ -9,12 +9,11 @@
 #include "variant.h"
 
 const EvalTermInfo EVAL_TERMS[EVAL_TERM_NB] = {
-#define EVAL_TERM(ID, name, SHAPE, meaning)                                                    \
+#define EVAL_TERM(ID, name, SHAPE, meaning)                                                        \
     {#ID, #name, EVAL_SHAPE_##SHAPE, EVAL_OFF_##ID, EVAL_SHAPE_##SHAPE##_N, meaning},
 #include "janggi/eval_terms.def"
 #undef EVAL_TERM
 };
-
 
 static const char *or_none(const char *s) { return s && *s ? s : "(none)"; }
 
@@ -71,9 +70,10 @@ static void write_term(FILE *out, const EvalTermInfo *t, const EvalWeight *p) {
 
 // The numbers of the formula that are not tuned: copied from the compiled-in header.
 static void write_phase(FILE *out) {
-    fprintf(out, "// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,\n"
-                 "// cannon, horse, elephant, soldier), the phase of the full set, and the plies\n"
-                 "// before the 200-ply limit at which points_late starts to count.\n");
+    fprintf(out,
+            "// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,\n"
+            "// cannon, horse, elephant, soldier), the phase of the full set, and the plies\n"
+            "// before the 200-ply limit at which points_late starts to count.\n");
     fprintf(out, "static const int EVAL_PHASE_WEIGHT_DATA[%d] = {", KIND_NB);
     for (int k = 0; k < KIND_NB; k++)
         fprintf(out, "%s%d", k ? ", " : "", EVAL_PHASE_WEIGHT[k]);

@@ -17,14 +17,14 @@ typedef struct EvalBannerInput {
 
 /// The banner fields. NULL strings print as "(none)".
 typedef struct EvalBanner {
-    const char *generator;          // program and version, e.g. "hansu-tune 0.1.0"
-    const char *note;               // free text, e.g. "hand-set initial values"
-    const EvalBannerInput *inputs;  // n_inputs entries (may be NULL when n_inputs == 0)
+    const char *generator;         // program and version, e.g. "hansu-tune 0.1.0"
+    const char *note;              // free text, e.g. "hand-set initial values"
+    const EvalBannerInput *inputs; // n_inputs entries (may be NULL when n_inputs == 0)
     int n_inputs;
-    const char *filters;            // the position filters, as given on the command line
-    double k;                       // sigmoid scale K (0 when not fitted)
+    const char *filters; // the position filters, as given on the command line
+    double k;            // sigmoid scale K (0 when not fitted)
     int epochs;
-    double train_loss, valid_loss;  // final MSE (0 when not measured)
+    double train_loss, valid_loss; // final MSE (0 when not measured)
 } EvalBanner;
 
 /// Checks that every text of the banner fits on its `//` comment line: no control character

@@ -11,7 +11,8 @@
 #include "geometry.h"
 #include "variant.h"
 
-const char FEN_START[] = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+const char FEN_START[] =
+    "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
 static Kind kind_of_letter(const Variant *v, char c) {
     const char *p = strchr(v->letters + 1, toupper((unsigned char)c));
@@ -28,11 +29,11 @@ static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *
         if (c == '/') {
             if (file != FILE_NB)
                 return error_set(err, STATUS_ILLEGAL,
-                                 "FEN: rank %d has %d points, expected 9 (character %zu)",
-                                 rank_no, file, i + 1);
+                                 "FEN: rank %d has %d points, expected 9 (character %zu)", rank_no,
+                                 file, i + 1);
             if (--rank < 0)
-                return error_set(err, STATUS_ILLEGAL,
-                                 "FEN: more than 10 ranks (character %zu)", i + 1);
+                return error_set(err, STATUS_ILLEGAL, "FEN: more than 10 ranks (character %zu)",
+                                 i + 1);
             file = 0;
         } else if (c >= '1' && c <= '9') {
             // One digit per run of empty points: "18" is no rank of 9 points.

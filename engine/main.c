@@ -8,22 +8,23 @@
 #include "bench.h"
 #include "board.h"
 #include "cli.h"
+#include "engine.h"
 #include "eval.h"
 #include "eval_header.h"
-#include "engine.h"
 #include "fen.h"
 #include "notation.h"
 #include "perft.h"
 #include "uci.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: hansu                      UCI engine on standard input/output\n"
-               "       hansu perft [--fen FEN] --depth N [--divide]\n"
-               "                                  count legal move sequences of N plies\n"
-               "       hansu bench [DEPTH]        search the bench positions; prints Nodes searched\n"
-               "       hansu print-weights [--note TEXT]\n"
-               "                                  write the compiled-in weights as eval_weights.h\n"
-               "       hansu --help\n");
+    fprintf(f,
+            "usage: hansu                      UCI engine on standard input/output\n"
+            "       hansu perft [--fen FEN] --depth N [--divide]\n"
+            "                                  count legal move sequences of N plies\n"
+            "       hansu bench [DEPTH]        search the bench positions; prints Nodes searched\n"
+            "       hansu print-weights [--note TEXT]\n"
+            "                                  write the compiled-in weights as eval_weights.h\n"
+            "       hansu --help\n");
 }
 
 static int run_perft(int argc, char **argv) {

@@ -9,9 +9,8 @@
 #include "variant.h"
 
 static const char *const REASON_NAMES[REASON_NB] = {
-    "none",        "checkmate", "bikjang",      "repetition",   "perpetual-check",
-    "double-pass", "move-limit", "resign",      "time",         "adjudication",
-    "illegal-move", "crash"};
+    "none",       "checkmate", "bikjang", "repetition",   "perpetual-check", "double-pass",
+    "move-limit", "resign",    "time",    "adjudication", "illegal-move",    "crash"};
 
 const char *rules_reason_name(EndReason reason) {
     return (unsigned)reason < REASON_NB ? REASON_NAMES[reason] : "unknown";

@@ -31,9 +31,9 @@ enum {
 
 struct GameResult {
     bool over;
-    Side winner;          // valid when over
-    EndReason reason;     // REASON_NONE while the game goes on
-    int points_half[2];   // both point totals in half points (Han's bonus included)
+    Side winner;        // valid when over
+    EndReason reason;   // REASON_NONE while the game goes on
+    int points_half[2]; // both point totals in half points (Han's bonus included)
 };
 
 /// The name of a reason as the rules page writes it ("checkmate", "perpetual-check", ...).

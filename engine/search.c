@@ -190,8 +190,8 @@ static int mvv_lva(const Board *b, Move m) {
 }
 
 // Generates (all moves, with the pass when allowed, or captures only) and scores them.
-static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int ply,
-                        GenType type, bool with_pass) {
+static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
+                        bool with_pass) {
     const Board *b = &s->board;
     MoveList list;
     movegen_pseudo(b, &list, type);
@@ -234,9 +234,7 @@ static Move next_move(ScoredMoves *sm) {
     return m;
 }
 
-static void history_update(int *h, int bonus) {
-    *h += bonus - *h * abs(bonus) / HISTORY_MAX;
-}
+static void history_update(int *h, int bonus) { *h += bonus - *h * abs(bonus) / HISTORY_MAX; }
 
 static int history_index(const Board *b, Move m) {
     return move_is_pass(m) ? 0 : b->squares[move_from(m)];
@@ -342,7 +340,8 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         // Delta pruning: a capture that cannot lift the score to alpha even with a margin
         // (a search margin in cp, not an evaluation weight) is not tried.
         if (!all && stand + QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])] +
-                            QS_DELTA_MARGIN <= alpha)
+                            QS_DELTA_MARGIN <=
+                        alpha)
             continue;
         if (!movegen_is_legal(b, m))
             continue;
@@ -489,8 +488,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
         // Late move pruning and futility pruning of quiet moves near the leaves; a move that
         // gives check is always searched (it is made first to know).
-        bool prunable = !pv_node && !in_check && quiet && depth <= 3 &&
-                        best > -SCORE_DECISIVE && played &&
+        bool prunable = !pv_node && !in_check && quiet && depth <= 3 && best > -SCORE_DECISIVE &&
+                        played &&
                         (played >= 3 + (2 + improving) * depth * depth ||
                          (!killer && eval + 120 + 100 * depth <= alpha));
         int hist = quiet ? s->history[history_index(b, m)][move_to(m)] : 0;
@@ -645,8 +644,8 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         if (tb.soft && elapsed >= tb.soft * 6 / 10)
             break;
         // A forced mate found and proven to this depth needs no deeper search.
-        if (!limits->infinite && !limits->depth && !limits->nodes &&
-            abs(v) >= SCORE_MATE_IN_MAX && SCORE_MATE - abs(v) <= depth)
+        if (!limits->infinite && !limits->depth && !limits->nodes && abs(v) >= SCORE_MATE_IN_MAX &&
+            SCORE_MATE - abs(v) <= depth)
             break;
     }
     res.nodes = s->nodes;

@@ -10,7 +10,7 @@
 
 enum {
     SCORE_INFINITE = 32000,
-    SCORE_MATE = 31000,           // mate in 0 plies; mate in n plies scores SCORE_MATE - n
+    SCORE_MATE = 31000, // mate in 0 plies; mate in n plies scores SCORE_MATE - n
     SCORE_MATE_IN_MAX = SCORE_MATE - 2 * MAX_PLY,
     // Game ends that are not mates. Janggi has no draws: a rule that ends the game decides it.
     SCORE_RULE_WIN = 25000,   // won by perpetual check of the opponent: SCORE_RULE_WIN - ply
@@ -19,25 +19,25 @@ enum {
                               // margin = point lead in half points, at most SCORE_POINTS_MARGIN_MAX
     SCORE_POINTS_PER_HALF = 5,
     SCORE_POINTS_MARGIN_MAX = 200,
-    SCORE_DECISIVE = 19000    // |score| >= this: the game is decided (mate, rule or points)
+    SCORE_DECISIVE = 19000 // |score| >= this: the game is decided (mate, rule or points)
 };
 
 /// What limits one search. Zero/false fields are unused. Times in milliseconds.
 typedef struct SearchLimits {
-    int depth;              // plies; fixed-depth search
-    uint64_t nodes;         // stop after this many nodes (exactly reproducible)
-    int64_t movetime;       // ms for this move
-    int64_t time[SIDE_NB];  // remaining clock, ms (wtime = Cho, btime = Han)
-    int64_t inc[SIDE_NB];   // increment per move, ms
-    int movestogo;          // moves to the next time control, 0 = sudden death
-    bool infinite;          // search until stopped
-    int64_t move_overhead;  // ms kept back from any time budget for lag (UCI Move Overhead)
+    int depth;             // plies; fixed-depth search
+    uint64_t nodes;        // stop after this many nodes (exactly reproducible)
+    int64_t movetime;      // ms for this move
+    int64_t time[SIDE_NB]; // remaining clock, ms (wtime = Cho, btime = Han)
+    int64_t inc[SIDE_NB];  // increment per move, ms
+    int movestogo;         // moves to the next time control, 0 = sudden death
+    bool infinite;         // search until stopped
+    int64_t move_overhead; // ms kept back from any time budget for lag (UCI Move Overhead)
 } SearchLimits;
 
 /// One finished iteration, as reported in `info` lines.
 typedef struct SearchInfo {
     int depth, seldepth;
-    Score score;            // centipawns from the side to move's view, or a mate score
+    Score score; // centipawns from the side to move's view, or a mate score
     uint64_t nodes;
     int64_t time_ms;
     int pv_len;
@@ -46,10 +46,10 @@ typedef struct SearchInfo {
 
 /// The answer of a search.
 typedef struct SearchResult {
-    Move best;              // MOVE_NONE only when the game is already over at the root
-    Move ponder;            // MOVE_NONE if unknown
-    Score score;            // side to move's view, cp or mate score
-    int depth;              // last completed iteration
+    Move best;   // MOVE_NONE only when the game is already over at the root
+    Move ponder; // MOVE_NONE if unknown
+    Score score; // side to move's view, cp or mate score
+    int depth;   // last completed iteration
     uint64_t nodes;
     int64_t time_ms;
 } SearchResult;

@@ -16,7 +16,7 @@ Status error_set(ErrorInfo *err, Status status, const char *fmt, ...) {
 }
 
 const char *status_name(Status status) {
-    static const char *const names[] = {"ok",    "syntax", "illegal", "range",
-                                        "io",    "format", "nomem"};
+    static const char *const names[] = {"ok", "syntax", "illegal", "range",
+                                        "io", "format", "nomem"};
     return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown";
 }

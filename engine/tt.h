@@ -15,9 +15,9 @@ typedef enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3
 typedef struct TTEntry {
     uint64_t key;
     Move move;
-    int16_t score; // search score, decisive scores stored relative to this node (tt_score_to)
-    int16_t eval;  // static evaluation, cp
-    uint8_t depth; // plies of remaining depth + 1 (0 = empty)
+    int16_t score;     // search score, decisive scores stored relative to this node (tt_score_to)
+    int16_t eval;      // static evaluation, cp
+    uint8_t depth;     // plies of remaining depth + 1 (0 = empty)
     uint8_t gen_bound; // generation << 2 | Bound
 } TTEntry;
 

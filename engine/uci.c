@@ -251,8 +251,8 @@ static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t min, in
     if (i >= n || end == tok[i] || *end || v < min) {
         char msg[160];
         snprintf(msg, sizeof msg, "go: '%.40s' needs a %s number%s%.40s%s", tok[i - 1],
-                 min > 0 ? "positive" : "non-negative", i < n ? ", not '" : "",
-                 i < n ? tok[i] : "", i < n ? "'" : "");
+                 min > 0 ? "positive" : "non-negative", i < n ? ", not '" : "", i < n ? tok[i] : "",
+                 i < n ? "'" : "");
         reply_error(ctx, msg);
         return false;
     }
@@ -311,14 +311,30 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
         clocks |= k >= 3;
         movetime |= k == 2;
         switch (k) {
-        case 0: lim->depth = v < MAX_PLY - 1 ? (int)v : MAX_PLY - 1; break;
-        case 1: lim->nodes = (uint64_t)v; break;
-        case 2: lim->movetime = v; break;
-        case 3: lim->time[CHO] = v; break;
-        case 4: lim->time[HAN] = v; break;
-        case 5: lim->inc[CHO] = v; break;
-        case 6: lim->inc[HAN] = v; break;
-        default: lim->movestogo = v < 1000 ? (int)v : 1000; break;
+        case 0:
+            lim->depth = v < MAX_PLY - 1 ? (int)v : MAX_PLY - 1;
+            break;
+        case 1:
+            lim->nodes = (uint64_t)v;
+            break;
+        case 2:
+            lim->movetime = v;
+            break;
+        case 3:
+            lim->time[CHO] = v;
+            break;
+        case 4:
+            lim->time[HAN] = v;
+            break;
+        case 5:
+            lim->inc[CHO] = v;
+            break;
+        case 6:
+            lim->inc[HAN] = v;
+            break;
+        default:
+            lim->movestogo = v < 1000 ? (int)v : 1000;
+            break;
         }
     }
     apply_move_now(lim, us, clocks, movetime);
@@ -460,15 +476,18 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
         return;
     }
     for (i++; i < n && strcmp(tok[i], "value") != 0; i++)
-        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%.40s", *name ? " " : "", tok[i]);
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%.40s", *name ? " " : "",
+                 tok[i]);
     for (i++; i < n; i++)
-        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%.40s", *value ? " " : "", tok[i]);
+        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%.40s", *value ? " " : "",
+                 tok[i]);
     char msg[160];
     if (strcasecmp(name, "Hash") == 0) {
         char *end;
         long mb = strtol(value, &end, 10);
         if (!*value || *end || mb < 1 || mb > HASH_MAX_MB) {
-            snprintf(msg, sizeof msg, "setoption: Hash value '%.40s' is not 1..%d", value, HASH_MAX_MB);
+            snprintf(msg, sizeof msg, "setoption: Hash value '%.40s' is not 1..%d", value,
+                     HASH_MAX_MB);
             reply_error(ctx, msg);
         } else if (!search_resize(ctx->searcher, (size_t)mb))
             reply_error(ctx, "setoption: not enough memory for that Hash; kept the old table");
@@ -478,8 +497,8 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
         char *end;
         long ms = strtol(value, &end, 10);
         if (!*value || *end || ms < 0 || ms > MOVE_OVERHEAD_MAX_MS) {
-            snprintf(msg, sizeof msg, "setoption: Move Overhead value '%.40s' is not 0..%d",
-                     value, MOVE_OVERHEAD_MAX_MS);
+            snprintf(msg, sizeof msg, "setoption: Move Overhead value '%.40s' is not 0..%d", value,
+                     MOVE_OVERHEAD_MAX_MS);
             reply_error(ctx, msg);
         } else
             ctx->move_overhead = ms;

@@ -25,23 +25,23 @@ typedef struct Variant {
     const char *name;          // "janggi": the UCI_Variant value, PGN Variant tag, file attribute
     const Geometry *geometry;  // move tables of the 9x10 board (filled by engine_init())
     char letters[KIND_NB + 1]; // FEN letter of each kind (upper case = Cho), index Kind
-    const char *kind_names[KIND_NB];   // "general", ... ("none" for KIND_NONE)
-    uint8_t set_count[KIND_NB];        // pieces of each kind in one side's full set
-    uint8_t points_half[KIND_NB];      // point value of each kind in half points
-    uint8_t second_bonus_half;         // points given to the side moving second (Han)
-    bool pass;                         // a side not in check may pass
-    bool bikjang;                      // END_BIKJANG applies
-    bool palace_diagonals;             // pieces move along the palace's drawn diagonals
-    bool flying_general;               // the general captures along an open file (xiangqi)
-    CannonRule cannon;                 // the cannon's rule
-    EndRule end_order[END_RULE_NB];    // the end rules in the order they are judged
-    uint8_t end_rule_count;            // entries of end_order in use
-    int ply_limit;                     // the game ends by points after this ply
+    const char *kind_names[KIND_NB];         // "general", ... ("none" for KIND_NONE)
+    uint8_t set_count[KIND_NB];              // pieces of each kind in one side's full set
+    uint8_t points_half[KIND_NB];            // point value of each kind in half points
+    uint8_t second_bonus_half;               // points given to the side moving second (Han)
+    bool pass;                               // a side not in check may pass
+    bool bikjang;                            // END_BIKJANG applies
+    bool palace_diagonals;                   // pieces move along the palace's drawn diagonals
+    bool flying_general;                     // the general captures along an open file (xiangqi)
+    CannonRule cannon;                       // the cannon's rule
+    EndRule end_order[END_RULE_NB];          // the end rules in the order they are judged
+    uint8_t end_rule_count;                  // entries of end_order in use
+    int ply_limit;                           // the game ends by points after this ply
     int8_t palace_file_min, palace_file_max; // files of the palaces (d..f)
-    int8_t palace_ranks;               // ranks of each palace, counted from the own back rank
-    const char *start_fen;             // the standard start position
-    int formation_count;               // start formations of one side (0: start_fen only)
-    const char *const *formation_names; // their names, formation_count entries
+    int8_t palace_ranks;                     // ranks of each palace, counted from the own back rank
+    const char *start_fen;                   // the standard start position
+    int formation_count;                     // start formations of one side (0: start_fen only)
+    const char *const *formation_names;      // their names, formation_count entries
     // Sets up the start position of formations (cho, han), each 0..formation_count - 1.
     void (*setup_formations)(Board *b, int cho, int han);
 } Variant;

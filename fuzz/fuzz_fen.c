@@ -30,8 +30,7 @@ static void check_loaded(Board *b, const char *input) {
     for (int s = 0; s < SIDE_NB; s++)
         check(geometry_in_palace(b->geo, (Side)s, b->general[s]), "general outside its palace",
               input);
-    check(!board_attacked(b, b->general[!b->side], b->side), "side not to move in check",
-          input);
+    check(!board_attacked(b, b->general[!b->side], b->side), "side not to move in check", input);
     fen_write(b, fen, sizeof fen);
     static Board reloaded;
     ErrorInfo err;

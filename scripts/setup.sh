@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   clang libclang-rt-dev            # libFuzzer targets and sanitizer runtimes
+  clang-format                     # the format check (scripts/format.sh --check)
   libcmocka-dev                    # unit tests
   zlib1g-dev libhdf5-dev hdf5-tools
   fairy-stockfish                  # baseline opponent and cross-check

@@ -21,6 +21,10 @@ run_ctest() {
 
 bash scripts/setup.sh --deps-only
 
+echo "== Format check (clang-format, .clang-format)"
+bash scripts/format.sh --check
+PASSED=$((PASSED + 1))
+
 echo "== Release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build

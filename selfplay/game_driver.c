@@ -6,12 +6,12 @@
 #include <stdlib.h>
 
 #include "board.h"
-#include "variant.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "prng.h"
 #include "rules.h"
 #include "runner.h"
+#include "variant.h"
 
 uint64_t game_driver_seed(uint64_t seed, uint64_t index) {
     uint64_t s = seed;
@@ -97,8 +97,8 @@ static Status choose_move(const SelfplayConfig *cfg, Searcher *s, Board *b, uint
             return STATUS_OK;
     }
     if (*move == MOVE_NONE || !movegen_is_pseudo_legal(b, *move) || !movegen_is_legal(b, *move))
-        return error_set(err, STATUS_ILLEGAL, "search returned an illegal move %u at ply %d",
-                         *move, board_game_ply(b));
+        return error_set(err, STATUS_ILLEGAL, "search returned an illegal move %u at ply %d", *move,
+                         board_game_ply(b));
     return STATUS_OK;
 }
 
@@ -113,8 +113,8 @@ static void store_position(ShardData *out, const Board *b, uint32_t id, Move mov
     pc->move[p] = move;
     pc->score[p] = stored_score(score, SCORE_MATE, SCORE_MATE_IN_MAX);
     bool capture = !move_is_pass(move) && board_at(b, move_to(move)) != EMPTY;
-    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0)
-                             | (capture ? POS_BEST_CAPTURE : 0) | (random ? POS_RANDOM : 0));
+    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
+                             (capture ? POS_BEST_CAPTURE : 0) | (random ? POS_RANDOM : 0));
     pc->game_id[p] = id;
 }
 
@@ -169,8 +169,8 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
         store_position(out, b, (uint32_t)index, move, score, random);
         board_make(b, move);
     }
-    gc->random_plies[g] = (uint16_t)(cfg->random_plies < board_game_ply(b) ? cfg->random_plies
-                                                                           : board_game_ply(b));
+    gc->random_plies[g] =
+        (uint16_t)(cfg->random_plies < board_game_ply(b) ? cfg->random_plies : board_game_ply(b));
     finish_game(out, g, b, reason ? winner : res.winner, reason ? reason : res.reason);
     *played = true;
 cleanup:

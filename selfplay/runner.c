@@ -81,8 +81,8 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
                          "--threads %d: must be in 0..%d (at most %d per CPU, %d CPUs here; "
                          "0 = one per CPU)",
                          cfg->threads, RUNNER_THREADS_PER_CPU * cpus, RUNNER_THREADS_PER_CPU, cpus);
-    if ((cfg->resign_cp > 0 && cfg->resign_plies < 1)
-        || (cfg->adjudicate_cp > 0 && cfg->adjudicate_plies < 1))
+    if ((cfg->resign_cp > 0 && cfg->resign_plies < 1) ||
+        (cfg->adjudicate_cp > 0 && cfg->adjudicate_plies < 1))
         return error_set(err, STATUS_RANGE, "resign/adjudication need a positive ply count");
     if (cfg->hash_mb < 1 || cfg->shard_positions < GAME_PLY_LIMIT || cfg->checkpoint_s <= 0)
         return error_set(err, STATUS_RANGE, "hash, shard size or checkpoint interval too small");
@@ -120,8 +120,8 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
     snprintf(m->run_config, sizeof m->run_config,
              "engine=%s bench=%s weights=%s seed=%llu %s hash_mb=%zu random_plies=%d resign=%d/%d "
              "adjudicate=%d/%d schedule=round-robin-16",
-             m->engine_version, m->bench, m->weights_sha256, (unsigned long long)cfg->seed, m->limits,
-             cfg->hash_mb, cfg->random_plies, cfg->resign_cp, cfg->resign_plies,
+             m->engine_version, m->bench, m->weights_sha256, (unsigned long long)cfg->seed,
+             m->limits, cfg->hash_mb, cfg->random_plies, cfg->resign_cp, cfg->resign_plies,
              cfg->adjudicate_cp, cfg->adjudicate_plies);
     if (gethostname(m->host, sizeof m->host - 1) < 0)
         snprintf(m->host, sizeof m->host, "unknown");
@@ -136,9 +136,9 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
 
 typedef struct Run {
     const SelfplayConfig *cfg;
-    atomic_int *signal_stop;      // set by the front end's signal handler
-    atomic_bool abort_games;            // stop searches now; games in progress are dropped
-    atomic_bool no_new_games;           // hand out no more indices (time budget reached)
+    atomic_int *signal_stop;  // set by the front end's signal handler
+    atomic_bool abort_games;  // stop searches now; games in progress are dropped
+    atomic_bool no_new_games; // hand out no more indices (time budget reached)
     // Schedule: indices below `target` not yet in `done` (from --resume).
     atomic_uint_fast64_t cursor;
     uint64_t target;
@@ -171,8 +171,8 @@ static bool is_done(const Run *r, uint64_t i) {
 // Next game index to play, or false when there is none left.
 static bool next_index(Run *r, uint64_t *index) {
     for (;;) {
-        if (atomic_load(&r->no_new_games) || atomic_load(&r->abort_games)
-            || atomic_load(r->signal_stop))
+        if (atomic_load(&r->no_new_games) || atomic_load(&r->abort_games) ||
+            atomic_load(r->signal_stop))
             return false;
         uint64_t i = atomic_fetch_add(&r->cursor, 1);
         if (i >= r->target)
@@ -303,8 +303,8 @@ static bool checkpoint_due(const Run *r, const WriterState *w, double now) {
         return false;
     if (w->shard.positions.count >= r->cfg->shard_positions)
         return true;
-    bool asked = now - w->last_write_end >= r->cfg->checkpoint_s
-                 || w->unsaved_games >= r->cfg->checkpoint_games;
+    bool asked = now - w->last_write_end >= r->cfg->checkpoint_s ||
+                 w->unsaved_games >= r->cfg->checkpoint_games;
     // Stretch the interval so that writing stays a small share of the run.
     return asked && now - w->last_write_end >= WRITE_SHARE_INVERSE * w->last_write_s;
 }
@@ -314,8 +314,8 @@ static double process_cpu_s(void) {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0)
         return 0;
-    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6
-           + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
 }
 
 static void report(Run *r, double now, bool finished) {
@@ -327,8 +327,8 @@ static void report(Run *r, double now, bool finished) {
     p->games_per_s = p->elapsed_s > 0 ? p->done_here / p->elapsed_s : 0;
     p->eta_s = -1;
     if (r->cfg->games && p->games_per_s > 0)
-        p->eta_s = (double)(r->cfg->games - (p->done < r->cfg->games ? p->done : r->cfg->games))
-                   / p->games_per_s;
+        p->eta_s = (double)(r->cfg->games - (p->done < r->cfg->games ? p->done : r->cfg->games)) /
+                   p->games_per_s;
     else if (!r->cfg->games)
         p->eta_s = r->cfg->hours * 3600 - p->elapsed_s;
     p->finished = finished;
@@ -379,15 +379,16 @@ static void *writer_thread(void *arg) {
             st = shard_data_append(&w.shard, &w.batch, &e);
             shard_data_clear(&w.batch);
         }
-        if (st == STATUS_OK && !write_failed && (closed ? w.unsaved_games > 0 : checkpoint_due(r, &w, now)))
+        if (st == STATUS_OK && !write_failed &&
+            (closed ? w.unsaved_games > 0 : checkpoint_due(r, &w, now)))
             st = checkpoint(r, &w, &e);
         if (st != STATUS_OK) {
             write_failed = true;
             run_fail(r, st, &e);
         }
         r->prog.buffer_peak_bytes = shard_data_bytes(&w.shard) > r->prog.buffer_peak_bytes
-                                       ? shard_data_bytes(&w.shard)
-                                       : r->prog.buffer_peak_bytes;
+                                        ? shard_data_bytes(&w.shard)
+                                        : r->prog.buffer_peak_bytes;
         if (closed)
             break;
         if (now - w.last_progress >= r->cfg->progress_s) {
@@ -443,8 +444,7 @@ static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, Erro
         return error_set(err, STATUS_IO, "nothing to resume in %s (%s)", dir,
                          stat(dir, &sb) != 0 ? strerror(errno) : "not a folder");
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", dir,
-                         strerror(errno));
+        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", dir, strerror(errno));
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return error_set(err, STATUS_IO, "%s: not a folder", dir);
     if (access(dir, W_OK | X_OK) < 0)
@@ -460,8 +460,10 @@ static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, Erro
     st = h5store_list_run(dir, &paths, &n, err);
     h5store_free_list(paths, n);
     if (st == STATUS_OK && n > 0 && !cfg->resume)
-        st = error_set(err, STATUS_FORMAT, "%s already holds a run (%zu shards): give --resume "
-                       "to continue it, or another --out", dir, n);
+        st = error_set(err, STATUS_FORMAT,
+                       "%s already holds a run (%zu shards): give --resume "
+                       "to continue it, or another --out",
+                       dir, n);
     if (st == STATUS_OK && n == 0 && cfg->resume)
         st = error_set(err, STATUS_IO, "nothing to resume in %s (no shard files)", dir);
     if (st != STATUS_OK) {
@@ -504,8 +506,7 @@ static bool next_setting(const char **p, const char **start, size_t *len) {
 
 // The first setting in which two run_config texts differ, each written whole ("seed=1" and
 // "seed=2"; "(none)" where one text has fewer settings), so a message shows what differs.
-static void first_difference(const char *a, const char *b, char *out_a, char *out_b,
-                             size_t len) {
+static void first_difference(const char *a, const char *b, char *out_a, char *out_b, size_t len) {
     const char *sa = NULL, *sb = NULL;
     size_t la = 0, lb = 0;
     for (;;) {
@@ -538,8 +539,10 @@ static Status scan_run(Run *r, ErrorInfo *err) {
         if (st == STATUS_OK && strcmp(m.run_config, r->meta.run_config) != 0) {
             char theirs[160], ours[160];
             first_difference(m.run_config, r->meta.run_config, theirs, ours, sizeof theirs);
-            st = error_set(err, STATUS_FORMAT, "%s: made with other settings: it has %s, this "
-                           "run %s", paths[i], theirs, ours);
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: made with other settings: it has %s, this "
+                           "run %s",
+                           paths[i], theirs, ours);
         }
         for (size_t g = 0; st == STATUS_OK && g < d.games.count; g++)
             st = mark_done(r, d.games.game_id[g], paths[i], err);
@@ -555,8 +558,8 @@ static Status scan_run(Run *r, ErrorInfo *err) {
     return st;
 }
 
-Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress,
-                  void *arg, RunnerProgress *final, ErrorInfo *err) {
+Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress, void *arg,
+                  RunnerProgress *final, ErrorInfo *err) {
     atomic_int never = 0;
     RunLock *lock = NULL;
     Status st = runner_config_check(cfg, err);
@@ -584,8 +587,8 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
     char bench[32] = "skipped";
     BenchResult br = {0};
     if (cfg->bench) {
-        bool ok = bench_run(bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB, NULL, &br, NULL)
-                  == STATUS_OK;
+        bool ok = bench_run(bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB, NULL, &br, NULL) ==
+                  STATUS_OK;
         snprintf(bench, sizeof bench, ok ? "%llu" : "unknown", (unsigned long long)br.nodes);
     }
     make_meta(cfg, bench, &r->meta);

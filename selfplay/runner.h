@@ -23,30 +23,30 @@ typedef enum {
 
 /// Everything that decides a run. Fill with runner_config_default() and change fields.
 typedef struct SelfplayConfig {
-    const char *out_dir;      // run folder (created if missing)
-    uint64_t games;           // target number of games; 0 = until `hours` have passed
-    double hours;             // wall-clock budget in hours (0 = none; needed when games == 0)
-    int threads;              // worker threads; 0 = all cores; at most RUNNER_THREADS_PER_CPU
-                              // per CPU
-    uint64_t seed;            // run seed: game i plays from a stream derived from (seed, i)
-    int random_plies;         // random legal opening plies per game
-    uint64_t nodes;           // nodes per move (the default limit; reproducible)
-    int depth;                // plies per move instead of nodes (0 = unused)
-    int64_t movetime_ms;      // ms per move instead of nodes (0 = unused; not reproducible)
-    double nodes_spread;      // each move's node limit is drawn from nodes * [1-s, 1+s]
-    int resign_cp;            // resign when the mover's score stays <= -resign_cp ... (0 = off)
-    int resign_plies;         // ... for this many of its own consecutive moves
-    int adjudicate_cp;        // adjudicate when both sides' scores agree |score| >= cp ... (0 = off)
-    int adjudicate_plies;     // ... for this many consecutive plies
-    size_t hash_mb;           // TT size per worker, megabytes
-    bool resume;              // continue the run found in out_dir
-    bool bench;               // run the bench at start to record the engine's signature
-    double checkpoint_s;      // seconds between checkpoints; stretched to 24x the last write
-                              // so that writing stays under ~4% of the run
+    const char *out_dir;  // run folder (created if missing)
+    uint64_t games;       // target number of games; 0 = until `hours` have passed
+    double hours;         // wall-clock budget in hours (0 = none; needed when games == 0)
+    int threads;          // worker threads; 0 = all cores; at most RUNNER_THREADS_PER_CPU
+                          // per CPU
+    uint64_t seed;        // run seed: game i plays from a stream derived from (seed, i)
+    int random_plies;     // random legal opening plies per game
+    uint64_t nodes;       // nodes per move (the default limit; reproducible)
+    int depth;            // plies per move instead of nodes (0 = unused)
+    int64_t movetime_ms;  // ms per move instead of nodes (0 = unused; not reproducible)
+    double nodes_spread;  // each move's node limit is drawn from nodes * [1-s, 1+s]
+    int resign_cp;        // resign when the mover's score stays <= -resign_cp ... (0 = off)
+    int resign_plies;     // ... for this many of its own consecutive moves
+    int adjudicate_cp;    // adjudicate when both sides' scores agree |score| >= cp ... (0 = off)
+    int adjudicate_plies; // ... for this many consecutive plies
+    size_t hash_mb;       // TT size per worker, megabytes
+    bool resume;          // continue the run found in out_dir
+    bool bench;           // run the bench at start to record the engine's signature
+    double checkpoint_s;  // seconds between checkpoints; stretched to 24x the last write
+                          // so that writing stays under ~4% of the run
     uint64_t checkpoint_games; // ... or after this many new games, whichever comes first
-    size_t shard_positions;   // a shard is closed once it holds this many positions
-    double progress_s;        // seconds between progress callbacks
-    unsigned limits_given;    // RunnerLimit bits set by runner_config_set_limit
+    size_t shard_positions;    // a shard is closed once it holds this many positions
+    double progress_s;         // seconds between progress callbacks
+    unsigned limits_given;     // RunnerLimit bits set by runner_config_set_limit
 } SelfplayConfig;
 
 /// Where a run stands; passed to the progress callback and returned at the end.
@@ -102,5 +102,5 @@ Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err);
 /// last progress (may be NULL). Errors: STATUS_IO (disk full, unwritable folder: the shards
 /// already written stay readable), STATUS_FORMAT (a foreign or corrupt file on --resume, or an
 /// existing run without --resume), STATUS_NOMEM.
-Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress,
-                  void *arg, RunnerProgress *final, ErrorInfo *err);
+Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn progress, void *arg,
+                  RunnerProgress *final, ErrorInfo *err);

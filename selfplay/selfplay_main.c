@@ -17,9 +17,9 @@
 #include "cli.h"
 #include "engine.h"
 #include "fen.h"
+#include "h5store.h"
 #include "notation.h"
 #include "packed_board.h"
-#include "h5store.h"
 #include "rules.h"
 #include "run_lock.h"
 #include "runner.h"
@@ -36,36 +36,38 @@ static void on_signal(int sig) {
 
 static void usage(FILE *f) {
     fprintf(f,
-        "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
-        "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
-        "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
-        "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
-        "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after replay\n"
-        "\n"
-        "options (defaults in brackets):\n"
-        "  --games N            games to reach in the run folder [1000]\n"
-        "  --hours H            play for H hours (with --games: whichever comes first)\n"
-        "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
-        "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
-        "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
-        "  --random-plies K     random legal opening plies per game [8]\n"
-        "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
-        "  --depth D            plies per move instead of nodes\n"
-        "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
-        "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
-        "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
-        "  --resign-plies N     ... for N of its own moves in a row [4]\n"
-        "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... [off]\n"
-        "  --adjudicate-plies N ... for N plies in a row [8]\n"
-        "  --hash MB            TT per worker, MB [16]\n"
-        "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
-        "  --resume             continue the run in --out (same settings, shards there)\n"
-        "  --checkpoint-s S     seconds between checkpoints [5]\n"
-        "  --checkpoint-games N games between checkpoints [200]\n"
-        "  --shard-positions N  positions per shard file [262144]\n"
-        "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
-        "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
-        "  --help               this text\n");
+            "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
+            "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
+            "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
+            "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
+            "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
+            "replay\n"
+            "\n"
+            "options (defaults in brackets):\n"
+            "  --games N            games to reach in the run folder [1000]\n"
+            "  --hours H            play for H hours (with --games: whichever comes first)\n"
+            "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
+            "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
+            "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
+            "  --random-plies K     random legal opening plies per game [8]\n"
+            "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
+            "  --depth D            plies per move instead of nodes\n"
+            "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
+            "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
+            "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
+            "  --resign-plies N     ... for N of its own moves in a row [4]\n"
+            "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... "
+            "[off]\n"
+            "  --adjudicate-plies N ... for N plies in a row [8]\n"
+            "  --hash MB            TT per worker, MB [16]\n"
+            "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
+            "  --resume             continue the run in --out (same settings, shards there)\n"
+            "  --checkpoint-s S     seconds between checkpoints [5]\n"
+            "  --checkpoint-games N games between checkpoints [200]\n"
+            "  --shard-positions N  positions per shard file [262144]\n"
+            "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
+            "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
+            "  --help               this text\n");
 }
 
 // A flag's number, the whole text in 0..max; false with a message naming flag and text.
@@ -114,7 +116,8 @@ static void on_progress(const RunnerProgress *p, void *arg) {
     if (p->target)
         snprintf(total, sizeof total, "/%llu", (unsigned long long)p->target);
     uint64_t decided = p->wins[0] + p->wins[1];
-    fprintf(stderr, "%sgames %llu%s  %.2f g/s  positions %llu  ETA %s |%s | Cho %.1f%% Han %.1f%%%s",
+    fprintf(stderr,
+            "%sgames %llu%s  %.2f g/s  positions %llu  ETA %s |%s | Cho %.1f%% Han %.1f%%%s",
             tty ? "\r\033[K" : "", (unsigned long long)p->done, total, p->games_per_s,
             (unsigned long long)p->positions, p->eta_s < 0 ? "?" : eta, reasons,
             decided ? 100.0 * p->wins[0] / decided : 0.0,
@@ -200,8 +203,7 @@ static Status write_json(const char *path, const SelfplayConfig *cfg, const Runn
                p->done_here ? (double)p->positions_here / p->done_here : 0.0);
     json_field(f, "elapsed_s", p->elapsed_s);
     json_field(f, "games_per_s", p->games_per_s);
-    json_field(f, "games_per_hour_per_core",
-               p->threads ? p->games_per_s * 3600 / p->threads : 0.0);
+    json_field(f, "games_per_hour_per_core", p->threads ? p->games_per_s * 3600 / p->threads : 0.0);
     json_field(f, "cpu_s", p->cpu_s);
     json_field(f, "cores_busy", p->elapsed_s > 0 ? p->cpu_s / p->elapsed_s : 0.0);
     json_field(f, "writer_s", p->writer_s);
@@ -256,8 +258,8 @@ static int cmd_merge(int argc, char **argv) {
     ErrorInfo err;
     // Checked against the folders as named too: a merged file inside one would be read
     // with its shards, every game twice.
-    if (h5store_check_output(out, argv + first, (size_t)(argc - first), &err) != STATUS_OK
-        || !collect_inputs(argc - first, argv + first, &files, &n, &err)) {
+    if (h5store_check_output(out, argv + first, (size_t)(argc - first), &err) != STATUS_OK ||
+        !collect_inputs(argc - first, argv + first, &files, &n, &err)) {
         fprintf(stderr, "hansu-selfplay merge: %s\n", err.msg);
         return 1;
     }
@@ -387,9 +389,10 @@ static int cmd_show(int argc, char **argv) {
             break;
         }
         const PackedBoard *pb = (const PackedBoard *)(d.positions.board + row * PACKED_BOARD_BYTES);
-        if (packed_board_decode(pb, (Side)d.positions.stm[row], d.positions.ply[row], b, &err)
-            != STATUS_OK) {
-            fprintf(stderr, "hansu-selfplay show: row %llu: %s\n", (unsigned long long)row, err.msg);
+        if (packed_board_decode(pb, (Side)d.positions.stm[row], d.positions.ply[row], b, &err) !=
+            STATUS_OK) {
+            fprintf(stderr, "hansu-selfplay show: row %llu: %s\n", (unsigned long long)row,
+                    err.msg);
             rc = 1;
             break;
         }
@@ -405,24 +408,56 @@ static int cmd_show(int argc, char **argv) {
 }
 
 enum {
-    OPT_GAMES = 256, OPT_HOURS, OPT_THREADS, OPT_OUT, OPT_SEED, OPT_RANDOM, OPT_NODES, OPT_DEPTH,
-    OPT_MOVETIME, OPT_SPREAD, OPT_RESIGN_CP, OPT_RESIGN_PLIES, OPT_ADJ_CP, OPT_ADJ_PLIES,
-    OPT_HASH, OPT_RESUME, OPT_CKPT_S, OPT_CKPT_GAMES, OPT_SHARD, OPT_PROGRESS, OPT_NO_BENCH, OPT_JSON, OPT_HELP
+    OPT_GAMES = 256,
+    OPT_HOURS,
+    OPT_THREADS,
+    OPT_OUT,
+    OPT_SEED,
+    OPT_RANDOM,
+    OPT_NODES,
+    OPT_DEPTH,
+    OPT_MOVETIME,
+    OPT_SPREAD,
+    OPT_RESIGN_CP,
+    OPT_RESIGN_PLIES,
+    OPT_ADJ_CP,
+    OPT_ADJ_PLIES,
+    OPT_HASH,
+    OPT_RESUME,
+    OPT_CKPT_S,
+    OPT_CKPT_GAMES,
+    OPT_SHARD,
+    OPT_PROGRESS,
+    OPT_NO_BENCH,
+    OPT_JSON,
+    OPT_HELP
 };
 
 static const struct option OPTIONS[] = {
-    {"games", 1, 0, OPT_GAMES},         {"hours", 1, 0, OPT_HOURS},
-    {"threads", 1, 0, OPT_THREADS},     {"out", 1, 0, OPT_OUT},
-    {"seed", 1, 0, OPT_SEED},           {"random-plies", 1, 0, OPT_RANDOM},
-    {"nodes", 1, 0, OPT_NODES},         {"depth", 1, 0, OPT_DEPTH},
-    {"movetime", 1, 0, OPT_MOVETIME},   {"nodes-spread", 1, 0, OPT_SPREAD},
-    {"resign-cp", 1, 0, OPT_RESIGN_CP}, {"resign-plies", 1, 0, OPT_RESIGN_PLIES},
-    {"adjudicate-cp", 1, 0, OPT_ADJ_CP}, {"adjudicate-plies", 1, 0, OPT_ADJ_PLIES},
-    {"hash", 1, 0, OPT_HASH},           {"resume", 0, 0, OPT_RESUME},
-    {"checkpoint-s", 1, 0, OPT_CKPT_S}, {"checkpoint-games", 1, 0, OPT_CKPT_GAMES},
-    {"shard-positions", 1, 0, OPT_SHARD}, {"progress", 1, 0, OPT_PROGRESS},
-    {"no-bench", 0, 0, OPT_NO_BENCH},   {"json", 1, 0, OPT_JSON},
-    {"help", 0, 0, OPT_HELP},           {0, 0, 0, 0},
+    {"games", 1, 0, OPT_GAMES},
+    {"hours", 1, 0, OPT_HOURS},
+    {"threads", 1, 0, OPT_THREADS},
+    {"out", 1, 0, OPT_OUT},
+    {"seed", 1, 0, OPT_SEED},
+    {"random-plies", 1, 0, OPT_RANDOM},
+    {"nodes", 1, 0, OPT_NODES},
+    {"depth", 1, 0, OPT_DEPTH},
+    {"movetime", 1, 0, OPT_MOVETIME},
+    {"nodes-spread", 1, 0, OPT_SPREAD},
+    {"resign-cp", 1, 0, OPT_RESIGN_CP},
+    {"resign-plies", 1, 0, OPT_RESIGN_PLIES},
+    {"adjudicate-cp", 1, 0, OPT_ADJ_CP},
+    {"adjudicate-plies", 1, 0, OPT_ADJ_PLIES},
+    {"hash", 1, 0, OPT_HASH},
+    {"resume", 0, 0, OPT_RESUME},
+    {"checkpoint-s", 1, 0, OPT_CKPT_S},
+    {"checkpoint-games", 1, 0, OPT_CKPT_GAMES},
+    {"shard-positions", 1, 0, OPT_SHARD},
+    {"progress", 1, 0, OPT_PROGRESS},
+    {"no-bench", 0, 0, OPT_NO_BENCH},
+    {"json", 1, 0, OPT_JSON},
+    {"help", 0, 0, OPT_HELP},
+    {0, 0, 0, 0},
 };
 
 // The front end's own settings, beside the runner's.
@@ -439,34 +474,77 @@ static bool apply_option(SelfplayConfig *cfg, Cli *cli, int opt, const char *arg
         if (o->val == opt)
             snprintf(flag, sizeof flag, "--%s", o->name);
     switch (opt) {
-    case OPT_HOURS: cli->hours_given = true; return parse_double(flag, arg, &cfg->hours);
-    case OPT_JSON: cli->json_path = arg; return true;
-    case OPT_SPREAD: return parse_double(flag, arg, &cfg->nodes_spread);
-    case OPT_CKPT_S: return parse_double(flag, arg, &cfg->checkpoint_s);
-    case OPT_PROGRESS: return parse_double(flag, arg, &cfg->progress_s);
-    case OPT_OUT: cfg->out_dir = arg; return true;
-    case OPT_RESUME: cfg->resume = true; return true;
-    case OPT_NO_BENCH: cfg->bench = false; return true;
-    default: break;
+    case OPT_HOURS:
+        cli->hours_given = true;
+        return parse_double(flag, arg, &cfg->hours);
+    case OPT_JSON:
+        cli->json_path = arg;
+        return true;
+    case OPT_SPREAD:
+        return parse_double(flag, arg, &cfg->nodes_spread);
+    case OPT_CKPT_S:
+        return parse_double(flag, arg, &cfg->checkpoint_s);
+    case OPT_PROGRESS:
+        return parse_double(flag, arg, &cfg->progress_s);
+    case OPT_OUT:
+        cfg->out_dir = arg;
+        return true;
+    case OPT_RESUME:
+        cfg->resume = true;
+        return true;
+    case OPT_NO_BENCH:
+        cfg->bench = false;
+        return true;
+    default:
+        break;
     }
     if (!parse_u64(flag, arg, opt == OPT_SEED || opt == OPT_NODES ? UINT64_MAX : INT32_MAX, &u))
         return false;
     switch (opt) {
-    case OPT_GAMES: cfg->games = u, cli->games_given = true; break;
-    case OPT_THREADS: cfg->threads = (int)u; break;
-    case OPT_SEED: cfg->seed = u; break;
-    case OPT_RANDOM: cfg->random_plies = (int)u; break;
-    case OPT_NODES: runner_config_set_limit(cfg, RUNNER_LIMIT_NODES, u); break;
-    case OPT_DEPTH: runner_config_set_limit(cfg, RUNNER_LIMIT_DEPTH, u); break;
-    case OPT_MOVETIME: runner_config_set_limit(cfg, RUNNER_LIMIT_MOVETIME, u); break;
-    case OPT_RESIGN_CP: cfg->resign_cp = (int)u; break;
-    case OPT_RESIGN_PLIES: cfg->resign_plies = (int)u; break;
-    case OPT_ADJ_CP: cfg->adjudicate_cp = (int)u; break;
-    case OPT_ADJ_PLIES: cfg->adjudicate_plies = (int)u; break;
-    case OPT_HASH: cfg->hash_mb = u; break;
-    case OPT_CKPT_GAMES: cfg->checkpoint_games = u; break;
-    case OPT_SHARD: cfg->shard_positions = u; break;
-    default: return false;
+    case OPT_GAMES:
+        cfg->games = u, cli->games_given = true;
+        break;
+    case OPT_THREADS:
+        cfg->threads = (int)u;
+        break;
+    case OPT_SEED:
+        cfg->seed = u;
+        break;
+    case OPT_RANDOM:
+        cfg->random_plies = (int)u;
+        break;
+    case OPT_NODES:
+        runner_config_set_limit(cfg, RUNNER_LIMIT_NODES, u);
+        break;
+    case OPT_DEPTH:
+        runner_config_set_limit(cfg, RUNNER_LIMIT_DEPTH, u);
+        break;
+    case OPT_MOVETIME:
+        runner_config_set_limit(cfg, RUNNER_LIMIT_MOVETIME, u);
+        break;
+    case OPT_RESIGN_CP:
+        cfg->resign_cp = (int)u;
+        break;
+    case OPT_RESIGN_PLIES:
+        cfg->resign_plies = (int)u;
+        break;
+    case OPT_ADJ_CP:
+        cfg->adjudicate_cp = (int)u;
+        break;
+    case OPT_ADJ_PLIES:
+        cfg->adjudicate_plies = (int)u;
+        break;
+    case OPT_HASH:
+        cfg->hash_mb = u;
+        break;
+    case OPT_CKPT_GAMES:
+        cfg->checkpoint_games = u;
+        break;
+    case OPT_SHARD:
+        cfg->shard_positions = u;
+        break;
+    default:
+        return false;
     }
     return true;
 }
@@ -541,8 +619,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     if (atomic_load(&stop_requested)) {
-        fprintf(stderr, "hansu-selfplay: interrupted; finished games are saved in %s "
-                        "(continue with --resume)\n", cfg.out_dir);
+        fprintf(stderr,
+                "hansu-selfplay: interrupted; finished games are saved in %s "
+                "(continue with --resume)\n",
+                cfg.out_dir);
         return 130;
     }
     return 0;

@@ -13,8 +13,8 @@
 #include "board.h"
 #include "fen.h"
 #include "movegen.h"
-#include "prng.h"
 #include "notation.h"
+#include "prng.h"
 
 static char *read_all(const char *path) {
     FILE *f = fopen(path, "rb");

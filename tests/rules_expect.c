@@ -33,8 +33,8 @@ void expect_over(Board *b, int reason, Side winner, int cho_half, int han_half) 
     if (!over || r.reason != (EndReason)reason) {
         char fen[FEN_BUFFER];
         fen_write(b, fen, sizeof fen);
-        fail_msg("in %s: over=%d reason %s, expected %s", fen, over,
-                 rules_reason_name(r.reason), rules_reason_name((EndReason)reason));
+        fail_msg("in %s: over=%d reason %s, expected %s", fen, over, rules_reason_name(r.reason),
+                 rules_reason_name((EndReason)reason));
     }
     assert_true(r.over);
     assert_int_equal(r.winner, winner);

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "board.h"
-#include "janggi/formation.h"
 #include "h5store.h"
+#include "janggi/formation.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "rules.h"
@@ -42,8 +42,8 @@ static void random_game(ShardData *d, uint32_t id, uint64_t *rng, Board *b) {
         d->positions.move[p] = m;
         d->positions.score[p] = (int16_t)(next_rand(rng) % 2001) - 1000;
         bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
-        d->positions.flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0)
-                                          | (capture ? POS_BEST_CAPTURE : 0));
+        d->positions.flags[p] =
+            (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) | (capture ? POS_BEST_CAPTURE : 0));
         d->positions.game_id[p] = id;
         board_make(b, m);
     }
@@ -88,7 +88,7 @@ void sp_sort_by_id(const ShardData *src, ShardData *dst) {
         shard_data_reserve(&one, 1, np, NULL);
         size_t og = shard_data_add_game(&one);
 #define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) one.games.name[og] = src->games.name[g];
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                           \
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
     memcpy(one.positions.name, src->positions.name + s * (width), np * (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN

@@ -160,8 +160,7 @@ static void play_game(int pairing, uint64_t seed) {
     assert_true(end_ply >= 0 || (int)GAME_PLIES <= (int)GAME_PLY_LIMIT);
     assert_true(end_ply <= GAME_PLY_LIMIT);
     if (end_ply >= 0)
-        assert_true(first_end.reason >= REASON_CHECKMATE &&
-                    first_end.reason <= REASON_MOVE_LIMIT);
+        assert_true(first_end.reason >= REASON_CHECKMATE && first_end.reason <= REASON_MOVE_LIMIT);
     while (board.nstates > 1)
         board_unmake(&board);
     char why[160];

@@ -14,9 +14,9 @@
 #include "engine.h"
 #include "fen.h"
 #include "janggi/formation.h"
-#include "shard_data.h"
 #include "packed_board.h"
 #include "selfplay_util.h"
+#include "shard_data.h"
 
 // Every position of 64 random games decodes to the same pieces, side and ply, and to a
 // position that fen_parse accepts; re-encoding the decoded board gives the same bytes.
@@ -30,9 +30,9 @@ static void test_round_trip(void **state) {
     ErrorInfo err;
     for (size_t p = 0; p < d.positions.count; p++) {
         const PackedBoard *pb = (const PackedBoard *)(d.positions.board + p * PACKED_BOARD_BYTES);
-        assert_int_equal(packed_board_decode(pb, (Side)d.positions.stm[p], d.positions.ply[p], b,
-                                             &err),
-                         STATUS_OK);
+        assert_int_equal(
+            packed_board_decode(pb, (Side)d.positions.stm[p], d.positions.ply[p], b, &err),
+            STATUS_OK);
         assert_true(board_is_consistent(b, NULL, 0));
         PackedBoard again;
         packed_board_encode(b, &again);
@@ -60,8 +60,8 @@ static void test_start_positions(void **state) {
             assert_int_equal(piece_kind(pc), packed_slot_kind(i % PACKED_SIDE_SLOTS));
             assert_int_equal(piece_side(pc), i / PACKED_SIDE_SLOTS);
             if (i % PACKED_SIDE_SLOTS && packed_slot_kind(i % 16) == packed_slot_kind(i % 16 - 1))
-                assert_true(square_file(pb.sq[i - 1]) * 10 + square_rank(pb.sq[i - 1])
-                            < square_file(pb.sq[i]) * 10 + square_rank(pb.sq[i]));
+                assert_true(square_file(pb.sq[i - 1]) * 10 + square_rank(pb.sq[i - 1]) <
+                            square_file(pb.sq[i]) * 10 + square_rank(pb.sq[i]));
         }
     }
     // The standard start, as the data-format page shows it.
@@ -125,8 +125,8 @@ static void test_stored_score(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),      cmocka_unit_test(test_start_positions),
-        cmocka_unit_test(test_captured_last),   cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_start_positions),
+        cmocka_unit_test(test_captured_last), cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_stored_score),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

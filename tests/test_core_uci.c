@@ -328,8 +328,8 @@ static void test_cli_print_weights(void **state) {
     assert_true(fd >= 0);
     close(fd);
     static const char *const bad[] = {"\"$(printf 'line one\\nline two')\"",
-                                      "\"$(printf 'tab\\there')\"",
-                                      "\"$(printf 'esc\\033[2J')\"", "'ends in \\'"};
+                                      "\"$(printf 'tab\\there')\"", "\"$(printf 'esc\\033[2J')\"",
+                                      "'ends in \\'"};
     char args[512];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(args, sizeof args, "'%s/engine/hansu' print-weights --note %s 2>&1 > '%s'",
@@ -356,10 +356,8 @@ static void test_cli_print_weights(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_uci_go_perft),
-        cmocka_unit_test(test_uci_position_errors),
-        cmocka_unit_test(test_cli_perft),
-        cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_uci_go_perft),      cmocka_unit_test(test_uci_position_errors),
+        cmocka_unit_test(test_cli_perft),         cmocka_unit_test(test_cli_errors),
         cmocka_unit_test(test_cli_print_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,9 +139,13 @@ static void test_start_position(void **state) {
     Score e = eval_evaluate(&b);
     assert_true(e > -100 && e < 100);
     // Cho without a chariot is clearly worse, from both points of view.
-    assert_int_equal(fen_parse(&b, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/1NBA1ABNR w", NULL), STATUS_OK);
+    assert_int_equal(
+        fen_parse(&b, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/1NBA1ABNR w", NULL),
+        STATUS_OK);
     assert_true(eval_evaluate(&b) < -700);
-    assert_int_equal(fen_parse(&b, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/1NBA1ABNR b", NULL), STATUS_OK);
+    assert_int_equal(
+        fen_parse(&b, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/1NBA1ABNR b", NULL),
+        STATUS_OK);
     assert_true(eval_evaluate(&b) > 700);
 }
 
@@ -203,8 +207,8 @@ static void test_term_list(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_term_list),     cmocka_unit_test(test_start_position),
-        cmocka_unit_test(test_trace_parity),  cmocka_unit_test(test_mirror_symmetry),
+        cmocka_unit_test(test_term_list),      cmocka_unit_test(test_start_position),
+        cmocka_unit_test(test_trace_parity),   cmocka_unit_test(test_mirror_symmetry),
         cmocka_unit_test(test_header_printer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -154,28 +154,48 @@ static void test_bad_moves(void **state) {
     (void)state;
     test_load_fen(&board, FEN_START);
     static const char *const syntax[] = {
-        "a11a1", "j1j2", "e2e4x", "", "e2", "e2e", "e0e1", "a10a11", "E2E3", "e2-e3",
-        "e2 e3", "pass", "null", "000", "00000", "@@@", "0000 ", "a1a1a1", "e2e3e4e5e6e7e8e9",
-        "i10i11", "a\xff" "1a2", "\t",
+        "a11a1",
+        "j1j2",
+        "e2e4x",
+        "",
+        "e2",
+        "e2e",
+        "e0e1",
+        "a10a11",
+        "E2E3",
+        "e2-e3",
+        "e2 e3",
+        "pass",
+        "null",
+        "000",
+        "00000",
+        "@@@",
+        "0000 ",
+        "a1a1a1",
+        "e2e3e4e5e6e7e8e9",
+        "i10i11",
+        "a\xff"
+        "1a2",
+        "\t",
     };
     for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++)
         expect_move_refused(&board, syntax[i], STATUS_SYNTAX);
     static const char *const illegal[] = {
-        "a7a6",   // an enemy soldier
-        "b1d2",   // the horse's leg c1 holds the elephant
-        "h1f2",   // the horse's leg g1 holds the elephant
-        "a1a5",   // the chariot's path is blocked by its own soldier on a4
-        "a4a3",   // a soldier never moves backward
-        "e2e4",   // the general leaves its palace
-        "d1d4",   // the guard leaves its palace
-        "b3b10",  // the cannon has no screen on the b-file
-        "b3b5",   // moving without a screen
-        "c1e4",   // the elephant is blocked on c2
-        "a1a1",   // a pass is the general's square twice, not any square
-        "e1e1",   // no general on e1
-        "e9e9",   // Han's general: not the side to move
-        "e5e6",   // no piece on e5
-        "d1e1",   // the guard's palace step... e1 is free: legal, checked below
+        "a7a6",  // an enemy soldier
+        "b1d2",  // the horse's leg c1 holds the elephant
+        "h1f2",  // the horse's leg g1 holds the elephant
+        "a1a5",  // the chariot's path is blocked by its own soldier on a4
+        "a4a3",  // a soldier never moves backward
+        "e2e4",  // the general leaves its palace
+        "d1d4",  // the guard leaves its palace
+        "b3b10", // the cannon has no screen on the b-file
+        "b3b5",  // moving without a screen
+        "c1e4",  // the elephant is blocked on c2
+        "a1a1",  // a pass is the general's square twice, not any square
+        "e1e1",  // no general on e1
+        "e9e9",  // Han's general: not the side to move
+        "e5e6",  // no piece on e5
+        "d1e1",  // the guard's palace step... e1 is free: legal, checked below
     };
     for (size_t i = 0; i + 1 < sizeof illegal / sizeof illegal[0]; i++)
         expect_move_refused(&board, illegal[i], STATUS_ILLEGAL);

@@ -4,6 +4,7 @@
 // foreign, truncated and corrupt files; a full disk
 // (RLIMIT_FSIZE) and an unwritable folder give a clear error and leave finished files readable.
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,7 +13,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -404,23 +404,39 @@ static void test_value_ranges(void **state) {
     StoreMeta m = sample_meta(0);
     ErrorInfo err;
     static const char *const want[] = {"winner 7 is outside 0..1", "result_stm 0",
-                                       "move 65535 is outside", "board byte 3 is 90",
-                                       "move 100 names a square", "reason 0 is outside",
-                                       "ply 5 and side", "flags 8 is outside"};
+                                       "move 65535 is outside",    "board byte 3 is 90",
+                                       "move 100 names a square",  "reason 0 is outside",
+                                       "ply 5 and side",           "flags 8 is outside"};
     for (int c = 0; c < (int)(sizeof want / sizeof want[0]); c++) {
         shard_data_clear(&d);
         sp_random_games(&d, 0, 3, 10);
         assert_int_equal(verify_games(&d, &err), STATUS_OK);
         PositionColumns *p = &d.positions;
         switch (c) {
-        case 0: d.games.winner[1] = 7; break;
-        case 1: memset(p->result_stm, 0, p->count); break;
-        case 2: p->move[4] = 65535; break;
-        case 3: p->board[6 * 32 + 3] = 90; break;
-        case 4: p->move[4] = 100; break; // from square 100, to 0
-        case 5: d.games.reason[2] = 0; break;
-        case 6: p->ply[d.games.pos_start[1] + 2] = 5; break;
-        case 7: p->flags[9] = 8; break;
+        case 0:
+            d.games.winner[1] = 7;
+            break;
+        case 1:
+            memset(p->result_stm, 0, p->count);
+            break;
+        case 2:
+            p->move[4] = 65535;
+            break;
+        case 3:
+            p->board[6 * 32 + 3] = 90;
+            break;
+        case 4:
+            p->move[4] = 100;
+            break; // from square 100, to 0
+        case 5:
+            d.games.reason[2] = 0;
+            break;
+        case 6:
+            p->ply[d.games.pos_start[1] + 2] = 5;
+            break;
+        case 7:
+            p->flags[9] = 8;
+            break;
         }
         assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
         assert_non_null(strstr(err.msg, want[c]));
@@ -488,12 +504,17 @@ static void test_unwritable(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_variant_attribute),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_variant_attribute),
         cmocka_unit_test(test_verify_detects),
-        cmocka_unit_test(test_merge),      cmocka_unit_test(test_duplicate_ids_in_folder),
-        cmocka_unit_test(test_bad_files),  cmocka_unit_test(test_digest_header),
-        cmocka_unit_test(test_legacy_file), cmocka_unit_test(test_value_ranges),
-        cmocka_unit_test(test_disk_full),  cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_duplicate_ids_in_folder),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_digest_header),
+        cmocka_unit_test(test_legacy_file),
+        cmocka_unit_test(test_value_ranges),
+        cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

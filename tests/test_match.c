@@ -2,8 +2,8 @@
 // The match tool end to end: bookkeeping over all 16 pairings, faults injected by a fake
 // engine (crash, hang, illegal move, garbage, bestmove (none), flag fall), and resume.
 #include <pthread.h>
-#include <signal.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -149,7 +149,7 @@ static bool process_gone(int pid) {
 // A hung engine is killed with its whole process group: the child it forked dies too.
 static void test_fault_hang_kills_children(void **state) {
     (void)state;
-    char pidfile[sizeof ((EngineSpec *)0)->args[0]];
+    char pidfile[sizeof((EngineSpec *)0)->args[0]];
     temp_path(pidfile, sizeof pidfile, "child_pid");
     unlink(pidfile);
     MatchConfig c = base_config(2);
@@ -186,8 +186,7 @@ static void test_start_errors(void **state) {
     assert_int_equal(child_start(&e, &spec, 5000, &err), STATUS_IO);
     assert_null(e);
     assert_non_null(strstr(err.msg, "cannot execute /nonexistent/engine: No such file"));
-    EngineSpec quits = {.name = "false", .cmd = "/bin/sh", .nargs = 2,
-                        .args = {"-c", "exit 3"}};
+    EngineSpec quits = {.name = "false", .cmd = "/bin/sh", .nargs = 2, .args = {"-c", "exit 3"}};
     assert_int_equal(child_start(&e, &quits, 5000, &err), STATUS_IO);
     assert_non_null(strstr(err.msg, "exited before uciok (exit status 3)"));
     assert_true(timeman_now_ms() - t0 < 4000); // neither waited for the timeout

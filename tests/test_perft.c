@@ -50,13 +50,12 @@ static void test_perft_oracle(void **state) {
         checked++, total += got;
         if (got != want) {
             failed++;
-            print_error("line %d %s (%s) depth %d: %llu nodes, oracle %llu\n", r->line,
-                        r->field[0], r->field[1], depth, (unsigned long long)got,
-                        (unsigned long long)want);
+            print_error("line %d %s (%s) depth %d: %llu nodes, oracle %llu\n", r->line, r->field[0],
+                        r->field[1], depth, (unsigned long long)got, (unsigned long long)want);
         }
     }
-    print_message("perft: %d rows, %llu nodes, %d mismatches\n", checked,
-                  (unsigned long long)total, failed);
+    print_message("perft: %d rows, %llu nodes, %d mismatches\n", checked, (unsigned long long)total,
+                  failed);
     tsv_free(&t);
     assert_int_equal(failed, 0);
     assert_true(checked > 0);
@@ -135,8 +134,7 @@ static void test_moves_oracle(void **state) {
             same = strcmp(ours[k - 1], ours[k]) != 0;
         if (!same) {
             failed++;
-            print_error("%s (%s): %d moves, oracle %d\n", r->field[0], r->field[1],
-                        list.count, nt);
+            print_error("%s (%s): %d moves, oracle %d\n", r->field[0], r->field[1], list.count, nt);
         }
         assert_int_equal((uint64_t)list.count, (uint64_t)movegen_count_legal(&b));
     }

@@ -50,7 +50,7 @@ static void test_points(void **state) {
 
 static void test_reason_names(void **state) {
     (void)state;
-    static const char *const names[] = {"checkmate",   "bikjang",    "repetition",
+    static const char *const names[] = {"checkmate",       "bikjang",     "repetition",
                                         "perpetual-check", "double-pass", "move-limit"};
     for (int i = 0; i < 6; i++) {
         EndReason r = (EndReason)(REASON_CHECKMATE + i);
@@ -251,7 +251,8 @@ static void test_double_pass(void **state) {
     test_play(&board, "e2e2 a7a6 e2e2");
     expect_going(&board);
     // A pass at the root of a loaded FEN after which the other side passes: over.
-    test_load_fen(&board, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 1");
+    test_load_fen(&board,
+                  "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 1");
     test_play(&board, "e9e9");
     expect_going(&board);
     test_play(&board, "e2e2");
@@ -261,7 +262,8 @@ static void test_double_pass(void **state) {
 static void test_move_limit(void **state) {
     (void)state;
     // fullmove 100, Cho to move: 198 plies played.
-    test_load_fen(&board, "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 100");
+    test_load_fen(&board,
+                  "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 100");
     assert_int_equal(board_game_ply(&board), 198);
     expect_going(&board);
     test_play(&board, "a4a5");

@@ -2,15 +2,15 @@
 // The self-play runner at tiny node counts: equal pairings, exact replay of every game,
 // determinism across thread counts, --resume (in process, and after kill -9 of the binary),
 // SIGTERM, a full disk, foreign or corrupt files and other settings on --resume.
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "engine.h"
-#include "janggi/formation.h"
 #include "h5store.h"
+#include "janggi/formation.h"
 #include "rules.h"
 #include "run_lock.h"
 #include "runner.h"
@@ -158,8 +158,7 @@ static void test_resume_in_process(void **state) {
     unlink(BASE "/resume/shard-000077.h5");
     // A shard copied under another number (every game twice) is refused by name.
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cp %s/resume/shard-000000.h5 %s/resume/shard-000099.h5", BASE,
-             BASE);
+    snprintf(cmd, sizeof cmd, "cp %s/resume/shard-000000.h5 %s/resume/shard-000099.h5", BASE, BASE);
     assert_int_equal(system(cmd), 0);
     assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
     assert_non_null(strstr(err.msg, "stored twice"));
@@ -237,9 +236,9 @@ static pid_t spawn(const char *dir, const char *games, bool resume, rlim_t fsize
         char nodes[16];
         snprintf(nodes, sizeof nodes, "%d", NODES);
         execl(BINARY, BINARY, "--games", games, "--threads", "2", "--nodes", nodes,
-              "--random-plies", "4", "--hash", "1", "--no-bench", "--seed", "11",
-              "--checkpoint-s", "0.05", "--checkpoint-games", "4", "--shard-positions", shard_positions,
-              "--out", dir, resume ? "--resume" : "--progress", resume ? "--progress" : "1000",
+              "--random-plies", "4", "--hash", "1", "--no-bench", "--seed", "11", "--checkpoint-s",
+              "0.05", "--checkpoint-games", "4", "--shard-positions", shard_positions, "--out", dir,
+              resume ? "--resume" : "--progress", resume ? "--progress" : "1000",
               resume ? "1000" : NULL, NULL);
         _exit(127);
     }

@@ -121,7 +121,7 @@ static void test_mates(void **state) {
         move_to_uci(r.best, mv);
         if (r.score != SCORE_MATE - (2 * MATES[i].moves - 1) && ++failures)
             print_error("case %d (%s): score %d, bestmove %s, expected mate in %d", i, MATES[i].fen,
-                     r.score, mv, MATES[i].moves);
+                        r.score, mv, MATES[i].moves);
         if (MATES[i].moves == 1) {
             GameResult gr;
             board_make(&b, r.best);
@@ -152,8 +152,8 @@ static void test_game_ends(void **state) {
         {C02, "e4d4", "f7g7", SCORE_POINTS_WIN + 13 * SCORE_POINTS_PER_HALF - 1,
          SCORE_POINTS_WIN + 13 * SCORE_POINTS_PER_HALF - 1},
         // Ply 200: whatever Han plays ends the game by the move limit, Han ahead on points.
-        {"rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 100", "",
-         NULL, SCORE_POINTS_WIN, SCORE_RULE_WIN},
+        {"rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 100", "", NULL,
+         SCORE_POINTS_WIN, SCORE_RULE_WIN},
         // Han completes the threefold repetition of Cho's perpetual check: Cho loses.
         {C12, "g8h10 f9f10 h10g8 f10f9 g8h10 f9f10 h10g8", "f10f9", SCORE_RULE_WIN - 1,
          SCORE_RULE_WIN - 1},

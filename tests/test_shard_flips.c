@@ -34,8 +34,8 @@ extern char **environ;
 static int flips = 300;
 // The work folder and its files; named for the flip count, so the default and the `slow`
 // entries can run at once.
-static char DIR[512], ORIGINAL[600], FLIPPED[700], ERR_FILE[600], RUN[600], MERGED[600],
-    OLD[600], OLD_SHARD[700];
+static char DIR[512], ORIGINAL[600], FLIPPED[700], ERR_FILE[600], RUN[600], MERGED[600], OLD[600],
+    OLD_SHARD[700];
 
 static uint64_t next_rand(uint64_t *s) {
     *s ^= *s << 13;
@@ -103,8 +103,10 @@ static int setup(void **state) {
     (void)state;
     sp_fresh_dir(DIR);
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' --games 3 --nodes 20 --threads 1 --hash 1 --no-bench "
-             "--progress 1000 --out '%s/good' >/dev/null", SELFPLAY, DIR);
+    snprintf(cmd, sizeof cmd,
+             "'%s' --games 3 --nodes 20 --threads 1 --hash 1 --no-bench "
+             "--progress 1000 --out '%s/good' >/dev/null",
+             SELFPLAY, DIR);
     return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -132,8 +134,9 @@ static void test_flips_are_refused(void **state) {
         if (i % 4 != 0)
             continue;
         // The folder as --resume and merge see it: listed, every shard's digest checked.
-        char *resume[] = {SELFPLAY, "--resume", "--out", RUN, "--games", "3",
-                          "--nodes", "20", "--threads", "1", "--hash", "1", "--no-bench", NULL};
+        char *resume[] = {SELFPLAY, "--resume", "--out",      RUN,         "--games",
+                          "3",      "--nodes",  "20",         "--threads", "1",
+                          "--hash", "1",        "--no-bench", NULL};
         expect_refusal("--resume", i, run_tool(resume, err, sizeof err), err, FLIPPED);
         char *merge[] = {SELFPLAY, "merge", "-o", MERGED, RUN, NULL};
         expect_refusal("merge", i, run_tool(merge, err, sizeof err), err, FLIPPED);
@@ -173,8 +176,8 @@ static void test_second_line_of_defence(void **state) {
             // Accepted: then it must hold exactly the data and attributes written.
             assert_int_equal(h5store_read(FLIPPED, &got_meta, &got, &e), STATUS_OK);
             char why[128] = "";
-            if (!shard_data_equal(&want, &got, why, sizeof why)
-                || memcmp(&want_meta, &got_meta, sizeof want_meta) != 0)
+            if (!shard_data_equal(&want, &got, why, sizeof why) ||
+                memcmp(&want_meta, &got_meta, sizeof want_meta) != 0)
                 fail_msg("flip of bit %llu accepted with other content: %s",
                          (unsigned long long)bit, why);
             unchanged++;

@@ -17,7 +17,6 @@
 
 #include <cmocka.h>
 
-#include "prng.h"
 #include "board.h"
 #include "dataset.h"
 #include "engine.h"
@@ -27,6 +26,7 @@
 #include "h5store_internal.h"
 #include "optimizer.h"
 #include "packed_board.h"
+#include "prng.h"
 #include "synth.h"
 #include "trace_store.h"
 #include "weights_io.h"
@@ -274,10 +274,11 @@ static void test_gradient_on_real_traces(void **state) {
         worst = fmax(worst, rel);
         if (rel > 1e-6)
             fail_msg("param %d (max count %d): analytic %.12e, finite difference %.12e, "
-                     "rel %.3e", i, maxc[i / 2], g[i], fd, rel);
+                     "rel %.3e",
+                     i, maxc[i / 2], g[i], fd, rel);
     }
-    printf("    %d of %d parameters in use, worst relative error %.2e\n", used,
-           2 * EVAL_PARAM_NB, worst);
+    printf("    %d of %d parameters in use, worst relative error %.2e\n", used, 2 * EVAL_PARAM_NB,
+           worst);
     assert_true(used > 200);
     free(scratch);
     trace_store_free(&tr), trace_store_free(&va);
@@ -305,8 +306,15 @@ static void test_recovery_on_real_traces(void **state) {
         tr.pos[j].target = (float)tune_sigmoid(k, trace_store_eval(&tr, j, truth));
         start = fmax(start, fabs(tune_sigmoid(k, trace_store_eval(&tr, j, w)) - tr.pos[j].target));
     }
-    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 1, .beta1 = 0.9, .beta2 = 0.999,
-                      .epsilon = 1e-8, .epochs = 1000, .batch = 0, .threads = 2, .seed = 1,
+    TuneConfig cfg = {.method = TUNE_ADAM,
+                      .lr = 1,
+                      .beta1 = 0.9,
+                      .beta2 = 0.999,
+                      .epsilon = 1e-8,
+                      .epochs = 1000,
+                      .batch = 0,
+                      .threads = 2,
+                      .seed = 1,
                       .k = k};
     TuneResult res;
     assert_int_equal(tune_train(&tr, NULL, &cfg, w, NULL, NULL, &res, &err), STATUS_OK);
@@ -371,8 +379,8 @@ static void test_bad_inputs(void **state) {
     hsize_t dims[1] = {4};
     int values[4] = {1, 2, 3, 4};
     hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t ds = H5Dcreate2(file, "numbers", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT,
-                          H5P_DEFAULT);
+    hid_t ds =
+        H5Dcreate2(file, "numbers", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     assert_true(space >= 0 && ds >= 0);
     assert_true(H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
     assert_true(H5Dclose(ds) >= 0 && H5Sclose(space) >= 0 && H5Fclose(file) >= 0);
@@ -419,8 +427,15 @@ static void test_emit_and_reparse(void **state) {
     static double w[2 * EVAL_PARAM_NB];
     for (int i = 0; i < EVAL_PARAM_NB; i++)
         w[2 * i] = EVAL_WEIGHTS_FLAT[i].mg, w[2 * i + 1] = EVAL_WEIGHTS_FLAT[i].eg;
-    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 5, .beta1 = 0.9, .beta2 = 0.999,
-                      .epsilon = 1e-8, .epochs = 5, .batch = 1000, .threads = 2, .seed = 3,
+    TuneConfig cfg = {.method = TUNE_ADAM,
+                      .lr = 5,
+                      .beta1 = 0.9,
+                      .beta2 = 0.999,
+                      .epsilon = 1e-8,
+                      .epochs = 5,
+                      .batch = 1000,
+                      .threads = 2,
+                      .seed = 3,
                       .k = tune_fit_k(&tr, w, 2)};
     tune_set_targets(&tr, cfg.k, 0);
     TuneResult res;
@@ -528,14 +543,15 @@ static void test_coverage_warning_and_l2(void **state) {
     assert_non_null(fit);
     assert_non_null(tr);
     assert_int_equal(sscanf(fit, "fitting %zu training positions (%zu distinct) from %zu games",
-                            &pos, &distinct, &games), 3);
+                            &pos, &distinct, &games),
+                     3);
     assert_int_equal(sscanf(tr, "\ntrain %zu positions (%zu games)", &tpos, &tgames), 2);
     assert_int_equal(pos, tpos);
     assert_int_equal(games, tgames);
     assert_true(distinct > 0 && distinct <= pos);
     if (!strstr(out, "warning: the data cannot pin down"))
-        fail_msg("all %d parameters free on %zu positions, no warning:\n%s", EVAL_PARAM_NB,
-                 pos, out);
+        fail_msg("all %d parameters free on %zu positions, no warning:\n%s", EVAL_PARAM_NB, pos,
+                 out);
     // Only the material values free: thousands of positions per weight, no warning.
     int n = snprintf(args, sizeof args, "--dry-run --freeze "), listed = 0;
     for (int t = 0; t < EVAL_TERM_NB; t++)
@@ -580,8 +596,8 @@ static void test_hansu_tune_is_byte_stable(void **state) {
              fx->file, fx->file, a);
     assert_int_equal(system(cmd), 0);
     // A bad flag is an error, not a crash.
-    snprintf(cmd, sizeof cmd, "'%s/tuner/hansu-tune' --epochs x '%s' 2>/dev/null",
-             HANSU_BINARY_DIR, fx->file);
+    snprintf(cmd, sizeof cmd, "'%s/tuner/hansu-tune' --epochs x '%s' 2>/dev/null", HANSU_BINARY_DIR,
+             fx->file);
     assert_int_equal(WEXITSTATUS(system(cmd)), 2);
 }
 

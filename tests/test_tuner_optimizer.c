@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "prng.h"
 #include "optimizer.h"
+#include "prng.h"
 #include "sha256.h"
 #include "trace_store.h"
 
@@ -153,8 +153,16 @@ static void test_l2_objective(void **state) {
     free(scratch);
     // Training from w0: without the prior the weights move far; a strong one keeps them near
     // w0, and the trained weights lower J, not only the MSE.
-    TuneConfig t = {.method = TUNE_ADAM, .lr = 2, .beta1 = 0.9, .beta2 = 0.999,
-                    .epsilon = 1e-8, .epochs = 100, .batch = 0, .threads = 1, .seed = 1, .k = k};
+    TuneConfig t = {.method = TUNE_ADAM,
+                    .lr = 2,
+                    .beta1 = 0.9,
+                    .beta2 = 0.999,
+                    .epsilon = 1e-8,
+                    .epochs = 100,
+                    .batch = 0,
+                    .threads = 1,
+                    .seed = 1,
+                    .k = k};
     TuneResult r;
     ErrorInfo err;
     double free_w[2 * NP], held[2 * NP], free_dev = 0, held_dev = 0;
@@ -166,11 +174,9 @@ static void test_l2_objective(void **state) {
         free_dev = fmax(free_dev, fabs(free_w[i] - w0[i])),
         held_dev = fmax(held_dev, fabs(held[i] - w0[i]));
     if (!(free_dev > 50 && held_dev < 0.25 * free_dev))
-        fail_msg("largest move %.2f cp without the prior, %.2f cp with l2 1e5", free_dev,
-                 held_dev);
+        fail_msg("largest move %.2f cp without the prior, %.2f cp with l2 1e5", free_dev, held_dev);
     double j_start = tune_loss(&s, w0, k, 1);
-    assert_true(tune_loss(&s, held, k, 1) + tune_penalty(&t, NP, s.npos, w0, held, NULL) <
-                j_start);
+    assert_true(tune_loss(&s, held, k, 1) + tune_penalty(&t, NP, s.npos, w0, held, NULL) < j_start);
     // A negative weight is a setting error.
     t.l2 = -1;
     assert_int_equal(tune_train(&s, NULL, &t, held, NULL, NULL, &r, &err), STATUS_RANGE);
@@ -209,9 +215,17 @@ static void test_recovery_of_known_weights(void **state) {
         for (size_t j = 0; j < st->npos; j++)
             st->pos[j].target = (float)tune_sigmoid(k, trace_store_eval(st, j, truth));
     }
-    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 2, .beta1 = 0.9, .beta2 = 0.999,
-                      .epsilon = 1e-8, .epochs = 400, .batch = 500, .patience = 0,
-                      .threads = 2, .seed = 1, .k = k};
+    TuneConfig cfg = {.method = TUNE_ADAM,
+                      .lr = 2,
+                      .beta1 = 0.9,
+                      .beta2 = 0.999,
+                      .epsilon = 1e-8,
+                      .epochs = 400,
+                      .batch = 500,
+                      .patience = 0,
+                      .threads = 2,
+                      .seed = 1,
+                      .k = k};
     TuneResult r;
     ErrorInfo err;
     assert_int_equal(tune_train(&s, &v, &cfg, w, NULL, NULL, &r, &err), STATUS_OK);
@@ -251,9 +265,17 @@ static void test_freeze_determinism_gd(void **state) {
     random_weights(w0, 9, 30);
     uint8_t frozen[NP] = {0};
     frozen[3] = frozen[7] = 1;
-    TuneConfig cfg = {.method = TUNE_ADAM, .lr = 1, .beta1 = 0.9, .beta2 = 0.999,
-                      .epsilon = 1e-8, .epochs = 5, .batch = 128, .threads = 2, .seed = 42,
-                      .k = 1.1, .frozen = frozen};
+    TuneConfig cfg = {.method = TUNE_ADAM,
+                      .lr = 1,
+                      .beta1 = 0.9,
+                      .beta2 = 0.999,
+                      .epsilon = 1e-8,
+                      .epochs = 5,
+                      .batch = 128,
+                      .threads = 2,
+                      .seed = 42,
+                      .k = 1.1,
+                      .frozen = frozen};
     TuneResult r;
     ErrorInfo err;
     double before = tune_loss(&s, w0, cfg.k, 1);

@@ -16,9 +16,9 @@
 #include "engine.h"
 #include "eval.h"
 #include "fen.h"
-#include "shard_data.h"
 #include "h5store.h"
 #include "packed_board.h"
+#include "shard_data.h"
 #include "synth.h"
 #include "trace_store.h"
 #include "weights_io.h"
@@ -50,7 +50,8 @@ static void test_engine_built_with_emitted_header(void **state) {
     // A header that differs from the compiled-in weights.
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/hansu-tune' '%s' --threads 2 --epochs 6 --batch 500 --lr 4 --valid 0 "
-             "--out '%s' > /dev/null", HANSU_BINARY_DIR, h5, hdr);
+             "--out '%s' > /dev/null",
+             HANSU_BINARY_DIR, h5, hdr);
     run(cmd);
     static EvalWeight emitted[EVAL_PARAM_NB];
     assert_int_equal(weights_read_header(hdr, emitted, &err), STATUS_OK);
@@ -65,15 +66,17 @@ static void test_engine_built_with_emitted_header(void **state) {
     for (size_t r = 0; r < d.positions.count; r += EVERY) {
         PackedBoard pb;
         memcpy(pb.sq, d.positions.board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
-        assert_int_equal(packed_board_decode(&pb, d.positions.stm[r] ? HAN : CHO,
-                                             d.positions.ply[r], &b, &err), STATUS_OK);
+        assert_int_equal(
+            packed_board_decode(&pb, d.positions.stm[r] ? HAN : CHO, d.positions.ply[r], &b, &err),
+            STATUS_OK);
         char fen[FEN_BUFFER];
         fen_write(&b, fen, sizeof fen);
         fprintf(f, "%s\n", fen);
         bool kept;
         Score e = eval_trace(&b, &tr);
-        assert_int_equal(trace_store_add_eval(&s, &tr, b.side, EVAL_WEIGHTS_FLAT, e, 0, 0,
-                                              &kept, &err), STATUS_OK);
+        assert_int_equal(
+            trace_store_add_eval(&s, &tr, b.side, EVAL_WEIGHTS_FLAT, e, 0, 0, &kept, &err),
+            STATUS_OK);
         assert_true(kept);
     }
     assert_int_equal(fclose(f), 0);
@@ -84,8 +87,8 @@ static void test_engine_built_with_emitted_header(void **state) {
              "-DHANSU_EVAL_WEIGHTS='%s' > '%s/configure.log' 2>&1 && "
              "'%s' --build '%s/build' --target hansu-eval -j 2 > '%s/build.log' 2>&1 && "
              "'%s/build/tuner/hansu-eval' < '%s' > '%s'",
-             HANSU_CMAKE, HANSU_SOURCE_DIR, dir, HANSU_GENERATOR, hdr, dir, HANSU_CMAKE, dir,
-             dir, dir, fens, evals);
+             HANSU_CMAKE, HANSU_SOURCE_DIR, dir, HANSU_GENERATOR, hdr, dir, HANSU_CMAKE, dir, dir,
+             dir, fens, evals);
     run(cmd);
     f = fopen(evals, "r");
     assert_non_null(f);
@@ -95,8 +98,8 @@ static void test_engine_built_with_emitted_header(void **state) {
         assert_int_equal(fscanf(f, "%d", &got), 1);
         int want = trace_store_rebuild(&s, i, emitted);
         if (got != want)
-            fail_msg("position %zu: engine built with the header says %d, tuner predicts %d",
-                     i, got, want);
+            fail_msg("position %zu: engine built with the header says %d, tuner predicts %d", i,
+                     got, want);
         differ += want != s.pos[i].eval;
     }
     fclose(f);

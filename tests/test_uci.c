@@ -92,7 +92,8 @@ static void test_handshake(void **state) {
     assert_non_null(strstr(say(&s, "setoption name Hash value 0"), "info string error:"));
     assert_non_null(strstr(say(&s, "setoption name Bogus Option value 3"), "'Bogus Option'"));
     assert_non_null(strstr(say(&s, "setoption name UCI_Variant value xiangqi"), "'xiangqi'"));
-    assert_non_null(strstr(say(&s, "frobnicate"), "info string error: unknown command 'frobnicate'"));
+    assert_non_null(
+        strstr(say(&s, "frobnicate"), "info string error: unknown command 'frobnicate'"));
     assert_string_equal(say(&s, "ucinewgame"), "");
     session_close(&s);
 }
@@ -135,8 +136,8 @@ static void test_go_limits(void **state) {
     assert_non_null(strstr(say(&s, "go movetime 100"), "bestmove "));
     int64_t t1 = timeman_now_ms();
     assert_true(t1 - t0 < 1000);
-    assert_non_null(strstr(say(&s, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20"),
-                           "bestmove "));
+    assert_non_null(
+        strstr(say(&s, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20"), "bestmove "));
     assert_true(timeman_now_ms() - t1 < 1500);
     assert_non_null(strstr(say(&s, "go depth x"), "'depth'"));
     assert_non_null(strstr(say(&s, "go sideways 3"), "'sideways'"));
@@ -152,11 +153,11 @@ static void test_go_move_now(void **state) {
     static const char *const forms[] = {
         "go movetime 0",
         "go wtime 0 btime 0",
-        "go btime 100",            // Cho to move: no wtime, so Cho's clock is 0
-        "go winc 100000",          // a clock of 0 whatever the increment
+        "go btime 100",   // Cho to move: no wtime, so Cho's clock is 0
+        "go winc 100000", // a clock of 0 whatever the increment
         "go movestogo 20",
         "go wtime 0 btime 9000 winc 50 binc 50 movestogo 3",
-        "go depth 9 wtime 0",      // move now wins over a deeper limit
+        "go depth 9 wtime 0", // move now wins over a deeper limit
         "go movetime 0 wtime 60000 btime 60000",
     };
     Session s;
@@ -164,8 +165,8 @@ static void test_go_move_now(void **state) {
     say(&s, "position startpos");
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         const char *a = say(&s, forms[i]);
-        if (!strstr(a, "info depth 1 ") || strstr(a, "info depth 2 ") ||
-            !strstr(a, "bestmove ") || strstr(a, "error"))
+        if (!strstr(a, "info depth 1 ") || strstr(a, "info depth 2 ") || !strstr(a, "bestmove ") ||
+            strstr(a, "error"))
             fail_msg("'%s' answered:\n%s", forms[i], a);
     }
     // Han to move: now btime is the clock that counts, and wtime alone means move now.
@@ -274,7 +275,8 @@ static void test_game_over(void **state) {
     assert_non_null(strstr(a, "info string game over: double-pass"));
     assert_non_null(strstr(a, "bestmove (none)"));
     assert_int_equal(count_of(a, "bestmove"), 1);
-    say(&s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 100 moves e9e9");
+    say(&s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 "
+            "100 moves e9e9");
     a = say(&s, "go nodes 100");
     assert_non_null(strstr(a, "game over: move-limit"));
     assert_non_null(strstr(a, "bestmove (none)"));
@@ -371,9 +373,8 @@ static void test_perft_interrupted(void **state) {
         assert_int_equal(running, e == 0);
         const char *a = say(&s, "isready");
         if (!strstr(a, "readyok\n") || !strstr(a, "info string perft interrupted: ") ||
-            !strstr(a, "root moves counted in full\n") ||
-            count_of(a, " (interrupted)\n") != 1 || count_of(a, "Nodes searched: ") != 1 ||
-            strstr(a, "bestmove"))
+            !strstr(a, "root moves counted in full\n") || count_of(a, " (interrupted)\n") != 1 ||
+            count_of(a, "Nodes searched: ") != 1 || strstr(a, "bestmove"))
             fail_msg("go perft 20, isready, %s answered:\n%s", enders[e], a);
         unsigned long long total;
         assert_int_equal(sscanf(strstr(a, "Nodes searched: "), "Nodes searched: %llu (", &total),
@@ -520,10 +521,14 @@ static void test_bench_arguments(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_handshake),        cmocka_unit_test(test_position_errors),
-        cmocka_unit_test(test_go_limits),        cmocka_unit_test(test_go_infinite_stop),
-        cmocka_unit_test(test_reproducible_nodes), cmocka_unit_test(test_game_over),
-        cmocka_unit_test(test_go_move_now),      cmocka_unit_test(test_go_refused),
+        cmocka_unit_test(test_handshake),
+        cmocka_unit_test(test_position_errors),
+        cmocka_unit_test(test_go_limits),
+        cmocka_unit_test(test_go_infinite_stop),
+        cmocka_unit_test(test_reproducible_nodes),
+        cmocka_unit_test(test_game_over),
+        cmocka_unit_test(test_go_move_now),
+        cmocka_unit_test(test_go_refused),
         cmocka_unit_test(test_moves_after_game_over),
         cmocka_unit_test(test_go_after_refused_position),
         cmocka_unit_test(test_perft_interrupted),

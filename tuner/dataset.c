@@ -11,20 +11,27 @@
 
 #include "board.h"
 #include "eval.h"
-#include "shard_data.h"
 #include "h5store.h"
 #include "movegen.h"
 #include "packed_board.h"
-#include "search.h"
-#include "variant.h"
 #include "prng.h"
+#include "search.h"
+#include "shard_data.h"
+#include "variant.h"
 
 enum { QUIESCE_MAX_PLIES = 8, PREFETCH_AHEAD = 4 };
 
 DatasetFilter dataset_filter_default(void) {
-    return (DatasetFilter){.skip_plies = 8, .min_ply = 0, .max_ply = -1, .max_score = -1,
-                           .skip_check = true, .skip_capture = true, .quiesce = false,
-                           .per_game = 0, .valid_fraction = 0.1, .seed = 1};
+    return (DatasetFilter){.skip_plies = 8,
+                           .min_ply = 0,
+                           .max_ply = -1,
+                           .max_score = -1,
+                           .skip_check = true,
+                           .skip_capture = true,
+                           .quiesce = false,
+                           .per_game = 0,
+                           .valid_fraction = 0.1,
+                           .seed = 1};
 }
 
 void dataset_filter_describe(const DatasetFilter *f, char *out, size_t out_len) {
@@ -119,8 +126,7 @@ bool dataset_game_in_valid(uint32_t game_id, uint64_t game_seed, const DatasetFi
     return game_unit(game_id, game_seed, f->seed, 0x7a11d) < f->valid_fraction;
 }
 
-static bool keep_row(const PositionColumns *p, size_t r, const DatasetFilter *f,
-                     DatasetStats *st) {
+static bool keep_row(const PositionColumns *p, size_t r, const DatasetFilter *f, DatasetStats *st) {
     int ply = p->ply[r], score = p->score[r];
     if (ply < f->skip_plies || ply < f->min_ply || (f->max_ply >= 0 && ply > f->max_ply))
         return st->cut_ply++, false;
@@ -146,8 +152,8 @@ static void shuffle_rows(size_t *rows, size_t n, uint64_t *rng) {
     }
 }
 
-static Status select_rows(const ShardData *d, const DatasetFilter *f, uint64_t salt,
-                          RowLists *out, DatasetStats *st, ErrorInfo *err) {
+static Status select_rows(const ShardData *d, const DatasetFilter *f, uint64_t salt, RowLists *out,
+                          DatasetStats *st, ErrorInfo *err) {
     size_t np = d->positions.count;
     out->train = malloc((np ? np : 1) * sizeof(size_t));
     out->valid = malloc((np ? np : 1) * sizeof(size_t));
@@ -205,8 +211,8 @@ typedef struct Worker {
     size_t quiesced;
 } Worker;
 
-static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Board *b,
-                      EvalTrace *tr, Worker *w, const char *path) {
+static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Board *b, EvalTrace *tr,
+                      Worker *w, const char *path) {
     const PositionColumns *p = &d->positions;
     PackedBoard pb;
     memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
@@ -227,8 +233,8 @@ static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Boar
     }
     Score e = eval_trace(b, tr);
     bool kept;
-    w->st = trace_store_add_eval(&w->store, tr, b->side, EVAL_WEIGHTS_FLAT, e, result, score,
-                                 &kept, &w->err);
+    w->st = trace_store_add_eval(&w->store, tr, b->side, EVAL_WEIGHTS_FLAT, e, result, score, &kept,
+                                 &w->err);
 }
 
 // Copies thread t's store into out at its offsets (positions and entries of the threads
@@ -242,9 +248,9 @@ static void copy_segment(TraceStore *out, const TraceStore *src, size_t pos_at, 
     }
 }
 
-static Status build_rows(const ShardData *d, const size_t *rows, size_t n,
-                         const DatasetFilter *f, int threads, const char *path,
-                         TraceStore *out, DatasetStats *st, ErrorInfo *err) {
+static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const DatasetFilter *f,
+                         int threads, const char *path, TraceStore *out, DatasetStats *st,
+                         ErrorInfo *err) {
     Worker *w = calloc((size_t)threads, sizeof *w);
     size_t *at = calloc(2 * (size_t)threads, sizeof *at); // per thread: first position, entry
     if (!w || !at)
@@ -261,8 +267,8 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n,
         EvalTrace *tr = malloc(sizeof *tr);
         if (!b || !tr)
             me->st = error_set(&me->err, STATUS_NOMEM, "out of memory");
-        // Static schedule: thread t gets one contiguous range of the row list, so the
-        // per-thread stores laid end to end in thread order keep the list's order.
+            // Static schedule: thread t gets one contiguous range of the row list, so the
+            // per-thread stores laid end to end in thread order keep the list's order.
 #pragma omp for schedule(static)
         for (size_t i = 0; i < n; i++) {
             // Rows come in random order: fetch a later row's board while this one is built.
@@ -308,9 +314,8 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n,
 
 // --- files --------------------------------------------------------------------------------
 
-static Status load_file(const char *path, const DatasetFilter *f, int threads,
-                        ShardData *data, TraceStore *train, TraceStore *valid,
-                        DatasetStats *st, ErrorInfo *err) {
+static Status load_file(const char *path, const DatasetFilter *f, int threads, ShardData *data,
+                        TraceStore *train, TraceStore *valid, DatasetStats *st, ErrorInfo *err) {
     double t0 = omp_get_wtime();
     Status s = h5store_read(path, NULL, data, err);
     if (s != STATUS_OK)
@@ -362,7 +367,6 @@ Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int th
                       "no positions left after filtering (%zu read in %zu games; dropped: ply "
                       "%zu, score %zu, check %zu, capture %zu, per game %zu, parity %zu)",
                       stats->positions, stats->games, stats->cut_ply, stats->cut_score,
-                      stats->cut_check, stats->cut_capture, stats->cut_per_game,
-                      stats->refused);
+                      stats->cut_check, stats->cut_capture, stats->cut_per_game, stats->refused);
     return s;
 }

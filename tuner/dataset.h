@@ -12,27 +12,27 @@
 
 /// Which positions are kept. All plies and scores in plies and cp.
 typedef struct DatasetFilter {
-    int skip_plies;         // drop positions with ply < skip_plies (opening book / random plies)
-    int min_ply, max_ply;   // keep ply in [min_ply, max_ply]; max_ply < 0 means no bound
-    int max_score;          // drop |stored score| > max_score (mates included); < 0: no bound
-    bool skip_check;        // drop positions whose side to move is in check
-    bool skip_capture;      // drop positions whose best move captures
-    bool quiesce;           // instead of dropping those, resolve them by a quiescence search
-    int per_game;           // at most this many positions per game (seeded choice); 0 = all
-    double valid_fraction;  // share of games (not positions) in the validation set, 0..1
-    uint64_t seed;          // drives the per-game choice, the split and the order
-    bool keep_order;        // build in row order instead of a seeded random order (tests)
+    int skip_plies;        // drop positions with ply < skip_plies (opening book / random plies)
+    int min_ply, max_ply;  // keep ply in [min_ply, max_ply]; max_ply < 0 means no bound
+    int max_score;         // drop |stored score| > max_score (mates included); < 0: no bound
+    bool skip_check;       // drop positions whose side to move is in check
+    bool skip_capture;     // drop positions whose best move captures
+    bool quiesce;          // instead of dropping those, resolve them by a quiescence search
+    int per_game;          // at most this many positions per game (seeded choice); 0 = all
+    double valid_fraction; // share of games (not positions) in the validation set, 0..1
+    uint64_t seed;         // drives the per-game choice, the split and the order
+    bool keep_order;       // build in row order instead of a seeded random order (tests)
 } DatasetFilter;
 
 /// Counts of what happened to the positions, for the report and the banner.
 typedef struct DatasetStats {
-    size_t files, games, positions;            // read
+    size_t files, games, positions;                                  // read
     size_t cut_ply, cut_score, cut_check, cut_capture, cut_per_game; // dropped by each filter
-    size_t quiesced;                           // resolved by quiescence to another position
-    size_t refused;                            // trace parity failures (> 1 cp)
-    size_t off_by_one;                         // kept with a 1 cp parity difference
+    size_t quiesced;   // resolved by quiescence to another position
+    size_t refused;    // trace parity failures (> 1 cp)
+    size_t off_by_one; // kept with a 1 cp parity difference
     size_t train_games, valid_games;
-    double read_seconds, build_seconds;        // HDF5 reading; decoding + trace building
+    double read_seconds, build_seconds; // HDF5 reading; decoding + trace building
 } DatasetStats;
 
 /// The defaults of hansu-tune: skip 8 plies, drop check and capture positions, no bounds.

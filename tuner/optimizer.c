@@ -182,8 +182,8 @@ static void step(const TuneConfig *cfg, int nparams, double *w, const double *g,
 
 // One pass over the training set in (shuffled) batches; returns the mean pre-step loss.
 static double run_epoch(const TraceStore *s, const TuneConfig *cfg, const double *w0, int epoch,
-                        double *w, double *g, double *m, double *v, double *scratch,
-                        size_t *order, long *t) {
+                        double *w, double *g, double *m, double *v, double *scratch, size_t *order,
+                        long *t) {
     size_t batch = cfg->batch && cfg->batch < s->npos ? cfg->batch : s->npos;
     size_t nb = (s->npos + batch - 1) / batch;
     for (size_t b = 0; b < nb; b++)
@@ -204,8 +204,7 @@ static double run_epoch(const TraceStore *s, const TuneConfig *cfg, const double
 }
 
 Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneConfig *cfg,
-                  double *w, TuneEpochFn on_epoch, void *arg, TuneResult *result,
-                  ErrorInfo *err) {
+                  double *w, TuneEpochFn on_epoch, void *arg, TuneResult *result, ErrorInfo *err) {
     if (train->npos == 0)
         return error_set(err, STATUS_RANGE, "no training positions");
     if (cfg->threads < 1 || cfg->threads > 256 || cfg->epochs < 0 || !(cfg->lr > 0) ||
@@ -223,8 +222,8 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
         goto cleanup;
     }
     bool has_valid = valid && valid->npos > 0;
-    *result = (TuneResult){.best_valid_mse = has_valid ? tune_loss(valid, w, cfg->k, cfg->threads)
-                                                        : NAN};
+    *result =
+        (TuneResult){.best_valid_mse = has_valid ? tune_loss(valid, w, cfg->k, cfg->threads) : NAN};
     memcpy(best, w, n2 * sizeof *best);
     memcpy(w0, cfg->w0 ? cfg->w0 : w, n2 * sizeof *w0);
     long t = 0;

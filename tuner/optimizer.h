@@ -55,11 +55,11 @@ typedef struct TuneConfig {
 
 /// What one epoch did, for the per-epoch line and the loss CSV.
 typedef struct TuneEpoch {
-    int epoch;             // 1-based
-    double train_mse;      // mean of the batch losses before each step (full batch: exact)
-    double valid_mse;      // after the epoch; NAN without a validation set
-    double train_seconds;  // wall time of the training pass (gradient, loss and steps)
-    double valid_seconds;  // wall time of the validation pass
+    int epoch;            // 1-based
+    double train_mse;     // mean of the batch losses before each step (full batch: exact)
+    double valid_mse;     // after the epoch; NAN without a validation set
+    double train_seconds; // wall time of the training pass (gradient, loss and steps)
+    double valid_seconds; // wall time of the validation pass
 } TuneEpoch;
 
 /// Called after every epoch (may be NULL in the config's caller).
@@ -106,5 +106,4 @@ double tune_fit_k(const TraceStore *s, const double *w, int threads);
 /// best validation epoch and stops after cfg->patience epochs without improvement.
 /// STATUS_NOMEM when buffers cannot be allocated, STATUS_RANGE on a bad setting.
 Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneConfig *cfg,
-                  double *w, TuneEpochFn on_epoch, void *arg, TuneResult *result,
-                  ErrorInfo *err);
+                  double *w, TuneEpochFn on_epoch, void *arg, TuneResult *result, ErrorInfo *err);

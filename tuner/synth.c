@@ -6,12 +6,12 @@
 
 #include "board.h"
 #include "eval.h"
-#include "variant.h"
 #include "movegen.h"
 #include "packed_board.h"
+#include "prng.h"
 #include "rules.h"
 #include "trace_store.h"
-#include "prng.h"
+#include "variant.h"
 
 enum { SYNTH_RANDOM_PLIES = 4 };
 
@@ -47,9 +47,9 @@ static void play_game(ShardData *d, Board *b, uint32_t id, uint64_t seed) {
         e = e > STORED_CP_MAX ? STORED_CP_MAX : e < -STORED_CP_MAX ? -STORED_CP_MAX : e;
         pc->score[r] = (int16_t)e;
         bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
-        pc->flags[r] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
-                                 (capture ? POS_BEST_CAPTURE : 0) |
-                                 (ply < SYNTH_RANDOM_PLIES ? POS_RANDOM : 0));
+        pc->flags[r] =
+            (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) | (capture ? POS_BEST_CAPTURE : 0) |
+                      (ply < SYNTH_RANDOM_PLIES ? POS_RANDOM : 0));
         pc->game_id[r] = id;
         board_make(b, m);
     }

@@ -58,8 +58,7 @@ static bool grow(void **array, size_t *cap, size_t used, size_t need, size_t ele
 Status trace_store_reserve(TraceStore *s, size_t npos, size_t nentries, ErrorInfo *err) {
     if (!grow((void **)&s->pos, &s->pos_cap, s->npos, npos, sizeof *s->pos) ||
         !grow((void **)&s->entries, &s->entries_cap, s->nentries, nentries, sizeof *s->entries))
-        return error_set(err, STATUS_NOMEM, "trace store: out of memory for %zu positions",
-                         npos);
+        return error_set(err, STATUS_NOMEM, "trace store: out of memory for %zu positions", npos);
     return STATUS_OK;
 }
 
@@ -67,8 +66,8 @@ static int16_t clamp16(int v) {
     return (int16_t)(v > INT16_MAX ? INT16_MAX : v <= INT16_MIN ? INT16_MIN + 1 : v);
 }
 
-Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase,
-                       int result, int score, int eval, ErrorInfo *err) {
+Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase, int result,
+                       int score, int eval, ErrorInfo *err) {
     if (phase < 0 || phase > s->phase_max)
         return error_set(err, STATUS_RANGE, "phase %d outside 0..%d", phase, s->phase_max);
     if (count < 0 || count > UINT16_MAX)
@@ -77,13 +76,12 @@ Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int 
         return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
     for (int k = 0; k < count; k++)
         if (entries[k].index >= s->nparams || entries[k].coef == 0)
-            return error_set(err, STATUS_RANGE, "entry %d: index %d coef %d", k,
-                             entries[k].index, entries[k].coef);
+            return error_set(err, STATUS_RANGE, "entry %d: index %d coef %d", k, entries[k].index,
+                             entries[k].coef);
     if (!grow((void **)&s->pos, &s->pos_cap, s->npos, s->npos + 1, sizeof *s->pos) ||
         !grow((void **)&s->entries, &s->entries_cap, s->nentries, s->nentries + (size_t)count,
               sizeof *s->entries))
-        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions",
-                         s->npos);
+        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions", s->npos);
     memcpy(s->entries + s->nentries, entries, (size_t)count * sizeof *entries);
     s->pos[s->npos++] = (TracePos){
         .start = (uint32_t)s->nentries,
@@ -105,8 +103,7 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
     if (!grow((void **)&s->pos, &s->pos_cap, s->npos, s->npos + 1, sizeof *s->pos) ||
         !grow((void **)&s->entries, &s->entries_cap, s->nentries, s->nentries + EVAL_PARAM_NB,
               sizeof *s->entries))
-        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions",
-                         s->npos);
+        return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions", s->npos);
     if (s->nentries + EVAL_PARAM_NB > UINT32_MAX)
         return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
     // Write the entries in place. Most parameters count nothing for either side: test the
@@ -117,8 +114,7 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
     const unsigned char *raw = (const unsigned char *)trace->count;
     for (int i = 0; i < EVAL_PARAM_NB; i += 2) {
         uint64_t word;
-        memcpy(&word, raw + (size_t)i * 2 * sizeof(int16_t),
-               i + 1 < EVAL_PARAM_NB ? 8 : 4);
+        memcpy(&word, raw + (size_t)i * 2 * sizeof(int16_t), i + 1 < EVAL_PARAM_NB ? 8 : 4);
         if (i + 1 >= EVAL_PARAM_NB)
             word &= 0xffffffffULL;
         if (word == 0)
@@ -139,8 +135,7 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
         return STATUS_OK;
     }
     if (trace->phase < 0 || trace->phase > s->phase_max)
-        return error_set(err, STATUS_RANGE, "phase %d outside 0..%d", trace->phase,
-                         s->phase_max);
+        return error_set(err, STATUS_RANGE, "phase %d outside 0..%d", trace->phase, s->phase_max);
     *kept = true;
     s->off_by_one += diff == 1;
     s->pos[s->npos++] = (TracePos){

@@ -22,27 +22,27 @@ typedef struct TraceEntry {
 
 /// One position: 16 bytes plus 4 bytes per entry.
 typedef struct TracePos {
-    uint32_t start;  // first entry in TraceStore.entries
-    uint16_t count;  // number of entries
-    uint8_t phase;   // 0 (endgame) .. phase_max (midgame)
-    uint8_t result;  // 1 when the side to move won the game, 0 when it lost (no draws)
-    int16_t score;   // stored search score, cp, side to move's view (TRACE_NO_SCORE if none)
-    int16_t eval;    // engine evaluation with the starting weights, cp, side to move's view
-    float target;    // training target in [0, 1] (trace_store_set_targets)
+    uint32_t start; // first entry in TraceStore.entries
+    uint16_t count; // number of entries
+    uint8_t phase;  // 0 (endgame) .. phase_max (midgame)
+    uint8_t result; // 1 when the side to move won the game, 0 when it lost (no draws)
+    int16_t score;  // stored search score, cp, side to move's view (TRACE_NO_SCORE if none)
+    int16_t eval;   // engine evaluation with the starting weights, cp, side to move's view
+    float target;   // training target in [0, 1] (trace_store_set_targets)
 } TracePos;
 
 enum { TRACE_NO_SCORE = INT16_MIN };
 
 /// Positions and entries of one data set (training or validation).
 typedef struct TraceStore {
-    int nparams;        // flat parameters the indices refer to
-    int phase_max;      // EVAL_PHASE_MAX for the engine, anything >= 1 for synthetic data
+    int nparams;   // flat parameters the indices refer to
+    int phase_max; // EVAL_PHASE_MAX for the engine, anything >= 1 for synthetic data
     TracePos *pos;
     size_t npos, pos_cap;
     TraceEntry *entries;
     size_t nentries, entries_cap;
-    size_t refused;     // positions refused because the rebuilt eval differed by > 1 cp
-    size_t off_by_one;  // positions kept whose rebuilt eval differed by exactly 1 cp
+    size_t refused;    // positions refused because the rebuilt eval differed by > 1 cp
+    size_t off_by_one; // positions kept whose rebuilt eval differed by exactly 1 cp
 } TraceStore;
 
 /// Starts an empty store for nparams flat parameters (at most 65536) and the given phase_max.
@@ -54,8 +54,8 @@ void trace_store_free(TraceStore *s);
 /// Appends a position given its sparse entries (coef != 0, index < nparams), its phase
 /// (0..phase_max), result (0/1), stored score (cp or TRACE_NO_SCORE) and engine eval (cp).
 /// STATUS_RANGE on a bad index or phase, STATUS_NOMEM when memory is short.
-Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase,
-                       int result, int score, int eval, ErrorInfo *err);
+Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase, int result,
+                       int score, int eval, ErrorInfo *err);
 
 /// Appends a position from an engine trace (nparams must be EVAL_PARAM_NB, phase_max
 /// EVAL_PHASE_MAX). The evaluation is rebuilt from the sparse entries and `weights` (the
@@ -85,4 +85,3 @@ double trace_store_bytes_per_position(const TraceStore *s);
 
 /// Average number of entries per position.
 double trace_store_entries_per_position(const TraceStore *s);
-

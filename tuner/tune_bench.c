@@ -13,9 +13,9 @@
 #include "dataset.h"
 #include "engine.h"
 #include "eval.h"
-#include "shard_data.h"
 #include "h5store.h"
 #include "optimizer.h"
+#include "shard_data.h"
 #include "synth.h"
 
 static Status make(const char *path, size_t games, uint64_t seed, ErrorInfo *err) {
@@ -81,7 +81,8 @@ static Status run(char *path, int repeats, ErrorInfo *err) {
     double r2 = ds2.positions / (ds2.read_seconds + ds2.build_seconds);
     printf("positions %zu (%zu games), parity refused %zu\n", s.npos, ds2.games, ds2.refused);
     printf("loading incl. trace building: 1 thread %.0f positions/s, 2 threads %.0f positions/s "
-           "(read %.3f s, build %.3f s)\n", r1, r2, ds2.read_seconds, ds2.build_seconds);
+           "(read %.3f s, build %.3f s)\n",
+           r1, r2, ds2.read_seconds, ds2.build_seconds);
     printf("loading, 1 thread, by processor time: %.0f positions/s\n", ds1.positions / load_cpu);
     printf("memory: %.2f bytes/position, %.2f non-zero terms/position (goal <= %.2f)\n",
            trace_store_bytes_per_position(&s), trace_store_entries_per_position(&s),
@@ -107,7 +108,8 @@ static Status run(char *path, int repeats, ErrorInfo *err) {
         // Work is split evenly (static schedule): on an idle machine 2 threads would take
         // half their summed processor time, so 2 * c1 / c2 is the ratio contention hides.
         printf("epoch, 2 threads, by processor time: %.4f s summed per 1M positions; "
-               "ratio estimate 2 * t1 / (t1 + t2) = %.2f\n", c2 * per_m, 2 * c1 / c2);
+               "ratio estimate 2 * t1 / (t1 + t2) = %.2f\n",
+               c2 * per_m, 2 * c1 / c2);
     }
     free(w), free(g), free(scratch);
     trace_store_free(&s);
@@ -119,8 +121,8 @@ int main(int argc, char **argv) {
     ErrorInfo err = {{0}};
     Status st;
     if (argc >= 4 && !strcmp(argv[1], "make"))
-        st = make(argv[2], strtoull(argv[3], NULL, 10),
-                  argc > 4 ? strtoull(argv[4], NULL, 10) : 1, &err);
+        st = make(argv[2], strtoull(argv[3], NULL, 10), argc > 4 ? strtoull(argv[4], NULL, 10) : 1,
+                  &err);
     else if (argc >= 3 && !strcmp(argv[1], "run"))
         st = run(argv[2], argc > 3 ? atoi(argv[3]) : 3, &err);
     else {

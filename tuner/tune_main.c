@@ -103,12 +103,13 @@ static int parse_value_flag(Options *o, const char *flag, const char *val) {
         const char *name;
         double lo, hi;
         double d;
-    } t[] = {{"--skip-plies", 0, 1e4, 0}, {"--min-ply", 0, 1e4, 0}, {"--max-ply", -1, 1e4, 0},
-             {"--max-score", -1, 32767, 0}, {"--per-game", 0, 1e6, 0}, {"--valid", 0, 1, 0},
-             {"--lr", 1e-12, 1e12, 0}, {"--beta1", 0, 0.999999, 0}, {"--beta2", 0, 0.99999999, 0},
-             {"--epsilon", 1e-30, 1, 0}, {"--epochs", 0, 1e7, 0}, {"--batch", 0, 1e12, 0},
-             {"--patience", 0, 1e7, 0}, {"--k", 1e-6, 1e3, 0}, {"--lambda", 0, 1, 0},
-             {"--seed", 0, 1.8e19, 0}, {"--threads", 1, 256, 0}, {"--l2", 0, 1e12, 0}};
+    } t[] = {
+        {"--skip-plies", 0, 1e4, 0},   {"--min-ply", 0, 1e4, 0},    {"--max-ply", -1, 1e4, 0},
+        {"--max-score", -1, 32767, 0}, {"--per-game", 0, 1e6, 0},   {"--valid", 0, 1, 0},
+        {"--lr", 1e-12, 1e12, 0},      {"--beta1", 0, 0.999999, 0}, {"--beta2", 0, 0.99999999, 0},
+        {"--epsilon", 1e-30, 1, 0},    {"--epochs", 0, 1e7, 0},     {"--batch", 0, 1e12, 0},
+        {"--patience", 0, 1e7, 0},     {"--k", 1e-6, 1e3, 0},       {"--lambda", 0, 1, 0},
+        {"--seed", 0, 1.8e19, 0},      {"--threads", 1, 256, 0},    {"--l2", 0, 1e12, 0}};
     int n = (int)(sizeof t / sizeof t[0]), i = 0;
     while (i < n && strcmp(t[i].name, flag))
         i++;
@@ -116,32 +117,68 @@ static int parse_value_flag(Options *o, const char *flag, const char *val) {
         return 0;
     double v;
     if (!parse_num(val, t[i].lo, t[i].hi, &v)) {
-        fprintf(stderr, "hansu-tune: %s: '%s' is not a number in [%g, %g]\n", flag, val,
-                t[i].lo, t[i].hi);
+        fprintf(stderr, "hansu-tune: %s: '%s' is not a number in [%g, %g]\n", flag, val, t[i].lo,
+                t[i].hi);
         return -1;
     }
     DatasetFilter *f = &o->filter;
     TuneConfig *c = &o->tune;
     int iv = (int)v;
     switch (i) {
-    case 0: f->skip_plies = iv; break;
-    case 1: f->min_ply = iv; break;
-    case 2: f->max_ply = iv; break;
-    case 3: f->max_score = iv; break;
-    case 4: f->per_game = iv; break;
-    case 5: f->valid_fraction = v; break;
-    case 6: c->lr = v; break;
-    case 7: c->beta1 = v; break;
-    case 8: c->beta2 = v; break;
-    case 9: c->epsilon = v; break;
-    case 10: c->epochs = iv; break;
-    case 11: c->batch = (size_t)v; break;
-    case 12: c->patience = iv; break;
-    case 13: c->k = v, o->k_given = true; break;
-    case 14: o->lambda = v; break;
-    case 15: c->seed = strtoull(val, NULL, 10), f->seed = c->seed; break;
-    case 16: c->threads = iv; break;
-    case 17: c->l2 = v; break;
+    case 0:
+        f->skip_plies = iv;
+        break;
+    case 1:
+        f->min_ply = iv;
+        break;
+    case 2:
+        f->max_ply = iv;
+        break;
+    case 3:
+        f->max_score = iv;
+        break;
+    case 4:
+        f->per_game = iv;
+        break;
+    case 5:
+        f->valid_fraction = v;
+        break;
+    case 6:
+        c->lr = v;
+        break;
+    case 7:
+        c->beta1 = v;
+        break;
+    case 8:
+        c->beta2 = v;
+        break;
+    case 9:
+        c->epsilon = v;
+        break;
+    case 10:
+        c->epochs = iv;
+        break;
+    case 11:
+        c->batch = (size_t)v;
+        break;
+    case 12:
+        c->patience = iv;
+        break;
+    case 13:
+        c->k = v, o->k_given = true;
+        break;
+    case 14:
+        o->lambda = v;
+        break;
+    case 15:
+        c->seed = strtoull(val, NULL, 10), f->seed = c->seed;
+        break;
+    case 16:
+        c->threads = iv;
+        break;
+    case 17:
+        c->l2 = v;
+        break;
     }
     return 1;
 }
@@ -153,20 +190,28 @@ static int parse_args(int argc, char **argv, Options *o) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return usage(stdout), 1;
-        if (!strcmp(a, "--keep-check")) o->filter.skip_check = false;
-        else if (!strcmp(a, "--keep-capture")) o->filter.skip_capture = false;
-        else if (!strcmp(a, "--quiesce")) o->filter.quiesce = true;
-        else if (!strcmp(a, "--dry-run")) o->dry_run = true;
+        if (!strcmp(a, "--keep-check"))
+            o->filter.skip_check = false;
+        else if (!strcmp(a, "--keep-capture"))
+            o->filter.skip_capture = false;
+        else if (!strcmp(a, "--quiesce"))
+            o->filter.quiesce = true;
+        else if (!strcmp(a, "--dry-run"))
+            o->dry_run = true;
         else if (a[0] == '-' && a[1] == '-') {
             if (i + 1 >= argc) {
                 fprintf(stderr, "hansu-tune: %s needs a value (see --help)\n", a);
                 return -1;
             }
             const char *v = argv[++i];
-            if (!strcmp(a, "--out")) o->out = v;
-            else if (!strcmp(a, "--loss-csv")) o->loss_csv = v;
-            else if (!strcmp(a, "--freeze")) o->freeze = v;
-            else if (!strcmp(a, "--init")) o->init = v;
+            if (!strcmp(a, "--out"))
+                o->out = v;
+            else if (!strcmp(a, "--loss-csv"))
+                o->loss_csv = v;
+            else if (!strcmp(a, "--freeze"))
+                o->freeze = v;
+            else if (!strcmp(a, "--init"))
+                o->init = v;
             else if (!strcmp(a, "--optimizer")) {
                 if (strcmp(v, "adam") && strcmp(v, "gd")) {
                     fprintf(stderr, "hansu-tune: --optimizer: '%s' is not adam or gd\n", v);
@@ -222,8 +267,8 @@ typedef struct Run {
     TraceStore train, valid;
     DatasetStats ds;
     EvalWeight start[EVAL_PARAM_NB]; // starting weights: --init or the compiled-in ones
-    double w[2 * EVAL_PARAM_NB];   // weights being tuned, cp (w[2i] mg, w[2i+1] eg)
-    EvalWeight out[EVAL_PARAM_NB]; // the rounded result
+    double w[2 * EVAL_PARAM_NB];     // weights being tuned, cp (w[2i] mg, w[2i+1] eg)
+    EvalWeight out[EVAL_PARAM_NB];   // the rounded result
     double start_train, start_valid, end_train, end_valid;
     TuneResult res;
     FILE *csv;
@@ -307,18 +352,18 @@ static Status load_data(Run *r, ErrorInfo *err) {
     const DatasetStats *ds = &r->ds;
     double secs = ds->read_seconds + ds->build_seconds;
     printf("loaded %zu files, %zu games, %zu positions in %.2f s (read %.2f s, build %.2f s): "
-           "%.0f positions/s\n", ds->files, ds->games, ds->positions, secs, ds->read_seconds,
-           ds->build_seconds, ds->positions / fmax(1e-9, secs));
+           "%.0f positions/s\n",
+           ds->files, ds->games, ds->positions, secs, ds->read_seconds, ds->build_seconds,
+           ds->positions / fmax(1e-9, secs));
     printf("dropped: ply %zu, score %zu, check %zu, capture %zu, per game %zu; quiesced %zu\n",
            ds->cut_ply, ds->cut_score, ds->cut_check, ds->cut_capture, ds->cut_per_game,
            ds->quiesced);
     printf("trace parity: %zu refused (> 1 cp), %zu off by 1 cp, %zu kept\n", ds->refused,
            ds->off_by_one, r->train.npos + r->valid.npos);
-    printf("train %zu positions (%zu games), validation %zu positions (%zu games)\n",
-           r->train.npos, ds->train_games, r->valid.npos, ds->valid_games);
+    printf("train %zu positions (%zu games), validation %zu positions (%zu games)\n", r->train.npos,
+           ds->train_games, r->valid.npos, ds->valid_games);
     printf("memory %.1f bytes/position (%.1f non-zero terms/position; 16 + 4 per term)\n",
-           trace_store_bytes_per_position(&r->train),
-           trace_store_entries_per_position(&r->train));
+           trace_store_bytes_per_position(&r->train), trace_store_entries_per_position(&r->train));
     // Too little data is not an error, but the user must know what the numbers are worth.
     if (r->valid.npos == 0)
         printf("warning: no validation positions (--valid %.2f, %zu games): early stopping is "
@@ -381,8 +426,8 @@ static void report_coverage(const Run *r) {
     printf("fitting %zu training positions (%zu distinct) from %zu games; %d free weights "
            "(%d touched parameters, mg and eg): %.1f positions per free weight; %d free "
            "parameters in fewer than %d positions\n",
-           s->npos, distinct_traces(s), r->ds.train_games, 2 * free_params, free_params,
-           per_weight, thin, MIN_POSITIONS_PER_PARAM);
+           s->npos, distinct_traces(s), r->ds.train_games, 2 * free_params, free_params, per_weight,
+           thin, MIN_POSITIONS_PER_PARAM);
     if (free_params && (per_weight < POSITIONS_PER_WEIGHT || thin > 0)) {
         const char *term = "";
         for (int t = 0; t < EVAL_TERM_NB && first_thin >= 0; t++)
@@ -432,8 +477,9 @@ static Status train(Run *r, ErrorInfo *err) {
     r->end_train = tune_loss(&r->train, r->w, c->k, c->threads);
     r->end_valid = r->valid.npos ? tune_loss(&r->valid, r->w, c->k, c->threads) : NAN;
     printf("%d epochs%s, kept epoch %d; rounded weights: train MSE %.8f (was %.8f), valid MSE "
-           "%.8f (was %.8f)\n", r->res.epochs_run, r->res.stopped_early ? " (stopped early)" : "",
-           r->res.best_epoch, r->end_train, r->start_train, r->end_valid, r->start_valid);
+           "%.8f (was %.8f)\n",
+           r->res.epochs_run, r->res.stopped_early ? " (stopped early)" : "", r->res.best_epoch,
+           r->end_train, r->start_train, r->end_valid, r->start_valid);
     return STATUS_OK;
 }
 
@@ -452,12 +498,19 @@ static Status emit(Run *r, ErrorInfo *err) {
              o->lambda, o->tune.l2, o->tune.method == TUNE_GD ? "gd" : "adam", o->tune.lr,
              o->tune.batch, o->tune.epochs, o->tune.patience, o->freeze ? " --freeze " : "",
              o->freeze ? o->freeze : "", o->init ? " --init " : "", o->init ? o->init : "");
-    snprintf(note, sizeof note, "Texel tuning of %zu train / %zu validation positions, kept "
-             "epoch %d", r->train.npos, r->valid.npos, r->res.best_epoch);
-    EvalBanner banner = {.generator = "hansu-tune " HANSU_VERSION, .note = note,
-                         .inputs = inputs, .n_inputs = ninputs, .filters = settings,
-                         .k = o->tune.k, .epochs = r->res.epochs_run,
-                         .train_loss = r->end_train, .valid_loss = r->end_valid};
+    snprintf(note, sizeof note,
+             "Texel tuning of %zu train / %zu validation positions, kept "
+             "epoch %d",
+             r->train.npos, r->valid.npos, r->res.best_epoch);
+    EvalBanner banner = {.generator = "hansu-tune " HANSU_VERSION,
+                         .note = note,
+                         .inputs = inputs,
+                         .n_inputs = ninputs,
+                         .filters = settings,
+                         .k = o->tune.k,
+                         .epochs = r->res.epochs_run,
+                         .train_loss = r->end_train,
+                         .valid_loss = r->end_valid};
     if (st == STATUS_OK && (st = eval_header_save(o->out, &banner, r->out, err)) == STATUS_OK)
         printf("wrote %s\n", o->out);
     for (int i = 0; i < ninputs; i++)
@@ -471,10 +524,18 @@ int main(int argc, char **argv) {
     char **inputs = calloc((size_t)argc, sizeof *inputs);
     if (!r || !inputs)
         return free(r), free(inputs), fputs("hansu-tune: out of memory\n", stderr), 1;
-    r->o = (Options){.inputs = inputs, .filter = dataset_filter_default(),
-                     .tune = {.method = TUNE_ADAM, .beta1 = 0.9, .beta2 = 0.999, .l2 = L2_DEFAULT,
-                              .epsilon = 1e-8, .epochs = 100, .batch = 16384, .patience = 10,
-                              .threads = omp_get_num_procs(), .seed = 1},
+    r->o = (Options){.inputs = inputs,
+                     .filter = dataset_filter_default(),
+                     .tune = {.method = TUNE_ADAM,
+                              .beta1 = 0.9,
+                              .beta2 = 0.999,
+                              .l2 = L2_DEFAULT,
+                              .epsilon = 1e-8,
+                              .epochs = 100,
+                              .batch = 16384,
+                              .patience = 10,
+                              .threads = omp_get_num_procs(),
+                              .seed = 1},
                      .out = "engine/janggi/eval_weights.h"};
     int rc = parse_args(argc, argv, &r->o);
     if (rc == 0 && r->o.freeze && !parse_freeze(r->o.freeze, r->frozen))

@@ -27,8 +27,8 @@ Status weights_read_header(const char *path, EvalWeight *out, ErrorInfo *err) {
         for (char *p = strstr(line, "S("); p && st == STATUS_OK; p = strstr(p + 2, "S(")) {
             int mg, eg;
             if (sscanf(p, "S(%d ,%d )", &mg, &eg) != 2 || n >= EVAL_PARAM_NB)
-                st = error_set(err, STATUS_FORMAT, "%s:%d: bad or extra weight entry", path,
-                               lineno);
+                st =
+                    error_set(err, STATUS_FORMAT, "%s:%d: bad or extra weight entry", path, lineno);
             else
                 out[n++] = (EvalWeight){mg, eg};
         }

@@ -8,7 +8,7 @@
 #include "variant.h"
 
 const char *const FORMATION_NAMES[FORMATION_NB] = {"ma-sang-sang-ma", "sang-ma-sang-ma",
-                                                "ma-sang-ma-sang", "sang-ma-ma-sang"};
+                                                   "ma-sang-ma-sang", "sang-ma-ma-sang"};
 
 // The pieces on points b, c, g, h counted from the player's own left.
 static const Kind LAYOUT[FORMATION_NB][4] = {

@@ -71,8 +71,7 @@ static void init_palace_steps(Square sq) {
                 continue;
             if (df != 0 && dr != 0 && !palace_diagonal_step(f, r, nf, nr))
                 continue;
-            G->palace_steps[sq][G->palace_step_count[sq]++] =
-                (uint8_t)square_make(nf, nr);
+            G->palace_steps[sq][G->palace_step_count[sq]++] = (uint8_t)square_make(nf, nr);
         }
 }
 
@@ -131,8 +130,7 @@ static void init_reverse(Square sq) {
     for (int side = 0; side < SIDE_NB; side++)
         for (int i = 0; i < G->soldier_count[side][sq]; i++) {
             int to = G->soldier[side][sq][i];
-            G->soldier_from[side][to][G->soldier_from_count[side][to]++] =
-                (uint8_t)sq;
+            G->soldier_from[side][to][G->soldier_from_count[side][to]++] = (uint8_t)sq;
         }
 }
 

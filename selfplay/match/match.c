@@ -14,15 +14,15 @@
 
 #include "board.h"
 #include "engine.h"
-#include "rules.h"
-#include "prng.h"
-#include "variant.h"
 #include "match_game.h"
 #include "match_json.h"
 #include "movegen.h"
 #include "pgn.h"
+#include "prng.h"
+#include "rules.h"
 #include "run_lock.h"
 #include "timeman.h"
+#include "variant.h"
 
 typedef struct Opening {
     char fen[FEN_BUFFER];
@@ -44,7 +44,7 @@ typedef struct Match {
     ErrorInfo err;
     MatchTally tally;
     FILE *pgn, *state;
-    long long pgn_end;   // PGN bytes that belong to recorded pairs (read back on resume)
+    long long pgn_end; // PGN bytes that belong to recorded pairs (read back on resume)
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
@@ -227,12 +227,11 @@ static Status state_load(Match *m, ErrorInfo *err) {
         char r0[32], r1[32];
         GameRecord g[2];
         long long pgn_end;
-        if (sscanf(line, "pair %d %d %31s %d %d %31s %d %lld", &k, &g[0].winner, r0,
-                   &g[0].plies, &g[1].winner, r1, &g[1].plies, &pgn_end) != 8 ||
-            pgn_end < 0 ||
-            k < 0 || k >= m->tally.pairs_total || m->done[k] || (g[0].winner | g[1].winner) > 1 ||
-            g[0].winner < 0 || g[1].winner < 0 || !(g[0].reason = rules_reason_parse(r0)) ||
-            !(g[1].reason = rules_reason_parse(r1))) {
+        if (sscanf(line, "pair %d %d %31s %d %d %31s %d %lld", &k, &g[0].winner, r0, &g[0].plies,
+                   &g[1].winner, r1, &g[1].plies, &pgn_end) != 8 ||
+            pgn_end < 0 || k < 0 || k >= m->tally.pairs_total || m->done[k] ||
+            (g[0].winner | g[1].winner) > 1 || g[0].winner < 0 || g[1].winner < 0 ||
+            !(g[0].reason = rules_reason_parse(r0)) || !(g[1].reason = rules_reason_parse(r1))) {
             if (!strchr(line, '\n'))
                 break; // a last line cut short by the interruption: that pair is replayed
             st = error_set(err, STATUS_FORMAT, "resume: %s:%d: bad line \"%.60s\"", path, lineno,
@@ -272,9 +271,10 @@ static Status check_fresh(const MatchConfig *c, ErrorInfo *err) {
         if (paths[i] && !file_size(paths[i], &size, err))
             return STATUS_IO;
         if (paths[i] && size > 0)
-            return error_set(err, STATUS_IO, "%s %s already holds a match (%lld bytes): give "
-                             "--resume to continue it, or another %s", what[i], paths[i], size,
-                             flag[i]);
+            return error_set(err, STATUS_IO,
+                             "%s %s already holds a match (%lld bytes): give "
+                             "--resume to continue it, or another %s",
+                             what[i], paths[i], size, flag[i]);
     }
     return STATUS_OK;
 }
@@ -289,7 +289,8 @@ static Status check_pgn_length(const Match *m, ErrorInfo *err) {
     if (!c->pgn_path || !file_size(c->pgn_path, &size, err))
         return c->pgn_path ? STATUS_IO : STATUS_OK;
     if (size < m->pgn_end)
-        return error_set(err, STATUS_FORMAT, "resume: PGN %s has %lld bytes, but state file %s "
+        return error_set(err, STATUS_FORMAT,
+                         "resume: PGN %s has %lld bytes, but state file %s "
                          "records %lld bytes of finished pairs (%lld bytes missing); restore the "
                          "PGN or start afresh with another --pgn",
                          c->pgn_path, size, c->state_path, m->pgn_end, m->pgn_end - size);

@@ -99,11 +99,12 @@ static Status sprt_done(const double v[4], Sprt *s, ErrorInfo *err) {
     if (isnan(v[0]) || isnan(v[1]))
         return error_set(err, STATUS_SYNTAX, "--sprt: give elo0= and elo1=");
     if (fabs(v[0]) > SPRT_ELO_MAX || fabs(v[1]) > SPRT_ELO_MAX || !(v[0] < v[1]))
-        return error_set(err, STATUS_RANGE, "--sprt: need elo0 < elo1, both in -%d..%d (got %g, %g)",
-                         SPRT_ELO_MAX, SPRT_ELO_MAX, v[0], v[1]);
+        return error_set(err, STATUS_RANGE,
+                         "--sprt: need elo0 < elo1, both in -%d..%d (got %g, %g)", SPRT_ELO_MAX,
+                         SPRT_ELO_MAX, v[0], v[1]);
     if (!(v[2] > 0 && v[2] < 0.5) || !(v[3] > 0 && v[3] < 0.5))
-        return error_set(err, STATUS_RANGE, "--sprt: need 0 < alpha, beta < 0.5 (got %g, %g)",
-                         v[2], v[3]);
+        return error_set(err, STATUS_RANGE, "--sprt: need 0 < alpha, beta < 0.5 (got %g, %g)", v[2],
+                         v[3]);
     if (!stats_sprt_init(s, v[0], v[1], v[2], v[3]))
         return error_set(err, STATUS_RANGE, "--sprt: bad bounds");
     return STATUS_OK;
@@ -275,8 +276,7 @@ static void print_reasons(const MatchTally *t, const MatchConfig *c) {
     for (int r = 1; r < REASON_NB; r++) {
         bool fault = r == REASON_TIME || r == REASON_ILLEGAL_MOVE || r == REASON_CRASH;
         if (fault || t->wins_by[0][r] || t->wins_by[1][r])
-            printf("%-16s %20ld %20ld\n", rules_reason_name(r), t->wins_by[0][r],
-                   t->wins_by[1][r]);
+            printf("%-16s %20ld %20ld\n", rules_reason_name(r), t->wins_by[0][r], t->wins_by[1][r]);
     }
 }
 

@@ -23,7 +23,7 @@ struct UciChild {
     int from_fd; // our end of the engine's stdout
     bool eof;
     int exit_status; // waitpid status once reaped, -1 before
-    size_t len; // bytes waiting in buf
+    size_t len;      // bytes waiting in buf
     char buf[ENGINE_LINE_MAX * 2];
 };
 
@@ -32,8 +32,7 @@ const EngineSpec *child_spec(const UciChild *e) { return &e->spec; }
 // Child side of the spawn: wire the pipes to stdin/stdout and exec. Never returns. An exec
 // failure is reported as errno through err_fd, which is close-on-exec: the parent reads EOF
 // when the exec succeeded.
-static void exec_child(const EngineSpec *spec, int in_fd, int out_fd, int err_fd,
-                       pid_t parent) {
+static void exec_child(const EngineSpec *spec, int in_fd, int out_fd, int err_fd, pid_t parent) {
     char *argv[ENGINE_MAX_ARGS + 2];
     argv[0] = (char *)spec->cmd;
     for (int i = 0; i < spec->nargs; i++)
@@ -152,9 +151,9 @@ static ChildRead wait_for(UciChild *e, const char *want, int64_t deadline) {
 bool child_reply_is_refusal(const char *line) {
     // Stockfish and Fairy-Stockfish: "No such option: NAME"; Hansu and others: "info string
     // error: ..." or a bare "error ..." line.
-    return strncasecmp(line, "no such option", 14) == 0 || strcasestr(line, "unknown option")
-           || (strncmp(line, "info string", 11) == 0 && strcasestr(line + 11, "error"))
-           || strncasecmp(line, "error", 5) == 0;
+    return strncasecmp(line, "no such option", 14) == 0 || strcasestr(line, "unknown option") ||
+           (strncmp(line, "info string", 11) == 0 && strcasestr(line + 11, "error")) ||
+           strncasecmp(line, "error", 5) == 0;
 }
 
 // Sends option i of the spec and waits for `readyok`: a refusal before it (a misspelt option
@@ -165,16 +164,18 @@ static Status set_option(UciChild *e, int i, int64_t deadline, int64_t timeout_m
     snprintf(line, sizeof line, "setoption name %s value %s", spec->opt_name[i],
              spec->opt_value[i]);
     if (!child_send(e, line) || !child_send(e, "isready"))
-        return error_set(err, STATUS_IO, "engine %s: exited while setting option %s",
-                         spec->name, spec->opt_name[i]);
+        return error_set(err, STATUS_IO, "engine %s: exited while setting option %s", spec->name,
+                         spec->opt_name[i]);
     for (;;) {
         ChildRead r = child_read_line(e, line, sizeof line, deadline);
         if (r == CHILD_TIMEOUT)
-            return error_set(err, STATUS_IO, "engine %s: no readyok within %lld ms after "
-                             "option %s", spec->name, (long long)timeout_ms, spec->opt_name[i]);
+            return error_set(err, STATUS_IO,
+                             "engine %s: no readyok within %lld ms after "
+                             "option %s",
+                             spec->name, (long long)timeout_ms, spec->opt_name[i]);
         if (r == CHILD_EOF)
-            return error_set(err, STATUS_IO, "engine %s: exited after option %s=%s",
-                             spec->name, spec->opt_name[i], spec->opt_value[i]);
+            return error_set(err, STATUS_IO, "engine %s: exited after option %s=%s", spec->name,
+                             spec->opt_name[i], spec->opt_value[i]);
         if (strcmp(line, "readyok") == 0)
             return STATUS_OK;
         if (child_reply_is_refusal(line))

@@ -25,7 +25,6 @@ enum {
     ATTR_COMPACT_MAX = 64  // attributes kept in the root group's object header
 };
 
-
 Status h5store_fail(ErrorInfo *err, const char *path, const char *what) {
     int e = errno;
     if (e)
@@ -83,8 +82,8 @@ static hid_t open_scalar_attr(hid_t loc, const char *name, H5T_class_t cls, hid_
     hid_t attr = H5Aexists(loc, name) > 0 ? H5Aopen(loc, name, H5P_DEFAULT) : -1;
     hid_t space = attr < 0 ? -1 : H5Aget_space(attr);
     hid_t ftype = attr < 0 ? -1 : H5Aget_type(attr);
-    bool ok = space >= 0 && ftype >= 0 && H5Sget_simple_extent_type(space) == H5S_SCALAR
-              && H5Tget_class(ftype) == cls;
+    bool ok = space >= 0 && ftype >= 0 && H5Sget_simple_extent_type(space) == H5S_SCALAR &&
+              H5Tget_class(ftype) == cls;
     if (space >= 0)
         H5Sclose(space);
     if (ok && type)
@@ -109,8 +108,8 @@ static herr_t read_attr_str(hid_t loc, const char *name, char *out, size_t out_l
     H5T_cset_t cset = H5Tget_cset(ftype);
     htri_t vlen = H5Tis_variable_str(ftype);
     size_t n = H5Tget_size(ftype);
-    if (mtype < 0 || vlen < 0 || (cset != H5T_CSET_ASCII && cset != H5T_CSET_UTF8)
-        || H5Tset_cset(mtype, cset) < 0)
+    if (mtype < 0 || vlen < 0 || (cset != H5T_CSET_ASCII && cset != H5T_CSET_UTF8) ||
+        H5Tset_cset(mtype, cset) < 0)
         goto cleanup;
     if (vlen > 0) {
         char *s = NULL;
@@ -120,8 +119,8 @@ static herr_t read_attr_str(hid_t loc, const char *name, char *out, size_t out_l
         H5free_memory(s);
     } else {
         char buf[ATTR_STR_MAX + 1];
-        if (n == 0 || n > ATTR_STR_MAX || H5Tset_size(mtype, n + 1) < 0
-            || H5Aread(attr, mtype, buf) < 0)
+        if (n == 0 || n > ATTR_STR_MAX || H5Tset_size(mtype, n + 1) < 0 ||
+            H5Aread(attr, mtype, buf) < 0)
             goto cleanup;
         size_t k = strnlen(buf, n < out_len - 1 ? n : out_len - 1);
         memcpy(out, buf, k);
@@ -158,8 +157,8 @@ static herr_t write_meta(hid_t file, const StoreMeta *m) {
     if (!v)
         return -1;
     for (int r = 0; r < REASON_NB; r++)
-        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons), "%s%s",
-                 r ? "," : "", r ? rules_reason_name((EndReason)r) : "none");
+        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons), "%s%s", r ? "," : "",
+                 r ? rules_reason_name((EndReason)r) : "none");
     for (int f = 0; f < v->formation_count; f++)
         snprintf(formations + strlen(formations), sizeof formations - strlen(formations), "%s%s",
                  f ? "," : "", v->formation_names[f]);
@@ -195,14 +194,15 @@ static Status read_meta(hid_t file, const char *path, int version_want, StoreMet
     char format[64];
     int64_t version = 0;
     memset(m, 0, sizeof *m);
-    if (read_attr_str(file, "format", format, sizeof format) < 0
-        || strcmp(format, H5STORE_FORMAT) != 0)
+    if (read_attr_str(file, "format", format, sizeof format) < 0 ||
+        strcmp(format, H5STORE_FORMAT) != 0)
         return error_set(err, STATUS_FORMAT, "%s: not a hansu self-play file (no format='%s')",
                          path, H5STORE_FORMAT);
     if (read_attr_i64(file, "schema_version", &version) < 0 || version != version_want)
         return error_set(err, STATUS_FORMAT, "%s: schema version %lld is not the %s %d", path,
-                         (long long)version, version_want == H5STORE_SCHEMA_VERSION ? "known"
-                         : "expected", version_want);
+                         (long long)version,
+                         version_want == H5STORE_SCHEMA_VERSION ? "known" : "expected",
+                         version_want);
     m->schema_version = (int)version;
     // Files written before the attribute existed are janggi's (same schema: an added attribute).
     snprintf(m->variant, sizeof m->variant, "%s", variant_default()->name);
@@ -239,8 +239,8 @@ static hid_t column_type(hid_t base, hsize_t width) {
     return width > 1 ? H5Tarray_create2(base, 1, &width) : H5Tcopy(base);
 }
 
-static herr_t create_column(hid_t group, const char *name, hid_t base, hsize_t width,
-                            size_t rows, const char *doc) {
+static herr_t create_column(hid_t group, const char *name, hid_t base, hsize_t width, size_t rows,
+                            const char *doc) {
     hid_t type = column_type(base, width), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hsize_t dims = rows;
     hid_t space = H5Screate_simple(1, &dims, NULL);
@@ -311,8 +311,8 @@ static bool type_matches(hid_t ftype, hid_t mtype) {
     if (H5Tget_array_dims2(ftype, &fd) < 0 || H5Tget_array_dims2(mtype, &md) < 0 || fd != md)
         return false;
     hid_t fsuper = H5Tget_super(ftype), msuper = H5Tget_super(mtype);
-    bool ok = fsuper >= 0 && msuper >= 0 && H5Tget_class(fsuper) == H5T_INTEGER
-              && type_matches(fsuper, msuper);
+    bool ok = fsuper >= 0 && msuper >= 0 && H5Tget_class(fsuper) == H5T_INTEGER &&
+              type_matches(fsuper, msuper);
     if (fsuper >= 0)
         H5Tclose(fsuper);
     if (msuper >= 0)
@@ -327,14 +327,13 @@ static herr_t read_rows(hid_t file, const char *path, hid_t base, hsize_t width,
     hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
     hid_t type = column_type(base, width);
     hid_t fspace = ds < 0 ? -1 : H5Dget_space(ds), ftype = ds < 0 ? -1 : H5Dget_type(ds);
-    herr_t rc = ds < 0 || type < 0 || fspace < 0 || ftype < 0 || !type_matches(ftype, type)
-                    ? -1
-                    : 0;
+    herr_t rc =
+        ds < 0 || type < 0 || fspace < 0 || ftype < 0 || !type_matches(ftype, type) ? -1 : 0;
     if (ftype >= 0)
         H5Tclose(ftype);
     hsize_t dims = 0;
-    if (rc >= 0 && (H5Sget_simple_extent_ndims(fspace) != 1
-                    || H5Sget_simple_extent_dims(fspace, &dims, NULL) < 0 || dims != rows))
+    if (rc >= 0 && (H5Sget_simple_extent_ndims(fspace) != 1 ||
+                    H5Sget_simple_extent_dims(fspace, &dims, NULL) < 0 || dims != rows))
         rc = -1;
     if (rc >= 0 && rows > 0)
         rc = H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
@@ -351,8 +350,8 @@ static herr_t dataset_rows(hid_t file, const char *path, size_t *rows) {
     hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
     hid_t space = ds < 0 ? -1 : H5Dget_space(ds);
     hsize_t dims = 0;
-    herr_t rc = space < 0 || H5Sget_simple_extent_ndims(space) != 1
-                        || H5Sget_simple_extent_dims(space, &dims, NULL) < 0
+    herr_t rc = space < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
+                        H5Sget_simple_extent_dims(space, &dims, NULL) < 0
                     ? -1
                     : 0;
     *rows = (size_t)dims;
@@ -417,14 +416,19 @@ static herr_t image_udata_free(void *udata) { return (void)udata, 0; }
 // The core driver in memory, its buffer in im, growing by one byte steps (so the image ends
 // exactly at the file's end; image_realloc rounds the allocation up).
 static herr_t set_in_memory(hid_t fapl, H5Image *im) {
-    H5FD_file_image_callbacks_t cb = {image_malloc,     image_memcpy,     image_realloc, image_free,
-                                      image_udata_copy, image_udata_free, im};
+    H5FD_file_image_callbacks_t cb = {image_malloc,
+                                      image_memcpy,
+                                      image_realloc,
+                                      image_free,
+                                      image_udata_copy,
+                                      image_udata_free,
+                                      im};
     herr_t rc = H5Pset_fapl_core(fapl, 1, 0);
     return rc < 0 ? rc : H5Pset_file_image_callbacks(fapl, &cb);
 }
 
 Status h5writer_open(H5Writer *w, const char *tmp, const StoreMeta *meta, size_t games,
-                          size_t positions, ErrorInfo *err) {
+                     size_t positions, ErrorInfo *err) {
     w->path = tmp;
     w->games = games;
     w->positions = positions;
@@ -434,10 +438,10 @@ Status h5writer_open(H5Writer *w, const char *tmp, const StoreMeta *meta, size_t
     // user block is left for the digest header; all attributes stay in the root group's
     // object header.
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), fcpl = H5Pcreate(H5P_FILE_CREATE);
-    if (fapl < 0 || fcpl < 0 || (w->in_memory && set_in_memory(fapl, &w->image) < 0)
-        || H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0
-        || H5Pset_userblock(fcpl, H5STORE_USERBLOCK) < 0
-        || H5Pset_attr_phase_change(fcpl, ATTR_COMPACT_MAX, ATTR_COMPACT_MAX - 1) < 0)
+    if (fapl < 0 || fcpl < 0 || (w->in_memory && set_in_memory(fapl, &w->image) < 0) ||
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0 ||
+        H5Pset_userblock(fcpl, H5STORE_USERBLOCK) < 0 ||
+        H5Pset_attr_phase_change(fcpl, ATTR_COMPACT_MAX, ATTR_COMPACT_MAX - 1) < 0)
         w->file = -1;
     else
         w->file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
@@ -450,8 +454,12 @@ Status h5writer_open(H5Writer *w, const char *tmp, const StoreMeta *meta, size_t
     hid_t g = H5Gcreate2(w->file, "games", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hid_t p = H5Gcreate2(w->file, "positions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     herr_t rc = g < 0 || p < 0 ? -1 : write_meta(w->file, meta);
-#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) if (rc >= 0) rc = create_column(g, #name, h5type, 1, games, doc);
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) if (rc >= 0) rc = create_column(p, #name, h5type, width, positions, doc);
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
+    if (rc >= 0)                                                                                   \
+        rc = create_column(g, #name, h5type, 1, games, doc);
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    if (rc >= 0)                                                                                   \
+        rc = create_column(p, #name, h5type, width, positions, doc);
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -464,11 +472,15 @@ Status h5writer_open(H5Writer *w, const char *tmp, const StoreMeta *meta, size_t
 
 // Writes the rows of d at the given offsets (d's pos_start/pos_end must already be rebased).
 Status h5writer_put(H5Writer *w, const ShardData *d, size_t game_off, size_t pos_off,
-                         ErrorInfo *err) {
+                    ErrorInfo *err) {
     herr_t rc = 0;
     size_t ng = d->games.count, np = d->positions.count;
-#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) if (rc >= 0) rc = write_rows(w->file, "games/" #name, h5type, 1, game_off, ng, d->games.name);
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) if (rc >= 0) rc = write_rows(w->file, "positions/" #name, h5type, width, pos_off, np, d->positions.name);
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
+    if (rc >= 0)                                                                                   \
+        rc = write_rows(w->file, "games/" #name, h5type, 1, game_off, ng, d->games.name);
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    if (rc >= 0)                                                                                   \
+        rc = write_rows(w->file, "positions/" #name, h5type, width, pos_off, np, d->positions.name);
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -572,8 +584,10 @@ static Status open_checked(const char *path, bool legacy, hid_t *file, StoreMeta
         if (h5store_has_header(path)) {
             Status st = h5store_check_digest(path, err);
             return st != STATUS_OK ? st
-                                   : error_set(err, STATUS_FORMAT, "%s: has a digest: not a "
-                                               "schema-1 file", path);
+                                   : error_set(err, STATUS_FORMAT,
+                                               "%s: has a digest: not a "
+                                               "schema-1 file",
+                                               path);
         }
         if (H5Fis_hdf5(path) <= 0)
             return error_set(err, STATUS_FORMAT, "%s: not an HDF5 file, or truncated/corrupt",
@@ -592,8 +606,8 @@ static Status open_checked(const char *path, bool legacy, hid_t *file, StoreMeta
     StoreMeta local;
     int version = legacy ? H5STORE_LEGACY_SCHEMA_VERSION : H5STORE_SCHEMA_VERSION;
     Status st = read_meta(*file, path, version, meta ? meta : &local, err);
-    if (st == STATUS_OK && (dataset_rows(*file, "games/game_id", games) < 0
-                            || dataset_rows(*file, "positions/game_id", positions) < 0))
+    if (st == STATUS_OK && (dataset_rows(*file, "games/game_id", games) < 0 ||
+                            dataset_rows(*file, "positions/game_id", positions) < 0))
         st = error_set(err, STATUS_FORMAT, "%s: the games or positions tables are missing", path);
     if (st != STATUS_OK) {
         H5Fclose(*file);
@@ -630,15 +644,20 @@ static Status read_file(const char *path, bool legacy, StoreMeta *meta, ShardDat
         goto cleanup;
     }
     herr_t rc = 0;
-#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) if (rc >= 0) rc = read_rows(file, "games/" #name, h5type, 1, ng, data->games.name);
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) if (rc >= 0) rc = read_rows(file, "positions/" #name, h5type, width, np, data->positions.name);
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
+    if (rc >= 0)                                                                                   \
+        rc = read_rows(file, "games/" #name, h5type, 1, ng, data->games.name);
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    if (rc >= 0)                                                                                   \
+        rc = read_rows(file, "positions/" #name, h5type, width, np, data->positions.name);
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
     if (rc < 0) {
         st = error_set(err, STATUS_FORMAT,
                        "%s: a column is missing, of another type or length, or unreadable "
-                       "(checksum?)", path);
+                       "(checksum?)",
+                       path);
         goto cleanup;
     }
     data->games.count = ng;

@@ -29,20 +29,21 @@ typedef struct StoreMeta {
     char schedule[160];      // how pairings are assigned to game ids
     char run_config[512];    // all settings that decide the games; --resume requires equality
     char host[64];
-    char start_time[32];     // ISO 8601 UTC, first game of this file started
-    char end_time[32];       // ISO 8601 UTC, file written
-    uint64_t seed;           // run seed (--seed)
-    int64_t nodes;           // nodes per move, 0 if unused
-    int64_t depth;           // plies per move, 0 if unused
-    int64_t movetime_ms;     // ms per move, 0 if unused
-    int64_t random_plies;    // random opening plies per game
-    int64_t shard;           // shard number in the run folder; -1 for a merged file
+    char start_time[32];  // ISO 8601 UTC, first game of this file started
+    char end_time[32];    // ISO 8601 UTC, file written
+    uint64_t seed;        // run seed (--seed)
+    int64_t nodes;        // nodes per move, 0 if unused
+    int64_t depth;        // plies per move, 0 if unused
+    int64_t movetime_ms;  // ms per move, 0 if unused
+    int64_t random_plies; // random opening plies per game
+    int64_t shard;        // shard number in the run folder; -1 for a merged file
 } StoreMeta;
 
 /// Writes meta and data to path as one complete file: built in memory, its digest header
 /// filled in, written to "<path>.tmp", fsync'ed, renamed over path, and the folder fsync'ed,
-/// so path always holds either the old or the new complete file, each with its own digest. On error (full disk, unwritable folder) the temporary file is
-/// removed, path is untouched and err names the file and the cause. STATUS_IO on failure.
+/// so path always holds either the old or the new complete file, each with its own digest. On error
+/// (full disk, unwritable folder) the temporary file is removed, path is untouched and err names
+/// the file and the cause. STATUS_IO on failure.
 Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
                      ErrorInfo *err);
 

@@ -6,15 +6,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "shard_data.h"
 #include "h5store.h"
+#include "shard_data.h"
 #include "status.h"
 
 /// The memory of an in-memory file, kept through HDF5's file image callbacks so that the
 /// complete image, as H5Fclose leaves it, is ours after the close.
 typedef struct H5Image {
-    unsigned char *mem; // the core driver's buffer while the file is open
-    size_t size, cap;   // bytes HDF5 asked for (the file's end), bytes allocated
+    unsigned char *mem;    // the core driver's buffer while the file is open
+    size_t size, cap;      // bytes HDF5 asked for (the file's end), bytes allocated
     unsigned char *closed; // the buffer after H5Fclose (free it); its length is size
 } H5Image;
 
@@ -24,7 +24,7 @@ typedef struct H5Writer {
     const char *path; // the temporary path being written
     bool in_memory;   // built by HDF5's core driver in memory, written out at the end
     size_t games, positions;
-    H5Image image;    // in_memory: the file's bytes
+    H5Image image; // in_memory: the file's bytes
 } H5Writer;
 
 /// Creates the file with its attributes and the empty columns for games and positions rows.

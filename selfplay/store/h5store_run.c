@@ -82,8 +82,8 @@ Status h5store_list_files(const char *dir, char ***paths, size_t *n, ErrorInfo *
     Status st = STATUS_OK;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         size_t len = strlen(e->d_name), plen = strlen(H5STORE_SHARD_PREFIX);
-        if (len < plen + 3 || strncmp(e->d_name, H5STORE_SHARD_PREFIX, plen) != 0
-            || strcmp(e->d_name + len - 3, ".h5") != 0)
+        if (len < plen + 3 || strncmp(e->d_name, H5STORE_SHARD_PREFIX, plen) != 0 ||
+            strcmp(e->d_name + len - 3, ".h5") != 0)
             continue;
         if (*n == cap) {
             cap = cap ? cap * 2 : 16;
@@ -204,11 +204,13 @@ Status h5store_check_output(const char *out, char *const *inputs, size_t n, Erro
         if (!realpath(inputs[i], real_in) || stat(real_in, &sb) != 0)
             continue; // the read reports it
         size_t len = strlen(real_in);
-        bool inside = S_ISDIR(sb.st_mode) && strncmp(real_out, real_in, len) == 0
-                      && (real_out[len] == '/' || (len == 1 && real_in[0] == '/'));
+        bool inside = S_ISDIR(sb.st_mode) && strncmp(real_out, real_in, len) == 0 &&
+                      (real_out[len] == '/' || (len == 1 && real_in[0] == '/'));
         if (inside)
-            return error_set(err, STATUS_RANGE, "output %s lies inside the input folder %s: "
-                             "write it elsewhere", out, inputs[i]);
+            return error_set(err, STATUS_RANGE,
+                             "output %s lies inside the input folder %s: "
+                             "write it elsewhere",
+                             out, inputs[i]);
         if (strcmp(real_out, real_in) == 0)
             return error_set(err, STATUS_RANGE, "output %s is also an input: write it elsewhere",
                              out);

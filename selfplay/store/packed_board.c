@@ -49,13 +49,12 @@ Status packed_board_decode(const PackedBoard *pb, Side stm, int ply, Board *b, E
         Kind kind = packed_slot_kind(i % PACKED_SIDE_SLOTS);
         if (sq == PACKED_NONE) {
             if (kind == GENERAL)
-                return error_set(err, STATUS_FORMAT, "packed board: slot %d (general) is empty",
-                                 i);
+                return error_set(err, STATUS_FORMAT, "packed board: slot %d (general) is empty", i);
             continue;
         }
         if (sq >= SQUARE_NB)
-            return error_set(err, STATUS_FORMAT, "packed board: slot %d holds %u, not a square",
-                             i, sq);
+            return error_set(err, STATUS_FORMAT, "packed board: slot %d holds %u, not a square", i,
+                             sq);
         if (seen[sq])
             return error_set(err, STATUS_FORMAT, "packed board: two pieces on square %u", sq);
         seen[sq] = piece_make((Side)(i / PACKED_SIDE_SLOTS), kind);

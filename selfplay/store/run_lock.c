@@ -32,8 +32,8 @@ static void read_holder(int fd, char *out, size_t len) {
 // and a lock on the removed file would lock nothing.
 static bool still_linked(int fd, const char *path) {
     struct stat a, b;
-    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev
-           && a.st_ino == b.st_ino;
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
 }
 
 // Opens and locks path: a descriptor, or -1 with err set.
@@ -42,8 +42,7 @@ static int open_locked(const char *path, ErrorInfo *err) {
         // O_CLOEXEC: children (engines) must not inherit the descriptor.
         int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
-            error_set(err, STATUS_IO, "%s: cannot open the lock file (%s)", path,
-                      strerror(errno));
+            error_set(err, STATUS_IO, "%s: cannot open the lock file (%s)", path, strerror(errno));
             return -1;
         }
         int r;
@@ -60,8 +59,10 @@ static int open_locked(const char *path, ErrorInfo *err) {
         read_holder(fd, pid, sizeof pid);
         close(fd);
         if (code == EWOULDBLOCK)
-            error_set(err, STATUS_IO, "%s: locked by another writer, pid %s (wait for it to "
-                      "end, or stop it, before writing here)", path, pid);
+            error_set(err, STATUS_IO,
+                      "%s: locked by another writer, pid %s (wait for it to "
+                      "end, or stop it, before writing here)",
+                      path, pid);
         else
             error_set(err, STATUS_IO, "%s: cannot lock (%s)", path, strerror(code));
         return -1;

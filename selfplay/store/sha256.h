@@ -13,7 +13,7 @@ typedef struct Sha256 {
     uint32_t h[8];
     uint64_t length; // bytes hashed so far
     uint8_t block[64];
-    size_t fill;     // bytes waiting in block
+    size_t fill; // bytes waiting in block
 } Sha256;
 
 /// Starts a hash (FIPS 180-4, section 5.3.3 initial value).

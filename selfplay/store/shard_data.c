@@ -41,9 +41,10 @@ static bool grow(void **col, size_t cap, size_t elem) {
 Status shard_data_reserve(ShardData *d, size_t games, size_t positions, ErrorInfo *err) {
     bool ok = true;
     if (d->games.count + games > d->games.cap) {
-        size_t cap = d->games.cap * 2 > d->games.count + games ? d->games.cap * 2
-                                                                : d->games.count + games;
-#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) ok = ok && grow((void **)&d->games.name, cap, sizeof(ctype));
+        size_t cap =
+            d->games.cap * 2 > d->games.count + games ? d->games.cap * 2 : d->games.count + games;
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
+    ok = ok && grow((void **)&d->games.name, cap, sizeof(ctype));
 #define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)
 #include "columns.def"
 #undef GAME_COLUMN
@@ -55,7 +56,8 @@ Status shard_data_reserve(ShardData *d, size_t games, size_t positions, ErrorInf
         size_t need = d->positions.count + positions;
         size_t cap = d->positions.cap * 2 > need ? d->positions.cap * 2 : need;
 #define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) ok = ok && grow((void **)&d->positions.name, cap, (width) * sizeof(ctype));
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    ok = ok && grow((void **)&d->positions.name, cap, (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -80,7 +82,8 @@ size_t shard_data_add_game(ShardData *d) {
 size_t shard_data_add_position(ShardData *d) {
     size_t i = d->positions.count++;
 #define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) memset(d->positions.name + i * (width), 0, (width) * sizeof(ctype));
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    memset(d->positions.name + i * (width), 0, (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -93,8 +96,13 @@ Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
         return st;
     size_t g0 = dst->games.count, p0 = dst->positions.count;
     size_t ng = src->games.count, np = src->positions.count;
-#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) if (ng) memcpy(dst->games.name + g0, src->games.name, ng * sizeof(ctype));
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) if (np) memcpy(dst->positions.name + p0 * (width), src->positions.name, np * (width) * sizeof(ctype));
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
+    if (ng)                                                                                        \
+        memcpy(dst->games.name + g0, src->games.name, ng * sizeof(ctype));
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    if (np)                                                                                        \
+        memcpy(dst->positions.name + p0 * (width), src->positions.name,                            \
+               np * (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
@@ -110,21 +118,21 @@ Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
 bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t why_len) {
     if (a->games.count != b->games.count || a->positions.count != b->positions.count) {
         if (why)
-            snprintf(why, why_len, "sizes differ: %zu/%zu games, %zu/%zu positions",
-                     a->games.count, b->games.count, a->positions.count, b->positions.count);
+            snprintf(why, why_len, "sizes differ: %zu/%zu games, %zu/%zu positions", a->games.count,
+                     b->games.count, a->positions.count, b->positions.count);
         return false;
     }
     size_t ng = a->games.count, np = a->positions.count;
-#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                                      \
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
     if (ng && memcmp(a->games.name, b->games.name, ng * sizeof(ctype))) {                          \
         if (why)                                                                                   \
-            snprintf(why, why_len, "games column %s differs", #name);                             \
+            snprintf(why, why_len, "games column %s differs", #name);                              \
         return false;                                                                              \
     }
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                           \
-    if (np && memcmp(a->positions.name, b->positions.name, np * (width) * sizeof(ctype))) {       \
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    if (np && memcmp(a->positions.name, b->positions.name, np * (width) * sizeof(ctype))) {        \
         if (why)                                                                                   \
-            snprintf(why, why_len, "positions column %s differs", #name);                         \
+            snprintf(why, why_len, "positions column %s differs", #name);                          \
         return false;                                                                              \
     }
 #include "columns.def"
@@ -163,31 +171,38 @@ static Status check_tiling(const ShardData *d, ErrorInfo *err) {
 static Status check_ranges(const ShardData *d, ErrorInfo *err) {
     const GameColumns *gc = &d->games;
     const PositionColumns *pc = &d->positions;
-#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                             \
-    for (size_t i = 0; i < gc->count; i++)                                                        \
-        if ((double)gc->name[i] < (double)(lo) || (double)gc->name[i] > (double)(hi))             \
-            return error_set(err, STATUS_FORMAT, "game row %zu (game %u): %s %.0f is outside "    \
-                             "%.0f..%.0f", i, gc->game_id[i], #name, (double)gc->name[i],         \
+#define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
+    for (size_t i = 0; i < gc->count; i++)                                                         \
+        if ((double)gc->name[i] < (double)(lo) || (double)gc->name[i] > (double)(hi))              \
+            return error_set(err, STATUS_FORMAT,                                                   \
+                             "game row %zu (game %u): %s %.0f is outside "                         \
+                             "%.0f..%.0f",                                                         \
+                             i, gc->game_id[i], #name, (double)gc->name[i], (double)(lo),          \
+                             (double)(hi));
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    for (size_t i = 0; i < pc->count * (width); i++)                                               \
+        if ((double)pc->name[i] < (double)(lo) || (double)pc->name[i] > (double)(hi))              \
+            return error_set(err, STATUS_FORMAT,                                                   \
+                             "position row %zu (game %u): %s %.0f is "                             \
+                             "outside %.0f..%.0f",                                                 \
+                             i / (width), pc->game_id[i / (width)], #name, (double)pc->name[i],    \
                              (double)(lo), (double)(hi));
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                  \
-    for (size_t i = 0; i < pc->count * (width); i++)                                              \
-        if ((double)pc->name[i] < (double)(lo) || (double)pc->name[i] > (double)(hi))             \
-            return error_set(err, STATUS_FORMAT, "position row %zu (game %u): %s %.0f is "        \
-                             "outside %.0f..%.0f", i / (width), pc->game_id[i / (width)], #name,  \
-                             (double)pc->name[i], (double)(lo), (double)(hi));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
     for (size_t i = 0; i < pc->count * PACKED_BOARD_BYTES; i++)
         if (pc->board[i] >= SQUARE_NB && pc->board[i] != PACKED_NONE)
-            return error_set(err, STATUS_FORMAT, "position row %zu (game %u): board byte %zu is "
-                             "%u, neither a square (0..%d) nor %d", i / PACKED_BOARD_BYTES,
-                             pc->game_id[i / PACKED_BOARD_BYTES], i % PACKED_BOARD_BYTES,
-                             pc->board[i], SQUARE_NB - 1, PACKED_NONE);
+            return error_set(err, STATUS_FORMAT,
+                             "position row %zu (game %u): board byte %zu is "
+                             "%u, neither a square (0..%d) nor %d",
+                             i / PACKED_BOARD_BYTES, pc->game_id[i / PACKED_BOARD_BYTES],
+                             i % PACKED_BOARD_BYTES, pc->board[i], SQUARE_NB - 1, PACKED_NONE);
     for (size_t i = 0; i < pc->count; i++)
         if (move_from(pc->move[i]) >= SQUARE_NB || move_to(pc->move[i]) >= SQUARE_NB)
-            return error_set(err, STATUS_FORMAT, "position row %zu (game %u): move %u names a "
-                             "square beyond %d", i, pc->game_id[i], pc->move[i], SQUARE_NB - 1);
+            return error_set(err, STATUS_FORMAT,
+                             "position row %zu (game %u): move %u names a "
+                             "square beyond %d",
+                             i, pc->game_id[i], pc->move[i], SQUARE_NB - 1);
     return STATUS_OK;
 }
 
@@ -200,15 +215,18 @@ static Status check_sequences(const ShardData *d, ErrorInfo *err) {
         for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g]; p++) {
             uint64_t ply = p - gc->pos_start[g];
             if (pc->ply[p] != ply || pc->stm[p] != (ply & 1))
-                return error_set(err, STATUS_FORMAT, "game %u: row %llu has ply %u and side %u, "
-                                 "the game's order says ply %llu, side %u", gc->game_id[g],
-                                 (unsigned long long)p, pc->ply[p], pc->stm[p],
+                return error_set(err, STATUS_FORMAT,
+                                 "game %u: row %llu has ply %u and side %u, "
+                                 "the game's order says ply %llu, side %u",
+                                 gc->game_id[g], (unsigned long long)p, pc->ply[p], pc->stm[p],
                                  (unsigned long long)ply, (unsigned)(ply & 1));
             int want = pc->stm[p] == gc->winner[g] ? 1 : -1;
             if (pc->result_stm[p] != want)
-                return error_set(err, STATUS_FORMAT, "game %u: result_stm %d at row %llu, the "
-                                 "winner (%s) says %d", gc->game_id[g], pc->result_stm[p],
-                                 (unsigned long long)p, gc->winner[g] ? "han" : "cho", want);
+                return error_set(err, STATUS_FORMAT,
+                                 "game %u: result_stm %d at row %llu, the "
+                                 "winner (%s) says %d",
+                                 gc->game_id[g], pc->result_stm[p], (unsigned long long)p,
+                                 gc->winner[g] ? "han" : "cho", want);
         }
     return STATUS_OK;
 }
@@ -226,7 +244,7 @@ int16_t stored_score(int score, int mate_score, int mate_in_max) {
     if (score >= mate_in_max)
         return (int16_t)(STORED_MATE - (mate_score - score));
     if (score <= -mate_in_max)
-        return (int16_t)-(STORED_MATE - (mate_score + score));
+        return (int16_t) - (STORED_MATE - (mate_score + score));
     if (score > STORED_CP_MAX)
         return STORED_CP_MAX;
     if (score < -STORED_CP_MAX)
@@ -237,7 +255,8 @@ int16_t stored_score(int score, int mate_score, int mate_in_max) {
 size_t shard_data_bytes(const ShardData *d) {
     size_t bytes = 0;
 #define GAME_COLUMN(name, ctype, h5type, lo, hi, doc) bytes += d->games.cap * sizeof(ctype);
-#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc) bytes += d->positions.cap * (width) * sizeof(ctype);
+#define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
+    bytes += d->positions.cap * (width) * sizeof(ctype);
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN

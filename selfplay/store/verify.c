@@ -7,10 +7,10 @@
 
 #include "board.h"
 #include "fen.h"
-#include "variant.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "rules.h"
+#include "variant.h"
 
 // The stored position row p against the replayed board b.
 static Status check_position(const ShardData *d, size_t p, Board *b, Board *scratch,
@@ -21,8 +21,8 @@ static Status check_position(const ShardData *d, size_t p, Board *b, Board *scra
     PackedBoard want;
     packed_board_encode(b, &want);
     if (memcmp(want.sq, pc->board + p * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES) != 0)
-        return error_set(err, STATUS_FORMAT, "game %u ply %d: stored board differs from replay",
-                         id, ply);
+        return error_set(err, STATUS_FORMAT, "game %u ply %d: stored board differs from replay", id,
+                         ply);
     if (pc->stm[p] != b->side || pc->ply[p] != ply)
         return error_set(err, STATUS_FORMAT, "game %u ply %d: side to move or ply differs", id,
                          ply);
@@ -39,8 +39,8 @@ static Status check_position(const ShardData *d, size_t p, Board *b, Board *scra
     if (!movegen_is_pseudo_legal(b, m) || !movegen_is_legal(b, m))
         return error_set(err, STATUS_FORMAT, "game %u ply %d: illegal move %u", id, ply, m);
     bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
-    uint8_t flags = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0)
-                              | (capture ? POS_BEST_CAPTURE : 0));
+    uint8_t flags =
+        (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) | (capture ? POS_BEST_CAPTURE : 0));
     if ((pc->flags[p] & (POS_IN_CHECK | POS_BEST_CAPTURE)) != flags)
         return error_set(err, STATUS_FORMAT, "game %u ply %d: flags %u, replay says %u", id, ply,
                          pc->flags[p], flags);
@@ -56,8 +56,7 @@ static Status check_end(const ShardData *d, size_t g, Board *b, ErrorInfo *err) 
     if (res.points_half[CHO] != gc->points_cho[g] || res.points_half[HAN] != gc->points_han[g])
         return error_set(err, STATUS_FORMAT, "game %u: final points differ from replay",
                          gc->game_id[g]);
-    if (by_tool ? over
-                : !over || res.reason != gc->reason[g] || res.winner != gc->winner[g])
+    if (by_tool ? over : !over || res.reason != gc->reason[g] || res.winner != gc->winner[g])
         return error_set(err, STATUS_FORMAT, "game %u: stored result %s/%s, replay gives %s/%s",
                          gc->game_id[g], gc->winner[g] ? "han" : "cho",
                          rules_reason_name((EndReason)gc->reason[g]), res.winner ? "han" : "cho",
