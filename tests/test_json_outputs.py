@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""The --json results of hansu-match and hansu-selfplay (docs/json-outputs.md) agree with what
-the tools did, stay true across a resumed match, name an unwritable file, and are what
+"""The --json results of hansu-match, hansu-selfplay and hansu-tune (docs/json-outputs.md) agree
+with what the tools did, stay true across a resumed match, name an unwritable file, and are what
 scripts/train reads.
 
-Usage: test_json_outputs.py HANSU_MATCH FAKE_ENGINE HANSU_SELFPLAY WORK_DIR"""
+Usage: test_json_outputs.py HANSU_MATCH FAKE_ENGINE HANSU_SELFPLAY WORK_DIR [HANSU_TUNE]"""
+import glob
 import hashlib
 import importlib.machinery
 import json
@@ -15,6 +16,7 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MATCH, FAKE, SELFPLAY, WORK = sys.argv[1:5]
+TUNE = sys.argv[5] if len(sys.argv) > 5 else None
 FAILURES = []
 
 
@@ -112,12 +114,45 @@ def test_selfplay():
           "bytes per position")
 
 
+def test_tune():
+    """hansu-tune --json on the self-play folder of test_selfplay: counts agree with the data,
+    the inputs' and the header's SHA-256 with the files; --dry-run has no output; an unwritable
+    --json is refused before any data is read."""
+    data, out = os.path.join(WORK, "sp"), os.path.join(WORK, "tune.json")
+    header = os.path.join(WORK, "tuned.h")
+    base = [TUNE, data, "--epochs", "2", "--threads", "1", "--valid", "0.25"]
+    r = run(base + ["--out", header, "--json", out])
+    check(r.returncode == 0, f"hansu-tune ran: {r.stderr}")
+    j = load(out)
+    shards = sorted(glob.glob(os.path.join(data, "shard-*.h5")))
+    check([i["path"] for i in j["inputs"]] == shards, "tune: every input shard listed")
+    for i in j["inputs"]:
+        with open(i["path"], "rb") as f:
+            check(hashlib.sha256(f.read()).hexdigest() == i["sha256"], f"tune: sha256 of {i['path']}")
+    check(j["games"] == 16 and j["train_games"] + j["valid_games"] <= 16, "tune: 16 games read")
+    check(0 < j["distinct_train_positions"] <= j["train_positions"] <= j["positions_read"],
+          "tune: position counts ordered")
+    check(j["epochs_run"] == 2 and j["k"] > 0 and j["k_fitted"], "tune: epochs and K")
+    with open(header, "rb") as f:
+        check(hashlib.sha256(f.read()).hexdigest() == j["out_sha256"], "tune: header sha256")
+    check(j["out"] == header, "tune: output path")
+    r = run(base + ["--dry-run", "--json", out])
+    j = load(out)
+    check(r.returncode == 0 and j["out"] is None and j["out_sha256"] is None, "tune: dry run")
+    bad = os.path.join(WORK, "no-such-folder", "t.json")
+    r = run(base + ["--dry-run", "--json", bad])
+    check(r.returncode == 1 and bad in r.stderr and "loaded" not in r.stdout,
+          f"tune: unwritable --json refused before loading: {r.stderr}")
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     test_match()
     test_match_resume()
     test_selfplay()
+    if TUNE:
+        test_tune()
     if FAILURES:
         print(f"{len(FAILURES)} checks failed")
         return 1

@@ -12,12 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "dataset.h"
 #include "engine.h"
 #include "eval.h"
 #include "eval_header.h"
 #include "optimizer.h"
 #include "sha256.h"
+#include "timeman.h"
 #include "trace_store.h"
 #include "weights_io.h"
 
@@ -41,7 +43,7 @@ typedef struct Options {
     TuneConfig tune;
     double lambda;
     bool k_given;
-    const char *out, *loss_csv, *freeze, *init;
+    const char *out, *loss_csv, *freeze, *init, *json;
     bool dry_run;
 } Options;
 
@@ -83,42 +85,46 @@ static void usage(FILE *f) {
         "  --out PATH         weights header to write (default engine/janggi/eval_weights.h)\n"
         "  --dry-run          train and report, write no header\n"
         "  --loss-csv PATH    write the loss curve (epoch,train_mse,valid_mse,seconds)\n"
+        "  --json FILE        the run's result for programs (docs/json-outputs.md)\n"
         "  --help             this text\n",
         f);
 }
 
-static bool parse_num(const char *s, double lo, double hi, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi))
-        return false;
-    *out = v;
-    return true;
-}
-
-// One flag with a value: table of numeric flags and where their values go.
+// One flag with a value: table of numeric flags (integer ones parsed as integers, by the
+// front ends' one strict parser in engine/cli.h) and where their values go.
 static int parse_value_flag(Options *o, const char *flag, const char *val) {
     struct {
         const char *name;
         double lo, hi;
-        double d;
-    } t[] = {
-        {"--skip-plies", 0, 1e4, 0},   {"--min-ply", 0, 1e4, 0},    {"--max-ply", -1, 1e4, 0},
-        {"--max-score", -1, 32767, 0}, {"--per-game", 0, 1e6, 0},   {"--valid", 0, 1, 0},
-        {"--lr", 1e-12, 1e12, 0},      {"--beta1", 0, 0.999999, 0}, {"--beta2", 0, 0.99999999, 0},
-        {"--epsilon", 1e-30, 1, 0},    {"--epochs", 0, 1e7, 0},     {"--batch", 0, 1e12, 0},
-        {"--patience", 0, 1e7, 0},     {"--k", 1e-6, 1e3, 0},       {"--lambda", 0, 1, 0},
-        {"--seed", 0, 1.8e19, 0},      {"--threads", 1, 256, 0},    {"--l2", 0, 1e12, 0}};
+        bool integer;
+    } t[] = {{"--skip-plies", 0, 1e4, true},    {"--min-ply", 0, 1e4, true},
+             {"--max-ply", -1, 1e4, true},      {"--max-score", -1, 32767, true},
+             {"--per-game", 0, 1e6, true},      {"--valid", 0, 1, false},
+             {"--lr", 1e-12, 1e12, false},      {"--beta1", 0, 0.999999, false},
+             {"--beta2", 0, 0.99999999, false}, {"--epsilon", 1e-30, 1, false},
+             {"--epochs", 0, 1e7, true},        {"--batch", 0, 1e12, true},
+             {"--patience", 0, 1e7, true},      {"--k", 1e-6, 1e3, false},
+             {"--lambda", 0, 1, false},         {"--seed", 0, 0, true},
+             {"--threads", 1, 256, true},       {"--l2", 0, 1e12, false}};
     int n = (int)(sizeof t / sizeof t[0]), i = 0;
     while (i < n && strcmp(t[i].name, flag))
         i++;
     if (i == n)
         return 0;
-    double v;
-    if (!parse_num(val, t[i].lo, t[i].hi, &v)) {
-        fprintf(stderr, "hansu-tune: %s: '%s' is not a number in [%g, %g]\n", flag, val, t[i].lo,
-                t[i].hi);
+    ErrorInfo err = {{0}};
+    double v = 0;
+    uint64_t seed = 0;
+    Status st;
+    if (!strcmp(flag, "--seed"))
+        st = cli_parse_u64(flag, val, UINT64_MAX, &seed, &err);
+    else if (t[i].integer) {
+        int64_t iv;
+        st = cli_parse_i64(flag, val, (int64_t)t[i].lo, (int64_t)t[i].hi, &iv, &err);
+        v = (double)iv;
+    } else
+        st = cli_parse_double(flag, val, t[i].lo, t[i].hi, &v, &err);
+    if (st != STATUS_OK) {
+        fprintf(stderr, "hansu-tune: %s\n", err.msg);
         return -1;
     }
     DatasetFilter *f = &o->filter;
@@ -171,7 +177,7 @@ static int parse_value_flag(Options *o, const char *flag, const char *val) {
         o->lambda = v;
         break;
     case 15:
-        c->seed = strtoull(val, NULL, 10), f->seed = c->seed;
+        c->seed = seed, f->seed = seed;
         break;
     case 16:
         c->threads = iv;
@@ -212,6 +218,8 @@ static int parse_args(int argc, char **argv, Options *o) {
                 o->freeze = v;
             else if (!strcmp(a, "--init"))
                 o->init = v;
+            else if (!strcmp(a, "--json"))
+                o->json = v;
             else if (!strcmp(a, "--optimizer")) {
                 if (strcmp(v, "adam") && strcmp(v, "gd")) {
                     fprintf(stderr, "hansu-tune: --optimizer: '%s' is not adam or gd\n", v);
@@ -272,6 +280,12 @@ typedef struct Run {
     double start_train, start_valid, end_train, end_valid;
     TuneResult res;
     FILE *csv;
+    size_t distinct;         // distinct training positions (report_coverage)
+    int free_weights;        // weights the data can move (mg and eg of touched, unfrozen terms)
+    EvalBannerInput *inputs; // every input file with its "sha256:<hex>" (hash_inputs)
+    int ninputs;
+    char out_sha256[65]; // of the header written, "" for --dry-run
+    int64_t start_ms;    // wall clock at start (timeman_now_ms)
 } Run;
 
 static void on_epoch(const TuneEpoch *e, void *arg) {
@@ -338,8 +352,10 @@ static Status check_files(Run *r, ErrorInfo *err) {
         return st;
     if (!r->o.dry_run && (st = check_writable("--out", r->o.out, err)) != STATUS_OK)
         return st;
-    if (r->o.loss_csv)
-        st = check_writable("--loss-csv", r->o.loss_csv, err);
+    if (r->o.loss_csv && (st = check_writable("--loss-csv", r->o.loss_csv, err)) != STATUS_OK)
+        return st;
+    if (r->o.json)
+        st = check_writable("--json", r->o.json, err);
     return st;
 }
 
@@ -407,7 +423,7 @@ static size_t distinct_traces(const TraceStore *s) {
 
 // What the data can pin down: distinct games and positions, positions per free weight, and
 // free parameters that few positions touch; a warning when the rule of docs/tuning.md fails.
-static void report_coverage(const Run *r) {
+static void report_coverage(Run *r) {
     static size_t touched[EVAL_PARAM_NB];
     memset(touched, 0, sizeof touched);
     const TraceStore *s = &r->train;
@@ -423,11 +439,13 @@ static void report_coverage(const Run *r) {
             first_thin = i;
     }
     double per_weight = free_params ? (double)s->npos / (2.0 * free_params) : 0;
+    r->distinct = distinct_traces(s);
+    r->free_weights = 2 * free_params;
     printf("fitting %zu training positions (%zu distinct) from %zu games; %d free weights "
            "(%d touched parameters, mg and eg): %.1f positions per free weight; %d free "
            "parameters in fewer than %d positions\n",
-           s->npos, distinct_traces(s), r->ds.train_games, 2 * free_params, free_params, per_weight,
-           thin, MIN_POSITIONS_PER_PARAM);
+           s->npos, r->distinct, r->ds.train_games, 2 * free_params, free_params, per_weight, thin,
+           MIN_POSITIONS_PER_PARAM);
     if (free_params && (per_weight < POSITIONS_PER_WEIGHT || thin > 0)) {
         const char *term = "";
         for (int t = 0; t < EVAL_TERM_NB && first_thin >= 0; t++)
@@ -485,9 +503,7 @@ static Status train(Run *r, ErrorInfo *err) {
 
 // Step 4: the header, through the engine's printer, with the provenance banner.
 static Status emit(Run *r, ErrorInfo *err) {
-    EvalBannerInput *inputs = NULL;
-    int ninputs = 0;
-    Status st = hash_inputs(&r->o, &inputs, &ninputs, err);
+    Status st = STATUS_OK;
     const Options *o = &r->o;
     char settings[1536], note[256];
     dataset_filter_describe(&o->filter, settings, sizeof settings);
@@ -504,18 +520,82 @@ static Status emit(Run *r, ErrorInfo *err) {
              r->train.npos, r->valid.npos, r->res.best_epoch);
     EvalBanner banner = {.generator = "hansu-tune " HANSU_VERSION,
                          .note = note,
-                         .inputs = inputs,
-                         .n_inputs = ninputs,
+                         .inputs = r->inputs,
+                         .n_inputs = r->ninputs,
                          .filters = settings,
                          .k = o->tune.k,
                          .epochs = r->res.epochs_run,
                          .train_loss = r->end_train,
                          .valid_loss = r->end_valid};
-    if (st == STATUS_OK && (st = eval_header_save(o->out, &banner, r->out, err)) == STATUS_OK)
-        printf("wrote %s\n", o->out);
-    for (int i = 0; i < ninputs; i++)
-        free((char *)inputs[i].path), free((char *)inputs[i].hash);
-    free(inputs);
+    if (st == STATUS_OK && (st = eval_header_save(o->out, &banner, r->out, err)) == STATUS_OK &&
+        (st = sha256_file(o->out, r->out_sha256, err)) == STATUS_OK)
+        printf("wrote %s (sha256 %.16s...)\n", o->out, r->out_sha256);
+    return st;
+}
+
+static void json_num(FILE *f, const char *name, double v) {
+    fprintf(f, ",\n  \"%s\": ", name);
+    cli_json_number(f, v);
+}
+
+// Step 5: the run's result for programs (--json FILE, docs/json-outputs.md), written at once.
+static Status write_json(const Run *r, ErrorInfo *err) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "--json %s: out of memory", r->o.json);
+    const DatasetStats *ds = &r->ds;
+    const TuneConfig *c = &r->o.tune;
+    fputs("{\n  \"schema\": 1,\n  \"inputs\": [", f);
+    for (int i = 0; i < r->ninputs; i++) {
+        fputs(i ? ",\n    {\"path\": " : "\n    {\"path\": ", f);
+        cli_json_string(f, r->inputs[i].path);
+        fputs(", \"sha256\": ", f);
+        cli_json_string(f, r->inputs[i].hash + strlen("sha256:"));
+        fputc('}', f);
+    }
+    fputs(r->ninputs ? "\n  ]" : "]", f);
+    json_num(f, "files", (double)ds->files);
+    json_num(f, "games", (double)ds->games);
+    json_num(f, "positions_read", (double)ds->positions);
+    json_num(f, "train_positions", (double)r->train.npos);
+    json_num(f, "train_games", (double)ds->train_games);
+    json_num(f, "distinct_train_positions", (double)r->distinct);
+    json_num(f, "valid_positions", (double)r->valid.npos);
+    json_num(f, "valid_games", (double)ds->valid_games);
+    json_num(f, "quiesced", (double)ds->quiesced);
+    json_num(f, "bytes_per_position", trace_store_bytes_per_position(&r->train));
+    json_num(f, "free_weights", r->free_weights);
+    json_num(f, "positions_per_free_weight",
+             r->free_weights ? (double)r->train.npos / r->free_weights : 0.0);
+    json_num(f, "k", c->k);
+    fprintf(f, ",\n  \"k_fitted\": %s", r->o.k_given ? "false" : "true");
+    json_num(f, "lambda", r->o.lambda);
+    json_num(f, "l2", c->l2);
+    json_num(f, "epochs_run", r->res.epochs_run);
+    json_num(f, "best_epoch", r->res.best_epoch);
+    fprintf(f, ",\n  \"stopped_early\": %s", r->res.stopped_early ? "true" : "false");
+    json_num(f, "train_mse_start", r->start_train);
+    json_num(f, "train_mse_end", r->end_train);
+    json_num(f, "valid_mse_start", r->start_valid);
+    json_num(f, "valid_mse_end", r->end_valid);
+    json_num(f, "seconds", (double)(timeman_now_ms() - r->start_ms) / 1000.0);
+    fputs(",\n  \"out\": ", f);
+    if (r->o.dry_run)
+        fputs("null,\n  \"out_sha256\": null", f);
+    else {
+        cli_json_string(f, r->o.out);
+        fputs(",\n  \"out_sha256\": ", f);
+        cli_json_string(f, r->out_sha256);
+    }
+    fputs("\n}\n", f);
+    if (fclose(f) != 0) {
+        free(text);
+        return error_set(err, STATUS_NOMEM, "--json %s: out of memory", r->o.json);
+    }
+    Status st = cli_write_atomic(r->o.json, text, len, err);
+    free(text);
     return st;
 }
 
@@ -544,6 +624,7 @@ int main(int argc, char **argv) {
         return free(r), free(inputs), rc > 0 ? 0 : 2;
     r->o.tune.frozen = r->frozen;
     engine_init();
+    r->start_ms = timeman_now_ms();
     trace_store_init(&r->train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
     trace_store_init(&r->valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
     ErrorInfo err = {{0}};
@@ -556,12 +637,19 @@ int main(int argc, char **argv) {
         st = prepare(r, &err);
     if (st == STATUS_OK)
         st = train(r, &err);
+    if (st == STATUS_OK && (!r->o.dry_run || r->o.json))
+        st = hash_inputs(&r->o, &r->inputs, &r->ninputs, &err);
     if (st == STATUS_OK && !r->o.dry_run)
         st = emit(r, &err);
+    if (st == STATUS_OK && r->o.json && (st = write_json(r, &err)) == STATUS_OK)
+        printf("wrote %s\n", r->o.json);
     if (r->csv && fclose(r->csv) != 0 && st == STATUS_OK)
         st = error_set(&err, STATUS_IO, "%s: write error", r->o.loss_csv);
     trace_store_free(&r->train);
     trace_store_free(&r->valid);
+    for (int i = 0; i < r->ninputs; i++)
+        free((char *)r->inputs[i].path), free((char *)r->inputs[i].hash);
+    free(r->inputs);
     free(r);
     free(inputs);
     if (st != STATUS_OK) {
