@@ -343,7 +343,7 @@ def cpu_lines(state):
                   "report), their waited-for children included, taken with "
                   "getrusage(RUSAGE_CHILDREN) around each step and summed over resumes "
                   "(`cpu_s` in state.json): " + ", ".join(
-                      f"{k} {v:.2f} h" for k, v in sorted(per_kind.items())) + ".",
+                      f"{k} {v:.3g} h" for k, v in sorted(per_kind.items())) + ".",
                   f"Training steps only (without the fixed-length Elo matches, the gauntlet "
                   f"and the report, which measure): {train:.2f} CPU-hours, "
                   f"{per_hour(elo, err, train)} Elo per CPU-hour."]
