@@ -298,6 +298,19 @@ def test_report_per_cpu_hour(work):
         check(want in text, f"report.md lacks {want!r}")
 
 
+def test_match_json_not_finite(work):
+    """hansu-match writes null for what is not finite (an LLR when every pair scored alike)."""
+    os.makedirs(work)
+    path = os.path.join(work, "m.json")
+    with open(path, "w") as f:
+        json.dump({"games": 8, "wins": [8, 0], "elo": None, "elo_error": None, "nelo": None,
+                   "nelo_error": None, "los": 1.0, "pentanomial": [0, 0, 0, 0, 4], "reasons": {},
+                   "sprt": {"result": "H1", "llr": None}}, f)
+    r = train.parse_match_json(path)
+    check(r["games"] == 8 and r["elo"] == "inf" and r["llr"] == "inf" and
+          r["sprt"] == "H1 accepted", f"not-finite match result: {r}")
+
+
 def main():
     work = sys.argv[1]
     shutil.rmtree(work, ignore_errors=True)
@@ -305,6 +318,7 @@ def main():
     test_window(os.path.join(work, "window"))
     test_verdict(os.path.join(work, "verdict"))
     test_renamed_setting()
+    test_match_json_not_finite(os.path.join(work, "json"))
     test_report_per_cpu_hour(os.path.join(work, "report"))
     print("ok: window in positions, confirmed verdicts, renamed setting, Elo per CPU-hour")
     if len(sys.argv) < 4:
