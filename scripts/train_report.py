@@ -304,6 +304,10 @@ def run_hours(state):
     return total, train, wall, cores, per_kind
 
 
+def hours_text(h):
+    return f"{h:.2f} h" if h >= 0.1 else f"{h * 3600:.0f} s"
+
+
 def per_hour(elo, err, hours):
     if not hours or math.isnan(elo):
         return "not available"
@@ -343,7 +347,7 @@ def cpu_lines(state):
                   "report), their waited-for children included, taken with "
                   "getrusage(RUSAGE_CHILDREN) around each step and summed over resumes "
                   "(`cpu_s` in state.json): " + ", ".join(
-                      f"{k} {v:.3g} h" for k, v in sorted(per_kind.items())) + ".",
+                      f"{k} {hours_text(v)}" for k, v in sorted(per_kind.items())) + ".",
                   f"Training steps only (without the fixed-length Elo matches, the gauntlet "
                   f"and the report, which measure): {train:.2f} CPU-hours, "
                   f"{per_hour(elo, err, train)} Elo per CPU-hour."]
