@@ -5,7 +5,9 @@
     scripts/train_report.py runs/train-20261130-050000
 
 Plots (matplotlib, Agg): loss.png (training and validation MSE per epoch, one line pair per
-iteration), elo.png (Elo of each accepted candidate against the first engine, 95% error bars),
+iteration), elo.png (Elo of each accepted candidate against the first engine from its
+fixed-length match, 95% error bars), gauntlet.png (the end-of-run gauntlet against
+Fairy-Stockfish, 95% error bars; only once it has results),
 reasons.png (self-play and match results by end reason, per iteration), pairings.png (Cho win
 share per formation pairing, 4x4 heat map over all self-play games of the run).
 
@@ -20,6 +22,7 @@ import json
 import math
 import os
 import sys
+import datetime
 
 import matplotlib
 
@@ -83,8 +86,14 @@ def plot_loss(run, state, out):
     plt.close(fig)
 
 
+def finite_error(err):
+    """An error bar to draw: an infinite or unknown one (a one-sided score) as 400 Elo."""
+    return 400.0 if math.isnan(err) or math.isinf(err) else err
+
+
 def plot_elo(state, out):
-    xs, ys, lo, hi, names = [], [], [], [], []
+    xs, ys, lo, hi, names = [0], [0.0], [0.0], [0.0], [state["first"]["name"]]
+    measured = []
     for rec in state["iterations"]:
         e = rec.get("elo_vs_first")
         if not rec.get("accepted") or not e:
@@ -92,23 +101,51 @@ def plot_elo(state, out):
         elo, err = number(e.get("elo")), number(e.get("elo_error"))
         if math.isnan(elo):
             continue
-        err = 400.0 if math.isnan(err) or math.isinf(err) else err
+        err = finite_error(err)
         xs.append(rec["k"])
         ys.append(elo)
         lo.append(err)
         hi.append(err)
         names.append(f"iter-{rec['k']:03d}")
+        measured.append(e)
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.axhline(0, color="grey", lw=0.8)
-    if xs:
-        ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=4)
-        for x, y, n in zip(xs, ys, names):
-            ax.annotate(n, (x, y), textcoords="offset points", xytext=(4, 6), fontsize=7)
-    else:
-        ax.text(0.5, 0.5, "no accepted candidate yet", ha="center", transform=ax.transAxes)
+    ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=4)
+    for x, y, n in zip(xs, ys, names):
+        ax.annotate(n, (x, y), textcoords="offset points", xytext=(4, 6), fontsize=7)
+    if len(xs) == 1:
+        ax.text(0.5, 0.5, "no measured accepted candidate yet", ha="center",
+                transform=ax.transAxes)
     ax.set_xlabel("iteration")
     ax.set_ylabel("Elo vs the first engine (95% error)")
-    ax.set_title("Accepted candidates")
+    kinds = {(vs_first_games(e), e.get("nodes")) if e.get("fixed_length") else None
+             for e in measured}
+    if len(kinds) == 1 and None not in kinds:
+        games, nodes = kinds.pop()
+        ax.set_title(f"Accepted candidates: fixed-length matches, {games} games at {nodes} nodes")
+    else:
+        ax.set_title("Accepted candidates (not all from fixed-length matches: see report.md)"
+                     if kinds else "Accepted candidates")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
+def plot_gauntlet(state, out):
+    """Elo against the gauntlet's opponent of each engine that played it (95% error)."""
+    g = state.get("gauntlet") or {}
+    results = g.get("results") or {}
+    names = sorted(results, key=lambda n: results[n].get("role") != "final")
+    ys = [number(results[n].get("elo")) for n in names]
+    errs = [finite_error(number(results[n].get("elo_error"))) for n in names]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.errorbar(range(len(names)), ys, yerr=errs, fmt="o", capsize=6)
+    ax.set_xticks(range(len(names)), [f"{n} ({results[n].get('role', '')})" for n in names])
+    ax.set_xlim(-0.5, len(names) - 0.5)
+    ax.set_ylabel(f"Elo vs {g.get('opponent', '?')} (95% error)")
+    ax.set_title(f"Gauntlet at {g.get('tc', '?')}, {g.get('games', '?')} games each")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
@@ -221,32 +258,173 @@ def plot_pairings(run, state, out):
     plt.close(fig)
 
 
+MEASURE_KINDS = ("elo", "gauntlet", "report")  # as scripts/train's: measurement, not training
+
+
+def vs_first_games(e):
+    return e.get("games") or 2 * sum(e.get("pentanomial", []))
+
+
+def vs_first_cells(e):
+    """The table's Elo, nElo and games cells of an elo_vs_first record. Runs from before the
+    fixed-length matches copied the SPRT result there (stopped early): marked so."""
+    if not e:
+        return "", "", ""
+    how = (f"{vs_first_games(e)} @ {e['nodes']} nodes" if e.get("fixed_length") else
+           f"{vs_first_games(e)}, SPRT-stopped" if "sprt" in e else
+           f"{vs_first_games(e)} @ match nodes")
+    return (f"{e.get('elo', '')} ± {e.get('elo_error', '')}",
+            f"{e.get('nelo', '')} ± {e.get('nelo_error', '')}", how)
+
+
+def iso_time(text):
+    try:
+        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except (TypeError, ValueError):
+        return None
+
+
+def run_hours(state):
+    """(CPU hours measured or None, CPU hours of the training steps, wall hours or None, cores
+    or None, per-kind CPU hours)."""
+    cpu = state.get("cpu_s")
+    per_kind = {k: v / 3600 for k, v in cpu.items()} if isinstance(cpu, dict) else None
+    total = sum(per_kind.values()) if per_kind else None
+    train = (sum(v for k, v in per_kind.items() if k not in MEASURE_KINDS)
+             if per_kind else None)
+    wall = state.get("wall_s")
+    if wall is not None:
+        wall /= 3600
+    else:  # a run from before the wall time was kept: its first start to its last step
+        a = iso_time(state.get("started"))
+        ends = [iso_time(r.get("finished")) for r in state["iterations"]]
+        ends = [t for t in ends if t]
+        wall = (max(ends) - a).total_seconds() / 3600 if a and ends else None
+    cores = state.get("threads") or state["config"].get("run", {}).get("threads") or None
+    return total, train, wall, cores, per_kind
+
+
+def hours_text(h):
+    return f"{h:.2f} h" if h >= 0.1 else f"{h * 3600:.0f} s"
+
+
+def per_hour(elo, err, hours):
+    if not hours or math.isnan(elo):
+        return "not available"
+    e = "∞" if math.isinf(err) or math.isnan(err) else f"{err / hours:.1f}"
+    return f"{elo / hours:+.1f} ± {e}"
+
+
+def cpu_lines(state):
+    """The report's headline: the final engine's fixed-length Elo against the first engine per
+    CPU-hour of the run, with its 95% error, and how the hours were counted."""
+    first, final = state["first"]["name"], state["current"]["name"]
+    total, train, wall, cores, per_kind = run_hours(state)
+    lines = ["## Elo gained per CPU-hour", ""]
+    if final == first:
+        elo, err, src = 0.0, 0.0, (f"no candidate was accepted: the final engine is the first "
+                                   f"(`{first}`), 0 Elo gained")
+    else:
+        rec = next((r for r in state["iterations"] if r.get("accepted") and
+                    f"iter-{r['k']:03d}" == final), {})
+        e = rec.get("elo_vs_first")
+        if not e:
+            lines += [f"Not measured: the final engine `{final}` has no match against the first "
+                      "engine (`match.elo_games = 0`).", ""]
+            return lines
+        elo, err = number(e.get("elo")), number(e.get("elo_error"))
+        kind = ("fixed-length" if e.get("fixed_length") else
+                "**stopped by its SPRT, not fixed-length** (a run from before the fixed-length "
+                "matches)" if "sprt" in e else "at the training's match nodes")
+        src = (f"final engine `{final}`: {e.get('elo')} ± {e.get('elo_error')} Elo against "
+               f"`{first}` over {vs_first_games(e)} games"
+               f"{' at ' + str(e['nodes']) + ' nodes' if e.get('nodes') else ''}, {kind}")
+    if total is not None:
+        lines += [f"**{per_hour(elo, err, total)} Elo per CPU-hour** ({src}; divided by "
+                  f"{total:.2f} CPU-hours).", "",
+                  "CPU-hours are measured: the user + system time of every program the loop "
+                  "ran (self-play, tuning, builds, SPRT and Elo matches, the gauntlet, the "
+                  "report), their waited-for children included, taken with "
+                  "getrusage(RUSAGE_CHILDREN) around each step and summed over resumes "
+                  "(`cpu_s` in state.json): " + ", ".join(
+                      f"{k} {hours_text(v)}" for k, v in sorted(per_kind.items())) + ".",
+                  f"Training steps only (without the fixed-length Elo matches, the gauntlet "
+                  f"and the report, which measure): {train:.2f} CPU-hours, "
+                  f"{per_hour(elo, err, train)} Elo per CPU-hour."]
+    else:
+        lines += [f"CPU time not recorded (a run from before the loop measured it); {src}."]
+    if wall is not None and cores:
+        lines.append(f"By the wall clock: {wall:.2f} h × {cores} cores = {wall * cores:.2f} "
+                     f"core-hours, {per_hour(elo, err, wall * cores)} Elo per core-hour.")
+    elif wall is not None:
+        lines.append(f"By the wall clock: {wall:.2f} h (cores used not recorded), "
+                     f"{per_hour(elo, err, wall)} Elo per wall-hour.")
+    lines += ["The ± is the Elo's 95 % half-width divided by the hours (the hours are "
+              "measured, not estimated).", ""]
+    return lines
+
+
+def gauntlet_lines(state):
+    g = state.get("gauntlet")
+    cfg = state["config"].get("gauntlet", {})
+    lines = [f"## Gauntlet against {cfg.get('name', 'Fairy-Stockfish')}", ""]
+    if not g:
+        return lines + ["Not played yet: it runs at the end of the run." if cfg.get("enabled")
+                        else "Off (`gauntlet.enabled = false`)." if cfg else
+                        "None (a run from before the gauntlet).", ""]
+    if "skipped" in g:
+        return lines + [f"Skipped: {g['skipped']}.", ""]
+    lines += [f"{g['games']} games per engine at {g['tc']} (base seconds + increment), "
+              f"openings of their own seed, the same for each engine; Elo and nElo of our "
+              f"engine, ± the 95 % half-width.", "",
+              "| engine | role | games | score | Elo ± 95% | nElo ± 95% | LOS |",
+              "|---|---|---|---|---|---|---|"]
+    results = g.get("results", {})
+    for name, r in sorted(results.items(), key=lambda item: item[1].get("role") != "final"):
+        lines.append(f"| {name} | {r.get('role', '')} | {r.get('games', '')} | "
+                     f"{r.get('score', '')} | {r.get('elo', '')} ± {r.get('elo_error', '')} | "
+                     f"{r.get('nelo', '')} ± {r.get('nelo_error', '')} | {r.get('los', '')} % |")
+    if g.get("error"):
+        lines += ["", f"Stopped by an error: {g['error']}"]
+    if g.get("results"):
+        lines += ["", "![gauntlet](gauntlet.png)"]
+    return lines + [""]
+
+
 def write_markdown(run, state, out):
     cfg = state["config"]
     lines = [f"# Training run `{os.path.basename(run)}`", "",
              f"Started {state.get('started', '?')}; iterations done: {state['iteration']}"
              f"{' (one in progress)' if state.get('in_progress') else ''}; accepted: "
-             f"{', '.join(state['accepted']) or 'none'}.", "",
-             "| iteration | played as current | self-play games | candidate vs current | "
-             "nElo ± 95% | LLR | SPRT | accepted | Elo vs first ± 95% |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             f"{', '.join(state['accepted']) or 'none'}.", ""]
+    lines += cpu_lines(state)
+    lines += ["## Iterations", "",
+              "| iteration | played as current | self-play games | candidate vs current | "
+              "nElo ± 95% | LLR | SPRT | accepted | Elo vs first ± 95% | nElo vs first ± 95% | "
+              "vs-first games |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for rec in state["iterations"]:
         m = rec.get("match", {})
-        e = rec.get("elo_vs_first") or {}
+        elo, nelo, how = vs_first_cells(rec.get("elo_vs_first"))
         lines.append(
             f"| {rec['k']} | {rec.get('current', '')} | {selfplay_count(run, state, rec)} | "
             f"{m.get('score', '')} | {m.get('nelo', '')} ± {m.get('nelo_error', '')} | "
             f"{m.get('llr', '')} | {m.get('sprt', '')} | "
             f"{'yes' if rec.get('accepted') else 'no' if 'accepted' in rec else ''} | "
-            f"{(e.get('elo', '') + ' ± ' + e.get('elo_error', '')) if e else ''} |")
-    lines += ["", "## Settings", "", "```toml"]
+            f"{elo} | {nelo} | {how} |")
+    lines += ["", "Elo vs first: each accepted candidate against the first engine in a "
+              "fixed-length match (all its games, openings of a seed no decision uses, at "
+              "nodes other than the training's); ± is the 95 % half-width.", ""]
+    lines += gauntlet_lines(state)
+    lines += ["## Settings", "", "```toml"]
     for section, values in cfg.items():
         lines.append(f"[{section}]")
         for k, v in values.items():
             lines.append(f"{k} = {json.dumps(v)}")
     lines += ["```", "", "## Plots", "",
               "Training and validation loss per epoch, per iteration:", "", "![loss](loss.png)",
-              "", "Elo of each accepted candidate against the first engine:", "",
+              "", "Elo of each accepted candidate against the first engine (fixed-length "
+              "matches, 95 % error bars):", "",
               "![elo](elo.png)", "", "Results by end reason:", "", "![reasons](reasons.png)",
               "", "Cho win share per formation pairing:", "", "![pairings](pairings.png)", ""]
     with open(out + ".tmp", "w") as f:
@@ -268,6 +446,9 @@ def main(argv):
         plots = ["loss.png", "elo.png"]
         plot_loss(run, state, os.path.join(run, "loss.png"))
         plot_elo(state, os.path.join(run, "elo.png"))
+        if (state.get("gauntlet") or {}).get("results"):
+            plot_gauntlet(state, os.path.join(run, "gauntlet.png"))
+            plots.append("gauntlet.png")
         # Without the self-play files these would be redrawn without their data.
         keep = not have_selfplay(run, state)
         for name, plot in (("reasons.png", plot_reasons), ("pairings.png", plot_pairings)):

@@ -6,12 +6,25 @@
 - a candidate is accepted only when its SPRT accepts H1 and, with match.confirm, a second
   SPRT with another seed accepts H1 too; the second is not played after an H0 or an
   inconclusive first;
-- the old setting tune.window is refused with a message naming its replacement.
+- the old setting tune.window is refused with a message naming its replacement;
+- every accepted candidate, the first one included, plays the first engine in a fixed-length
+  match (all match.elo_games games, no SPRT) at match.elo_nodes (not match.nodes), openings from
+  a seed no SPRT uses; state.json keeps its games, Elo and nElo with their errors;
+- the end-of-run gauntlet plays the final and the first engine against gauntlet.engine at
+  gauntlet.tc (tests/fake_engine standing in for Fairy-Stockfish), resumes without replaying,
+  and is skipped with a log line and a report line when the engine is missing;
+- the hours limit counts the run's earlier processes (a resumed run has what is left);
+- report.md's Elo per CPU-hour line divides the final engine's fixed-length Elo and its error
+  by the measured CPU-hours.
+The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
-Usage: test_train_loop.py WORK_DIR"""
+Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
 import importlib.machinery
+import json
 import os
+import re
 import shutil
+import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -106,6 +119,198 @@ def test_renamed_setting():
         check("tune.window_positions" in str(e), str(e))
 
 
+class LoggingRun(train.Run):
+    """A run whose state is saved for real (the report reads it) and whose log is kept."""
+
+    def log(self, text):
+        self.logged.append(text)
+
+
+def fake_builds(work, fake, match_tool, names):
+    """A build folder per engine name whose hansu and hansu-match are the fake engine and the
+    real match tool."""
+    builds = {}
+    for name in names:
+        b = os.path.join(work, "builds", name)
+        for sub, target in (("engine/hansu", fake), ("selfplay/match/hansu-match", match_tool)):
+            os.makedirs(os.path.dirname(os.path.join(b, sub)), exist_ok=True)
+            os.symlink(target, os.path.join(b, sub))
+        builds[name] = b
+    return builds
+
+
+def new_run(work, fake, match_tool, extra):
+    os.makedirs(os.path.join(work, "weights"))
+    config = train.load_config(None, [
+        "run.threads=2", f"run.weights_dir={json.dumps(os.path.join(work, 'kept'))}",
+        "match.nodes=5", "match.elo_games=6", "gauntlet.enabled=true",
+        f"gauntlet.engine={json.dumps(fake)}", "gauntlet.games=4",
+        "gauntlet.tc=\"1+0.01\""] + extra)
+    run = LoggingRun(work, config)
+    run.logged = []
+    headers = {}
+    for name in ("initial", "iter-001", "iter-002"):
+        headers[name] = os.path.join(work, "weights", name + ".h")
+        with open(headers[name], "w") as f:
+            f.write(f"// {name}\nstatic const int w = {len(headers)};\n")
+    builds = fake_builds(work, fake, match_tool, headers)
+    by_header = {h: builds[n] for n, h in headers.items()}
+    run.build = lambda header: by_header.get(header) or builds[
+        os.path.basename(header).split("-", 1)[-1][:-2]]  # kept copies: <run>-iter-00k.h
+    run.match_tool = os.path.join(builds["initial"], "selfplay", "match", "hansu-match")
+    first = {"name": "initial", "header": headers["initial"]}
+    run.state = {"config": config, "iteration": 0, "in_progress": False, "first": first,
+                 "current": dict(first), "iterations": [], "accepted": [], "started": "x"}
+    return run, headers, builds
+
+
+def flags(line):
+    """A logged command line's flags, as {flag: value}."""
+    words = line.split()
+    return {w: (words[i + 1] if i + 1 < len(words) else "") for i, w in enumerate(words)
+            if w.startswith("--")}
+
+
+def test_elo_matches(work, fake, match_tool):
+    run, headers, builds = new_run(work, fake, match_tool, [])
+    sprt_seeds = set()
+    for k in (1, 2):
+        name = f"iter-{k:03d}"
+        sprt_seeds |= {run.config["run"]["seed"] * 1000 + k,
+                       1_000_000_000 + run.config["run"]["seed"] * 1000 + k}
+        os.makedirs(run.iter_dir(k))
+        # The first acceptance: the current engine is the first one, and its SPRT stopped
+        # early; the Elo must still come from a match of its own.
+        record = {"k": k, "accepted": True, "match": {
+            "sprt": "H1 accepted", "score": "9-1", "elo": "400.0", "elo_error": "inf",
+            "nelo": "300.0", "nelo_error": "100.0", "pentanomial": [0, 0, 1, 0, 4]}}
+        run.state["iterations"].append(record)
+        before = len(run.logged)
+        run.accept(k, name, headers[name], builds[name], record)
+        e = record.get("elo_vs_first") or {}
+        lines = [l for l in run.logged[before:] if "hansu-match" in l]
+        check(len(lines) == 1, f"{name}: one Elo match, got {lines}")
+        f = flags(lines[0])
+        check(e.get("games") == 6 and sum(e.get("pentanomial", [])) == 3,
+              f"{name}: a fixed-length match of match.elo_games = 6 games: {e}")
+        check("--sprt" not in f and "sprt" not in e, f"{name}: no SPRT in the Elo match")
+        check(f.get("--nodes") == "10" and e.get("nodes") == 10,
+              f"{name}: elo_nodes 0 plays at 2 x match.nodes = 10: {f.get('--nodes')}")
+        check(int(f["--seed"]) not in sprt_seeds and e.get("seed") == int(f["--seed"]),
+              f"{name}: the Elo seed {f['--seed']} is an SPRT's")
+        check(f"{builds['initial']}/engine/hansu" in lines[0], f"{name}: not against the first")
+        for key in ("elo", "elo_error", "nelo", "nelo_error"):
+            check(isinstance(e.get(key), str) and e[key] != "", f"{name}: no {key} in {e}")
+        check(run.state["current"]["name"] == name and run.state["accepted"][-1] == name,
+              f"{name} is not current after its acceptance")
+    check(run.state["iterations"][0]["elo_vs_first"]["seed"] ==
+          run.state["iterations"][1]["elo_vs_first"]["seed"],
+          "every candidate meets the same Elo openings")
+    check(run.state.get("cpu_s", {}).get("elo", -1) >= 0, f"no CPU time kept: {run.state}")
+    for bad in (["match.elo_nodes=5"], ["gauntlet.tc=\"5s\""], ["gauntlet.games=3"]):
+        try:
+            train.load_config(None, ["match.nodes=5"] + bad)
+            check(False, f"{bad} accepted")
+        except train.TrainError as err:
+            check(bad[0].split("=")[0] in str(err), str(err))
+    return run
+
+
+def test_gauntlet(run, fake):
+    run.logged.clear()
+    run.gauntlet()
+    g = run.state.get("gauntlet", {})
+    res = g.get("results", {})
+    lines = [l for l in run.logged if "hansu-match" in l]
+    check(list(res) == ["iter-002", "initial"] and len(lines) == 2,
+          f"the final and the first engine play the gauntlet: {g}, {lines}")
+    for line, (name, r) in zip(lines, res.items()):
+        f = flags(line)
+        check(f.get("--tc") == "1+0.01" and "--nodes" not in f, f"{name}: not at tc: {line}")
+        check(f"cmd={fake}" in line and "option.UCI_Variant=janggi" in line, line)
+        check(r.get("games") == 4 and r.get("role") in ("final", "first"), f"{name}: {r}")
+        check(int(f["--seed"]) != run.state["iterations"][0]["elo_vs_first"]["seed"],
+              "the gauntlet's seed is the Elo matches'")
+    # Resumed: a finished engine is not played again; one whose result was not yet saved
+    # resumes its match file (no new games).
+    del res["initial"]
+    run.logged.clear()
+    run.gauntlet()
+    lines = [l for l in run.logged if "hansu-match" in l]
+    check(len(lines) == 1 and "--resume" in lines[0] and "name=initial" in lines[0],
+          f"resumed gauntlet: {lines}")
+    check(run.state["gauntlet"]["results"]["initial"]["games"] == 4, "resumed result")
+    run.save_state()
+    r = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "train_report.py"),
+                        run.folder], capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    text = open(os.path.join(run.folder, "report.md")).read()
+    row = re.search(r"^\| iter-002 \| final \| 4 \| \d+-\d+ \| \S+ ± \S+ \| \S+ ± \S+ \|",
+                    text, re.M)
+    check(row is not None and os.path.exists(os.path.join(run.folder, "gauntlet.png")),
+          "report.md: no gauntlet row with error bars, or no gauntlet.png")
+    check(re.search(r"^\| 2 \|.*\| yes \| \S+ ± \S+ \| \S+ ± \S+ \| 6 @ 10 nodes \|", text,
+                    re.M) is not None, "report.md: no fixed-length Elo in the table")
+
+
+def test_gauntlet_missing(work, fake, match_tool):
+    run, _, _ = new_run(work, fake, match_tool, ["gauntlet.engine=\"/nonexistent/fsf\""])
+    run.save_state()
+    run.finish()  # no crash; the report is written
+    skipped = [l for l in run.logged if l.startswith("gauntlet skipped")]
+    check(skipped and "/nonexistent/fsf" in skipped[0], f"no skip line: {run.logged}")
+    check("/nonexistent/fsf" in run.state["gauntlet"].get("skipped", ""), str(run.state))
+    text = open(os.path.join(run.folder, "report.md")).read()
+    check(re.search(r"^Skipped: .*/nonexistent/fsf", text, re.M) is not None,
+          "report.md does not say the gauntlet was skipped")
+    # The hours limit holds over resumes: 2 h already run, run.hours = 1 -> no new iteration.
+    run.config["run"].update(hours=1, iterations=5)
+    run.config["gauntlet"]["enabled"] = False
+    run.state["wall_s"] = 7200.0
+    run.wall_base = None
+    run.logged.clear()
+    run.iteration = lambda k: check(False, f"iteration {k} started after the hours limit")
+    run.run()
+    check(run.state["iteration"] == 0 and any("time limit" in l for l in run.logged),
+          f"hours limit over resumes: {run.logged}")
+
+
+def test_report_per_cpu_hour(work):
+    os.makedirs(work)
+    state = {"config": train.load_config(None, []), "iteration": 2, "started": "x",
+             "first": {"name": "initial"}, "current": {"name": "iter-002"},
+             "accepted": ["iter-002"], "threads": 2, "wall_s": 5400.0,
+             "cpu_s": {"self-play": 3600.0, "tune": 900.0, "build": 900.0, "elo": 1800.0},
+             "iterations": [{"k": 1, "accepted": False, "match": {}},
+                            {"k": 2, "accepted": True, "match": {},
+                             "elo_vs_first": {"games": 400, "nodes": 1200, "elo": "50.0",
+                                              "elo_error": "30.0", "nelo": "55.0",
+                                              "nelo_error": "33.0", "fixed_length": True}}]}
+    with open(os.path.join(work, "state.json"), "w") as f:
+        json.dump(state, f)
+    r = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "train_report.py"), work],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    text = open(os.path.join(work, "report.md")).read()
+    # 50 +- 30 Elo over 2.00 CPU-hours (all steps); 1.50 without the Elo matches; 1.5 h x 2.
+    for want in ("**+25.0 ± 15.0 Elo per CPU-hour**", "1.50 CPU-hours, +33.3 ± 20.0",
+                 "1.50 h × 2 cores = 3.00 core-hours, +16.7 ± 10.0"):
+        check(want in text, f"report.md lacks {want!r}")
+
+
+def test_match_json_not_finite(work):
+    """hansu-match writes null for what is not finite (an LLR when every pair scored alike)."""
+    os.makedirs(work)
+    path = os.path.join(work, "m.json")
+    with open(path, "w") as f:
+        json.dump({"games": 8, "wins": [8, 0], "elo": None, "elo_error": None, "nelo": None,
+                   "nelo_error": None, "los": 1.0, "pentanomial": [0, 0, 0, 0, 4], "reasons": {},
+                   "sprt": {"result": "H1", "llr": None}}, f)
+    r = train.parse_match_json(path)
+    check(r["games"] == 8 and r["elo"] == "inf" and r["llr"] == "inf" and
+          r["sprt"] == "H1 accepted", f"not-finite match result: {r}")
+
+
 def main():
     work = sys.argv[1]
     shutil.rmtree(work, ignore_errors=True)
@@ -113,7 +318,18 @@ def main():
     test_window(os.path.join(work, "window"))
     test_verdict(os.path.join(work, "verdict"))
     test_renamed_setting()
-    print("ok: window in positions, confirmed verdicts, renamed setting")
+    test_match_json_not_finite(os.path.join(work, "json"))
+    test_report_per_cpu_hour(os.path.join(work, "report"))
+    print("ok: window in positions, confirmed verdicts, renamed setting, Elo per CPU-hour")
+    if len(sys.argv) < 4:
+        print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
+        return 0
+    fake, match_tool = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    run = test_elo_matches(os.path.join(work, "elo"), fake, match_tool)
+    test_gauntlet(run, fake)
+    test_gauntlet_missing(os.path.join(work, "missing"), fake, match_tool)
+    print("ok: fixed-length Elo matches, gauntlet (played, resumed, engine missing), "
+          "hours over resumes")
     return 0
 
 

@@ -11,9 +11,16 @@ if(TARGET hansu_tuner)
   target_compile_definitions(test_tuner_roundtrip PRIVATE
     HANSU_CMAKE="${CMAKE_COMMAND}" HANSU_GENERATOR="${CMAKE_GENERATOR}")
 endif()
-# scripts/train: the data window in positions and the confirmed verdicts (issue 12).
+# scripts/train: the data window in positions, the confirmed verdicts, the fixed-length Elo
+# matches, the gauntlet and the report's Elo per CPU-hour (issue 12); the matches are played
+# by hansu-match between fake engines.
 if(EXISTS /usr/bin/python3)
+  set(train_loop_engines)
+  if(TARGET fake_engine AND TARGET hansu-match)
+    set(train_loop_engines $<TARGET_FILE:fake_engine> $<TARGET_FILE:hansu-match>)
+  endif()
   add_test(NAME train_loop_py COMMAND /usr/bin/python3
-           ${CMAKE_CURRENT_SOURCE_DIR}/test_train_loop.py ${CMAKE_CURRENT_BINARY_DIR}/train_loop.d)
+           ${CMAKE_CURRENT_SOURCE_DIR}/test_train_loop.py ${CMAKE_CURRENT_BINARY_DIR}/train_loop.d
+           ${train_loop_engines})
   set_tests_properties(train_loop_py PROPERTIES TIMEOUT 60)
 endif()
