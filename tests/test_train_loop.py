@@ -56,19 +56,18 @@ def test_window(work):
     run = make_run(work, ["tune.window_positions=2500"])
     for k, n in [(1, 1000), (2, 1200), (3, 900), (4, 3000)]:
         os.makedirs(run.iter_dir(k))
-        with open(os.path.join(run.iter_dir(k), "selfplay.log"), "w") as f:
-            # a resumed folder: the last line counts the whole folder
-            f.write(f"run folder  {n // 2} games, {n // 2} positions saved, 1 bytes\n"
-                    f"run folder  {n // 2} games, {n} positions saved, 1 bytes\n")
+        with open(os.path.join(run.iter_dir(k), "selfplay.json"), "w") as f:
+            # a resumed folder: positions_saved counts the whole folder
+            json.dump({"schema": 1, "positions_played": n // 2, "positions_saved": n}, f)
     got = [run.tune_window(k) for k in (1, 2, 3, 4)]
     check(got == [([1], 1000), ([1, 2], 2200), ([2, 3], 2100), ([4], 3000)],
           f"windows of 2500 positions: {got}")
     run.config["tune"]["window_positions"] = 0
     check(run.tune_window(4) == ([1, 2, 3, 4], 6100), "window 0 takes every iteration")
-    os.remove(os.path.join(run.iter_dir(2), "selfplay.log"))
+    os.remove(os.path.join(run.iter_dir(2), "selfplay.json"))
     try:
         run.tune_window(4)
-        check(False, "a missing self-play log is an error")
+        check(False, "a missing self-play result is an error")
     except train.TrainError as e:
         check("iteration 2" in str(e), str(e))
     # A run started before window_positions, l2 and confirm existed resumes with its own
