@@ -6,6 +6,7 @@
 #include "search.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,7 @@ struct Searcher {
     bool stopped;
     int seldepth;
     bool after_null[MAX_PLY + 2]; // the last ply was the null move: no pass back here
+    bool tt_off;                  // quiescence neither probes nor stores the TT (search_quiet_pv)
 };
 
 Searcher *search_create(size_t hash_mb) {
@@ -307,7 +309,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         return static_eval(s);
     const bool pv_node = beta - alpha > 1;
     const uint64_t key = node_key(b, s->after_null[ply]);
-    const TTEntry *tte = tt_probe(&s->tt, key);
+    const TTEntry *tte = s->tt_off ? NULL : tt_probe(&s->tt, key);
     Move tt_move = MOVE_NONE;
     if (tte) {
         int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
@@ -364,6 +366,8 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     }
     if (in_check && played == 0)
         return -SCORE_MATE + ply;
+    if (s->tt_off)
+        return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(&s->tt, key, best_move, tt_score_to(best, ply, SCORE_DECISIVE),
              all ? TT_EVAL_NONE : stand, 0, bound);
@@ -651,4 +655,40 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     res.nodes = s->nodes;
     res.time_ms = timeman_now_ms() - s->start_ms;
     return res;
+}
+
+// ---------------------------------------------------------------------------------------
+// The quiet position of a position, for the tuner
+
+int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
+    // Only the states in use are copied: a decoded position has one, a game a few hundred.
+    memcpy(&s->board, b, offsetof(Board, states) + sizeof(StateInfo) * (size_t)b->nstates);
+    s->nodes = s->node_limit = 0;
+    s->hard_ms = 0;
+    s->stop = NULL;
+    s->stopped = false;
+    s->seldepth = 0;
+    // Nothing learnt before may reach this search: no TT, and the killers and history that
+    // order the quiet moves (in check, or where a quiet move may end the game) start at zero.
+    memset(s->history, 0, sizeof s->history);
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->after_null, 0, sizeof s->after_null);
+    s->tt_off = true;
+    qsearch(s, -SCORE_INFINITE, SCORE_INFINITE, 0);
+    s->tt_off = false;
+    // The line stops before a pass or a move that ends the game: what it reaches is a position
+    // still in play, to be evaluated.
+    Board *w = &s->board;
+    int n = 0;
+    GameResult gr;
+    for (; n < s->pv_len[0] && n < max_plies; n++) {
+        Move m = s->pv[0][n];
+        if (move_is_pass(m))
+            break;
+        board_make(w, m);
+        if (rules_game_over(w, &gr))
+            break;
+        pv[n] = m;
+    }
+    return n;
 }

@@ -5,7 +5,9 @@
 // rules page scored by points or perpetual check; a pass that lets the opponent end the game by
 // passing back never chosen when it loses on points, and chosen when it wins; the move limit
 // and a standing bikjang scored as the points decide at every depth; exact node limits;
-// reproducible search after search_clear; no illegal bestmove over many random positions.
+// reproducible search after search_clear; no illegal bestmove over many random positions; the
+// quiescence line of search_quiet_pv independent of earlier searches and stopped before a game
+// end.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -378,6 +380,69 @@ static void test_legal_bestmoves(void **state) {
     assert_true(searched > 300);
 }
 
+// search_quiet_pv depends on the position only: after a search of the same position has
+// filled the TT, killers and history, it gives the line a searcher that never searched gives;
+// every move of the line is legal and leaves the game in play.
+static void test_quiet_pv_deterministic(void **state) {
+    (void)state;
+    static Board b, w;
+    Searcher *clean = search_create(1);
+    assert_non_null(clean);
+    int checked = 0, lines = 0;
+    for (int g = 0; g < 16; g++) {
+        formation_setup(&b, pairing_cho(g % PAIRING_NB), pairing_han(g % PAIRING_NB));
+        search_clear(searcher);
+        for (int ply = 0; ply < 160; ply++) {
+            GameResult gr;
+            MoveList l;
+            if (rules_game_over(&b, &gr))
+                break;
+            movegen_legal(&b, &l);
+            if (ply % 5 == 2) {
+                SearchLimits lim = {.nodes = 2000};
+                search_run(searcher, &b, &lim, NULL, NULL, NULL);
+                Move a[8], c[8];
+                int na = search_quiet_pv(searcher, &b, 8, a), nc = search_quiet_pv(clean, &b, 8, c);
+                assert_int_equal(na, nc);
+                assert_memory_equal(a, c, sizeof *a * (size_t)na);
+                w = b;
+                for (int i = 0; i < na; i++) {
+                    assert_false(move_is_pass(a[i]));
+                    assert_true(movegen_is_pseudo_legal(&w, a[i]) && movegen_is_legal(&w, a[i]));
+                    board_make(&w, a[i]);
+                    assert_false(rules_game_over(&w, &gr));
+                }
+                checked++, lines += na > 0;
+            }
+            board_make(&b, l.moves[rng() % (uint64_t)l.count]);
+        }
+    }
+    search_destroy(clean);
+    print_message("%d positions, %d with a quiescence line: the same after a search\n", checked,
+                  lines);
+    assert_true(lines > 50);
+}
+
+// The line stops before a pass or a move that ends the game, where the quiescence search's own
+// line has one: after Cho's pass, Han's pass back wins on points; at ply 199 every move ends
+// the game by the move limit, and taking the soldier wins by most.
+static void test_quiet_pv_game_ends(void **state) {
+    (void)state;
+    static Board b;
+    Move pv[8];
+    load(&b, PASS_LOSES[0], NULL);
+    board_make(&b, pass_of(&b));
+    assert_int_equal(search_quiet_pv(searcher, &b, 8, pv), 0);
+    assert_true(move_is_pass(run_depth(&b, 1).best));
+    load(&b, "3k5/4a4/9/9/9/r2P5/9/9/4A4/4K4 b - - 0 100", NULL);
+    assert_int_equal(board_game_ply(&b), 199);
+    assert_int_equal(search_quiet_pv(searcher, &b, 8, pv), 0);
+    // Without the game end the capture is the line: one ply before the limit it is played.
+    load(&b, "3k5/4a4/9/9/9/r2P5/9/9/4A4/4K4 b - - 0 90", NULL);
+    assert_int_equal(search_quiet_pv(searcher, &b, 8, pv), 1);
+    assert_int_equal(search_quiet_pv(searcher, &b, 0, pv), 0);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -389,6 +454,8 @@ int main(void) {
         cmocka_unit_test(test_bikjang_by_points),
         cmocka_unit_test(test_node_limit_exact),
         cmocka_unit_test(test_legal_bestmoves),
+        cmocka_unit_test(test_quiet_pv_deterministic),
+        cmocka_unit_test(test_quiet_pv_game_ends),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,6 +27,7 @@
 #include "optimizer.h"
 #include "packed_board.h"
 #include "prng.h"
+#include "search.h"
 #include "synth.h"
 #include "trace_store.h"
 #include "weights_io.h"
@@ -200,10 +201,26 @@ static void test_quiesce(void **state) {
     assert_true(ds.quiesced > 0);
     assert_int_equal(ds.cut_check + ds.cut_capture, 0);
     assert_int_equal(ds.refused, 0);
-    trace_store_free(&tr), trace_store_free(&va);
+    trace_store_free(&va);
+    // Each position resolves alike whatever its thread resolved before: 1, 2 and 3 threads
+    // (each with its own searcher) build the same store.
+    for (int threads = 1; threads <= 3; threads += 2) {
+        TraceStore other;
+        DatasetStats ds2;
+        assert_int_equal(load(fx->file, &f, threads, &other, &va, &ds2, &err), STATUS_OK);
+        assert_int_equal(ds2.quiesced, ds.quiesced);
+        assert_int_equal(other.npos, tr.npos);
+        assert_int_equal(other.nentries, tr.nentries);
+        assert_memory_equal(other.pos, tr.pos, tr.npos * sizeof *tr.pos);
+        assert_memory_equal(other.entries, tr.entries, tr.nentries * sizeof *tr.entries);
+        trace_store_free(&other), trace_store_free(&va);
+    }
+    trace_store_free(&tr);
     // A resolved position is quiet: searching it again plays nothing.
     static Board b;
     const PositionColumns *p = &fx->data.positions;
+    Searcher *qs = search_create(1);
+    assert_non_null(qs);
     int resolved = 0;
     for (size_t r = 0; r < p->count && resolved < 200; r++) {
         if (!(p->flags[r] & (POS_BEST_CAPTURE | POS_IN_CHECK)))
@@ -212,14 +229,15 @@ static void test_quiesce(void **state) {
         memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
         assert_int_equal(packed_board_decode(&pb, p->stm[r] ? HAN : CHO, p->ply[r], &b, &err),
                          STATUS_OK);
-        int n = dataset_quiesce(&b, 8);
+        int n = dataset_quiesce(qs, &b, 8);
         resolved += n > 0;
         // The end of an exact principal variation is quiet: searching it again with the
         // horizon it had left plays nothing.
         if (n < 8)
-            assert_int_equal(dataset_quiesce(&b, 8 - n), 0);
+            assert_int_equal(dataset_quiesce(qs, &b, 8 - n), 0);
     }
     assert_true(resolved > 0);
+    search_destroy(qs);
 }
 
 // (MSE(w + h e_i) - MSE(w - h e_i)) / 2h, summed as per-position differences so that the

@@ -12,14 +12,12 @@
 #include "board.h"
 #include "eval.h"
 #include "h5store.h"
-#include "movegen.h"
 #include "packed_board.h"
 #include "prng.h"
 #include "search.h"
 #include "shard_data.h"
-#include "variant.h"
 
-enum { QUIESCE_MAX_PLIES = 8, PREFETCH_AHEAD = 4 };
+enum { QUIESCE_MAX_PLIES = 8, QUIESCE_HASH_MB = 1, PREFETCH_AHEAD = 4 };
 
 DatasetFilter dataset_filter_default(void) {
     return (DatasetFilter){.skip_plies = 8,
@@ -46,68 +44,11 @@ void dataset_filter_describe(const DatasetFilter *f, char *out, size_t out_len) 
 
 // --- quiescence ---------------------------------------------------------------------------
 
-// The rules' points of the victim (the variant's, in half points).
-static int victim_value(const Board *b, Move m) {
-    return b->variant->points_half[piece_kind(board_at(b, move_to(m)))];
-}
-
-// Captures first by victim (MVV), so the alpha-beta cut-offs come early.
-static void order_by_victim(const Board *b, MoveList *l) {
-    for (int i = 1; i < l->count; i++) {
-        Move m = l->moves[i];
-        int v = victim_value(b, m), j = i;
-        for (; j > 0 && victim_value(b, l->moves[j - 1]) < v; j--)
-            l->moves[j] = l->moves[j - 1];
-        l->moves[j] = m;
-    }
-}
-
-static Score qsearch(Board *b, Score alpha, Score beta, int ply, int max_plies, Move *pv,
-                     int *pv_len) {
-    *pv_len = 0;
-    MoveList list;
-    Score best = -SCORE_INFINITE;
-    if (!board_in_check(b)) {
-        best = eval_evaluate(b); // stand pat: the side to move need not capture
-        if (best >= beta || ply >= max_plies)
-            return best;
-        if (best > alpha)
-            alpha = best;
-        movegen_captures(b, &list);
-    } else {
-        if (ply >= max_plies)
-            return eval_evaluate(b);
-        movegen_evasions(b, &list);
-        if (list.count == 0)
-            return -SCORE_MATE + ply;
-    }
-    order_by_victim(b, &list);
-    for (int i = 0; i < list.count; i++) {
-        Move child[QUIESCE_MAX_PLIES];
-        int child_len;
-        board_make(b, list.moves[i]);
-        Score s = -qsearch(b, -beta, -alpha, ply + 1, max_plies, child, &child_len);
-        board_unmake(b);
-        if (s <= best)
-            continue;
-        best = s;
-        pv[0] = list.moves[i];
-        memcpy(pv + 1, child, (size_t)child_len * sizeof *child);
-        *pv_len = child_len + 1;
-        if (s > alpha)
-            alpha = s;
-        if (s >= beta)
-            break;
-    }
-    return best;
-}
-
-int dataset_quiesce(Board *b, int max_plies) {
-    Move pv[QUIESCE_MAX_PLIES + 1];
-    int n = 0;
+int dataset_quiesce(Searcher *s, Board *b, int max_plies) {
+    Move pv[QUIESCE_MAX_PLIES];
     if (max_plies > QUIESCE_MAX_PLIES)
         max_plies = QUIESCE_MAX_PLIES;
-    qsearch(b, -SCORE_INFINITE, SCORE_INFINITE, 0, max_plies, pv, &n);
+    int n = search_quiet_pv(s, b, max_plies, pv);
     for (int i = 0; i < n; i++)
         board_make(b, pv[i]);
     return n;
@@ -212,7 +153,7 @@ typedef struct Worker {
 } Worker;
 
 static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Board *b, EvalTrace *tr,
-                      Worker *w, const char *path) {
+                      Searcher *qs, Worker *w, const char *path) {
     const PositionColumns *p = &d->positions;
     PackedBoard pb;
     memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
@@ -226,7 +167,7 @@ static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Boar
     int result = p->result_stm[r] > 0;
     int score = (p->flags[r] & POS_RANDOM) ? TRACE_NO_SCORE : p->score[r];
     if (f->quiesce && (p->flags[r] & (POS_IN_CHECK | POS_BEST_CAPTURE))) {
-        int plies = dataset_quiesce(b, QUIESCE_MAX_PLIES);
+        int plies = dataset_quiesce(qs, b, QUIESCE_MAX_PLIES);
         w->quiesced += plies > 0;
         if (plies & 1) // the other side is to move at the quiet position
             result = !result, score = score == TRACE_NO_SCORE ? score : -score;
@@ -249,8 +190,8 @@ static void copy_segment(TraceStore *out, const TraceStore *src, size_t pos_at, 
 }
 
 static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const DatasetFilter *f,
-                         int threads, const char *path, TraceStore *out, DatasetStats *st,
-                         ErrorInfo *err) {
+                         int threads, Searcher **qs, const char *path, TraceStore *out,
+                         DatasetStats *st, ErrorInfo *err) {
     Worker *w = calloc((size_t)threads, sizeof *w);
     size_t *at = calloc(2 * (size_t)threads, sizeof *at); // per thread: first position, entry
     if (!w || !at)
@@ -279,7 +220,7 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const
                 __builtin_prefetch(&d->positions.score[r]);
             }
             if (me->st == STATUS_OK)
-                build_one(d, rows[i], f, b, tr, me, path);
+                build_one(d, rows[i], f, b, tr, qs[t], me, path);
         }
         free(b);
         free(tr);
@@ -314,8 +255,9 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const
 
 // --- files --------------------------------------------------------------------------------
 
-static Status load_file(const char *path, const DatasetFilter *f, int threads, ShardData *data,
-                        TraceStore *train, TraceStore *valid, DatasetStats *st, ErrorInfo *err) {
+static Status load_file(const char *path, const DatasetFilter *f, int threads, Searcher **qs,
+                        ShardData *data, TraceStore *train, TraceStore *valid, DatasetStats *st,
+                        ErrorInfo *err) {
     double t0 = omp_get_wtime();
     Status s = h5store_read(path, NULL, data, err);
     if (s != STATUS_OK)
@@ -326,9 +268,9 @@ static Status load_file(const char *path, const DatasetFilter *f, int threads, S
     RowLists rl = {0};
     s = select_rows(data, f, 0x9e3779b97f4a7c15ULL * (st->files + 1), &rl, st, err);
     if (s == STATUS_OK)
-        s = build_rows(data, rl.train, rl.ntrain, f, threads, path, train, st, err);
+        s = build_rows(data, rl.train, rl.ntrain, f, threads, qs, path, train, st, err);
     if (s == STATUS_OK)
-        s = build_rows(data, rl.valid, rl.nvalid, f, threads, path, valid, st, err);
+        s = build_rows(data, rl.valid, rl.nvalid, f, threads, qs, path, valid, st, err);
     free(rl.train);
     free(rl.valid);
     st->build_seconds += omp_get_wtime() - t1;
@@ -356,11 +298,21 @@ Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int th
     Status s = dataset_expand_inputs(paths, n, &files, &nfiles, err);
     if (s != STATUS_OK)
         return s;
+    // One searcher per loading thread for --quiesce; its TT is unused (search_quiet_pv).
+    Searcher **qs = calloc((size_t)threads, sizeof *qs);
+    if (!qs)
+        s = error_set(err, STATUS_NOMEM, "out of memory");
+    for (int t = 0; f->quiesce && s == STATUS_OK && t < threads; t++)
+        if (!(qs[t] = search_create(QUIESCE_HASH_MB)))
+            s = error_set(err, STATUS_NOMEM, "out of memory creating a quiescence searcher");
     ShardData data;
     shard_data_init(&data);
     for (size_t i = 0; i < nfiles && s == STATUS_OK; i++)
-        s = load_file(files[i], f, threads, &data, train, valid, stats, err);
+        s = load_file(files[i], f, threads, qs, &data, train, valid, stats, err);
     shard_data_free(&data);
+    for (int t = 0; qs && t < threads; t++)
+        search_destroy(qs[t]);
+    free(qs);
     dataset_free_files(files, nfiles);
     if (s == STATUS_OK && train->npos + valid->npos == 0)
         s = error_set(err, STATUS_RANGE,

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "search.h"
 #include "status.h"
 #include "trace_store.h"
 
@@ -65,7 +66,9 @@ void dataset_free_files(char **files, size_t n);
 Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
                     TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err);
 
-/// Resolves b to a quiet position by a quiescence search (captures, all evasions in check,
-/// stand pat otherwise) of at most max_plies, and plays the principal variation on b.
-/// Returns the number of plies played (0 when b is already quiet).
-int dataset_quiesce(Board *b, int max_plies);
+/// Resolves b to a quiet position by the engine's quiescence search (search_quiet_pv: captures,
+/// every evasion in check, every move where a quiet move may end the game; the line cut before
+/// a pass or a move that ends the game) of at most max_plies (<= 8), with s (one per thread,
+/// its earlier searches do not matter), and plays the principal variation on b. Returns the
+/// number of plies played (0 when b is already quiet).
+int dataset_quiesce(Searcher *s, Board *b, int max_plies);
