@@ -234,6 +234,42 @@ static void test_bad_fens(void **state) {
     assert_ptr_equal(board.variant, &VARIANT_JANGGI);
 }
 
+// Along random games from the start, the legality test's shortcut agrees with playing each
+// pseudo-legal move out: a move is legal exactly when, made, it leaves the mover's general
+// unattacked (the flying general included); the board stays consistent.
+static void test_random_games_legality(void **state) {
+    (void)state;
+    uint64_t rng = 14;
+    int plies = 0;
+    for (int game = 0; game < 40; game++) {
+        load(VARIANT_XIANGQI.start_fen);
+        for (int ply = 0; ply < 120; ply++) {
+            MoveList pseudo, legal;
+            movegen_pseudo(&board, &pseudo, GEN_ALL);
+            movegen_legal(&board, &legal);
+            int n = 0;
+            Side us = board.side;
+            for (int i = 0; i < pseudo.count; i++) {
+                bool ok = movegen_is_legal(&board, pseudo.moves[i]);
+                board_make(&board, pseudo.moves[i]);
+                assert_int_equal(ok, !board_general_attacked(&board, us));
+                char why[128];
+                if (!board_is_consistent(&board, why, sizeof why))
+                    fail_msg("game %d ply %d: %s", game, ply, why);
+                board_unmake(&board);
+                n += ok;
+            }
+            assert_int_equal(n, legal.count);
+            if (legal.count == 0)
+                break;
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            board_make(&board, legal.moves[(rng >> 33) % (uint64_t)legal.count]);
+            plies++;
+        }
+    }
+    assert_true(plies > 1000);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -248,6 +284,7 @@ int main(void) {
         cmocka_unit_test(test_stalemate_loses),
         cmocka_unit_test(test_no_pass),
         cmocka_unit_test(test_bad_fens),
+        cmocka_unit_test(test_random_games_legality),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

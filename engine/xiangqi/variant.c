@@ -13,8 +13,8 @@
 static const char XIANGQI_START_FEN[] =
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-static void square_name(Square sq, char out[4]) {
-    snprintf(out, 4, "%c%d", 'a' + square_file(sq), square_rank(sq) + 1);
+static void square_name(Square sq, char out[16]) {
+    snprintf(out, 16, "%c%d", 'a' + square_file(sq), square_rank(sq) + 1);
 }
 
 // Advisors on their 5 points, elephants on their 7 (their own side), soldiers where a soldier
@@ -34,7 +34,7 @@ static Status check_placement(const Board *b, ErrorInfo *err) {
         else if (piece_kind(pc) == SOLDIER && !xiangqi_soldier_point(s, sq))
             what = "soldier where no soldier can stand (behind its start or off its file)";
         if (what) {
-            char name[4];
+            char name[16];
             square_name(sq, name);
             return error_set(err, STATUS_ILLEGAL, "FEN: %s %s on %s", b->variant->side_names[s],
                              what, name);
