@@ -77,7 +77,7 @@ void board_finish_setup(Board *b, Side side, int start_ply, int halfmove) {
     st->piece_count = (uint8_t)total_pieces(b);
     st->halfmove = (uint16_t)halfmove;
     st->facing = board_generals_facing(b);
-    st->in_check = b->general[side] != SQ_NONE && board_attacked(b, b->general[side], !side);
+    st->in_check = b->general[side] != SQ_NONE && board_general_attacked(b, side);
 }
 
 uint64_t board_compute_key(const Board *b) {
@@ -98,7 +98,7 @@ bool board_generals_facing(const Board *b) {
 }
 
 // Sliding attacks along one ray: the first piece is hit by a chariot; the piece after a
-// cannon's screen is hit by a cannon. Rays include the palace diagonals.
+// cannon's screen is hit by a cannon. Rays include the palace diagonals (janggi).
 bool board_ray_attacked(const Board *b, Square sq, int r, Side by) {
     const Piece chariot = piece_make(by, CHARIOT), cannon = piece_make(by, CANNON);
     const Ray *ray = &b->geo->rays[sq][r];
@@ -108,7 +108,7 @@ bool board_ray_attacked(const Board *b, Square sq, int r, Side by) {
     Piece screen = b->squares[ray->sq[i]];
     if (screen == chariot)
         return true;
-    if (!cannon_may_jump(screen) || !b->count[cannon])
+    if ((!cannon_may_jump(screen) && b->variant->cannon == CANNON_JANGGI) || !b->count[cannon])
         return false;
     i = ray_next_piece(b, ray, i + 1);
     return i < ray->len && b->squares[ray->sq[i]] == cannon;
@@ -146,15 +146,22 @@ bool board_attacked(const Board *b, Square sq, Side by) {
         for (int i = 0; i < geo->soldier_from_count[by][sq]; i++)
             if (b->squares[geo->soldier_from[by][sq][i]] == soldier)
                 return true;
-    // General and guard reach only points of their own palace along its lines.
-    if (geo->palace_of[sq] == (int8_t)by)
-        for (int i = 0; i < geo->palace_step_count[sq]; i++) {
-            Piece pc = b->squares[geo->palace_steps[sq][i]];
-            if (pc != EMPTY && piece_side(pc) == by &&
-                (piece_kind(pc) == GENERAL || piece_kind(pc) == GUARD))
+    // General and guard reach only points of their own palace along its lines. The steps are
+    // symmetric: a general (guard) one step from sq is one of sq's general (guard) steps.
+    if (geo->palace_of[sq] == (int8_t)by) {
+        for (int i = 0; i < geo->palace_step_count[sq]; i++)
+            if (b->squares[geo->palace_steps[sq][i]] == piece_make(by, GENERAL))
                 return true;
-        }
+        for (int i = 0; i < geo->guard_step_count[sq]; i++)
+            if (b->squares[geo->guard_steps[sq][i]] == piece_make(by, GUARD))
+                return true;
+    }
     return false;
+}
+
+bool board_general_attacked(const Board *b, Side side) {
+    return board_attacked(b, b->general[side], !side) ||
+           (b->variant->flying_general && board_generals_facing(b));
 }
 
 void board_make(Board *b, Move m) {
@@ -188,7 +195,8 @@ void board_make(Board *b, Move m) {
     b->side = !us;
     st->key = key;
     st->facing = board_generals_facing(b);
-    st->in_check = board_attacked(b, b->general[!us], us);
+    st->in_check =
+        board_attacked(b, b->general[!us], us) || (st->facing && b->variant->flying_general);
     ASSERT_CONSISTENT(b);
 }
 

@@ -54,6 +54,12 @@ void board_unmake(Board *b);
 /// True when `by` attacks sq: some piece of `by` could move there if sq held an enemy piece.
 bool board_attacked(const Board *b, Square sq, Side by);
 
+/// True when side's general is attacked: by board_attacked(), or, under the flying-general
+/// rule (xiangqi), by the enemy general facing it on an open file. The legality test, the
+/// check flag and the FEN check judge the flying general this way (board_attacked() itself
+/// knows no general's attack along a file).
+bool board_general_attacked(const Board *b, Side side);
+
 /// True when `by` attacks sq with a chariot or cannon along ray r of sq (b->geo->rays[sq][r]).
 bool board_ray_attacked(const Board *b, Square sq, int r, Side by);
 

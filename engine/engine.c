@@ -5,10 +5,12 @@
 #include <pthread.h>
 
 #include "janggi/janggi.h"
+#include "xiangqi/xiangqi.h"
 #include "zobrist.h"
 
 static void init_once(void) {
     janggi_geometry_init();
+    xiangqi_geometry_init();
     zobrist_init();
 }
 

@@ -60,8 +60,8 @@ static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *
             if (b->count[pc] >= v->set_count[kind])
                 return error_set(err, STATUS_ILLEGAL,
                                  "FEN: %s has more than %d %s%s (character %zu)",
-                                 side == CHO ? "Cho" : "Han", v->set_count[kind],
-                                 v->kind_names[kind], v->set_count[kind] > 1 ? "s" : "", i + 1);
+                                 v->side_names[side], v->set_count[kind], v->kind_names[kind],
+                                 v->set_count[kind] > 1 ? "s" : "", i + 1);
             board_put(b, pc, square_make(file, rank));
             file++;
         }
@@ -77,8 +77,9 @@ static Status parse_placement(Board *b, const char *fen, size_t len, ErrorInfo *
 }
 
 static Status check_pieces(const Board *b, ErrorInfo *err) {
+    const Variant *v = b->variant;
     for (int s = 0; s < SIDE_NB; s++) {
-        const char *name = s == CHO ? "Cho" : "Han";
+        const char *name = v->side_names[s];
         Piece g = piece_make((Side)s, GENERAL), a = piece_make((Side)s, GUARD);
         if (b->count[g] == 0)
             return error_set(err, STATUS_ILLEGAL, "FEN: %s has no general", name);
@@ -86,9 +87,10 @@ static Status check_pieces(const Board *b, ErrorInfo *err) {
             return error_set(err, STATUS_ILLEGAL, "FEN: %s general outside its palace", name);
         for (int i = 0; i < b->count[a]; i++)
             if (!geometry_in_palace(b->geo, (Side)s, b->list[a][i]))
-                return error_set(err, STATUS_ILLEGAL, "FEN: %s guard outside its palace", name);
+                return error_set(err, STATUS_ILLEGAL, "FEN: %s %s outside its palace", name,
+                                 v->kind_names[GUARD]);
     }
-    return STATUS_OK;
+    return v->check_placement ? v->check_placement(b, err) : STATUS_OK;
 }
 
 // Parses a non-negative decimal field of at most 6 digits.
@@ -127,8 +129,8 @@ static int split_fields(const char *fen, Field *fields, int max) {
     return n;
 }
 
-static Status parse_fields(const Field *f, int n, Side *side, long *halfmove, long *fullmove,
-                           ErrorInfo *err) {
+static Status parse_fields(const Variant *v, const Field *f, int n, Side *side, long *halfmove,
+                           long *fullmove, ErrorInfo *err) {
     if (n != 2 && n != 4 && n != 6)
         return error_set(err, STATUS_SYNTAX,
                          "FEN: %s%d field%s, expected 6 fields (or the first 2 or 4): placement, "
@@ -140,8 +142,8 @@ static Status parse_fields(const Field *f, int n, Side *side, long *halfmove, lo
     *side = f[1].text[0] == 'w' ? CHO : HAN;
     for (int i = 2; i < n && i < 4; i++)
         if (f[i].len != 1 || f[i].text[0] != '-')
-            return error_set(err, STATUS_SYNTAX, "FEN: field %d is '%.*s', janggi has only '-'",
-                             i + 1, (int)(f[i].len > 8 ? 8 : f[i].len), f[i].text);
+            return error_set(err, STATUS_SYNTAX, "FEN: field %d is '%.*s', %s has only '-'", i + 1,
+                             (int)(f[i].len > 8 ? 8 : f[i].len), f[i].text, v->name);
     *halfmove = 0, *fullmove = 1;
     if (n == 6) {
         if (!parse_count(f[4].text, f[4].len, halfmove) || *halfmove > 60000)
@@ -157,6 +159,10 @@ static Status parse_fields(const Field *f, int n, Side *side, long *halfmove, lo
 }
 
 Status fen_parse(Board *b, const char *fen, ErrorInfo *err) {
+    return fen_parse_variant(b, variant_default(), fen, err);
+}
+
+Status fen_parse_variant(Board *b, const Variant *v, const char *fen, ErrorInfo *err) {
     if (!fen)
         return error_set(err, STATUS_SYNTAX, "FEN: missing");
     if (strnlen(fen, FEN_MAX_INPUT + 1) > FEN_MAX_INPUT)
@@ -167,19 +173,19 @@ Status fen_parse(Board *b, const char *fen, ErrorInfo *err) {
         return error_set(err, STATUS_SYNTAX, "FEN: empty");
     Side side = CHO;
     long halfmove = 0, fullmove = 1;
-    Status st = parse_fields(fields, n > 6 ? 7 : n, &side, &halfmove, &fullmove, err);
+    Status st = parse_fields(v, fields, n > 6 ? 7 : n, &side, &halfmove, &fullmove, err);
     if (st != STATUS_OK)
         return st;
     static _Thread_local Board tmp; // a Board is large; keep it off the stack
-    board_clear(&tmp);
+    board_clear_variant(&tmp, v);
     if ((st = parse_placement(&tmp, fields[0].text, fields[0].len, err)) != STATUS_OK ||
         (st = check_pieces(&tmp, err)) != STATUS_OK)
         return st;
     board_finish_setup(&tmp, side, (int)(2 * (fullmove - 1) + (side == HAN)), (int)halfmove);
-    if (board_attacked(&tmp, tmp.general[!side], side))
+    if (board_general_attacked(&tmp, !side))
         return error_set(err, STATUS_ILLEGAL,
                          "FEN: the side not to move (%s) is in check, which cannot arise in play",
-                         side == CHO ? "Han" : "Cho");
+                         v->side_names[!side]);
     *b = tmp;
     return STATUS_OK;
 }

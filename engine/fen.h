@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// FEN in Fairy-Stockfish's janggi convention: ranks 10 to 1, Cho upper case, side w/b,
+// FEN in Fairy-Stockfish's janggi and xiangqi conventions: ranks 10 to 1, Cho upper case, side w/b,
 // then castling and en-passant fields (always "-"), halfmove clock and fullmove number.
 #pragma once
 
@@ -24,6 +24,12 @@ extern const char FEN_START[];
 /// the set, the side not to move in check. On error *b is left unchanged.
 /// Returns STATUS_OK, STATUS_SYNTAX, STATUS_ILLEGAL or STATUS_RANGE.
 Status fen_parse(Board *b, const char *fen, ErrorInfo *err);
+
+/// fen_parse() for the game of variant v (fen_parse() is janggi): the same checks with v's
+/// letters, counts and palaces, and v's own placement rules (Variant.check_placement; xiangqi:
+/// advisors and elephants on their points, elephants and soldiers not behind where they may
+/// go). The side not to move may not be in check, the flying general's attack included.
+Status fen_parse_variant(Board *b, const Variant *v, const char *fen, ErrorInfo *err);
 
 /// Writes the FEN of the current position into out (at least FEN_BUFFER bytes).
 void fen_write(const Board *b, char *out, size_t out_len);

@@ -28,8 +28,10 @@ typedef struct Geometry {
     int8_t palace_of[SQUARE_NB]; // CHO or HAN palace, -1 outside both
     Ray rays[SQUARE_NB][8];      // 4 orthogonal rays (N, S, E, W) then palace diagonals
     uint8_t ray_count[SQUARE_NB];
-    uint8_t palace_steps[SQUARE_NB][8]; // general/guard steps along palace lines
+    uint8_t palace_steps[SQUARE_NB][8]; // general steps along palace lines
     uint8_t palace_step_count[SQUARE_NB];
+    uint8_t guard_steps[SQUARE_NB][8]; // guard steps (janggi: the general's; xiangqi: diagonal)
+    uint8_t guard_step_count[SQUARE_NB];
     HorseStep horse[SQUARE_NB][8];
     uint8_t horse_count[SQUARE_NB];
     ElephantStep elephant[SQUARE_NB][8];

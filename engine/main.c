@@ -15,11 +15,13 @@
 #include "notation.h"
 #include "perft.h"
 #include "uci.h"
+#include "variant.h"
 
 static void usage(FILE *f) {
     fprintf(f,
             "usage: hansu                      UCI engine on standard input/output\n"
-            "       hansu perft [--fen FEN] --depth N [--divide]\n"
+            "       hansu perft [--variant V] [--fen FEN] --depth N [--divide]\n"
+            "                                  (V: janggi, the default, or xiangqi)\n"
             "                                  count legal move sequences of N plies\n"
             "       hansu bench [DEPTH]        search the bench positions; prints Nodes searched\n"
             "       hansu print-weights [--note TEXT]\n"
@@ -28,14 +30,21 @@ static void usage(FILE *f) {
 }
 
 static int run_perft(int argc, char **argv) {
-    const char *fen = FEN_START;
+    const char *fen = NULL;
+    const Variant *variant = variant_default();
     int depth = -1;
     int divide = 0;
     ErrorInfo err;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
             fen = argv[++i];
-        else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
+        else if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
+            if (!(variant = variant_find(argv[++i]))) {
+                fprintf(stderr, "hansu perft: --variant '%s' is not known (janggi, xiangqi)\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
             if (cli_parse_int("--depth", argv[++i], 0, 20, &depth, &err) != STATUS_OK) {
                 fprintf(stderr, "hansu perft: %s\n", err.msg);
                 return 2;
@@ -53,7 +62,7 @@ static int run_perft(int argc, char **argv) {
         return 2;
     }
     static Board board;
-    if (fen_parse(&board, fen, &err) != STATUS_OK) {
+    if (fen_parse_variant(&board, variant, fen ? fen : variant->start_fen, &err) != STATUS_OK) {
         fprintf(stderr, "hansu perft: %s\n", err.msg);
         return 2;
     }

@@ -62,19 +62,43 @@ static void gen_cannon(const Board *b, MoveList *list, Square from, Side us, Gen
     }
 }
 
+// The xiangqi cannon (CANNON_XIANGQI): quiet moves as a chariot's up to the first piece; a
+// capture of the first enemy piece past that screen, whatever the kinds of both.
+static void gen_cannon_xiangqi(const Board *b, MoveList *list, Square from, Side us, GenType type) {
+    const Geometry *geo = b->geo;
+    for (int r = 0; r < geo->ray_count[from]; r++) {
+        const Ray *ray = &geo->rays[from][r];
+        int i = 0;
+        for (; i < ray->len && b->squares[ray->sq[i]] == EMPTY; i++)
+            if (type != GEN_CAPTURES)
+                push(list, from, ray->sq[i]);
+        if (type == GEN_QUIETS || i == ray->len)
+            continue;
+        i = ray_next_piece(b, ray, i + 1);
+        if (i < ray->len && piece_side(b->squares[ray->sq[i]]) != us)
+            push(list, from, ray->sq[i]);
+    }
+}
+
 static void gen_piece(const Board *b, MoveList *list, Square from, Side us, GenType type) {
     const Geometry *geo = b->geo;
     switch (piece_kind(b->squares[from])) {
     case GENERAL:
-    case GUARD:
         for (int i = 0; i < geo->palace_step_count[from]; i++)
             add_step(b, list, from, geo->palace_steps[from][i], us, type);
+        break;
+    case GUARD:
+        for (int i = 0; i < geo->guard_step_count[from]; i++)
+            add_step(b, list, from, geo->guard_steps[from][i], us, type);
         break;
     case CHARIOT:
         gen_chariot(b, list, from, us, type);
         break;
     case CANNON:
-        gen_cannon(b, list, from, us, type);
+        if (b->variant->cannon == CANNON_JANGGI)
+            gen_cannon(b, list, from, us, type);
+        else
+            gen_cannon_xiangqi(b, list, from, us, type);
         break;
     case HORSE:
         for (int i = 0; i < geo->horse_count[from]; i++) {
@@ -111,9 +135,12 @@ void movegen_pseudo(const Board *b, MoveList *list, GenType type) {
 
 // Not in check, a move of a piece other than the general can only expose the general by
 // what it changes: the point it leaves (a chariot line opens, a cannon gains or loses a
-// screen, a horse or elephant leg is freed) and the point it takes (a new cannon screen).
-// So only the rays through those two points, and the leapers when a leg was freed, are tested.
-bool movegen_is_legal(Board *b, Move m) {
+// screen, a horse or elephant leg is freed, the file between the generals opens) and the
+// point it takes (a new cannon screen). So only the rays through those two points, and the
+// leapers when a leg was freed, are tested; and, under the flying-general rule, whether the
+// generals now face. `flying` is the variant's rule, a constant in each caller's loop, so
+// janggi's test is compiled without it.
+static inline bool is_legal(Board *b, Move m, bool flying) {
     const bool in_check = board_in_check(b);
     if (move_is_pass(m))
         return !in_check && b->variant->pass;
@@ -136,9 +163,19 @@ bool movegen_is_legal(Board *b, Move m) {
         attacked = (ray_from >= 0 && board_ray_attacked(b, g, ray_from, them)) ||
                    (ray_to >= 0 && ray_to != ray_from && board_ray_attacked(b, g, ray_to, them)) ||
                    (leg && board_leaper_attacked(b, g, them));
+    if (flying && !attacked) {
+        Square saved = b->general[us];
+        b->general[us] = g;
+        attacked = board_generals_facing(b);
+        b->general[us] = saved;
+    }
     b->squares[from] = pc;
     b->squares[to] = captured;
     return !attacked;
+}
+
+bool movegen_is_legal(Board *b, Move m) {
+    return b->variant->flying_general ? is_legal(b, m, true) : is_legal(b, m, false);
 }
 
 bool movegen_is_pseudo_legal(const Board *b, Move m) {
@@ -161,9 +198,14 @@ bool movegen_is_pseudo_legal(const Board *b, Move m) {
 
 static void keep_legal(Board *b, MoveList *list) {
     int n = 0;
-    for (int i = 0; i < list->count; i++)
-        if (movegen_is_legal(b, list->moves[i]))
-            list->moves[n++] = list->moves[i];
+    if (b->variant->flying_general) {
+        for (int i = 0; i < list->count; i++)
+            if (is_legal(b, list->moves[i], true))
+                list->moves[n++] = list->moves[i];
+    } else
+        for (int i = 0; i < list->count; i++)
+            if (is_legal(b, list->moves[i], false))
+                list->moves[n++] = list->moves[i];
     list->count = n;
 }
 
@@ -189,8 +231,12 @@ int movegen_count_legal(Board *b) {
     MoveList list;
     movegen_pseudo(b, &list, GEN_ALL);
     int n = !board_in_check(b) && b->variant->pass; // the pass
-    for (int i = 0; i < list.count; i++)
-        n += movegen_is_legal(b, list.moves[i]);
+    if (b->variant->flying_general)
+        for (int i = 0; i < list.count; i++)
+            n += is_legal(b, list.moves[i], true);
+    else
+        for (int i = 0; i < list.count; i++)
+            n += is_legal(b, list.moves[i], false);
     return n;
 }
 

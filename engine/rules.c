@@ -9,8 +9,9 @@
 #include "variant.h"
 
 static const char *const REASON_NAMES[REASON_NB] = {
-    "none",       "checkmate", "bikjang", "repetition",   "perpetual-check", "double-pass",
-    "move-limit", "resign",    "time",    "adjudication", "illegal-move",    "crash"};
+    "none",         "checkmate",  "bikjang",  "repetition", "perpetual-check",
+    "double-pass",  "move-limit", "resign",   "time",       "adjudication",
+    "illegal-move", "crash",      "stalemate"};
 
 const char *rules_reason_name(EndReason reason) {
     return (unsigned)reason < REASON_NB ? REASON_NAMES[reason] : "unknown";
@@ -83,9 +84,12 @@ bool rules_game_over(Board *b, GameResult *res) {
     res->over = false;
     res->reason = REASON_NONE;
     res->winner = CHO;
-    if (board_in_check(b) && !movegen_has_legal(b)) {
+    // With the pass (janggi) a side not in check always has a move; without it (xiangqi) a side
+    // with no legal move loses whether in check or not.
+    const bool in_check = board_in_check(b);
+    if ((in_check || !b->variant->pass) && !movegen_has_legal(b)) {
         res->over = true;
-        res->reason = REASON_CHECKMATE;
+        res->reason = in_check ? REASON_CHECKMATE : REASON_STALEMATE;
         res->winner = !b->side;
         return true;
     }

@@ -5,7 +5,8 @@
 
 #include "types.h"
 
-/// Why a game ended. The first six are the board rules; the rest are set by tools.
+/// Why a game ended. The first six are the board rules, then those set by tools; the board
+/// rules of later variants follow (their codes are appended, never renumbered).
 typedef enum {
     REASON_NONE = 0,
     REASON_CHECKMATE,
@@ -19,6 +20,7 @@ typedef enum {
     REASON_ADJUDICATION,
     REASON_ILLEGAL_MOVE,
     REASON_CRASH,
+    REASON_STALEMATE, // xiangqi: the side to move, not in check, has no legal move and loses
     REASON_NB
 } EndReason;
 
@@ -50,7 +52,8 @@ int rules_points_half(const Board *b, Side side);
 Side rules_points_leader(const Board *b);
 
 /// Judges the current position, reached by the last ply made on b, by the rules page:
-/// checkmate first, then the variant's end rules in its order (rules_end_reason()).
+/// checkmate first (and, in a variant without the pass, stalemate: no legal move loses), then
+/// the variant's end rules in its order (rules_end_reason()).
 /// Fills *res (over = false while the game goes on) and returns res->over.
 bool rules_game_over(Board *b, GameResult *res);
 

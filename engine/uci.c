@@ -36,6 +36,7 @@ typedef enum { JOB_SEARCH, JOB_PERFT } Job;
 
 struct UciContext {
     FILE *out;
+    const Variant *variant; // the UCI_Variant option: the game `position` sets up
     Board board;
     size_t hash_mb;
     int64_t move_overhead; // ms, the Move Overhead option
@@ -71,6 +72,7 @@ UciContext *uci_create(FILE *out) {
     }
     atomic_init(&ctx->stop, false);
     pthread_mutex_init(&ctx->out_lock, NULL);
+    ctx->variant = variant_default();
     fen_parse(&ctx->board, FEN_START, NULL);
     return ctx;
 }
@@ -162,7 +164,7 @@ static bool load_position(UciContext *ctx, char **tok, int n) {
     GameResult gr;
     int i = 1;
     if (i < n && strcmp(tok[i], "startpos") == 0) {
-        fen_parse(scratch, FEN_START, NULL);
+        fen_parse_variant(scratch, ctx->variant, ctx->variant->start_fen, NULL);
         i++;
     } else if (i < n && strcmp(tok[i], "fen") == 0) {
         char fen[FEN_MAX_INPUT + 2] = "";
@@ -178,7 +180,7 @@ static bool load_position(UciContext *ctx, char **tok, int n) {
             fen[len++] = ' ';
             fen[len] = '\0';
         }
-        if (fen_parse(scratch, fen, &err) != STATUS_OK) {
+        if (fen_parse_variant(scratch, ctx->variant, fen, &err) != STATUS_OK) {
             reply_error(ctx, err.msg);
             return false;
         }
@@ -447,6 +449,15 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
                          "send a valid one");
         return false;
     }
+    // The evaluation has janggi's terms only: a xiangqi search would play by wrong values.
+    if (ctx->board.variant != variant_default()) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "go: no search for %s yet (its rules core only: go perft, d, position)",
+                 ctx->board.variant->name);
+        reply_error(ctx, msg);
+        return false;
+    }
     GameResult gr;
     if (rules_game_over(&ctx->board, &gr)) {
         fprintf(ctx->out, "info string game over: %s, %s wins, points cho %d.%d han %d.%d\n",
@@ -508,9 +519,15 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, msg);
         }
     } else if (strcasecmp(name, "UCI_Variant") == 0) {
-        if (!variant_find(value)) {
+        const Variant *v = variant_find(value);
+        if (!v) {
             snprintf(msg, sizeof msg, "setoption: UCI_Variant '%.40s' is not supported", value);
             reply_error(ctx, msg);
+        } else if (v != ctx->variant) {
+            // As in Fairy-Stockfish: a new variant starts from its start position.
+            ctx->variant = v;
+            fen_parse_variant(&ctx->board, v, v->start_fen, NULL);
+            ctx->position_ok = true;
         }
     } else {
         snprintf(msg, sizeof msg, "setoption: unknown option '%.40s'", name);

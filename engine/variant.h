@@ -2,10 +2,11 @@
 // A variant: everything the core asks about the game it plays (the board's move tables, the
 // piece set and its letters, which rules apply and in what order the game ends, the points,
 // the start positions). A Board carries one; the core reads it instead of testing a name.
-// Janggi is the only entry today (engine/janggi/); a second variant is a sibling folder.
+// Janggi (engine/janggi/) is the default; xiangqi (engine/xiangqi/) is its sibling.
 #pragma once
 
 #include "geometry.h"
+#include "status.h"
 #include "types.h"
 
 /// The end rules a variant may apply, besides checkmate (always first).
@@ -17,23 +18,27 @@ typedef enum {
     END_RULE_NB
 } EndRule;
 
-/// How a cannon moves and captures. Janggi: over exactly one screen, never a cannon, and it
-/// never captures a cannon (board.h, cannon_past_screen and cannon_may_capture).
-typedef enum { CANNON_JANGGI } CannonRule;
+/// How a cannon moves and captures. Janggi: moves and captures over exactly one screen, never a
+/// cannon, and never captures a cannon (board.h, cannon_may_jump and cannon_may_capture).
+/// Xiangqi: moves like a chariot without capturing; captures over exactly one screen of any
+/// kind, any enemy piece (cannons included).
+typedef enum { CANNON_JANGGI, CANNON_XIANGQI } CannonRule;
 
 typedef struct Variant {
-    const char *name;          // "janggi": the UCI_Variant value, PGN Variant tag, file attribute
-    const Geometry *geometry;  // move tables of the 9x10 board (filled by engine_init())
-    char letters[KIND_NB + 1]; // FEN letter of each kind (upper case = Cho), index Kind
-    const char *kind_names[KIND_NB];         // "general", ... ("none" for KIND_NONE)
-    uint8_t set_count[KIND_NB];              // pieces of each kind in one side's full set
-    uint8_t points_half[KIND_NB];            // point value of each kind in half points
-    uint8_t second_bonus_half;               // points given to the side moving second (Han)
-    bool pass;                               // a side not in check may pass
-    bool bikjang;                            // END_BIKJANG applies
-    bool palace_diagonals;                   // pieces move along the palace's drawn diagonals
-    bool flying_general;                     // the general captures along an open file (xiangqi)
-    CannonRule cannon;                       // the cannon's rule
+    const char *name; // "janggi", "xiangqi": the UCI_Variant value, PGN Variant tag, file attribute
+    const char *side_names[SIDE_NB]; // "Cho", "Han" (janggi); "Red", "Black" (xiangqi)
+    const Geometry *geometry;        // move tables of the 9x10 board (filled by engine_init())
+    char letters[KIND_NB + 1];       // FEN letter of each kind (upper case = Cho), index Kind
+    const char *kind_names[KIND_NB]; // "general", ... ("none" for KIND_NONE)
+    uint8_t set_count[KIND_NB];      // pieces of each kind in one side's full set
+    uint8_t points_half[KIND_NB];    // point value of each kind in half points
+    uint8_t second_bonus_half;       // points given to the side moving second (Han)
+    bool pass;                       // a side not in check may pass (without it, a side
+                                     // with no legal move has lost: stalemate)
+    bool bikjang;                    // END_BIKJANG applies
+    bool palace_diagonals;           // pieces move along the palace's drawn diagonals
+    bool flying_general; // the generals may not face on an open file: each attacks along it
+    CannonRule cannon;   // the cannon's rule
     EndRule end_order[END_RULE_NB];          // the end rules in the order they are judged
     uint8_t end_rule_count;                  // entries of end_order in use
     int ply_limit;                           // the game ends by points after this ply
@@ -44,12 +49,20 @@ typedef struct Variant {
     const char *const *formation_names;      // their names, formation_count entries
     // Sets up the start position of formations (cho, han), each 0..formation_count - 1.
     void (*setup_formations)(Board *b, int cho, int han);
+    // Placement rules of the variant past one general each in its palace and guards in the
+    // palace (fen.c checks those): NULL when there are none. Returns the error of the first
+    // piece that breaks one (STATUS_ILLEGAL), naming it and its point.
+    Status (*check_placement)(const Board *b, ErrorInfo *err);
 } Variant;
 
 /// Janggi (engine/janggi/variant.c), the default variant.
 extern const Variant VARIANT_JANGGI;
 
-/// The known variants, variant_count() entries, janggi first.
+/// Xiangqi (engine/xiangqi/variant.c): the rules core only so far (no evaluation, self-play,
+/// tuner or match tool; no repetition or draw rules).
+extern const Variant VARIANT_XIANGQI;
+
+/// The known variants, variant_count() entries, janggi first, then xiangqi.
 int variant_count(void);
 const Variant *variant_at(int i);
 

@@ -12,6 +12,7 @@ hansu_add_test(test_perft_slow SOURCES test_perft.c LIBS hansu_core_testutil
 target_compile_definitions(test_perft_slow PRIVATE PERFT_SLOW=1)
 hansu_add_test(test_rules SOURCES test_rules.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_variant SOURCES test_variant.c TIMEOUT 60)
+hansu_add_test(test_xiangqi SOURCES test_xiangqi.c TIMEOUT 60)
 hansu_add_test(test_cases SOURCES test_cases.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_board SOURCES test_board.c LIBS hansu_core_testutil TIMEOUT 300)
 hansu_add_test(test_fen SOURCES test_fen.c LIBS hansu_core_testutil TIMEOUT 60)

@@ -242,6 +242,27 @@ static char *hansu_cli(const char *args, int *exit_status) {
     return shell_run(cmd, exit_status);
 }
 
+// `hansu perft --variant xiangqi`: the start position's published 79666 at depth 3, a FEN read
+// as xiangqi (X02 of perft_xiangqi.tsv, 67 at depth 2), an unknown variant refused.
+static void test_cli_perft_xiangqi(void **state) {
+    (void)state;
+    int rc;
+    char *out = hansu_cli("perft --variant xiangqi --depth 3", &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(out, "Nodes searched: 79666\n");
+    free(out);
+    out = hansu_cli("perft --variant xiangqi --fen '6b2/4k4/3n5/6p2/9/8p/9/3A1A3/5K3/6B2 w - - 1 "
+                    "36' --depth 2",
+                    &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(out, "Nodes searched: 67\n");
+    free(out);
+    out = hansu_cli("perft --variant shogi --depth 1", &rc);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--variant 'shogi' is not known"));
+    free(out);
+}
+
 // `hansu perft` against the oracle: every oracle position at depth 2 with --divide, the start
 // position at depth 3 without; C08 of cases_janggi.md (exactly d8e8 and i6f6).
 static void test_cli_perft(void **state) {
@@ -358,7 +379,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uci_go_perft),      cmocka_unit_test(test_uci_position_errors),
         cmocka_unit_test(test_cli_perft),         cmocka_unit_test(test_cli_errors),
-        cmocka_unit_test(test_cli_print_weights),
+        cmocka_unit_test(test_cli_perft_xiangqi), cmocka_unit_test(test_cli_print_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

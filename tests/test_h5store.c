@@ -47,7 +47,8 @@ static StoreMeta sample_meta(int64_t shard) {
     return m;
 }
 
-// The variant attribute: written as named, read back; an unknown name is refused on writing.
+// The variant attribute: written as named, read back; an unknown name, or a variant other than
+// janggi, is refused on writing.
 static void test_variant_attribute(void **state) {
     (void)state;
     sp_fresh_dir(DIR);
@@ -65,6 +66,11 @@ static void test_variant_attribute(void **state) {
     assert_int_equal(h5store_write(DIR "/w.h5", &m, &d, &err), STATUS_RANGE);
     assert_non_null(strstr(err.msg, "'shogi'"));
     assert_int_equal(access(DIR "/w.h5", F_OK), -1);
+    // Xiangqi is a known variant, but the store's schema holds janggi games only (for now).
+    snprintf(m.variant, sizeof m.variant, "xiangqi");
+    assert_int_equal(h5store_write(DIR "/x.h5", &m, &d, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "'xiangqi': the self-play store holds janggi games only"));
+    assert_int_equal(access(DIR "/x.h5", F_OK), -1);
     shard_data_free(&d);
     shard_data_free(&back);
 }

@@ -18,6 +18,7 @@
 #include "notation.h"
 #include "oracle_util.h"
 #include "perft.h"
+#include "variant.h"
 
 // The default suite's share: every row up to 3 million nodes (25 million nodes in all, a few
 // seconds even in Debug, where the board is checked after every make/unmake).
@@ -56,6 +57,38 @@ static void test_perft_oracle(void **state) {
     }
     print_message("perft: %d rows, %llu nodes, %d mismatches\n", checked, (unsigned long long)total,
                   failed);
+    tsv_free(&t);
+    assert_int_equal(failed, 0);
+    assert_true(checked > 0);
+}
+
+// Every row of perft_xiangqi.tsv (id, fen, depth, nodes; Fairy-Stockfish 11.1, variant
+// xiangqi), the positions read as xiangqi.
+static void test_perft_xiangqi_oracle(void **state) {
+    (void)state;
+    Tsv t;
+    oracle_load(&t, "perft_xiangqi.tsv");
+    static Board b;
+    int checked = 0, failed = 0;
+    for (int i = 0; i < t.count; i++) {
+        const TsvRow *r = &t.rows[i];
+        assert_int_equal(r->nfields, 4);
+        int depth = atoi(r->field[2]);
+        uint64_t want = strtoull(r->field[3], NULL, 10);
+        if (!row_selected(want))
+            continue;
+        ErrorInfo err = {{0}};
+        if (fen_parse_variant(&b, &VARIANT_XIANGQI, r->field[1], &err) != STATUS_OK)
+            fail_msg("line %d %s: FEN refused: %s", r->line, r->field[0], err.msg);
+        uint64_t got = perft(&b, depth);
+        checked++;
+        if (got != want) {
+            failed++;
+            print_error("line %d %s depth %d: %llu nodes, oracle %llu\n", r->line, r->field[0],
+                        depth, (unsigned long long)got, (unsigned long long)want);
+        }
+    }
+    print_message("perft xiangqi: %d rows, %d mismatches\n", checked, failed);
     tsv_free(&t);
     assert_int_equal(failed, 0);
     assert_true(checked > 0);
@@ -147,10 +180,9 @@ static void test_moves_oracle(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_oracle),
+        cmocka_unit_test(test_perft_oracle),   cmocka_unit_test(test_perft_xiangqi_oracle),
 #ifndef PERFT_SLOW
-        cmocka_unit_test(test_divide_adds_up),
-        cmocka_unit_test(test_perft_double_pass),
+        cmocka_unit_test(test_divide_adds_up), cmocka_unit_test(test_perft_double_pass),
         cmocka_unit_test(test_moves_oracle),
 #endif
     };

@@ -57,7 +57,10 @@ static void test_reason_names(void **state) {
         assert_string_equal(rules_reason_name(r), names[i]);
         assert_int_equal(rules_reason_parse(names[i]), r);
     }
-    assert_int_equal(rules_reason_parse("stalemate"), REASON_NONE);
+    // Xiangqi's stalemate is appended after the tools' reasons: janggi's codes keep their numbers.
+    assert_int_equal(rules_reason_parse("stalemate"), REASON_STALEMATE);
+    assert_int_equal(REASON_STALEMATE, REASON_CRASH + 1);
+    assert_int_equal(rules_reason_parse("stale-mate"), REASON_NONE);
 }
 
 static void test_start_goes_on(void **state) {

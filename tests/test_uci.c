@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "fen.h"
 #include "search.h"
 #include "timeman.h"
 #include "uci.h"
@@ -71,7 +72,8 @@ static void test_handshake(void **state) {
     session_open(&s);
     const char *a = say(&s, "uci");
     assert_non_null(strstr(a, "id name Hansu"));
-    assert_non_null(strstr(a, "option name UCI_Variant type combo default janggi var janggi\n"));
+    assert_non_null(
+        strstr(a, "option name UCI_Variant type combo default janggi var janggi var xiangqi\n"));
     assert_non_null(strstr(a, "option name Hash type spin"));
     assert_non_null(strstr(a, "option name Threads type spin default 1 min 1 max 1"));
     assert_non_null(strstr(a, "option name Move Overhead type spin default 10 min 0 max 5000\n"));
@@ -91,10 +93,40 @@ static void test_handshake(void **state) {
     }
     assert_non_null(strstr(say(&s, "setoption name Hash value 0"), "info string error:"));
     assert_non_null(strstr(say(&s, "setoption name Bogus Option value 3"), "'Bogus Option'"));
-    assert_non_null(strstr(say(&s, "setoption name UCI_Variant value xiangqi"), "'xiangqi'"));
+    assert_non_null(strstr(say(&s, "setoption name UCI_Variant value shogi"), "'shogi'"));
     assert_non_null(
         strstr(say(&s, "frobnicate"), "info string error: unknown command 'frobnicate'"));
     assert_string_equal(say(&s, "ucinewgame"), "");
+    session_close(&s);
+}
+
+// UCI_Variant xiangqi: startpos, fen, moves and go perft in xiangqi; go refused (no xiangqi
+// evaluation yet) with its bestmove (none); back to janggi.
+static void test_variant_xiangqi(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    char fen[256];
+    assert_string_equal(say(&s, "setoption name UCI_Variant value xiangqi"), "");
+    current_fen(&s, fen, sizeof fen);
+    assert_string_equal(fen,
+                        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    assert_string_equal(say(&s, "position startpos moves h3e3 h10g8"), "");
+    current_fen(&s, fen, sizeof fen);
+    assert_string_equal(fen,
+                        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    say(&s, "position startpos");
+    assert_non_null(strstr(say(&s, "go perft 2"), "\nNodes searched: 1920\n"));
+    const char *a = say(&s, "go depth 1");
+    assert_non_null(strstr(a, "info string error: go: no search for xiangqi yet"));
+    assert_non_null(strstr(a, "bestmove (none)\n"));
+    // A xiangqi position in janggi's palaces only under xiangqi: an elephant across the river.
+    assert_non_null(strstr(say(&s, "position fen 4k4/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1"),
+                           "elephant across the river"));
+    assert_string_equal(say(&s, "setoption name UCI_Variant value janggi"), "");
+    say(&s, "position startpos");
+    current_fen(&s, fen, sizeof fen);
+    assert_string_equal(fen, FEN_START);
     session_close(&s);
 }
 
@@ -522,6 +554,7 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handshake),
+        cmocka_unit_test(test_variant_xiangqi),
         cmocka_unit_test(test_position_errors),
         cmocka_unit_test(test_go_limits),
         cmocka_unit_test(test_go_infinite_stop),

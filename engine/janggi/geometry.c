@@ -73,6 +73,9 @@ static void init_palace_steps(Square sq) {
                 continue;
             G->palace_steps[sq][G->palace_step_count[sq]++] = (uint8_t)square_make(nf, nr);
         }
+    // The guard moves as the general does.
+    memcpy(G->guard_steps[sq], G->palace_steps[sq], sizeof G->guard_steps[sq]);
+    G->guard_step_count[sq] = G->palace_step_count[sq];
 }
 
 // Horse: one point straight, then one diagonally outward. Elephant: one straight, then two

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Janggi as the rules page describes it (/work/shared/rules/janggi.md in the workplace,
-// docs/rules-janggi.md here), and the table of known variants.
+// docs/rules-janggi.md here), and the table of known variants (xiangqi in engine/xiangqi/).
 #include "variant.h"
 
 #include <string.h>
@@ -15,6 +15,7 @@ static void setup_formations(Board *b, int cho, int han) {
 
 const Variant VARIANT_JANGGI = {
     .name = "janggi",
+    .side_names = {"Cho", "Han"},
     .geometry = &janggi_geometry,
     .letters = " KARCNBP",
     .kind_names = {"none", "general", "guard", "chariot", "cannon", "horse", "elephant", "soldier"},
@@ -38,9 +39,10 @@ const Variant VARIANT_JANGGI = {
     .formation_count = FORMATION_NB,
     .formation_names = FORMATION_NAMES,
     .setup_formations = setup_formations,
+    .check_placement = NULL,
 };
 
-static const Variant *const VARIANTS[] = {&VARIANT_JANGGI};
+static const Variant *const VARIANTS[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};
 
 int variant_count(void) { return (int)(sizeof VARIANTS / sizeof VARIANTS[0]); }
 

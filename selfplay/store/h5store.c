@@ -211,6 +211,11 @@ static Status read_meta(hid_t file, const char *path, int version_want, StoreMet
          !variant_find(m->variant)))
         return error_set(err, STATUS_FORMAT, "%s: attribute variant '%.15s' is not a known variant",
                          path, m->variant);
+    // The schema knows janggi's games only (formations, no draws): another variant is refused.
+    if (variant_find(m->variant) != variant_default())
+        return error_set(err, STATUS_FORMAT,
+                         "%s: variant '%.15s': the self-play store holds janggi games only", path,
+                         m->variant);
     herr_t rc = 0;
     rc |= read_attr_str(file, "engine_version", m->engine_version, sizeof m->engine_version);
     rc |= read_attr_str(file, "bench", m->bench, sizeof m->bench);
@@ -535,6 +540,10 @@ Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *d
                      ErrorInfo *err) {
     if (meta->variant[0] && !variant_find(meta->variant))
         return error_set(err, STATUS_RANGE, "%s: variant '%.15s' is not a known variant", path,
+                         meta->variant);
+    if (meta->variant[0] && variant_find(meta->variant) != variant_default())
+        return error_set(err, STATUS_RANGE,
+                         "%s: variant '%.15s': the self-play store holds janggi games only", path,
                          meta->variant);
     h5store_quiet();
     char tmp[4200];

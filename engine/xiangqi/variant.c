@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// Xiangqi as the rules page describes it (/work/shared/rules/xiangqi.md in the workplace,
+// docs/rules-xiangqi.md here): the rules core only. Not yet: repetition (perpetual check and
+// chase), draws, evaluation, self-play.
+#include "variant.h"
+
+#include <stdio.h>
+
+#include "board.h"
+#include "xiangqi/xiangqi.h"
+
+// The start position, as Fairy-Stockfish writes it.
+static const char XIANGQI_START_FEN[] =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+static void square_name(Square sq, char out[16]) {
+    snprintf(out, 16, "%c%d", 'a' + square_file(sq), square_rank(sq) + 1);
+}
+
+// Advisors on their 5 points, elephants on their 7 (their own side), soldiers where a soldier
+// can stand: the pieces of a position that play could have reached.
+static Status check_placement(const Board *b, ErrorInfo *err) {
+    for (Square sq = 0; sq < SQUARE_NB; sq++) {
+        Piece pc = b->squares[sq];
+        Side s = piece_side(pc);
+        const char *what = NULL;
+        if (pc == EMPTY)
+            continue;
+        if (piece_kind(pc) == GUARD && b->geo->guard_step_count[sq] == 0)
+            what = "advisor off the palace's diagonals";
+        else if (piece_kind(pc) == ELEPHANT && !xiangqi_elephant_point(s, sq))
+            what =
+                xiangqi_own_half(s, sq) ? "elephant off its 7 points" : "elephant across the river";
+        else if (piece_kind(pc) == SOLDIER && !xiangqi_soldier_point(s, sq))
+            what = "soldier where no soldier can stand (behind its start or off its file)";
+        if (what) {
+            char name[16];
+            square_name(sq, name);
+            return error_set(err, STATUS_ILLEGAL, "FEN: %s %s on %s", b->variant->side_names[s],
+                             what, name);
+        }
+    }
+    return STATUS_OK;
+}
+
+const Variant VARIANT_XIANGQI = {
+    .name = "xiangqi",
+    .side_names = {"Red", "Black"},
+    .geometry = &xiangqi_geometry,
+    .letters = " KARCNBP", // Fairy-Stockfish's xiangqi letters: K A R C N B P
+    .kind_names = {"none", "general", "advisor", "chariot", "cannon", "horse", "elephant",
+                   "soldier"},
+    .set_count = {0, 1, 2, 2, 2, 2, 2, 5},
+    .points_half = {0}, // xiangqi has no point count
+    .second_bonus_half = 0,
+    .pass = false,
+    .bikjang = false,
+    .palace_diagonals = false,
+    .flying_general = true,
+    .cannon = CANNON_XIANGQI,
+    // Not yet: repetition (perpetual check, perpetual chase) and the draws.
+    .end_order = {0},
+    .end_rule_count = 0,
+    .ply_limit = 1 << 30, // no ply limit (none of its end rules is implemented yet)
+    .palace_file_min = 3,
+    .palace_file_max = 5,
+    .palace_ranks = 3,
+    .start_fen = XIANGQI_START_FEN,
+    .formation_count = 0,
+    .formation_names = NULL,
+    .setup_formations = NULL,
+    .check_placement = check_placement,
+};
