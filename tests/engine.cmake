@@ -2,7 +2,7 @@
 # Tests of the engine (issue 3): evaluation trace parity and mirror symmetry, the weights
 # header printer, search (mates, game ends, reproducibility, legality), UCI scripts, bench.
 hansu_add_test(test_eval SOURCES test_eval.c TIMEOUT 120)
-foreach(t test_search test_uci test_bench)
+foreach(t test_search test_see test_uci test_bench)
   if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/${t}.c)
     hansu_add_test(${t} SOURCES ${t}.c TIMEOUT 300)
   endif()
