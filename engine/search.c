@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
-// quiescence on captures that do not lose by SEE (all moves when in check or when a quiet move
-// may end the game), captures losing by SEE ordered after the quiet moves,
+// quiescence on captures (all moves when in check or when a quiet move may end the game),
 // null move = a pass given as a tempo, LMR, check extension, and the rules page's game ends in
 // the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
@@ -15,7 +14,6 @@
 #include "eval.h"
 #include "movegen.h"
 #include "rules.h"
-#include "see.h"
 #include "timeman.h"
 #include "tt.h"
 #include "variant.h"
@@ -182,14 +180,7 @@ typedef struct ScoredMoves {
     int count, next;
 } ScoredMoves;
 
-// A capture that loses material by SEE comes after the quiet moves (whose history scores stay
-// within +-HISTORY_MAX), still in MVV-LVA order among the bad captures.
-enum {
-    ORDER_TT = 1 << 30,
-    ORDER_CAPTURE = 1 << 24,
-    ORDER_KILLER = 1 << 22,
-    ORDER_BAD_CAPTURE = -(1 << 20)
-};
+enum { ORDER_TT = 1 << 30, ORDER_CAPTURE = 1 << 24, ORDER_KILLER = 1 << 22 };
 
 static inline bool is_capture(const Board *b, Move m) {
     return !move_is_pass(m) && b->squares[move_to(m)] != EMPTY;
@@ -201,9 +192,9 @@ static int mvv_lva(const Board *b, Move m) {
 }
 
 // Generates (all moves, with the pass when allowed, or captures only) and scores them.
-static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
+static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
                         bool with_pass) {
-    Board *b = &s->board;
+    const Board *b = &s->board;
     MoveList list;
     movegen_pseudo(b, &list, type);
     if (with_pass)
@@ -216,7 +207,7 @@ static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, Gen
         if (m == tt_move)
             v = ORDER_TT;
         else if (is_capture(b, m))
-            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m);
+            v = ORDER_CAPTURE + mvv_lva(b, m);
         else if (m == s->killers[ply][0])
             v = ORDER_KILLER + 1;
         else if (m == s->killers[ply][1])
@@ -353,10 +344,6 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         if (!all && stand + QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])] +
                             QS_DELTA_MARGIN <=
                         alpha)
-            continue;
-        // A capture that loses material by SEE is not tried either: the exchange it starts
-        // would end below the stand-pat score.
-        if (!all && !see_ge(b, m, 0))
             continue;
         if (!movegen_is_legal(b, m))
             continue;

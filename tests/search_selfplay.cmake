@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The search seen through self-play (issue 10): double-pass games lost by the first passer, at
-# most 3 % at 300 nodes (the issue's settings, a few seconds; 1.0 % after issue 10's fix, 2.0 %
-# with SEE in the search, every one seen by the passer). At 2000 nodes (label `slow`, about
+# most 1 % at 300 nodes (the issue's settings, a few seconds). At 2000 nodes (label `slow`, about
 # a minute) 7 of 300 such games remain (2.3 %), every one in a position the passer's search had
 # already scored as a decided loss (it took the points loss over a longer lost game), so there
 # only "no pass that loses unseen" is required.
