@@ -53,6 +53,11 @@ typedef struct Geometry {
     uint8_t leg_of[SQUARE_NB][SQUARE_NB];
 } Geometry;
 
+/// Fills the tables every variant derives alike from its own move tables (the reverse tables,
+/// ray_of, leg_of), after the variant has built rays, steps, leapers and soldier steps into g
+/// (zeroed before). Called once by each variant's *_geometry_init().
+void geometry_derive(Geometry *g);
+
 /// True when sq lies in the palace of side.
 static inline bool geometry_in_palace(const Geometry *geo, Side side, Square sq) {
     return geo->palace_of[sq] == (int8_t)side;

@@ -109,39 +109,6 @@ static void init_soldier(Side side, Square sq) {
                 out[(*n)++] = (uint8_t)square_make(f + df, r);
 }
 
-static void init_reverse(Square sq) {
-    for (int i = 0; i < G->horse_count[sq]; i++) {
-        HorseStep h = G->horse[sq][i];
-        HorseStep *rev = &G->horse_from[h.to][G->horse_from_count[h.to]++];
-        rev->leg = h.leg, rev->to = (uint8_t)sq;
-    }
-    for (int i = 0; i < G->elephant_count[sq]; i++) {
-        ElephantStep e = G->elephant[sq][i];
-        ElephantStep *rev = &G->elephant_from[e.to][G->elephant_from_count[e.to]++];
-        rev->leg1 = e.leg1, rev->leg2 = e.leg2, rev->to = (uint8_t)sq;
-    }
-    for (int side = 0; side < SIDE_NB; side++)
-        for (int i = 0; i < G->soldier_count[side][sq]; i++) {
-            int to = G->soldier[side][sq][i];
-            G->soldier_from[side][to][G->soldier_from_count[side][to]++] = (uint8_t)sq;
-        }
-}
-
-// As janggi's: the horse's leg and the elephant's eye lie one diagonal step from the square
-// they attack; the rays are the four orthogonal lines.
-static void init_lines_and_legs(Square g) {
-    int gf = square_file(g), gr = square_rank(g);
-    for (Square s = 0; s < SQUARE_NB; s++) {
-        int df = square_file(s) - gf, dr = square_rank(s) - gr;
-        int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-        G->leg_of[g][s] = (uint8_t)(adf == adr && adf >= 1 && adf <= 2);
-        G->ray_of[g][s] = -1;
-    }
-    for (int r = 0; r < G->ray_count[g]; r++)
-        for (int i = 0; i < G->rays[g][r].len; i++)
-            G->ray_of[g][G->rays[g][r].sq[i]] = (int8_t)r;
-}
-
 void xiangqi_geometry_init(void) {
     memset(G, 0, sizeof *G);
     for (Square sq = 0; sq < SQUARE_NB; sq++) {
@@ -152,8 +119,5 @@ void xiangqi_geometry_init(void) {
         init_soldier(CHO, sq);
         init_soldier(HAN, sq);
     }
-    for (Square sq = 0; sq < SQUARE_NB; sq++) {
-        init_reverse(sq);
-        init_lines_and_legs(sq);
-    }
+    geometry_derive(G);
 }
