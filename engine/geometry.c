@@ -4,6 +4,24 @@
 // can create an attack.
 #include "geometry.h"
 
+void geometry_add_horse_steps(Geometry *g) {
+    static const int orth[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
+    for (Square sq = 0; sq < SQUARE_NB; sq++)
+        for (int d = 0; d < 4; d++)
+            for (int side = -1; side <= 1; side += 2) {
+                // The outward diagonal keeps the orthogonal component and adds a sideways one.
+                int of = orth[d][0], orr = orth[d][1];
+                int df = of != 0 ? of : side, dr = orr != 0 ? orr : side;
+                int lf = square_file(sq) + of, lr = square_rank(sq) + orr;
+                int tf = lf + df, tr = lr + dr;
+                if (tf < 0 || tf >= FILE_NB || tr < 0 || tr >= RANK_NB)
+                    continue;
+                HorseStep *h = &g->horse[sq][g->horse_count[sq]++];
+                h->leg = (uint8_t)square_make(lf, lr);
+                h->to = (uint8_t)square_make(tf, tr);
+            }
+}
+
 static void derive_reverse(Geometry *g, Square sq) {
     for (int i = 0; i < g->horse_count[sq]; i++) {
         HorseStep h = g->horse[sq][i];

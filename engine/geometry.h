@@ -53,6 +53,10 @@ typedef struct Geometry {
     uint8_t leg_of[SQUARE_NB][SQUARE_NB];
 } Geometry;
 
+/// Adds the horse's steps, the same in both variants: one point straight (the leg, which
+/// blocks), then one diagonally outward, wherever that lands on the board.
+void geometry_add_horse_steps(Geometry *g);
+
 /// Fills the tables every variant derives alike from its own move tables (the reverse tables,
 /// ray_of, leg_of), after the variant has built rays, steps, leapers and soldier steps into g
 /// (zeroed before). Called once by each variant's *_geometry_init().

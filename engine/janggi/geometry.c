@@ -78,9 +78,9 @@ static void init_palace_steps(Square sq) {
     G->guard_step_count[sq] = G->palace_step_count[sq];
 }
 
-// Horse: one point straight, then one diagonally outward. Elephant: one straight, then two
-// diagonally outward. Both are blocked by any piece on an intermediate point.
-static void init_leapers(Square sq) {
+// Elephant: one point straight, then two diagonally outward, blocked by any piece on an
+// intermediate point. The horse's steps are the core's (geometry_add_horse_steps).
+static void init_elephants(Square sq) {
     static const int orth[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     int f = square_file(sq), r = square_rank(sq);
     for (int d = 0; d < 4; d++) {
@@ -89,11 +89,6 @@ static void init_leapers(Square sq) {
             // The outward diagonal keeps the orthogonal component and adds a sideways one.
             int df = of != 0 ? of : side, dr = orr != 0 ? orr : side;
             int lf = f + of, lr = r + orr;
-            if (on_board(lf + df, lr + dr)) {
-                HorseStep *h = &G->horse[sq][G->horse_count[sq]++];
-                h->leg = (uint8_t)square_make(lf, lr);
-                h->to = (uint8_t)square_make(lf + df, lr + dr);
-            }
             if (on_board(lf + 2 * df, lr + 2 * dr)) {
                 ElephantStep *e = &G->elephant[sq][G->elephant_count[sq]++];
                 e->leg1 = (uint8_t)square_make(lf, lr);
@@ -125,9 +120,10 @@ void janggi_geometry_init(void) {
         G->palace_of[sq] = (int8_t)palace_of(square_file(sq), square_rank(sq));
         init_rays(sq);
         init_palace_steps(sq);
-        init_leapers(sq);
+        init_elephants(sq);
         init_soldier(CHO, sq);
         init_soldier(HAN, sq);
     }
+    geometry_add_horse_steps(G);
     geometry_derive(G);
 }

@@ -70,22 +70,12 @@ static void init_palace_steps(Square sq) {
     }
 }
 
-// Horse: one point straight (the leg, which blocks), then one diagonally outward. Elephant:
-// two points diagonally, blocked by the point between (the eye, stored as both legs), never
-// across the river (its tables keep each half to itself).
-static void init_leapers(Square sq) {
+// Elephant: two points diagonally, blocked by the point between (the eye, stored as both legs),
+// never across the river (its tables keep each half to itself). The horse's steps are the
+// core's (geometry_add_horse_steps).
+static void init_elephants(Square sq) {
     int f = square_file(sq), r = square_rank(sq);
     for (int d = 0; d < 4; d++) {
-        int of = ORTH[d][0], orr = ORTH[d][1];
-        for (int side = -1; side <= 1; side += 2) {
-            int df = of != 0 ? of : side, dr = orr != 0 ? orr : side;
-            int lf = f + of, lr = r + orr;
-            if (on_board(lf + df, lr + dr)) {
-                HorseStep *h = &G->horse[sq][G->horse_count[sq]++];
-                h->leg = (uint8_t)square_make(lf, lr);
-                h->to = (uint8_t)square_make(lf + df, lr + dr);
-            }
-        }
         int ef = f + 2 * DIAG[d][0], er = r + 2 * DIAG[d][1];
         Side half = r <= 4 ? CHO : HAN;
         if (on_board(ef, er) && xiangqi_own_half(half, square_make(ef, er))) {
@@ -115,9 +105,10 @@ void xiangqi_geometry_init(void) {
         G->palace_of[sq] = (int8_t)palace_of(square_file(sq), square_rank(sq));
         init_rays(sq);
         init_palace_steps(sq);
-        init_leapers(sq);
+        init_elephants(sq);
         init_soldier(CHO, sq);
         init_soldier(HAN, sq);
     }
+    geometry_add_horse_steps(G);
     geometry_derive(G);
 }
