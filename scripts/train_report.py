@@ -7,7 +7,10 @@ docs/report-viewer.md): a few self-play games per iteration chosen by the iterat
 (one of each end reason that occurred, then SELFPLAY_SAMPLES more), the games of each candidate
 match (at most MATCH_GAMES per match) and the gauntlet's.
 
-    scripts/train_report.py runs/train-20261130-050000
+    scripts/train_report.py runs/train-20261130-050000 [--build DIR]
+
+--build DIR: the build folder whose engine/hansu and selfplay/hansu-selfplay the viewer uses
+(default: the run's newest build under RUN/builds, else the checkout's build/).
 
 Plots (matplotlib, Agg): loss.png (training and validation MSE per epoch, one line pair per
 iteration), elo.png (Elo of each accepted candidate against the first engine from its
@@ -446,12 +449,14 @@ def write_markdown(run, state, out):
     return lines
 
 
-def find_tools(run):
-    """hansu and hansu-selfplay of the run's newest build (any build: the rules do not depend
-    on the weights), else of the checkout's build/; None where there is none."""
+def find_tools(run, build=None):
+    """hansu and hansu-selfplay of build, else of the run's newest build (any build: the rules
+    do not depend on the weights), else of the checkout's build/; None where there is none."""
     builds = sorted(glob.glob(os.path.join(run, "builds", "*", ".hansu-built")),
                     key=os.path.getmtime, reverse=True)
-    for folder in [os.path.dirname(b) for b in builds] + [os.path.join(REPO, "build")]:
+    folders = [build] if build else [os.path.dirname(b) for b in builds] + [
+        os.path.join(REPO, "build")]
+    for folder in folders:
         engine = os.path.join(folder, "engine", "hansu")
         selfplay = os.path.join(folder, "selfplay", "hansu-selfplay")
         if os.access(engine, os.X_OK):
@@ -492,9 +497,9 @@ def selfplay_samples(run, state, rec, selfplay):
     return path
 
 
-def viewer_games(run, state):
+def viewer_games(run, state, build=None):
     """The viewer's records and one line per set of games that the page holds."""
-    engine_path, selfplay = find_tools(run)
+    engine_path, selfplay = find_tools(run, build)
     if engine_path is None:
         return [], ["No games: no hansu engine was found to compute the positions "
                     "(build one with ninja -C build hansu)."]
@@ -525,7 +530,7 @@ def viewer_games(run, state):
     return records, notes
 
 
-def write_html(run, lines, out):
+def write_html(run, lines, out, build=None):
     """report.html: report.md's content with the plots inlined, and the board viewer."""
     def image(name):
         path = os.path.join(run, name)
@@ -534,8 +539,9 @@ def write_html(run, lines, out):
         with open(path, "rb") as f:
             return "data:image/png;base64," + base64.b64encode(f.read()).decode()
     try:
-        records, notes = viewer_games(run, state_of(run))
-    except game_viewer.ViewerError as e:
+        records, notes = viewer_games(run, state_of(run), build)
+    except (game_viewer.ViewerError, ReportError) as e:
+        print(f"train_report: report.html without games: {e}", file=sys.stderr)
         records, notes = [], [f"No games: {e}"]
     body = game_viewer.markdown_html(lines, image)
     intro = game_viewer.markdown_html(
@@ -553,7 +559,10 @@ def state_of(run):
 
 
 def main(argv):
-    if len(argv) != 2:
+    build = None
+    if len(argv) == 4 and argv[2] == "--build":
+        build = argv[3]
+    elif len(argv) != 2:
         print(__doc__)
         return 2
     run = argv[1]
@@ -578,7 +587,7 @@ def main(argv):
             plot(run, state, os.path.join(run, name))
             plots.append(name)
         lines = write_markdown(run, state, os.path.join(run, "report.md"))
-        shown = write_html(run, lines, os.path.join(run, "report.html"))
+        shown = write_html(run, lines, os.path.join(run, "report.html"), build)
     except ReportError as e:
         print(f"train_report: {e}", file=sys.stderr)
         return 1
