@@ -115,11 +115,6 @@ def read_pgn(path):
 
 
 # --- positions from the rules core --------------------------------------------------------
-START_FEN = {
-    "janggi": "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
-    "xiangqi": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-}
-
 
 class FenEngine:
     """Hansu's UCI engine as the viewer's rules core: the FEN after each ply of a game."""
@@ -175,9 +170,10 @@ class FenEngine:
             self.variant = variant
 
     def position(self, fen, moves=()):
-        """The FEN the rules core gives after moves from fen; ViewerError with its message when
-        it refuses the position or a move."""
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
+        """The FEN the rules core gives after moves from fen (None: the variant's start);
+        ViewerError with its message when it refuses the position or a move."""
+        self.send(f"position {'fen ' + fen if fen else 'startpos'}" +
+                  (" moves " + " ".join(moves) if moves else ""))
         self.send("d")
         out = self.read_until("Key:")
         errors = [line[len("info string "):] for line in out if line.startswith("info string")]
@@ -186,7 +182,8 @@ class FenEngine:
         return next(line[5:] for line in out if line.startswith("Fen: "))
 
     def fens(self, fen, moves):
-        """The FEN before the first move and after each move (len(moves) + 1 of them)."""
+        """The FEN before the first move and after each move (len(moves) + 1 of them); fen
+        None is the variant's standard start."""
         out = [self.position(fen)]
         for i, mv in enumerate(moves):
             try:
@@ -201,11 +198,11 @@ def record(game, engine, group="", iteration=None, source="PGN", index=0):
     the rules core. group names the set it belongs to (e.g. "self-play", "match")."""
     t = game["tags"]
     variant = t.get("Variant", "janggi").lower()
-    if variant not in START_FEN:
+    if variant not in VARIANTS:
         raise ViewerError(f"{source}: game {index + 1}: variant '{variant}' is not one the viewer "
                           "draws (janggi, xiangqi)")
     engine.set_variant(variant)
-    fen = t.get("FEN") or START_FEN[variant]
+    fen = t.get("FEN")  # None: the variant's standard start
     try:
         fens = engine.fens(fen, game["moves"])
     except ViewerError as e:
