@@ -525,7 +525,8 @@ function init() {
     const keys = {ArrowLeft: () => go(st.ply - 1), ArrowRight: () => go(st.ply + 1),
       Home: () => go(0), End: () => go(Infinity), ' ': play, f: () => $('flip').click()};
     const k = keys[e.key];
-    if (!k || (e.target.tagName === 'SELECT' && e.key.startsWith('Arrow'))) return;
+    // In the game list and the filters, Up/Down and space keep their own meaning.
+    if (!k || (e.target.tagName === 'SELECT' && e.key === ' ')) return;
     if (e.key !== ' ') stop();
     e.preventDefault(); k();
   });

@@ -212,9 +212,14 @@ Status export_pgn(char *const *files, size_t n, const GameSelection *sel, const 
             break;
         }
         free(rows);
-        if (!(rows = sorted_rows(&d)) ||
-            (nids + d.games.count > cap &&
-             !(ids = realloc(ids, (cap = 2 * cap + d.games.count) * sizeof *ids)))) {
+        bool grown = true;
+        if (nids + d.games.count > cap) {
+            uint32_t *more = realloc(ids, (2 * cap + d.games.count) * sizeof *ids);
+            grown = more != NULL;
+            ids = more ? more : ids;
+            cap = more ? 2 * cap + d.games.count : cap;
+        }
+        if (!(rows = sorted_rows(&d)) || !grown) {
             st = error_set(err, STATUS_NOMEM, "out of memory");
             break;
         }
