@@ -13,6 +13,8 @@ PACKAGES=(
   zlib1g-dev libhdf5-dev hdf5-tools
   fairy-stockfish                  # baseline opponent and cross-check
   python3 python3-numpy python3-h5py python3-pandas python3-matplotlib
+  chromium python3-websocket       # the browser test of report.html (ctest -L browser)
+  fonts-wqy-zenhei                 # hanja on the board in its screenshot
 )
 
 missing=()

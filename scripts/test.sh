@@ -3,6 +3,8 @@
 # Builds Hansu and runs its default test suite: Release tests, the same tests under
 # AddressSanitizer + UndefinedBehaviorSanitizer, and each fuzzer for a bounded time.
 # Long checks (label `slow`) are left out; run them with: ctest --test-dir build -L slow
+# The browser test of report.html (label `browser`) runs with the others when Chromium is
+# present (scripts/setup.sh installs it) and is reported as skipped when it is not.
 # Usage: scripts/test.sh [--quick]   (--quick: Release tests only, in this checkout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,7 +72,7 @@ scripts/train --run "$smoke/run" --set run.weights_dir="\"$smoke/weights\"" \
   --set match.games=8 --set match.nodes=150 --set match.elo_games=0 > "$smoke/train.out" 2>&1 ||
   { cat "$smoke/train.out"; echo "test.sh: training loop smoke failed" >&2; exit 1; }
 grep -q "iteration 1: candidate iter-001" "$smoke/train.out" && test -s "$smoke/run/report.md" &&
-  test -s "$smoke/run/pairings.png" ||
+  test -s "$smoke/run/pairings.png" && grep -q '"group":"self-play"' "$smoke/run/report.html" ||
   { cat "$smoke/train.out"; echo "test.sh: training loop smoke incomplete" >&2; exit 1; }
 rm -rf "$smoke"
 PASSED=$((PASSED + 1))

@@ -1,8 +1,16 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Writes report.md and its PNG plots for a training run folder made by scripts/train.
+"""Writes report.md and its PNG plots for a training run folder made by scripts/train, and
+report.html beside it: one self-contained page with everything report.md has (the plots
+inlined as data: URIs) and a board viewer of the run's games (scripts/game_viewer.py,
+docs/report-viewer.md): a few self-play games per iteration chosen by the iteration's seed
+(one of each end reason that occurred, then SELFPLAY_SAMPLES more), the games of each candidate
+match (at most MATCH_GAMES per match) and the gauntlet's.
 
-    scripts/train_report.py runs/train-20261130-050000
+    scripts/train_report.py runs/train-20261130-050000 [--build DIR]
+
+--build DIR: the build folder whose engine/hansu and selfplay/hansu-selfplay the viewer uses
+(default: the run's newest build under RUN/builds, else the checkout's build/).
 
 Plots (matplotlib, Agg): loss.png (training and validation MSE per epoch, one line pair per
 iteration), elo.png (Elo of each accepted candidate against the first engine from its
@@ -16,11 +24,14 @@ count then comes from the settings (a finished iteration played selfplay.games),
 plots drawn from those files are kept as they are rather than redrawn empty. A file that
 cannot be read is reported in one line naming it (exit 1), without a traceback.
 """
+import base64
 import csv
 import glob
 import json
 import math
 import os
+import random
+import subprocess
 import sys
 import datetime
 
@@ -31,8 +42,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import game_viewer  # noqa: E402
 from hansu_shard import ShardError  # noqa: E402
 from selfplay_stats import load  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SELFPLAY_SAMPLES = 4  # self-play games per iteration in the viewer, besides one per end reason
+MATCH_GAMES = 32      # at most this many games of each match in the viewer (the first pairs)
 
 
 class ReportError(Exception):
@@ -430,10 +446,123 @@ def write_markdown(run, state, out):
     with open(out + ".tmp", "w") as f:
         f.write("\n".join(lines))
     os.replace(out + ".tmp", out)
+    return lines
+
+
+def find_tools(run, build=None):
+    """hansu and hansu-selfplay of build, else of the run's newest build (any build: the rules
+    do not depend on the weights), else of the checkout's build/; None where there is none."""
+    builds = sorted(glob.glob(os.path.join(run, "builds", "*", ".hansu-built")),
+                    key=os.path.getmtime, reverse=True)
+    folders = [build] if build else [os.path.dirname(b) for b in builds] + [
+        os.path.join(REPO, "build")]
+    for folder in folders:
+        engine = os.path.join(folder, "engine", "hansu")
+        selfplay = os.path.join(folder, "selfplay", "hansu-selfplay")
+        if os.access(engine, os.X_OK):
+            return engine, selfplay if os.access(selfplay, os.X_OK) else None
+    return None, None
+
+
+def sample_ids(games, seed):
+    """Game ids of the self-play sample: one game of each end reason that occurred, then
+    SELFPLAY_SAMPLES more, all drawn by a generator seeded with the iteration's seed."""
+    rng = random.Random(seed)
+    chosen = []
+    for reason in sorted(set(int(r) for r in games.reason)):
+        ids = sorted(int(i) for i in games.game_id[games.reason == reason])
+        chosen.append(rng.choice(ids))
+    rest = sorted(set(int(i) for i in games.game_id) - set(chosen))
+    chosen += rng.sample(rest, min(SELFPLAY_SAMPLES, len(rest)))
+    return sorted(chosen)
+
+
+def selfplay_samples(run, state, rec, selfplay):
+    """iter-NNN/samples.pgn: the iteration's sample of self-play games, exported once by
+    hansu-selfplay export; None when the self-play files or the tool are not there."""
+    k = rec["k"]
+    path = os.path.join(run, f"iter-{k:03d}", "samples.pgn")
+    if os.path.exists(path) and rec.get("finished"):
+        return path
+    games, _ = selfplay_games(run, k)
+    if games is None or selfplay is None or len(games) == 0:
+        return path if os.path.exists(path) else None
+    ids = sample_ids(games, state["config"]["run"]["seed"] * 1000 + k)
+    folder = os.path.join(run, f"iter-{k:03d}", "selfplay")
+    r = subprocess.run([selfplay, "export", "--pgn", path, folder, "--games",
+                        ",".join(map(str, ids)), "--event", f"train iteration {k}: self-play"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ReportError(f"{folder}: export of the sample failed: {r.stderr.strip()}")
+    return path
+
+
+def viewer_games(run, state, build=None):
+    """The viewer's records and one line per set of games that the page holds."""
+    engine_path, selfplay = find_tools(run, build)
+    if engine_path is None:
+        return [], ["No games: no hansu engine was found to compute the positions "
+                    "(build one with ninja -C build hansu)."]
+    sets = []  # (pgn path, group, iteration, cap)
+    for rec in state["iterations"]:
+        k = rec["k"]
+        sample = selfplay_samples(run, state, rec, selfplay)
+        if sample:
+            sets.append((sample, "self-play", k, None))
+        for name in ("match", "confirm", "vs-first"):
+            path = os.path.join(run, f"iter-{k:03d}", name + ".pgn")
+            if os.path.exists(path):
+                sets.append((path, name, k, MATCH_GAMES))
+    for path in sorted(glob.glob(os.path.join(run, "gauntlet", "*.pgn"))):
+        sets.append((path, "gauntlet " + os.path.basename(path)[:-4], None, None))
+    records, notes = [], []
+    with game_viewer.FenEngine(engine_path) as engine:
+        for path, group, k, cap in sets:
+            games = game_viewer.read_pgn(path)
+            shown = games[:cap] if cap else games
+            for i, g in enumerate(shown):
+                records.append(game_viewer.record(g, engine, group=group, iteration=k,
+                                                  source=path, index=i))
+            rel = os.path.relpath(path, run)
+            notes.append(f"{group}{'' if k is None else f' of iteration {k}'}: {len(shown)}"
+                         f"{'' if len(shown) == len(games) else f' of {len(games)}'} games "
+                         f"(`{rel}`)")
+    return records, notes
+
+
+def write_html(run, lines, out, build=None):
+    """report.html: report.md's content with the plots inlined, and the board viewer."""
+    def image(name):
+        path = os.path.join(run, name)
+        if not os.path.exists(path):
+            return None
+        with open(path, "rb") as f:
+            return "data:image/png;base64," + base64.b64encode(f.read()).decode()
+    try:
+        records, notes = viewer_games(run, state_of(run), build)
+    except (game_viewer.ViewerError, ReportError) as e:
+        print(f"train_report: report.html without games: {e}", file=sys.stderr)
+        records, notes = [], [f"No games: {e}"]
+    body = game_viewer.markdown_html(lines, image)
+    intro = game_viewer.markdown_html(
+        ["## Games", "", "Step through the games with the buttons or the keys (← → step, "
+         "Home/End first/last, space auto-play, f flip). Positions are computed by Hansu's "
+         "rules core; the page fetches nothing.", ""] + [f"- {n}" for n in notes], image)
+    title = lines[0].lstrip("# ").replace("`", "") if lines else "Training run"
+    game_viewer.write_atomic(out, game_viewer.page(title, body, records, intro))
+    return len(records)
+
+
+def state_of(run):
+    with open(os.path.join(run, "state.json")) as f:
+        return json.load(f)
 
 
 def main(argv):
-    if len(argv) != 2:
+    build = None
+    if len(argv) == 4 and argv[2] == "--build":
+        build = argv[3]
+    elif len(argv) != 2:
         print(__doc__)
         return 2
     run = argv[1]
@@ -457,7 +586,8 @@ def main(argv):
                 continue
             plot(run, state, os.path.join(run, name))
             plots.append(name)
-        write_markdown(run, state, os.path.join(run, "report.md"))
+        lines = write_markdown(run, state, os.path.join(run, "report.md"))
+        shown = write_html(run, lines, os.path.join(run, "report.html"), build)
     except ReportError as e:
         print(f"train_report: {e}", file=sys.stderr)
         return 1
@@ -471,7 +601,8 @@ def main(argv):
         print(f"train_report: {path}: unexpected content ({type(e).__name__}: {e})",
               file=sys.stderr)
         return 1
-    print(f"wrote {os.path.join(run, 'report.md')} and {len(plots)} plots")
+    print(f"wrote {os.path.join(run, 'report.md')}, {len(plots)} plots and report.html "
+          f"({shown} games in its viewer)")
     return 0
 
 

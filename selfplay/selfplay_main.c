@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// hansu-selfplay: the command-line front end of the self-play runner, plus the `merge` and
-// `verify` subcommands for run folders. The only file here that prints or exits.
+// hansu-selfplay: the command-line front end of the self-play runner, plus the `merge`,
+// `verify`, `show`, `digest` and `export` subcommands for run folders. The only file here that
+// prints or exits.
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -16,6 +17,7 @@
 #include "board.h"
 #include "cli.h"
 #include "engine.h"
+#include "export.h"
 #include "fen.h"
 #include "h5store.h"
 #include "notation.h"
@@ -42,6 +44,9 @@ static void usage(FILE *f) {
             "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
             "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
             "replay\n"
+            "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
+            "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
+            "- is stdout)\n"
             "\n"
             "options (defaults in brackets):\n"
             "  --games N            games to reach in the run folder [1000]\n"
@@ -365,6 +370,82 @@ static int cmd_digest(int argc, char **argv) {
     return rc;
 }
 
+static const char EXPORT_USAGE[] =
+    "usage: hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n";
+
+// Writes to "<out>.tmp" and renames it over out at the end, so that a failed export leaves
+// no half file; "-" writes to standard output.
+static int cmd_export(int argc, char **argv) {
+    const char *out = NULL, *event = NULL;
+    GameSelection sel = {0};
+    ErrorInfo err;
+    char **inputs = calloc((size_t)argc, sizeof *inputs);
+    int ninputs = 0;
+    for (int i = 1; inputs && i < argc; i++) {
+        const char *flag = argv[i];
+        bool valued =
+            !strcmp(flag, "--pgn") || !strcmp(flag, "--games") || !strcmp(flag, "--event");
+        if (valued && i + 1 >= argc) {
+            fprintf(stderr, "hansu-selfplay export: %s needs a value\n%s", flag, EXPORT_USAGE);
+            free(inputs);
+            return 2;
+        }
+        if (!strcmp(flag, "--pgn"))
+            out = argv[++i];
+        else if (!strcmp(flag, "--event"))
+            event = argv[++i];
+        else if (!strcmp(flag, "--games")) {
+            if (export_parse_selection(argv[++i], &sel, &err) != STATUS_OK) {
+                fprintf(stderr, "hansu-selfplay export: %s\n", err.msg);
+                free(inputs);
+                return 2;
+            }
+        } else if (flag[0] == '-' && flag[1]) {
+            fprintf(stderr, "hansu-selfplay export: unknown option '%s'\n%s", flag, EXPORT_USAGE);
+            free(inputs);
+            return 2;
+        } else
+            inputs[ninputs++] = argv[i];
+    }
+    if (!inputs || !out || ninputs == 0) {
+        fprintf(stderr, "%s%s",
+                inputs && !out ? "hansu-selfplay export: --pgn OUT is required\n" : "",
+                EXPORT_USAGE);
+        free(inputs);
+        return 2;
+    }
+    char **files = NULL, tmp[4096] = "", default_event[600];
+    size_t n = 0;
+    snprintf(default_event, sizeof default_event, "hansu-selfplay %.500s", inputs[0]);
+    bool to_stdout = strcmp(out, "-") == 0;
+    FILE *f = NULL;
+    ExportSummary sum;
+    Status st = h5store_expand_inputs(inputs, (size_t)ninputs, &files, &n, &err);
+    if (st == STATUS_OK && !to_stdout) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", out);
+        if (!(f = fopen(tmp, "w")))
+            st = error_set(&err, STATUS_IO, "%s: %s", tmp, strerror(errno));
+    }
+    if (st == STATUS_OK)
+        st = export_pgn(files, n, &sel, event ? event : default_event, to_stdout ? stdout : f, &sum,
+                        &err);
+    if (f && fclose(f) != 0 && st == STATUS_OK)
+        st = error_set(&err, STATUS_IO, "%s: %s", tmp, strerror(errno));
+    if (st == STATUS_OK && f && rename(tmp, out) != 0)
+        st = error_set(&err, STATUS_IO, "%s: %s", out, strerror(errno));
+    if (st != STATUS_OK && tmp[0])
+        unlink(tmp);
+    h5store_free_list(files, n);
+    free(inputs);
+    if (st != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay export: %s\n", err.msg);
+        return 1;
+    }
+    fprintf(stderr, "exported %zu games (%zu plies) from %zu files to %s\n", sum.games, sum.plies,
+            sum.files, to_stdout ? "standard output" : out);
+    return 0;
+}
+
 // Prints rows of a file as the Python decoder does (scripts/board_decode.py FILE ROW...), so
 // the two decoders can be compared: row, FEN, move, score.
 static int cmd_show(int argc, char **argv) {
@@ -562,6 +643,8 @@ int main(int argc, char **argv) {
         return cmd_show(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "digest") == 0)
         return cmd_digest(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "export") == 0)
+        return cmd_export(argc - 1, argv + 1);
     SelfplayConfig cfg;
     runner_config_default(&cfg);
     Cli cli = {0};

@@ -35,6 +35,11 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_board_decode.py
                      $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_board_decode.d)
     set_tests_properties(test_board_decode_py PROPERTIES TIMEOUT 120)
+    # hansu-selfplay export: tags, moves and scores as stored; --games; refused selections.
+    add_test(NAME test_export_py
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_export.py
+                     $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_export.d)
+    set_tests_properties(test_export_py PROPERTIES TIMEOUT 120)
     # The Python helpers on damaged and foreign input: one-line errors, never a traceback.
     add_test(NAME test_script_errors_py
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_script_errors.py

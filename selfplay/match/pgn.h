@@ -10,7 +10,13 @@
 #include "status.h"
 #include "types.h"
 
-/// One finished game as the PGN writer needs it. Strings may not contain '"' or newlines.
+/// An extra tag pair (e.g. GameId), written after the standard ones.
+typedef struct PgnTag {
+    const char *name, *value;
+} PgnTag;
+
+/// One finished game as the PGN writer needs it. Strings may not contain '"' or newlines;
+/// comments may not contain '}'.
 typedef struct PgnGame {
     const char *event, *site, *date; // date as YYYY.MM.DD
     int round;                       // the game pair's number, shared by both games of a pair
@@ -23,7 +29,10 @@ typedef struct PgnGame {
     int nmoves;
     Side winner;
     EndReason reason;
-    const char *detail; // a closing comment (why the game ended); may be NULL
+    const char *detail;          // a closing comment (why the game ended); may be NULL
+    const char *const *comments; // NULL, or nmoves comments (each NULL or one after its move)
+    const PgnTag *tags;          // ntags extra tags; may be NULL
+    int ntags;
 } PgnGame;
 
 /// Appends one game to f. Termination is the rules page's reason name ("checkmate",

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// PGN export of stored self-play games (hansu-selfplay export).
+#include "export.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "fen.h"
+#include "h5store.h"
+#include "pgn.h"
+#include "rules.h"
+#include "shard_data.h"
+#include "variant.h"
+
+// One id of a selection item: the whole text a decimal number that fits in 32 bits.
+static Status parse_id(const char *item, const char *s, size_t len, uint32_t *out, ErrorInfo *err) {
+    if (len == 0 || len > 10 || strspn(s, "0123456789") < len)
+        return error_set(err, STATUS_SYNTAX,
+                         "--games: '%.40s' is not a game id or range (e.g. 0-9,15,100-)", item);
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (v > UINT32_MAX)
+        return error_set(err, STATUS_RANGE, "--games: game id %llu is past %u", v, UINT32_MAX);
+    *out = (uint32_t)v;
+    return STATUS_OK;
+}
+
+Status export_parse_selection(const char *text, GameSelection *sel, ErrorInfo *err) {
+    sel->count = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[64];
+        snprintf(item, sizeof item, "%.*s", (int)(len < 60 ? len : 60), p);
+        if (sel->count == EXPORT_MAX_RANGES)
+            return error_set(err, STATUS_RANGE, "--games: more than %d items", EXPORT_MAX_RANGES);
+        const char *dash = memchr(p, '-', len);
+        uint32_t lo = 0, hi = 0;
+        bool open = dash && dash == p + len - 1;
+        Status st = parse_id(item, p, dash ? (size_t)(dash - p) : len, &lo, err);
+        if (st == STATUS_OK && dash && !open)
+            st = parse_id(item, dash + 1, len - (size_t)(dash - p) - 1, &hi, err);
+        else if (!dash)
+            hi = lo;
+        if (st != STATUS_OK)
+            return st;
+        if (!open && lo > hi)
+            return error_set(err, STATUS_SYNTAX, "--games: range '%s' runs backwards", item);
+        sel->range[sel->count].lo = lo;
+        sel->range[sel->count].hi = hi;
+        sel->range[sel->count++].open = open;
+        if (p[len] == '\0')
+            return STATUS_OK;
+        p += len + 1;
+    }
+}
+
+bool export_selected(const GameSelection *sel, uint32_t id) {
+    if (!sel || sel->count == 0)
+        return true;
+    for (int i = 0; i < sel->count; i++)
+        if (id >= sel->range[i].lo && (sel->range[i].open || id <= sel->range[i].hi))
+            return true;
+    return false;
+}
+
+// A stored score as the comment of its move (the mover is the side to move of the row).
+static void score_comment(int16_t score, uint8_t flags, char *out, size_t len) {
+    if (flags & POS_RANDOM)
+        snprintf(out, len, "random");
+    else if (score >= STORED_MATE_MIN)
+        snprintf(out, len, "+M%d", STORED_MATE - score);
+    else if (score <= -STORED_MATE_MIN)
+        snprintf(out, len, "-M%d", STORED_MATE + score);
+    else
+        snprintf(out, len, "%+.2f", score / 100.0);
+}
+
+// The closing comment: how the game ended, with the final points.
+static void end_detail(const GameColumns *gc, size_t g, const Variant *v, char *out, size_t len) {
+    Side w = (Side)gc->winner[g];
+    EndReason r = (EndReason)gc->reason[g];
+    double pc = gc->points_cho[g] / 2.0, ph = gc->points_han[g] / 2.0;
+    if (r == REASON_CHECKMATE)
+        snprintf(out, len, "%s mates", v->side_names[w]);
+    else if (r == REASON_RESIGN)
+        snprintf(out, len, "%s resigns (points %s %.1f : %s %.1f)", v->side_names[1 - w],
+                 v->side_names[0], pc, v->side_names[1], ph);
+    else
+        snprintf(out, len, "%s: %s wins (points %s %.1f : %s %.1f)", rules_reason_name(r),
+                 v->side_names[w], v->side_names[0], pc, v->side_names[1], ph);
+}
+
+typedef struct GameText {
+    Move moves[GAME_PLY_LIMIT];
+    char comment[GAME_PLY_LIMIT][16];
+    const char *comments[GAME_PLY_LIMIT];
+} GameText;
+
+// Writes game g of d (meta gives its provenance) to out.
+static Status write_game(const ShardData *d, size_t g, const StoreMeta *meta, const Variant *v,
+                         const char *event, Board *b, GameText *t, FILE *out, ErrorInfo *err) {
+    const GameColumns *gc = &d->games;
+    const PositionColumns *pc = &d->positions;
+    int cho = gc->cho_formation[g], han = gc->han_formation[g];
+    v->setup_formations(b, cho, han);
+    char fen[FEN_BUFFER], opening[96], detail[160], id[16], seed[24], date[16];
+    fen_write(b, fen, sizeof fen);
+    snprintf(opening, sizeof opening, "%s vs %s", v->formation_names[cho], v->formation_names[han]);
+    int n = 0;
+    for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g] && n < GAME_PLY_LIMIT; p++, n++) {
+        t->moves[n] = pc->move[p];
+        score_comment(pc->score[p], pc->flags[p], t->comment[n], sizeof t->comment[n]);
+        t->comments[n] = t->comment[n];
+    }
+    end_detail(gc, g, v, detail, sizeof detail);
+    snprintf(id, sizeof id, "%u", gc->game_id[g]);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)gc->seed[g]);
+    // start_time is ISO 8601 (YYYY-MM-DDTHH:MM:SSZ); PGN writes the date as YYYY.MM.DD.
+    snprintf(date, sizeof date, "%.10s",
+             meta->start_time[0] ? meta->start_time : "\?\?\?\?-\?\?-\?\?");
+    for (char *c = date; *c; c++)
+        *c = *c == '-' ? '.' : *c;
+    PgnTag tags[] = {{"GameId", id}, {"Seed", seed}, {"SearchLimits", meta->limits}};
+    PgnGame pg = {.event = event,
+                  .site = meta->host,
+                  .date = date,
+                  .round = (int)gc->game_id[g] + 1,
+                  .white = meta->engine_version,
+                  .black = meta->engine_version,
+                  .variant = v->name,
+                  .fen = fen,
+                  .opening = opening,
+                  .moves = t->moves,
+                  .nmoves = n,
+                  .winner = (Side)gc->winner[g],
+                  .reason = (EndReason)gc->reason[g],
+                  .detail = detail,
+                  .comments = t->comments,
+                  .tags = tags,
+                  .ntags = 3};
+    return pgn_write(out, &pg, err);
+}
+
+static int compare_id(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// Sorts the ids written and checks that each bounded range of sel is in them.
+static Status check_found(const GameSelection *sel, uint32_t *ids, size_t n, ErrorInfo *err) {
+    if (n == 0)
+        return error_set(err, STATUS_RANGE, "--games: no game of the input is selected");
+    qsort(ids, n, sizeof *ids, compare_id);
+    for (int i = 0; sel && i < sel->count; i++) {
+        if (sel->range[i].open)
+            continue;
+        // The first id of lo..hi missing from the sorted ids, if any.
+        uint64_t want = sel->range[i].lo;
+        for (size_t k = 0; k < n && want <= sel->range[i].hi; k++)
+            if (ids[k] == want)
+                want++;
+        if (want <= sel->range[i].hi)
+            return error_set(err, STATUS_RANGE, "--games: game %llu is not in the input",
+                             (unsigned long long)want);
+    }
+    return STATUS_OK;
+}
+
+static int compare_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// The games of d in game id order: their rows, sorted.
+static size_t *sorted_rows(const ShardData *d) {
+    size_t n = d->games.count;
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    size_t *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!keys || !rows) {
+        free(keys), free(rows);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (uint64_t)d->games.game_id[i] << 32 | i;
+    qsort(keys, n, sizeof *keys, compare_u64);
+    for (size_t i = 0; i < n; i++)
+        rows[i] = (size_t)(keys[i] & 0xffffffffu);
+    free(keys);
+    return rows;
+}
+
+Status export_pgn(char *const *files, size_t n, const GameSelection *sel, const char *event,
+                  FILE *out, ExportSummary *sum, ErrorInfo *err) {
+    ShardData d;
+    shard_data_init(&d);
+    StoreMeta meta;
+    Board *b = malloc(sizeof *b);
+    GameText *t = malloc(sizeof *t);
+    uint32_t *ids = NULL;
+    size_t nids = 0, cap = 0, *rows = NULL;
+    Status st = b && t ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
+    memset(sum, 0, sizeof *sum);
+    for (size_t f = 0; f < n && st == STATUS_OK; f++) {
+        if ((st = h5store_read(files[f], &meta, &d, err)) != STATUS_OK)
+            break;
+        const Variant *v = variant_find(meta.variant[0] ? meta.variant : "janggi");
+        if (!v || !v->setup_formations) {
+            st = error_set(err, STATUS_FORMAT, "%s: variant '%s' has no formations to export",
+                           files[f], meta.variant);
+            break;
+        }
+        free(rows);
+        bool grown = true;
+        if (nids + d.games.count > cap) {
+            uint32_t *more = realloc(ids, (2 * cap + d.games.count) * sizeof *ids);
+            grown = more != NULL;
+            ids = more ? more : ids;
+            cap = more ? 2 * cap + d.games.count : cap;
+        }
+        if (!(rows = sorted_rows(&d)) || !grown) {
+            st = error_set(err, STATUS_NOMEM, "out of memory");
+            break;
+        }
+        for (size_t i = 0; i < d.games.count && st == STATUS_OK; i++) {
+            size_t g = rows[i];
+            if (!export_selected(sel, d.games.game_id[g]))
+                continue;
+            st = write_game(&d, g, &meta, v, event, b, t, out, err);
+            ids[nids++] = d.games.game_id[g];
+            sum->plies += d.games.plies[g];
+        }
+        sum->files++;
+    }
+    if (st == STATUS_OK)
+        st = check_found(sel, ids, nids, err);
+    sum->games = nids;
+    free(rows);
+    free(ids);
+    free(t);
+    free(b);
+    shard_data_free(&d);
+    return st;
+}
