@@ -331,6 +331,76 @@ static void test_no_capture_limit_300(void **state) {
     expect_drawn(&board, REASON_NO_CAPTURE);
 }
 
+// The end rules each asked directly, in xiangqi's order, without rules_end_reason()'s quick
+// test; the repetition's three outcomes are one family here.
+static EndReason reference_end(const Board *b) {
+    if (board_state(b)->since_capture == 0 && rules_material_insufficient(b))
+        return REASON_MATERIAL;
+    if (rules_repetition_start(b) >= 0)
+        return REASON_REPETITION;
+    if (board_state(b)->since_capture >= b->variant->no_capture_limit)
+        return REASON_NO_CAPTURE;
+    return REASON_NONE;
+}
+
+// Along seeded random games from sparse positions, where each side often plays back its last
+// move (so that positions repeat, with checks and chases): rules_end_reason() agrees with the
+// rules asked directly, and rules_game_over()'s result with the reason (a draw has no loser;
+// perpetual check and chase have one).
+static void test_random_games_end_rules(void **state) {
+    (void)state;
+    static const char *const starts[] = {
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "3akab2/9/4b4/p3p1r2/9/2n6/P3P4/4C4/4A4/2BAK1BR1 w - - 0 1",
+        "4k4/4a4/9/9/2c6/9/9/6N2/4A4/3K1R3 w - - 0 1",
+        "2bk5/9/3a5/9/9/9/9/4B4/9/3AKC3 w - - 0 1",
+    };
+    int ends[REASON_NB] = {0};
+    uint64_t rng = 2026;
+    for (int game = 0; game < 120; game++) {
+        load(starts[game % 4]);
+        for (int ply = 0; ply < 400; ply++) {
+            int loser;
+            EndReason got = rules_end_reason(&board, &loser), want = reference_end(&board);
+            bool family = got == REASON_PERPETUAL_CHECK || got == REASON_PERPETUAL_CHASE;
+            if ((family ? REASON_REPETITION : got) != want)
+                fail_msg("game %d ply %d: %s, the rules asked directly say %s", game, ply,
+                         rules_reason_name(got), rules_reason_name(want));
+            if (family)
+                assert_true(loser == CHO || loser == HAN);
+            else
+                assert_int_equal(loser, got == REASON_NONE ? RULES_BY_POINTS : RULES_DRAW);
+            GameResult r;
+            if (rules_game_over(&board, &r)) {
+                ends[r.reason]++;
+                assert_int_equal(r.draw, !family && r.reason != REASON_CHECKMATE &&
+                                             r.reason != REASON_STALEMATE);
+                if (family)
+                    assert_int_equal(r.winner, !loser);
+                break;
+            }
+            // One time in three, the side plays back its last move when it may.
+            Move back = board.nstates > 2 ? board.states[board.nstates - 2].move : MOVE_NONE;
+            back = back ? move_make(move_to(back), move_from(back)) : MOVE_NONE;
+            MoveList list;
+            movegen_legal(&board, &list);
+            Move m = list.moves[test_rng_next(&rng) % (uint64_t)list.count];
+            bool play_back = test_rng_next(&rng) % 3 == 0;
+            for (int i = 0; i < list.count && play_back; i++)
+                if (list.moves[i] == back)
+                    m = back;
+            board_make(&board, m);
+        }
+    }
+    print_message("ends: repetition %d, perpetual-check %d, perpetual-chase %d, material %d, "
+                  "no-capture %d, checkmate %d, stalemate %d\n",
+                  ends[REASON_REPETITION], ends[REASON_PERPETUAL_CHECK],
+                  ends[REASON_PERPETUAL_CHASE], ends[REASON_MATERIAL], ends[REASON_NO_CAPTURE],
+                  ends[REASON_CHECKMATE], ends[REASON_STALEMATE]);
+    assert_true(ends[REASON_REPETITION] > 0);
+    assert_true(ends[REASON_PERPETUAL_CHECK] + ends[REASON_PERPETUAL_CHASE] > 0);
+}
+
 // The reasons' names, appended after janggi's codes (which keep their numbers).
 static void test_reason_names(void **state) {
     (void)state;
@@ -365,6 +435,7 @@ int main(void) {
         cmocka_unit_test(test_insufficient_material),
         cmocka_unit_test(test_no_capture_limit_short),
         cmocka_unit_test(test_no_capture_limit_300),
+        cmocka_unit_test(test_random_games_end_rules),
         cmocka_unit_test(test_reason_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
