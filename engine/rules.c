@@ -175,8 +175,9 @@ EndReason rules_end_reason(const Board *b, int *loser) {
     // comes first in its variant's order), a capture just made or the set-up position: material
     // changes only by a capture.
     const bool passed = move_is_pass(st->move);
+    const bool material_changed = st->captured != EMPTY || b->nstates == 1;
     if (!st->facing && !passed && st->since_capture < 8 && board_game_ply(b) < v->ply_limit &&
-        (st->since_capture > 0 || v->end_order[0] != END_MATERIAL))
+        (!material_changed || v->end_order[0] != END_MATERIAL))
         return REASON_NONE;
     const bool may_repeat = st->since_capture >= 8 || (passed && rules_double_pass(b));
     for (int i = 0; i < v->end_rule_count; i++) {
@@ -200,7 +201,7 @@ EndReason rules_end_reason(const Board *b, int *loser) {
             break;
         case END_MATERIAL:
             assert(i == 0); // the quick test above reads it there
-            if (st->since_capture == 0 && rules_material_insufficient(b)) {
+            if (material_changed && rules_material_insufficient(b)) {
                 *loser = RULES_DRAW;
                 return REASON_MATERIAL;
             }

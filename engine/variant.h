@@ -53,10 +53,14 @@ typedef struct Variant {
     uint8_t end_rule_count;         // entries of end_order in use
     int ply_limit;                  // the game ends by points after this ply
     // END_NO_CAPTURE: the game is drawn once this many plies were played without a capture
-    // (counted from the last capture, or from the set-up position if none; 0: no such rule; at
-    // least 8 otherwise, rules_end_reason() asserts it). A tool that wants another limit plays
-    // on a copy of the Variant with its own value (self-play and match flags).
+    // (StateInfo.since_capture: with halfmove_captures_only, the FEN's clock included; 0: no such
+    // rule; at least 8 otherwise, rules_end_reason() asserts it). A tool that wants another limit
+    // plays on a copy of the Variant with its own value (self-play and match flags).
     int no_capture_limit;
+    // The FEN halfmove clock counts the plies since the last capture only, as Fairy-Stockfish
+    // writes xiangqi (its soldiers do not restart it); the Board's since_capture then starts
+    // at the FEN's clock. False (janggi): a soldier move restarts it too (StateInfo.halfmove).
+    bool halfmove_captures_only;
     int8_t palace_file_min, palace_file_max; // files of the palaces (d..f)
     int8_t palace_ranks;                     // ranks of each palace, counted from the own back rank
     const char *start_fen;                   // the standard start position

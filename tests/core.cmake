@@ -29,3 +29,7 @@ add_dependencies(test_core_uci hansu)
 # skipped (code 77) in a clone without it.
 add_test(NAME oracle_sync COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/oracle_sync.sh)
 set_tests_properties(oracle_sync PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 30)
+# Xiangqi FENs and UCI moves against Fairy-Stockfish's `xiangqi`; skipped (code 77) without it.
+add_test(NAME xiangqi_fsf_io
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/xiangqi_fsf_io.sh $<TARGET_FILE:hansu>)
+set_tests_properties(xiangqi_fsf_io PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -300,6 +300,29 @@ static void test_no_capture_limit_short(void **state) {
     expect_drawn(&board, REASON_NO_CAPTURE);
 }
 
+// The FEN's halfmove clock counts plies since the last capture only (Fairy-Stockfish's xiangqi:
+// a soldier move does not restart it), and the capture-free limit counts it: from a FEN at 298,
+// a soldier move goes on (299, written back so) and the next ply draws.
+static void test_halfmove_clock(void **state) {
+    (void)state;
+    char fen[FEN_BUFFER];
+    load("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 298 150");
+    test_play(&board, "e4e5");
+    expect_going(&board);
+    fen_write(&board, fen, sizeof fen);
+    assert_string_equal(
+        fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/4P4/P1P3P1P/1C5C1/9/RNBAKABNR b - - 299 150");
+    test_play(&board, "e7e6");
+    expect_drawn(&board, REASON_NO_CAPTURE);
+    // A capture restarts it: the cannon takes the horse on h10.
+    load("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 298 150");
+    test_play(&board, "h3h10");
+    fen_write(&board, fen, sizeof fen);
+    assert_string_equal(fen,
+                        "rnbakabCr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 150");
+    play_going("e7e6");
+}
+
 // The default limit, 300 plies: a game of quiet moves (seeded random, none ending the game)
 // goes on after 299 and is drawn after 300.
 static void test_no_capture_limit_300(void **state) {
@@ -334,7 +357,7 @@ static void test_no_capture_limit_300(void **state) {
 // The end rules each asked directly, in xiangqi's order, without rules_end_reason()'s quick
 // test; the repetition's three outcomes are one family here.
 static EndReason reference_end(const Board *b) {
-    if (board_state(b)->since_capture == 0 && rules_material_insufficient(b))
+    if ((board_state(b)->captured != EMPTY || b->nstates == 1) && rules_material_insufficient(b))
         return REASON_MATERIAL;
     if (rules_repetition_start(b) >= 0)
         return REASON_REPETITION;
@@ -435,6 +458,7 @@ int main(void) {
         cmocka_unit_test(test_insufficient_material),
         cmocka_unit_test(test_no_capture_limit_short),
         cmocka_unit_test(test_no_capture_limit_300),
+        cmocka_unit_test(test_halfmove_clock),
         cmocka_unit_test(test_random_games_end_rules),
         cmocka_unit_test(test_reason_names),
     };

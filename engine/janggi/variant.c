@@ -34,6 +34,7 @@ const Variant VARIANT_JANGGI = {
     .end_rule_count = 4,
     .ply_limit = 200,
     .no_capture_limit = 0, // no such rule: the ply limit ends every game
+    .halfmove_captures_only = false,
     .palace_file_min = JANGGI_PALACE_FILE_MIN,
     .palace_file_max = JANGGI_PALACE_FILE_MAX,
     .palace_ranks = JANGGI_PALACE_RANKS,

@@ -66,6 +66,7 @@ const Variant VARIANT_XIANGQI = {
     .end_rule_count = 3,
     .ply_limit = 1 << 30,    // no limit on the game's length (the capture-free limit ends it)
     .no_capture_limit = 300, // the project rule of the rules page
+    .halfmove_captures_only = true, // Fairy-Stockfish's xiangqi FEN
     .palace_file_min = 3,
     .palace_file_max = 5,
     .palace_ranks = 3,
