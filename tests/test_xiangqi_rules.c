@@ -210,6 +210,30 @@ static void test_chase_by_general(void **state) {
     expect_over(&board, REASON_PERPETUAL_CHASE, HAN, -1, -1);
 }
 
+// An uncovered attack chases: the horse steps e4-d6 (attacking the unprotected elephant on e8
+// itself) and back to e4, where it attacks nothing but gives the cannon on e1 its screen.
+// Every one of Red's moves chases the elephant: Red loses.
+static void test_chase_uncovered(void **state) {
+    (void)state;
+    load("5k3/9/4b4/9/9/9/4N4/9/9/3KC4 w - - 0 1");
+    play_cycle_twice("e4d6 f10f9 d6e4 f9f10");
+    expect_over(&board, REASON_PERPETUAL_CHASE, HAN, -1, -1);
+}
+
+// A check counts toward a chase when it also attacks the piece: the chariot goes c8-c10 (check,
+// and the cannon on c5 attacked down the file) and back to c8 (the cannon attacked): a chase,
+// Red loses. Just missed: it checks from f8 instead, away from the cannon: neither perpetual
+// check nor chase, drawn.
+static void test_chase_with_check(void **state) {
+    (void)state;
+    load("5k3/9/2R6/9/9/2c6/9/9/9/3K5 w - - 0 1");
+    play_cycle_twice("c8c10 f10f9 c10c8 f9f10");
+    expect_over(&board, REASON_PERPETUAL_CHASE, HAN, -1, -1);
+    load("5k3/9/2R6/9/9/2c6/9/9/9/3K5 w - - 0 1");
+    play_cycle_twice("c8f8 f10e10 f8c8 e10f10");
+    expect_drawn(&board, REASON_REPETITION);
+}
+
 // Both sides chase (Red's chariot the cannon on a7, Black's chariot the cannon on i4, each
 // moving its chariot along the file, neither guarding the other's victim): both offend, drawn.
 static void test_chase_both_sides(void **state) {
@@ -452,6 +476,8 @@ int main(void) {
         cmocka_unit_test(test_chase_not_same_piece),
         cmocka_unit_test(test_chase_by_soldier),
         cmocka_unit_test(test_chase_by_general),
+        cmocka_unit_test(test_chase_uncovered),
+        cmocka_unit_test(test_chase_with_check),
         cmocka_unit_test(test_chase_both_sides),
         cmocka_unit_test(test_stalemate),
         cmocka_unit_test(test_facing_one_blocker),
