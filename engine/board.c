@@ -76,6 +76,9 @@ void board_finish_setup(Board *b, Side side, int start_ply, int halfmove) {
     st->key = board_compute_key(b);
     st->piece_count = (uint8_t)total_pieces(b);
     st->halfmove = (uint16_t)halfmove;
+    // Where the FEN's clock counts captures only (xiangqi), it is the plies without a capture
+    // before the root: the capture-free limit counts them.
+    st->since_capture = b->variant->halfmove_captures_only ? (uint16_t)halfmove : 0;
     st->facing = board_generals_facing(b);
     st->in_check = b->general[side] != SQ_NONE && board_general_attacked(b, side);
 }

@@ -14,7 +14,8 @@ typedef struct StateInfo {
     uint8_t in_check;       // the side to move is in check here
     uint8_t facing;         // the two generals face each other on an open file here
     uint8_t piece_count;    // pieces of both sides on the board here (32 at the start)
-    uint16_t since_capture; // plies since the last capture (bounds the repetition search)
+    uint16_t since_capture; // plies since the last capture (bounds the repetition search);
+                            // with Variant.halfmove_captures_only it starts at the FEN's clock
     uint16_t halfmove;      // FEN halfmove clock: plies since the last capture or soldier move
 } StateInfo;
 

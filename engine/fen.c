@@ -212,7 +212,8 @@ void fen_write(const Board *b, char *out, size_t out_len) {
             buf[n++] = '/';
     }
     int ply = board_game_ply(b);
+    const StateInfo *st = board_state(b);
     snprintf(buf + n, sizeof buf - n, " %c - - %d %d", b->side == CHO ? 'w' : 'b',
-             board_state(b)->halfmove, ply / 2 + 1);
+             b->variant->halfmove_captures_only ? st->since_capture : st->halfmove, ply / 2 + 1);
     snprintf(out, out_len, "%s", buf);
 }

@@ -120,8 +120,10 @@ static bool game_end_score(Board *b, int ply, int *score) {
         return false;
     if (st->in_check && !movegen_has_legal(b))
         *score = -SCORE_MATE + ply;
-    else if (r == REASON_PERPETUAL_CHECK)
+    else if (loser >= 0) // lost by the rule: perpetual check (or, in xiangqi, chase)
         *score = loser == (int)b->side ? -(SCORE_RULE_WIN - ply) : SCORE_RULE_WIN - ply;
+    else if (loser == RULES_DRAW)
+        *score = 0;
     else
         *score = points_score(b, ply);
     return true;

@@ -460,8 +460,11 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
     }
     GameResult gr;
     if (rules_game_over(&ctx->board, &gr)) {
-        fprintf(ctx->out, "info string game over: %s, %s wins, points cho %d.%d han %d.%d\n",
-                rules_reason_name(gr.reason), gr.winner == CHO ? "cho" : "han",
+        fprintf(ctx->out, "info string game over: %s, %s, points cho %d.%d han %d.%d\n",
+                rules_reason_name(gr.reason),
+                gr.draw            ? "drawn"
+                : gr.winner == CHO ? "cho wins"
+                                   : "han wins",
                 gr.points_half[CHO] / 2, gr.points_half[CHO] % 2 * 5, gr.points_half[HAN] / 2,
                 gr.points_half[HAN] % 2 * 5);
         return false;

@@ -15,6 +15,9 @@ typedef enum {
     END_REPETITION,  // threefold repetition, decided by points or the perpetual-check rule
     END_DOUBLE_PASS, // two passes in a row
     END_MOVE_LIMIT,  // the ply limit is reached
+    END_MATERIAL,    // neither side has a piece that could ever attack the enemy general: drawn
+                     // (first in end_order when a variant has it)
+    END_NO_CAPTURE,  // no_capture_limit plies without a capture: drawn
     END_RULE_NB
 } EndRule;
 
@@ -23,6 +26,12 @@ typedef enum {
 /// Xiangqi: moves like a chariot without capturing; captures over exactly one screen of any
 /// kind, any enemy piece (cannons included).
 typedef enum { CANNON_JANGGI, CANNON_XIANGQI } CannonRule;
+
+/// What a threefold repetition (END_REPETITION) decides. Janggi: the side that checked with
+/// every move of the cycle loses, any other repetition is decided by points. Xiangqi: the side
+/// that checked with every move, or chased one unprotected piece with every move (chase.h),
+/// loses; both offending or neither, the game is drawn.
+typedef enum { REPETITION_JANGGI, REPETITION_XIANGQI } RepetitionRule;
 
 typedef struct Variant {
     const char *name; // "janggi", "xiangqi": the UCI_Variant value, PGN Variant tag, file attribute
@@ -37,11 +46,21 @@ typedef struct Variant {
                                      // with no legal move has lost: stalemate)
     bool bikjang;                    // END_BIKJANG applies
     bool palace_diagonals;           // pieces move along the palace's drawn diagonals
-    bool flying_general; // the generals may not face on an open file: each attacks along it
-    CannonRule cannon;   // the cannon's rule
-    EndRule end_order[END_RULE_NB];          // the end rules in the order they are judged
-    uint8_t end_rule_count;                  // entries of end_order in use
-    int ply_limit;                           // the game ends by points after this ply
+    bool flying_general;       // the generals may not face on an open file: each attacks along it
+    CannonRule cannon;         // the cannon's rule
+    RepetitionRule repetition; // what a threefold repetition decides
+    EndRule end_order[END_RULE_NB]; // the end rules in the order they are judged
+    uint8_t end_rule_count;         // entries of end_order in use
+    int ply_limit;                  // the game ends by points after this ply
+    // END_NO_CAPTURE: the game is drawn once this many plies were played without a capture
+    // (StateInfo.since_capture: with halfmove_captures_only, the FEN's clock included; 0: no such
+    // rule; at least 8 otherwise, rules_end_reason() asserts it). A tool that wants another limit
+    // plays on a copy of the Variant with its own value (self-play and match flags).
+    int no_capture_limit;
+    // The FEN halfmove clock counts the plies since the last capture only, as Fairy-Stockfish
+    // writes xiangqi (its soldiers do not restart it); the Board's since_capture then starts
+    // at the FEN's clock. False (janggi): a soldier move restarts it too (StateInfo.halfmove).
+    bool halfmove_captures_only;
     int8_t palace_file_min, palace_file_max; // files of the palaces (d..f)
     int8_t palace_ranks;                     // ranks of each palace, counted from the own back rank
     const char *start_fen;                   // the standard start position
@@ -59,7 +78,7 @@ typedef struct Variant {
 extern const Variant VARIANT_JANGGI;
 
 /// Xiangqi (engine/xiangqi/variant.c): the rules core only so far (no evaluation, self-play,
-/// tuner or match tool; no repetition or draw rules).
+/// tuner or match tool).
 extern const Variant VARIANT_XIANGQI;
 
 /// The known variants, variant_count() entries, janggi first, then xiangqi.

@@ -13,6 +13,12 @@ target_compile_definitions(test_perft_slow PRIVATE PERFT_SLOW=1)
 hansu_add_test(test_rules SOURCES test_rules.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_variant SOURCES test_variant.c TIMEOUT 60)
 hansu_add_test(test_xiangqi SOURCES test_xiangqi.c TIMEOUT 60)
+# Xiangqi's end rules and tests/oracle/cases_xiangqi.md; the slow build adds perft 5 of X03.
+hansu_add_test(test_xiangqi_rules SOURCES test_xiangqi_rules.c LIBS hansu_core_testutil
+               TIMEOUT 120)
+hansu_add_test(test_xiangqi_rules_slow SOURCES test_xiangqi_rules.c LIBS hansu_core_testutil
+               LABELS slow TIMEOUT 1200)
+target_compile_definitions(test_xiangqi_rules_slow PRIVATE XIANGQI_RULES_SLOW=1)
 hansu_add_test(test_cases SOURCES test_cases.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_board SOURCES test_board.c LIBS hansu_core_testutil TIMEOUT 300)
 hansu_add_test(test_fen SOURCES test_fen.c LIBS hansu_core_testutil TIMEOUT 60)
@@ -23,3 +29,7 @@ add_dependencies(test_core_uci hansu)
 # skipped (code 77) in a clone without it.
 add_test(NAME oracle_sync COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/oracle_sync.sh)
 set_tests_properties(oracle_sync PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 30)
+# Xiangqi FENs and UCI moves against Fairy-Stockfish's `xiangqi`; skipped (code 77) without it.
+add_test(NAME xiangqi_fsf_io
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/xiangqi_fsf_io.sh $<TARGET_FILE:hansu>)
+set_tests_properties(xiangqi_fsf_io PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)

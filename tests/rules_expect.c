@@ -37,6 +37,7 @@ void expect_over(Board *b, int reason, Side winner, int cho_half, int han_half) 
                  rules_reason_name((EndReason)reason));
     }
     assert_true(r.over);
+    assert_false(r.draw);
     assert_int_equal(r.winner, winner);
     if (cho_half >= 0)
         assert_int_equal(r.points_half[CHO], cho_half);
@@ -44,6 +45,17 @@ void expect_over(Board *b, int reason, Side winner, int cho_half, int han_half) 
         assert_int_equal(r.points_half[HAN], han_half);
     assert_int_equal(r.points_half[CHO], rules_points_half(b, CHO));
     assert_int_equal(r.points_half[HAN], rules_points_half(b, HAN));
+}
+
+void expect_drawn(Board *b, int reason) {
+    GameResult r;
+    bool over = rules_game_over(b, &r);
+    if (!over || r.reason != (EndReason)reason || !r.draw) {
+        char fen[FEN_BUFFER];
+        fen_write(b, fen, sizeof fen);
+        fail_msg("in %s: over=%d draw=%d reason %s, expected a draw by %s", fen, over, r.draw,
+                 rules_reason_name(r.reason), rules_reason_name((EndReason)reason));
+    }
 }
 
 void expect_move_refused(Board *b, const char *str, int want) {

@@ -28,10 +28,13 @@ const Variant VARIANT_JANGGI = {
     .palace_diagonals = true,
     .flying_general = false,
     .cannon = CANNON_JANGGI,
+    .repetition = REPETITION_JANGGI,
     // Rules page, "End of the game": after checkmate, in this order.
     .end_order = {END_BIKJANG, END_REPETITION, END_DOUBLE_PASS, END_MOVE_LIMIT},
     .end_rule_count = 4,
     .ply_limit = 200,
+    .no_capture_limit = 0, // no such rule: the ply limit ends every game
+    .halfmove_captures_only = false,
     .palace_file_min = JANGGI_PALACE_FILE_MIN,
     .palace_file_max = JANGGI_PALACE_FILE_MAX,
     .palace_ranks = JANGGI_PALACE_RANKS,

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Xiangqi as the rules page describes it (/work/shared/rules/xiangqi.md in the workplace,
-// docs/rules-xiangqi.md here): the rules core only. Not yet: repetition (perpetual check and
-// chase), draws, evaluation, self-play.
+// docs/rules-xiangqi.md here): the rules core only. Not yet: evaluation, self-play.
 #include "variant.h"
 
 #include <stdio.h>
@@ -58,10 +57,16 @@ const Variant VARIANT_XIANGQI = {
     .palace_diagonals = false,
     .flying_general = true,
     .cannon = CANNON_XIANGQI,
-    // Not yet: repetition (perpetual check, perpetual chase) and the draws.
-    .end_order = {0},
-    .end_rule_count = 0,
-    .ply_limit = 1 << 30, // no ply limit (none of its end rules is implemented yet)
+    .repetition = REPETITION_XIANGQI,
+    // Rules page, "Legality and game end", after checkmate and stalemate. Too little material
+    // can only arise by a capture, a repetition and the capture-free limit only without one,
+    // so the order decides only between the last two: a repetition may be a loss, it comes
+    // first.
+    .end_order = {END_MATERIAL, END_REPETITION, END_NO_CAPTURE},
+    .end_rule_count = 3,
+    .ply_limit = 1 << 30,    // no limit on the game's length (the capture-free limit ends it)
+    .no_capture_limit = 300, // the project rule of the rules page
+    .halfmove_captures_only = true, // Fairy-Stockfish's xiangqi FEN
     .palace_file_min = 3,
     .palace_file_max = 5,
     .palace_ranks = 3,
