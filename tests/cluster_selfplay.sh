@@ -6,11 +6,13 @@
 # tests/cluster_games.py; verify and merge read the parts' folder as one run; a part killed
 # with SIGKILL mid-run, then --resume, loses nothing; the folder's locks still refuse a second
 # writer (the same part twice, a whole-run writer, a split into another K) while parts coexist.
-# Usage: cluster_selfplay.sh HANSU_SELFPLAY WORKDIR [MPIRUN]   (MPIRUN: the MPI test only)
+# With MPIRUN, hansu-tune (HANSU_TUNE) under mpirun -np 2 emits the weights of one process.
+# Usage: cluster_selfplay.sh HANSU_SELFPLAY WORKDIR [MPIRUN [HANSU_TUNE]]  (MPIRUN: MPI test)
 set -uo pipefail
 BIN=$1
 WORK=$2
 MPIRUN=${3:-}
+TUNE=${4:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 COMPARE=(/usr/bin/python3 "$HERE/cluster_games.py")
 GAMES=24
@@ -34,18 +36,33 @@ if [ -n "$MPIRUN" ]; then
     >mpikill.out 2>&1 &
   mp=$!
   for _ in $(seq 1 2000); do
-    [ -e mpikill/shard-000000.h5 ] && [ -e mpikill/shard-000001.h5 ] && break
+    [ -e mpikill/shard-000000.h5 ] || [ -e mpikill/shard-000001.h5 ] && break
     sleep 0.01
   done
-  rank=$(ps --ppid "$mp" -o pid=,args= | awk '/hansu-selfplay/ {print $1; exit}')
+  ranks=$(ps --ppid "$mp" -o pid=,args=)
+  rank=$(echo "$ranks" | awk '/hansu-selfplay/ {print $1; exit}')
   [ -n "$rank" ] && kill -9 "$rank"
   wait "$mp"
   rc=$?
-  [ "$rc" -ne 0 ] || fail "the MPI job finished before a rank was killed (make it longer)"
+  [ "$rc" -ne 0 ] || { echo "$ranks"; ls mpikill; fail "the MPI job ended before a rank was killed"; }
   $MPIRUN --allow-run-as-root --oversubscribe --bind-to none -np 2 \
     "$BIN" "${FLAGS[@]}" --threads 1 --resume --out mpikill >mpiresume.out 2>&1 ||
     { cat mpiresume.out; fail "mpirun --resume"; }
   "${COMPARE[@]}" one -- mpikill --count "$GAMES" || fail "mpirun --resume after a kill lost games"
+  # The tuner: mpirun -np 2 --threads 1 emits the header of one process with --threads 2 (the
+  # gradient's shares summed in thread order over the ranks), and the same JSON numbers.
+  if [ -n "$TUNE" ]; then
+    TFLAGS=(one --epochs 4 --batch 400 --valid 0.2 --k 1.0)
+    "$TUNE" "${TFLAGS[@]}" --threads 2 --out one.h --json one.json >tune1.out 2>&1 ||
+      { cat tune1.out; fail "hansu-tune, one process"; }
+    $MPIRUN --allow-run-as-root --oversubscribe --bind-to none -np 2 \
+      "$TUNE" "${TFLAGS[@]}" --threads 1 --out mpi.h --json mpi.json >tune2.out 2>&1 ||
+      { cat tune2.out; fail "hansu-tune under mpirun -np 2"; }
+    cmp one.h mpi.h || fail "mpirun -np 2 hansu-tune wrote other weights"
+    diff <(grep -v '"seconds"\|"out"' one.json) <(grep -v '"seconds"\|"out"' mpi.json) ||
+      fail "mpirun -np 2 hansu-tune reported other numbers"
+    [ "$(grep -c '^epoch ' tune2.out)" -eq 4 ] || { cat tune2.out; fail "not one report of rank 0"; }
+  fi
   echo "mpi: identical to one process, and after a killed rank and --resume"
   exit 0
 fi
@@ -80,8 +97,11 @@ grep -q "locked by another writer" whole.out || { cat whole.out; fail "whole-run
 "$BIN" merge -o locks/merged.h5 one >lmerge.out 2>&1 && fail "a merge into a folder parts write"
 kill -TERM "$holder"
 wait "$holder"
-[ -e locks/.hansu-lock ] || [ -e locks/.hansu-lock-part-1-of-2 ] &&
-  fail "lock files left behind by the last part"
+[ -e locks/.hansu-lock-part-1-of-2 ] && fail "the part's own lock file left behind"
+# Once the parts are done, a whole-run writer goes ahead (nothing left to play here).
+"$BIN" "${FLAGS[@]}" --threads 1 --resume --out split >whole-after.out 2>&1 ||
+  { cat whole-after.out; fail "a whole-run --resume after the parts"; }
+grep -q "^games played  *0 " whole-after.out || { cat whole-after.out; fail "games replayed"; }
 
 # Part 1/2 killed with SIGKILL mid-run (after its first shard), then --resume: nothing lost.
 "$BIN" "${FLAGS[@]}" --threads 1 --checkpoint-games 1 --checkpoint-s 0.01 --part 1/2 \

@@ -17,7 +17,7 @@
 // One locked file; a run lock holds one (a whole run) or three (a part of a split run).
 typedef struct LockFile {
     int fd;
-    char *path;  // removed on release, while still locked (a shared one only by its last holder)
+    char *path;  // removed on release, while still locked (a shared one is left)
     bool shared; // LOCK_SH: other parts of the run hold it too
 } LockFile;
 
@@ -208,9 +208,10 @@ void run_lock_release(RunLock *lock) {
         return;
     for (int i = lock->count - 1; i >= 0; i--) {
         LockFile *f = &lock->files[i];
-        // Removed while still locked, so a waiter that opened it sees it gone (still_linked);
-        // a shared file only by its last holder, the one that can take it exclusively.
-        if (!f->shared || flock(f->fd, LOCK_EX | LOCK_NB) == 0)
+        // Removed while still locked, so a waiter that opened it sees it gone (still_linked).
+        // A shared file stays: finding out whether this is its last holder would mean taking
+        // it exclusively for a moment, and a part starting then would be refused.
+        if (!f->shared)
             unlink(f->path);
         close(f->fd); // closing the only descriptor drops the flock
         free(f->path);
