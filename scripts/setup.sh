@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what Hansu needs on Debian 12 (as root, or through sudo) and builds it in build/, and
-# its MPI self-play (-DHANSU_MPI=ON) in build-mpi/, whose tests scripts/test.sh then runs.
+# its MPI self-play and tuner (-DHANSU_MPI=ON) in build-mpi/, whose tests scripts/test.sh then runs.
 # Usage: scripts/setup.sh [--deps-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,5 +40,5 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 ninja -C build
 echo "setup: built into build/"
 cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_MPI=ON
-ninja -C build-mpi hansu-selfplay
-echo "setup: built the MPI self-play into build-mpi/"
+ninja -C build-mpi hansu-selfplay hansu-tune
+echo "setup: built the MPI self-play and tuner into build-mpi/"

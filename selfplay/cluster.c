@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The cluster room: part I of K from the command line, and the few MPI calls (start, rank,
-// sums, barrier, end) that the front ends need, compiled to nothing without HANSU_MPI.
+// sums, barrier, end) that the front ends and the tuner need, compiled to nothing without
+// HANSU_MPI.
 #include "cluster.h"
 
 #include <string.h>
@@ -89,6 +90,22 @@ void cluster_max_f64(double *v, size_t n) {
         MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
+void cluster_chain_sum(double *acc, size_t n, ClusterAddFn add, void *arg) {
+    ClusterPart self = cluster_self();
+    if (self.count == 1) {
+        add(acc, arg);
+        return;
+    }
+    int rank = (int)self.index - 1, size = (int)self.count;
+    enum { TAG = 15 };
+    if (rank > 0)
+        MPI_Recv(acc, (int)n, MPI_DOUBLE, rank - 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    add(acc, arg);
+    if (rank + 1 < size)
+        MPI_Send(acc, (int)n, MPI_DOUBLE, rank + 1, TAG, MPI_COMM_WORLD);
+    MPI_Bcast(acc, (int)n, MPI_DOUBLE, size - 1, MPI_COMM_WORLD);
+}
+
 void cluster_barrier(void) {
     if (mpi_running())
         MPI_Barrier(MPI_COMM_WORLD);
@@ -108,6 +125,11 @@ ClusterPart cluster_self(void) { return (ClusterPart){.index = 1, .count = 1}; }
 void cluster_sum_u64(uint64_t *v, size_t n) { (void)v, (void)n; }
 
 void cluster_max_f64(double *v, size_t n) { (void)v, (void)n; }
+
+void cluster_chain_sum(double *acc, size_t n, ClusterAddFn add, void *arg) {
+    (void)n;
+    add(acc, arg);
+}
 
 void cluster_barrier(void) {}
 

@@ -43,5 +43,15 @@ void cluster_sum_u64(uint64_t *v, size_t n);
 /// The largest of v[0..n) over all ranks, in place on every rank (as cluster_sum_u64).
 void cluster_max_f64(double *v, size_t n);
 
+/// Adds this rank's share of a sum to acc (n doubles) for cluster_chain_sum.
+typedef void (*ClusterAddFn)(double *acc, void *arg);
+
+/// A sum over the ranks in rank order, with the very additions one process makes adding the
+/// shares one after another (MPI_Allreduce leaves the order to the library): rank r receives
+/// acc, the running sum of ranks 0..r-1 (rank 0 starts from the acc it is given, zeros), adds
+/// its share with add(acc, arg) and passes it on to rank r+1; the last rank's total is then
+/// broadcast, so every rank returns with it. Every rank must call it. One process: add only.
+void cluster_chain_sum(double *acc, size_t n, ClusterAddFn add, void *arg);
+
 /// Waits for every rank (MPI_Barrier); nothing on one process.
 void cluster_barrier(void);

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # A run split into parts (issue 15): --part I/K side by side, and mpirun -np 2 in an MPI build
-# (label `mpi`: scripts/test.sh runs them in build-mpi/), against the one-process run.
+# (label `mpi`: scripts/test.sh runs them in build-mpi/), against the one-process run; there
+# also hansu-tune under mpirun -np 2 against one process with the same total threads.
 if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
   execute_process(COMMAND /usr/bin/python3 -c "import h5py, numpy"
                   RESULT_VARIABLE hansu_no_h5py_cluster OUTPUT_QUIET ERROR_QUIET)
@@ -9,11 +10,11 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cluster_selfplay.sh
                      $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/cluster_parts.d)
     set_tests_properties(cluster_selfplay_parts PROPERTIES TIMEOUT 300)
-    if(HANSU_MPI)
+    if(HANSU_MPI AND TARGET hansu-tune)
       add_test(NAME cluster_selfplay_mpi
                COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cluster_selfplay.sh
                        $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/cluster_mpi.d
-                       ${MPIEXEC_EXECUTABLE})
+                       ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:hansu-tune>)
       set_tests_properties(cluster_selfplay_mpi PROPERTIES TIMEOUT 300 LABELS mpi)
     endif()
   endif()
