@@ -16,6 +16,12 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
                        $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/cluster_mpi.d
                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:hansu-tune>)
       set_tests_properties(cluster_selfplay_mpi PROPERTIES TIMEOUT 300 LABELS mpi)
+      # scripts/train's [cluster] launcher: its self-play and tuning steps over 2 ranks.
+      add_test(NAME train_cluster_py
+               COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_train_cluster.py
+                       ${PROJECT_BINARY_DIR} ${MPIEXEC_EXECUTABLE}
+                       ${CMAKE_CURRENT_BINARY_DIR}/train_cluster.d)
+      set_tests_properties(train_cluster_py PROPERTIES TIMEOUT 300 LABELS mpi)
     endif()
   endif()
 endif()
