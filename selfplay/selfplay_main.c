@@ -663,8 +663,11 @@ static int play(int argc, char **argv) {
     if (self.count > 1)
         cfg.part_index = self.index, cfg.part_count = self.count;
     ProgressView view = {.tty = tty, .quiet = self.index > 1};
-    if (cfg.part_count > 1)
+    char tag[48] = ""; // names the part in its error messages
+    if (cfg.part_count > 1) {
         snprintf(view.part, sizeof view.part, "part %u/%u  ", cfg.part_index, cfg.part_count);
+        snprintf(tag, sizeof tag, "part %u/%u: ", cfg.part_index, cfg.part_count);
+    }
     ErrorInfo err;
     if (runner_config_check(&cfg, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
@@ -673,7 +676,7 @@ static int play(int argc, char **argv) {
     // The folder before the bench: a bad --out or --resume is told at once.
     Status st = runner_prepare_out(&cfg, &err);
     if (st != STATUS_OK && self.count == 1) {
-        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+        fprintf(stderr, "hansu-selfplay: %s%s\n", tag, err.msg);
         return 1;
     }
     struct sigaction sa = {0};
@@ -693,7 +696,7 @@ static int play(int argc, char **argv) {
     bool interrupted = atomic_load(&stop_requested);
     if (self.count > 1) {
         if (st != STATUS_OK) // each rank tells its own error
-            fprintf(stderr, "hansu-selfplay: %s%s\n", view.part, err.msg);
+            fprintf(stderr, "hansu-selfplay: %s%s\n", tag, err.msg);
         gather_ranks(&cfg, &final, &rc, &interrupted);
         if (self.index > 1)
             return rc;
@@ -709,7 +712,7 @@ static int play(int argc, char **argv) {
     }
     if (rc != 0) {
         if (self.count == 1)
-            fprintf(stderr, "hansu-selfplay: %s%s\n", view.part, err.msg);
+            fprintf(stderr, "hansu-selfplay: %s%s\n", tag, err.msg);
         return 1;
     }
     if (interrupted) {
