@@ -90,12 +90,21 @@ void search_clear(Searcher *s) {
 // ---------------------------------------------------------------------------------------
 // Game ends inside the tree
 
-// Score of a game ended by points at ply, from the side to move's view.
+// Score of a game ended by points at ply, from the side to move's view (the margin is not
+// scored: search.h).
 static int points_score(const Board *b, int ply) {
-    int margin = rules_points_half(b, b->side) - rules_points_half(b, !b->side);
-    int m = abs(margin) < SCORE_POINTS_MARGIN_MAX ? abs(margin) : SCORE_POINTS_MARGIN_MAX;
-    int v = SCORE_POINTS_WIN + SCORE_POINTS_PER_HALF * m - ply;
-    return margin > 0 ? v : -v;
+    int v = score_win(ply, SCORE_END_POINTS);
+    return rules_points_half(b, b->side) > rules_points_half(b, !b->side) ? v : -v;
+}
+
+// A decided score counts the plies from the root, the TT's from its node (search.h: a ply is
+// SCORE_PER_PLY score units).
+static inline int score_to_tt(int v, int ply) {
+    return tt_score_to(v, SCORE_PER_PLY * ply, SCORE_DECISIVE);
+}
+
+static inline int score_from_tt(int v, int ply) {
+    return tt_score_from(v, SCORE_PER_PLY * ply, SCORE_DECISIVE);
 }
 
 // The side to move must answer a bikjang: the generals face after a capture in the game.
@@ -119,9 +128,10 @@ static bool game_end_score(Board *b, int ply, int *score) {
     if (r == REASON_NONE)
         return false;
     if (st->in_check && !movegen_has_legal(b))
-        *score = -SCORE_MATE + ply;
+        *score = -score_win(ply, SCORE_END_MATE);
     else if (r == REASON_PERPETUAL_CHECK)
-        *score = loser == (int)b->side ? -(SCORE_RULE_WIN - ply) : SCORE_RULE_WIN - ply;
+        *score = loser == (int)b->side ? -score_win(ply, SCORE_END_RULE)
+                                       : score_win(ply, SCORE_END_RULE);
     else
         *score = points_score(b, ply);
     return true;
@@ -312,7 +322,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     const TTEntry *tte = s->tt_off ? NULL : tt_probe(&s->tt, key);
     Move tt_move = MOVE_NONE;
     if (tte) {
-        int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
+        int tts = score_from_tt(tte->score, ply);
         Bound bd = (Bound)(tte->gen_bound & 3);
         if (!pv_node && (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
                          (bd == BOUND_UPPER && tts <= alpha)))
@@ -365,12 +375,11 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         }
     }
     if (in_check && played == 0)
-        return -SCORE_MATE + ply;
+        return -score_win(ply, SCORE_END_MATE);
     if (s->tt_off)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, key, best_move, tt_score_to(best, ply, SCORE_DECISIVE),
-             all ? TT_EVAL_NONE : stand, 0, bound);
+    tt_store(&s->tt, key, best_move, score_to_tt(best, ply), all ? TT_EVAL_NONE : stand, 0, bound);
     return best;
 }
 
@@ -397,10 +406,12 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         int end;
         if (game_end_score(b, ply, &end))
             return end;
-        if (alpha < -SCORE_MATE + ply)
-            alpha = -SCORE_MATE + ply;
-        if (beta > SCORE_MATE - ply - 1)
-            beta = SCORE_MATE - ply - 1;
+        // Nothing here scores below being mated here, or above a mate on the next ply (mate is
+        // the first kind).
+        if (alpha < -score_win(ply, SCORE_END_MATE))
+            alpha = -score_win(ply, SCORE_END_MATE);
+        if (beta > score_win(ply + 1, SCORE_END_MATE))
+            beta = score_win(ply + 1, SCORE_END_MATE);
         if (alpha >= beta)
             return alpha;
     }
@@ -424,7 +435,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     int eval;
     if (tte) {
         tt_move = tte->move;
-        int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
+        int tts = score_from_tt(tte->score, ply);
         Bound bd = (Bound)(tte->gen_bound & 3);
         if (!pv_node && tte->depth - 1 >= depth &&
             (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
@@ -555,10 +566,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // No legal move: mate in check; otherwise the pass, when it is not searched as a move: its
     // game end (best), or after the null move the static evaluation.
     if (played == 0 && (in_check || !pass_ends))
-        return in_check ? -SCORE_MATE + ply : eval;
+        return in_check ? -score_win(ply, SCORE_END_MATE) : eval;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, key, best_move, tt_score_to(best, ply, SCORE_DECISIVE),
-             in_check ? TT_EVAL_NONE : eval, depth, bound);
+    tt_store(&s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,
+             bound);
     return best;
 }
 
@@ -647,9 +658,10 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         int64_t elapsed = timeman_now_ms() - s->start_ms;
         if (tb.soft && elapsed >= tb.soft * 6 / 10)
             break;
-        // A forced mate found and proven to this depth needs no deeper search.
-        if (!limits->infinite && !limits->depth && !limits->nodes && abs(v) >= SCORE_MATE_IN_MAX &&
-            SCORE_MATE - abs(v) <= depth)
+        // A game end found and proven to this depth needs no deeper search: a sooner win, a
+        // later loss or a line still open would score better and show within this depth.
+        if (!limits->infinite && !limits->depth && !limits->nodes && score_is_decided(v) &&
+            score_end_plies(v) <= depth)
             break;
     }
     res.nodes = s->nodes;
