@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
-// quiescence on captures (all moves when in check or when a quiet move may end the game),
+// quiescence on captures that do not lose by SEE (all moves when in check or when a quiet move
+// may end the game), captures losing by SEE ordered after the quiet moves,
 // null move = a pass given as a tempo, LMR, check extension, and the rules page's game ends in
 // the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
@@ -14,6 +15,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "rules.h"
+#include "see.h"
 #include "timeman.h"
 #include "tt.h"
 #include "variant.h"
@@ -190,7 +192,14 @@ typedef struct ScoredMoves {
     int count, next;
 } ScoredMoves;
 
-enum { ORDER_TT = 1 << 30, ORDER_CAPTURE = 1 << 24, ORDER_KILLER = 1 << 22 };
+// A capture that loses material by SEE comes after the quiet moves (whose history scores stay
+// within +-HISTORY_MAX), still in MVV-LVA order among the bad captures.
+enum {
+    ORDER_TT = 1 << 30,
+    ORDER_CAPTURE = 1 << 24,
+    ORDER_KILLER = 1 << 22,
+    ORDER_BAD_CAPTURE = -(1 << 20)
+};
 
 static inline bool is_capture(const Board *b, Move m) {
     return !move_is_pass(m) && b->squares[move_to(m)] != EMPTY;
@@ -202,9 +211,9 @@ static int mvv_lva(const Board *b, Move m) {
 }
 
 // Generates (all moves, with the pass when allowed, or captures only) and scores them.
-static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
+static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
                         bool with_pass) {
-    const Board *b = &s->board;
+    Board *b = &s->board;
     MoveList list;
     movegen_pseudo(b, &list, type);
     if (with_pass)
@@ -217,7 +226,7 @@ static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int pl
         if (m == tt_move)
             v = ORDER_TT;
         else if (is_capture(b, m))
-            v = ORDER_CAPTURE + mvv_lva(b, m);
+            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m);
         else if (m == s->killers[ply][0])
             v = ORDER_KILLER + 1;
         else if (m == s->killers[ply][1])
@@ -354,6 +363,10 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         if (!all && stand + QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])] +
                             QS_DELTA_MARGIN <=
                         alpha)
+            continue;
+        // A capture that loses material by SEE is not tried either: the exchange it starts
+        // would end below the stand-pat score.
+        if (!all && !see_ge(b, m, 0))
             continue;
         if (!movegen_is_legal(b, m))
             continue;
