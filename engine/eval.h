@@ -10,7 +10,7 @@
 //   eval = t from Cho's view; the side to move's view is t for Cho, -t for Han.
 // phase = min(EVAL_PHASE_MAX, sum over pieces of EVAL_PHASE_WEIGHT[kind]): EVAL_PHASE_MAX at
 // the start (midgame), 0 with no chariot, cannon, horse or elephant left (endgame).
-// The result is not clamped; it stays far below SCORE_MATE_IN_MAX for any legal position.
+// The result is not clamped; it stays far below SCORE_DECISIVE for any legal position.
 //
 // Symmetry: every term is counted the same way for both sides on a board mirrored top-bottom,
 // so the mirrored position (colours and side to move swapped) scores the same from the other
