@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
+// generator: hansu print-weights
+// variant: janggi
+// note: hand-set initial values (not tuned)
+// inputs: (none)
+// filters: (none)
+// K: 0.000000  epochs: 0
+// final loss (MSE): train 0.00000000  validation 0.00000000
+// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
+#pragma once
+
+#include "eval.h"
+
+// clang-format off
+static const EvalWeight EVAL_WEIGHTS_DATA[756] = {
+    // MATERIAL (material): value of each piece on the board (general unused)
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(  300,   300), // guard
+    S( 1300,  1300), // chariot
+    S(  700,   550), // cannon
+    S(  500,   550), // horse
+    S(  300,   330), // elephant
+    S(  200,   260), // soldier
+
+    // PST (pst): piece-square bonus, own side's view, rank 10 printed first
+    // pst none, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst general, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(   -5,    -5), S(   -5,    -5), S(   -5,    -5), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(   -5,    -5), S(   10,    10), S(   -5,    -5), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst guard, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     5), S(    5,     5), S(    5,     5), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     5), S(    5,     5), S(    5,     5), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst chariot, rank 10 (top) to rank 1, files a to i
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 10
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 9
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 8
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 7
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst cannon, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 3
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 2
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 1
+    // pst horse, rank 10 (top) to rank 1, files a to i
+    S(  -10,    -8), S(   -7,    -6), S(   -4,    -4), S(   -1,    -2), S(    2,     0), S(   -1,    -2), S(   -4,    -4), S(   -7,    -6), S(  -10,    -8), // 10
+    S(   -8,    -6), S(   -5,    -4), S(   -2,    -2), S(    1,     0), S(    4,     2), S(    1,     0), S(   -2,    -2), S(   -5,    -4), S(   -8,    -6), // 9
+    S(   -6,    -4), S(   -3,    -2), S(    0,     0), S(    3,     2), S(    6,     4), S(    3,     2), S(    0,     0), S(   -3,    -2), S(   -6,    -4), // 8
+    S(   -4,    -2), S(   -1,     0), S(    2,     2), S(    5,     4), S(    8,     6), S(    5,     4), S(    2,     2), S(   -1,     0), S(   -4,    -2), // 7
+    S(   -2,     0), S(    1,     2), S(    4,     4), S(    7,     6), S(   10,     8), S(    7,     6), S(    4,     4), S(    1,     2), S(   -2,     0), // 6
+    S(    0,     2), S(    3,     4), S(    6,     6), S(    9,     8), S(   12,    10), S(    9,     8), S(    6,     6), S(    3,     4), S(    0,     2), // 5
+    S(   -2,     0), S(    1,     2), S(    4,     4), S(    7,     6), S(   10,     8), S(    7,     6), S(    4,     4), S(    1,     2), S(   -2,     0), // 4
+    S(   -4,    -2), S(   -1,     0), S(    2,     2), S(    5,     4), S(    8,     6), S(    5,     4), S(    2,     2), S(   -1,     0), S(   -4,    -2), // 3
+    S(   -6,    -4), S(   -3,    -2), S(    0,     0), S(    3,     2), S(    6,     4), S(    3,     2), S(    0,     0), S(   -3,    -2), S(   -6,    -4), // 2
+    S(   -8,    -6), S(   -5,    -4), S(   -2,    -2), S(    1,     0), S(    4,     2), S(    1,     0), S(   -2,    -2), S(   -5,    -4), S(   -8,    -6), // 1
+    // pst elephant, rank 10 (top) to rank 1, files a to i
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 10
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 9
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 8
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 7
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 6
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 5
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 4
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 3
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 2
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 1
+    // pst soldier, rank 10 (top) to rank 1, files a to i
+    S(   20,    30), S(   20,    30), S(   20,    30), S(   25,    40), S(   25,    40), S(   25,    40), S(   20,    30), S(   20,    30), S(   20,    30), // 10
+    S(   40,    60), S(   40,    60), S(   40,    60), S(   45,    70), S(   45,    70), S(   45,    70), S(   40,    60), S(   40,    60), S(   40,    60), // 9
+    S(   40,    60), S(   40,    60), S(   40,    60), S(   45,    70), S(   45,    70), S(   45,    70), S(   40,    60), S(   40,    60), S(   40,    60), // 8
+    S(   30,    45), S(   30,    45), S(   30,    45), S(   35,    55), S(   35,    55), S(   35,    55), S(   30,    45), S(   30,    45), S(   30,    45), // 7
+    S(   20,    30), S(   20,    30), S(   20,    30), S(   25,    40), S(   25,    40), S(   25,    40), S(   20,    30), S(   20,    30), S(   20,    30), // 6
+    S(   10,    15), S(   10,    15), S(   10,    15), S(   15,    25), S(   15,    25), S(   15,    25), S(   10,    15), S(   10,    15), S(   10,    15), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+
+    // MOBILITY (mobility): per pseudo-legal target point (empty or enemy) of a piece
+    S(    0,     0), // none
+    S(    0,     2), // general
+    S(    1,     1), // guard
+    S(    4,     6), // chariot
+    S(    3,     2), // cannon
+    S(    5,     5), // horse
+    S(    3,     3), // elephant
+    S(    2,     3), // soldier
+
+    // PALACE_ATTACK (palace_attack): per enemy-palace point (diagonals included) a piece bears on
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(    6,     4), // chariot
+    S(    6,     3), // cannon
+    S(    8,     5), // horse
+    S(    4,     3), // elephant
+    S(    5,     5), // soldier
+
+    // GUARD_SHIELD (guard_shield): per guard one palace step from its own general
+    S(   15,     5),
+
+    // ELEPHANT_HOME (elephant_home): per elephant on its own first three ranks, near the palace
+    S(    5,     0),
+
+    // OPEN_PALACE_FILE (open_palace_file): per palace file (d, e, f) with no own piece in front of the own palace
+    S(  -10,    -5),
+
+    // CHARIOT_PALACE_FILE (chariot_palace_file): per chariot on a palace file with nothing between it and the enemy palace
+    S(   20,    10),
+
+    // CANNON_SCREEN (cannon_screen): per cannon line whose first piece can serve as a screen (not a cannon)
+    S(    8,     2),
+
+    // SOLDIER_CONNECTED (soldier_connected): per soldier with an own soldier beside it on the same rank
+    S(   10,    15),
+
+    // SOLDIER_ADVANCED (soldier_advanced): per soldier beyond the middle of the board (own rank 6 or more)
+    S(   10,    20),
+
+    // SOLDIER_PALACE (soldier_palace): per soldier inside the enemy palace
+    S(   30,    40),
+
+    // HORSE_BLOCKED (horse_blocked): per horse move blocked by a piece on its leg point
+    S(   -8,    -6),
+
+    // ELEPHANT_BLOCKED (elephant_blocked): per elephant move blocked on its path
+    S(   -4,    -3),
+
+    // TEMPO (tempo): for the side to move
+    S(   15,    10),
+
+    // POINTS_LATE (points_late): half points of the rules (Han's 1.5 included) times plies into the last 40 before the 200-ply limit
+    S(    2,     2),
+};
+
+// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,
+// cannon, horse, elephant, soldier), the phase of the full set, and the plies
+// before the 200-ply limit at which points_late starts to count.
+static const int EVAL_PHASE_WEIGHT_DATA[8] = {0, 0, 0, 4, 2, 2, 1, 0};
+enum { EVAL_PHASE_MAX_DATA = 36, EVAL_POINTS_WINDOW_DATA = 40 };
+// clang-format on

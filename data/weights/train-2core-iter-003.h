@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
+// generator: hansu-tune 0.1.0
+// variant: janggi
+// note: Texel tuning of 974158 train / 112778 validation positions, kept epoch 6
+// input: /work/wt-train/runs/train-2core/iter-001/selfplay/shard-000000.h5 sha256:12007467ac3c26bfffb9d9ae5dfac702369fa2e35fbf2e2f3688af4ddd4cad15
+// input: /work/wt-train/runs/train-2core/iter-001/selfplay/shard-000001.h5 sha256:b2daea6c39c1b232b84014ad37513ee9bf6dd6767b5440389f2228bf1f6ea1f3
+// input: /work/wt-train/runs/train-2core/iter-002/selfplay/shard-000000.h5 sha256:e94032c1593549d0a6c8d93d108f7eb6e618d0e6e7cd60946b3a72935b601ee1
+// input: /work/wt-train/runs/train-2core/iter-002/selfplay/shard-000001.h5 sha256:119dec74ec43531e148ae01a0df28d61641a254ba8a5e1af014ef48e914241df
+// input: /work/wt-train/runs/train-2core/iter-003/selfplay/shard-000000.h5 sha256:060348cdffe1f298929b39cec7960c7974ba8c98c7281a6d4272494ad8e15335
+// input: /work/wt-train/runs/train-2core/iter-003/selfplay/shard-000001.h5 sha256:45a30b33f13b16a9d0fed993773952b63f2cf8ed613cf9e6983b6a11ff500b82
+// input: /work/wt-train/runs/train-2core/iter-003/selfplay/shard-000002.h5 sha256:ca7dd5d49a5b4f0ee3f3828301a981f38539474298ffe2aa5b7f26a290a389d9
+// filters: --skip-plies 8 --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1 --seed 1003 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8 --freeze pst
+// K: 0.434051  epochs: 14
+// final loss (MSE): train 0.04089817  validation 0.04089877
+// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
+#pragma once
+
+#include "eval.h"
+
+// clang-format off
+static const EvalWeight EVAL_WEIGHTS_DATA[756] = {
+    // MATERIAL (material): value of each piece on the board (general unused)
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(  275,   304), // guard
+    S( 1300,  1330), // chariot
+    S(  627,   575), // cannon
+    S(  420,   542), // horse
+    S(  265,   335), // elephant
+    S(  138,   224), // soldier
+
+    // PST (pst): piece-square bonus, own side's view, rank 10 printed first
+    // pst none, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst general, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(   -5,    -5), S(   -5,    -5), S(   -5,    -5), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(   -5,    -5), S(   10,    10), S(   -5,    -5), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst guard, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     5), S(    5,     5), S(    5,     5), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     5), S(    5,     5), S(    5,     5), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst chariot, rank 10 (top) to rank 1, files a to i
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 10
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 9
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 8
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 7
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst cannon, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 3
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 2
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 1
+    // pst horse, rank 10 (top) to rank 1, files a to i
+    S(  -10,    -8), S(   -7,    -6), S(   -4,    -4), S(   -1,    -2), S(    2,     0), S(   -1,    -2), S(   -4,    -4), S(   -7,    -6), S(  -10,    -8), // 10
+    S(   -8,    -6), S(   -5,    -4), S(   -2,    -2), S(    1,     0), S(    4,     2), S(    1,     0), S(   -2,    -2), S(   -5,    -4), S(   -8,    -6), // 9
+    S(   -6,    -4), S(   -3,    -2), S(    0,     0), S(    3,     2), S(    6,     4), S(    3,     2), S(    0,     0), S(   -3,    -2), S(   -6,    -4), // 8
+    S(   -4,    -2), S(   -1,     0), S(    2,     2), S(    5,     4), S(    8,     6), S(    5,     4), S(    2,     2), S(   -1,     0), S(   -4,    -2), // 7
+    S(   -2,     0), S(    1,     2), S(    4,     4), S(    7,     6), S(   10,     8), S(    7,     6), S(    4,     4), S(    1,     2), S(   -2,     0), // 6
+    S(    0,     2), S(    3,     4), S(    6,     6), S(    9,     8), S(   12,    10), S(    9,     8), S(    6,     6), S(    3,     4), S(    0,     2), // 5
+    S(   -2,     0), S(    1,     2), S(    4,     4), S(    7,     6), S(   10,     8), S(    7,     6), S(    4,     4), S(    1,     2), S(   -2,     0), // 4
+    S(   -4,    -2), S(   -1,     0), S(    2,     2), S(    5,     4), S(    8,     6), S(    5,     4), S(    2,     2), S(   -1,     0), S(   -4,    -2), // 3
+    S(   -6,    -4), S(   -3,    -2), S(    0,     0), S(    3,     2), S(    6,     4), S(    3,     2), S(    0,     0), S(   -3,    -2), S(   -6,    -4), // 2
+    S(   -8,    -6), S(   -5,    -4), S(   -2,    -2), S(    1,     0), S(    4,     2), S(    1,     0), S(   -2,    -2), S(   -5,    -4), S(   -8,    -6), // 1
+    // pst elephant, rank 10 (top) to rank 1, files a to i
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 10
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 9
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 8
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 7
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 6
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 5
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 4
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 3
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 2
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 1
+    // pst soldier, rank 10 (top) to rank 1, files a to i
+    S(   20,    30), S(   20,    30), S(   20,    30), S(   25,    40), S(   25,    40), S(   25,    40), S(   20,    30), S(   20,    30), S(   20,    30), // 10
+    S(   40,    60), S(   40,    60), S(   40,    60), S(   45,    70), S(   45,    70), S(   45,    70), S(   40,    60), S(   40,    60), S(   40,    60), // 9
+    S(   40,    60), S(   40,    60), S(   40,    60), S(   45,    70), S(   45,    70), S(   45,    70), S(   40,    60), S(   40,    60), S(   40,    60), // 8
+    S(   30,    45), S(   30,    45), S(   30,    45), S(   35,    55), S(   35,    55), S(   35,    55), S(   30,    45), S(   30,    45), S(   30,    45), // 7
+    S(   20,    30), S(   20,    30), S(   20,    30), S(   25,    40), S(   25,    40), S(   25,    40), S(   20,    30), S(   20,    30), S(   20,    30), // 6
+    S(   10,    15), S(   10,    15), S(   10,    15), S(   15,    25), S(   15,    25), S(   15,    25), S(   10,    15), S(   10,    15), S(   10,    15), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+
+    // MOBILITY (mobility): per pseudo-legal target point (empty or enemy) of a piece
+    S(    0,     0), // none
+    S(   -3,     4), // general
+    S(  -10,    12), // guard
+    S(    4,    23), // chariot
+    S(    0,     9), // cannon
+    S(    9,    22), // horse
+    S(    1,     7), // elephant
+    S(    7,    13), // soldier
+
+    // PALACE_ATTACK (palace_attack): per enemy-palace point (diagonals included) a piece bears on
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(   16,    18), // chariot
+    S(    3,     4), // cannon
+    S(   21,    32), // horse
+    S(    7,    21), // elephant
+    S(   17,    16), // soldier
+
+    // GUARD_SHIELD (guard_shield): per guard one palace step from its own general
+    S(   35,    27),
+
+    // ELEPHANT_HOME (elephant_home): per elephant on its own first three ranks, near the palace
+    S(  -23,    17),
+
+    // OPEN_PALACE_FILE (open_palace_file): per palace file (d, e, f) with no own piece in front of the own palace
+    S(  -25,   -22),
+
+    // CHARIOT_PALACE_FILE (chariot_palace_file): per chariot on a palace file with nothing between it and the enemy palace
+    S(  -21,    -3),
+
+    // CANNON_SCREEN (cannon_screen): per cannon line whose first piece can serve as a screen (not a cannon)
+    S(    2,    34),
+
+    // SOLDIER_CONNECTED (soldier_connected): per soldier with an own soldier beside it on the same rank
+    S(    7,    23),
+
+    // SOLDIER_ADVANCED (soldier_advanced): per soldier beyond the middle of the board (own rank 6 or more)
+    S(   -3,     0),
+
+    // SOLDIER_PALACE (soldier_palace): per soldier inside the enemy palace
+    S(   33,    46),
+
+    // HORSE_BLOCKED (horse_blocked): per horse move blocked by a piece on its leg point
+    S(    6,     5),
+
+    // ELEPHANT_BLOCKED (elephant_blocked): per elephant move blocked on its path
+    S(   -5,     5),
+
+    // TEMPO (tempo): for the side to move
+    S(   14,    21),
+
+    // POINTS_LATE (points_late): half points of the rules (Han's 1.5 included) times plies into the last 40 before the 200-ply limit
+    S(  -10,    19),
+};
+
+// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,
+// cannon, horse, elephant, soldier), the phase of the full set, and the plies
+// before the 200-ply limit at which points_late starts to count.
+static const int EVAL_PHASE_WEIGHT_DATA[8] = {0, 0, 0, 4, 2, 2, 1, 0};
+enum { EVAL_PHASE_MAX_DATA = 36, EVAL_POINTS_WINDOW_DATA = 40 };
+// clang-format on
