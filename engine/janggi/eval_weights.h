@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
-// generator: hansu print-weights
+// generator: hansu-tune 0.1.0
 // variant: janggi
-// note: hand-set initial values (not tuned)
-// inputs: (none)
-// filters: (none)
-// K: 0.000000  epochs: 0
-// final loss (MSE): train 0.00000000  validation 0.00000000
+// note: Texel tuning of 935482 train / 106111 validation positions, kept epoch 4
+// input: /work/wt-train/runs/train-2core/iter-008/selfplay/shard-000000.h5 sha256:750bc8e3a3cbdbc61c25c34d7c6a0b4ee21fc086a06a61a7420fa443601f3e56
+// input: /work/wt-train/runs/train-2core/iter-008/selfplay/shard-000001.h5 sha256:1be6c09dd03ed48f4f0b71d024916923b773a414c11acfcde97f3d76c5f3f58b
+// input: /work/wt-train/runs/train-2core/iter-009/selfplay/shard-000000.h5 sha256:bb6b4fb4f0dca7bf25ab6e484b1036642511da454460489a7742b00830e86b44
+// input: /work/wt-train/runs/train-2core/iter-009/selfplay/shard-000001.h5 sha256:98cf9643c7f4ade61bb7874338dc7e71692109fe1759dccb7ec3ea3d3a799731
+// input: /work/wt-train/runs/train-2core/iter-010/selfplay/shard-000000.h5 sha256:4ad78745203d9e50c7e4c2b1af2b5bd7e9c2ddbe15a545f81500a62af61dbf3c
+// input: /work/wt-train/runs/train-2core/iter-010/selfplay/shard-000001.h5 sha256:6de44efa837a330d6bbafee92cee75ef9c8f72028c50d91fb868b22ff9ca93bb
+// filters: --skip-plies 8 --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1 --seed 1010 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8 --freeze pst
+// K: 0.445426  epochs: 12
+// final loss (MSE): train 0.04138369  validation 0.04260252
 // Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
 #pragma once
 
@@ -17,12 +22,12 @@ static const EvalWeight EVAL_WEIGHTS_DATA[756] = {
     // MATERIAL (material): value of each piece on the board (general unused)
     S(    0,     0), // none
     S(    0,     0), // general
-    S(  300,   300), // guard
-    S( 1300,  1300), // chariot
-    S(  700,   550), // cannon
-    S(  500,   550), // horse
-    S(  300,   330), // elephant
-    S(  200,   260), // soldier
+    S(  273,   299), // guard
+    S( 1288,  1344), // chariot
+    S(  576,   578), // cannon
+    S(  403,   545), // horse
+    S(  264,   350), // elephant
+    S(  113,   218), // soldier
 
     // PST (pst): piece-square bonus, own side's view, rank 10 printed first
     // pst none, rank 10 (top) to rank 1, files a to i
@@ -116,59 +121,59 @@ static const EvalWeight EVAL_WEIGHTS_DATA[756] = {
 
     // MOBILITY (mobility): per pseudo-legal target point (empty or enemy) of a piece
     S(    0,     0), // none
-    S(    0,     2), // general
-    S(    1,     1), // guard
-    S(    4,     6), // chariot
-    S(    3,     2), // cannon
-    S(    5,     5), // horse
-    S(    3,     3), // elephant
-    S(    2,     3), // soldier
+    S(   -3,     6), // general
+    S(   -5,    11), // guard
+    S(    7,    26), // chariot
+    S(    0,    12), // cannon
+    S(    8,    29), // horse
+    S(   -1,    14), // elephant
+    S(    9,    18), // soldier
 
     // PALACE_ATTACK (palace_attack): per enemy-palace point (diagonals included) a piece bears on
     S(    0,     0), // none
     S(    0,     0), // general
     S(    0,     0), // guard
-    S(    6,     4), // chariot
-    S(    6,     3), // cannon
-    S(    8,     5), // horse
-    S(    4,     3), // elephant
-    S(    5,     5), // soldier
+    S(   19,    15), // chariot
+    S(    1,     4), // cannon
+    S(   18,    39), // horse
+    S(    7,    34), // elephant
+    S(   45,    27), // soldier
 
     // GUARD_SHIELD (guard_shield): per guard one palace step from its own general
-    S(   15,     5),
+    S(   53,    39),
 
     // ELEPHANT_HOME (elephant_home): per elephant on its own first three ranks, near the palace
-    S(    5,     0),
+    S(  -29,    26),
 
     // OPEN_PALACE_FILE (open_palace_file): per palace file (d, e, f) with no own piece in front of the own palace
-    S(  -10,    -5),
+    S(  -30,   -23),
 
     // CHARIOT_PALACE_FILE (chariot_palace_file): per chariot on a palace file with nothing between it and the enemy palace
-    S(   20,    10),
+    S(  -24,    -1),
 
     // CANNON_SCREEN (cannon_screen): per cannon line whose first piece can serve as a screen (not a cannon)
-    S(    8,     2),
+    S(   10,    40),
 
     // SOLDIER_CONNECTED (soldier_connected): per soldier with an own soldier beside it on the same rank
-    S(   10,    15),
+    S(   13,    28),
 
     // SOLDIER_ADVANCED (soldier_advanced): per soldier beyond the middle of the board (own rank 6 or more)
-    S(   10,    20),
+    S(   -2,    -4),
 
     // SOLDIER_PALACE (soldier_palace): per soldier inside the enemy palace
-    S(   30,    40),
+    S(   39,    53),
 
     // HORSE_BLOCKED (horse_blocked): per horse move blocked by a piece on its leg point
-    S(   -8,    -6),
+    S(    8,    10),
 
     // ELEPHANT_BLOCKED (elephant_blocked): per elephant move blocked on its path
-    S(   -4,    -3),
+    S(   -3,     8),
 
     // TEMPO (tempo): for the side to move
-    S(   15,    10),
+    S(   18,    24),
 
     // POINTS_LATE (points_late): half points of the rules (Han's 1.5 included) times plies into the last 40 before the 200-ply limit
-    S(    2,     2),
+    S(  -21,    31),
 };
 
 // Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,
