@@ -22,6 +22,7 @@
 #include "run_lock.h"
 #include "selfplay_build_info.h"
 #include "timeman.h"
+#include "variant.h"
 
 enum { WRITE_SHARE_INVERSE = 24 }; // the writer waits 24x its last write: <= ~4% of the time
 
@@ -587,8 +588,8 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
     char bench[32] = "skipped";
     BenchResult br = {0};
     if (cfg->bench) {
-        bool ok = bench_run(bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB, NULL, &br, NULL) ==
-                  STATUS_OK;
+        bool ok = bench_run(variant_default(), bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB,
+                            NULL, &br, NULL) == STATUS_OK;
         snprintf(bench, sizeof bench, ok ? "%llu" : "unknown", (unsigned long long)br.nodes);
     }
     make_meta(cfg, bench, &r->meta);

@@ -473,8 +473,8 @@ static void test_emit_and_reparse(void **state) {
     char path[256];
     snprintf(path, sizeof path, "%s/emitted.h", fx->dir);
     EvalBanner banner = {.generator = "test", .k = cfg.k, .epochs = 5};
-    assert_int_equal(eval_header_save(path, &banner, out, &err), STATUS_OK);
-    assert_int_equal(weights_read_header(path, back, &err), STATUS_OK);
+    assert_int_equal(eval_header_save(path, &EVAL_SPEC_JANGGI, &banner, out, &err), STATUS_OK);
+    assert_int_equal(weights_read_header(path, EVAL_PARAM_NB, back, &err), STATUS_OK);
     assert_memory_equal(out, back, sizeof out);
     for (size_t j = 0; j < va.npos; j++) // integer predictions from the parsed header
         assert_int_equal(trace_store_rebuild(&va, j, back), trace_store_rebuild(&va, j, out));
@@ -554,6 +554,24 @@ static void test_bad_files_reported_first(void **state) {
     assert_int_equal(run_tune(fx, "--dry-run --out /nonexistent-dir/w.h", out, sizeof out), 0);
 }
 
+// --variant chooses the term list fitted: xiangqi's has no points_late (refused by --freeze),
+// an unknown variant is refused, and janggi games are refused for a xiangqi fit, naming the
+// file; the janggi default fits them.
+static void test_tune_variant(void **state) {
+    Fixture *fx = *state;
+    char out[8192];
+    assert_int_equal(run_tune(fx, "--dry-run --variant shogi", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--variant: 'shogi' is not janggi or xiangqi"));
+    assert_int_equal(
+        run_tune(fx, "--dry-run --variant xiangqi --freeze points_late", out, sizeof out), 2);
+    assert_non_null(strstr(out, "unknown term 'points_late' of xiangqi"));
+    assert_int_equal(run_tune(fx, "--dry-run --variant xiangqi --freeze tempo", out, sizeof out),
+                     1);
+    assert_non_null(strstr(out, "fixture.h5 holds janggi games, the fit is xiangqi"));
+    assert_int_equal(
+        run_tune(fx, "--dry-run --variant janggi --freeze points_late", out, sizeof out), 0);
+}
+
 // hansu-tune says how many games and positions it fits and warns when the free weights
 // outnumber what the data can pin down (docs/tuning.md: >= 100 positions per free weight,
 // every touched free parameter in >= 100 positions); --l2 is checked and named in the banner.
@@ -610,7 +628,7 @@ static void test_hansu_tune_is_byte_stable(void **state) {
     assert_int_equal(system(cmd), 0);
     static EvalWeight got[EVAL_PARAM_NB];
     ErrorInfo err;
-    assert_int_equal(weights_read_header(a, got, &err), STATUS_OK);
+    assert_int_equal(weights_read_header(a, EVAL_PARAM_NB, got, &err), STATUS_OK);
     for (int k = 0; k < KIND_NB; k++) // frozen
         assert_memory_equal(&got[EVAL_OFF_MATERIAL + k], &EVAL_WEIGHTS_FLAT[EVAL_OFF_MATERIAL + k],
                             sizeof got[0]);
@@ -638,6 +656,7 @@ int main(void) {
         cmocka_unit_test(test_emit_and_reparse),
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
         cmocka_unit_test(test_coverage_warning_and_l2),
+        cmocka_unit_test(test_tune_variant),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -57,8 +57,8 @@ void trace_store_free(TraceStore *s);
 Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase, int result,
                        int score, int eval, ErrorInfo *err);
 
-/// Appends a position from an engine trace (nparams must be EVAL_PARAM_NB, phase_max
-/// EVAL_PHASE_MAX). The evaluation is rebuilt from the sparse entries and `weights` (the
+/// Appends a position from an engine trace (nparams and phase_max those of the variant's
+/// EvalSpec). The evaluation is rebuilt from the sparse entries and `weights` (the
 /// weights that produced engine_eval); a difference over 1 cp refuses the position
 /// (*kept = false, s->refused counts it), as weiss's tuner does.
 Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
