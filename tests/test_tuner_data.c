@@ -572,6 +572,61 @@ static void test_tune_variant(void **state) {
         run_tune(fx, "--dry-run --variant janggi --freeze points_late", out, sizeof out), 0);
 }
 
+// Xiangqi data (hansu-selfplay --variant xiangqi, seed 1 draws 3 of 8 games): a drawn game's
+// positions get the target 0.5 (the result TRACE_DRAW); a fit of xiangqi with a janggi file
+// among its inputs is refused, naming both files.
+static void test_xiangqi_draws_and_mixing(void **state) {
+    Fixture *fx = *state;
+    char cmd[2048], dir[512], out[8192], args[1024];
+    snprintf(dir, sizeof dir, "%s/xq", fx->dir);
+    snprintf(cmd, sizeof cmd,
+             "'%s/selfplay/hansu-selfplay' --variant xiangqi --games 8 --nodes 200 --threads 1 "
+             "--seed 1 --random-plies 8 --no-bench --out '%s' >/dev/null 2>&1",
+             HANSU_BINARY_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    DatasetFilter f = keep_all();
+    f.variant = "xiangqi";
+    TraceStore train, valid;
+    DatasetStats ds;
+    ErrorInfo err;
+    char *p = dir;
+    trace_store_init(&train, EVAL_SPEC_XIANGQI.param_count, EVAL_SPEC_XIANGQI.phase_max);
+    trace_store_init(&valid, EVAL_SPEC_XIANGQI.param_count, EVAL_SPEC_XIANGQI.phase_max);
+    Status st = dataset_load(&p, 1, &f, 1, &train, &valid, &ds, &err);
+    if (st != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(ds.refused, 0); // xiangqi's trace rebuilds its eval
+    tune_set_targets(&train, 1.0, 0.0);
+    size_t drawn = 0, decided = 0;
+    for (size_t j = 0; j < train.npos; j++) {
+        if (train.pos[j].result == TRACE_DRAW) {
+            drawn++;
+            assert_float_equal(train.pos[j].target, 0.5, 1e-9);
+        } else {
+            decided++;
+            assert_float_equal(train.pos[j].target, train.pos[j].result, 1e-9);
+        }
+    }
+    print_message("xiangqi: %zu drawn and %zu decided positions\n", drawn, decided);
+    assert_true(drawn > 0 && decided > 0);
+    trace_store_free(&train);
+    trace_store_free(&valid);
+    // The same data as a janggi fit: refused by the dataset, naming the file.
+    f.variant = NULL;
+    trace_store_init(&train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    trace_store_init(&valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    assert_int_equal(dataset_load(&p, 1, &f, 1, &train, &valid, &ds, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "shard-000000.h5 holds xiangqi games, the fit is janggi"));
+    trace_store_free(&train);
+    trace_store_free(&valid);
+    // Two variants in one fit: the janggi fixture after the xiangqi run.
+    snprintf(args, sizeof args, "--dry-run --variant xiangqi '%s'", dir);
+    assert_int_equal(run_tune(fx, args, out, sizeof out), 1);
+    if (!strstr(out, "fixture.h5 holds janggi games, but ") ||
+        !strstr(out, "xq/shard-000000.h5 and the fit are xiangqi: one fit takes one variant"))
+        fail_msg("%s", out);
+}
+
 // hansu-tune says how many games and positions it fits and warns when the free weights
 // outnumber what the data can pin down (docs/tuning.md: >= 100 positions per free weight,
 // every touched free parameter in >= 100 positions); --l2 is checked and named in the banner.
@@ -657,6 +712,7 @@ int main(void) {
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
         cmocka_unit_test(test_coverage_warning_and_l2),
         cmocka_unit_test(test_tune_variant),
+        cmocka_unit_test(test_xiangqi_draws_and_mixing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -158,20 +158,23 @@ static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Boar
     const PositionColumns *p = &d->positions;
     PackedBoard pb;
     memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
-    Status st = packed_board_decode(&pb, p->stm[r] ? HAN : CHO, p->ply[r], b, &w->err);
+    Status st =
+        packed_board_decode_variant(&pb, d->variant, p->stm[r] ? HAN : CHO, p->ply[r], b, &w->err);
     if (st != STATUS_OK) {
         char why[sizeof w->err.msg];
         memcpy(why, w->err.msg, sizeof why);
         w->st = error_set(&w->err, STATUS_FORMAT, "%s: position row %zu: %s", path, r, why);
         return;
     }
-    int result = p->result_stm[r] > 0;
+    // Won 1, lost 0, drawn (xiangqi) TRACE_DRAW: the target 0.5.
+    int result = p->result_stm[r] > 0 ? 1 : p->result_stm[r] < 0 ? 0 : TRACE_DRAW;
     int score = (p->flags[r] & POS_RANDOM) ? TRACE_NO_SCORE : p->score[r];
     if (f->quiesce && (p->flags[r] & (POS_IN_CHECK | POS_BEST_CAPTURE))) {
         int plies = dataset_quiesce(qs, b, QUIESCE_MAX_PLIES);
         w->quiesced += plies > 0;
         if (plies & 1) // the other side is to move at the quiet position
-            result = !result, score = score == TRACE_NO_SCORE ? score : -score;
+            result = result == TRACE_DRAW ? result : !result,
+            score = score == TRACE_NO_SCORE ? score : -score;
     }
     Score e = eval_trace(b, tr);
     bool kept;

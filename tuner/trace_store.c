@@ -87,10 +87,10 @@ Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int 
         .start = (uint32_t)s->nentries,
         .count = (uint16_t)count,
         .phase = (uint8_t)phase,
-        .result = (uint8_t)(result != 0),
+        .result = (uint8_t)(result == TRACE_DRAW ? TRACE_DRAW : result != 0),
         .score = score == TRACE_NO_SCORE ? TRACE_NO_SCORE : clamp16(score),
         .eval = clamp16(eval),
-        .target = (float)(result != 0),
+        .target = (float)(result == TRACE_DRAW ? 0.5 : result != 0),
     };
     s->nentries += (size_t)count;
     return STATUS_OK;
@@ -143,10 +143,10 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
         .start = (uint32_t)s->nentries,
         .count = (uint16_t)n,
         .phase = (uint8_t)trace->phase,
-        .result = (uint8_t)(result != 0),
+        .result = (uint8_t)(result == TRACE_DRAW ? TRACE_DRAW : result != 0),
         .score = score == TRACE_NO_SCORE ? TRACE_NO_SCORE : clamp16(score),
         .eval = clamp16(engine_eval),
-        .target = (float)(result != 0),
+        .target = (float)(result == TRACE_DRAW ? 0.5 : result != 0),
     };
     s->nentries += (size_t)n;
     return STATUS_OK;
