@@ -12,7 +12,7 @@
 //   eval = t from Cho's view; the side to move's view is t for Cho, -t for Han.
 // phase = min(EVAL_PHASE_MAX, sum over pieces of EVAL_PHASE_WEIGHT[kind]): EVAL_PHASE_MAX at
 // the start (midgame), 0 with no chariot, cannon, horse or elephant left (endgame).
-// The result is not clamped; it stays far below SCORE_MATE_IN_MAX for any legal position.
+// The result is not clamped; it stays far below SCORE_DECISIVE for any legal position.
 //
 // The janggi evaluation is described below; xiangqi's (xiangqi/eval.c) uses the same formula
 // with its own terms and phase weights, and has no POINTS_LATE (no point rule, no ply limit).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
-// quiescence on captures (all moves when in check or when a quiet move may end the game),
+// quiescence on captures that do not lose by SEE (all moves when in check or when a quiet move
+// may end the game), captures losing by SEE ordered after the quiet moves,
 // null move = a pass given as a tempo, LMR, check extension, and the rules page's game ends in
 // the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
@@ -14,6 +15,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "rules.h"
+#include "see.h"
 #include "timeman.h"
 #include "tt.h"
 #include "variant.h"
@@ -90,12 +92,21 @@ void search_clear(Searcher *s) {
 // ---------------------------------------------------------------------------------------
 // Game ends inside the tree
 
-// Score of a game ended by points at ply, from the side to move's view.
+// Score of a game ended by points at ply, from the side to move's view (the margin is not
+// scored: search.h).
 static int points_score(const Board *b, int ply) {
-    int margin = rules_points_half(b, b->side) - rules_points_half(b, !b->side);
-    int m = abs(margin) < SCORE_POINTS_MARGIN_MAX ? abs(margin) : SCORE_POINTS_MARGIN_MAX;
-    int v = SCORE_POINTS_WIN + SCORE_POINTS_PER_HALF * m - ply;
-    return margin > 0 ? v : -v;
+    int v = score_win(ply, SCORE_END_POINTS);
+    return rules_points_half(b, b->side) > rules_points_half(b, !b->side) ? v : -v;
+}
+
+// A decided score counts the plies from the root, the TT's from its node (search.h: a ply is
+// SCORE_PER_PLY score units).
+static inline int score_to_tt(int v, int ply) {
+    return tt_score_to(v, SCORE_PER_PLY * ply, SCORE_DECISIVE);
+}
+
+static inline int score_from_tt(int v, int ply) {
+    return tt_score_from(v, SCORE_PER_PLY * ply, SCORE_DECISIVE);
 }
 
 // The side to move must answer a bikjang: the generals face after a capture in the game.
@@ -119,9 +130,10 @@ static bool game_end_score(Board *b, int ply, int *score) {
     if (r == REASON_NONE)
         return false;
     if (st->in_check && !movegen_has_legal(b))
-        *score = -SCORE_MATE + ply;
-    else if (loser >= 0) // lost by the rule: perpetual check (or, in xiangqi, chase)
-        *score = loser == (int)b->side ? -(SCORE_RULE_WIN - ply) : SCORE_RULE_WIN - ply;
+        *score = -score_win(ply, SCORE_END_MATE);
+    else if (loser >= 0) // lost by the rule: perpetual check (or, in xiangqi, chase, stalemate)
+        *score = loser == (int)b->side ? -score_win(ply, SCORE_END_RULE)
+                                       : score_win(ply, SCORE_END_RULE);
     else if (loser == RULES_DRAW)
         *score = 0;
     else
@@ -182,7 +194,14 @@ typedef struct ScoredMoves {
     int count, next;
 } ScoredMoves;
 
-enum { ORDER_TT = 1 << 30, ORDER_CAPTURE = 1 << 24, ORDER_KILLER = 1 << 22 };
+// A capture that loses material by SEE comes after the quiet moves (whose history scores stay
+// within +-HISTORY_MAX), still in MVV-LVA order among the bad captures.
+enum {
+    ORDER_TT = 1 << 30,
+    ORDER_CAPTURE = 1 << 24,
+    ORDER_KILLER = 1 << 22,
+    ORDER_BAD_CAPTURE = -(1 << 20)
+};
 
 static inline bool is_capture(const Board *b, Move m) {
     return !move_is_pass(m) && b->squares[move_to(m)] != EMPTY;
@@ -194,9 +213,9 @@ static int mvv_lva(const Board *b, Move m) {
 }
 
 // Generates (all moves, with the pass when allowed, or captures only) and scores them.
-static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
+static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
                         bool with_pass) {
-    const Board *b = &s->board;
+    Board *b = &s->board;
     MoveList list;
     movegen_pseudo(b, &list, type);
     if (with_pass)
@@ -209,7 +228,7 @@ static void order_moves(const Searcher *s, ScoredMoves *sm, Move tt_move, int pl
         if (m == tt_move)
             v = ORDER_TT;
         else if (is_capture(b, m))
-            v = ORDER_CAPTURE + mvv_lva(b, m);
+            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m);
         else if (m == s->killers[ply][0])
             v = ORDER_KILLER + 1;
         else if (m == s->killers[ply][1])
@@ -314,7 +333,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     const TTEntry *tte = s->tt_off ? NULL : tt_probe(&s->tt, key);
     Move tt_move = MOVE_NONE;
     if (tte) {
-        int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
+        int tts = score_from_tt(tte->score, ply);
         Bound bd = (Bound)(tte->gen_bound & 3);
         if (!pv_node && (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
                          (bd == BOUND_UPPER && tts <= alpha)))
@@ -347,6 +366,10 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
                             QS_DELTA_MARGIN <=
                         alpha)
             continue;
+        // A capture that loses material by SEE is not tried either: the exchange it starts
+        // would end below the stand-pat score.
+        if (!all && !see_ge(b, m, 0))
+            continue;
         if (!movegen_is_legal(b, m))
             continue;
         played++;
@@ -367,12 +390,11 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         }
     }
     if (in_check && played == 0)
-        return -SCORE_MATE + ply;
+        return -score_win(ply, SCORE_END_MATE);
     if (s->tt_off)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, key, best_move, tt_score_to(best, ply, SCORE_DECISIVE),
-             all ? TT_EVAL_NONE : stand, 0, bound);
+    tt_store(&s->tt, key, best_move, score_to_tt(best, ply), all ? TT_EVAL_NONE : stand, 0, bound);
     return best;
 }
 
@@ -399,10 +421,12 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         int end;
         if (game_end_score(b, ply, &end))
             return end;
-        if (alpha < -SCORE_MATE + ply)
-            alpha = -SCORE_MATE + ply;
-        if (beta > SCORE_MATE - ply - 1)
-            beta = SCORE_MATE - ply - 1;
+        // Nothing here scores below being mated here, or above a mate on the next ply (mate is
+        // the first kind).
+        if (alpha < -score_win(ply, SCORE_END_MATE))
+            alpha = -score_win(ply, SCORE_END_MATE);
+        if (beta > score_win(ply + 1, SCORE_END_MATE))
+            beta = score_win(ply + 1, SCORE_END_MATE);
         if (alpha >= beta)
             return alpha;
     }
@@ -426,7 +450,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     int eval;
     if (tte) {
         tt_move = tte->move;
-        int tts = tt_score_from(tte->score, ply, SCORE_DECISIVE);
+        int tts = score_from_tt(tte->score, ply);
         Bound bd = (Bound)(tte->gen_bound & 3);
         if (!pv_node && tte->depth - 1 >= depth &&
             (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
@@ -558,12 +582,12 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // is; otherwise the pass, when it is not searched as a move: its game end (best), or after
     // the null move the static evaluation.
     if (played == 0 && (in_check || !b->variant->pass))
-        return -SCORE_MATE + ply;
+        return -score_win(ply, SCORE_END_MATE);
     if (played == 0 && !pass_ends)
         return eval;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, key, best_move, tt_score_to(best, ply, SCORE_DECISIVE),
-             in_check ? TT_EVAL_NONE : eval, depth, bound);
+    tt_store(&s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,
+             bound);
     return best;
 }
 
@@ -652,9 +676,10 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         int64_t elapsed = timeman_now_ms() - s->start_ms;
         if (tb.soft && elapsed >= tb.soft * 6 / 10)
             break;
-        // A forced mate found and proven to this depth needs no deeper search.
-        if (!limits->infinite && !limits->depth && !limits->nodes && abs(v) >= SCORE_MATE_IN_MAX &&
-            SCORE_MATE - abs(v) <= depth)
+        // A game end found and proven to this depth needs no deeper search: a sooner win, a
+        // later loss or a line still open would score better and show within this depth.
+        if (!limits->infinite && !limits->depth && !limits->nodes && score_is_decided(v) &&
+            score_end_plies(v) <= depth)
             break;
     }
     res.nodes = s->nodes;

@@ -46,7 +46,8 @@ const TTEntry *tt_probe(const TT *tt, uint64_t key);
 /// Stores a result for key. depth in plies (>= 0), score already converted by tt_score_to.
 void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, Bound bound);
 
-/// Converts a search score at ply (plies from the root) to the TT form and back: decisive
-/// scores (|s| >= decisive) count their distance from this node, not from the root.
+/// Converts a search score at ply (the node's distance from the root, in the score units a
+/// ply of distance takes: the search's plies times SCORE_PER_PLY) to the TT form and back:
+/// decisive scores (|s| >= decisive) count their distance from this node, not from the root.
 int tt_score_to(int score, int ply, int decisive);
 int tt_score_from(int score, int ply, int decisive);

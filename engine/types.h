@@ -62,7 +62,7 @@ enum {
     MAX_GAME_PLY = 1024 // longest move history a Board keeps (games end at ply 200)
 };
 
-/// Centipawn score; mate scores sit near SCORE_MATE.
+/// Centipawn score; decided games (mates, other game ends) score near SCORE_WIN (search.h).
 typedef int32_t Score;
 
 typedef struct Board Board;

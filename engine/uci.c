@@ -344,13 +344,15 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
     return true;
 }
 
-// Writes a score as UCI does: `cp X`, or `mate N` in moves (negative when being mated).
+// Writes a score as UCI does: `cp X`, or, for a decided game of any kind (mate, perpetual
+// check, points: search.h), `mate N`, N the moves of the side to move to the end, negative when
+// it loses; as Fairy-Stockfish does for a variant's game ends, except that a loss by our own
+// next move (a move limit or repetition reached) is `mate -1`, not `mate 0`.
 static void write_score(FILE *out, Score v) {
-    if (v >= SCORE_MATE_IN_MAX)
-        fprintf(out, "mate %d", (SCORE_MATE - v + 1) / 2);
-    else if (v <= -SCORE_MATE_IN_MAX)
-        fprintf(out, "mate %d", -(SCORE_MATE + v) / 2);
-    else
+    if (score_is_decided(v)) {
+        int moves = (score_end_plies(v) + 1) / 2;
+        fprintf(out, "mate %d", v > 0 ? moves : -moves);
+    } else
         fprintf(out, "cp %d", v);
 }
 

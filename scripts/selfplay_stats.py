@@ -18,9 +18,10 @@ import pandas as pd
 
 import hansu_shard
 
-# |score| at or above this is a decided game, not centipawns: a mate (stored from 30000), a
-# rule win (25000 - ply) or a win on points (20000 + 5 * margin - ply); SCORE_DECISIVE in
-# engine/search.h.
+# |score| at or above this is a decided game, not centipawns. Since the search ranks game ends
+# by distance (engine/search.h), every decided game is stored as a win or loss in n plies,
+# 32000 - n (from 30000); before, only mates were, a rule win as 25000 - ply and a win on
+# points as 20000 + 5 * margin - ply.
 SCORE_DECIDED = 19000
 STORED_MATE_MIN = 30000
 
@@ -100,12 +101,13 @@ def report(games, pos, attrs):
     searched = pos[(pos["flags"] & 4) == 0]
     score = searched["score"].astype(np.int64)
     decided = score.abs() >= SCORE_DECIDED
-    mates = score.abs() >= STORED_MATE_MIN
+    ends = score.abs() >= STORED_MATE_MIN
     print("\npositions: in check %.1f%%, best move captures %.1f%%, random %.1f%%"
           % (100 * (pos["flags"] & 1).astype(bool).mean(), 100 * (pos["flags"] & 2).astype(bool).mean(),
              100 * (pos["flags"] & 4).astype(bool).mean()))
     print("decided scores (|score| >= %d: mate, rule or points win): %d (%.2f%% of searched), "
-          "of them mates %d" % (SCORE_DECIDED, decided.sum(), 100 * decided.mean(), mates.sum()))
+          "of them stored as an end in n plies %d"
+          % (SCORE_DECIDED, decided.sum(), 100 * decided.mean(), ends.sum()))
     s = score[~decided]
     agree = (np.sign(s) == searched["result_stm"][~decided])[s != 0]
     print("score (cp, decided excluded): mean %.1f, sd %.1f; sign agrees with the result in %.1f%%"

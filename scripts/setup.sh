@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs what Hansu needs on Debian 12 (as root, or through sudo) and builds it in build/.
+# Installs what Hansu needs on Debian 12 (as root, or through sudo) and builds it in build/, and
+# its MPI self-play and tuner (-DHANSU_MPI=ON) in build-mpi/, whose tests scripts/test.sh then runs.
 # Usage: scripts/setup.sh [--deps-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,7 @@ PACKAGES=(
   clang-format                     # the format check (scripts/format.sh --check)
   libcmocka-dev                    # unit tests
   zlib1g-dev libhdf5-dev hdf5-tools
+  openmpi-bin libopenmpi-dev       # the MPI build, build-mpi/ (docs/cluster.md); HDF5 stays serial
   fairy-stockfish                  # baseline opponent and cross-check
   python3 python3-numpy python3-h5py python3-pandas python3-matplotlib
   chromium python3-websocket       # the browser test of report.html (ctest -L browser)
@@ -39,3 +41,6 @@ fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 ninja -C build
 echo "setup: built into build/"
+cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_MPI=ON
+ninja -C build-mpi hansu-selfplay hansu-tune
+echo "setup: built the MPI self-play and tuner into build-mpi/"

@@ -41,6 +41,13 @@ void runner_config_default(SelfplayConfig *cfg) {
     cfg->checkpoint_games = 200;
     cfg->shard_positions = (size_t)1 << 18;
     cfg->progress_s = 1.0;
+    cfg->part_index = 1;
+    cfg->part_count = 1;
+}
+
+uint64_t runner_part_games(const SelfplayConfig *cfg) {
+    uint64_t first = cfg->part_index - 1;
+    return cfg->games > first ? (cfg->games - first + cfg->part_count - 1) / cfg->part_count : 0;
 }
 
 void runner_config_set_limit(SelfplayConfig *cfg, RunnerLimit which, uint64_t value) {
@@ -89,6 +96,16 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
         return error_set(err, STATUS_RANGE, "hash, shard size or checkpoint interval too small");
     if (!cfg->out_dir || !cfg->out_dir[0])
         return error_set(err, STATUS_RANGE, "--out needs a folder");
+    if (cfg->part_count < 1 || cfg->part_count > RUNNER_PARTS_MAX || cfg->part_index < 1 ||
+        cfg->part_index > cfg->part_count)
+        return error_set(err, STATUS_RANGE, "--part %u/%u: give I/K with 1 <= I <= K <= %d",
+                         cfg->part_index, cfg->part_count, RUNNER_PARTS_MAX);
+    if (cfg->games && cfg->part_count > cfg->games)
+        return error_set(err, STATUS_RANGE,
+                         "--part %u/%u: more parts than games (--games %llu): parts %llu..%u "
+                         "would play none",
+                         cfg->part_index, cfg->part_count, (unsigned long long)cfg->games,
+                         (unsigned long long)cfg->games + 1, cfg->part_count);
     return STATUS_OK;
 }
 
@@ -152,7 +169,8 @@ typedef struct Run {
     atomic_int *signal_stop;  // set by the front end's signal handler
     atomic_bool abort_games;  // stop searches now; games in progress are dropped
     atomic_bool no_new_games; // hand out no more indices (time budget reached)
-    // Schedule: indices below `target` not yet in `done` (from --resume).
+    // Schedule: indices below `target` of this part not yet in `done` (from --resume); the
+    // cursor counts this part's games: index = part_index - 1 + cursor * part_count.
     atomic_uint_fast64_t cursor;
     uint64_t target;
     uint8_t *done;
@@ -170,6 +188,7 @@ typedef struct Run {
     StoreMeta meta;
     int64_t next_shard;
     uint64_t resumed_games, resumed_positions, resumed_bytes;
+    uint64_t resumed_own; // resumed games of this part
     RunnerProgressFn progress;
     void *progress_arg;
     RunnerProgress prog;
@@ -187,8 +206,9 @@ static bool next_index(Run *r, uint64_t *index) {
         if (atomic_load(&r->no_new_games) || atomic_load(&r->abort_games) ||
             atomic_load(r->signal_stop))
             return false;
-        uint64_t i = atomic_fetch_add(&r->cursor, 1);
-        if (i >= r->target)
+        uint64_t j = atomic_fetch_add(&r->cursor, 1);
+        uint64_t i = r->cfg->part_index - 1 + j * r->cfg->part_count;
+        if (j >= r->target || i >= r->target)
             return false;
         if (!is_done(r, i)) {
             *index = i;
@@ -275,7 +295,7 @@ static void count_batch(Run *r, const ShardData *batch) {
     }
     p->done_here += batch->games.count;
     p->positions_here += batch->positions.count;
-    p->done = r->resumed_games + p->done_here;
+    p->done = r->resumed_own + p->done_here;
     p->positions = r->resumed_positions + p->positions_here;
 }
 
@@ -307,7 +327,7 @@ static Status checkpoint(Run *r, WriterState *w, ErrorInfo *err) {
         w->closed_shards_games += w->shard.games.count;
         w->closed_shards_positions += w->shard.positions.count;
         w->shard_bytes = 0;
-        r->next_shard++;
+        r->next_shard += r->cfg->part_count;
         shard_data_clear(&w->shard);
         utc_now(w->shard_start, sizeof w->shard_start);
     }
@@ -342,9 +362,9 @@ static void report(Run *r, double now, bool finished) {
     p->cpu_s = process_cpu_s() - r->start_cpu;
     p->games_per_s = p->elapsed_s > 0 ? p->done_here / p->elapsed_s : 0;
     p->eta_s = -1;
-    if (r->cfg->games && p->games_per_s > 0)
-        p->eta_s = (double)(r->cfg->games - (p->done < r->cfg->games ? p->done : r->cfg->games)) /
-                   p->games_per_s;
+    if (p->target && p->games_per_s > 0)
+        p->eta_s =
+            (double)(p->target - (p->done < p->target ? p->done : p->target)) / p->games_per_s;
     else if (!r->cfg->games)
         p->eta_s = r->cfg->hours * 3600 - p->elapsed_s;
     p->finished = finished;
@@ -436,9 +456,11 @@ static Status mark_done(Run *r, uint32_t id, const char *path, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// Removes the temporary files of an interrupted write (never complete, never read).
-static void remove_stale_tmp(const char *dir) {
-    for (int64_t k = 0;; k++) {
+// Removes the temporary files of an interrupted write (never complete, never read) of this
+// part's shards (another part's may be in the middle of a write).
+static void remove_stale_tmp(const SelfplayConfig *cfg) {
+    const char *dir = cfg->out_dir;
+    for (int64_t k = cfg->part_index - 1;; k += cfg->part_count) {
         char path[4200];
         h5store_shard_path(dir, k, path, sizeof path);
         strcat(path, ".tmp");
@@ -448,6 +470,25 @@ static void remove_stale_tmp(const char *dir) {
                 break;
         }
     }
+}
+
+// The shard number in a shard file's name (shard-NNNNNN.h5), or -1.
+static int64_t shard_number(const char *path) {
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    char *end;
+    long long k = strtoll(name + strlen(H5STORE_SHARD_PREFIX), &end, 10);
+    return strcmp(end, ".h5") == 0 && k >= 0 ? (int64_t)k : -1;
+}
+
+// How many of the listed shards this part writes (numbers k with k % K == I - 1).
+static size_t count_own_shards(const SelfplayConfig *cfg, char **paths, size_t n) {
+    size_t own = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t k = shard_number(paths[i]);
+        own += k >= 0 && (uint64_t)k % cfg->part_count == cfg->part_index - 1;
+    }
+    return own;
 }
 
 // runner_prepare_out, keeping the folder's lock in *lock (taken before anything in the folder
@@ -465,17 +506,25 @@ static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, Erro
         return error_set(err, STATUS_IO, "%s: not a folder", dir);
     if (access(dir, W_OK | X_OK) < 0)
         return error_set(err, STATUS_IO, "%s: folder not writable (%s)", dir, strerror(errno));
-    // One writer per folder: a second one would store games twice (and remove the first
-    // one's temporary file below).
-    Status st = run_lock_take_dir(dir, lock, err);
+    // One writer per folder (or per part): a second one would store games twice (and remove
+    // the first one's temporary file below).
+    Status st = cfg->part_count > 1
+                    ? run_lock_take_part(dir, cfg->part_index, cfg->part_count, lock, err)
+                    : run_lock_take_dir(dir, lock, err);
     if (st != STATUS_OK)
         return st;
-    remove_stale_tmp(dir);
+    remove_stale_tmp(cfg);
     char **paths = NULL;
     size_t n = 0;
     st = h5store_list_run(dir, &paths, &n, err);
+    size_t own = count_own_shards(cfg, paths, n);
     h5store_free_list(paths, n);
-    if (st == STATUS_OK && n > 0 && !cfg->resume)
+    if (st == STATUS_OK && own > 0 && !cfg->resume && cfg->part_count > 1)
+        st = error_set(err, STATUS_FORMAT,
+                       "%s already holds shards of part %u/%u (%zu): give --resume to continue "
+                       "it, or another --out",
+                       dir, cfg->part_index, cfg->part_count, own);
+    else if (st == STATUS_OK && n > 0 && !cfg->resume && cfg->part_count == 1)
         st = error_set(err, STATUS_FORMAT,
                        "%s already holds a run (%zu shards): give --resume "
                        "to continue it, or another --out",
@@ -560,8 +609,10 @@ static Status scan_run(Run *r, ErrorInfo *err) {
                            "run %s",
                            paths[i], theirs, ours);
         }
-        for (size_t g = 0; st == STATUS_OK && g < d.games.count; g++)
+        for (size_t g = 0; st == STATUS_OK && g < d.games.count; g++) {
             st = mark_done(r, d.games.game_id[g], paths[i], err);
+            r->resumed_own += d.games.game_id[g] % cfg->part_count == cfg->part_index - 1;
+        }
         struct stat sb;
         r->resumed_games += d.games.count;
         r->resumed_positions += d.positions.count;
@@ -569,6 +620,9 @@ static Status scan_run(Run *r, ErrorInfo *err) {
         if (st == STATUS_OK && m.shard >= r->next_shard)
             r->next_shard = m.shard + 1;
     }
+    // This part's shard numbers: the first k >= next_shard with k % K == I - 1.
+    int64_t k = (int64_t)cfg->part_count, first = (int64_t)cfg->part_index - 1;
+    r->next_shard += ((first - r->next_shard) % k + k) % k;
     shard_data_free(&d);
     h5store_free_list(paths, n);
     return st;
@@ -611,8 +665,8 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
     make_meta(cfg, bench, &r->meta);
     st = scan_run(r, err);
     if (st == STATUS_OK) {
-        r->prog.target = cfg->games;
-        r->prog.done = r->resumed_games;
+        r->prog.target = runner_part_games(cfg);
+        r->prog.done = r->resumed_own;
         r->prog.positions = r->resumed_positions;
         r->prog.saved = r->resumed_games;
         r->prog.saved_positions = r->resumed_positions;

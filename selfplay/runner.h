@@ -48,6 +48,8 @@ typedef struct SelfplayConfig {
     size_t shard_positions;    // a shard is closed once it holds this many positions
     double progress_s;         // seconds between progress callbacks
     unsigned limits_given;     // RunnerLimit bits set by runner_config_set_limit
+    unsigned part_index;       // play part part_index (1-based) of part_count of the schedule:
+    unsigned part_count;       // the games i with i % part_count == part_index - 1 [1 of 1]
 } SelfplayConfig;
 
 /// Where a run stands; passed to the progress callback and returned at the end.
@@ -77,9 +79,13 @@ typedef struct RunnerProgress {
 
 typedef void (*RunnerProgressFn)(const RunnerProgress *p, void *arg);
 
+/// Most parts a run can be split into (--part I/K, mpirun -np K).
+enum { RUNNER_PARTS_MAX = 1 << 16 };
+
 /// Defaults: 1000 games, all cores, seed 1, 8 random plies, 2000 nodes, hash 16 MB, bench on,
 /// resignation and adjudication off (when turned on: over 4 own moves, over 8 plies),
-/// checkpoint every 5 s or 200 games, shards of 1 << 18 positions, progress every second.
+/// checkpoint every 5 s or 200 games, shards of 1 << 18 positions, progress every second, the
+/// whole schedule (part 1 of 1).
 void runner_config_default(SelfplayConfig *cfg);
 
 /// Sets the search limit `which` to value (nodes, plies or ms per move) as a front end's flag
@@ -90,12 +96,19 @@ void runner_config_set_limit(SelfplayConfig *cfg, RunnerLimit which, uint64_t va
 /// message naming the flag (--nodes, --depth, ...).
 Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err);
 
+/// Games of the schedule of cfg that its part plays: cfg->games for part 1 of 1.
+uint64_t runner_part_games(const SelfplayConfig *cfg);
+
 /// Makes sure cfg->out_dir can take the run: creates it (not with --resume), checks it is a
 /// writable folder, removes temporary files of an interrupted write, and checks its shards:
 /// none for a new run, some for --resume ("nothing to resume in DIR"), no game id twice.
 /// All this under the folder's writer lock (DIR/.hansu-lock, run_lock.h): STATUS_IO naming
 /// the holder's pid while another process writes the folder. runner_run calls it first and
 /// keeps the lock to its end; a front end may call it before announcing slow work.
+/// A part of a split run (part_count > 1) takes run_lock_take_part's locks instead, so that
+/// the parts of one run write the folder together; shards of the other parts (of the same
+/// settings) do not make it "an existing run", only its own shards do. Part I of K numbers its
+/// shards I-1, I-1+K, I-1+2K, ... so that no two parts write one file name.
 Status runner_prepare_out(const SelfplayConfig *cfg, ErrorInfo *err);
 
 /// Runs to the target (or the time budget, or until *stop is set by a signal handler), then

@@ -16,6 +16,7 @@
 
 #include "board.h"
 #include "cli.h"
+#include "cluster.h"
 #include "engine.h"
 #include "export.h"
 #include "fen.h"
@@ -38,44 +39,47 @@ static void on_signal(int sig) {
 }
 
 static void usage(FILE *f) {
-    fprintf(
-        f, "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
-           "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
-           "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
-           "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
-           "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
-           "replay\n"
-           "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
-           "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
-           "- is stdout)\n"
-           "\n"
-           "options (defaults in brackets):\n"
-           "  --games N            games to reach in the run folder [1000]\n"
-           "  --hours H            play for H hours (with --games: whichever comes first)\n"
-           "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
-           "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
-           "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
-           "  --random-plies K     random legal opening plies per game [8]\n"
-           "  --variant V          janggi (16 formation pairings) or xiangqi (its start position)\n"
-           "                       [janggi]; a xiangqi game still going at ply 600 is drawn\n"
-           "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
-           "  --depth D            plies per move instead of nodes\n"
-           "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
-           "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
-           "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
-           "  --resign-plies N     ... for N of its own moves in a row [4]\n"
-           "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... "
-           "[off]\n"
-           "  --adjudicate-plies N ... for N plies in a row [8]\n"
-           "  --hash MB            TT per worker, MB [16]\n"
-           "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
-           "  --resume             continue the run in --out (same settings, shards there)\n"
-           "  --checkpoint-s S     seconds between checkpoints [5]\n"
-           "  --checkpoint-games N games between checkpoints [200]\n"
-           "  --shard-positions N  positions per shard file [262144]\n"
-           "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
-           "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
-           "  --help               this text\n");
+    fprintf(f,
+            "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
+            "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
+            "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
+            "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
+            "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
+            "replay\n"
+            "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
+            "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
+            "- is stdout)\n"
+            "\n"
+            "options (defaults in brackets):\n"
+            "  --games N            games to reach in the run folder [1000]\n"
+            "  --hours H            play for H hours (with --games: whichever comes first)\n"
+            "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
+            "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
+            "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
+            "  --random-plies K     random legal opening plies per game [8]\n"
+            "  --variant V          janggi (16 formation pairings) or xiangqi (its start position)\n"
+            "                       [janggi]; a xiangqi game still going at ply 600 is drawn\n"
+            "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
+            "  --depth D            plies per move instead of nodes\n"
+            "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
+            "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
+            "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
+            "  --resign-plies N     ... for N of its own moves in a row [4]\n"
+            "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... "
+            "[off]\n"
+            "  --adjudicate-plies N ... for N plies in a row [8]\n"
+            "  --hash MB            TT per worker, MB [16]\n"
+            "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
+            "  --resume             continue the run in --out (same settings, shards there)\n"
+            "  --checkpoint-s S     seconds between checkpoints [5]\n"
+            "  --checkpoint-games N games between checkpoints [200]\n"
+            "  --shard-positions N  positions per shard file [262144]\n"
+            "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
+            "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
+            "  --part I/K           play part I of K of the schedule (games i with i %% K == I-1)\n"
+            "                       into the shared --out, e.g. as a Slurm job array; under\n"
+            "                       mpirun -np R (an MPI build) rank r plays part r+1/R itself\n"
+            "  --help               this text\n");
 }
 
 // A flag's number, the whole text in 0..max; false with a message naming flag and text.
@@ -111,8 +115,18 @@ static void format_reasons(const RunnerProgress *p, char *out, size_t len) {
                      (unsigned long long)p->by_reason[r]);
 }
 
+// How progress lines are shown: on a terminal or not, the part's name ("" for a whole run),
+// or not at all (the other ranks of an MPI run: rank 0 speaks for them).
+typedef struct ProgressView {
+    bool tty, quiet;
+    char part[48];
+} ProgressView;
+
 static void on_progress(const RunnerProgress *p, void *arg) {
-    bool tty = *(bool *)arg;
+    const ProgressView *view = arg;
+    bool tty = view->tty;
+    if (view->quiet)
+        return;
     if (p->finished) {
         if (tty)
             fputc('\n', stderr);
@@ -125,15 +139,15 @@ static void on_progress(const RunnerProgress *p, void *arg) {
         snprintf(total, sizeof total, "/%llu", (unsigned long long)p->target);
     uint64_t decided = p->wins[0] + p->wins[1];
     fprintf(stderr,
-            "%sgames %llu%s  %.2f g/s  positions %llu  ETA %s |%s | Cho %.1f%% Han %.1f%%%s",
-            tty ? "\r\033[K" : "", (unsigned long long)p->done, total, p->games_per_s,
+            "%s%sgames %llu%s  %.2f g/s  positions %llu  ETA %s |%s | Cho %.1f%% Han %.1f%%%s",
+            tty ? "\r\033[K" : "", view->part, (unsigned long long)p->done, total, p->games_per_s,
             (unsigned long long)p->positions, p->eta_s < 0 ? "?" : eta, reasons,
             decided ? 100.0 * p->wins[0] / decided : 0.0,
             decided ? 100.0 * p->wins[1] / decided : 0.0, tty ? "" : "\n");
     fflush(stderr);
 }
 
-static void print_summary(const RunnerProgress *p) {
+static void print_summary(const RunnerProgress *p, const SelfplayConfig *cfg, unsigned ranks) {
     int threads = p->threads;
     char reasons[256], elapsed[32];
     format_reasons(p, reasons, sizeof reasons);
@@ -142,6 +156,11 @@ static void print_summary(const RunnerProgress *p) {
     printf("games played      %llu in %s (%.3f games/s, %.1f games/hour/core, %d threads)\n",
            (unsigned long long)p->done_here, elapsed, p->games_per_s,
            threads ? p->games_per_s * 3600 / threads : 0.0, threads);
+    if (ranks > 1)
+        printf("ranks             %u (MPI), the whole schedule\n", ranks);
+    else if (cfg->part_count > 1)
+        printf("part              %u/%u of the schedule (games i with i %% %u == %u)\n",
+               cfg->part_index, cfg->part_count, cfg->part_count, cfg->part_index - 1);
     printf("cpu               %.2f s, %.2f cores busy on average\n", p->cpu_s,
            p->elapsed_s > 0 ? p->cpu_s / p->elapsed_s : 0.0);
     printf("positions played  %llu (%.1f per game)\n", (unsigned long long)p->positions_here,
@@ -187,7 +206,7 @@ static void json_field(FILE *f, const char *name, double v) {
 
 // The run's result for programs (--json FILE, docs/json-outputs.md), written at once.
 static Status write_json(const char *path, const SelfplayConfig *cfg, const RunnerProgress *p,
-                         bool interrupted, ErrorInfo *err) {
+                         bool interrupted, unsigned ranks, ErrorInfo *err) {
     char **files = NULL, *buf = NULL;
     size_t n = 0, len = 0;
     Status st = h5store_list_files(cfg->out_dir, &files, &n, err);
@@ -201,6 +220,10 @@ static Status write_json(const char *path, const SelfplayConfig *cfg, const Runn
     cli_json_string(f, cfg->out_dir);
     fprintf(f, ",\n  \"interrupted\": %s,\n  \"threads\": %d", interrupted ? "true" : "false",
             p->threads);
+    if (ranks > 1) // only in split runs: a whole run's JSON stays as it was
+        fprintf(f, ",\n  \"ranks\": %u", ranks);
+    else if (cfg->part_count > 1)
+        fprintf(f, ",\n  \"part\": [%u, %u]", cfg->part_index, cfg->part_count);
     fprintf(f, ",\n  \"games_target\": %llu,\n  \"games_played\": %llu,\n  \"games_done\": %llu",
             (unsigned long long)p->target, (unsigned long long)p->done_here,
             (unsigned long long)p->done);
@@ -519,6 +542,7 @@ enum {
     OPT_NO_BENCH,
     OPT_JSON,
     OPT_VARIANT,
+    OPT_PART,
     OPT_HELP
 };
 
@@ -546,13 +570,14 @@ static const struct option OPTIONS[] = {
     {"no-bench", 0, 0, OPT_NO_BENCH},
     {"json", 1, 0, OPT_JSON},
     {"variant", 1, 0, OPT_VARIANT},
+    {"part", 1, 0, OPT_PART},
     {"help", 0, 0, OPT_HELP},
     {0, 0, 0, 0},
 };
 
 // The front end's own settings, beside the runner's.
 typedef struct Cli {
-    bool hours_given, games_given;
+    bool hours_given, games_given, part_given;
     const char *json_path; // --json FILE, or NULL
 } Cli;
 
@@ -574,6 +599,16 @@ static bool apply_option(SelfplayConfig *cfg, Cli *cli, int opt, const char *arg
         if (!(cfg->variant = variant_find(arg)))
             fprintf(stderr, "hansu-selfplay: --variant: '%s' is not janggi or xiangqi\n", arg);
         return cfg->variant != NULL;
+    case OPT_PART: {
+        ErrorInfo err;
+        ClusterPart part;
+        if (cluster_parse_part(flag, arg, RUNNER_PARTS_MAX, &part, &err) != STATUS_OK) {
+            fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+            return false;
+        }
+        cfg->part_index = part.index, cfg->part_count = part.count, cli->part_given = true;
+        return true;
+    }
     case OPT_SPREAD:
         return parse_double(flag, arg, &cfg->nodes_spread);
     case OPT_CKPT_S:
@@ -643,21 +678,53 @@ static bool apply_option(SelfplayConfig *cfg, Cli *cli, int opt, const char *arg
     return true;
 }
 
-int main(int argc, char **argv) {
-    engine_init();
-    // Past a file size limit (ulimit -f) a write must fail with EFBIG, reported with the
-    // file's name, instead of SIGXFSZ killing the run without a word.
-    signal(SIGXFSZ, SIG_IGN);
-    if (argc > 1 && strcmp(argv[1], "merge") == 0)
-        return cmd_merge(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "verify") == 0)
-        return cmd_verify(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "show") == 0)
-        return cmd_show(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "digest") == 0)
-        return cmd_digest(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "export") == 0)
-        return cmd_export(argc - 1, argv + 1);
+// An MPI run's ranks made one: rank 0 gets the sums of the games, positions, results, CPU and
+// writer seconds and checkpoints, the longest elapsed time, and the folder's totals (read
+// after every rank has written its last shard). Every rank calls it, whatever its status.
+static void gather_ranks(const SelfplayConfig *cfg, RunnerProgress *p, int *rc, bool *interrupted) {
+    enum { FIXED = 9 };
+    uint64_t v[FIXED + 32 + 2];
+    uint64_t head[FIXED] = {
+        p->done_here, p->positions_here, p->shards_written,          (uint64_t)p->threads,
+        p->target,    p->done,           (uint64_t)(p->cpu_s * 1e6), (uint64_t)(p->writer_s * 1e6),
+        *rc != 0};
+    memcpy(v, head, sizeof head);
+    memcpy(v + FIXED, p->by_reason, sizeof p->by_reason);
+    memcpy(v + FIXED + 32, p->wins, sizeof p->wins);
+    cluster_sum_u64(v, sizeof v / sizeof v[0]);
+    double m[4] = {p->elapsed_s, (double)p->buffer_peak_bytes, (double)*interrupted, *rc};
+    cluster_max_f64(m, 4);
+    cluster_barrier(); // every rank's last shard is on disk
+    p->done_here = v[0], p->positions_here = v[1], p->shards_written = v[2];
+    p->threads = (int)v[3], p->target = v[4], p->done = v[5];
+    p->cpu_s = v[6] * 1e-6, p->writer_s = v[7] * 1e-6;
+    memcpy(p->by_reason, v + FIXED, sizeof p->by_reason);
+    memcpy(p->wins, v + FIXED + 32, sizeof p->wins);
+    p->elapsed_s = m[0], p->buffer_peak_bytes = (uint64_t)m[1];
+    p->games_per_s = p->elapsed_s > 0 ? p->done_here / p->elapsed_s : 0;
+    *interrupted = m[2] != 0;
+    *rc = (int)m[3];
+    // The folder as a whole, as a one-process run reports it.
+    char **files = NULL;
+    size_t n = 0;
+    ErrorInfo err;
+    p->saved = p->saved_positions = p->bytes_on_disk = 0;
+    if (h5store_list_files(cfg->out_dir, &files, &n, &err) == STATUS_OK)
+        for (size_t i = 0; i < n; i++) {
+            StoreMeta meta;
+            size_t games = 0, positions = 0;
+            struct stat sb;
+            if (h5store_read_meta(files[i], &meta, &games, &positions, &err) != STATUS_OK)
+                continue;
+            p->saved += games, p->saved_positions += positions;
+            p->bytes_on_disk += stat(files[i], &sb) == 0 ? (uint64_t)sb.st_size : 0;
+        }
+    h5store_free_list(files, n);
+}
+
+// The play command: options, the run folder, the games, the summary; under MPI every rank
+// runs it and rank 0 reports for all.
+static int play(int argc, char **argv) {
     SelfplayConfig cfg;
     runner_config_default(&cfg);
     Cli cli = {0};
@@ -679,14 +746,31 @@ int main(int argc, char **argv) {
     }
     if (cli.hours_given && !cli.games_given)
         cfg.games = 0;
+    ClusterPart self = cluster_self();
+    if (self.count > 1 && cli.part_given) {
+        fprintf(stderr,
+                "hansu-selfplay: --part with mpirun -np %u: the ranks split the run "
+                "already (give one or the other)\n",
+                self.count);
+        return 2;
+    }
+    if (self.count > 1)
+        cfg.part_index = self.index, cfg.part_count = self.count;
+    ProgressView view = {.tty = tty, .quiet = self.index > 1};
+    char tag[48] = ""; // names the part in its error messages
+    if (cfg.part_count > 1) {
+        snprintf(view.part, sizeof view.part, "part %u/%u  ", cfg.part_index, cfg.part_count);
+        snprintf(tag, sizeof tag, "part %u/%u: ", cfg.part_index, cfg.part_count);
+    }
     ErrorInfo err;
     if (runner_config_check(&cfg, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
         return 2;
     }
     // The folder before the bench: a bad --out or --resume is told at once.
-    if (runner_prepare_out(&cfg, &err) != STATUS_OK) {
-        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+    Status st = runner_prepare_out(&cfg, &err);
+    if (st != STATUS_OK && self.count == 1) {
+        fprintf(stderr, "hansu-selfplay: %s%s\n", tag, err.msg);
         return 1;
     }
     struct sigaction sa = {0};
@@ -695,26 +779,37 @@ int main(int argc, char **argv) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    if (cfg.bench)
+    if (cfg.bench && st == STATUS_OK && !view.quiet)
         fprintf(stderr, "hansu-selfplay: measuring the bench signature for the file attributes "
                         "(--no-bench skips it)\n");
     RunnerProgress final;
     memset(&final, 0, sizeof final);
-    Status st = runner_run(&cfg, &stop_requested, on_progress, &tty, &final, &err);
-    if (st == STATUS_OK || final.done_here > 0) // no report of zeros when nothing was run
-        print_summary(&final);
+    if (st == STATUS_OK)
+        st = runner_run(&cfg, &stop_requested, on_progress, &view, &final, &err);
+    int rc = st == STATUS_OK ? 0 : 1;
+    bool interrupted = atomic_load(&stop_requested);
+    if (self.count > 1) {
+        if (st != STATUS_OK) // each rank tells its own error
+            fprintf(stderr, "hansu-selfplay: %s%s\n", tag, err.msg);
+        gather_ranks(&cfg, &final, &rc, &interrupted);
+        if (self.index > 1)
+            return rc;
+    }
+    if (rc == 0 || final.done_here > 0) // no report of zeros when nothing was run
+        print_summary(&final, &cfg, self.count);
     ErrorInfo jerr;
-    if ((st == STATUS_OK || final.done_here > 0) && cli.json_path &&
-        write_json(cli.json_path, &cfg, &final, atomic_load(&stop_requested), &jerr) != STATUS_OK) {
+    if ((rc == 0 || final.done_here > 0) && cli.json_path &&
+        write_json(cli.json_path, &cfg, &final, interrupted, self.count, &jerr) != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay: --json: %s\n", jerr.msg);
-        if (st == STATUS_OK)
+        if (rc == 0)
             return 1;
     }
-    if (st != STATUS_OK) {
-        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+    if (rc != 0) {
+        if (self.count == 1)
+            fprintf(stderr, "hansu-selfplay: %s%s\n", tag, err.msg);
         return 1;
     }
-    if (atomic_load(&stop_requested)) {
+    if (interrupted) {
         fprintf(stderr,
                 "hansu-selfplay: interrupted; finished games are saved in %s "
                 "(continue with --resume)\n",
@@ -722,4 +817,29 @@ int main(int argc, char **argv) {
         return 130;
     }
     return 0;
+}
+
+int main(int argc, char **argv) {
+    engine_init();
+    // Past a file size limit (ulimit -f) a write must fail with EFBIG, reported with the
+    // file's name, instead of SIGXFSZ killing the run without a word.
+    signal(SIGXFSZ, SIG_IGN);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "verify") == 0)
+        return cmd_verify(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "show") == 0)
+        return cmd_show(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "digest") == 0)
+        return cmd_digest(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "export") == 0)
+        return cmd_export(argc - 1, argv + 1);
+    ErrorInfo err;
+    if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+        return 1;
+    }
+    int rc = play(argc, argv);
+    cluster_finish();
+    return rc;
 }

@@ -45,7 +45,7 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_script_errors.py
                      $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_script_errors.d)
     set_tests_properties(test_script_errors_py PROPERTIES TIMEOUT 120)
-    # scripts/selfplay_stats.py: decided scores (points wins near +-20000, mates) kept out of
+    # scripts/selfplay_stats.py: decided scores (stored as ends in n plies) kept out of
     # the centipawn statistics; a shard copied within the folder is a failing WARNING.
     set(hansu_stats_dir ${CMAKE_CURRENT_BINARY_DIR}/runner_stats_py.d)
     set(hansu_stats_py /usr/bin/python3 ${PROJECT_SOURCE_DIR}/scripts/selfplay_stats.py)
@@ -57,7 +57,7 @@ tail -2 '${hansu_stats_dir}.out'; \
 cp '${hansu_stats_dir}/shard-000000.h5' '${hansu_stats_dir}/shard-000001.h5' \
 && ${hansu_stats_py} '${hansu_stats_dir}' >/dev/null; echo rc=$?")
     set_tests_properties(runner_stats_py PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION
-      "rc=0\n.*of them mates [0-9]+\nscore \\(cp, decided excluded\\): mean -?[0-9.]+, sd [0-9]?[0-9]?[0-9]\\.[0-9].*WARNING: 16 games share their id.*rc=1")
+      "rc=0\n.*of them stored as an end in n plies [0-9]+\nscore \\(cp, decided excluded\\): mean -?[0-9.]+, sd [0-9]?[0-9]?[0-9]\\.[0-9].*WARNING: 16 games share their id.*rc=1")
   endif()
 endif()
 

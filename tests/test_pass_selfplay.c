@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Self-play statistic of issue 10: games that end by two passes and are lost by the side that
 // passed first. A pass that the opponent answers by passing back ends the game on points, and
-// the search must see it: such games are at most 1 % of the games (issue 10's settings: 300
-// games at 300 nodes, seed 11; 70 of 300 before the fix), and in each one left the passer had
-// seen the loss (its search scored the pass as a decided loss: nothing better was in sight).
+// the search must see it: such games, where the pass was the passer's choice, are at most 1 %
+// of the games (issue 10's settings: 300 games at 300 nodes, seed 11; 70 of 300 before the
+// fix), and in each one left the passer had seen the loss (its search scored the pass as a
+// decided loss: nothing better was in sight). A pass that was the only legal move (no piece can
+// move: janggi has no stalemate) is no choice of the passer's but the winner's way to win on
+// points; such games are counted and printed, not bounded (most of those left since decided
+// scores rank by distance, engine/search.h).
 // Arguments (optional): games nodes max-percent (default 300 300 1).
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,8 +18,11 @@
 
 #include <cmocka.h>
 
+#include "board.h"
 #include "engine.h"
 #include "game_driver.h"
+#include "movegen.h"
+#include "packed_board.h"
 #include "rules.h"
 #include "runner.h"
 #include "search.h"
@@ -44,7 +51,8 @@ static void test_double_pass_losses(void **state) {
             fail_msg("game %llu: %s", (unsigned long long)i, err.msg);
         assert_true(played);
     }
-    uint64_t by_reason[REASON_NB] = {0}, lost = 0, unseen = 0;
+    uint64_t by_reason[REASON_NB] = {0}, lost = 0, forced = 0, unseen = 0;
+    static Board b;
     const GameColumns *g = &d.games;
     const PositionColumns *p = &d.positions;
     for (size_t k = 0; k < g->count; k++) {
@@ -56,7 +64,16 @@ static void test_double_pass_losses(void **state) {
         if (g->winner[k] == p->stm[first])
             continue;
         lost++;
-        if (!(p->flags[first] & POS_RANDOM) && p->score[first] > -SCORE_DECISIVE) {
+        assert_int_equal(
+            packed_board_decode((const PackedBoard *)(p->board + first * PACKED_BOARD_BYTES),
+                                (Side)p->stm[first], p->ply[first], &b, &err),
+            STATUS_OK);
+        MoveList legal;
+        movegen_legal(&b, &legal);
+        if (legal.count == 1)
+            forced++; // the pass alone
+        // A decided score is stored as a win or loss in n plies (game_driver.c).
+        if (!(p->flags[first] & POS_RANDOM) && p->score[first] > -STORED_MATE_MIN) {
             unseen++;
             print_error("game %u: the pass at ply %u scored %d and lost by two passes\n",
                         g->game_id[k], p->ply[first], p->score[first]);
@@ -69,10 +86,10 @@ static void test_double_pass_losses(void **state) {
             printf(" %s %llu", rules_reason_name((EndReason)r), (unsigned long long)by_reason[r]);
     printf("\n");
     print_message("double-pass games lost by the first passer: %llu (%.2f %%), %llu of them "
-                  "with the loss unseen\n",
+                  "with the pass the only legal move, %llu with the loss unseen\n",
                   (unsigned long long)lost, 100.0 * (double)lost / (double)g->count,
-                  (unsigned long long)unseen);
-    assert_true(lost * 100 <= g->count * max_percent);
+                  (unsigned long long)forced, (unsigned long long)unseen);
+    assert_true((lost - forced) * 100 <= g->count * max_percent);
     assert_int_equal(unseen, 0);
     shard_data_free(&d);
     search_destroy(s);

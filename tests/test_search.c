@@ -2,9 +2,10 @@
 // Search: mates in 1, 2 and 3 (chariot, horse, elephant, cannon over a screen, palace
 // diagonals), each confirmed as a mate of that length by Fairy-Stockfish 11.1 with no pass in
 // its principal variation (it also reports point-decided ends as mate); the game ends of the
-// rules page scored by points or perpetual check; a pass that lets the opponent end the game by
-// passing back never chosen when it loses on points, and chosen when it wins; the move limit
-// and a standing bikjang scored as the points decide at every depth; exact node limits;
+// rules page scored by points or perpetual check, ranked by distance before kind (the losing
+// side takes the later loss, the winning side the sooner win); a pass that lets the opponent end
+// the game by passing back never chosen when it loses on points, and chosen when it wins; the move
+// limit and a standing bikjang scored as the points decide at every depth; exact node limits;
 // reproducible search after search_clear; no illegal bestmove over many random positions; the
 // quiescence line of search_quiet_pv independent of earlier searches and stopped before a game
 // end.
@@ -121,7 +122,7 @@ static void test_mates(void **state) {
         SearchResult r = run_depth(&b, 2 * MATES[i].moves + 5);
         char mv[MOVE_STR_LEN];
         move_to_uci(r.best, mv);
-        if (r.score != SCORE_MATE - (2 * MATES[i].moves - 1) && ++failures)
+        if (r.score != score_win(2 * MATES[i].moves - 1, SCORE_END_MATE) && ++failures)
             print_error("case %d (%s): score %d, bestmove %s, expected mate in %d", i, MATES[i].fen,
                         r.score, mv, MATES[i].moves);
         if (MATES[i].moves == 1) {
@@ -146,21 +147,22 @@ static void test_game_ends(void **state) {
         "rn1a1a1br/4k4/c4n3/bpp2pC1p/1c7/9/1PP1P1PP1/1CN6/4K4/1RBA1ANBR w - - 0 1";
     static const char *const C12 = "9/3c1k3/3a1aN2/9/9/4R4/3r5/9/4CA3/3AK4 w - - 0 1";
     static const char *const C11 = "9/c1P6/3k5/7c1/9/9/9/9/4K4/4C1B2 w - - 0 1";
+    // A win on points or by the perpetual-check rule on the next ply (the margin is not scored);
+    // where any move wins, one that also mates would score a mate (mate1, the best on ply 1).
+    const int points1 = score_win(1, SCORE_END_POINTS), mate1 = score_win(1, SCORE_END_MATE);
     const EndCase cases[] = {
         // After Cho's pass, Han's pass ends the game by two passes: Han wins 73.5 : 72.
-        {FEN_START, "e2e2", "e9e9", SCORE_POINTS_WIN + 3 * SCORE_POINTS_PER_HALF - 1,
-         SCORE_POINTS_WIN + 3 * SCORE_POINTS_PER_HALF - 1},
+        {FEN_START, "e2e2", "e9e9", points1, points1},
         // Bikjang stands: taking the cannon keeps the generals facing, Han wins 71.5 : 65.
-        {C02, "e4d4", "f7g7", SCORE_POINTS_WIN + 13 * SCORE_POINTS_PER_HALF - 1,
-         SCORE_POINTS_WIN + 13 * SCORE_POINTS_PER_HALF - 1},
+        {C02, "e4d4", "f7g7", points1, points1},
         // Ply 200: whatever Han plays ends the game by the move limit, Han ahead on points.
         {"rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 100", "", NULL,
-         SCORE_POINTS_WIN, SCORE_RULE_WIN},
+         points1, mate1},
         // Han completes the threefold repetition of Cho's perpetual check: Cho loses.
-        {C12, "g8h10 f9f10 h10g8 f10f9 g8h10 f9f10 h10g8", "f10f9", SCORE_RULE_WIN - 1,
-         SCORE_RULE_WIN - 1},
+        {C12, "g8h10 f9f10 h10g8 f10f9 g8h10 f9f10 h10g8", "f10f9", score_win(1, SCORE_END_RULE),
+         score_win(1, SCORE_END_RULE)},
         // Han's pass completes a plain repetition: decided by points, Han 15.5 : 12.
-        {C11, "e2e3 d8d8 e3e2 d8d8 e2e3 d8d8 e3e2", NULL, SCORE_POINTS_WIN, SCORE_RULE_WIN},
+        {C11, "e2e3 d8d8 e3e2 d8d8 e2e3 d8d8 e3e2", NULL, points1, mate1},
         // Oracle C01: in check from the f10 cannon, the only legal move is f3e2.
         {"2R1acb2/4ak3/4B1n2/n3p4/7p1/3P5/1PP4P1/2N1CK1C1/5A2r/5A3 w - - 1 25", "", "f3e2",
          -SCORE_INFINITE, SCORE_INFINITE},
@@ -209,11 +211,8 @@ static SearchResult run_limits(const Board *b, const SearchLimits *lim) {
 
 static Move pass_of(const Board *b) { return move_make(b->general[b->side], b->general[b->side]); }
 
-// Score of a win on points by `side` with b's points, decided `ply` plies from the root.
-static int points_win(const Board *b, Side side, int ply) {
-    int margin = rules_points_half(b, side) - rules_points_half(b, !side);
-    return SCORE_POINTS_WIN + SCORE_POINTS_PER_HALF * margin - ply;
-}
+// Score of a win on points decided `ply` plies from the root (whatever the margin).
+static int points_win(int ply) { return score_win(ply, SCORE_END_POINTS); }
 
 static void test_pass_losing_on_points(void **state) {
     (void)state;
@@ -228,7 +227,7 @@ static void test_pass_losing_on_points(void **state) {
         board_make(&after, pass_of(&b));
         SearchResult r = run_depth(&after, 1);
         assert_true(move_is_pass(r.best));
-        assert_int_equal(r.score, points_win(&after, after.side, 1));
+        assert_int_equal(r.score, points_win(1));
         for (int k = 0; k < PASS_LIMITS_N; k++) {
             r = run_limits(&b, &PASS_LIMITS[k]);
             char mv[MOVE_STR_LEN];
@@ -256,7 +255,7 @@ static void test_pass_winning_on_points(void **state) {
             SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
             char mv[MOVE_STR_LEN];
             move_to_uci(r.best, mv);
-            if (!move_is_pass(r.best) || r.score != points_win(&b, b.side, 1))
+            if (!move_is_pass(r.best) || r.score != points_win(1))
                 fail_msg("case %zu, depth %d nodes %llu: bestmove %s score %d", i,
                          PASS_LIMITS[k].depth, (unsigned long long)PASS_LIMITS[k].nodes, mv,
                          r.score);
@@ -274,7 +273,7 @@ static void test_move_limit_by_points(void **state) {
     static const char *const AT_197 = "3k5/4a4/9/9/9/3P5/9/9/4A4/4K4 b - - 0 99";
     static Board b;
     load(&b, AT_198, NULL);
-    int win = points_win(&b, CHO, 2);
+    int win = points_win(2);
     for (int k = 0; k < PASS_LIMITS_N; k++) {
         SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
         if (r.score != win)
@@ -284,9 +283,9 @@ static void test_move_limit_by_points(void **state) {
     load(&b, AT_197, NULL);
     for (int k = 1; k < PASS_LIMITS_N; k++) {
         SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
-        if (r.score != -win + 1)
+        if (r.score != -points_win(3))
             fail_msg("ply 197, depth %d nodes %llu: score %d, expected %d", PASS_LIMITS[k].depth,
-                     (unsigned long long)PASS_LIMITS[k].nodes, r.score, -win + 1);
+                     (unsigned long long)PASS_LIMITS[k].nodes, r.score, -points_win(3));
     }
 }
 
@@ -311,13 +310,78 @@ static void test_bikjang_by_points(void **state) {
     Move take;
     ErrorInfo err;
     assert_int_equal(move_parse_uci(&b, "f7g7", &take, &err), STATUS_OK);
-    Board after = b;
-    board_make(&after, take);
     for (int k = 0; k < PASS_LIMITS_N; k++) {
         SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
-        if (r.best != take || r.score != points_win(&after, HAN, 1))
+        if (r.best != take || r.score != points_win(1))
             fail_msg("ahead, depth %d nodes %llu: score %d", PASS_LIMITS[k].depth,
                      (unsigned long long)PASS_LIMITS[k].nodes, r.score);
+    }
+}
+
+// Decided scores rank by distance first (search.h): a loss is a loss whatever its kind, so the
+// losing side takes the latest and the winning side the soonest. Han's general on e10 is held
+// on rank 10 by the a9 chariot (the soldiers on d4-f4 keep the generals from facing). After
+// Cho's pass, Han's pass back loses on points at once (ply 1), any other move is mated by
+// b1b10 (ply 2): Han must move and be mated later, not pass (the ranking by kind, any points
+// loss above any mate, passed here).
+static void test_later_loss_before_points_loss(void **state) {
+    (void)state;
+    static Board b, after;
+    load(&b, "4k4/R8/9/9/9/9/3PPP3/9/9/1R1K5 w - - 0 30", "d1d1");
+    assert_false(board_in_check(&b));
+    assert_int_not_equal(rules_points_leader(&b), b.side);
+    after = b; // the premise: Han's pass ends the game by two passes, lost on points
+    board_make(&after, pass_of(&b));
+    GameResult gr;
+    assert_true(rules_game_over(&after, &gr));
+    assert_int_equal(gr.reason, REASON_DOUBLE_PASS);
+    assert_int_equal(gr.winner, CHO);
+    for (int k = 1; k < PASS_LIMITS_N; k++) {
+        SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+        char mv[MOVE_STR_LEN];
+        move_to_uci(r.best, mv);
+        if (move_is_pass(r.best) || r.score != -score_win(2, SCORE_END_MATE))
+            fail_msg("depth %d nodes %llu: bestmove %s score %d, expected mated on ply 2",
+                     PASS_LIMITS[k].depth, (unsigned long long)PASS_LIMITS[k].nodes, mv, r.score);
+    }
+}
+
+// The winning side takes the soonest win, of any kind: after Han's pass, Cho (ahead) wins on
+// points by passing back (ply 1) before its mate by a8a9 and b1b10 (ply 3); where it also has
+// a mate on ply 1 (the chariot already on a9), the kind breaks the tie: mate first.
+static void test_sooner_win_whatever_kind(void **state) {
+    (void)state;
+    static Board b, after;
+    ErrorInfo err;
+    Move m;
+    load(&b, "4k4/9/R8/9/9/9/3PPP3/9/9/1R1K5 b - - 0 30", "e10e10");
+    assert_int_equal(rules_points_leader(&b), b.side);
+    after = b;
+    assert_int_equal(move_parse_uci(&after, "a8a9", &m, &err), STATUS_OK);
+    board_make(&after, m);
+    assert_int_equal(run_depth(&after, 3).score, -score_win(2, SCORE_END_MATE)); // the mate
+    for (int k = 0; k < PASS_LIMITS_N; k++) {
+        SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+        char mv[MOVE_STR_LEN];
+        move_to_uci(r.best, mv);
+        if (!move_is_pass(r.best) || r.score != points_win(1))
+            fail_msg("points first, depth %d nodes %llu: bestmove %s score %d",
+                     PASS_LIMITS[k].depth, (unsigned long long)PASS_LIMITS[k].nodes, mv, r.score);
+    }
+    load(&b, "4k4/R8/9/9/9/9/3PPP3/9/9/1R1K5 b - - 0 30", "e10e10");
+    after = b;
+    assert_int_equal(move_parse_uci(&after, "b1b10", &m, &err), STATUS_OK);
+    board_make(&after, m);
+    GameResult gr;
+    assert_true(rules_game_over(&after, &gr));
+    assert_int_equal(gr.reason, REASON_CHECKMATE); // the mate on ply 1
+    for (int k = 0; k < PASS_LIMITS_N; k++) {
+        SearchResult r = run_limits(&b, &PASS_LIMITS[k]);
+        char mv[MOVE_STR_LEN];
+        move_to_uci(r.best, mv);
+        if (r.best != m || r.score != score_win(1, SCORE_END_MATE))
+            fail_msg("mate on the tie, depth %d nodes %llu: bestmove %s score %d",
+                     PASS_LIMITS[k].depth, (unsigned long long)PASS_LIMITS[k].nodes, mv, r.score);
     }
 }
 
@@ -452,6 +516,8 @@ int main(void) {
         cmocka_unit_test(test_pass_winning_on_points),
         cmocka_unit_test(test_move_limit_by_points),
         cmocka_unit_test(test_bikjang_by_points),
+        cmocka_unit_test(test_later_loss_before_points_loss),
+        cmocka_unit_test(test_sooner_win_whatever_kind),
         cmocka_unit_test(test_node_limit_exact),
         cmocka_unit_test(test_legal_bestmoves),
         cmocka_unit_test(test_quiet_pv_deterministic),

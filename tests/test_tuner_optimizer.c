@@ -114,6 +114,34 @@ static void test_gradient_matches_finite_differences(void **state) {
     trace_store_free(&s);
 }
 
+// The ranks' shares of tune_gradient_split (issue 15) are those of one process's threads: with
+// one thread per rank (without MPI each call returns only its own share), rank 0's plus
+// rank 1's plus rank 2's gradient, added in that order, is bit for bit the gradient of three
+// threads (OpenMP's static split of 301 positions: 101, 100, 100), and the shares' losses add
+// up to the loss.
+static void test_gradient_split_over_ranks(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 301, 29);
+    double w[2 * NP], k = 1.1, one[2 * NP], sum[2 * NP] = {0}, share[2 * NP];
+    random_weights(w, 31, 80);
+    tune_set_targets(&s, k, 0.3);
+    double *scratch = calloc(4 * tune_scratch_stride(&s) + 1, sizeof *scratch);
+    tune_gradient(&s, 0, s.npos, w, k, 3, one, scratch);
+    double loss = 0, one_loss = tune_loss(&s, w, k, 3);
+    for (int rank = 0; rank < 3; rank++) {
+        loss += tune_gradient_split(&s, 0, s.npos, w, k, 1, rank, 3, share, scratch);
+        for (int i = 0; i < 2 * NP; i++)
+            sum[i] += share[i];
+    }
+    for (int i = 0; i < 2 * NP; i++)
+        if (memcmp(&sum[i], &one[i], sizeof(double)) != 0)
+            fail_msg("param %d: ranks %.17g, three threads %.17g", i, sum[i], one[i]);
+    assert_true(fabs(loss - one_loss) <= 1e-15);
+    free(scratch);
+    trace_store_free(&s);
+}
+
 // The regularised objective J = MSE + (l2 / N) * sum((w - w0) / 100)^2: its value on a known
 // deviation, its gradient against central finite differences, and its pull in training.
 static void test_l2_objective(void **state) {
@@ -303,6 +331,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256_vectors),
         cmocka_unit_test(test_gradient_matches_finite_differences),
+        cmocka_unit_test(test_gradient_split_over_ranks),
         cmocka_unit_test(test_l2_objective),
         cmocka_unit_test(test_rebuild_matches_eval),
         cmocka_unit_test(test_recovery_of_known_weights),

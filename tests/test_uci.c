@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // UCI scripts driven through uci_handle_line with the answers written to an in-memory stream:
 // the janggi dialect, errors that name the token and leave the position alone, search limits,
+// decided scores as `score mate N` whatever the rule that ends the game,
 // stop during `go infinite`, reproducible `go nodes` after ucinewgame, game over, perft, bench;
 // go forms that move now, refused go forms (each still answered by one bestmove), go after a
 // refused position, moves after the end of the game, perft that stop and quit interrupt, the
@@ -196,6 +197,26 @@ static void test_go_limits(void **state) {
     assert_non_null(strstr(say(&s, "go sideways 3"), "'sideways'"));
     a = say(&s, "go perft 2");
     assert_non_null(strstr(a, "Nodes searched: 1024"));
+    session_close(&s);
+}
+
+// A decided game prints as `score mate N` whatever its kind, N the moves to the end, negative
+// for the side that loses (as Fairy-Stockfish prints a variant's game ends): after Cho's pass,
+// Han's pass back wins on points; a mate in 2 is `mate 2`, being mated next move `mate -1`.
+static void test_decided_scores(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    say(&s, "position startpos moves e2e2");
+    const char *a = say(&s, "go depth 3");
+    assert_non_null(strstr(a, "info depth 3 "));
+    assert_non_null(strstr(a, " score mate 1 "));
+    assert_non_null(strstr(a, "bestmove e9e9"));
+    // Han's general held on rank 10: whatever Han plays, the pass included, b1b10 mates.
+    say(&s, "position fen 4k4/R8/9/9/9/9/3PPP3/9/9/1R1K5 b - - 0 30");
+    assert_non_null(strstr(say(&s, "go depth 4"), " score mate -1 "));
+    say(&s, "position fen 3aa4/3k5/4c4/4b1pp1/9/9/1p1P5/5R2C/4A3r/4K2C1 w - - 7 34");
+    assert_non_null(strstr(say(&s, "go depth 7"), " score mate 2 "));
     session_close(&s);
 }
 
@@ -578,6 +599,7 @@ int main(void) {
         cmocka_unit_test(test_variant_xiangqi),
         cmocka_unit_test(test_position_errors),
         cmocka_unit_test(test_go_limits),
+        cmocka_unit_test(test_decided_scores),
         cmocka_unit_test(test_go_infinite_stop),
         cmocka_unit_test(test_reproducible_nodes),
         cmocka_unit_test(test_game_over),

@@ -156,7 +156,7 @@ static void test_mate_in_2(void **state) {
     static Board b;
     load(&b, "9/4k4/1R7/9/9/9/9/9/9/R2K5 w - - 0 1", NULL);
     SearchResult r = run_depth(&b, 9); // as janggi's mates: 2 * moves + 5 plies
-    assert_int_equal(r.score, SCORE_MATE - 3);
+    assert_int_equal(r.score, score_win(3, SCORE_END_MATE));
     char mv[MOVE_STR_LEN];
     move_to_uci(r.best, mv);
     assert_string_equal(mv, "a1a9");
@@ -170,7 +170,7 @@ static void test_stalemate_wins(void **state) {
     static Board b;
     load(&b, "5k3/R8/9/9/9/9/9/9/9/3K5 w - - 0 1", NULL);
     SearchResult r = run_depth(&b, 4);
-    assert_int_equal(r.score, SCORE_MATE - 1);
+    assert_int_equal(r.score, score_win(1, SCORE_END_MATE));
     board_make(&b, r.best);
     GameResult gr;
     assert_true(rules_game_over(&b, &gr));

@@ -2,6 +2,7 @@
 // The Texel loss, its gradient over sparse traces (OpenMP, per-thread buffers), the 1-D fit
 // of K, and the Adam / gradient-descent training loop. Formulas in optimizer.h.
 #include "optimizer.h"
+#include "cluster.h"
 #include "prng.h"
 
 #include <math.h>
@@ -107,6 +108,95 @@ double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double
     return sum / (double)(end - begin);
 }
 
+// Thread t's share [lo, hi) of [begin, end) among n threads under schedule(static) as libgomp
+// cuts it: n / threads each, one more for the first (n % threads).
+static void static_share(size_t begin, size_t end, int threads, int t, size_t *lo, size_t *hi) {
+    size_t n = end - begin, q = n / (size_t)threads, rem = n % (size_t)threads, i = (size_t)t;
+    *lo = begin + (i < rem ? (q + 1) * i : q * i + rem);
+    *hi = *lo + q + (i < rem);
+}
+
+// One rank's per-thread shares, added in thread order by cluster_chain_sum.
+typedef struct Shares {
+    int threads;
+    size_t n2, stride;
+    const double *scratch, *part;
+} Shares;
+
+// acc = [gradient (n2), loss sum (1)]: this rank's threads added in order, as tune_gradient.
+static void add_shares(double *acc, void *arg) {
+    const Shares *sh = arg;
+    for (int t = 0; t < sh->threads; t++) {
+        const double *g = sh->scratch + (size_t)t * sh->stride;
+        for (size_t i = 0; i < sh->n2; i++)
+            acc[i] += g[i];
+        acc[sh->n2] += sh->part[t];
+    }
+}
+
+double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, const double *w, double k,
+                           int threads, int rank, int ranks, double *grad, double *scratch) {
+    if (ranks <= 1)
+        return tune_gradient(s, begin, end, w, k, threads, grad, scratch);
+    size_t n2 = (size_t)2 * s->nparams, stride = tune_scratch_stride(s);
+    double part[256] = {0};
+    int nt = threads < 256 ? threads : 256, all = nt * ranks;
+    double *acc = scratch + (size_t)nt * stride; // the running sum: n2 + 1 doubles after them
+    memset(acc, 0, (n2 + 1) * sizeof *acc);
+    const double inv_pm = 1.0 / s->phase_max,
+                 scale = end > begin ? 2.0 * k * LN10_400 / (double)(end - begin) : 0;
+    // One share per thread of this rank, whatever team OpenMP gives (each its own buffer).
+#pragma omp parallel for schedule(static, 1) num_threads(nt)
+    for (int t = 0; t < nt; t++) {
+        double *g = scratch + (size_t)t * stride, sum = 0;
+        memset(g, 0, n2 * sizeof *g);
+        size_t lo, hi;
+        static_share(begin, end, all, rank * nt + t, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) {
+            const TracePos *p = &s->pos[j];
+            double pr = tune_sigmoid(k, eval_at(s, p, w)), d = pr - p->target;
+            sum += d * d;
+            // dMSE/dE split into its midgame and endgame shares by the phase.
+            double de = scale * d * pr * (1 - pr);
+            double dmg = de * p->phase * inv_pm, deg = de * (s->phase_max - p->phase) * inv_pm;
+            const TraceEntry *e = s->entries + p->start;
+            for (int m = 0; m < p->count; m++) {
+                double *gi = g + 2 * e[m].index;
+                gi[0] += e[m].coef * dmg;
+                gi[1] += e[m].coef * deg;
+            }
+        }
+        part[t] = sum;
+    }
+    Shares sh = {.threads = nt, .n2 = n2, .stride = stride, .scratch = scratch, .part = part};
+    cluster_chain_sum(acc, n2 + 1, add_shares, &sh);
+    memcpy(grad, acc, n2 * sizeof *grad);
+    return end > begin ? acc[n2] / (double)(end - begin) : 0;
+}
+
+double tune_loss_split(const TraceStore *s, const double *w, double k, int threads, int rank,
+                       int ranks) {
+    if (ranks <= 1 || s->npos == 0)
+        return tune_loss(s, w, k, threads);
+    double part[256] = {0};
+    int nt = threads < 256 ? threads : 256, all = nt * ranks;
+#pragma omp parallel for schedule(static, 1) num_threads(nt)
+    for (int t = 0; t < nt; t++) {
+        double acc = 0;
+        size_t lo, hi;
+        static_share(0, s->npos, all, rank * nt + t, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) {
+            double d = tune_sigmoid(k, eval_at(s, &s->pos[j], w)) - s->pos[j].target;
+            acc += d * d;
+        }
+        part[t] = acc;
+    }
+    Shares sh = {.threads = nt, .n2 = 0, .stride = 0, .scratch = NULL, .part = part};
+    double sum = 0;
+    cluster_chain_sum(&sum, 1, add_shares, &sh);
+    return sum / (double)s->npos;
+}
+
 double tune_penalty(const TuneConfig *cfg, int nparams, size_t npos, const double *w0,
                     const double *w, double *grad) {
     if (!(cfg->l2 > 0) || npos == 0 || !w0)
@@ -196,7 +286,9 @@ static double run_epoch(const TraceStore *s, const TuneConfig *cfg, const double
     double sum = 0;
     for (size_t b = 0; b < nb; b++) {
         size_t lo = order[b] * batch, hi = lo + batch < s->npos ? lo + batch : s->npos;
-        sum += tune_gradient(s, lo, hi, w, cfg->k, cfg->threads, g, scratch) * (double)(hi - lo);
+        sum += tune_gradient_split(s, lo, hi, w, cfg->k, cfg->threads, cfg->rank, cfg->ranks, g,
+                                   scratch) *
+               (double)(hi - lo);
         tune_penalty(cfg, s->nparams, s->npos, w0, w, g); // the prior: N of the whole set
         step(cfg, s->nparams, w, g, m, v, ++*t);
     }
@@ -214,7 +306,9 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
     size_t n2 = (size_t)2 * train->nparams, batch = cfg->batch ? cfg->batch : train->npos;
     double *g = calloc(n2, sizeof *g), *m = calloc(n2, sizeof *m), *v = calloc(n2, sizeof *v);
     double *best = malloc(n2 * sizeof *best), *w0 = malloc(n2 * sizeof *w0);
-    double *scratch = calloc((size_t)cfg->threads * tune_scratch_stride(train), sizeof *scratch);
+    // One buffer per thread, and one more for tune_gradient_split's running sum.
+    double *scratch =
+        calloc((size_t)(cfg->threads + 1) * tune_scratch_stride(train) + 1, sizeof *scratch);
     size_t *order = malloc(((train->npos + batch - 1) / batch) * sizeof *order);
     Status st = STATUS_OK;
     if (!g || !m || !v || !best || !w0 || !scratch || !order) {
@@ -223,7 +317,9 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
     }
     bool has_valid = valid && valid->npos > 0;
     *result =
-        (TuneResult){.best_valid_mse = has_valid ? tune_loss(valid, w, cfg->k, cfg->threads) : NAN};
+        (TuneResult){.best_valid_mse = has_valid ? tune_loss_split(valid, w, cfg->k, cfg->threads,
+                                                                   cfg->rank, cfg->ranks)
+                                                 : NAN};
     memcpy(best, w, n2 * sizeof *best);
     memcpy(w0, cfg->w0 ? cfg->w0 : w, n2 * sizeof *w0);
     long t = 0;
@@ -234,7 +330,7 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
         e.train_mse = run_epoch(train, cfg, w0, epoch, w, g, m, v, scratch, order, &t);
         double t1 = omp_get_wtime();
         if (has_valid)
-            e.valid_mse = tune_loss(valid, w, cfg->k, cfg->threads);
+            e.valid_mse = tune_loss_split(valid, w, cfg->k, cfg->threads, cfg->rank, cfg->ranks);
         e.train_seconds = t1 - t0, e.valid_seconds = omp_get_wtime() - t1;
         result->epochs_run = epoch;
         if (on_epoch)

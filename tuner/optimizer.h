@@ -51,6 +51,8 @@ typedef struct TuneConfig {
     const uint8_t *frozen; // nparams flags, 1 = keep this parameter (mg and eg) fixed; NULL = none
     double l2;             // prior weight (see above); 0 = no regularisation
     const double *w0;      // 2 * nparams weights the prior pulls toward; NULL = the start of w
+    int rank, ranks;       // MPI: this process is rank `rank` of `ranks`, each with `threads`
+                           // threads; ranks <= 1: this process alone (see tune_gradient_split)
 } TuneConfig;
 
 /// What one epoch did, for the per-epoch line and the loss CSV.
@@ -88,6 +90,21 @@ double tune_loss(const TraceStore *s, const double *w, double k, int threads);
 /// doubles) are summed in thread order, so the result is deterministic for a thread count.
 double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double *w, double k,
                      int threads, double *grad, double *scratch);
+
+/// tune_gradient spread over `ranks` processes (MPI ranks) of `threads` threads each: this
+/// one (rank `rank`) computes the shares that threads rank*threads .. rank*threads+threads-1
+/// of one process with ranks*threads threads would (OpenMP's static split, as libgomp cuts
+/// it), and cluster_chain_sum adds every share in that thread order, so the gradient and the
+/// loss, returned on every rank, are bit for bit those of tune_gradient with ranks*threads
+/// threads. Every rank must call it alike. scratch: (threads + 1) * tune_scratch_stride(s) + 1
+/// doubles (the last for the running sum). ranks <= 1: tune_gradient.
+double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, const double *w, double k,
+                           int threads, int rank, int ranks, double *grad, double *scratch);
+
+/// tune_loss spread over ranks as tune_gradient_split: bit for bit tune_loss with
+/// ranks*threads threads, on every rank. ranks <= 1: tune_loss.
+double tune_loss_split(const TraceStore *s, const double *w, double k, int threads, int rank,
+                       int ranks);
 
 /// Doubles of scratch each thread needs in tune_gradient().
 size_t tune_scratch_stride(const TraceStore *s);

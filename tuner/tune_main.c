@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "dataset.h"
 #include "engine.h"
 #include "eval.h"
@@ -484,11 +485,12 @@ static Status prepare(Run *r, ErrorInfo *err) {
         c->k = tune_fit_k(&r->train, r->w, c->threads);
     tune_set_targets(&r->train, c->k, r->o.lambda);
     tune_set_targets(&r->valid, c->k, r->o.lambda);
-    r->start_train = tune_loss(&r->train, r->w, c->k, c->threads);
-    r->start_valid = r->valid.npos ? tune_loss(&r->valid, r->w, c->k, c->threads) : NAN;
+    r->start_train = tune_loss_split(&r->train, r->w, c->k, c->threads, c->rank, c->ranks);
+    r->start_valid =
+        r->valid.npos ? tune_loss_split(&r->valid, r->w, c->k, c->threads, c->rank, c->ranks) : NAN;
     printf("K %.6f (%s), lambda %.3f; starting weights: train MSE %.8f, valid MSE %.8f\n", c->k,
            r->o.k_given ? "given" : "fitted", r->o.lambda, r->start_train, r->start_valid);
-    if (!r->o.loss_csv)
+    if (!r->o.loss_csv || c->rank > 0) // rank 0 writes the files of an MPI run
         return STATUS_OK;
     if (!(r->csv = fopen(r->o.loss_csv, "w")))
         return error_set(err, STATUS_IO, "%s: cannot write: %s", r->o.loss_csv, strerror(errno));
@@ -507,8 +509,9 @@ static Status train(Run *r, ErrorInfo *err) {
         r->out[i] = (EvalWeight){(int)lround(r->w[2 * i]), (int)lround(r->w[2 * i + 1])};
         r->w[2 * i] = r->out[i].mg, r->w[2 * i + 1] = r->out[i].eg;
     }
-    r->end_train = tune_loss(&r->train, r->w, c->k, c->threads);
-    r->end_valid = r->valid.npos ? tune_loss(&r->valid, r->w, c->k, c->threads) : NAN;
+    r->end_train = tune_loss_split(&r->train, r->w, c->k, c->threads, c->rank, c->ranks);
+    r->end_valid =
+        r->valid.npos ? tune_loss_split(&r->valid, r->w, c->k, c->threads, c->rank, c->ranks) : NAN;
     printf("%d epochs%s, kept epoch %d; rounded weights: train MSE %.8f (was %.8f), valid MSE "
            "%.8f (was %.8f)\n",
            r->res.epochs_run, r->res.stopped_early ? " (stopped early)" : "", r->res.best_epoch,
@@ -615,7 +618,32 @@ static Status write_json(const Run *r, ErrorInfo *err) {
     return st;
 }
 
+// Under MPI: STATUS_IO on every rank when one rank's step failed (that rank tells its own
+// error), so that no rank waits for a failed one in the gradient sums.
+static Status agree(Status st, ErrorInfo *err) {
+    uint64_t failed = st != STATUS_OK;
+    cluster_sum_u64(&failed, 1);
+    if (st == STATUS_OK && failed)
+        return error_set(err, STATUS_IO, "another MPI rank failed (its message is above)");
+    return st;
+}
+
+static int run_main(int argc, char **argv);
+
 int main(int argc, char **argv) {
+    ErrorInfo err;
+    if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu-tune: %s\n", err.msg);
+        return 1;
+    }
+    int rc = run_main(argc, argv);
+    cluster_finish();
+    return rc;
+}
+
+// The tuner; under mpirun -np R every rank runs it with its share of the threads' work
+// (tune_gradient_split), and rank 0 prints and writes the files.
+static int run_main(int argc, char **argv) {
     Run *r = calloc(1, sizeof *r);
     char **inputs = calloc((size_t)argc, sizeof *inputs);
     if (!r || !inputs)
@@ -639,25 +667,30 @@ int main(int argc, char **argv) {
     if (rc != 0)
         return free(r), free(inputs), rc > 0 ? 0 : 2;
     r->o.tune.frozen = r->frozen;
+    ClusterPart self = cluster_self();
+    r->o.tune.rank = (int)self.index - 1, r->o.tune.ranks = (int)self.count;
+    bool lead = self.index == 1;
+    if (!lead && !freopen("/dev/null", "w", stdout)) // rank 0 speaks for all
+        return free(r), free(inputs), fputs("hansu-tune: cannot silence stdout\n", stderr), 1;
     engine_init();
     r->start_ms = timeman_now_ms();
     trace_store_init(&r->train, r->o.spec->param_count, r->o.spec->phase_max);
     trace_store_init(&r->valid, r->o.spec->param_count, r->o.spec->phase_max);
     ErrorInfo err = {{0}};
-    Status st = check_files(r, &err);
+    Status st = agree(check_files(r, &err), &err);
     if (st == STATUS_OK)
-        st = load_data(r, &err);
+        st = agree(load_data(r, &err), &err);
     if (st == STATUS_OK)
         report_coverage(r);
     if (st == STATUS_OK)
         st = prepare(r, &err);
     if (st == STATUS_OK)
         st = train(r, &err);
-    if (st == STATUS_OK && (!r->o.dry_run || r->o.json))
+    if (st == STATUS_OK && lead && (!r->o.dry_run || r->o.json))
         st = hash_inputs(&r->o, &r->inputs, &r->ninputs, &err);
-    if (st == STATUS_OK && !r->o.dry_run)
+    if (st == STATUS_OK && lead && !r->o.dry_run)
         st = emit(r, &err);
-    if (st == STATUS_OK && r->o.json && (st = write_json(r, &err)) == STATUS_OK)
+    if (st == STATUS_OK && lead && r->o.json && (st = write_json(r, &err)) == STATUS_OK)
         printf("wrote %s\n", r->o.json);
     if (r->csv && fclose(r->csv) != 0 && st == STATUS_OK)
         st = error_set(&err, STATUS_IO, "%s: write error", r->o.loss_csv);

@@ -19,7 +19,20 @@ Status run_lock_take(const char *path, RunLock **out, ErrorInfo *err);
 /// Takes the lock of a folder: the file DIR/RUN_LOCK_NAME (as run_lock_take).
 Status run_lock_take_dir(const char *dir, RunLock **out, ErrorInfo *err);
 
-/// Removes the lock file, releases the lock and frees it (NULL accepted).
+/// Takes the locks of part index (1-based) of count parts of one run in folder dir, which the
+/// other parts share: DIR/RUN_LOCK_NAME shared (so a whole-run writer, run_lock_take_dir, is
+/// refused while parts write, and a part while a whole-run writer writes), the split's lock
+/// DIR/RUN_LOCK_SPLIT_PREFIX<count> shared, and DIR/RUN_LOCK_NAME-part-<index>-of-<count>
+/// exclusively with this process's pid; the shared files are left when released (the
+/// kernel's lock, not the file, is what counts). STATUS_IO as run_lock_take when the whole-run
+/// writer or this same part is already at work, or when parts of a split into another count are
+/// (their games would overlap), naming that split.
+Status run_lock_take_part(const char *dir, unsigned index, unsigned count, RunLock **out,
+                          ErrorInfo *err);
+
+/// Removes the exclusive lock files (a shared one is left, empty: a later writer takes it),
+/// releases the locks and frees them (NULL accepted).
 void run_lock_release(RunLock *lock);
 
 #define RUN_LOCK_NAME ".hansu-lock"
+#define RUN_LOCK_SPLIT_PREFIX ".hansu-lock-split-"
