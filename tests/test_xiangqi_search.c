@@ -2,8 +2,8 @@
 // Xiangqi's evaluation and search: trace parity and mirror symmetry of its own term list over
 // random games, its weights header reprinted byte for byte by the printer; the search finds a
 // mate in 2, takes a stalemate as the win it is (the side without a move loses), scores a
-// drawn threefold repetition 0, avoids a perpetual check that loses, never plays a pass, and
-// plays the same at a fixed node count after search_clear.
+// drawn threefold repetition 0, avoids a perpetual check that loses (and wins by it), never
+// plays a pass, and plays the same at a fixed node count after search_clear.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,6 +50,13 @@ static void load(Board *b, const char *fen, const char *moves) {
         assert_int_equal(move_parse_uci(b, tok, &m, &err), STATUS_OK);
         board_make(b, m);
     }
+}
+
+static Move move_parse_or_fail(Board *b, const char *text) {
+    Move m;
+    ErrorInfo err;
+    assert_int_equal(move_parse_uci(b, text, &m, &err), STATUS_OK);
+    return m;
 }
 
 static SearchResult run_depth(const Board *b, int depth) {
@@ -197,6 +204,27 @@ static void test_repetition_draw_is_zero(void **state) {
     assert_true(gr.draw);
 }
 
+// X01 of the oracle's cases: Red, two chariots down, has checked twice round the cycle. A third
+// i10i9 lets Black complete the threefold repetition with e9e10, and Red, who checked with
+// every move, loses by the perpetual-check rule: the search sees that end in the tree and plays
+// on (were the repetition a draw, the check would score 0, above Red's material deficit).
+static void test_perpetual_check_avoided(void **state) {
+    (void)state;
+    static Board b;
+    load(&b, "4k4/8R/9/9/9/9/9/9/9/rrBA1K3 w - - 0 1", "i9i10 e10e9 i10i9 e9e10 i9i10 e10e9");
+    SearchResult r = run_depth(&b, 8);
+    char mv[MOVE_STR_LEN];
+    move_to_uci(r.best, mv);
+    assert_string_not_equal(mv, "i10i9");
+    assert_true(r.score < 0 && r.score > -SCORE_DECISIVE);
+    // The line it avoids: after i10i9 Black's e9e10 ends the game, Red lost by the rule.
+    board_make(&b, move_parse_or_fail(&b, "i10i9"));
+    SearchResult black = run_depth(&b, 4);
+    move_to_uci(black.best, mv);
+    assert_string_equal(mv, "e9e10");
+    assert_int_equal(black.score, score_win(1, SCORE_END_RULE));
+}
+
 // No pass in xiangqi: over random positions the bestmove is always a legal move, never the
 // pass janggi's search may play, and a search at a fixed node count repeats itself.
 static void test_no_pass_reproducible(void **state) {
@@ -236,6 +264,7 @@ int main(void) {
         cmocka_unit_test(test_mate_in_2),
         cmocka_unit_test(test_stalemate_wins),
         cmocka_unit_test(test_repetition_draw_is_zero),
+        cmocka_unit_test(test_perpetual_check_avoided),
         cmocka_unit_test(test_no_pass_reproducible),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
