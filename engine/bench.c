@@ -12,11 +12,16 @@
 #include "notation.h"
 #include "search.h"
 #include "timeman.h"
+#include "variant.h"
 
 const char *bench_default_text(void) { return BENCH_FEN_TEXT; }
 
-Status bench_run(const char *text, int depth, size_t hash_mb, FILE *out, BenchResult *res,
-                 ErrorInfo *err) {
+const char *bench_text(const Variant *v) {
+    return v == &VARIANT_XIANGQI ? BENCH_XIANGQI_FEN_TEXT : BENCH_FEN_TEXT;
+}
+
+Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, FILE *out,
+                 BenchResult *res, ErrorInfo *err) {
     Status st = STATUS_OK;
     Searcher *s = search_create(hash_mb);
     Board *b = malloc(sizeof *b);
@@ -45,7 +50,7 @@ Status bench_run(const char *text, int depth, size_t hash_mb, FILE *out, BenchRe
         if (len == 0 || line[0] == '#')
             continue;
         ErrorInfo fe;
-        if (fen_parse(b, line, &fe) != STATUS_OK) {
+        if (fen_parse_variant(b, v, line, &fe) != STATUS_OK) {
             st = error_set(err, STATUS_SYNTAX, "bench: line %d: %s", line_no, fe.msg);
             goto cleanup;
         }

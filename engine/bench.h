@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// bench: the engine's signature. A fixed list of janggi positions searched to a fixed depth
-// with a cleared TT; the total node count changes only when search or evaluation changes.
+// bench: the engine's signature. A fixed list of positions of a variant (janggi's
+// data/bench.fen, xiangqi's data/bench-xiangqi.fen) searched to a fixed depth with a cleared
+// TT; the total node count changes only when search or evaluation changes.
 #pragma once
 
 #include <stdint.h>
@@ -21,12 +22,17 @@ typedef struct BenchResult {
     int64_t time_ms;
 } BenchResult;
 
-/// The compiled-in position list (data/bench.fen): one FEN per line; lines starting with '#'
-/// and blank lines are skipped.
+/// Janggi's compiled-in position list (data/bench.fen): one FEN per line; lines starting with
+/// '#' and blank lines are skipped.
 const char *bench_default_text(void);
 
-/// Searches every FEN of text to depth plies, each with a freshly cleared searcher of hash_mb
-/// MB. When out is not NULL, prints one line per position, then `Nodes searched: N` and
-/// `Nodes/second: N`. Returns STATUS_SYNTAX (naming the line) on a bad FEN, STATUS_NOMEM.
-Status bench_run(const char *text, int depth, size_t hash_mb, FILE *out, BenchResult *res,
-                 ErrorInfo *err);
+/// The compiled-in position list of variant v (janggi: data/bench.fen, xiangqi:
+/// data/bench-xiangqi.fen), in the same format.
+const char *bench_text(const Variant *v);
+
+/// Searches every FEN of text (positions of variant v) to depth plies, each with a freshly
+/// cleared searcher of hash_mb MB. When out is not NULL, prints one line per position, then
+/// `Nodes searched: N` and `Nodes/second: N`. Returns STATUS_SYNTAX (naming the line) on a bad
+/// FEN, STATUS_NOMEM.
+Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, FILE *out,
+                 BenchResult *res, ErrorInfo *err);

@@ -100,7 +100,15 @@ void chase_in_cycle(const Board *b, int first, bool chases[SIDE_NB]) {
     for (int j = 1; j <= len; j++) {
         const Move m = b->states[first + j].move;
         const Side mover = w.side;
-        assert(!move_is_pass(m) && w.squares[move_to(m)] == EMPTY);
+        if (move_is_pass(m)) {
+            // No pass in xiangqi's games; the search's null move (a tempo, search.c) may lie in
+            // a cycle of its tree: it attacks nothing, so its side chases nothing.
+            board_make(&w, m);
+            memset(candidate[mover], false, sizeof candidate[mover]);
+            moves[mover]++;
+            continue;
+        }
+        assert(w.squares[move_to(m)] == EMPTY);
         MoveList before;
         bool chased[ID_NB] = {false};
         movegen_pseudo(&w, &before, GEN_CAPTURES);

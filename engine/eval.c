@@ -15,7 +15,7 @@
 // This evaluation is janggi's: its terms (janggi/eval_terms.def), its weights, and the palace
 // files as compile-time constants of janggi.h, the numbers VARIANT_JANGGI is built from (read
 // from the variant at run time they cost 3 % of the bench's instructions). A second variant
-// brings its own term list and weights in its folder.
+// brings its own term list and weights in its folder (xiangqi/eval.c), reached by its EvalSpec.
 
 // The weights header: engine/janggi/eval_weights.h, or the one named by -DHANSU_EVAL_WEIGHTS.
 #define S(mg, eg)                                                                                  \
@@ -193,7 +193,8 @@ static int eval_phase(const Board *b) {
 }
 
 static Score evaluate(const Board *b, EvalTrace *trace) {
-    assert(b->variant->palace_file_min == JANGGI_PALACE_FILE_MIN &&
+    assert(b->variant->eval == &EVAL_SPEC_JANGGI &&
+           b->variant->palace_file_min == JANGGI_PALACE_FILE_MIN &&
            b->variant->palace_file_max == JANGGI_PALACE_FILE_MAX &&
            b->variant->palace_ranks == JANGGI_PALACE_RANKS);
     const Geometry *geo = b->geo; // read once: the tables are reached by this pointer
@@ -229,20 +230,49 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
     return b->side == CHO ? t : -t;
 }
 
-Score eval_evaluate(const Board *b) { return evaluate(b, NULL); }
+const EvalSpec EVAL_SPEC_JANGGI = {
+    .variant = "janggi",
+    .terms_file = "engine/janggi/eval_terms.def",
+    .weights_file = "engine/janggi/eval_weights.h",
+    .terms = EVAL_TERMS,
+    .term_count = EVAL_TERM_NB,
+    .param_count = EVAL_PARAM_NB,
+    .weights = EVAL_WEIGHTS_DATA,
+    .phase_weight = EVAL_PHASE_WEIGHT_DATA,
+    .phase_max = EVAL_PHASE_MAX_DATA,
+    .points_window = EVAL_POINTS_WINDOW_DATA,
+    .phase_note =
+        "// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,\n"
+        "// cannon, horse, elephant, soldier), the phase of the full set, and the plies\n"
+        "// before the 200-ply limit at which points_late starts to count.\n",
+    .kind_names = VARIANT_JANGGI.kind_names,
+    .evaluate = evaluate,
+};
+
+const EvalSpec *eval_spec_find(const char *name) {
+    const Variant *v = variant_find(name);
+    return v ? v->eval : NULL;
+}
+
+// Janggi's evaluation is called directly (the search's hot path), the others by their spec.
+Score eval_evaluate(const Board *b) {
+    const EvalSpec *spec = b->variant->eval;
+    return spec == &EVAL_SPEC_JANGGI ? evaluate(b, NULL) : spec->evaluate(b, NULL);
+}
 
 Score eval_trace(const Board *b, EvalTrace *trace) {
     memset(trace, 0, sizeof *trace);
-    return evaluate(b, trace);
+    return b->variant->eval->evaluate(b, trace);
 }
 
-Score eval_rebuild(const EvalTrace *trace, const EvalWeight *weights, Side side_to_move) {
+Score eval_rebuild(const EvalSpec *spec, const EvalTrace *trace, const EvalWeight *weights,
+                   Side side_to_move) {
     int mg = 0, eg = 0;
-    for (int i = 0; i < EVAL_PARAM_NB; i++) {
+    for (int i = 0; i < spec->param_count; i++) {
         int d = trace->count[i][CHO] - trace->count[i][HAN];
         mg += weights[i].mg * d;
         eg += weights[i].eg * d;
     }
-    int t = (int)eval_taper(mg, eg, trace->phase, EVAL_PHASE_MAX);
+    int t = (int)eval_taper(mg, eg, trace->phase, spec->phase_max);
     return side_to_move == CHO ? t : -t;
 }

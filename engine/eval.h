@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Static evaluation: a tapered linear sum over the terms of eval_terms.def, weights from the
-// generated header eval_weights.h.
+// Static evaluation: a tapered linear sum over the terms of a variant's eval_terms.def, weights
+// from its generated header eval_weights.h (janggi: engine/janggi/, xiangqi: engine/xiangqi/).
+// The variant's EvalSpec (Variant.eval) names its term list, layout, weights and phase numbers;
+// the printer, the trace and the tuner read a spec, never a variant's name.
 //
 // The formula, exactly (integer arithmetic, the tuner reproduces it from a trace):
 //   d_mg = sum_i w_mg[i] * (count[i][CHO] - count[i][HAN])
@@ -11,6 +13,9 @@
 // phase = min(EVAL_PHASE_MAX, sum over pieces of EVAL_PHASE_WEIGHT[kind]): EVAL_PHASE_MAX at
 // the start (midgame), 0 with no chariot, cannon, horse or elephant left (endgame).
 // The result is not clamped; it stays far below SCORE_DECISIVE for any legal position.
+//
+// The janggi evaluation is described below; xiangqi's (xiangqi/eval.c) uses the same formula
+// with its own terms and phase weights, and has no POINTS_LATE (no point rule, no ply limit).
 //
 // Symmetry: every term is counted the same way for both sides on a board mirrored top-bottom,
 // so the mirrored position (colours and side to move swapped) scores the same from the other
@@ -55,11 +60,35 @@ enum {
     EVAL_PARAM_NB
 };
 
-/// Phase weight of each kind (KIND_NB entries, index Kind), the phase of the full set, and the
-/// plies before the 200-ply limit at which POINTS_LATE starts to count. Part of the formula
-/// above and not tuned; like every evaluation number they come from the weights header
-/// (EVAL_PHASE_WEIGHT_DATA, EVAL_PHASE_MAX_DATA, EVAL_POINTS_WINDOW_DATA), which the printer
-/// copies from the header it was built with.
+// Xiangqi's layout (xiangqi/eval_terms.def), the same expansion with the prefix XQ_EVAL_.
+typedef enum {
+#define EVAL_TERM(ID, name, SHAPE, meaning) XQ_EVAL_TERM_##ID,
+#include "xiangqi/eval_terms.def"
+#undef EVAL_TERM
+    XQ_EVAL_TERM_NB
+} XqEvalTerm;
+
+enum {
+    XQ_EVAL_OFF_START_ = -1,
+#define EVAL_TERM(ID, name, SHAPE, meaning)                                                        \
+    XQ_EVAL_OFF_##ID, XQ_EVAL_END_##ID = XQ_EVAL_OFF_##ID + EVAL_SHAPE_##SHAPE##_N - 1,
+#include "xiangqi/eval_terms.def"
+#undef EVAL_TERM
+    XQ_EVAL_PARAM_NB
+};
+
+/// The largest layout of any variant: the size of a trace.
+enum {
+    EVAL_PARAM_MAX =
+        (int)EVAL_PARAM_NB > (int)XQ_EVAL_PARAM_NB ? (int)EVAL_PARAM_NB : (int)XQ_EVAL_PARAM_NB
+};
+
+/// Janggi's numbers under their first names (EVAL_TERMS, EVAL_WEIGHTS_FLAT and the phase below
+/// are janggi's; EVAL_SPEC_JANGGI holds the same). Phase weight of each kind (KIND_NB entries,
+/// index Kind), the phase of the full set, and the plies before the 200-ply limit at which
+/// POINTS_LATE starts to count. Part of the formula above and not tuned; like every evaluation
+/// number they come from the weights header (EVAL_PHASE_WEIGHT_DATA, EVAL_PHASE_MAX_DATA,
+/// EVAL_POINTS_WINDOW_DATA), which the printer copies from the header it was built with.
 extern const int *const EVAL_PHASE_WEIGHT;
 extern const int EVAL_PHASE_MAX;
 extern const int EVAL_POINTS_WINDOW;
@@ -84,24 +113,53 @@ typedef struct EvalTermInfo {
     const char *meaning;
 } EvalTermInfo;
 
-/// The term list, EVAL_TERM_NB entries in list order.
+/// Janggi's term list, EVAL_TERM_NB entries in list order.
 extern const EvalTermInfo EVAL_TERMS[EVAL_TERM_NB];
 
-/// The compiled-in weights as a flat vector of EVAL_PARAM_NB elements (layout above).
+/// Janggi's compiled-in weights as a flat vector of EVAL_PARAM_NB elements (layout above).
 extern const EvalWeight *const EVAL_WEIGHTS_FLAT;
 
-/// What one evaluation counted: count[i][side] for each flat parameter i, plus the phase.
+/// What one evaluation counted: count[i][side] for each flat parameter i of the variant's
+/// layout (EvalSpec.param_count of EVAL_PARAM_MAX used), plus the phase.
 typedef struct EvalTrace {
     int phase;
-    int16_t count[EVAL_PARAM_NB][SIDE_NB];
+    int16_t count[EVAL_PARAM_MAX][SIDE_NB];
 } EvalTrace;
 
-/// Evaluation of b in centipawns from the side to move's view. Does not judge the game end.
+/// One variant's evaluation: its term list and layout, compiled-in weights, the untuned numbers
+/// of the formula, and where its files live. Reached by Variant.eval.
+typedef struct EvalSpec {
+    const char *variant;           // "janggi", "xiangqi" (Variant.name)
+    const char *terms_file;        // "engine/janggi/eval_terms.def", for the header's banner
+    const char *weights_file;      // "engine/janggi/eval_weights.h", the tuner's default output
+    const EvalTermInfo *terms;     // term_count entries in list order
+    int term_count, param_count;   // param_count <= EVAL_PARAM_MAX
+    const EvalWeight *weights;     // compiled-in, param_count entries
+    const int *phase_weight;       // KIND_NB entries
+    int phase_max;                 // phase of the full set
+    int points_window;             // janggi's EVAL_POINTS_WINDOW; 0 where no term counts plies
+    const char *phase_note;        // the header's comment over the untuned numbers
+    const char *const *kind_names; // kinds as the header names them (the variant's)
+    // Evaluates b (side to move's view, cp); fills *trace (already cleared) when not NULL.
+    Score (*evaluate)(const Board *b, EvalTrace *trace);
+} EvalSpec;
+
+/// Janggi's (eval.c) and xiangqi's (xiangqi/eval.c) evaluations.
+extern const EvalSpec EVAL_SPEC_JANGGI;
+extern const EvalSpec EVAL_SPEC_XIANGQI;
+
+/// The evaluation of the variant called name, NULL if unknown.
+const EvalSpec *eval_spec_find(const char *name);
+
+/// Evaluation of b in centipawns from the side to move's view, by its variant's spec (janggi's
+/// called directly, the others through EvalSpec.evaluate). Does not judge the game end.
 Score eval_evaluate(const Board *b);
 
 /// Like eval_evaluate(), and fills *trace (cleared first) with every count and the phase.
 Score eval_trace(const Board *b, EvalTrace *trace);
 
-/// Rebuilds the evaluation (side to move's view, cp) from a trace and a flat weight vector
-/// by the formula above. eval_rebuild(t, EVAL_WEIGHTS_FLAT, side) == eval_trace(b, t).
-Score eval_rebuild(const EvalTrace *trace, const EvalWeight *weights, Side side_to_move);
+/// Rebuilds the evaluation (side to move's view, cp) from a trace and a flat weight vector of
+/// spec's layout by the formula above. eval_rebuild(spec, t, spec->weights, side) ==
+/// eval_trace(b, t) for a board b of spec's variant.
+Score eval_rebuild(const EvalSpec *spec, const EvalTrace *trace, const EvalWeight *weights,
+                   Side side_to_move);

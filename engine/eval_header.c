@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The weights-header printer (see eval_header.h). The layout follows eval_terms.def alone.
+// The weights-header printer (see eval_header.h). The layout follows the spec's eval_terms.def
+// alone.
 #include "eval_header.h"
 
 #include <math.h>
@@ -17,11 +18,11 @@ const EvalTermInfo EVAL_TERMS[EVAL_TERM_NB] = {
 
 static const char *or_none(const char *s) { return s && *s ? s : "(none)"; }
 
-static void write_banner(FILE *out, const EvalBanner *bn) {
+static void write_banner(FILE *out, const EvalSpec *spec, const EvalBanner *bn) {
     fprintf(out, "// SPDX-License-Identifier: MIT\n");
     fprintf(out, "// Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.\n");
     fprintf(out, "// generator: %s\n", or_none(bn->generator));
-    fprintf(out, "// variant: %s\n", variant_default()->name);
+    fprintf(out, "// variant: %s\n", spec->variant);
     fprintf(out, "// note: %s\n", or_none(bn->note));
     if (bn->n_inputs == 0)
         fprintf(out, "// inputs: (none)\n");
@@ -34,13 +35,13 @@ static void write_banner(FILE *out, const EvalBanner *bn) {
     else
         fprintf(out, "// final loss (MSE): train %.8f  validation %.8f\n", bn->train_loss,
                 bn->valid_loss);
-    fprintf(out, "// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in "
-                 "centipawns.\n");
+    fprintf(out, "// Layout: %s and engine/eval.h; S(mg, eg) in centipawns.\n", spec->terms_file);
 }
 
 static void write_weight(FILE *out, EvalWeight w) { fprintf(out, "S(%5d, %5d),", w.mg, w.eg); }
 
-static void write_term(FILE *out, const EvalTermInfo *t, const EvalWeight *p) {
+static void write_term(FILE *out, const EvalSpec *spec, const EvalTermInfo *t,
+                       const EvalWeight *p) {
     fprintf(out, "\n    // %s (%s): %s\n", t->id, t->name, t->meaning);
     if (t->shape == EVAL_SHAPE_SCALAR) {
         fprintf(out, "    ");
@@ -50,12 +51,12 @@ static void write_term(FILE *out, const EvalTermInfo *t, const EvalWeight *p) {
         for (int k = 0; k < KIND_NB; k++) {
             fprintf(out, "    ");
             write_weight(out, p[t->offset + k]);
-            fprintf(out, " // %s\n", variant_default()->kind_names[k]);
+            fprintf(out, " // %s\n", spec->kind_names[k]);
         }
     } else {
         for (int k = 0; k < KIND_NB; k++) {
             fprintf(out, "    // %s %s, rank 10 (top) to rank 1, files a to i\n", t->name,
-                    variant_default()->kind_names[k]);
+                    spec->kind_names[k]);
             for (int row = 0; row < RANK_NB; row++) {
                 fprintf(out, "   ");
                 for (int file = 0; file < FILE_NB; file++) {
@@ -68,17 +69,18 @@ static void write_term(FILE *out, const EvalTermInfo *t, const EvalWeight *p) {
     }
 }
 
-// The numbers of the formula that are not tuned: copied from the compiled-in header.
-static void write_phase(FILE *out) {
-    fprintf(out,
-            "// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,\n"
-            "// cannon, horse, elephant, soldier), the phase of the full set, and the plies\n"
-            "// before the 200-ply limit at which points_late starts to count.\n");
+// The numbers of the formula that are not tuned: copied from the compiled-in header (the
+// plies window only where the variant has one: janggi's points_late).
+static void write_phase(FILE *out, const EvalSpec *spec) {
+    fputs(spec->phase_note, out);
     fprintf(out, "static const int EVAL_PHASE_WEIGHT_DATA[%d] = {", KIND_NB);
     for (int k = 0; k < KIND_NB; k++)
-        fprintf(out, "%s%d", k ? ", " : "", EVAL_PHASE_WEIGHT[k]);
-    fprintf(out, "};\nenum { EVAL_PHASE_MAX_DATA = %d, EVAL_POINTS_WINDOW_DATA = %d };\n",
-            EVAL_PHASE_MAX, EVAL_POINTS_WINDOW);
+        fprintf(out, "%s%d", k ? ", " : "", spec->phase_weight[k]);
+    if (spec->points_window > 0)
+        fprintf(out, "};\nenum { EVAL_PHASE_MAX_DATA = %d, EVAL_POINTS_WINDOW_DATA = %d };\n",
+                spec->phase_max, spec->points_window);
+    else
+        fprintf(out, "};\nenum { EVAL_PHASE_MAX_DATA = %d };\n", spec->phase_max);
 }
 
 // One banner text: see eval_banner_check().
@@ -113,26 +115,26 @@ Status eval_banner_check(const EvalBanner *banner, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *params,
-                         ErrorInfo *err) {
+Status eval_header_write(FILE *out, const EvalSpec *spec, const EvalBanner *banner,
+                         const EvalWeight *params, ErrorInfo *err) {
     Status st = eval_banner_check(banner, err);
     if (st != STATUS_OK)
         return st;
-    write_banner(out, banner);
+    write_banner(out, spec, banner);
     fprintf(out, "#pragma once\n\n#include \"eval.h\"\n\n// clang-format off\n");
-    fprintf(out, "static const EvalWeight EVAL_WEIGHTS_DATA[%d] = {", EVAL_PARAM_NB);
-    for (int t = 0; t < EVAL_TERM_NB; t++)
-        write_term(out, &EVAL_TERMS[t], params);
+    fprintf(out, "static const EvalWeight EVAL_WEIGHTS_DATA[%d] = {", spec->param_count);
+    for (int t = 0; t < spec->term_count; t++)
+        write_term(out, spec, &spec->terms[t], params);
     fprintf(out, "};\n\n");
-    write_phase(out);
+    write_phase(out, spec);
     fprintf(out, "// clang-format on\n");
     if (fflush(out) != 0 || ferror(out))
         return error_set(err, STATUS_IO, "writing the weights header failed");
     return STATUS_OK;
 }
 
-Status eval_header_save(const char *path, const EvalBanner *banner, const EvalWeight *params,
-                        ErrorInfo *err) {
+Status eval_header_save(const char *path, const EvalSpec *spec, const EvalBanner *banner,
+                        const EvalWeight *params, ErrorInfo *err) {
     Status st = STATUS_OK;
     size_t len = strlen(path);
     char *tmp = malloc(len + 5);
@@ -146,7 +148,7 @@ Status eval_header_save(const char *path, const EvalBanner *banner, const EvalWe
         st = error_set(err, STATUS_IO, "cannot create %s", tmp);
         goto cleanup;
     }
-    st = eval_header_write(f, banner, params, err);
+    st = eval_header_write(f, spec, banner, params, err);
     if (fclose(f) != 0 && st == STATUS_OK)
         st = error_set(err, STATUS_IO, "cannot close %s", tmp);
     f = NULL;

@@ -33,14 +33,15 @@ typedef struct EvalBanner {
 /// the field and the offending byte.
 Status eval_banner_check(const EvalBanner *banner, ErrorInfo *err);
 
-/// Writes the header text to out: banner, then EVAL_WEIGHTS_DATA with every term of
-/// eval_terms.def (PSTs as the board is seen, 9 values per rank, rank 10 first).
-/// params holds EVAL_PARAM_NB weights (cp). Refuses a banner that eval_banner_check()
+/// Writes the header text of spec's variant to out: banner (naming the variant and its term
+/// list), then EVAL_WEIGHTS_DATA with every term of spec's eval_terms.def (PSTs as the board is
+/// seen, 9 values per rank, rank 10 first), then the untuned phase numbers of spec.
+/// params holds spec->param_count weights (cp). Refuses a banner that eval_banner_check()
 /// refuses, before writing anything. Returns STATUS_IO when writing fails.
-Status eval_header_write(FILE *out, const EvalBanner *banner, const EvalWeight *params,
-                         ErrorInfo *err);
+Status eval_header_write(FILE *out, const EvalSpec *spec, const EvalBanner *banner,
+                         const EvalWeight *params, ErrorInfo *err);
 
 /// Writes the header to path through a temporary file (path + ".tmp") renamed at the end,
 /// so a reader never sees half a header. Returns STATUS_IO with the path on failure.
-Status eval_header_save(const char *path, const EvalBanner *banner, const EvalWeight *params,
-                        ErrorInfo *err);
+Status eval_header_save(const char *path, const EvalSpec *spec, const EvalBanner *banner,
+                        const EvalWeight *params, ErrorInfo *err);

@@ -23,8 +23,9 @@ static void usage(FILE *f) {
             "       hansu perft [--variant V] [--fen FEN] --depth N [--divide]\n"
             "                                  (V: janggi, the default, or xiangqi)\n"
             "                                  count legal move sequences of N plies\n"
-            "       hansu bench [DEPTH]        search the bench positions; prints Nodes searched\n"
-            "       hansu print-weights [--note TEXT]\n"
+            "       hansu bench [--variant V] [DEPTH]\n"
+            "                                  search the bench positions; prints Nodes searched\n"
+            "       hansu print-weights [--variant V] [--note TEXT]\n"
             "                                  write the compiled-in weights as eval_weights.h\n"
             "       hansu --help\n");
 }
@@ -84,20 +85,40 @@ static int run_perft(int argc, char **argv) {
     return 0;
 }
 
+// The variant named by argv[i + 1] (--variant V); NULL after printing the error.
+static const Variant *variant_arg(const char *cmd, int argc, char **argv, int i) {
+    const Variant *v = i + 1 < argc ? variant_find(argv[i + 1]) : NULL;
+    if (!v)
+        fprintf(stderr, "hansu %s: --variant '%s' is not known (janggi, xiangqi)\n", cmd,
+                i + 1 < argc ? argv[i + 1] : "");
+    return v;
+}
+
 static int run_bench(int argc, char **argv) {
     int depth = BENCH_DEPTH;
+    const Variant *variant = variant_default();
+    bool have_depth = false;
     ErrorInfo err;
-    if (argc > 3) {
-        fprintf(stderr, "hansu bench: unexpected argument '%s' (usage: hansu bench [DEPTH])\n",
-                argv[3]);
-        return 2;
-    }
-    if (argc == 3 && cli_parse_int("depth", argv[2], 1, 64, &depth, &err) != STATUS_OK) {
-        fprintf(stderr, "hansu bench: %s\n", err.msg);
-        return 2;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--variant") == 0) {
+            if (!(variant = variant_arg("bench", argc, argv, i++)))
+                return 2;
+        } else if (!have_depth) {
+            if (cli_parse_int("depth", argv[i], 1, 64, &depth, &err) != STATUS_OK) {
+                fprintf(stderr, "hansu bench: %s\n", err.msg);
+                return 2;
+            }
+            have_depth = true;
+        } else {
+            fprintf(stderr,
+                    "hansu bench: unexpected argument '%s' (usage: hansu bench [--variant V] "
+                    "[DEPTH])\n",
+                    argv[i]);
+            return 2;
+        }
     }
     BenchResult res;
-    if (bench_run(bench_default_text(), (int)depth, BENCH_HASH_MB, stdout, &res, &err) !=
+    if (bench_run(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, stdout, &res, &err) !=
         STATUS_OK) {
         fprintf(stderr, "hansu bench: %s\n", err.msg);
         return 1;
@@ -112,10 +133,14 @@ static int run_bench(int argc, char **argv) {
 static int run_print_weights(int argc, char **argv) {
     EvalBanner banner = {.generator = "hansu print-weights",
                          .note = "the compiled-in weights, reprinted"};
+    const Variant *variant = variant_default();
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--note") == 0 && i + 1 < argc)
             banner.note = argv[++i];
-        else {
+        else if (strcmp(argv[i], "--variant") == 0) {
+            if (!(variant = variant_arg("print-weights", argc, argv, i++)))
+                return 2;
+        } else {
             fprintf(stderr, "hansu print-weights: unknown or incomplete option '%s'\n", argv[i]);
             return 2;
         }
@@ -125,7 +150,8 @@ static int run_print_weights(int argc, char **argv) {
         fprintf(stderr, "hansu print-weights: %s\n", err.msg);
         return 2;
     }
-    if (eval_header_write(stdout, &banner, EVAL_WEIGHTS_FLAT, &err) != STATUS_OK) {
+    if (eval_header_write(stdout, variant->eval, &banner, variant->eval->weights, &err) !=
+        STATUS_OK) {
         fprintf(stderr, "hansu print-weights: %s\n", err.msg);
         return 1;
     }

@@ -156,7 +156,7 @@ static inline bool quiet_move_may_end(const Board *b) {
 // of the node: the search scores it first, and no stand pat, cut or pruning can hide it.
 static bool pass_end_score(Board *b, int ply, int *score) {
     const StateInfo *st = board_state(b);
-    if (st->in_check || !(move_is_pass(st->move) || quiet_move_may_end(b)))
+    if (!b->variant->pass || st->in_check || !(move_is_pass(st->move) || quiet_move_may_end(b)))
         return false;
     int v;
     board_make(b, move_make(b->general[b->side], b->general[b->side]));
@@ -578,10 +578,13 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         }
         break;
     }
-    // No legal move: mate in check; otherwise the pass, when it is not searched as a move: its
-    // game end (best), or after the null move the static evaluation.
-    if (played == 0 && (in_check || !pass_ends))
-        return in_check ? -score_win(ply, SCORE_END_MATE) : eval;
+    // No legal move: mate in check, and without the pass (xiangqi) stalemate, lost as a mate
+    // is; otherwise the pass, when it is not searched as a move: its game end (best), or after
+    // the null move the static evaluation.
+    if (played == 0 && (in_check || !b->variant->pass))
+        return -score_win(ply, SCORE_END_MATE);
+    if (played == 0 && !pass_ends)
+        return eval;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(&s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,
              bound);

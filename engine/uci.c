@@ -3,6 +3,7 @@
 // setoption, position, go (search or perft, in a thread of its own), stop, d, bench, quit.
 #include "uci.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -451,24 +452,21 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
                          "send a valid one");
         return false;
     }
-    // The evaluation has janggi's terms only: a xiangqi search would play by wrong values.
-    if (ctx->board.variant != variant_default()) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "go: no search for %s yet (its rules core only: go perft, d, position)",
-                 ctx->board.variant->name);
-        reply_error(ctx, msg);
-        return false;
-    }
     GameResult gr;
     if (rules_game_over(&ctx->board, &gr)) {
-        fprintf(ctx->out, "info string game over: %s, %s, points cho %d.%d han %d.%d\n",
-                rules_reason_name(gr.reason),
-                gr.draw            ? "drawn"
-                : gr.winner == CHO ? "cho wins"
-                                   : "han wins",
-                gr.points_half[CHO] / 2, gr.points_half[CHO] % 2 * 5, gr.points_half[HAN] / 2,
-                gr.points_half[HAN] % 2 * 5);
+        // The winner by the variant's side names ("cho", "han"; "red", "black"); the points
+        // only where the variant counts them (janggi).
+        const Variant *v = ctx->board.variant;
+        char who[16];
+        snprintf(who, sizeof who, "%s", v->side_names[gr.winner]);
+        who[0] = (char)tolower((unsigned char)who[0]);
+        fprintf(ctx->out, "info string game over: %s, %s%s%s", rules_reason_name(gr.reason),
+                gr.draw ? "drawn" : who, gr.draw ? "" : " wins",
+                v->points_half[CHARIOT] ? "" : "\n");
+        if (v->points_half[CHARIOT])
+            fprintf(ctx->out, ", points cho %d.%d han %d.%d\n", gr.points_half[CHO] / 2,
+                    gr.points_half[CHO] % 2 * 5, gr.points_half[HAN] / 2,
+                    gr.points_half[HAN] % 2 * 5);
         return false;
     }
     lim.move_overhead = ctx->move_overhead;
@@ -561,8 +559,9 @@ static void cmd_bench(UciContext *ctx, char **tok, int n) {
     }
     BenchResult res;
     ErrorInfo err;
-    if (bench_run(bench_default_text(), (int)depth, BENCH_HASH_MB, ctx->out, &res, &err) !=
-        STATUS_OK)
+    // The bench of the variant UCI_Variant names.
+    if (bench_run(ctx->variant, bench_text(ctx->variant), (int)depth, BENCH_HASH_MB, ctx->out, &res,
+                  &err) != STATUS_OK)
         reply_error(ctx, err.msg);
 }
 

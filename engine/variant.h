@@ -72,13 +72,13 @@ typedef struct Variant {
     // palace (fen.c checks those): NULL when there are none. Returns the error of the first
     // piece that breaks one (STATUS_ILLEGAL), naming it and its point.
     Status (*check_placement)(const Board *b, ErrorInfo *err);
+    const struct EvalSpec *eval; // the variant's evaluation: terms, weights, phase (eval.h)
 } Variant;
 
 /// Janggi (engine/janggi/variant.c), the default variant.
 extern const Variant VARIANT_JANGGI;
 
-/// Xiangqi (engine/xiangqi/variant.c): the rules core only so far (no evaluation, self-play,
-/// tuner or match tool).
+/// Xiangqi (engine/xiangqi/variant.c), with its own evaluation (engine/xiangqi/eval.c).
 extern const Variant VARIANT_XIANGQI;
 
 /// The known variants, variant_count() entries, janggi first, then xiangqi.

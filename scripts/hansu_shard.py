@@ -20,7 +20,8 @@ USERBLOCK = 512
 MAGIC = b"hansu-selfplay shard\n"
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 FORMAT = "hansu-selfplay"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # schema 3 adds draws (winner 2, result_stm 0) and xiangqi; 2 reads as is
+SCHEMA_VERSIONS = (2, 3)
 
 
 class ShardError(Exception):
@@ -81,7 +82,7 @@ def open_shard(path):
     if a.get("format") != FORMAT:
         f.close()
         raise ShardError("%s: not a hansu self-play file (no format='%s')" % (path, FORMAT))
-    if a.get("schema_version") != SCHEMA_VERSION:
+    if a.get("schema_version") not in SCHEMA_VERSIONS:
         f.close()
         raise ShardError("%s: schema version %s is not the known %d"
                          % (path, a.get("schema_version"), SCHEMA_VERSION))

@@ -82,7 +82,9 @@ static void end_detail(const GameColumns *gc, size_t g, const Variant *v, char *
     Side w = (Side)gc->winner[g];
     EndReason r = (EndReason)gc->reason[g];
     double pc = gc->points_cho[g] / 2.0, ph = gc->points_han[g] / 2.0;
-    if (r == REASON_CHECKMATE)
+    if (gc->winner[g] == WINNER_DRAW)
+        snprintf(out, len, "%s: drawn", rules_reason_name(r));
+    else if (r == REASON_CHECKMATE)
         snprintf(out, len, "%s mates", v->side_names[w]);
     else if (r == REASON_RESIGN)
         snprintf(out, len, "%s resigns (points %s %.1f : %s %.1f)", v->side_names[1 - w],
@@ -93,9 +95,9 @@ static void end_detail(const GameColumns *gc, size_t g, const Variant *v, char *
 }
 
 typedef struct GameText {
-    Move moves[GAME_PLY_LIMIT];
-    char comment[GAME_PLY_LIMIT][16];
-    const char *comments[GAME_PLY_LIMIT];
+    Move moves[STORE_PLY_MAX];
+    char comment[STORE_PLY_MAX][16];
+    const char *comments[STORE_PLY_MAX];
 } GameText;
 
 // Writes game g of d (meta gives its provenance) to out.
@@ -104,12 +106,18 @@ static Status write_game(const ShardData *d, size_t g, const StoreMeta *meta, co
     const GameColumns *gc = &d->games;
     const PositionColumns *pc = &d->positions;
     int cho = gc->cho_formation[g], han = gc->han_formation[g];
-    v->setup_formations(b, cho, han);
     char fen[FEN_BUFFER], opening[96], detail[160], id[16], seed[24], date[16];
+    if (v->formation_count) {
+        v->setup_formations(b, cho, han);
+        snprintf(opening, sizeof opening, "%s vs %s", v->formation_names[cho],
+                 v->formation_names[han]);
+    } else {
+        fen_parse_variant(b, v, v->start_fen, NULL);
+        snprintf(opening, sizeof opening, "start");
+    }
     fen_write(b, fen, sizeof fen);
-    snprintf(opening, sizeof opening, "%s vs %s", v->formation_names[cho], v->formation_names[han]);
     int n = 0;
-    for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g] && n < GAME_PLY_LIMIT; p++, n++) {
+    for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g] && n < STORE_PLY_MAX; p++, n++) {
         t->moves[n] = pc->move[p];
         score_comment(pc->score[p], pc->flags[p], t->comment[n], sizeof t->comment[n]);
         t->comments[n] = t->comment[n];
@@ -134,7 +142,8 @@ static Status write_game(const ShardData *d, size_t g, const StoreMeta *meta, co
                   .opening = opening,
                   .moves = t->moves,
                   .nmoves = n,
-                  .winner = (Side)gc->winner[g],
+                  .winner = gc->winner[g] == WINNER_DRAW ? CHO : (Side)gc->winner[g],
+                  .draw = gc->winner[g] == WINNER_DRAW,
                   .reason = (EndReason)gc->reason[g],
                   .detail = detail,
                   .comments = t->comments,
@@ -206,9 +215,9 @@ Status export_pgn(char *const *files, size_t n, const GameSelection *sel, const 
         if ((st = h5store_read(files[f], &meta, &d, err)) != STATUS_OK)
             break;
         const Variant *v = variant_find(meta.variant[0] ? meta.variant : "janggi");
-        if (!v || !v->setup_formations) {
-            st = error_set(err, STATUS_FORMAT, "%s: variant '%s' has no formations to export",
-                           files[f], meta.variant);
+        if (!v) {
+            st = error_set(err, STATUS_FORMAT, "%s: variant '%s' is not known", files[f],
+                           meta.variant);
             break;
         }
         free(rows);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "board.h"
+#include "fen.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "prng.h"
@@ -22,6 +23,19 @@ uint64_t game_driver_seed(uint64_t seed, uint64_t index) {
 
 int game_driver_pairing(uint64_t index) {
     return (int)(index % (uint64_t)variant_pairing_count(variant_default()));
+}
+
+// The game's start: janggi's pairing of game `index`, or the variant's start position.
+static void setup_start(const Variant *v, Board *b, uint64_t index, GameColumns *gc, size_t g) {
+    if (v->formation_count == 0) {
+        fen_parse_variant(b, v, v->start_fen, NULL);
+        gc->cho_formation[g] = gc->han_formation[g] = 0;
+        return;
+    }
+    int pairing = game_driver_pairing(index);
+    variant_setup_pairing(v, b, pairing);
+    gc->cho_formation[g] = (uint8_t)variant_pairing_cho(v, pairing);
+    gc->han_formation[g] = (uint8_t)variant_pairing_han(v, pairing);
 }
 
 // A uniformly drawn legal move; the pass only when nothing else is legal.
@@ -128,45 +142,51 @@ static void store_position(ShardData *out, const Board *b, uint32_t id, Move mov
 }
 
 // Fills the game row and every position's outcome from the side to move's view.
-static void finish_game(ShardData *out, size_t g, const Board *b, Side winner, EndReason reason) {
+static void finish_game(ShardData *out, size_t g, const Board *b, int winner, EndReason reason) {
     GameColumns *gc = &out->games;
-    gc->winner[g] = (uint8_t)winner;
+    gc->winner[g] = (uint8_t)winner; // WINNER_DRAW for a draw
     gc->reason[g] = (uint8_t)reason;
     gc->points_cho[g] = (int16_t)rules_points_half(b, CHO);
     gc->points_han[g] = (int16_t)rules_points_half(b, HAN);
     gc->pos_end[g] = out->positions.count;
     gc->plies[g] = (uint16_t)(gc->pos_end[g] - gc->pos_start[g]);
     for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g]; p++)
-        out->positions.result_stm[p] = out->positions.stm[p] == winner ? 1 : -1;
+        out->positions.result_stm[p] = winner == WINNER_DRAW             ? 0
+                                       : out->positions.stm[p] == winner ? 1
+                                                                         : -1;
 }
 
 Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,
                         atomic_bool *abort_flag, bool *played, ErrorInfo *err) {
     *played = false;
     size_t games0 = out->games.count, positions0 = out->positions.count;
-    Status st = shard_data_reserve(out, 1, GAME_PLY_LIMIT + 1, err);
+    Status st = shard_data_reserve(out, 1, STORE_PLY_MAX + 1, err);
     Board *b = malloc(sizeof *b);
     if (st == STATUS_OK && !b)
         st = error_set(err, STATUS_NOMEM, "out of memory for a board");
     if (st != STATUS_OK)
         goto cleanup;
     uint64_t rng = game_driver_seed(cfg->seed, index);
-    int pairing = game_driver_pairing(index);
-    const Variant *v = variant_default();
-    variant_setup_pairing(v, b, pairing);
+    const Variant *v = cfg->variant ? cfg->variant : variant_default();
     search_clear(s);
     size_t g = shard_data_add_game(out);
     GameColumns *gc = &out->games;
+    setup_start(v, b, index, gc, g);
     gc->game_id[g] = (uint32_t)index;
     gc->seed[g] = rng;
-    gc->cho_formation[g] = (uint8_t)variant_pairing_cho(v, pairing);
-    gc->han_formation[g] = (uint8_t)variant_pairing_han(v, pairing);
     gc->pos_start[g] = out->positions.count;
     Streaks streaks = {0};
     GameResult res = {0};
     Side winner = CHO;
     EndReason reason = REASON_NONE;
     while (!rules_game_over(b, &res)) {
+        // A game still going at the store's ply cap (xiangqi only: janggi ends at 200) is
+        // adjudicated drawn.
+        if (board_game_ply(b) >= STORE_PLY_MAX) {
+            reason = REASON_ADJUDICATION;
+            res.draw = true;
+            break;
+        }
         Move move;
         Score score;
         bool random = board_game_ply(b) < cfg->random_plies;
@@ -180,7 +200,8 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
     }
     gc->random_plies[g] =
         (uint16_t)(cfg->random_plies < board_game_ply(b) ? cfg->random_plies : board_game_ply(b));
-    finish_game(out, g, b, reason ? winner : res.winner, reason ? reason : res.reason);
+    int final = res.draw ? WINNER_DRAW : (int)(reason ? winner : res.winner);
+    finish_game(out, g, b, final, reason ? reason : res.reason);
     *played = true;
 cleanup:
     if (!*played) {

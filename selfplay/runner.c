@@ -22,6 +22,7 @@
 #include "run_lock.h"
 #include "selfplay_build_info.h"
 #include "timeman.h"
+#include "variant.h"
 
 enum { WRITE_SHARE_INVERSE = 24 }; // the writer waits 24x its last write: <= ~4% of the time
 
@@ -124,7 +125,10 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
     m->schema_version = H5STORE_SCHEMA_VERSION;
     snprintf(m->engine_version, sizeof m->engine_version, "hansu %s", HANSU_VERSION_STRING);
     snprintf(m->bench, sizeof m->bench, "%s", bench);
-    snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s", HANSU_WEIGHTS_SHA256);
+    const Variant *v = cfg->variant ? cfg->variant : variant_default();
+    snprintf(m->variant, sizeof m->variant, "%s", v->name);
+    snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s",
+             v == &VARIANT_XIANGQI ? HANSU_XIANGQI_WEIGHTS_SHA256 : HANSU_WEIGHTS_SHA256);
     if (cfg->depth)
         snprintf(m->limits, sizeof m->limits, "depth=%d", cfg->depth);
     else if (cfg->movetime_ms)
@@ -132,14 +136,23 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
     else
         snprintf(m->limits, sizeof m->limits, "nodes=%llu nodes_spread=%g",
                  (unsigned long long)cfg->nodes, cfg->nodes_spread);
-    snprintf(m->schedule, sizeof m->schedule,
-             "round-robin: pairing = game_id %% 16, cho = pairing / 4, han = pairing %% 4");
+    if (v->formation_count)
+        snprintf(m->schedule, sizeof m->schedule,
+                 "round-robin: pairing = game_id %% 16, cho = pairing / 4, han = pairing %% 4");
+    else
+        snprintf(m->schedule, sizeof m->schedule, "the start position (random plies)");
     snprintf(m->run_config, sizeof m->run_config,
              "engine=%s bench=%s weights=%s seed=%llu %s hash_mb=%zu random_plies=%d resign=%d/%d "
-             "adjudicate=%d/%d schedule=round-robin-16",
+             "adjudicate=%d/%d schedule=%s",
              m->engine_version, m->bench, m->weights_sha256, (unsigned long long)cfg->seed,
              m->limits, cfg->hash_mb, cfg->random_plies, cfg->resign_cp, cfg->resign_plies,
-             cfg->adjudicate_cp, cfg->adjudicate_plies);
+             cfg->adjudicate_cp, cfg->adjudicate_plies,
+             v->formation_count ? "round-robin-16" : "start");
+    // Janggi's run_config is unchanged; another variant is named in it (it decides the games).
+    if (v != variant_default()) {
+        size_t n = strlen(m->run_config);
+        snprintf(m->run_config + n, sizeof m->run_config - n, " variant=%s", v->name);
+    }
     if (gethostname(m->host, sizeof m->host - 1) < 0)
         snprintf(m->host, sizeof m->host, "unknown");
     m->seed = cfg->seed;
@@ -275,7 +288,10 @@ static void count_batch(Run *r, const ShardData *batch) {
     RunnerProgress *p = &r->prog;
     for (size_t g = 0; g < batch->games.count; g++) {
         p->by_reason[batch->games.reason[g] % 32]++;
-        p->wins[batch->games.winner[g] & 1]++;
+        if (batch->games.winner[g] == WINNER_DRAW)
+            p->draws++;
+        else
+            p->wins[batch->games.winner[g] & 1]++;
     }
     p->done_here += batch->games.count;
     p->positions_here += batch->positions.count;
@@ -641,8 +657,9 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
     char bench[32] = "skipped";
     BenchResult br = {0};
     if (cfg->bench) {
-        bool ok = bench_run(bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB, NULL, &br, NULL) ==
-                  STATUS_OK;
+        const Variant *v = cfg->variant ? cfg->variant : variant_default();
+        bool ok =
+            bench_run(v, bench_text(v), BENCH_DEPTH, BENCH_HASH_MB, NULL, &br, NULL) == STATUS_OK;
         snprintf(bench, sizeof bench, ok ? "%llu" : "unknown", (unsigned long long)br.nodes);
     }
     make_meta(cfg, bench, &r->meta);

@@ -23,26 +23,27 @@ typedef enum {
 
 /// Everything that decides a run. Fill with runner_config_default() and change fields.
 typedef struct SelfplayConfig {
-    const char *out_dir;  // run folder (created if missing)
-    uint64_t games;       // target number of games; 0 = until `hours` have passed
-    double hours;         // wall-clock budget in hours (0 = none; needed when games == 0)
-    int threads;          // worker threads; 0 = all cores; at most RUNNER_THREADS_PER_CPU
-                          // per CPU
-    uint64_t seed;        // run seed: game i plays from a stream derived from (seed, i)
-    int random_plies;     // random legal opening plies per game
-    uint64_t nodes;       // nodes per move (the default limit; reproducible)
-    int depth;            // plies per move instead of nodes (0 = unused)
-    int64_t movetime_ms;  // ms per move instead of nodes (0 = unused; not reproducible)
-    double nodes_spread;  // each move's node limit is drawn from nodes * [1-s, 1+s]
-    int resign_cp;        // resign when the mover's score stays <= -resign_cp ... (0 = off)
-    int resign_plies;     // ... for this many of its own consecutive moves
-    int adjudicate_cp;    // adjudicate when both sides' scores agree |score| >= cp ... (0 = off)
-    int adjudicate_plies; // ... for this many consecutive plies
-    size_t hash_mb;       // TT size per worker, megabytes
-    bool resume;          // continue the run found in out_dir
-    bool bench;           // run the bench at start to record the engine's signature
-    double checkpoint_s;  // seconds between checkpoints; stretched to 24x the last write
-                          // so that writing stays under ~4% of the run
+    const Variant *variant; // the game played (NULL: janggi); recorded in every file
+    const char *out_dir;    // run folder (created if missing)
+    uint64_t games;         // target number of games; 0 = until `hours` have passed
+    double hours;           // wall-clock budget in hours (0 = none; needed when games == 0)
+    int threads;            // worker threads; 0 = all cores; at most RUNNER_THREADS_PER_CPU
+                            // per CPU
+    uint64_t seed;          // run seed: game i plays from a stream derived from (seed, i)
+    int random_plies;       // random legal opening plies per game
+    uint64_t nodes;         // nodes per move (the default limit; reproducible)
+    int depth;              // plies per move instead of nodes (0 = unused)
+    int64_t movetime_ms;    // ms per move instead of nodes (0 = unused; not reproducible)
+    double nodes_spread;    // each move's node limit is drawn from nodes * [1-s, 1+s]
+    int resign_cp;          // resign when the mover's score stays <= -resign_cp ... (0 = off)
+    int resign_plies;       // ... for this many of its own consecutive moves
+    int adjudicate_cp;      // adjudicate when both sides' scores agree |score| >= cp ... (0 = off)
+    int adjudicate_plies;   // ... for this many consecutive plies
+    size_t hash_mb;         // TT size per worker, megabytes
+    bool resume;            // continue the run found in out_dir
+    bool bench;             // run the bench at start to record the engine's signature
+    double checkpoint_s;    // seconds between checkpoints; stretched to 24x the last write
+                            // so that writing stays under ~4% of the run
     uint64_t checkpoint_games; // ... or after this many new games, whichever comes first
     size_t shard_positions;    // a shard is closed once it holds this many positions
     double progress_s;         // seconds between progress callbacks
@@ -62,6 +63,7 @@ typedef struct RunnerProgress {
     uint64_t positions;         // positions finished (resumed ones included)
     uint64_t by_reason[32];     // games of this process by EndReason
     uint64_t wins[2];           // games of this process won by Cho, by Han
+    uint64_t draws;             // games of this process drawn (xiangqi)
     double elapsed_s;           // since the start of this process's run
     double games_per_s;         // of this process
     double eta_s;               // estimate to the target, < 0 when unknown

@@ -27,6 +27,7 @@
 #include "run_lock.h"
 #include "runner.h"
 #include "sha256.h"
+#include "variant.h"
 #include "verify.h"
 
 // Lock-free, hence safe to set from a signal handler and to read from every thread.
@@ -38,45 +39,47 @@ static void on_signal(int sig) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
-            "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
-            "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
-            "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
-            "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
-            "replay\n"
-            "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
-            "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
-            "- is stdout)\n"
-            "\n"
-            "options (defaults in brackets):\n"
-            "  --games N            games to reach in the run folder [1000]\n"
-            "  --hours H            play for H hours (with --games: whichever comes first)\n"
-            "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
-            "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
-            "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
-            "  --random-plies K     random legal opening plies per game [8]\n"
-            "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
-            "  --depth D            plies per move instead of nodes\n"
-            "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
-            "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
-            "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
-            "  --resign-plies N     ... for N of its own moves in a row [4]\n"
-            "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... "
-            "[off]\n"
-            "  --adjudicate-plies N ... for N plies in a row [8]\n"
-            "  --hash MB            TT per worker, MB [16]\n"
-            "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
-            "  --resume             continue the run in --out (same settings, shards there)\n"
-            "  --checkpoint-s S     seconds between checkpoints [5]\n"
-            "  --checkpoint-games N games between checkpoints [200]\n"
-            "  --shard-positions N  positions per shard file [262144]\n"
-            "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
-            "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
-            "  --part I/K           play part I of K of the schedule (games i with i %% K == I-1)\n"
-            "                       into the shared --out, e.g. as a Slurm job array; under\n"
-            "                       mpirun -np R (an MPI build) rank r plays part r+1/R itself\n"
-            "  --help               this text\n");
+    fprintf(
+        f, "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
+           "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
+           "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
+           "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
+           "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
+           "replay\n"
+           "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
+           "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
+           "- is stdout)\n"
+           "\n"
+           "options (defaults in brackets):\n"
+           "  --games N            games to reach in the run folder [1000]\n"
+           "  --hours H            play for H hours (with --games: whichever comes first)\n"
+           "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
+           "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
+           "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
+           "  --random-plies K     random legal opening plies per game [8]\n"
+           "  --variant V          janggi (16 formation pairings) or xiangqi (its start position)\n"
+           "                       [janggi]; a xiangqi game still going at ply 600 is drawn\n"
+           "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
+           "  --depth D            plies per move instead of nodes\n"
+           "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
+           "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
+           "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
+           "  --resign-plies N     ... for N of its own moves in a row [4]\n"
+           "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... "
+           "[off]\n"
+           "  --adjudicate-plies N ... for N plies in a row [8]\n"
+           "  --hash MB            TT per worker, MB [16]\n"
+           "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
+           "  --resume             continue the run in --out (same settings, shards there)\n"
+           "  --checkpoint-s S     seconds between checkpoints [5]\n"
+           "  --checkpoint-games N games between checkpoints [200]\n"
+           "  --shard-positions N  positions per shard file [262144]\n"
+           "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
+           "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
+           "  --part I/K           play part I of K of the schedule (games i with i %% K == I-1)\n"
+           "                       into the shared --out, e.g. as a Slurm job array; under\n"
+           "                       mpirun -np R (an MPI build) rank r plays part r+1/R itself\n"
+           "  --help               this text\n");
 }
 
 // A flag's number, the whole text in 0..max; false with a message naming flag and text.
@@ -166,6 +169,9 @@ static void print_summary(const RunnerProgress *p, const SelfplayConfig *cfg, un
     printf("wins              Cho %.1f%%  Han %.1f%%\n",
            decided ? 100.0 * p->wins[0] / decided : 0.0,
            decided ? 100.0 * p->wins[1] / decided : 0.0);
+    if (p->draws) // xiangqi; the win shares above are of the decided games
+        printf("draws             %llu (%.1f%% of the games)\n", (unsigned long long)p->draws,
+               p->done_here ? 100.0 * p->draws / p->done_here : 0.0);
     printf("run folder        %llu games, %llu positions saved, %llu bytes (%.2f bytes/position)\n",
            (unsigned long long)p->saved, (unsigned long long)p->saved_positions,
            (unsigned long long)p->bytes_on_disk,
@@ -239,6 +245,7 @@ static Status write_json(const char *path, const SelfplayConfig *cfg, const Runn
             (unsigned long long)p->shards_written, (unsigned long long)p->buffer_peak_bytes);
     fprintf(f, ",\n  \"wins\": {\"cho\": %llu, \"han\": %llu}", (unsigned long long)p->wins[0],
             (unsigned long long)p->wins[1]);
+    fprintf(f, ",\n  \"draws\": %llu", (unsigned long long)p->draws);
     json_field(f, "cho_win_rate", decided ? (double)p->wins[0] / decided : 0.0);
     fputs(",\n  \"reasons\": {", f);
     const char *sep = "";
@@ -493,8 +500,8 @@ static int cmd_show(int argc, char **argv) {
             break;
         }
         const PackedBoard *pb = (const PackedBoard *)(d.positions.board + row * PACKED_BOARD_BYTES);
-        if (packed_board_decode(pb, (Side)d.positions.stm[row], d.positions.ply[row], b, &err) !=
-            STATUS_OK) {
+        if (packed_board_decode_variant(pb, d.variant, (Side)d.positions.stm[row],
+                                        d.positions.ply[row], b, &err) != STATUS_OK) {
             fprintf(stderr, "hansu-selfplay show: row %llu: %s\n", (unsigned long long)row,
                     err.msg);
             rc = 1;
@@ -534,6 +541,7 @@ enum {
     OPT_PROGRESS,
     OPT_NO_BENCH,
     OPT_JSON,
+    OPT_VARIANT,
     OPT_PART,
     OPT_HELP
 };
@@ -561,6 +569,7 @@ static const struct option OPTIONS[] = {
     {"progress", 1, 0, OPT_PROGRESS},
     {"no-bench", 0, 0, OPT_NO_BENCH},
     {"json", 1, 0, OPT_JSON},
+    {"variant", 1, 0, OPT_VARIANT},
     {"part", 1, 0, OPT_PART},
     {"help", 0, 0, OPT_HELP},
     {0, 0, 0, 0},
@@ -586,6 +595,10 @@ static bool apply_option(SelfplayConfig *cfg, Cli *cli, int opt, const char *arg
     case OPT_JSON:
         cli->json_path = arg;
         return true;
+    case OPT_VARIANT:
+        if (!(cfg->variant = variant_find(arg)))
+            fprintf(stderr, "hansu-selfplay: --variant: '%s' is not janggi or xiangqi\n", arg);
+        return cfg->variant != NULL;
     case OPT_PART: {
         ErrorInfo err;
         ClusterPart part;

@@ -35,7 +35,8 @@ if(TARGET hansu-match)
       "random_plies|--random-plies;500;--games;2|random-plies 500: must be 0..200"
       "unknown_flag|--bogus;3|unknown option --bogus"
       "stray_word|x|unexpected argument 'x'"
-      "three_engines|--engine;cmd=x|more than two --engine")
+      "three_engines|--engine;cmd=x|more than two --engine"
+      "variant_bad|--variant;shogi|--variant: .shogi. is not janggi or xiangqi")
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 name)
     list(GET parts -1 want)

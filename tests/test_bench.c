@@ -12,15 +12,19 @@
 
 #include "bench.h"
 #include "engine.h"
+#include "variant.h"
 
 // The signature of the current search and weights (state it in the commit: "Bench: N").
 #define BENCH_SIGNATURE 1219682ull
+// Xiangqi's (data/bench-xiangqi.fen, its own weights): `hansu bench --variant xiangqi`.
+#define BENCH_SIGNATURE_XIANGQI 852271ull
 
 static void test_bench_signature(void **state) {
     (void)state;
     BenchResult res;
     ErrorInfo err;
-    assert_int_equal(bench_run(bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB, NULL, &res, &err),
+    assert_int_equal(bench_run(variant_default(), bench_default_text(), BENCH_DEPTH, BENCH_HASH_MB,
+                               NULL, &res, &err),
                      STATUS_OK);
     assert_true(res.positions >= 48);
     print_message("bench: %d positions, depth %d, %llu nodes\n", res.positions, BENCH_DEPTH,
@@ -30,11 +34,40 @@ static void test_bench_signature(void **state) {
 #endif
 }
 
+// Xiangqi's bench: its own positions, the same count on every run (a cleared searcher each).
+static void test_bench_xiangqi(void **state) {
+    (void)state;
+    BenchResult res, again;
+    ErrorInfo err;
+    const char *text = bench_text(&VARIANT_XIANGQI);
+    assert_ptr_not_equal(text, bench_default_text());
+    assert_ptr_equal(bench_text(&VARIANT_JANGGI), bench_default_text());
+    assert_int_equal(
+        bench_run(&VARIANT_XIANGQI, text, BENCH_DEPTH, BENCH_HASH_MB, NULL, &res, &err), STATUS_OK);
+    assert_int_equal(
+        bench_run(&VARIANT_XIANGQI, text, BENCH_DEPTH, BENCH_HASH_MB, NULL, &again, &err),
+        STATUS_OK);
+    assert_true(res.positions >= 40);
+    assert_int_equal(res.nodes, again.nodes);
+    print_message("xiangqi bench: %d positions, depth %d, %llu nodes\n", res.positions, BENCH_DEPTH,
+                  (unsigned long long)res.nodes);
+#ifndef HANSU_CUSTOM_WEIGHTS
+    assert_int_equal(res.nodes, BENCH_SIGNATURE_XIANGQI);
+#endif
+    // The positions are read as xiangqi: an elephant across the river is refused.
+    assert_int_equal(bench_run(&VARIANT_XIANGQI, "4k4/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1\n", 2, 1,
+                               NULL, &res, &err),
+                     STATUS_SYNTAX);
+    assert_non_null(strstr(err.msg, "line 1"));
+}
+
 static void test_bench_bad_text(void **state) {
     (void)state;
     BenchResult res;
     ErrorInfo err;
-    assert_int_equal(bench_run("# comment\n\nnot a fen\n", 2, 1, NULL, &res, &err), STATUS_SYNTAX);
+    assert_int_equal(
+        bench_run(variant_default(), "# comment\n\nnot a fen\n", 2, 1, NULL, &res, &err),
+        STATUS_SYNTAX);
     assert_non_null(strstr(err.msg, "line 3"));
 }
 
@@ -43,6 +76,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bench_bad_text),
         cmocka_unit_test(test_bench_signature),
+        cmocka_unit_test(test_bench_xiangqi),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

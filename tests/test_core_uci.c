@@ -261,6 +261,20 @@ static void test_cli_perft_xiangqi(void **state) {
     assert_int_equal(rc, 2);
     assert_non_null(strstr(out, "--variant 'shogi' is not known"));
     free(out);
+    // bench and print-weights take the variant too: xiangqi's positions, its own header.
+    out = hansu_cli("bench --variant xiangqi 1", &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "Positions: 40\n"));
+    free(out);
+    out = hansu_cli("print-weights --variant xiangqi", &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "// variant: xiangqi\n"));
+    assert_non_null(strstr(out, "// TEMPO (tempo): for the side to move\n"));
+    free(out);
+    out = hansu_cli("bench --variant shogi", &rc);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "hansu bench: --variant 'shogi' is not known"));
+    free(out);
 }
 
 // `hansu perft` against the oracle: every oracle position at depth 2 with --divide, the start

@@ -60,7 +60,7 @@ static void check_parity(Board *b, void *arg) {
     Score e = eval_evaluate(b);
     Score t = eval_trace(b, &trace);
     assert_int_equal(e, t);
-    assert_int_equal(e, eval_rebuild(&trace, EVAL_WEIGHTS_FLAT, b->side));
+    assert_int_equal(e, eval_rebuild(&EVAL_SPEC_JANGGI, &trace, EVAL_WEIGHTS_FLAT, b->side));
     assert_true(trace.phase >= 0 && trace.phase <= EVAL_PHASE_MAX);
     st->positions++;
     st->late += trace.count[EVAL_OFF_POINTS_LATE][CHO] != 0;
@@ -114,8 +114,8 @@ static void check_mirror(Board *b, void *arg) {
     eval_trace(b, &tb);
     eval_trace(&m, &tm);
     assert_int_equal(tb.phase, tm.phase);
-    assert_int_equal(eval_rebuild(&tb, symmetric_weights, b->side),
-                     eval_rebuild(&tm, symmetric_weights, m.side));
+    assert_int_equal(eval_rebuild(&EVAL_SPEC_JANGGI, &tb, symmetric_weights, b->side),
+                     eval_rebuild(&EVAL_SPEC_JANGGI, &tm, symmetric_weights, m.side));
     if (board_game_ply(b) <= GAME_PLY_LIMIT - EVAL_POINTS_WINDOW)
         assert_int_equal(eval_evaluate(b), eval_evaluate(&m));
     st->positions++;
@@ -153,7 +153,7 @@ static void print_header(const EvalWeight *w, char **buf, size_t *len) {
     FILE *f = open_memstream(buf, len);
     EvalBannerInput in[2] = {{"runs/a.h5", "sha256:00ff"}, {"runs/b.h5", "sha256:ff00"}};
     EvalBanner bn = {"test", "a note", in, 2, "--skip-plies 8", 1.25, 10, 0.1, 0.2};
-    assert_int_equal(eval_header_write(f, &bn, w, NULL), STATUS_OK);
+    assert_int_equal(eval_header_write(f, &EVAL_SPEC_JANGGI, &bn, w, NULL), STATUS_OK);
     fclose(f);
 }
 

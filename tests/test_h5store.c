@@ -23,6 +23,7 @@
 #include "h5store_internal.h"
 #include "selfplay_util.h"
 #include "sha256.h"
+#include "variant.h"
 #include "verify.h"
 
 #define DIR HANSU_BINARY_DIR "/test_h5store.d"
@@ -47,8 +48,8 @@ static StoreMeta sample_meta(int64_t shard) {
     return m;
 }
 
-// The variant attribute: written as named, read back; an unknown name, or a variant other than
-// janggi, is refused on writing.
+// The variant attribute: written as named, read back (the data then knows its variant); an
+// unknown name is refused on writing. Xiangqi is stored since schema 3.
 static void test_variant_attribute(void **state) {
     (void)state;
     sp_fresh_dir(DIR);
@@ -66,11 +67,13 @@ static void test_variant_attribute(void **state) {
     assert_int_equal(h5store_write(DIR "/w.h5", &m, &d, &err), STATUS_RANGE);
     assert_non_null(strstr(err.msg, "'shogi'"));
     assert_int_equal(access(DIR "/w.h5", F_OK), -1);
-    // Xiangqi is a known variant, but the store's schema holds janggi games only (for now).
+    assert_ptr_equal(back.variant, &VARIANT_JANGGI);
     snprintf(m.variant, sizeof m.variant, "xiangqi");
-    assert_int_equal(h5store_write(DIR "/x.h5", &m, &d, &err), STATUS_RANGE);
-    assert_non_null(strstr(err.msg, "'xiangqi': the self-play store holds janggi games only"));
-    assert_int_equal(access(DIR "/x.h5", F_OK), -1);
+    assert_int_equal(h5store_write(DIR "/x.h5", &m, &d, &err), STATUS_OK);
+    assert_int_equal(h5store_read(DIR "/x.h5", &m2, &back, &err), STATUS_OK);
+    assert_string_equal(m2.variant, "xiangqi");
+    assert_int_equal(m2.schema_version, 3);
+    assert_ptr_equal(back.variant, &VARIANT_XIANGQI);
     shard_data_free(&d);
     shard_data_free(&back);
 }
@@ -409,7 +412,7 @@ static void test_value_ranges(void **state) {
     shard_data_init(&back);
     StoreMeta m = sample_meta(0);
     ErrorInfo err;
-    static const char *const want[] = {"winner 7 is outside 0..1", "result_stm 0",
+    static const char *const want[] = {"winner 7 is outside 0..2", "result_stm 0",
                                        "move 65535 is outside",    "board byte 3 is 90",
                                        "move 100 names a square",  "reason 0 is outside",
                                        "ply 5 and side",           "flags 8 is outside"};

@@ -19,6 +19,7 @@
 #include "rules.h"
 #include "timeman.h"
 #include "uci_child.h"
+#include "variant.h"
 
 #ifndef FAKE_ENGINE_PATH
 #define FAKE_ENGINE_PATH HANSU_BINARY_DIR "/tests/fake_engine"
@@ -456,6 +457,108 @@ static void test_hansu_selfplay(void **state) {
 }
 #endif
 
+// Totals of a match that may have draws: wins, draws and pairs add up, the pentanomial
+// classes agree with the games' half points, and every game has one reason.
+static void assert_consistent_draws(const MatchTally *t, int pairs) {
+    assert_int_equal(t->pairs_done, pairs);
+    assert_int_equal(t->games, 2 * pairs);
+    assert_int_equal(t->wins[0] + t->wins[1] + t->draws, t->games);
+    long penta = 0, by_reason = 0, half = 0;
+    for (int i = 0; i < PENTA_NB; i++)
+        penta += t->penta[i], half += i * t->penta[i];
+    for (int r = 0; r < REASON_NB; r++)
+        by_reason += t->wins_by[0][r] + t->wins_by[1][r] + t->draws_by[r];
+    assert_int_equal(penta, pairs);
+    assert_int_equal(by_reason, t->games);
+    assert_int_equal(half, 2 * t->wins[0] + t->draws); // engine 0's half points
+}
+
+#ifdef HANSU_ENGINE_PATH
+// Xiangqi, Hansu against Hansu at 200 nodes: 8 games from the start position with 4 random
+// plies, every engine told UCI_Variant xiangqi (else its moves would be refused as janggi
+// moves), draws counted in the totals, the pentanomial and the PGN ("1/2-1/2", Variant
+// "xiangqi"); the state file names the variant and a resume reads draws back.
+static void test_hansu_xiangqi(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "xq.pgn");
+    temp_path(st, sizeof st, "xq.state");
+    MatchConfig c = base_config(8);
+    c.variant = &VARIANT_XIANGQI;
+    c.random_plies = 4;
+    c.seed = 3;
+    c.pgn_path = pgn;
+    c.state_path = st;
+    c.stop_after_pairs = 2;
+    c.limits[0].nodes = c.limits[1].nodes = 200;
+    for (int e = 0; e < 2; e++) {
+        snprintf(c.engine[e].name, sizeof c.engine[e].name, "hansu%d", e);
+        snprintf(c.engine[e].cmd, sizeof c.engine[e].cmd, "%s", HANSU_ENGINE_PATH);
+    }
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_true(t.interrupted);
+    c.stop_after_pairs = 0;
+    c.resume = true;
+    Status s = match_run(&c, &t, NULL, NULL, &err);
+    if (s != STATUS_OK)
+        print_error("match_run: %s\n", err.msg);
+    assert_int_equal(s, STATUS_OK);
+    assert_int_equal(t.pairs_resumed, 2);
+    assert_consistent_draws(&t, 4);
+    for (int e = 0; e < 2; e++)
+        assert_int_equal(t.wins_by[e][REASON_ILLEGAL_MOVE] + t.wins_by[e][REASON_CRASH] +
+                             t.wins_by[e][REASON_TIME],
+                         0);
+    print_message("xiangqi: %ld - %ld - %ld, penta [%ld %ld %ld %ld %ld]\n", t.wins[0], t.draws,
+                  t.wins[1], t.penta[0], t.penta[1], t.penta[2], t.penta[3], t.penta[4]);
+    assert_int_equal(count_in_file(pgn, "[Variant \"xiangqi\"]"), 8);
+    assert_int_equal(count_in_file(pgn, "[Result \"1/2-1/2\"]"), t.draws);
+    assert_int_equal(count_in_file(st, " variant=xiangqi"), 1);
+    // Seed 3 gives draws (repetition, the ply cap) as well as mates: both kinds are counted.
+    assert_true(t.draws > 0 && t.wins[0] + t.wins[1] > 0);
+    // An engine told another variant is refused before any game.
+    snprintf(c.engine[1].opt_name[0], sizeof c.engine[1].opt_name[0], "UCI_Variant");
+    snprintf(c.engine[1].opt_value[0], sizeof c.engine[1].opt_value[0], "janggi");
+    c.engine[1].noptions = 1;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_SYNTAX);
+    assert_non_null(strstr(err.msg, "option.UCI_Variant=janggi, but the match plays xiangqi"));
+    unlink(pgn), unlink(st);
+}
+#endif
+
+// Xiangqi against Fairy-Stockfish (UCI_Variant xiangqi set by the match tool): 2 games, no
+// fault on either side, the rules core refereeing every move.
+static void test_fsf_xiangqi(void **state) {
+    (void)state;
+#ifdef HANSU_ENGINE_PATH
+    if (access(FSF_PATH, X_OK) != 0)
+        skip();
+    MatchConfig c = base_config(2);
+    c.variant = &VARIANT_XIANGQI;
+    c.limits[0].nodes = c.limits[1].nodes = 500;
+    snprintf(c.engine[0].name, sizeof c.engine[0].name, "hansu");
+    snprintf(c.engine[0].cmd, sizeof c.engine[0].cmd, "%s", HANSU_ENGINE_PATH);
+    snprintf(c.engine[1].name, sizeof c.engine[1].name, "fsf");
+    snprintf(c.engine[1].cmd, sizeof c.engine[1].cmd, "%s", FSF_PATH);
+    MatchTally t;
+    ErrorInfo err;
+    Status s = match_run(&c, &t, NULL, NULL, &err);
+    if (s != STATUS_OK)
+        print_error("match_run: %s\n", err.msg);
+    assert_int_equal(s, STATUS_OK);
+    assert_consistent_draws(&t, 1);
+    for (int e = 0; e < 2; e++)
+        assert_int_equal(t.wins_by[e][REASON_ILLEGAL_MOVE] + t.wins_by[e][REASON_CRASH] +
+                             t.wins_by[e][REASON_TIME],
+                         0);
+    print_message("hansu vs fsf (xiangqi): %ld - %ld - %ld\n", t.wins[0], t.draws, t.wins[1]);
+#else
+    skip();
+#endif
+}
+
 // The size of a file in bytes (-1 when missing).
 static long file_bytes(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -715,8 +818,10 @@ int main(void) {
         cmocka_unit_test(test_option_refused),
         cmocka_unit_test(test_engines_die_with_match),
         cmocka_unit_test(test_fsf_selfplay),
+        cmocka_unit_test(test_fsf_xiangqi),
 #ifdef HANSU_ENGINE_PATH
         cmocka_unit_test(test_hansu_selfplay),
+        cmocka_unit_test(test_hansu_xiangqi),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,7 @@
 #include "run_lock.h"
 #include "runner.h"
 #include "selfplay_util.h"
+#include "variant.h"
 #include "verify.h"
 
 #define BASE HANSU_BINARY_DIR "/test_runner.d"
@@ -204,6 +205,70 @@ static void test_resign_adjudicate(void **state) {
         by_tool += d.games.reason[g] == REASON_RESIGN || d.games.reason[g] == REASON_ADJUDICATION;
     print_message("%d of 16 games resigned or adjudicated\n", by_tool);
     assert_true(by_tool > 0);
+    shard_data_free(&d);
+}
+
+// Xiangqi self-play: the files say so (variant, schema 3), every game replays exactly under
+// xiangqi's rules from its start position, and a drawn game has winner 2 and result_stm 0 at
+// every position (won games +1 / -1 as before). Seed 1 at 200 nodes draws some games.
+static void test_xiangqi_run(void **state) {
+    (void)state;
+    SelfplayConfig cfg = tiny(BASE "/xiangqi", 8, 1);
+    cfg.variant = &VARIANT_XIANGQI;
+    cfg.nodes = 200;
+    cfg.random_plies = 8;
+    cfg.seed = 1;
+    sp_fresh_dir(BASE "/xiangqi");
+    ErrorInfo err;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    ShardData d;
+    StoreMeta m;
+    shard_data_init(&d);
+    assert_int_equal(h5store_read(BASE "/xiangqi/shard-000000.h5", &m, &d, &err), STATUS_OK);
+    assert_string_equal(m.variant, "xiangqi");
+    assert_int_equal(m.schema_version, H5STORE_SCHEMA_VERSION);
+    assert_non_null(strstr(m.run_config, " variant=xiangqi"));
+    assert_ptr_equal(d.variant, &VARIANT_XIANGQI);
+    assert_int_equal(d.games.count, 8);
+    if (verify_games(&d, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    int draws = 0;
+    for (size_t g = 0; g < d.games.count; g++) {
+        bool drawn = d.games.winner[g] == WINNER_DRAW;
+        draws += drawn;
+        for (uint64_t p = d.games.pos_start[g]; p < d.games.pos_end[g]; p++)
+            assert_int_equal(d.positions.result_stm[p], drawn ? 0
+                                                        : d.positions.stm[p] == d.games.winner[g]
+                                                            ? 1
+                                                            : -1);
+    }
+    print_message("xiangqi: %d of 8 games drawn\n", draws);
+    assert_true(draws > 0 && draws < 8);
+    // The data's variant is the replay's: read as janggi, the games do not replay.
+    d.variant = NULL;
+    assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
+    shard_data_free(&d);
+}
+
+// A file written by main's code before schema 3 (data/selfplay-schema2-janggi.h5: 4 janggi
+// games, hansu-selfplay --games 4 --nodes 100 --seed 7) still reads and replays: schema 2,
+// janggi, no draws.
+static void test_schema2_file_reads(void **state) {
+    (void)state;
+    ShardData d;
+    StoreMeta m;
+    ErrorInfo err;
+    shard_data_init(&d);
+    Status st = h5store_read(HANSU_SOURCE_DIR "/data/selfplay-schema2-janggi.h5", &m, &d, &err);
+    if (st != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(m.schema_version, 2);
+    assert_string_equal(m.variant, "janggi");
+    assert_int_equal(d.games.count, 4);
+    assert_ptr_equal(d.variant, &VARIANT_JANGGI);
+    for (size_t g = 0; g < d.games.count; g++)
+        assert_true(d.games.winner[g] <= 1);
+    assert_int_equal(verify_games(&d, &err), STATUS_OK);
     shard_data_free(&d);
 }
 
@@ -402,7 +467,8 @@ int main(void) {
         cmocka_unit_test(test_unwritable),          cmocka_unit_test(test_resume_nothing),
         cmocka_unit_test(test_kill_and_resume),     cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_disk_full),           cmocka_unit_test(test_lock_in_process),
-        cmocka_unit_test(test_two_writers),
+        cmocka_unit_test(test_two_writers),         cmocka_unit_test(test_xiangqi_run),
+        cmocka_unit_test(test_schema2_file_reads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

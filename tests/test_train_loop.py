@@ -310,6 +310,50 @@ def test_match_json_not_finite(work):
           r["sprt"] == "H1 accepted", f"not-finite match result: {r}")
 
 
+def test_variant_xiangqi(work):
+    """run.variant = xiangqi (data/train-xiangqi.toml): every tool gets --variant xiangqi (janggi's
+    command lines have none), the build takes xiangqi's weights flag, the weights header is
+    xiangqi's, an unknown variant is refused, and a match result with draws reads W-D-L."""
+    os.makedirs(work)
+    config = train.load_config(train.XIANGQI_CONFIG, [])
+    train.check_config(config)
+    check(train.variant_of(config) == "xiangqi", "train-xiangqi.toml is not xiangqi")
+    check(train.weights_header("xiangqi").endswith(os.path.join("engine", "xiangqi", "eval_weights.h")),
+          "xiangqi's header")
+    run = QuietRun(work, config)
+    run.logged, run.state = [], {}
+    steps = []
+    run.run_step = lambda label, argv, log, **kw: steps.append(argv)
+    run.tune_window = lambda k: ([1], 1000)
+    run.match_tool = "hansu-match"
+    run.step_selfplay(1, "b")
+    run.step_tune(1, "b", {})
+    try:
+        run.play(work, "m", [["cmd=a", "name=a"], ["cmd=b", "name=b"]], ["--nodes", "1"], 2, 1,
+                 "e", "sprt")
+    except train.TrainError:
+        pass  # no result file: only the command line matters here
+    for argv in steps:
+        i = argv.index("--variant") if "--variant" in argv else -1
+        check(i >= 0 and argv[i + 1] == "xiangqi", f"no --variant xiangqi in {argv}")
+    janggi = make_run(os.path.join(work, "j"), [])
+    janggi.run_step = lambda label, argv, log, **kw: steps.append(argv)
+    janggi.step_selfplay(1, "b")
+    check("--variant" not in steps[-1], f"janggi's self-play got a variant: {steps[-1]}")
+    try:
+        train.check_config(train.load_config(None, ['run.variant="shogi"']))
+        check(False, "run.variant shogi accepted")
+    except train.TrainError as e:
+        check("run.variant" in str(e), str(e))
+    path = os.path.join(work, "m.json")
+    with open(path, "w") as f:
+        json.dump({"games": 8, "wins": [3, 1], "draws": 4, "elo": 44.0, "elo_error": 50.0,
+                   "nelo": 60.0, "nelo_error": 70.0, "los": 0.8, "pentanomial": [0, 0, 3, 1, 0],
+                   "reasons": {}, "sprt": None}, f)
+    r = train.parse_match_json(path)
+    check(r["score"] == "3-4-1", f"draws not in the score: {r}")
+
+
 def main():
     work = sys.argv[1]
     shutil.rmtree(work, ignore_errors=True)
@@ -319,7 +363,9 @@ def main():
     test_renamed_setting()
     test_match_json_not_finite(os.path.join(work, "json"))
     test_report_per_cpu_hour(os.path.join(work, "report"))
-    print("ok: window in positions, confirmed verdicts, renamed setting, Elo per CPU-hour")
+    test_variant_xiangqi(os.path.join(work, "xiangqi"))
+    print("ok: window in positions, confirmed verdicts, renamed setting, Elo per CPU-hour, "
+          "xiangqi")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0

@@ -473,8 +473,8 @@ static void test_emit_and_reparse(void **state) {
     char path[256];
     snprintf(path, sizeof path, "%s/emitted.h", fx->dir);
     EvalBanner banner = {.generator = "test", .k = cfg.k, .epochs = 5};
-    assert_int_equal(eval_header_save(path, &banner, out, &err), STATUS_OK);
-    assert_int_equal(weights_read_header(path, back, &err), STATUS_OK);
+    assert_int_equal(eval_header_save(path, &EVAL_SPEC_JANGGI, &banner, out, &err), STATUS_OK);
+    assert_int_equal(weights_read_header(path, EVAL_PARAM_NB, back, &err), STATUS_OK);
     assert_memory_equal(out, back, sizeof out);
     for (size_t j = 0; j < va.npos; j++) // integer predictions from the parsed header
         assert_int_equal(trace_store_rebuild(&va, j, back), trace_store_rebuild(&va, j, out));
@@ -554,6 +554,79 @@ static void test_bad_files_reported_first(void **state) {
     assert_int_equal(run_tune(fx, "--dry-run --out /nonexistent-dir/w.h", out, sizeof out), 0);
 }
 
+// --variant chooses the term list fitted: xiangqi's has no points_late (refused by --freeze),
+// an unknown variant is refused, and janggi games are refused for a xiangqi fit, naming the
+// file; the janggi default fits them.
+static void test_tune_variant(void **state) {
+    Fixture *fx = *state;
+    char out[8192];
+    assert_int_equal(run_tune(fx, "--dry-run --variant shogi", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--variant: 'shogi' is not janggi or xiangqi"));
+    assert_int_equal(
+        run_tune(fx, "--dry-run --variant xiangqi --freeze points_late", out, sizeof out), 2);
+    assert_non_null(strstr(out, "unknown term 'points_late' of xiangqi"));
+    assert_int_equal(run_tune(fx, "--dry-run --variant xiangqi --freeze tempo", out, sizeof out),
+                     1);
+    assert_non_null(strstr(out, "fixture.h5 holds janggi games, the fit is xiangqi"));
+    assert_int_equal(
+        run_tune(fx, "--dry-run --variant janggi --freeze points_late", out, sizeof out), 0);
+}
+
+// Xiangqi data (hansu-selfplay --variant xiangqi, seed 1 draws 3 of 8 games): a drawn game's
+// positions get the target 0.5 (the result TRACE_DRAW); a fit of xiangqi with a janggi file
+// among its inputs is refused, naming both files.
+static void test_xiangqi_draws_and_mixing(void **state) {
+    Fixture *fx = *state;
+    char cmd[2048], dir[512], out[8192], args[1024];
+    snprintf(dir, sizeof dir, "%s/xq", fx->dir);
+    snprintf(cmd, sizeof cmd,
+             "'%s/selfplay/hansu-selfplay' --variant xiangqi --games 8 --nodes 200 --threads 1 "
+             "--seed 1 --random-plies 8 --no-bench --out '%s' >/dev/null 2>&1",
+             HANSU_BINARY_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    DatasetFilter f = keep_all();
+    f.variant = "xiangqi";
+    TraceStore train, valid;
+    DatasetStats ds;
+    ErrorInfo err;
+    char *p = dir;
+    trace_store_init(&train, EVAL_SPEC_XIANGQI.param_count, EVAL_SPEC_XIANGQI.phase_max);
+    trace_store_init(&valid, EVAL_SPEC_XIANGQI.param_count, EVAL_SPEC_XIANGQI.phase_max);
+    Status st = dataset_load(&p, 1, &f, 1, &train, &valid, &ds, &err);
+    if (st != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(ds.refused, 0); // xiangqi's trace rebuilds its eval
+    tune_set_targets(&train, 1.0, 0.0);
+    size_t drawn = 0, decided = 0;
+    for (size_t j = 0; j < train.npos; j++) {
+        if (train.pos[j].result == TRACE_DRAW) {
+            drawn++;
+            assert_float_equal(train.pos[j].target, 0.5, 1e-9);
+        } else {
+            decided++;
+            assert_float_equal(train.pos[j].target, train.pos[j].result, 1e-9);
+        }
+    }
+    print_message("xiangqi: %zu drawn and %zu decided positions\n", drawn, decided);
+    assert_true(drawn > 0 && decided > 0);
+    trace_store_free(&train);
+    trace_store_free(&valid);
+    // The same data as a janggi fit: refused by the dataset, naming the file.
+    f.variant = NULL;
+    trace_store_init(&train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    trace_store_init(&valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    assert_int_equal(dataset_load(&p, 1, &f, 1, &train, &valid, &ds, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "shard-000000.h5 holds xiangqi games, the fit is janggi"));
+    trace_store_free(&train);
+    trace_store_free(&valid);
+    // Two variants in one fit: the janggi fixture after the xiangqi run.
+    snprintf(args, sizeof args, "--dry-run --variant xiangqi '%s'", dir);
+    assert_int_equal(run_tune(fx, args, out, sizeof out), 1);
+    if (!strstr(out, "fixture.h5 holds janggi games, but ") ||
+        !strstr(out, "xq/shard-000000.h5 and the fit are xiangqi: one fit takes one variant"))
+        fail_msg("%s", out);
+}
+
 // hansu-tune says how many games and positions it fits and warns when the free weights
 // outnumber what the data can pin down (docs/tuning.md: >= 100 positions per free weight,
 // every touched free parameter in >= 100 positions); --l2 is checked and named in the banner.
@@ -610,7 +683,7 @@ static void test_hansu_tune_is_byte_stable(void **state) {
     assert_int_equal(system(cmd), 0);
     static EvalWeight got[EVAL_PARAM_NB];
     ErrorInfo err;
-    assert_int_equal(weights_read_header(a, got, &err), STATUS_OK);
+    assert_int_equal(weights_read_header(a, EVAL_PARAM_NB, got, &err), STATUS_OK);
     for (int k = 0; k < KIND_NB; k++) // frozen
         assert_memory_equal(&got[EVAL_OFF_MATERIAL + k], &EVAL_WEIGHTS_FLAT[EVAL_OFF_MATERIAL + k],
                             sizeof got[0]);
@@ -638,6 +711,8 @@ int main(void) {
         cmocka_unit_test(test_emit_and_reparse),
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
         cmocka_unit_test(test_coverage_warning_and_l2),
+        cmocka_unit_test(test_tune_variant),
+        cmocka_unit_test(test_xiangqi_draws_and_mixing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

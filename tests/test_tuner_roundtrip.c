@@ -54,7 +54,7 @@ static void test_engine_built_with_emitted_header(void **state) {
              HANSU_BINARY_DIR, h5, hdr);
     run(cmd);
     static EvalWeight emitted[EVAL_PARAM_NB];
-    assert_int_equal(weights_read_header(hdr, emitted, &err), STATUS_OK);
+    assert_int_equal(weights_read_header(hdr, EVAL_PARAM_NB, emitted, &err), STATUS_OK);
 
     // The tuner's predictions: traces of this build, weights of the header.
     TraceStore s;

@@ -101,8 +101,9 @@ static void test_handshake(void **state) {
     session_close(&s);
 }
 
-// UCI_Variant xiangqi: startpos, fen, moves and go perft in xiangqi; go refused (no xiangqi
-// evaluation yet) with its bestmove (none); back to janggi.
+// UCI_Variant xiangqi: startpos, fen, moves and go perft in xiangqi; go searches with xiangqi's
+// evaluation (a legal xiangqi bestmove, the mate in 1 found, a stalemate reported as an ended
+// game), bench runs xiangqi's positions; back to janggi, whose search and bench are janggi's.
 static void test_variant_xiangqi(void **state) {
     (void)state;
     Session s;
@@ -118,9 +119,28 @@ static void test_variant_xiangqi(void **state) {
                         "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
     say(&s, "position startpos");
     assert_non_null(strstr(say(&s, "go perft 2"), "\nNodes searched: 1920\n"));
-    const char *a = say(&s, "go depth 1");
-    assert_non_null(strstr(a, "info string error: go: no search for xiangqi yet"));
+    const char *a = say(&s, "go depth 3");
+    assert_non_null(strstr(a, "info depth 3 seldepth "));
+    assert_null(strstr(a, "info string error"));
+    const char *bm = strstr(a, "bestmove ");
+    assert_non_null(bm);
+    char move[16];
+    assert_int_equal(sscanf(bm, "bestmove %15s", move), 1);
+    char line[64];
+    snprintf(line, sizeof line, "position startpos moves %s", move);
+    assert_string_equal(say(&s, line), ""); // a legal xiangqi move
+    // Two chariots: b10 mates at once (a9 holds rank 9).
+    say(&s, "position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1");
+    a = say(&s, "go depth 3");
+    assert_non_null(strstr(a, " score mate 1 "));
+    assert_non_null(strstr(a, "bestmove b2b10\n"));
+    // Black has no legal move and is not in check: stalemate, Black lost.
+    say(&s, "position fen 5k3/R8/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    a = say(&s, "go depth 3");
+    assert_non_null(strstr(a, "info string game over: stalemate, red wins\n"));
     assert_non_null(strstr(a, "bestmove (none)\n"));
+    a = say(&s, "bench 2");
+    assert_non_null(strstr(a, "Positions: 40\n"));
     // A xiangqi position in janggi's palaces only under xiangqi: an elephant across the river.
     assert_non_null(strstr(say(&s, "position fen 4k4/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1"),
                            "elephant across the river"));
@@ -128,6 +148,7 @@ static void test_variant_xiangqi(void **state) {
     say(&s, "position startpos");
     current_fen(&s, fen, sizeof fen);
     assert_string_equal(fen, FEN_START);
+    assert_non_null(strstr(say(&s, "bench 1"), "Positions: 50\n"));
     session_close(&s);
 }
 

@@ -4,6 +4,9 @@ if(TARGET hansu_tuner)
   hansu_add_test(test_tuner_optimizer SOURCES test_tuner_optimizer.c LIBS hansu_tuner TIMEOUT 120)
   hansu_add_test(test_tuner_data SOURCES test_tuner_data.c LIBS hansu_tuner TIMEOUT 180)
   add_dependencies(test_tuner_data hansu-tune) # it runs hansu-tune
+  if(TARGET hansu-selfplay)
+    add_dependencies(test_tuner_data hansu-selfplay) # and hansu-selfplay --variant xiangqi
+  endif()
   # Configures and builds a second engine with an emitted header: slow (15-60 s).
   hansu_add_test(test_tuner_roundtrip SOURCES test_tuner_roundtrip.c LIBS hansu_tuner
                  LABELS slow TIMEOUT 900)

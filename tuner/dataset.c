@@ -16,6 +16,7 @@
 #include "prng.h"
 #include "search.h"
 #include "shard_data.h"
+#include "variant.h"
 
 enum { QUIESCE_MAX_PLIES = 8, QUIESCE_HASH_MB = 1, PREFETCH_AHEAD = 4 };
 
@@ -157,25 +158,28 @@ static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Boar
     const PositionColumns *p = &d->positions;
     PackedBoard pb;
     memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
-    Status st = packed_board_decode(&pb, p->stm[r] ? HAN : CHO, p->ply[r], b, &w->err);
+    Status st =
+        packed_board_decode_variant(&pb, d->variant, p->stm[r] ? HAN : CHO, p->ply[r], b, &w->err);
     if (st != STATUS_OK) {
         char why[sizeof w->err.msg];
         memcpy(why, w->err.msg, sizeof why);
         w->st = error_set(&w->err, STATUS_FORMAT, "%s: position row %zu: %s", path, r, why);
         return;
     }
-    int result = p->result_stm[r] > 0;
+    // Won 1, lost 0, drawn (xiangqi) TRACE_DRAW: the target 0.5.
+    int result = p->result_stm[r] > 0 ? 1 : p->result_stm[r] < 0 ? 0 : TRACE_DRAW;
     int score = (p->flags[r] & POS_RANDOM) ? TRACE_NO_SCORE : p->score[r];
     if (f->quiesce && (p->flags[r] & (POS_IN_CHECK | POS_BEST_CAPTURE))) {
         int plies = dataset_quiesce(qs, b, QUIESCE_MAX_PLIES);
         w->quiesced += plies > 0;
         if (plies & 1) // the other side is to move at the quiet position
-            result = !result, score = score == TRACE_NO_SCORE ? score : -score;
+            result = result == TRACE_DRAW ? result : !result,
+            score = score == TRACE_NO_SCORE ? score : -score;
     }
     Score e = eval_trace(b, tr);
     bool kept;
-    w->st = trace_store_add_eval(&w->store, tr, b->side, EVAL_WEIGHTS_FLAT, e, result, score, &kept,
-                                 &w->err);
+    w->st = trace_store_add_eval(&w->store, tr, b->side, b->variant->eval->weights, e, result,
+                                 score, &kept, &w->err);
 }
 
 // Copies thread t's store into out at its offsets (positions and entries of the threads
@@ -255,11 +259,31 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const
 
 // --- files --------------------------------------------------------------------------------
 
-static Status load_file(const char *path, const DatasetFilter *f, int threads, Searcher **qs,
-                        ShardData *data, TraceStore *train, TraceStore *valid, DatasetStats *st,
-                        ErrorInfo *err) {
+// The variant of every file must be the fit's: the first file of another one is refused,
+// named with the first file read (the fit's term list cannot describe two games).
+static Status check_variant(const char *path, const StoreMeta *meta, const DatasetFilter *f,
+                            const char *first, ErrorInfo *err) {
+    const char *want = f->variant ? f->variant : variant_default()->name;
+    const char *got = meta->variant[0] ? meta->variant : variant_default()->name;
+    if (strcmp(want, got) == 0)
+        return STATUS_OK;
+    if (first && strcmp(first, path) != 0)
+        return error_set(err, STATUS_FORMAT,
+                         "%s holds %s games, but %s and the fit are %s: one fit takes one "
+                         "variant",
+                         path, got, first, want);
+    return error_set(err, STATUS_FORMAT, "%s holds %s games, the fit is %s (--variant %s)", path,
+                     got, want, got);
+}
+
+static Status load_file(const char *path, const char *first, const DatasetFilter *f, int threads,
+                        Searcher **qs, ShardData *data, TraceStore *train, TraceStore *valid,
+                        DatasetStats *st, ErrorInfo *err) {
     double t0 = omp_get_wtime();
-    Status s = h5store_read(path, NULL, data, err);
+    StoreMeta meta;
+    Status s = h5store_read(path, &meta, data, err);
+    if (s == STATUS_OK)
+        s = check_variant(path, &meta, f, first, err);
     if (s != STATUS_OK)
         return s;
     double t1 = omp_get_wtime();
@@ -308,7 +332,7 @@ Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int th
     ShardData data;
     shard_data_init(&data);
     for (size_t i = 0; i < nfiles && s == STATUS_OK; i++)
-        s = load_file(files[i], f, threads, qs, &data, train, valid, stats, err);
+        s = load_file(files[i], files[0], f, threads, qs, &data, train, valid, stats, err);
     shard_data_free(&data);
     for (int t = 0; qs && t < threads; t++)
         search_destroy(qs[t]);

@@ -23,6 +23,7 @@ typedef struct DatasetFilter {
     double valid_fraction; // share of games (not positions) in the validation set, 0..1
     uint64_t seed;         // drives the per-game choice, the split and the order
     bool keep_order;       // build in row order instead of a seeded random order (tests)
+    const char *variant;   // the variant every file must hold (Variant.name; NULL: janggi)
 } DatasetFilter;
 
 /// Counts of what happened to the positions, for the report and the banner.
@@ -56,12 +57,14 @@ Status dataset_expand_inputs(char *const *paths, size_t n, char ***files, size_t
 void dataset_free_files(char **files, size_t n);
 
 /// Loads every file of paths (an HDF5 file, or a run folder whose shard-*.h5 files are read
-/// in name order) into train and valid (initialised by the caller with EVAL_PARAM_NB and
-/// EVAL_PHASE_MAX), file after file, each file's positions in a seeded random order (so
-/// contiguous mini-batches are random samples), with `threads` OpenMP threads for the trace
-/// building; the result does not depend on the thread count. Errors: STATUS_IO (missing,
+/// in name order) into train and valid (initialised by the caller with the param_count and
+/// phase_max of f->variant's EvalSpec), file after file, each file's positions in a seeded random
+/// order (so contiguous mini-batches are random samples), with `threads` OpenMP threads for the
+/// trace building; the result does not depend on the thread count. Errors: STATUS_IO (missing,
 /// unreadable),
-/// STATUS_FORMAT (not HDF5, not a Hansu file, unknown schema version, corrupt), STATUS_RANGE
+/// STATUS_FORMAT (not HDF5, not a Hansu file, unknown schema version, corrupt, or a file of
+/// another variant than f->variant: one fit takes one variant, the message names the file and
+/// the first file read), STATUS_RANGE
 /// (no position left after filtering), each naming the file.
 Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
                     TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err);

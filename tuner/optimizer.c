@@ -17,7 +17,7 @@ double tune_sigmoid(double k, double e) { return 1.0 / (1.0 + exp(-k * e * LN10_
 void tune_set_targets(TraceStore *s, double k, double lambda) {
     for (size_t j = 0; j < s->npos; j++) {
         TracePos *p = &s->pos[j];
-        double t = p->result;
+        double t = trace_result_value(p->result);
         if (p->score != TRACE_NO_SCORE)
             t = (1 - lambda) * t + lambda * tune_sigmoid(k, p->score);
         p->target = (float)t;
@@ -217,7 +217,7 @@ double tune_penalty(const TuneConfig *cfg, int nparams, size_t npos, const doubl
 static double result_mse(const TraceStore *s, const double *evals, double k) {
     double sum = 0;
     for (size_t j = 0; j < s->npos; j++) {
-        double d = tune_sigmoid(k, evals[j]) - s->pos[j].result;
+        double d = tune_sigmoid(k, evals[j]) - trace_result_value(s->pos[j].result);
         sum += d * d;
     }
     return sum / (double)s->npos;

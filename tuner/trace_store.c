@@ -87,10 +87,10 @@ Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int 
         .start = (uint32_t)s->nentries,
         .count = (uint16_t)count,
         .phase = (uint8_t)phase,
-        .result = (uint8_t)(result != 0),
+        .result = (uint8_t)(result == TRACE_DRAW ? TRACE_DRAW : result != 0),
         .score = score == TRACE_NO_SCORE ? TRACE_NO_SCORE : clamp16(score),
         .eval = clamp16(eval),
-        .target = (float)(result != 0),
+        .target = (float)(result == TRACE_DRAW ? 0.5 : result != 0),
     };
     s->nentries += (size_t)count;
     return STATUS_OK;
@@ -101,10 +101,10 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
                             bool *kept, ErrorInfo *err) {
     *kept = false;
     if (!grow((void **)&s->pos, &s->pos_cap, s->npos, s->npos + 1, sizeof *s->pos) ||
-        !grow((void **)&s->entries, &s->entries_cap, s->nentries, s->nentries + EVAL_PARAM_NB,
+        !grow((void **)&s->entries, &s->entries_cap, s->nentries, s->nentries + (size_t)s->nparams,
               sizeof *s->entries))
         return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions", s->npos);
-    if (s->nentries + EVAL_PARAM_NB > UINT32_MAX)
+    if (s->nentries + (size_t)s->nparams > UINT32_MAX)
         return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
     // Write the entries in place. Most parameters count nothing for either side: test the
     // two sides' counts of two parameters (8 bytes) at once and skip them.
@@ -112,14 +112,15 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
     int n = 0, sign = stm == CHO ? 1 : -1;
     int64_t mg = 0, eg = 0;
     const unsigned char *raw = (const unsigned char *)trace->count;
-    for (int i = 0; i < EVAL_PARAM_NB; i += 2) {
+    const int np = s->nparams;
+    for (int i = 0; i < np; i += 2) {
         uint64_t word;
-        memcpy(&word, raw + (size_t)i * 2 * sizeof(int16_t), i + 1 < EVAL_PARAM_NB ? 8 : 4);
-        if (i + 1 >= EVAL_PARAM_NB)
+        memcpy(&word, raw + (size_t)i * 2 * sizeof(int16_t), i + 1 < np ? 8 : 4);
+        if (i + 1 >= np)
             word &= 0xffffffffULL;
         if (word == 0)
             continue;
-        for (int k = i; k < i + 2 && k < EVAL_PARAM_NB; k++) {
+        for (int k = i; k < i + 2 && k < np; k++) {
             int d = sign * (trace->count[k][CHO] - trace->count[k][HAN]);
             if (d == 0)
                 continue;
@@ -142,10 +143,10 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
         .start = (uint32_t)s->nentries,
         .count = (uint16_t)n,
         .phase = (uint8_t)trace->phase,
-        .result = (uint8_t)(result != 0),
+        .result = (uint8_t)(result == TRACE_DRAW ? TRACE_DRAW : result != 0),
         .score = score == TRACE_NO_SCORE ? TRACE_NO_SCORE : clamp16(score),
         .eval = clamp16(engine_eval),
-        .target = (float)(result != 0),
+        .target = (float)(result == TRACE_DRAW ? 0.5 : result != 0),
     };
     s->nentries += (size_t)n;
     return STATUS_OK;

@@ -14,6 +14,14 @@
 #include "eval.h"
 #include "status.h"
 
+/// TracePos.result of a drawn game (xiangqi): its target is 0.5.
+enum { TRACE_DRAW = 2 };
+
+/// The game result of a position as a target value: 1 won, 0 lost, 0.5 drawn.
+static inline double trace_result_value(uint8_t result) {
+    return result == TRACE_DRAW ? 0.5 : (double)result;
+}
+
 /// One non-zero term of one position: flat parameter index and its stm-view count difference.
 typedef struct TraceEntry {
     uint16_t index;
@@ -25,7 +33,7 @@ typedef struct TracePos {
     uint32_t start; // first entry in TraceStore.entries
     uint16_t count; // number of entries
     uint8_t phase;  // 0 (endgame) .. phase_max (midgame)
-    uint8_t result; // 1 when the side to move won the game, 0 when it lost (no draws)
+    uint8_t result; // 1 when the side to move won the game, 0 when it lost, TRACE_DRAW drawn
     int16_t score;  // stored search score, cp, side to move's view (TRACE_NO_SCORE if none)
     int16_t eval;   // engine evaluation with the starting weights, cp, side to move's view
     float target;   // training target in [0, 1] (trace_store_set_targets)
@@ -52,13 +60,13 @@ void trace_store_init(TraceStore *s, int nparams, int phase_max);
 void trace_store_free(TraceStore *s);
 
 /// Appends a position given its sparse entries (coef != 0, index < nparams), its phase
-/// (0..phase_max), result (0/1), stored score (cp or TRACE_NO_SCORE) and engine eval (cp).
-/// STATUS_RANGE on a bad index or phase, STATUS_NOMEM when memory is short.
+/// (0..phase_max), result (0 lost, 1 won, TRACE_DRAW drawn), stored score (cp or TRACE_NO_SCORE)
+/// and engine eval (cp). STATUS_RANGE on a bad index or phase, STATUS_NOMEM when memory is short.
 Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase, int result,
                        int score, int eval, ErrorInfo *err);
 
-/// Appends a position from an engine trace (nparams must be EVAL_PARAM_NB, phase_max
-/// EVAL_PHASE_MAX). The evaluation is rebuilt from the sparse entries and `weights` (the
+/// Appends a position from an engine trace (nparams and phase_max those of the variant's
+/// EvalSpec). The evaluation is rebuilt from the sparse entries and `weights` (the
 /// weights that produced engine_eval); a difference over 1 cp refuses the position
 /// (*kept = false, s->refused counts it), as weiss's tuner does.
 Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,

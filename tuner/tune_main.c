@@ -46,12 +46,15 @@ typedef struct Options {
     bool k_given;
     const char *out, *loss_csv, *freeze, *init, *json;
     bool dry_run;
+    const EvalSpec *spec; // the variant whose term list is fitted (--variant, default janggi)
 } Options;
 
 static void usage(FILE *f) {
     fputs(
         "usage: hansu-tune [options] FILE.h5|RUN_DIR...\n"
         "Texel tuning of the evaluation weights on self-play HDF5 data; writes a weights header.\n"
+        "  --variant V        the variant fitted: janggi (default) or xiangqi; its own term list\n"
+        "                     (engine/V/eval_terms.def); every input must hold V's games\n"
         "\nPositions:\n"
         "  --skip-plies N     drop the first N plies of every game (default 8)\n"
         "  --min-ply N        drop positions before ply N (default 0)\n"
@@ -72,7 +75,7 @@ static void usage(FILE *f) {
         "  --batch N          positions per step, 0 = full batch (default 16384)\n"
         "  --patience N       stop after N epochs without a better validation MSE (default 10,\n"
         "                     0 = never); the best validation epoch's weights are kept\n"
-        "  --freeze T[,T...]  keep these terms fixed (names as in engine/janggi/eval_terms.def)\n"
+        "  --freeze T[,T...]  keep these terms fixed (names as in engine/V/eval_terms.def)\n"
         "  --init PATH        starting weights from this header (default: the compiled-in ones)\n"
         "  --k K              sigmoid scale K (default: fitted on the starting weights)\n"
         "  --lambda L         target = (1-L)*result + L*sigmoid(K*score) (default 0)\n"
@@ -83,7 +86,7 @@ static void usage(FILE *f) {
         "  --seed S           split, per-game choice, shuffle and batch order (default 1)\n"
         "  --threads N        OpenMP threads (default: all cores)\n"
         "\nOutput:\n"
-        "  --out PATH         weights header to write (default engine/janggi/eval_weights.h)\n"
+        "  --out PATH         weights header to write (default engine/V/eval_weights.h)\n"
         "  --dry-run          train and report, write no header\n"
         "  --loss-csv PATH    write the loss curve (epoch,train_mse,valid_mse,seconds)\n"
         "  --json FILE        the run's result for programs (docs/json-outputs.md)\n"
@@ -213,7 +216,12 @@ static int parse_args(int argc, char **argv, Options *o) {
             const char *v = argv[++i];
             if (!strcmp(a, "--out"))
                 o->out = v;
-            else if (!strcmp(a, "--loss-csv"))
+            else if (!strcmp(a, "--variant")) {
+                if (!(o->spec = eval_spec_find(v))) {
+                    fprintf(stderr, "hansu-tune: --variant: '%s' is not janggi or xiangqi\n", v);
+                    return -1;
+                }
+            } else if (!strcmp(a, "--loss-csv"))
                 o->loss_csv = v;
             else if (!strcmp(a, "--freeze"))
                 o->freeze = v;
@@ -240,6 +248,9 @@ static int parse_args(int argc, char **argv, Options *o) {
     }
     if (!lr_given)
         o->tune.lr = o->tune.method == TUNE_GD ? 20000 : 1;
+    if (!o->out)
+        o->out = o->spec->weights_file;
+    o->filter.variant = o->spec->variant;
     if (o->ninputs == 0) {
         fputs("hansu-tune: no input files (see --help)\n", stderr);
         return -1;
@@ -247,24 +258,25 @@ static int parse_args(int argc, char **argv, Options *o) {
     return 0;
 }
 
-// Marks the parameters of every named term in frozen (EVAL_PARAM_NB flags).
-static bool parse_freeze(const char *list, uint8_t *frozen) {
+// Marks the parameters of every named term of spec's list in frozen (param_count flags).
+static bool parse_freeze(const EvalSpec *spec, const char *list, uint8_t *frozen) {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int t = 0;
-        while (t < EVAL_TERM_NB && strcasecmp(tok, EVAL_TERMS[t].name) &&
-               strcasecmp(tok, EVAL_TERMS[t].id))
+        while (t < spec->term_count && strcasecmp(tok, spec->terms[t].name) &&
+               strcasecmp(tok, spec->terms[t].id))
             t++;
-        if (t == EVAL_TERM_NB) {
-            fprintf(stderr, "hansu-tune: --freeze: unknown term '%s'; terms:", tok);
-            for (int k = 0; k < EVAL_TERM_NB; k++)
-                fprintf(stderr, " %s", EVAL_TERMS[k].name);
+        if (t == spec->term_count) {
+            fprintf(stderr, "hansu-tune: --freeze: unknown term '%s' of %s; terms:", tok,
+                    spec->variant);
+            for (int k = 0; k < spec->term_count; k++)
+                fprintf(stderr, " %s", spec->terms[k].name);
             fputc('\n', stderr);
             return false;
         }
-        memset(frozen + EVAL_TERMS[t].offset, 1, (size_t)EVAL_TERMS[t].size);
+        memset(frozen + spec->terms[t].offset, 1, (size_t)spec->terms[t].size);
     }
     return true;
 }
@@ -272,12 +284,12 @@ static bool parse_freeze(const char *list, uint8_t *frozen) {
 // Everything one run holds; freed by run_free().
 typedef struct Run {
     Options o;
-    uint8_t frozen[EVAL_PARAM_NB];
+    uint8_t frozen[EVAL_PARAM_MAX]; // o.spec->param_count of each array in use
     TraceStore train, valid;
     DatasetStats ds;
-    EvalWeight start[EVAL_PARAM_NB]; // starting weights: --init or the compiled-in ones
-    double w[2 * EVAL_PARAM_NB];     // weights being tuned, cp (w[2i] mg, w[2i+1] eg)
-    EvalWeight out[EVAL_PARAM_NB];   // the rounded result
+    EvalWeight start[EVAL_PARAM_MAX]; // starting weights: --init or the compiled-in ones
+    double w[2 * EVAL_PARAM_MAX];     // weights being tuned, cp (w[2i] mg, w[2i+1] eg)
+    EvalWeight out[EVAL_PARAM_MAX];   // the rounded result
     double start_train, start_valid, end_train, end_valid;
     TuneResult res;
     FILE *csv;
@@ -347,9 +359,11 @@ static Status check_writable(const char *flag, const char *path, ErrorInfo *err)
 // Step 0: what can fail without the data is checked before it is read (which takes minutes):
 // --init is parsed, and files can be written where --out and --loss-csv say.
 static Status check_files(Run *r, ErrorInfo *err) {
-    memcpy(r->start, EVAL_WEIGHTS_FLAT, sizeof r->start);
+    const EvalSpec *spec = r->o.spec;
+    memcpy(r->start, spec->weights, sizeof r->start[0] * (size_t)spec->param_count);
     Status st = STATUS_OK;
-    if (r->o.init && (st = weights_read_header(r->o.init, r->start, err)) != STATUS_OK)
+    if (r->o.init &&
+        (st = weights_read_header(r->o.init, spec->param_count, r->start, err)) != STATUS_OK)
         return st;
     if (!r->o.dry_run && (st = check_writable("--out", r->o.out, err)) != STATUS_OK)
         return st;
@@ -425,14 +439,15 @@ static size_t distinct_traces(const TraceStore *s) {
 // What the data can pin down: distinct games and positions, positions per free weight, and
 // free parameters that few positions touch; a warning when the rule of docs/tuning.md fails.
 static void report_coverage(Run *r) {
-    static size_t touched[EVAL_PARAM_NB];
+    static size_t touched[EVAL_PARAM_MAX];
+    const EvalSpec *spec = r->o.spec;
     memset(touched, 0, sizeof touched);
     const TraceStore *s = &r->train;
     for (size_t e = 0; e < s->nentries; e++)
         touched[s->entries[e].index]++;
     // A parameter no position touches has no gradient and keeps its value: not counted.
     int free_params = 0, thin = 0, first_thin = -1;
-    for (int i = 0; i < EVAL_PARAM_NB; i++) {
+    for (int i = 0; i < spec->param_count; i++) {
         if (r->frozen[i] || touched[i] == 0)
             continue;
         free_params++;
@@ -449,10 +464,10 @@ static void report_coverage(Run *r) {
            MIN_POSITIONS_PER_PARAM);
     if (free_params && (per_weight < POSITIONS_PER_WEIGHT || thin > 0)) {
         const char *term = "";
-        for (int t = 0; t < EVAL_TERM_NB && first_thin >= 0; t++)
-            if (first_thin >= EVAL_TERMS[t].offset &&
-                first_thin < EVAL_TERMS[t].offset + EVAL_TERMS[t].size)
-                term = EVAL_TERMS[t].name;
+        for (int t = 0; t < spec->term_count && first_thin >= 0; t++)
+            if (first_thin >= spec->terms[t].offset &&
+                first_thin < spec->terms[t].offset + spec->terms[t].size)
+                term = spec->terms[t].name;
         printf("warning: the data cannot pin down %d free weights (rule: >= %d positions per "
                "free weight and every free parameter in >= %d positions%s%s); only --l2 %g "
                "holds them near the start: use more games, --freeze, or a larger --l2\n",
@@ -463,7 +478,7 @@ static void report_coverage(Run *r) {
 
 // Step 2: starting weights, K, targets, the starting losses and the loss CSV's first row.
 static Status prepare(Run *r, ErrorInfo *err) {
-    for (int i = 0; i < EVAL_PARAM_NB; i++)
+    for (int i = 0; i < r->o.spec->param_count; i++)
         r->w[2 * i] = r->start[i].mg, r->w[2 * i + 1] = r->start[i].eg;
     TuneConfig *c = &r->o.tune;
     if (!r->o.k_given)
@@ -490,7 +505,7 @@ static Status train(Run *r, ErrorInfo *err) {
     Status st = tune_train(&r->train, &r->valid, c, r->w, on_epoch, r, &r->res, err);
     if (st != STATUS_OK)
         return st;
-    for (int i = 0; i < EVAL_PARAM_NB; i++) {
+    for (int i = 0; i < r->o.spec->param_count; i++) {
         r->out[i] = (EvalWeight){(int)lround(r->w[2 * i]), (int)lround(r->w[2 * i + 1])};
         r->w[2 * i] = r->out[i].mg, r->w[2 * i + 1] = r->out[i].eg;
     }
@@ -530,7 +545,8 @@ static Status emit(Run *r, ErrorInfo *err) {
                          .epochs = r->res.epochs_run,
                          .train_loss = r->end_train,
                          .valid_loss = r->end_valid};
-    if (st == STATUS_OK && (st = eval_header_save(o->out, &banner, r->out, err)) == STATUS_OK &&
+    if (st == STATUS_OK &&
+        (st = eval_header_save(o->out, o->spec, &banner, r->out, err)) == STATUS_OK &&
         (st = sha256_file(o->out, r->out_sha256, err)) == STATUS_OK)
         printf("wrote %s (sha256 %.16s...)\n", o->out, r->out_sha256);
     return st;
@@ -644,9 +660,9 @@ static int run_main(int argc, char **argv) {
                               .patience = 10,
                               .threads = omp_get_num_procs(),
                               .seed = 1},
-                     .out = "engine/janggi/eval_weights.h"};
+                     .spec = &EVAL_SPEC_JANGGI};
     int rc = parse_args(argc, argv, &r->o);
-    if (rc == 0 && r->o.freeze && !parse_freeze(r->o.freeze, r->frozen))
+    if (rc == 0 && r->o.freeze && !parse_freeze(r->o.spec, r->o.freeze, r->frozen))
         rc = -1;
     if (rc != 0)
         return free(r), free(inputs), rc > 0 ? 0 : 2;
@@ -658,8 +674,8 @@ static int run_main(int argc, char **argv) {
         return free(r), free(inputs), fputs("hansu-tune: cannot silence stdout\n", stderr), 1;
     engine_init();
     r->start_ms = timeman_now_ms();
-    trace_store_init(&r->train, EVAL_PARAM_NB, EVAL_PHASE_MAX);
-    trace_store_init(&r->valid, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    trace_store_init(&r->train, r->o.spec->param_count, r->o.spec->phase_max);
+    trace_store_init(&r->valid, r->o.spec->param_count, r->o.spec->phase_max);
     ErrorInfo err = {{0}};
     Status st = agree(check_files(r, &err), &err);
     if (st == STATUS_OK)

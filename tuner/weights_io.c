@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-Status weights_read_header(const char *path, EvalWeight *out, ErrorInfo *err) {
+Status weights_read_header(const char *path, int nparams, EvalWeight *out, ErrorInfo *err) {
     FILE *f = fopen(path, "r");
     if (!f)
         return error_set(err, STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -26,7 +26,7 @@ Status weights_read_header(const char *path, EvalWeight *out, ErrorInfo *err) {
             *c = 0;
         for (char *p = strstr(line, "S("); p && st == STATUS_OK; p = strstr(p + 2, "S(")) {
             int mg, eg;
-            if (sscanf(p, "S(%d ,%d )", &mg, &eg) != 2 || n >= EVAL_PARAM_NB)
+            if (sscanf(p, "S(%d ,%d )", &mg, &eg) != 2 || n >= nparams)
                 st =
                     error_set(err, STATUS_FORMAT, "%s:%d: bad or extra weight entry", path, lineno);
             else
@@ -34,8 +34,7 @@ Status weights_read_header(const char *path, EvalWeight *out, ErrorInfo *err) {
         }
     }
     fclose(f);
-    if (st == STATUS_OK && (!in_table || n != EVAL_PARAM_NB))
-        st = error_set(err, STATUS_FORMAT, "%s: %d weights found, %d expected", path, n,
-                       EVAL_PARAM_NB);
+    if (st == STATUS_OK && (!in_table || n != nparams))
+        st = error_set(err, STATUS_FORMAT, "%s: %d weights found, %d expected", path, n, nparams);
     return st;
 }

@@ -7,6 +7,7 @@
 #include "status.h"
 
 /// Parses every S(mg, eg) of the EVAL_WEIGHTS_DATA table of the header at path, in flat order,
-/// into out (EVAL_PARAM_NB weights, cp). STATUS_IO when the file cannot be read, STATUS_FORMAT
-/// (naming the line) when the table is missing, malformed or of another length.
-Status weights_read_header(const char *path, EvalWeight *out, ErrorInfo *err);
+/// into out (nparams weights, cp: the layout of the variant the header is for). STATUS_IO when
+/// the file cannot be read, STATUS_FORMAT (naming the line) when the table is missing,
+/// malformed or of another length.
+Status weights_read_header(const char *path, int nparams, EvalWeight *out, ErrorInfo *err);

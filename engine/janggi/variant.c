@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "eval.h"
 #include "fen.h"
 #include "janggi/formation.h"
 #include "janggi/janggi.h"
@@ -43,6 +44,7 @@ const Variant VARIANT_JANGGI = {
     .formation_names = FORMATION_NAMES,
     .setup_formations = setup_formations,
     .check_placement = NULL,
+    .eval = &EVAL_SPEC_JANGGI,
 };
 
 static const Variant *const VARIANTS[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};

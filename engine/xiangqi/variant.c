@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Xiangqi as the rules page describes it (/work/shared/rules/xiangqi.md in the workplace,
-// docs/rules-xiangqi.md here): the rules core only. Not yet: evaluation, self-play.
+// docs/rules-xiangqi.md here); its evaluation is xiangqi/eval.c.
 #include "variant.h"
 
 #include <stdio.h>
 
 #include "board.h"
+#include "eval.h"
 #include "xiangqi/xiangqi.h"
 
 // The start position, as Fairy-Stockfish writes it.
@@ -75,4 +76,5 @@ const Variant VARIANT_XIANGQI = {
     .formation_names = NULL,
     .setup_formations = NULL,
     .check_placement = check_placement,
+    .eval = &EVAL_SPEC_XIANGQI,
 };

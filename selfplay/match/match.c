@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +33,8 @@ typedef struct Opening {
 // Everything the workers share; fields below `lock` are guarded by it.
 typedef struct Match {
     const MatchConfig *cfg;
+    const Variant *variant; // cfg->variant, or janggi
+    EngineSpec engine[2];   // cfg's engines, UCI_Variant added for a variant other than janggi
     Opening *openings;
     int nopenings;
     pthread_mutex_t lock;
@@ -82,18 +85,27 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// The 16 formation pairings, or the FENs of the openings file (each checked by the rules core).
+// The variant's start positions (janggi: the 16 formation pairings; a variant without
+// formations: its start position), or the FENs of the openings file (each checked by the rules
+// core as a position of the match's variant).
 static Status load_openings(Match *m, ErrorInfo *err) {
     Board *b = malloc(sizeof *b);
     if (!b)
         return error_set(err, STATUS_NOMEM, "openings: out of memory");
     Status st = STATUS_OK;
     const char *path = m->cfg->openings_path;
-    const Variant *v = variant_default();
-    const int pairings = variant_pairing_count(v);
+    const Variant *v = m->variant;
+    const int pairings = v->formation_count ? variant_pairing_count(v) : 1;
     m->openings = calloc(path ? MATCH_MAX_OPENINGS : (size_t)pairings, sizeof *m->openings);
     if (!m->openings) {
         st = error_set(err, STATUS_NOMEM, "openings: out of memory");
+        goto cleanup;
+    }
+    if (!path && v->formation_count == 0) {
+        fen_parse_variant(b, v, v->start_fen, NULL);
+        fen_write(b, m->openings[0].fen, FEN_BUFFER);
+        snprintf(m->openings[0].name, sizeof m->openings[0].name, "start");
+        m->nopenings = 1;
         goto cleanup;
     }
     if (!path) {
@@ -118,7 +130,7 @@ static Status load_openings(Match *m, ErrorInfo *err) {
         if (line[0] == '\0' || line[0] == '#')
             continue;
         ErrorInfo fe;
-        if ((st = fen_parse(b, line, &fe)) != STATUS_OK) {
+        if ((st = fen_parse_variant(b, v, line, &fe)) != STATUS_OK) {
             error_set(err, st, "openings %s:%d: %s", path, lineno, fe.msg);
             break;
         }
@@ -143,7 +155,7 @@ cleanup:
 // for both games of the pair. Stops early rather than reach a finished game.
 static void pair_start_fen(const Match *m, int k, Board *b, char fen[FEN_BUFFER]) {
     const Opening *o = &m->openings[k % m->nopenings];
-    fen_parse(b, o->fen, NULL);
+    fen_parse_variant(b, m->variant, o->fen, NULL);
     uint64_t rng = m->cfg->seed ^ ((uint64_t)k * 0xD1B54A32D192ED03ull);
     for (int i = 0; i < m->cfg->random_plies; i++) {
         MoveList list, moves = {.count = 0};
@@ -165,10 +177,12 @@ static void pair_start_fen(const Match *m, int k, Board *b, char fen[FEN_BUFFER]
 
 // One game's result as the tally and the state file keep it.
 typedef struct GameRecord {
-    int winner; // engine index 0/1
+    int winner; // engine index 0/1, GAME_DRAWN for a draw
     EndReason reason;
     int plies;
 } GameRecord;
+
+enum { GAME_DRAWN = -1 };
 
 static const char STATE_MAGIC[] = "hansu-match-state 2";
 
@@ -185,6 +199,11 @@ static void state_identity(const Match *m, char *out, size_t len) {
              (long long)l[0].byoyomi, l[0].periods, l[1].kind, l[1].nodes, l[1].depth,
              (long long)l[1].movetime, (long long)l[1].base, (long long)l[1].inc,
              (long long)l[1].byoyomi, l[1].periods);
+    // A variant other than janggi is part of the match (janggi's identity line is unchanged).
+    if (m->variant != variant_default()) {
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, " variant=%s", m->variant->name);
+    }
 }
 
 // Adds a finished pair to the tally (game 0: engine 0 is Cho; game 1: engine 1 is Cho).
@@ -192,9 +211,15 @@ static void tally_pair(Match *m, int k, const GameRecord g[2]) {
     MatchTally *t = &m->tally;
     m->done[k] = true;
     t->pairs_done++;
-    int half = 0;
+    int half = 0; // engine 0's half points of the pair: a win 2, a draw 1
     for (int i = 0; i < 2; i++) {
         t->games++;
+        if (g[i].winner == GAME_DRAWN) {
+            t->draws++;
+            t->draws_by[g[i].reason]++;
+            half += 1;
+            continue;
+        }
         t->wins[g[i].winner]++;
         t->wins_by[g[i].winner][g[i].reason]++;
         t->cho_wins += g[i].winner == i; // the Cho engine of game i is engine i
@@ -229,8 +254,8 @@ static Status state_load(Match *m, ErrorInfo *err) {
         long long pgn_end;
         if (sscanf(line, "pair %d %d %31s %d %d %31s %d %lld", &k, &g[0].winner, r0, &g[0].plies,
                    &g[1].winner, r1, &g[1].plies, &pgn_end) != 8 ||
-            pgn_end < 0 || k < 0 || k >= m->tally.pairs_total || m->done[k] ||
-            (g[0].winner | g[1].winner) > 1 || g[0].winner < 0 || g[1].winner < 0 ||
+            pgn_end < 0 || k < 0 || k >= m->tally.pairs_total || m->done[k] || g[0].winner > 1 ||
+            g[1].winner > 1 || g[0].winner < GAME_DRAWN || g[1].winner < GAME_DRAWN ||
             !(g[0].reason = rules_reason_parse(r0)) || !(g[1].reason = rules_reason_parse(r1))) {
             if (!strchr(line, '\n'))
                 break; // a last line cut short by the interruption: that pair is replayed
@@ -351,7 +376,9 @@ static Status write_pair(Match *m, int k, const char *fen, const GameOutcome o[2
                      .time_control = tc,
                      .moves = o[i].moves,
                      .nmoves = o[i].nmoves,
+                     .variant = m->variant->name,
                      .winner = o[i].winner,
+                     .draw = o[i].draw,
                      .reason = o[i].reason,
                      .detail = o[i].detail};
         Status st = pgn_write(m->pgn, &p, err);
@@ -403,7 +430,7 @@ static bool restart(Worker *w, int i, bool count) {
     ErrorInfo err;
     child_stop(w->engine[i]);
     w->engine[i] = NULL;
-    Status st = child_start(&w->engine[i], &w->m->cfg->engine[i], w->m->cfg->start_timeout, &err);
+    Status st = child_start(&w->engine[i], &w->m->engine[i], w->m->cfg->start_timeout, &err);
     if (st != STATUS_OK) {
         fail(w->m, st, &err);
         return false;
@@ -422,7 +449,8 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
               child_sync(w->engine[e], timeman_now_ms() + c->start_timeout)) &&
             !restart(w, e, 1))
             return false;
-    GameSetup s = {.fen = fen, .margin = c->margin, .watchdog = c->watchdog};
+    GameSetup s = {
+        .variant = w->m->variant, .fen = fen, .margin = c->margin, .watchdog = c->watchdog};
     s.stop[0] = c->stop;
     s.stop[1] = &w->m->abort;
     for (int side = 0; side < SIDE_NB; side++) {
@@ -437,8 +465,11 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
     for (int side = 0; side < SIDE_NB; side++)
         if (o->faulty[side] && !restart(w, side == CHO ? i : 1 - i, 1))
             return false;
-    *g = (GameRecord){
-        .winner = o->winner == CHO ? i : 1 - i, .reason = o->reason, .plies = o->nmoves};
+    *g = (GameRecord){.winner = o->draw            ? GAME_DRAWN
+                                : o->winner == CHO ? i
+                                                   : 1 - i,
+                      .reason = o->reason,
+                      .plies = o->nmoves};
     return true;
 }
 
@@ -529,6 +560,37 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
     return STATUS_OK;
 }
 
+// The engines as started: for a variant other than janggi each is told UCI_Variant (first,
+// as a GUI does: Fairy-Stockfish resets its position to the variant's start), unless its
+// option.UCI_Variant already names that variant; another value is refused.
+static Status engines_for_variant(Match *m, ErrorInfo *err) {
+    for (int i = 0; i < 2; i++) {
+        EngineSpec *e = &m->engine[i];
+        *e = m->cfg->engine[i];
+        if (m->variant == variant_default())
+            continue;
+        int given = -1;
+        for (int k = 0; k < e->noptions; k++)
+            if (strcasecmp(e->opt_name[k], "UCI_Variant") == 0)
+                given = k;
+        if (given >= 0 && strcmp(e->opt_value[given], m->variant->name) != 0)
+            return error_set(err, STATUS_SYNTAX,
+                             "engine %s: option.UCI_Variant=%s, but the match plays %s", e->name,
+                             e->opt_value[given], m->variant->name);
+        if (given >= 0)
+            continue;
+        if (e->noptions == ENGINE_MAX_OPTIONS)
+            return error_set(err, STATUS_RANGE, "engine %s: no room for option UCI_Variant",
+                             e->name);
+        memmove(e->opt_name[1], e->opt_name[0], sizeof e->opt_name[0] * (size_t)e->noptions);
+        memmove(e->opt_value[1], e->opt_value[0], sizeof e->opt_value[0] * (size_t)e->noptions);
+        snprintf(e->opt_name[0], sizeof e->opt_name[0], "UCI_Variant");
+        snprintf(e->opt_value[0], sizeof e->opt_value[0], "%s", m->variant->name);
+        e->noptions++;
+    }
+    return STATUS_OK;
+}
+
 // The writer lock beside the PGN ("<pgn>.lock"), or beside the state file when there is no
 // PGN; none when the match writes no file.
 static Status take_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err) {
@@ -552,6 +614,7 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         goto cleanup;
     engine_init(); // the rules core's tables, if the caller has not built them yet
     m->cfg = c;
+    m->variant = c->variant ? c->variant : variant_default();
     m->progress = progress;
     m->progress_arg = arg;
     pthread_mutex_init(&m->lock, NULL);
@@ -566,7 +629,8 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         goto cleanup;
     }
     // One writer per PGN: the lock is taken before either file is read or written.
-    if ((st = take_lock(c, &lock, err)) != STATUS_OK || (st = load_openings(m, err)) != STATUS_OK ||
+    if ((st = engines_for_variant(m, err)) != STATUS_OK ||
+        (st = take_lock(c, &lock, err)) != STATUS_OK || (st = load_openings(m, err)) != STATUS_OK ||
         (!c->resume && (st = check_fresh(c, err)) != STATUS_OK) ||
         (c->resume && (st = state_load(m, err)) != STATUS_OK) ||
         (c->resume && (st = check_pgn_length(m, err)) != STATUS_OK) ||

@@ -23,7 +23,10 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
 enum { MATCH_MAX_OPENINGS = 4096 };
 
 typedef struct MatchConfig {
-    EngineSpec engine[2]; // engine 0 is the candidate: scores are from its side
+    const Variant *variant; // the game played (NULL: janggi); another than janggi sets each
+                            // engine's UCI_Variant to its name (an option.UCI_Variant given
+                            // must agree) and is written into the state file's identity
+    EngineSpec engine[2];   // engine 0 is the candidate: scores are from its side
     Limits limits[2];
     int games;                 // total games, even (pairs = games / 2)
     int concurrency;           // games at once (one engine pair per worker)
@@ -32,7 +35,8 @@ typedef struct MatchConfig {
     int64_t start_timeout;     // ms for uciok / readyok
     int random_plies;          // random opening plies (no passes) added to each opening
     uint64_t seed;             // for the random plies
-    const char *openings_path; // file of FENs, one a line; NULL = the 16 formation pairings
+    const char *openings_path; // file of FENs, one a line; NULL = the variant's start positions
+                               // (janggi: the 16 formation pairings; xiangqi: its one start)
     const char *pgn_path;      // NULL = no PGN
     const char *state_path;    // NULL = no state file (no resume)
     const char *json_path;     // NULL = no JSON result (match_json.h); else written at each
@@ -53,6 +57,8 @@ typedef struct MatchTally {
     long games;
     long wins[2];               // games won by engine i
     long wins_by[2][REASON_NB]; // games won by engine i, by end reason
+    long draws;                 // drawn games (xiangqi; adjudication at GAME_PLY_CAP)
+    long draws_by[REASON_NB];   // drawn games by end reason
     long cho_wins;              // games won by the side that moved first
     long penta[PENTA_NB];       // engine 0's game pairs
     long restarts[2];           // engine restarts after faults

@@ -10,6 +10,7 @@
 #include "fen.h"
 #include "notation.h"
 #include "timeman.h"
+#include "variant.h"
 
 /// A side's clock during the game (LIMIT_CLOCK only). Milliseconds.
 typedef struct Clock {
@@ -72,12 +73,18 @@ static void go_command(const GameSetup *g, const Clock clk[SIDE_NB], Side stm, c
     }
 }
 
+// The variant's name of a side ("Cho", "Han"; "Red", "Black").
+static const char *side_name(const GameSetup *g, Side s) {
+    return (g->variant ? g->variant : variant_default())->side_names[s];
+}
+
 // Ends the game with stm's opponent as winner.
-static void forfeit(GameOutcome *out, Side loser, EndReason reason, const char *why) {
+static void forfeit(const GameSetup *g, GameOutcome *out, Side loser, EndReason reason,
+                    const char *why) {
     out->winner = (Side)!loser;
     out->reason = reason;
     out->faulty[loser] = true;
-    snprintf(out->detail, sizeof out->detail, "%s %.200s", loser == CHO ? "Cho" : "Han", why);
+    snprintf(out->detail, sizeof out->detail, "%s %.200s", side_name(g, loser), why);
 }
 
 // Writes "position fen F [moves ...]" for the game so far.
@@ -108,21 +115,21 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
     while (ok) {
         ChildRead r = child_read_line(e, line, sizeof line, start + allowed);
         if (r == CHILD_EOF) {
-            forfeit(out, stm, REASON_CRASH, "engine crashed (its output closed)");
+            forfeit(g, out, stm, REASON_CRASH, "engine crashed (its output closed)");
             return false;
         }
         if (r == CHILD_TIMEOUT) {
             snprintf(cmd, sizeof cmd, "no bestmove within %" PRId64 " ms (%s)", allowed,
                      l->kind == LIMIT_CLOCK || l->kind == LIMIT_MOVETIME ? "flag fell"
                                                                          : "watchdog: hang");
-            forfeit(out, stm, REASON_TIME, cmd);
+            forfeit(g, out, stm, REASON_TIME, cmd);
             return false;
         }
         if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0')) {
             int64_t elapsed = timeman_now_ms() - start;
             if (l->kind == LIMIT_CLOCK && !clock_charge(&clk[stm], elapsed, g->margin)) {
                 snprintf(cmd, sizeof cmd, "lost on time (%" PRId64 " ms used)", elapsed);
-                forfeit(out, stm, REASON_TIME, cmd);
+                forfeit(g, out, stm, REASON_TIME, cmd);
                 return false;
             }
             if (sscanf(line + 8, "%31s", best) != 1)
@@ -130,7 +137,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
             return true;
         }
     }
-    forfeit(out, stm, REASON_CRASH, "engine crashed (its input closed)");
+    forfeit(g, out, stm, REASON_CRASH, "engine crashed (its input closed)");
     return false;
 }
 
@@ -144,14 +151,47 @@ static void clocks_init(const GameSetup *g, Clock clk[SIDE_NB]) {
     }
 }
 
+// The end of a game: drawn, a mate, or another rule (with the points where the variant has
+// them: janggi).
+static void describe_end(const GameSetup *g, const GameResult *res, GameOutcome *out) {
+    const Variant *v = g->variant ? g->variant : variant_default();
+    const char *win = side_name(g, res->winner);
+    if (res->draw)
+        snprintf(out->detail, sizeof out->detail, "%s: drawn", rules_reason_name(res->reason));
+    else if (res->reason == REASON_CHECKMATE)
+        snprintf(out->detail, sizeof out->detail, "%s mates", win);
+    else if (v->points_half[CHARIOT] == 0)
+        snprintf(out->detail, sizeof out->detail, "%s: %s wins%s", rules_reason_name(res->reason),
+                 win,
+                 res->reason == REASON_PERPETUAL_CHECK   ? ", the other side checked on every move"
+                 : res->reason == REASON_PERPETUAL_CHASE ? ", the other side chased on every move"
+                 : res->reason == REASON_STALEMATE       ? ", the other side has no move"
+                                                         : "");
+    else
+        snprintf(out->detail, sizeof out->detail, "%s: %s wins%s (points %s %.1f : %s %.1f)",
+                 rules_reason_name(res->reason), win,
+                 res->reason == REASON_PERPETUAL_CHECK ? ", the other side checked on every move"
+                                                       : "",
+                 side_name(g, CHO), res->points_half[CHO] / 2.0, side_name(g, HAN),
+                 res->points_half[HAN] / 2.0);
+}
+
 void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
     Board *b = board;
     memset(out, 0, sizeof *out);
-    fen_parse(b, g->fen, NULL);
+    fen_parse_variant(b, g->variant ? g->variant : variant_default(), g->fen, NULL);
     Clock clk[SIDE_NB];
     clocks_init(g, clk);
     GameResult res;
     while (!rules_game_over(b, &res)) {
+        if (out->nmoves >= GAME_PLY_CAP) { // adjudicated: see GAME_PLY_CAP
+            out->draw = true;
+            out->winner = CHO;
+            out->reason = REASON_ADJUDICATION;
+            snprintf(out->detail, sizeof out->detail, "adjudication: drawn at the %d-ply cap",
+                     GAME_PLY_CAP);
+            return;
+        }
         if ((g->stop[0] && atomic_load(g->stop[0])) || (g->stop[1] && atomic_load(g->stop[1]))) {
             out->aborted = true;
             return;
@@ -164,22 +204,16 @@ void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
         ErrorInfo err;
         if (move_parse_uci(b, best, &m, &err) != STATUS_OK) {
             snprintf(why, sizeof why, "illegal move \"%s\": %.80s", best, err.msg);
-            forfeit(out, stm, REASON_ILLEGAL_MOVE, why);
+            forfeit(g, out, stm, REASON_ILLEGAL_MOVE, why);
             return;
         }
         board_make(b, m);
         out->moves[out->nmoves++] = m;
     }
+    out->draw = res.draw;
     out->winner = res.winner;
     out->reason = res.reason;
     out->points_half[CHO] = res.points_half[CHO];
     out->points_half[HAN] = res.points_half[HAN];
-    if (res.reason == REASON_CHECKMATE)
-        snprintf(out->detail, sizeof out->detail, "%s mates", res.winner == CHO ? "Cho" : "Han");
-    else
-        snprintf(out->detail, sizeof out->detail, "%s: %s wins%s (points Cho %.1f : Han %.1f)",
-                 rules_reason_name(res.reason), res.winner == CHO ? "Cho" : "Han",
-                 res.reason == REASON_PERPETUAL_CHECK ? ", the other side checked on every move"
-                                                      : "",
-                 res.points_half[CHO] / 2.0, res.points_half[HAN] / 2.0);
+    describe_end(g, &res, out);
 }

@@ -25,11 +25,18 @@ typedef struct Limits {
     int periods;       // LIMIT_CLOCK: number of byo-yomi periods
 } Limits;
 
-enum { GAME_MAX_MOVES = GAME_PLY_LIMIT + 8 };
+/// A game still going after GAME_PLY_CAP plies of the match is adjudicated drawn
+/// (REASON_ADJUDICATION). Janggi's games end by its 200-ply limit long before; xiangqi has no
+/// such limit (its capture-free limit ends quiet games, but one capture every 299 plies would
+/// let a game run on), so the cap keeps every game inside the board's history (MAX_GAME_PLY).
+enum { GAME_PLY_CAP = 600, GAME_MAX_MOVES = GAME_PLY_CAP + 8 };
+_Static_assert((int)GAME_PLY_CAP > (int)GAME_PLY_LIMIT && (int)GAME_MAX_MOVES < (int)MAX_GAME_PLY,
+               "the cap lies past janggi's limit and inside a Board's history");
 
 /// What a game is played with; arrays are indexed by side (CHO, HAN).
 typedef struct GameSetup {
-    const char *fen; // start position (checked by the caller)
+    const Variant *variant; // the game played; NULL: the default, janggi
+    const char *fen;        // start position (checked by the caller)
     UciChild *engine[SIDE_NB];
     const Limits *limits[SIDE_NB];
     int64_t margin;       // ms a clock may overrun
@@ -39,6 +46,7 @@ typedef struct GameSetup {
 
 typedef struct GameOutcome {
     bool aborted; // stopped from outside: no result
+    bool draw;    // drawn (xiangqi's draws, or adjudicated at GAME_PLY_CAP); winner is then CHO
     Side winner;
     EndReason reason;
     int points_half[SIDE_NB]; // point totals at the end, half points

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "variant.h"
 
 enum { MATCH_JSON_SCHEMA = 1 };
 
@@ -83,8 +84,10 @@ Status match_json_write(const char *path, const MatchConfig *c, const MatchTally
             t->pairs_done, t->pairs_total);
     fprintf(f, ",\n  \"pairs_resumed\": %d,\n  \"finished\": %s,\n  \"interrupted\": %s",
             t->pairs_resumed, finished ? "true" : "false", t->interrupted ? "true" : "false");
-    fprintf(f, ",\n  \"wins\": [%ld, %ld],\n  \"cho_wins\": %ld", t->wins[0], t->wins[1],
-            t->cho_wins);
+    fprintf(f, ",\n  \"variant\": ");
+    cli_json_string(f, c->variant ? c->variant->name : "janggi");
+    fprintf(f, ",\n  \"wins\": [%ld, %ld],\n  \"draws\": %ld,\n  \"cho_wins\": %ld", t->wins[0],
+            t->wins[1], t->draws, t->cho_wins);
     field(f, "score", e.score);
     field(f, "elo", e.elo);
     field(f, "elo_error", e.elo_error);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// hansu-match: plays a match between two UCI engines over the janggi formation pairings and
-// prints the running score, Elo, SPRT and a final summary. The only part that prints.
+// hansu-match: plays a match between two UCI engines over the janggi formation pairings (or
+// xiangqi's start position, --variant xiangqi) and prints the running score, Elo, SPRT and a
+// final summary. The only part that prints.
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "match.h"
+#include "variant.h"
 
 static atomic_bool stop_requested; // set by SIGINT / SIGTERM
 
@@ -26,6 +28,8 @@ static void usage(void) {
           "LIMIT (per engine, or for both as --LIMIT VALUE): nodes=N depth=D movetime=MS\n"
           "      tc=BASE+INC (seconds) byoyomi=BASE+PERIODSxSECS (e.g. 300+3x30)\n"
           "options: --games N (even, default 32) --concurrency N (default 1)\n"
+          "  --variant janggi|xiangqi (default janggi; xiangqi sets each engine's UCI_Variant,\n"
+          "  draws count half a point; a game still going at ply 600 is adjudicated drawn)\n"
           "  --nodes N --depth D --movetime MS --tc B+I --byoyomi B+PxS\n"
           "  --margin MS (clock overrun allowed, default 100) --watchdog MS (hang at\n"
           "  nodes/depth, default 10000) --openings FILE (FENs) --random-plies N --seed S\n"
@@ -152,7 +156,10 @@ static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo 
         c->json_path = val;
     else if (strcmp(flag, "--event") == 0)
         c->event = val;
-    else if (strcmp(flag, "--stop-after-pairs") == 0)
+    else if (strcmp(flag, "--variant") == 0) {
+        if (!(c->variant = variant_find(val)))
+            st = error_set(err, STATUS_SYNTAX, "--variant: '%s' is not janggi or xiangqi", val);
+    } else if (strcmp(flag, "--stop-after-pairs") == 0)
         st = parse_int(flag, val, &c->stop_after_pairs, err);
     else
         return error_set(err, STATUS_SYNTAX, "unknown option %s", flag);
@@ -175,7 +182,8 @@ static const struct option OPTIONS[] = {
     {"random-plies", 1, 0, OPT_VALUE}, {"seed", 1, 0, OPT_VALUE},
     {"pgn", 1, 0, OPT_VALUE},       {"state", 1, 0, OPT_VALUE},
     {"json", 1, 0, OPT_VALUE},      {"event", 1, 0, OPT_VALUE},
-    {"stop-after-pairs", 1, 0, OPT_VALUE}, {0, 0, 0, 0},
+    {"stop-after-pairs", 1, 0, OPT_VALUE}, {"variant", 1, 0, OPT_VALUE},
+    {0, 0, 0, 0},
 };
 // clang-format on
 
@@ -257,11 +265,21 @@ static void print_elo(const char *label, const MatchTally *t) {
            e.nelo, e.nelo_error, 100.0 * e.los);
 }
 
+// Engine 0's score in per cent: a win counts 1, a draw 1/2.
+static double score_percent(const MatchTally *t) {
+    return t->games ? 100.0 * (t->wins[0] + 0.5 * t->draws) / t->games : 0.0;
+}
+
 static void on_progress(const MatchTally *t, const MatchConfig *c, void *arg) {
     (void)arg;
-    printf("pairs %d/%d  %s %ld - %ld %s (%.1f %%) ", t->pairs_done, t->pairs_total,
-           c->engine[0].name, t->wins[0], t->wins[1], c->engine[1].name,
-           t->games ? 100.0 * t->wins[0] / t->games : 0.0);
+    // Draws are shown once there are any (janggi has none: its line is W - L).
+    if (t->draws)
+        printf("pairs %d/%d  %s %ld - %ld - %ld %s (%.1f %%) ", t->pairs_done, t->pairs_total,
+               c->engine[0].name, t->wins[0], t->draws, t->wins[1], c->engine[1].name,
+               score_percent(t));
+    else
+        printf("pairs %d/%d  %s %ld - %ld %s (%.1f %%) ", t->pairs_done, t->pairs_total,
+               c->engine[0].name, t->wins[0], t->wins[1], c->engine[1].name, score_percent(t));
     print_elo("|", t);
     if (c->sprt_enabled)
         printf(" | LLR %.2f (%.2f, %.2f)", t->llr, c->sprt.lower, c->sprt.upper);
@@ -283,8 +301,18 @@ static void print_reasons(const MatchTally *t, const MatchConfig *c) {
 static void print_summary(const MatchTally *t, const MatchConfig *c) {
     printf("\n=== %s vs %s: %ld games, %d pairs (%d read back from the state file) ===\n",
            c->engine[0].name, c->engine[1].name, t->games, t->pairs_done, t->pairs_resumed);
-    printf("Score %ld - %ld (%.1f %%); the side moving first (Cho) won %ld\n", t->wins[0],
-           t->wins[1], t->games ? 100.0 * t->wins[0] / t->games : 0.0, t->cho_wins);
+    if (t->draws) {
+        printf("Score %ld - %ld - %ld (wins - draws - losses, %.1f %%); the side moving first "
+               "won %ld\n",
+               t->wins[0], t->draws, t->wins[1], score_percent(t), t->cho_wins);
+        printf("Draws by reason:");
+        for (int r = 1; r < REASON_NB; r++)
+            if (t->draws_by[r])
+                printf(" %s %ld", rules_reason_name(r), t->draws_by[r]);
+        printf("\n");
+    } else
+        printf("Score %ld - %ld (%.1f %%); the side moving first (Cho) won %ld\n", t->wins[0],
+               t->wins[1], score_percent(t), t->cho_wins);
     for (int e = 0; e < 2; e++) {
         printf("%s wins by reason:", c->engine[e].name);
         for (int r = 1; r < REASON_NB; r++)

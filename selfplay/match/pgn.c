@@ -51,7 +51,7 @@ static void write_moves(FILE *f, const PgnGame *g, const char *result) {
 }
 
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
-    const char *result = g->winner == CHO ? "1-0" : "0-1";
+    const char *result = g->draw ? "1/2-1/2" : g->winner == CHO ? "1-0" : "0-1";
     fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", g->event, g->site,
             g->date, g->round);
     fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", g->white, g->black, result);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// PGN output for janggi games: the seven-tag roster plus Variant "janggi", SetUp/FEN, the
-// end reason (Termination) and PlyCount. Moves are written in UCI form ("h3e3"; a pass as the
-// general's square twice), as Fairy-Stockfish reads and writes them, not in SAN.
+// PGN output for janggi and xiangqi games: the seven-tag roster plus Variant ("janggi",
+// "xiangqi"), SetUp/FEN, the end reason (Termination) and PlyCount; a draw is "1/2-1/2". Moves are
+// written in UCI form ("h3e3"; a pass as the general's square twice), as Fairy-Stockfish reads and
+// writes them, not in SAN.
 #pragma once
 
 #include <stdio.h>
@@ -27,7 +28,8 @@ typedef struct PgnGame {
     const char *time_control;        // PGN TimeControl value, e.g. "10+0.1" or "-"; may be NULL
     const Move *moves;
     int nmoves;
-    Side winner;
+    Side winner; // when not drawn
+    bool draw;   // drawn: Result "1/2-1/2"
     EndReason reason;
     const char *detail;          // a closing comment (why the game ended); may be NULL
     const char *const *comments; // NULL, or nmoves comments (each NULL or one after its move)

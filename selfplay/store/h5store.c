@@ -198,7 +198,10 @@ static Status read_meta(hid_t file, const char *path, int version_want, StoreMet
         strcmp(format, H5STORE_FORMAT) != 0)
         return error_set(err, STATUS_FORMAT, "%s: not a hansu self-play file (no format='%s')",
                          path, H5STORE_FORMAT);
-    if (read_attr_i64(file, "schema_version", &version) < 0 || version != version_want)
+    // Schema 2 is schema 3 without draws and xiangqi: read as it is.
+    if (read_attr_i64(file, "schema_version", &version) < 0 ||
+        (version != version_want &&
+         !(version_want == H5STORE_SCHEMA_VERSION && version == H5STORE_SCHEMA_JANGGI_ONLY)))
         return error_set(err, STATUS_FORMAT, "%s: schema version %lld is not the %s %d", path,
                          (long long)version,
                          version_want == H5STORE_SCHEMA_VERSION ? "known" : "expected",
@@ -211,11 +214,11 @@ static Status read_meta(hid_t file, const char *path, int version_want, StoreMet
          !variant_find(m->variant)))
         return error_set(err, STATUS_FORMAT, "%s: attribute variant '%.15s' is not a known variant",
                          path, m->variant);
-    // The schema knows janggi's games only (formations, no draws): another variant is refused.
-    if (variant_find(m->variant) != variant_default())
+    // Before schema 3 the store held janggi's games only.
+    if (version < H5STORE_SCHEMA_VERSION && variant_find(m->variant) != variant_default())
         return error_set(err, STATUS_FORMAT,
-                         "%s: variant '%.15s': the self-play store holds janggi games only", path,
-                         m->variant);
+                         "%s: variant '%.15s' in a schema %lld file (janggi only before schema %d)",
+                         path, m->variant, (long long)version, H5STORE_SCHEMA_VERSION);
     herr_t rc = 0;
     rc |= read_attr_str(file, "engine_version", m->engine_version, sizeof m->engine_version);
     rc |= read_attr_str(file, "bench", m->bench, sizeof m->bench);
@@ -541,10 +544,6 @@ Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *d
     if (meta->variant[0] && !variant_find(meta->variant))
         return error_set(err, STATUS_RANGE, "%s: variant '%.15s' is not a known variant", path,
                          meta->variant);
-    if (meta->variant[0] && variant_find(meta->variant) != variant_default())
-        return error_set(err, STATUS_RANGE,
-                         "%s: variant '%.15s': the self-play store holds janggi games only", path,
-                         meta->variant);
     h5store_quiet();
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -643,10 +642,13 @@ static Status read_file(const char *path, bool legacy, StoreMeta *meta, ShardDat
                         ErrorInfo *err) {
     hid_t file = -1;
     size_t ng = 0, np = 0;
+    StoreMeta local;
+    StoreMeta *m = meta ? meta : &local;
     shard_data_clear(data);
-    Status st = open_checked(path, legacy, &file, meta, &ng, &np, err);
+    Status st = open_checked(path, legacy, &file, m, &ng, &np, err);
     if (st != STATUS_OK)
         return st;
+    data->variant = variant_find(m->variant); // read_meta checked it
     st = shard_data_reserve(data, ng, np, err);
     if (st != STATUS_OK) {
         error_set(err, st, "%s: out of memory for %zu games and %zu positions", path, ng, np);

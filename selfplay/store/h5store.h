@@ -12,7 +12,14 @@
 
 // Schema 2: the digest header in the user block, HDF5 1.10 metadata checksums, Fletcher32 on
 // every chunk, fixed-length string attributes (docs/data-format.md). Schema 1 had none of them.
-enum { H5STORE_SCHEMA_VERSION = 2, H5STORE_LEGACY_SCHEMA_VERSION = 1 };
+// Schema 3 (this one) adds draws (winner 2, result_stm 0), xiangqi files and games up to
+// STORE_PLY_MAX plies; schema 2 files (janggi, no draws: the same columns, narrower values) read
+// unchanged.
+enum {
+    H5STORE_SCHEMA_VERSION = 3,
+    H5STORE_SCHEMA_JANGGI_ONLY = 2,
+    H5STORE_LEGACY_SCHEMA_VERSION = 1
+};
 // Bytes before the HDF5 data: the digest header (HDF5 user block, a power of 2 >= 512).
 enum { H5STORE_USERBLOCK = 512 };
 #define H5STORE_FORMAT "hansu-selfplay"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "variant.h"
 
 // First slot of each kind within a side, and how many slots it has.
 static const int FIRST_SLOT[KIND_NB] = {0, 0, 1, 3, 5, 7, 9, 11};
@@ -43,6 +44,11 @@ void packed_board_encode(const Board *b, PackedBoard *out) {
 }
 
 Status packed_board_decode(const PackedBoard *pb, Side stm, int ply, Board *b, ErrorInfo *err) {
+    return packed_board_decode_variant(pb, NULL, stm, ply, b, err);
+}
+
+Status packed_board_decode_variant(const PackedBoard *pb, const Variant *v, Side stm, int ply,
+                                   Board *b, ErrorInfo *err) {
     Piece seen[SQUARE_NB] = {0};
     for (int i = 0; i < PACKED_BOARD_BYTES; i++) {
         uint8_t sq = pb->sq[i];
@@ -59,7 +65,7 @@ Status packed_board_decode(const PackedBoard *pb, Side stm, int ply, Board *b, E
             return error_set(err, STATUS_FORMAT, "packed board: two pieces on square %u", sq);
         seen[sq] = piece_make((Side)(i / PACKED_SIDE_SLOTS), kind);
     }
-    board_clear(b);
+    board_clear_variant(b, v ? v : variant_default());
     for (Square sq = 0; sq < SQUARE_NB; sq++)
         if (seen[sq])
             board_put(b, seen[sq], sq);

@@ -29,3 +29,8 @@ void packed_board_encode(const Board *b, PackedBoard *out);
 /// two pieces on one square, or a missing general. Rules legality (palaces, check) is not
 /// judged here: fen_parse() of fen_write() does that.
 Status packed_board_decode(const PackedBoard *pb, Side stm, int ply, Board *b, ErrorInfo *err);
+
+/// packed_board_decode() for a board of variant v (NULL: janggi): xiangqi's piece set fits the
+/// same 16 slots per side.
+Status packed_board_decode_variant(const PackedBoard *pb, const Variant *v, Side stm, int ply,
+                                   Board *b, ErrorInfo *err);

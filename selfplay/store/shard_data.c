@@ -94,6 +94,8 @@ Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
     Status st = shard_data_reserve(dst, src->games.count, src->positions.count, err);
     if (st != STATUS_OK)
         return st;
+    if (!dst->variant)
+        dst->variant = src->variant;
     size_t g0 = dst->games.count, p0 = dst->positions.count;
     size_t ng = src->games.count, np = src->positions.count;
 #define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
@@ -207,7 +209,7 @@ static Status check_ranges(const ShardData *d, ErrorInfo *err) {
 }
 
 // Within each game: plies count up from 0, the sides alternate from Cho, and result_stm is the
-// winner's outcome seen from each side to move.
+// winner's outcome seen from each side to move (0 for every position of a drawn game).
 static Status check_sequences(const ShardData *d, ErrorInfo *err) {
     const GameColumns *gc = &d->games;
     const PositionColumns *pc = &d->positions;
@@ -220,13 +222,16 @@ static Status check_sequences(const ShardData *d, ErrorInfo *err) {
                                  "the game's order says ply %llu, side %u",
                                  gc->game_id[g], (unsigned long long)p, pc->ply[p], pc->stm[p],
                                  (unsigned long long)ply, (unsigned)(ply & 1));
-            int want = pc->stm[p] == gc->winner[g] ? 1 : -1;
+            int want = gc->winner[g] == WINNER_DRAW ? 0 : pc->stm[p] == gc->winner[g] ? 1 : -1;
             if (pc->result_stm[p] != want)
                 return error_set(err, STATUS_FORMAT,
                                  "game %u: result_stm %d at row %llu, the "
                                  "winner (%s) says %d",
                                  gc->game_id[g], pc->result_stm[p], (unsigned long long)p,
-                                 gc->winner[g] ? "han" : "cho", want);
+                                 gc->winner[g] == WINNER_DRAW ? "drawn"
+                                 : gc->winner[g]              ? "han"
+                                                              : "cho",
+                                 want);
         }
     return STATUS_OK;
 }

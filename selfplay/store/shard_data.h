@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "status.h"
+#include "types.h"
 
 // Bits of the `flags` position column.
 enum {
@@ -20,6 +21,11 @@ enum {
 // Value ranges of columns.def that no engine header names: the largest stored move (both
 // squares 89) and the board points of one side, in half points (rules page, "Points").
 enum { STORED_MOVE_MAX = 89 | 89 << 7, POINTS_HALF_MAX = 144 };
+
+// The longest game the store holds (schema 3): janggi's games end by ply 200; self-play
+// adjudicates a xiangqi game still going at ply STORE_PLY_MAX as drawn. The `winner` of a
+// drawn game (schema 3; xiangqi only).
+enum { STORE_PLY_MAX = 600, WINNER_DRAW = 2 };
 
 // Stored scores: centipawns clamped to +-STORED_CP_MAX; a mate in n plies is stored as
 // +-(STORED_MATE - n), so |score| >= STORED_MATE_MIN marks a mate (positive: stm mates).
@@ -47,6 +53,7 @@ typedef struct PositionColumns {
 typedef struct ShardData {
     GameColumns games;
     PositionColumns positions;
+    const Variant *variant; // the game of every row (the file's variant attribute); NULL: janggi
 } ShardData;
 
 /// An empty ShardData (no allocation yet).

@@ -28,11 +28,11 @@ static Status check_position(const ShardData *d, size_t p, Board *b, Board *scra
                          ply);
     ErrorInfo e;
     char fen[FEN_BUFFER];
-    if (packed_board_decode((const PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES),
-                            (Side)pc->stm[p], ply, scratch, &e) != STATUS_OK)
+    if (packed_board_decode_variant((const PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES),
+                                    b->variant, (Side)pc->stm[p], ply, scratch, &e) != STATUS_OK)
         return error_set(err, STATUS_FORMAT, "game %u ply %d: %s", id, ply, e.msg);
     fen_write(scratch, fen, sizeof fen);
-    if (fen_parse(scratch, fen, &e) != STATUS_OK)
+    if (fen_parse_variant(scratch, b->variant, fen, &e) != STATUS_OK)
         return error_set(err, STATUS_FORMAT, "game %u ply %d: illegal position %s: %s", id, ply,
                          fen, e.msg);
     Move m = pc->move[p];
@@ -56,10 +56,18 @@ static Status check_end(const ShardData *d, size_t g, Board *b, ErrorInfo *err) 
     if (res.points_half[CHO] != gc->points_cho[g] || res.points_half[HAN] != gc->points_han[g])
         return error_set(err, STATUS_FORMAT, "game %u: final points differ from replay",
                          gc->game_id[g]);
-    if (by_tool ? over : !over || res.reason != gc->reason[g] || res.winner != gc->winner[g])
+    int winner = res.draw ? WINNER_DRAW : (int)res.winner;
+    // Adjudicated at the ply cap (a drawn xiangqi game cut at STORE_PLY_MAX) is by the tool too.
+    if (by_tool ? over : !over || res.reason != gc->reason[g] || winner != gc->winner[g])
         return error_set(err, STATUS_FORMAT, "game %u: stored result %s/%s, replay gives %s/%s",
-                         gc->game_id[g], gc->winner[g] ? "han" : "cho",
-                         rules_reason_name((EndReason)gc->reason[g]), res.winner ? "han" : "cho",
+                         gc->game_id[g],
+                         gc->winner[g] == WINNER_DRAW ? "drawn"
+                         : gc->winner[g]              ? "han"
+                                                      : "cho",
+                         rules_reason_name((EndReason)gc->reason[g]),
+                         res.draw     ? "drawn"
+                         : res.winner ? "han"
+                                      : "cho",
                          over ? rules_reason_name(res.reason) : "not over");
     return STATUS_OK;
 }
@@ -75,7 +83,12 @@ Status verify_games(const ShardData *d, ErrorInfo *err) {
         st = error_set(err, STATUS_NOMEM, "out of memory");
     const GameColumns *gc = &d->games;
     for (size_t g = 0; st == STATUS_OK && g < gc->count; g++) {
-        variant_default()->setup_formations(b, gc->cho_formation[g], gc->han_formation[g]);
+        // The game's start: its formations (janggi), else the variant's start position.
+        const Variant *v = d->variant ? d->variant : variant_default();
+        if (v->formation_count)
+            v->setup_formations(b, gc->cho_formation[g], gc->han_formation[g]);
+        else
+            fen_parse_variant(b, v, v->start_fen, NULL);
         for (uint64_t p = gc->pos_start[g]; st == STATUS_OK && p < gc->pos_end[g]; p++) {
             GameResult res;
             if (rules_game_over(b, &res))
