@@ -226,7 +226,7 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
     int phase = eval_phase(b);
     if (trace)
         trace->phase = phase;
-    int t = (int)eval_taper(a.mg, a.eg, phase, EVAL_PHASE_MAX);
+    int t = (int)eval_clamp(eval_taper(a.mg, a.eg, phase, EVAL_PHASE_MAX));
     return b->side == CHO ? t : -t;
 }
 

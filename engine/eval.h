@@ -12,7 +12,7 @@
 //   eval = t from Cho's view; the side to move's view is t for Cho, -t for Han.
 // phase = min(EVAL_PHASE_MAX, sum over pieces of EVAL_PHASE_WEIGHT[kind]): EVAL_PHASE_MAX at
 // the start (midgame), 0 with no chariot, cannon, horse or elephant left (endgame).
-// The result is not clamped; it stays far below SCORE_DECISIVE for any legal position.
+// The result is clamped to +-EVAL_SCORE_MAX (eval_clamp), far below SCORE_DECISIVE.
 //
 // The janggi evaluation is described below; xiangqi's (xiangqi/eval.c) uses the same formula
 // with its own terms and phase weights, and has no POINTS_LATE (no point rule, no ply limit).
@@ -97,6 +97,19 @@ extern const int EVAL_POINTS_WINDOW;
 /// too): (mg * phase + eg * (phase_max - phase)) / phase_max, C division, 64-bit products.
 static inline int64_t eval_taper(int64_t mg, int64_t eg, int phase, int phase_max) {
     return (mg * phase + eg * (phase_max - phase)) / phase_max;
+}
+
+/// Bound of the static evaluation, centipawns: eval_evaluate() returns the formula's value
+/// clamped to [-EVAL_SCORE_MAX, EVAL_SCORE_MAX], far below the search's decided scores
+/// (SCORE_DECISIVE) and inside the TT's and the trace store's 16 bits. Only POINTS_LATE reaches
+/// it (a large point lead a few plies before the move limit, with tuned weights), where the
+/// game is all but decided: the tuner's sigmoid is flat there, so it fits the unclamped linear
+/// formula; its parity check compares after this clamp.
+enum { EVAL_SCORE_MAX = 20000 };
+
+/// The clamp above, the one place it is written.
+static inline int64_t eval_clamp(int64_t v) {
+    return v > EVAL_SCORE_MAX ? EVAL_SCORE_MAX : v < -EVAL_SCORE_MAX ? -EVAL_SCORE_MAX : v;
 }
 
 /// The same taper in real numbers (no truncation), for the tuner's gradient.

@@ -129,7 +129,7 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
         }
     }
     // Rebuild with the weights that produced engine_eval (weiss's parity refusal).
-    int64_t rebuilt = eval_taper(mg, eg, trace->phase, s->phase_max);
+    int64_t rebuilt = eval_clamp(eval_taper(mg, eg, trace->phase, s->phase_max));
     int64_t diff = llabs(rebuilt - engine_eval);
     if (diff > 1) {
         s->refused++;

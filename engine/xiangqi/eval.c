@@ -158,7 +158,7 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
     int phase = eval_phase(b);
     if (trace)
         trace->phase = phase;
-    int t = (int)eval_taper(a.mg, a.eg, phase, EVAL_PHASE_MAX_DATA);
+    int t = (int)eval_clamp(eval_taper(a.mg, a.eg, phase, EVAL_PHASE_MAX_DATA));
     return b->side == CHO ? t : -t;
 }
 
