@@ -42,7 +42,7 @@ fi
 if [ -d build-mpi ] && command -v mpirun >/dev/null; then
   echo "== MPI build (build-mpi, -DHANSU_MPI=ON) and its tests (label mpi)"
   cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_MPI=ON >/dev/null
-  ninja -C build-mpi hansu-selfplay hansu-tune
+  ninja -C build-mpi hansu-selfplay hansu-tune hansu-match hansu fake_engine
   run_ctest --test-dir build-mpi -L mpi --output-on-failure -j "$JOBS"
 else
   echo "test.sh: no build-mpi/ (or no mpirun): the MPI tests are skipped (scripts/setup.sh makes it)"

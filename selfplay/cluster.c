@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The cluster room: part I of K from the command line, and the few MPI calls (start, rank,
-// sums, barrier, end) that the front ends and the tuner need, compiled to nothing without
+// sums, barrier, messages, end) that the front ends and the tuner need, compiled to nothing without
 // HANSU_MPI.
 #include "cluster.h"
 
@@ -111,6 +111,32 @@ void cluster_barrier(void) {
         MPI_Barrier(MPI_COMM_WORLD);
 }
 
+void cluster_send(int dest, int tag, const void *buf, size_t len) {
+    if (mpi_running())
+        MPI_Send(buf, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD);
+}
+
+bool cluster_poll(int tag, int *source, size_t *len) {
+    int flag = 0, count = 0;
+    MPI_Status status;
+    if (!mpi_running() || MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &status) || !flag)
+        return false;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    *source = status.MPI_SOURCE;
+    *len = (size_t)count;
+    return true;
+}
+
+void cluster_recv(int source, int tag, void *buf, size_t len) {
+    if (mpi_running())
+        MPI_Recv(buf, (int)len, MPI_BYTE, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+void cluster_bcast(void *buf, size_t len, int root) {
+    if (mpi_running() && len)
+        MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD);
+}
+
 #else
 
 Status cluster_init(int *argc, char ***argv, ErrorInfo *err) {
@@ -132,5 +158,20 @@ void cluster_chain_sum(double *acc, size_t n, ClusterAddFn add, void *arg) {
 }
 
 void cluster_barrier(void) {}
+
+void cluster_send(int dest, int tag, const void *buf, size_t len) {
+    (void)dest, (void)tag, (void)buf, (void)len;
+}
+
+bool cluster_poll(int tag, int *source, size_t *len) {
+    (void)tag, (void)source, (void)len;
+    return false;
+}
+
+void cluster_recv(int source, int tag, void *buf, size_t len) {
+    (void)source, (void)tag, (void)buf, (void)len;
+}
+
+void cluster_bcast(void *buf, size_t len, int root) { (void)buf, (void)len, (void)root; }
 
 #endif

@@ -55,3 +55,19 @@ void cluster_chain_sum(double *acc, size_t n, ClusterAddFn add, void *arg);
 
 /// Waits for every rank (MPI_Barrier); nothing on one process.
 void cluster_barrier(void);
+
+/// Sends len bytes to rank dest (0-based) with tag (MPI_Send of MPI_BYTE): messages of one
+/// tag from one sender arrive in the order sent. Only the thread that started MPI calls it.
+/// Nothing on one process.
+void cluster_send(int dest, int tag, const void *buf, size_t len);
+
+/// True when a message with tag is waiting (from any rank, MPI_Iprobe; does not block):
+/// *source gets its 0-based sender and *len its size in bytes. False on one process.
+bool cluster_poll(int tag, int *source, size_t *len);
+
+/// Receives the message of len bytes that cluster_poll announced from source with tag (or
+/// waits for it, MPI_Recv). Nothing on one process.
+void cluster_recv(int source, int tag, void *buf, size_t len);
+
+/// Copies len bytes from rank root's buf to every rank's (MPI_Bcast); nothing on one process.
+void cluster_bcast(void *buf, size_t len, int root);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # A run split into parts (issue 15): --part I/K side by side, and mpirun -np 2 in an MPI build
 # (label `mpi`: scripts/test.sh runs them in build-mpi/), against the one-process run; there
-# also hansu-tune under mpirun -np 2 against one process with the same total threads.
+# also hansu-tune under mpirun -np 2 against one process with the same total threads, and
+# hansu-match over 2 ranks against one process.
 if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
   execute_process(COMMAND /usr/bin/python3 -c "import h5py, numpy"
                   RESULT_VARIABLE hansu_no_h5py_cluster OUTPUT_QUIET ERROR_QUIET)
@@ -22,6 +23,14 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
                        ${PROJECT_BINARY_DIR} ${MPIEXEC_EXECUTABLE}
                        ${CMAKE_CURRENT_BINARY_DIR}/train_cluster.d)
       set_tests_properties(train_cluster_py PROPERTIES TIMEOUT 300 LABELS mpi)
+      # hansu-match over 2 ranks: one process's totals and games, SPRT stop, kill + --resume.
+      if(TARGET hansu-match AND TARGET hansu) # fake_engine: tests/match.cmake, read later
+        add_test(NAME cluster_match_mpi
+                 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cluster_match.sh
+                         $<TARGET_FILE:hansu-match> $<TARGET_FILE:hansu> $<TARGET_FILE:fake_engine>
+                         ${MPIEXEC_EXECUTABLE} ${CMAKE_CURRENT_BINARY_DIR}/cluster_match.d)
+        set_tests_properties(cluster_match_mpi PROPERTIES TIMEOUT 300 LABELS mpi)
+      endif()
     endif()
   endif()
 endif()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The match scheduler: openings, workers playing game pairs, the tally, PGN and state file.
+// The match scheduler: openings, workers playing game pairs, the tally, PGN and state file;
+// under MPI the pairs split over the ranks, rank 0 booking them all (docs/cluster.md).
 #define _GNU_SOURCE
 #include "match.h"
 
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "cluster.h"
 #include "engine.h"
 #include "match_game.h"
 #include "match_json.h"
@@ -51,7 +53,29 @@ typedef struct Match {
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
+    int rank, ranks; // this process's MPI rank (0-based) and the number of ranks; 0 of 1
+    int running;     // local workers still running
+    char **outbox;   // rank > 0: finished pairs not yet sent to rank 0 (messages below)
+    size_t *outbox_len;
+    int noutbox, outbox_cap;
 } Match;
+
+// Messages between ranks. To rank 0, one tag, so they arrive in the order sent: a finished
+// pair (PairMsg, then the PGN text of its two games) and, last, a rank's end (DoneMsg). From
+// rank 0 to each other rank exactly one stop (one byte): when the match stops, or at its end.
+enum { TAG_TO_ROOT = 1501, TAG_STOP = 1502, MSG_PAIR = 1, MSG_DONE = 2 };
+
+typedef struct PairMsg {
+    int32_t type, pair;
+    int32_t winner[2], reason[2], plies[2];
+} PairMsg;
+
+typedef struct DoneMsg {
+    int32_t type, status;
+    int32_t interrupted; // the rank was stopped by its own signal
+    long restarts[2];
+    ErrorInfo err;
+} DoneMsg;
 
 Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
     Limits l = {0};
@@ -357,14 +381,13 @@ static void time_control_text(const Limits *l, char *out, size_t len) {
         snprintf(out, len, "-");
 }
 
-// Writes both games of pair k to the PGN and the pair's line to the state file (the state
-// line last: a pair counts as finished only when its games are in the PGN).
-static Status write_pair(Match *m, int k, const char *fen, const GameOutcome o[2],
-                         const GameRecord g[2], ErrorInfo *err) {
+// Writes both games of pair k as PGN to f (the PGN file, or a rank's message to rank 0).
+static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
+                             const GameOutcome o[2], ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     char tc[48];
     time_control_text(&c->limits[0], tc, sizeof tc);
-    for (int i = 0; m->pgn && i < 2; i++) {
+    for (int i = 0; f && i < 2; i++) {
         PgnGame p = {.event = c->event,
                      .site = c->site,
                      .date = m->date,
@@ -381,10 +404,17 @@ static Status write_pair(Match *m, int k, const char *fen, const GameOutcome o[2
                      .draw = o[i].draw,
                      .reason = o[i].reason,
                      .detail = o[i].detail};
-        Status st = pgn_write(m->pgn, &p, err);
+        Status st = pgn_write(f, &p, err);
         if (st != STATUS_OK)
             return st;
     }
+    return STATUS_OK;
+}
+
+// Writes pair k's line to the state file, after its games are in the PGN: a pair counts as
+// finished only when its games are there.
+static Status write_state_line(Match *m, int k, const GameRecord g[2], ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
     if (m->state) {
         long long pgn_end = m->pgn ? (long long)ftell(m->pgn) : 0;
         fprintf(m->state, "pair %d %d %s %d %d %s %d %lld\n", k, g[0].winner,
@@ -480,29 +510,28 @@ static int take_pair(Match *m) {
     while (!should_stop(m) && m->next_pair < m->tally.pairs_total && k < 0) {
         if (!m->done[m->next_pair])
             k = m->next_pair;
-        m->next_pair++;
+        m->next_pair += m->ranks; // rank r of R plays the pairs r, r + R, ...
     }
     pthread_mutex_unlock(&m->lock);
     return k;
 }
 
-// Books a finished pair: PGN, state, tally, progress, and the stop rules (SPRT, test hook).
-static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2],
-                        const GameRecord g[2]) {
-    ErrorInfo err;
-    pthread_mutex_lock(&m->lock);
-    Status st = write_pair(m, k, fen, o, g, &err);
+// With the games of pair k in the PGN (st: how that went), books it under the match's lock,
+// which it releases: state line, tally, JSON, the stop rules (SPRT, test hook), progress.
+static void book_pair(Match *m, int k, const GameRecord g[2], Status st, ErrorInfo *err) {
+    if (st == STATUS_OK)
+        st = write_state_line(m, k, g, err);
     if (st != STATUS_OK) {
         pthread_mutex_unlock(&m->lock);
-        fail(m, st, &err);
+        fail(m, st, err);
         return;
     }
     tally_pair(m, k, g);
     m->new_pairs++;
     if (m->cfg->json_path &&
-        (st = match_json_write(m->cfg->json_path, m->cfg, &m->tally, &err)) != STATUS_OK) {
+        (st = match_json_write(m->cfg->json_path, m->cfg, &m->tally, err)) != STATUS_OK) {
         pthread_mutex_unlock(&m->lock);
-        fail(m, st, &err);
+        fail(m, st, err);
         return;
     }
     if (m->tally.sprt_result != SPRT_CONTINUE ||
@@ -513,6 +542,60 @@ static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2]
     if (m->progress)
         m->progress(&m->tally, m->cfg, m->progress_arg);
     pthread_mutex_unlock(&m->lock);
+}
+
+// A rank other than 0: pair k's result and PGN text, queued for the main thread to send.
+static void ship_pair(Match *m, int k, const char *fen, const GameOutcome o[2],
+                      const GameRecord g[2]) {
+    ErrorInfo err;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    Status st = f ? write_pgn_pair(m, m->cfg->pgn_path ? f : NULL, k, fen, o, &err)
+                  : error_set(&err, STATUS_NOMEM, "match: out of memory");
+    if (f)
+        fclose(f);
+    PairMsg h = {.type = MSG_PAIR, .pair = k};
+    for (int i = 0; i < 2; i++)
+        h.winner[i] = g[i].winner, h.reason[i] = (int32_t)g[i].reason, h.plies[i] = g[i].plies;
+    char *msg = st == STATUS_OK ? malloc(sizeof h + len) : NULL;
+    pthread_mutex_lock(&m->lock);
+    if (msg && m->noutbox == m->outbox_cap) {
+        int cap = m->outbox_cap ? 2 * m->outbox_cap : 16;
+        char **b = realloc(m->outbox, sizeof *b * (size_t)cap);
+        size_t *l = b ? realloc(m->outbox_len, sizeof *l * (size_t)cap) : NULL;
+        m->outbox = b ? b : m->outbox;
+        m->outbox_len = l ? l : m->outbox_len;
+        m->outbox_cap = b && l ? cap : m->outbox_cap;
+    }
+    bool queued = msg && m->noutbox < m->outbox_cap;
+    if (queued) {
+        memcpy(msg, &h, sizeof h);
+        memcpy(msg + sizeof h, text, len);
+        m->outbox[m->noutbox] = msg;
+        m->outbox_len[m->noutbox++] = sizeof h + len;
+    }
+    pthread_mutex_unlock(&m->lock);
+    free(text);
+    if (!queued) {
+        free(msg);
+        if (st == STATUS_OK)
+            st = error_set(&err, STATUS_NOMEM, "match: out of memory");
+        fail(m, st, &err);
+    }
+}
+
+// Books a finished pair: PGN, state, tally, progress, and the stop rules (SPRT, test hook);
+// on a rank other than 0 it goes to rank 0, which books it.
+static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2],
+                        const GameRecord g[2]) {
+    if (m->rank > 0) {
+        ship_pair(m, k, fen, o, g);
+        return;
+    }
+    ErrorInfo err;
+    pthread_mutex_lock(&m->lock);
+    book_pair(m, k, g, write_pgn_pair(m, m->pgn, k, fen, o, &err), &err);
 }
 
 static void *worker_main(void *arg) {
@@ -532,6 +615,9 @@ static void *worker_main(void *arg) {
 cleanup:
     child_stop(w->engine[0]);
     child_stop(w->engine[1]);
+    pthread_mutex_lock(&m->lock);
+    m->running--;
+    pthread_mutex_unlock(&m->lock);
     return NULL;
 }
 
@@ -604,6 +690,187 @@ static Status take_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err) {
     return run_lock_take(path, lock, err);
 }
 
+static int workers_running(Match *m) {
+    pthread_mutex_lock(&m->lock);
+    int n = m->running;
+    pthread_mutex_unlock(&m->lock);
+    return n;
+}
+
+static void stop_here(Match *m) {
+    pthread_mutex_lock(&m->lock);
+    m->stopping = true;
+    atomic_store(&m->abort, true);
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void nap_ms(long ms) {
+    struct timespec ts = {.tv_sec = 0, .tv_nsec = ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+// Rank 0 books a pair another rank finished, as its own workers do; one that comes after the
+// match began to stop is dropped, as the single process abandons the games still running then
+// (a resume plays it again).
+static void book_remote(Match *m, int source, const char *msg, size_t len) {
+    PairMsg h;
+    ErrorInfo err;
+    memcpy(&h, msg, sizeof h);
+    pthread_mutex_lock(&m->lock);
+    if (should_stop(m)) {
+        pthread_mutex_unlock(&m->lock);
+        return;
+    }
+    GameRecord g[2];
+    bool ok = h.pair >= 0 && h.pair < m->tally.pairs_total && !m->done[h.pair];
+    for (int i = 0; i < 2; i++) {
+        g[i] = (GameRecord){.winner = h.winner[i], .reason = h.reason[i], .plies = h.plies[i]};
+        ok = ok && g[i].winner >= GAME_DRAWN && g[i].winner <= 1 && g[i].reason > 0 &&
+             g[i].reason < REASON_NB;
+    }
+    Status st = ok ? STATUS_OK
+                   : error_set(&err, STATUS_FORMAT, "match: rank %d sent a bad result for pair %d",
+                               source, h.pair);
+    size_t text = len - sizeof h;
+    if (st == STATUS_OK && m->pgn && fwrite(msg + sizeof h, 1, text, m->pgn) != text)
+        st = error_set(&err, STATUS_IO, "PGN %s: write failed", m->cfg->pgn_path);
+    book_pair(m, h.pair, g, st, &err);
+}
+
+// Rank 0 takes another rank's end: its restarts, its error, or its own stop by a signal.
+static void take_done(Match *m, int source, const char *msg) {
+    DoneMsg d;
+    memcpy(&d, msg, sizeof d);
+    pthread_mutex_lock(&m->lock);
+    m->tally.restarts[0] += d.restarts[0];
+    m->tally.restarts[1] += d.restarts[1];
+    pthread_mutex_unlock(&m->lock);
+    if (d.status != STATUS_OK) {
+        ErrorInfo err;
+        error_set(&err, (Status)d.status, "rank %d: %s", source, d.err.msg);
+        fail(m, (Status)d.status, &err);
+    } else if (d.interrupted) {
+        stop_here(m);
+    }
+}
+
+// Rank 0's main thread while its workers play: it books the other ranks' pairs, and once the
+// match stops (SPRT, test hook, signal, error) tells every rank; it returns when its workers
+// are done and every rank has ended, all of them told.
+static void coordinate_root(Match *m) {
+    bool *told = calloc((size_t)m->ranks, sizeof *told);
+    int ended = 0;
+    for (bool open = true; open;) {
+        int source;
+        size_t len;
+        while (cluster_poll(TAG_TO_ROOT, &source, &len)) {
+            char *msg = malloc(len);
+            int32_t type = 0;
+            if (msg && len >= sizeof(PairMsg))
+                cluster_recv(source, TAG_TO_ROOT, msg, len);
+            if (msg && len >= sizeof(PairMsg))
+                memcpy(&type, msg, sizeof type);
+            if (type == MSG_PAIR)
+                book_remote(m, source, msg, len);
+            else if (type == MSG_DONE && len == sizeof(DoneMsg))
+                take_done(m, source, msg), ended++;
+            free(msg);
+            if (type != MSG_PAIR && !(type == MSG_DONE && len == sizeof(DoneMsg))) {
+                ErrorInfo err;
+                error_set(&err, STATUS_NOMEM, "match: message of rank %d lost", source);
+                fail(m, STATUS_NOMEM, &err);
+                open = false; // the ranks are told below; the lost message ends the match
+                break;
+            }
+        }
+        pthread_mutex_lock(&m->lock);
+        bool stop = should_stop(m);
+        pthread_mutex_unlock(&m->lock);
+        for (int r = 1; stop && told && r < m->ranks; r++)
+            if (!told[r])
+                cluster_send(r, TAG_STOP, "s", 1), told[r] = true;
+        if (ended == m->ranks - 1 && workers_running(m) == 0)
+            open = false;
+        else if (open)
+            nap_ms(2);
+    }
+    for (int r = 1; r < m->ranks; r++)
+        if (!told || !told[r])
+            cluster_send(r, TAG_STOP, "e", 1);
+    free(told);
+}
+
+// Sends what the workers queued for rank 0.
+static void flush_outbox(Match *m) {
+    pthread_mutex_lock(&m->lock);
+    char **box = m->outbox;
+    size_t *len = m->outbox_len;
+    int n = m->noutbox;
+    m->outbox = NULL, m->outbox_len = NULL, m->noutbox = m->outbox_cap = 0;
+    pthread_mutex_unlock(&m->lock);
+    for (int i = 0; i < n; i++) {
+        cluster_send(0, TAG_TO_ROOT, box[i], len[i]);
+        free(box[i]);
+    }
+    free(box);
+    free(len);
+}
+
+// Another rank's main thread while its workers play: their pairs go to rank 0, and rank 0's
+// stop stops them (games in progress abandoned). True when that stop came.
+static bool coordinate_rank(Match *m) {
+    bool told = false;
+    for (;;) {
+        flush_outbox(m);
+        int source;
+        size_t len;
+        if (!told && cluster_poll(TAG_STOP, &source, &len)) {
+            char b[8];
+            cluster_recv(source, TAG_STOP, b, len < sizeof b ? len : sizeof b);
+            told = true;
+            stop_here(m);
+        }
+        if (workers_running(m) == 0)
+            break;
+        nap_ms(2);
+    }
+    flush_outbox(m);
+    return told;
+}
+
+// Another rank's end, after its workers are joined: its DoneMsg to rank 0, then rank 0's stop.
+static void end_rank(Match *m, bool told) {
+    DoneMsg d = {.type = MSG_DONE,
+                 .status = m->status,
+                 .restarts = {m->tally.restarts[0], m->tally.restarts[1]},
+                 .err = m->err};
+    d.interrupted = !told && m->cfg->stop && atomic_load(m->cfg->stop);
+    cluster_send(0, TAG_TO_ROOT, &d, sizeof d);
+    if (!told) {
+        char b[8];
+        cluster_recv(0, TAG_STOP, b, 1);
+    }
+}
+
+// Every rank's setup went well, or each returns an error (its own, or that another rank
+// failed). Rank 0's finished pairs and date are then every rank's.
+static Status agree_setup(Match *m, Status st, ErrorInfo *err) {
+    if (m->ranks == 1)
+        return st;
+    uint64_t bad = st != STATUS_OK;
+    cluster_sum_u64(&bad, 1);
+    if (bad && st == STATUS_OK)
+        return error_set(err, STATUS_IO, "match: another rank could not start (its message)");
+    if (bad)
+        return st;
+    uint8_t stopping = m->stopping;
+    cluster_bcast(m->done, sizeof *m->done * (size_t)m->tally.pairs_total, 0);
+    cluster_bcast(&stopping, 1, 0);
+    cluster_bcast(m->date, sizeof m->date, 0);
+    m->stopping = stopping;
+    return STATUS_OK;
+}
+
 Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progress, void *arg,
                  ErrorInfo *err) {
     Match *m = calloc(1, sizeof *m);
@@ -619,6 +886,10 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     m->progress_arg = arg;
     pthread_mutex_init(&m->lock, NULL);
     m->tally.pairs_total = c->games / 2;
+    ClusterPart self = cluster_self();
+    m->rank = (int)self.index - 1;
+    m->ranks = (int)self.count;
+    m->next_pair = m->rank;
     time_t now = time(NULL);
     struct tm tm;
     strftime(m->date, sizeof m->date, "%Y.%m.%d", gmtime_r(&now, &tm));
@@ -628,36 +899,53 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         st = error_set(err, STATUS_NOMEM, "match: out of memory");
         goto cleanup;
     }
-    // One writer per PGN: the lock is taken before either file is read or written.
-    if ((st = engines_for_variant(m, err)) != STATUS_OK ||
-        (st = take_lock(c, &lock, err)) != STATUS_OK || (st = load_openings(m, err)) != STATUS_OK ||
-        (!c->resume && (st = check_fresh(c, err)) != STATUS_OK) ||
-        (c->resume && (st = state_load(m, err)) != STATUS_OK) ||
-        (c->resume && (st = check_pgn_length(m, err)) != STATUS_OK) ||
-        (st = open_outputs(m, err)) != STATUS_OK)
-        goto cleanup;
-    if (m->tally.sprt_result != SPRT_CONTINUE)
+    // One writer per PGN: the lock is taken before either file is read or written. Under MPI
+    // only rank 0 touches the files.
+    bool files = m->rank == 0;
+    if ((st = engines_for_variant(m, err)) == STATUS_OK &&
+        (!files || (st = take_lock(c, &lock, err)) == STATUS_OK) &&
+        (st = load_openings(m, err)) == STATUS_OK && files &&
+        (c->resume || (st = check_fresh(c, err)) == STATUS_OK) &&
+        (!c->resume || (st = state_load(m, err)) == STATUS_OK) &&
+        (!c->resume || (st = check_pgn_length(m, err)) == STATUS_OK) &&
+        (st = open_outputs(m, err)) == STATUS_OK && m->tally.sprt_result != SPRT_CONTINUE)
         m->stopping = true; // the resumed match had already been decided
+    if ((st = agree_setup(m, st, err)) != STATUS_OK)
+        goto cleanup;
     int started = 0;
     for (; started < c->concurrency; started++) {
         w[started].m = m;
-        if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]) != 0)
+        pthread_mutex_lock(&m->lock);
+        m->running++;
+        pthread_mutex_unlock(&m->lock);
+        if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]) != 0) {
+            pthread_mutex_lock(&m->lock);
+            m->running--;
+            pthread_mutex_unlock(&m->lock);
             break;
+        }
     }
+    bool told = false;
+    if (m->ranks > 1 && m->rank == 0)
+        coordinate_root(m);
+    else if (m->ranks > 1)
+        told = coordinate_rank(m);
     for (int i = 0; i < started; i++) {
         pthread_join(w[i].thread, NULL);
         m->tally.restarts[0] += w[i].restarts[0];
         m->tally.restarts[1] += w[i].restarts[1];
     }
-    if (started == 0)
-        st = error_set(err, STATUS_NOMEM, "match: no worker thread could start");
-    else if ((st = m->status) != STATUS_OK)
+    if (started == 0 && m->status == STATUS_OK)
+        m->status = error_set(&m->err, STATUS_NOMEM, "match: no worker thread could start");
+    if (m->ranks > 1 && m->rank > 0)
+        end_rank(m, told);
+    if ((st = m->status) != STATUS_OK)
         *err = m->err;
     m->tally.interrupted =
         m->tally.pairs_done < m->tally.pairs_total && m->tally.sprt_result == SPRT_CONTINUE;
     *tally = m->tally;
     // The last word: the restarts are known, and a resumed match already decided is written too.
-    if (st == STATUS_OK && c->json_path)
+    if (st == STATUS_OK && c->json_path && m->rank == 0)
         st = match_json_write(c->json_path, c, &m->tally, err);
 cleanup:
     if (!m && st == STATUS_OK)
@@ -669,6 +957,10 @@ cleanup:
             fclose(m->state);
         free(m->openings);
         free(m->done);
+        for (int i = 0; i < m->noutbox; i++)
+            free(m->outbox[i]);
+        free(m->outbox);
+        free(m->outbox_len);
         if (m->cfg)
             pthread_mutex_destroy(&m->lock);
         free(m);

@@ -74,5 +74,9 @@ typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void 
 /// openings or state files that cannot be read, a state file of another match, the PGN or
 /// state file not writable — each with a message. A faulty engine during a game is not an
 /// error: that game is scored against it and the engine is restarted.
+/// Under MPI (every rank calls it alike, cluster_init done) rank r of R plays the pairs
+/// k % R == r and sends each to rank 0, which alone touches the files and books every pair
+/// (tally, SPRT, progress); rank 0's *tally is the match's, another rank's holds only its
+/// restarts (docs/cluster.md).
 Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progress, void *arg,
                  ErrorInfo *err);

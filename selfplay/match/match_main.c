@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "engine.h"
 #include "match.h"
 #include "variant.h"
@@ -337,14 +338,17 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
                t->pairs_total);
 }
 
-int main(int argc, char **argv) {
+// Under MPI only rank 0 prints (the usage, progress and summary); another rank prints only
+// an error, naming itself.
+static int run(int argc, char **argv, ClusterPart self) {
     Cli cli;
     ErrorInfo err;
     Status st = parse_args(argc, argv, &cli, &err);
     if (st != STATUS_OK) {
-        if (strcmp(err.msg, "help") != 0)
+        if (self.index == 1 && strcmp(err.msg, "help") != 0)
             fprintf(stderr, "hansu-match: %s\n", err.msg);
-        usage();
+        if (self.index == 1)
+            usage();
         return 1;
     }
     engine_init();
@@ -353,10 +357,27 @@ int main(int argc, char **argv) {
     cli.cfg.stop = &stop_requested;
     MatchTally tally;
     st = match_run(&cli.cfg, &tally, on_progress, NULL, &err);
-    if (st != STATUS_OK) {
+    if (st != STATUS_OK && self.index > 1)
+        fprintf(stderr, "hansu-match: rank %u of %u: %s\n", self.index - 1, self.count, err.msg);
+    else if (st != STATUS_OK)
+        fprintf(stderr, "hansu-match: %s\n", err.msg);
+    if (st != STATUS_OK)
+        return 1;
+    if (self.index > 1)
+        return 0;
+    if (self.count > 1)
+        printf("\n(%u MPI ranks, %d games at once on each)", self.count, cli.cfg.concurrency);
+    print_summary(&tally, &cli.cfg);
+    return tally.interrupted ? 2 : 0;
+}
+
+int main(int argc, char **argv) {
+    ErrorInfo err;
+    if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-match: %s\n", err.msg);
         return 1;
     }
-    print_summary(&tally, &cli.cfg);
-    return tally.interrupted ? 2 : 0;
+    int rc = run(argc, argv, cluster_self());
+    cluster_finish();
+    return rc;
 }
