@@ -216,10 +216,12 @@ def record(game, engine, group="", iteration=None, source="PGN", index=0):
 
 
 # --- the page -----------------------------------------------------------------------------
-# Per variant: side names, colours, hanja and the point values of the rules page (janggi:
+# Per variant: side names, colours, the river, the pieces' shape (janggi: octagons sized by
+# rank; xiangqi: discs of one size), hanja and the point values of the rules page (janggi:
 # chariot 13, cannon 7, horse 5, elephant 3, guard 3, soldier 2, Han +1.5; xiangqi: none).
 VARIANTS = {
     "janggi": {"sides": ["Cho", "Han"], "colours": ["#1b5fb0", "#c0182a"], "river": False,
+               "round": False,
                "hanja": [{"K": "楚", "A": "士", "R": "車", "C": "包", "N": "馬", "B": "象",
                           "P": "卒"},
                          {"K": "漢", "A": "士", "R": "車", "C": "包", "N": "馬", "B": "象",
@@ -227,6 +229,7 @@ VARIANTS = {
                "points": {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2, "K": 0},
                "bonus": 1.5},
     "xiangqi": {"sides": ["Red", "Black"], "colours": ["#c0182a", "#222222"], "river": True,
+                "round": True,
                 "hanja": [{"K": "帥", "A": "仕", "R": "俥", "C": "炮", "N": "傌", "B": "相",
                            "P": "兵"},
                           {"K": "將", "A": "士", "R": "車", "C": "砲", "N": "馬", "B": "象",
@@ -360,11 +363,12 @@ function drawPieces(g) {
   st.shown = [];
   for (const p of parseBoard(fen)) {
     const up = p.c.toUpperCase(), side = p.c === up ? 0 : 1, [x, y] = xy(p.f, p.r);
-    const rad = SIZE[up] || 17;
+    const rad = v.round ? 20 : SIZE[up] || 17;
     const pg = el('g', {class: 'piece' + (st.hanja ? '' : ' letters'),
       'data-square': squareName(p.f, p.r), 'data-piece': p.c}, layer);
-    el('polygon', {points: octagon(x, y, rad), fill: '#fdf6e3', stroke: v.colours[side],
-      'stroke-width': 2.2}, pg);
+    const face = {fill: '#fdf6e3', stroke: v.colours[side], 'stroke-width': 2.2};
+    if (v.round) el('circle', Object.assign({cx: x, cy: y, r: rad}, face), pg);
+    else el('polygon', Object.assign({points: octagon(x, y, rad)}, face), pg);
     const t = el('text', {x: x, y: y + rad * 0.36, 'text-anchor': 'middle',
       'font-size': st.hanja ? rad * 1.05 : rad * 0.95, fill: v.colours[side]}, pg);
     t.textContent = st.hanja ? (v.hanja[side][up] || p.c) : p.c;
@@ -384,7 +388,8 @@ function points(g, fen) {
 function resultText(g) {
   const v = V[g.variant];
   const w = g.result === '1-0' ? v.sides[0] : g.result === '0-1' ? v.sides[1] : null;
-  let t = w ? w + ' wins (' + g.result + ')' : g.result;
+  let t = w ? w + ' wins (' + g.result + ')' : g.result === '1/2-1/2' ? 'drawn (1/2-1/2)'
+                                                                  : g.result;
   if (g.reason) t += ' by ' + g.reason;
   if (g.closing) t += ': ' + g.closing;
   return t;
@@ -418,9 +423,11 @@ function render() {
   $('fen').textContent = fen;
   const stm = fen.split(' ')[1] === 'w' ? 0 : 1;
   $('tomove').textContent = st.ply === g.moves.length ? '—' : v.sides[stm];
+  // Points only where the variant counts them (janggi); the row is hidden for xiangqi.
   const pts = points(g, fen);
   $('points').textContent = pts ? v.sides[0] + ' ' + pts[0] + ' : ' + v.sides[1] + ' ' + pts[1]
-                                : 'not counted in ' + g.variant;
+                                : '';
+  $('points').hidden = $('points-label').hidden = !pts;
   $('comment').textContent = st.ply > 0 ? (g.comments[st.ply - 1] || '') : '';
   $('lastmove').textContent = st.ply > 0 ? g.moves[st.ply - 1] : '';
   for (const e of document.querySelectorAll('#moves .mv')) {
@@ -573,7 +580,7 @@ VIEWER_HTML = """<section id="viewer-section">
    <dt>ply</dt><dd id="ply"></dd>
    <dt>to move</dt><dd id="tomove"></dd>
    <dt>last move</dt><dd><span id="lastmove"></span> <span id="comment"></span></dd>
-   <dt>points</dt><dd id="points"></dd>
+   <dt id="points-label">points</dt><dd id="points"></dd>
    <dt>FEN</dt><dd id="fen"></dd>
   </dl>
   <div id="moves"></div>

@@ -4,13 +4,16 @@
 report.html beside it: one self-contained page with everything report.md has (the plots
 inlined as data: URIs) and a board viewer of the run's games (scripts/game_viewer.py,
 docs/report-viewer.md): a few self-play games per iteration chosen by the iteration's seed
-(one of each end reason that occurred, then SELFPLAY_SAMPLES more), the games of each candidate
-match (at most MATCH_GAMES per match) and the gauntlet's.
+(one of each end reason that occurred, then report.selfplay_games more), the games of each
+candidate match (at most report.match_games per match) and the gauntlet's (at most
+report.gauntlet_games per match).
 
-    scripts/train_report.py runs/train-20261130-050000 [--build DIR]
+    scripts/train_report.py runs/train-20261130-050000 [--build DIR] [--set report.KEY=N ...]
 
 --build DIR: the build folder whose engine/hansu and selfplay/hansu-selfplay the viewer uses
 (default: the run's newest build under RUN/builds, else the checkout's build/).
+--set report.KEY=N: a [report] setting for this report only (the run's own, in state.json's
+config, else data/train.toml's defaults, otherwise); e.g. --set report.match_games=8.
 
 Plots (matplotlib, Agg): loss.png (training and validation MSE per epoch, one line pair per
 iteration), elo.png (Elo of each accepted candidate against the first engine from its
@@ -24,16 +27,19 @@ count then comes from the settings (a finished iteration played selfplay.games),
 plots drawn from those files are kept as they are rather than redrawn empty. A file that
 cannot be read is reported in one line naming it (exit 1), without a traceback.
 """
+import argparse
 import base64
 import csv
+import datetime
 import glob
 import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
-import datetime
+import tomllib
 
 import matplotlib
 
@@ -47,12 +53,54 @@ from hansu_shard import ShardError  # noqa: E402
 from selfplay_stats import load  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SELFPLAY_SAMPLES = 4  # self-play games per iteration in the viewer, besides one per end reason
-MATCH_GAMES = 32      # at most this many games of each match in the viewer (the first pairs)
+BASE_CONFIG = os.path.join(REPO, "data", "train.toml")  # the [report] defaults
 
 
 class ReportError(Exception):
     """A run folder file that cannot be read; the message names it."""
+
+
+def report_defaults():
+    """data/train.toml's [report]: the viewer's game caps when the run's config has none."""
+    try:
+        with open(BASE_CONFIG, "rb") as f:
+            return dict(tomllib.load(f)["report"])
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as e:
+        raise ReportError(f"{BASE_CONFIG}: no [report] defaults ({type(e).__name__}: {e})")
+
+
+def cap_value(key, value, where, defaults):
+    """A [report] setting checked: a known key, a whole number of games >= 0."""
+    if key not in defaults:
+        raise ReportError(f"{where}: unknown setting report.{key} (known: "
+                          f"{', '.join(sorted(defaults))})")
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ReportError(f"{where}: setting report.{key} = {value!r}: expected a whole number "
+                          "of games, 0 or more")
+    return value
+
+
+def report_caps(run, state, overrides=()):
+    """The viewer's game caps: data/train.toml's [report], then the run's (state.json's
+    config), then overrides ("report.KEY=N" strings). A bad one is a ReportError naming it."""
+    defaults = report_defaults()
+    caps = dict(defaults)
+    own = state.get("config", {}).get("report", {})
+    where = os.path.join(run, "state.json")
+    if not isinstance(own, dict):
+        raise ReportError(f"{where}: config.report = {own!r}: expected a table of settings")
+    for key, value in own.items():
+        caps[key] = cap_value(key, value, where, defaults)
+    for item in overrides:
+        m = re.fullmatch(r"report\.(\w+)=(.*)", item)
+        if not m:
+            raise ReportError(f"--set {item!r}: expected report.KEY=N (only [report] settings)")
+        try:
+            value = tomllib.loads("v = " + m.group(2))["v"]
+        except tomllib.TOMLDecodeError:
+            value = m.group(2)
+        caps[m.group(1)] = cap_value(m.group(1), value, f"--set {item!r}", defaults)
+    return caps
 
 
 def read_loss(path):
@@ -464,30 +512,30 @@ def find_tools(run, build=None):
     return None, None
 
 
-def sample_ids(games, seed):
+def sample_ids(games, seed, more):
     """Game ids of the self-play sample: one game of each end reason that occurred, then
-    SELFPLAY_SAMPLES more, all drawn by a generator seeded with the iteration's seed."""
+    `more` others, all drawn by a generator seeded with the iteration's seed."""
     rng = random.Random(seed)
     chosen = []
     for reason in sorted(set(int(r) for r in games.reason)):
         ids = sorted(int(i) for i in games.game_id[games.reason == reason])
         chosen.append(rng.choice(ids))
     rest = sorted(set(int(i) for i in games.game_id) - set(chosen))
-    chosen += rng.sample(rest, min(SELFPLAY_SAMPLES, len(rest)))
+    chosen += rng.sample(rest, min(more, len(rest)))
     return sorted(chosen)
 
 
-def selfplay_samples(run, state, rec, selfplay):
-    """iter-NNN/samples.pgn: the iteration's sample of self-play games, exported once by
-    hansu-selfplay export; None when the self-play files or the tool are not there."""
+def selfplay_samples(run, state, rec, selfplay, more):
+    """iter-NNN/samples.pgn: the iteration's sample of self-play games (one of each end reason,
+    then `more`), exported anew by hansu-selfplay export while the self-play files are there
+    (the sample follows report.selfplay_games); without them the file written before, if
+    any; None when there is neither."""
     k = rec["k"]
     path = os.path.join(run, f"iter-{k:03d}", "samples.pgn")
-    if os.path.exists(path) and rec.get("finished"):
-        return path
     games, _ = selfplay_games(run, k)
     if games is None or selfplay is None or len(games) == 0:
         return path if os.path.exists(path) else None
-    ids = sample_ids(games, state["config"]["run"]["seed"] * 1000 + k)
+    ids = sample_ids(games, state["config"]["run"]["seed"] * 1000 + k, more)
     folder = os.path.join(run, f"iter-{k:03d}", "selfplay")
     r = subprocess.run([selfplay, "export", "--pgn", path, folder, "--games",
                         ",".join(map(str, ids)), "--event", f"train iteration {k}: self-play"],
@@ -497,24 +545,26 @@ def selfplay_samples(run, state, rec, selfplay):
     return path
 
 
-def viewer_games(run, state, build=None):
-    """The viewer's records and one line per set of games that the page holds."""
+def viewer_games(run, state, caps, build=None):
+    """The viewer's records and one line per set of games that the page holds; caps: the
+    [report] settings (report_caps)."""
     engine_path, selfplay = find_tools(run, build)
     if engine_path is None:
         return [], ["No games: no hansu engine was found to compute the positions "
                     "(build one with ninja -C build hansu)."]
-    sets = []  # (pgn path, group, iteration, cap)
+    sets = []  # (pgn path, group, iteration, cap; 0 = every game)
     for rec in state["iterations"]:
         k = rec["k"]
-        sample = selfplay_samples(run, state, rec, selfplay)
+        sample = selfplay_samples(run, state, rec, selfplay, caps["selfplay_games"])
         if sample:
-            sets.append((sample, "self-play", k, None))
+            sets.append((sample, "self-play", k, 0))
         for name in ("match", "confirm", "vs-first"):
             path = os.path.join(run, f"iter-{k:03d}", name + ".pgn")
             if os.path.exists(path):
-                sets.append((path, name, k, MATCH_GAMES))
+                sets.append((path, name, k, caps["match_games"]))
     for path in sorted(glob.glob(os.path.join(run, "gauntlet", "*.pgn"))):
-        sets.append((path, "gauntlet " + os.path.basename(path)[:-4], None, None))
+        sets.append((path, "gauntlet " + os.path.basename(path)[:-4], None,
+                     caps["gauntlet_games"]))
     records, notes = [], []
     with game_viewer.FenEngine(engine_path) as engine:
         for path, group, k, cap in sets:
@@ -527,10 +577,16 @@ def viewer_games(run, state, build=None):
             notes.append(f"{group}{'' if k is None else f' of iteration {k}'}: {len(shown)}"
                          f"{'' if len(shown) == len(games) else f' of {len(games)}'} games "
                          f"(`{rel}`)")
+    if not glob.glob(os.path.join(run, "gauntlet", "*.pgn")):
+        g = state.get("gauntlet") or {}
+        notes.append("gauntlet: no games" + (f" (skipped: {g['skipped']})" if "skipped" in g
+                                             else ""))
+    notes.append("caps: " + ", ".join(f"`report.{k} = {v}`" for k, v in sorted(caps.items())) +
+                 " (docs/report-viewer.md)")
     return records, notes
 
 
-def write_html(run, lines, out, build=None):
+def write_html(run, lines, out, caps, build=None):
     """report.html: report.md's content with the plots inlined, and the board viewer."""
     def image(name):
         path = os.path.join(run, name)
@@ -539,7 +595,7 @@ def write_html(run, lines, out, build=None):
         with open(path, "rb") as f:
             return "data:image/png;base64," + base64.b64encode(f.read()).decode()
     try:
-        records, notes = viewer_games(run, state_of(run), build)
+        records, notes = viewer_games(run, state_of(run), caps, build)
     except (game_viewer.ViewerError, ReportError) as e:
         print(f"train_report: report.html without games: {e}", file=sys.stderr)
         records, notes = [], [f"No games: {e}"]
@@ -559,19 +615,20 @@ def state_of(run):
 
 
 def main(argv):
-    build = None
-    if len(argv) == 4 and argv[2] == "--build":
-        build = argv[3]
-    elif len(argv) != 2:
-        print(__doc__)
-        return 2
-    run = argv[1]
+    ap = argparse.ArgumentParser(prog="train_report.py", description=__doc__.split("\n")[0])
+    ap.add_argument("run", help="the run folder (scripts/train --run)")
+    ap.add_argument("--build", help="build folder of the viewer's hansu and hansu-selfplay")
+    ap.add_argument("--set", action="append", default=[], metavar="report.KEY=N",
+                    help="a [report] setting for this report only (repeatable)")
+    args = ap.parse_args(argv[1:])
+    run, build = args.run, args.build
     path = os.path.join(run, "state.json")
     try:
         with open(path) as f:
             state = json.load(f)
         if not isinstance(state, dict) or not isinstance(state.get("iterations"), list):
             raise ReportError(f"{path}: not a training state (no list of iterations)")
+        caps = report_caps(run, state, args.set)
         plots = ["loss.png", "elo.png"]
         plot_loss(run, state, os.path.join(run, "loss.png"))
         plot_elo(state, os.path.join(run, "elo.png"))
@@ -587,7 +644,7 @@ def main(argv):
             plot(run, state, os.path.join(run, name))
             plots.append(name)
         lines = write_markdown(run, state, os.path.join(run, "report.md"))
-        shown = write_html(run, lines, os.path.join(run, "report.html"), build)
+        shown = write_html(run, lines, os.path.join(run, "report.html"), caps, build)
     except ReportError as e:
         print(f"train_report: {e}", file=sys.stderr)
         return 1

@@ -96,8 +96,8 @@ echo rc=$?; '$<TARGET_FILE:hansu-selfplay>' verify '${hansu_sp_dir}/run'")
     if(hansu_no_report_py EQUAL 0)
       add_test(NAME train_report_py COMMAND /usr/bin/python3
                ${CMAKE_CURRENT_SOURCE_DIR}/test_train_report.py
-               ${CMAKE_CURRENT_BINARY_DIR}/train_report.d)
-      set_tests_properties(train_report_py PROPERTIES TIMEOUT 180)
+               ${CMAKE_CURRENT_BINARY_DIR}/train_report.d ${PROJECT_BINARY_DIR})
+      set_tests_properties(train_report_py PROPERTIES TIMEOUT 420)
     endif()
   endif()
   # A SIGKILL of scripts/train leaves no child: the self-play child it runs ends with it.

@@ -15,7 +15,9 @@
   and is skipped with a log line and a report line when the engine is missing;
 - the hours limit counts the run's earlier processes (a resumed run has what is left);
 - report.md's Elo per CPU-hour line divides the final engine's fixed-length Elo and its error
-  by the measured CPU-hours.
+  by the measured CPU-hours;
+- the [report] caps (games in report.html's viewer) have data/train.toml's defaults, take
+  --set, and a value that is not a whole number of games >= 0 is refused naming the setting.
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
@@ -354,6 +356,22 @@ def test_variant_xiangqi(work):
     check(r["score"] == "3-4-1", f"draws not in the score: {r}")
 
 
+def test_report_settings():
+    """[report]: the defaults as they were constants before, --set, bad values refused."""
+    c = train.load_config(None, [])
+    check(c["report"] == {"selfplay_games": 4, "match_games": 32, "gauntlet_games": 0},
+          f"[report] defaults: {c['report']}")
+    c = train.load_config(None, ["report.match_games=8", "report.gauntlet_games=0"])
+    check(c["report"]["match_games"] == 8, f"--set report.match_games=8: {c['report']}")
+    for bad in ("report.match_games=-1", "report.selfplay_games=2.5", 'report.gauntlet_games="all"',
+                "report.match_games=true", "report.games=3"):
+        try:
+            train.load_config(None, [bad])
+            check(False, f"{bad} accepted")
+        except train.TrainError as e:
+            check(bad.split("=")[0] in str(e), f"{bad}: {e}")
+
+
 def main():
     work = sys.argv[1]
     shutil.rmtree(work, ignore_errors=True)
@@ -361,11 +379,12 @@ def main():
     test_window(os.path.join(work, "window"))
     test_verdict(os.path.join(work, "verdict"))
     test_renamed_setting()
+    test_report_settings()
     test_match_json_not_finite(os.path.join(work, "json"))
     test_report_per_cpu_hour(os.path.join(work, "report"))
     test_variant_xiangqi(os.path.join(work, "xiangqi"))
-    print("ok: window in positions, confirmed verdicts, renamed setting, Elo per CPU-hour, "
-          "xiangqi")
+    print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
+          "Elo per CPU-hour, xiangqi")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0

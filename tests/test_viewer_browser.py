@@ -10,11 +10,20 @@ through the DevTools protocol. From the live page:
   FEN shown is that FEN;
 - the move list marks move N, and only it; End shows the final position; the letters toggle
   draws the FEN letters;
-- no request leaves the page (Network events: only the page's own file and data: URIs; a load
-  that the page's Content-Security-Policy blocks still shows there, and is logged too) and no
-  script error is thrown.
-A screenshot of the page is kept as WORK_DIR/viewer.png. Exit 77 (skipped) without Chromium
-or Debian's python3-websocket.
+- janggi's points row shows each side's points (the rules page's values, Han +1.5) of the
+  pieces drawn;
+- a xiangqi page (scripts/view-pgn of a short xiangqi self-play run exported as PGN, made
+  here): the start position, the pieces after N steps against the rules core's FEN (told
+  UCI_Variant xiangqi), the marked move; the river drawn, xiangqi's pieces as round discs with
+  their own hanja (帥/將, 仕/士, 相/象, 俥/車, 傌/馬, 炮/砲, 兵/卒), no points row;
+- docs/train-example/report.html, the committed example (under 3 MB): a match game of it
+  stepped N plies against the rules core's replay of the page's moves from its first FEN;
+- no request leaves any page (Network events: only the page's own file and data: URIs; a
+  load that the page's Content-Security-Policy blocks still shows there, and is logged too) and
+  no script error is thrown.
+Screenshots are kept as WORK_DIR/viewer.png (janggi), viewer-xiangqi.png and
+viewer-example.png. Exit 77
+(skipped) without Chromium or Debian's python3-websocket.
 
 Usage: test_viewer_browser.py BUILD_DIR WORK_DIR"""
 import base64
@@ -51,11 +60,19 @@ def pieces_of(fen):
     return sorted(out)
 
 
-def engine_fen(engine, fen, moves):
+# The hanja the viewer must draw, per variant and side (upper case: Cho / Red).
+HANJA = {"janggi": {"K": "楚", "k": "漢", "P": "卒", "p": "兵"},
+         "xiangqi": {"K": "帥", "k": "將", "A": "仕", "a": "士", "B": "相", "b": "象", "R": "俥",
+                     "r": "車", "N": "傌", "n": "馬", "C": "炮", "c": "砲", "P": "兵", "p": "卒"}}
+POINTS = {"R": 13, "C": 7, "N": 5, "B": 3, "A": 3, "P": 2, "K": 0}  # janggi, rules page
+
+
+def engine_fen(engine, fen, moves, variant="janggi"):
     """The rules core's FEN after moves from fen: one full replay, as a GUI would send it."""
     cmd = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
-    r = subprocess.run([engine], input=f"{cmd}\nd\nquit\n", capture_output=True, text=True,
-                       timeout=20)
+    setup = "" if variant == "janggi" else f"setoption name UCI_Variant value {variant}\n"
+    r = subprocess.run([engine], input=f"{setup}{cmd}\nd\nquit\n", capture_output=True,
+                       text=True, timeout=20)
     check("info string" not in r.stdout, f"engine refused {cmd[:80]}...: {r.stdout}")
     return re.search(r"^Fen: (.*)$", r.stdout, re.M).group(1)
 
@@ -118,6 +135,81 @@ def make_run(build, work):
     return run
 
 
+def make_xiangqi_page(build, work):
+    """A xiangqi page: 4 self-play games at 60 nodes, exported as PGN, through scripts/view-pgn."""
+    sp, pgn, page = (os.path.join(work, n) for n in ("xq-selfplay", "xq.pgn", "xq.html"))
+    for argv in ([os.path.join(build, "selfplay", "hansu-selfplay"), "--variant", "xiangqi",
+                  "--games", "4", "--nodes", "60", "--threads", "1", "--hash", "1", "--no-bench",
+                  "--progress", "1000", "--out", sp],
+                 [os.path.join(build, "selfplay", "hansu-selfplay"), "export", "--pgn", pgn, sp],
+                 ["/usr/bin/python3", os.path.join(REPO, "scripts", "view-pgn"), pgn, "-o", page,
+                  "--engine", os.path.join(build, "engine", "hansu")]):
+        r = subprocess.run(argv, capture_output=True, text=True)
+        check(r.returncode == 0, f"{' '.join(argv[:3])}: {r.stdout}{r.stderr}")
+    return pgn, page
+
+
+PIECES = "[...document.querySelectorAll('#pieces .piece')].map(g => " \
+         "g.dataset.square + '=' + g.dataset.piece).sort()"
+
+
+def pick(cdp, where):
+    """Selects the game for which the JS condition `where` (on g, a page record) holds, as a user
+    picks it in the game list; returns its index."""
+    index = cdp.js(f"""(() => {{
+        const d = JSON.parse(document.getElementById('hansu-games').textContent).games;
+        return d.findIndex(g => {where});
+    }})()""")
+    check(index is not None and index >= 0, f"no game with {where} in the page")
+    cdp.js(f"""(() => {{ const s = document.getElementById('game-select');
+        s.value = '{index}'; s.dispatchEvent(new Event('change')); }})()""")
+    return index
+
+
+def step_and_check(cdp, engine, want, n, variant, label=None):
+    """The start position drawn, then n forward steps (arrow keys, then the forward button for
+    the last two) against the rules core's FEN after n moves; the move list marks move n.
+    label names the page in messages (default: the variant)."""
+    start, rules = want["tags"]["FEN"], variant
+    variant = label or variant
+    shown = cdp.js(PIECES)
+    check(shown == pieces_of(start), f"{variant} start: board shows {shown}, FEN tag is {start}")
+    check(cdp.js("document.querySelectorAll('#moves .mv.current').length") == 0,
+          f"{variant}: a move is marked at the start")
+    cdp.js("document.getElementById('board').focus()")
+    for _ in range(n - 2):
+        cdp.key("ArrowRight", 39)
+    for _ in range(2):
+        cdp.js("document.getElementById('forward').click()")
+    fen_n = engine_fen(engine, start, want["moves"][:n], rules)
+    shown = cdp.js(PIECES)
+    check(shown == pieces_of(fen_n), f"{variant} after {n} moves: board shows {shown}, the "
+          f"rules core gives {fen_n}")
+    check(cdp.js("document.getElementById('fen').textContent") == fen_n,
+          f"{variant} after {n} moves: the FEN shown is not {fen_n}")
+    marked = cdp.js("[...document.querySelectorAll('#moves .mv.current')].map(e => "
+                    "[e.dataset.ply, e.textContent])")
+    check(marked == [[str(n), want["moves"][n - 1]]],
+          f"{variant}: move list marks {marked}, want move {n} ({want['moves'][n - 1]})")
+    check(cdp.js("document.getElementById('ply').textContent").startswith(f"{n} / "),
+          f"{variant}: the ply shown is not N")
+    return fen_n
+
+
+def glyphs(cdp):
+    """[FEN letter, text drawn, shape] of every piece drawn."""
+    return cdp.js("[...document.querySelectorAll('#pieces .piece')].map(g => [g.dataset.piece, "
+                  "g.querySelector('text').textContent, g.querySelector('circle, polygon')"
+                  ".tagName])")
+
+
+def screenshot(cdp, path):
+    cdp.js("document.getElementById('viewer-section').scrollIntoView()")
+    shot = cdp.call("Page.captureScreenshot", format="png")
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+
+
 def start_chromium(binary, profile):
     proc = subprocess.Popen([binary, "--headless=new", "--no-sandbox", "--disable-gpu",
                              "--no-first-run", "--remote-debugging-port=0",
@@ -173,47 +265,26 @@ def main(argv):
         cdp.wait_event("Page.loadEventFired")
 
         # The match game through the game list, as a user picks it.
-        index = cdp.js(f"""(() => {{
-            const d = JSON.parse(document.getElementById('hansu-games').textContent).games;
-            return d.findIndex(g => g.group === 'match' && g.tags.Round === '2' &&
-                               g.tags.White === {json.dumps(want['tags']['White'])});
-        }})()""")
-        check(index is not None and index >= 0, "the match game is not in the page")
-        cdp.js(f"""(() => {{ const s = document.getElementById('game-select');
-            s.value = '{index}'; s.dispatchEvent(new Event('change')); }})()""")
-        pieces = "[...document.querySelectorAll('#pieces .piece')].map(g => " \
-                 "g.dataset.square + '=' + g.dataset.piece).sort()"
-        shown = cdp.js(pieces)
+        pick(cdp, f"g.group === 'match' && g.tags.Round === '2' && "
+                  f"g.tags.White === {json.dumps(want['tags']['White'])}")
         start = want["tags"]["FEN"]
-        check(shown == pieces_of(start), f"start: board shows {shown}, FEN tag is {start}")
-        check(cdp.js("document.querySelectorAll('#moves .mv.current').length") == 0,
-              "a move is marked at the start")
-
-        cdp.js("document.getElementById('board').focus()")
-        for _ in range(n - 2):
-            cdp.key("ArrowRight", 39)
-        for _ in range(2):
-            cdp.js("document.getElementById('forward').click()")
-        fen_n = engine_fen(engine, start, want["moves"][:n])
-        shown = cdp.js(pieces)
-        check(shown == pieces_of(fen_n), f"after {n} moves: board shows {shown}, the rules core "
-              f"gives {fen_n}")
-        check(cdp.js("document.getElementById('fen').textContent") == fen_n,
-              f"after {n} moves: the FEN shown is not {fen_n}")
-        marked = cdp.js("[...document.querySelectorAll('#moves .mv.current')].map(e => "
-                        "[e.dataset.ply, e.textContent])")
-        check(marked == [[str(n), want["moves"][n - 1]]],
-              f"move list marks {marked}, want move {n} ({want['moves'][n - 1]})")
-        check(cdp.js("document.getElementById('ply').textContent").startswith(f"{n} / "),
-              "the ply shown is not N")
-        cdp.js("document.getElementById('viewer-section').scrollIntoView()")
-        shot = cdp.call("Page.captureScreenshot", format="png")
-        with open(os.path.join(work, "viewer.png"), "wb") as f:
-            f.write(base64.b64decode(shot["data"]))
+        fen_n = step_and_check(cdp, engine, want, n, "janggi")
+        drawn = glyphs(cdp)
+        check(all(shape == "polygon" for _, _, shape in drawn), "janggi pieces are not octagons")
+        check(all(t == HANJA["janggi"][c] for c, t, _ in drawn if c in HANJA["janggi"]),
+              f"janggi hanja: {drawn}")
+        pts = [sum(POINTS[p[-1].upper()] for p in pieces_of(fen_n) if p[-1].isupper() == side)
+               for side in (True, False)]
+        want_points = f"Cho {pts[0]:g} : Han {pts[1] + 1.5:g}"
+        check(cdp.js("document.getElementById('points').textContent") == want_points and
+              not cdp.js("document.getElementById('points').hidden"),
+              f"janggi points shown are not {want_points}")
+        check(not cdp.js("!!document.getElementById('river')"), "a river on the janggi board")
+        screenshot(cdp, os.path.join(work, "viewer.png"))
 
         cdp.key("End", 35)
         final = engine_fen(engine, start, want["moves"])
-        check(cdp.js(pieces) == pieces_of(final), "End does not show the final position")
+        check(cdp.js(PIECES) == pieces_of(final), "End does not show the final position")
         cdp.js("document.getElementById('hanja').click()")
         letters = cdp.js("[...document.querySelectorAll('#pieces .piece')].map(g => "
                          "g.dataset.piece === g.textContent).every(x => x)")
@@ -226,9 +297,47 @@ def main(argv):
         check(cdp.js(f"JSON.parse(document.getElementById('hansu-games').textContent)"
                      f".games[{sp}].group") == "self-play", "the set filter did not apply")
 
+        # The xiangqi page: the longest of its games, N steps, the river, pieces and no points.
+        xq_pgn, xq_page = make_xiangqi_page(build, work)
+        xq_games = game_viewer.read_pgn(xq_pgn)
+        xq = max(range(len(xq_games)), key=lambda i: len(xq_games[i]["moves"]))
+        check(len(xq_games[xq]["moves"]) >= n, f"the xiangqi games are shorter than {n} plies")
+        xq_url = "file://" + os.path.abspath(xq_page)
+        cdp.events = [e for e in cdp.events if e.get("method") != "Page.loadEventFired"]
+        cdp.call("Page.navigate", url=xq_url)
+        cdp.wait_event("Page.loadEventFired")
+        pick(cdp, f"g.variant === 'xiangqi' && g.tags.GameId === "
+                  f"{json.dumps(xq_games[xq]['tags']['GameId'])}")
+        step_and_check(cdp, engine, xq_games[xq], n, "xiangqi")
+        check(cdp.js("!!document.getElementById('river')"), "no river on the xiangqi board")
+        drawn = glyphs(cdp)
+        check(all(shape == "circle" for _, _, shape in drawn), f"xiangqi pieces: {drawn}")
+        check(all(t == HANJA["xiangqi"][c] for c, t, _ in drawn), f"xiangqi hanja: {drawn}")
+        check(cdp.js("document.getElementById('points').hidden && "
+                     "document.getElementById('points-label').hidden"),
+              "xiangqi has no points, but a points row is shown")
+        screenshot(cdp, os.path.join(work, "viewer-xiangqi.png"))
+
+        # The committed example: a game of the accepted iter-010's match against the first
+        # engine, its moves as the page holds them, replayed by the rules core.
+        example = os.path.join(REPO, "docs", "train-example", "report.html")
+        size = os.path.getsize(example)
+        check(size < 3 * 2**20, f"{example}: {size} bytes, not under 3 MB")
+        ex_url = "file://" + os.path.abspath(example)
+        cdp.events = [e for e in cdp.events if e.get("method") != "Page.loadEventFired"]
+        cdp.call("Page.navigate", url=ex_url)
+        cdp.wait_event("Page.loadEventFired")
+        ex = pick(cdp, "g.group === 'vs-first' && g.iteration === 10 && g.moves.length >= 37")
+        rec = cdp.js(f"JSON.parse(document.getElementById('hansu-games').textContent)"
+                     f".games[{ex}]")
+        step_and_check(cdp, engine, {"tags": {"FEN": rec["fens"][0]}, "moves": rec["moves"]}, n,
+                       "janggi", "docs/train-example")
+        screenshot(cdp, os.path.join(work, "viewer-example.png"))
+
         requests = [e["params"]["request"]["url"] for e in cdp.events
                     if e.get("method") == "Network.requestWillBeSent"]
-        away = [u for u in requests if u != url and not u.startswith("data:")]
+        away = [u for u in requests
+                if u not in (url, xq_url, ex_url) and not u.startswith("data:")]
         check(not away, f"the page made requests: {away[:5]}")
         errors = [e["params"] for e in cdp.events if e.get("method") == "Runtime.exceptionThrown"]
         check(not errors, f"script errors: {errors[:2]}")
@@ -245,8 +354,9 @@ def main(argv):
             proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
     shutil.rmtree(run)
-    print(f"browser: start, {n} steps, move list, End and letters as the rules core gives; "
-          f"{len(requests)} requests, none leaving the page; screenshot {work}/viewer.png")
+    print(f"browser: janggi, xiangqi and docs/train-example: start, {n} steps, move list, "
+          f"points, river and pieces as the rules core gives, End and letters; {len(requests)} "
+          f"requests, none leaving the pages; screenshots {work}/viewer*.png")
     return 0
 
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The board viewer (issue 16): scripts/view-pgn's page and its errors, and report.html in
-# headless Chromium (label `browser`; skipped, exit 77, without chromium or python3-websocket).
+# headless Chromium with a xiangqi page and docs/train-example/report.html (label `browser`;
+# skipped, exit 77, without chromium or python3-websocket).
 if(TARGET hansu AND TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
   execute_process(COMMAND /usr/bin/python3 -c "import h5py, numpy, matplotlib"
                   RESULT_VARIABLE hansu_no_py_libs OUTPUT_QUIET ERROR_QUIET)
@@ -9,11 +10,11 @@ if(TARGET hansu AND TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
                    ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/test_view_pgn.d)
   set_tests_properties(test_view_pgn_py PROPERTIES TIMEOUT 120)
   if(hansu_no_py_libs EQUAL 0)
-    # The screenshot stays in tests/test_viewer_browser.d/viewer.png of the build folder.
+    # The screenshots stay in tests/test_viewer_browser.d/viewer*.png of the build folder.
     add_test(NAME test_viewer_browser
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_viewer_browser.py
                      ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/test_viewer_browser.d)
-    set_tests_properties(test_viewer_browser PROPERTIES LABELS browser TIMEOUT 120
+    set_tests_properties(test_viewer_browser PROPERTIES LABELS browser TIMEOUT 240
                          SKIP_RETURN_CODE 77)
   endif()
 endif()
