@@ -284,39 +284,45 @@ def plot_reasons(run, state, out):
 
 
 def plot_pairings(run, state, out):
-    frames, formations = [], None
+    """The first side's share per formation pairing of the self-play games (wins, and draws as
+    half a point where the variant has draws); one cell for a variant with one start position."""
+    frames, formations, first = [], None, "Cho"
     for rec in state["iterations"]:
         games, attrs = selfplay_games(run, rec["k"])
         if games is not None:
             frames.append(games)
-            formations = attrs["formation_names"].split(",")
+            formations = [f for f in attrs["formation_names"].split(",") if f] or ["start"]
+            if attrs.get("variant", "janggi") == "xiangqi":
+                first = "Red"
+    draws = any(int((g.winner == 2).sum()) for g in frames)
+    what = "score (draws 1/2)" if draws else "win share"
     fig, ax = plt.subplots(figsize=(6, 5))
     if frames:
-        share = np.full((4, 4), np.nan)
-        count = np.zeros((4, 4), dtype=int)
-        for g in frames:
-            for c in range(4):
-                for h in range(4):
+        n = len(formations)
+        share = np.full((n, n), np.nan)
+        count = np.zeros((n, n), dtype=int)
+        for c in range(n):
+            for h in range(n):
+                points = 0.0
+                for g in frames:
                     sel = (g.cho_formation == c) & (g.han_formation == h)
                     count[c, h] += int(sel.sum())
-        for c in range(4):
-            for h in range(4):
-                wins = sum(int(((g.cho_formation == c) & (g.han_formation == h) &
-                                (g.winner == 0)).sum()) for g in frames)
+                    points += int((sel & (g.winner == 0)).sum()) + 0.5 * int((sel & (g.winner == 2)).sum())
                 if count[c, h]:
-                    share[c, h] = wins / count[c, h]
+                    share[c, h] = points / count[c, h]
         im = ax.imshow(share, vmin=0, vmax=1, cmap="coolwarm")
-        for c in range(4):
-            for h in range(4):
+        for c in range(n):
+            for h in range(n):
                 if count[c, h]:
                     ax.text(h, c, f"{share[c, h]:.2f}\n({count[c, h]})", ha="center",
                             va="center", fontsize=7)
-        ax.set_xticks(range(4), formations, rotation=30, fontsize=7)
-        ax.set_yticks(range(4), formations, fontsize=7)
-        ax.set_xlabel("Han formation")
-        ax.set_ylabel("Cho formation")
-        fig.colorbar(im, ax=ax, label="Cho win share")
-    ax.set_title("Cho win share per formation pairing (self-play)")
+        ax.set_xticks(range(n), formations, rotation=30, fontsize=7)
+        ax.set_yticks(range(n), formations, fontsize=7)
+        second = "Black" if first == "Red" else "Han"
+        ax.set_xlabel(f"{second} formation")
+        ax.set_ylabel(f"{first} formation")
+        fig.colorbar(im, ax=ax, label=f"{first} {what}")
+    ax.set_title(f"{first} {what} per formation pairing (self-play)")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -490,7 +496,9 @@ def write_markdown(run, state, out):
               "", "Elo of each accepted candidate against the first engine (fixed-length "
               "matches, 95 % error bars):", "",
               "![elo](elo.png)", "", "Results by end reason:", "", "![reasons](reasons.png)",
-              "", "Cho win share per formation pairing:", "", "![pairings](pairings.png)", ""]
+              "", ("Red's score per start (one start position, draws 1/2):"
+                   if cfg.get("run", {}).get("variant") == "xiangqi"
+                   else "Cho win share per formation pairing:"), "", "![pairings](pairings.png)", ""]
     with open(out + ".tmp", "w") as f:
         f.write("\n".join(lines))
     os.replace(out + ".tmp", out)

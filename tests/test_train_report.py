@@ -116,6 +116,33 @@ def test_caps(work, build):
     return ok
 
 
+def test_xiangqi(work, build):
+    """A xiangqi run's report: one start position and draws (its pairings plot has one cell)."""
+    run = fresh(work, "xiangqi")
+    r = subprocess.run([os.path.join(build, "selfplay", "hansu-selfplay"), "--variant", "xiangqi",
+                        "--games", "6", "--nodes", "60", "--threads", "1", "--hash", "1",
+                        "--no-bench", "--progress", "1000",
+                        "--out", os.path.join(run, "iter-001", "selfplay")],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"FAIL: xiangqi self-play: {r.stderr}")
+        return False
+    path = os.path.join(run, "state.json")
+    with open(path) as f:
+        state = json.load(f)
+    state["config"].setdefault("run", {})["variant"] = "xiangqi"
+    state["iterations"] = state["iterations"][:1]
+    state["iteration"] = 1
+    with open(path, "w") as f:
+        json.dump(state, f)
+    r = report(run, "--build", build)
+    with open(os.path.join(run, "report.md")) as f:
+        text = f.read() if r.returncode == 0 else ""
+    ok = r.returncode == 0 and "Red's score per start" in text
+    print(f"{'ok' if ok else 'FAIL'}: xiangqi run report: {r.stderr.strip()[-300:]}")
+    return ok
+
+
 def main():
     work = sys.argv[1]
     os.makedirs(work, exist_ok=True)
@@ -150,8 +177,9 @@ def main():
     ok &= expect_one_line_error(os.path.join(work, "missing"), "state.json", "no run folder")
     if len(sys.argv) > 2:
         ok &= test_caps(work, sys.argv[2])
+        ok &= test_xiangqi(work, sys.argv[2])
     else:
-        print("no BUILD_DIR: the viewer's caps are not checked")
+        print("no BUILD_DIR: the viewer's caps and a xiangqi run are not checked")
     print("OK" if ok else "FAILED")
     return 0 if ok else 1
 

@@ -25,5 +25,5 @@ if(EXISTS /usr/bin/python3)
   add_test(NAME train_loop_py COMMAND /usr/bin/python3
            ${CMAKE_CURRENT_SOURCE_DIR}/test_train_loop.py ${CMAKE_CURRENT_BINARY_DIR}/train_loop.d
            ${train_loop_engines})
-  set_tests_properties(train_loop_py PROPERTIES TIMEOUT 60)
+  set_tests_properties(train_loop_py PROPERTIES TIMEOUT 300)
 endif()
