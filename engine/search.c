@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
 // quiescence on captures that do not lose by SEE (all moves when in check or when a quiet move
-// may end the game), captures losing by SEE ordered after the quiet moves, null move = a pass
-// given as a tempo, LMR, late-move pruning, killers, history and continuation histories
-// (counter-move and follow-up) in quiet-move ordering, LMR and pruning, capture history in
-// capture ordering, check extension, and the rules page's game ends in the tree, a pass that
-// ends the game scored as that end at every node.
+// may end the game), captures losing by SEE ordered after the quiet moves,
+// null move = a pass given as a tempo, LMR, killers, history and continuation histories
+// (counter-move and follow-up) in quiet-move ordering, LMR and pruning, check extension, and the
+// rules page's game ends in the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
 
 #include <math.h>
@@ -53,11 +52,6 @@ enum {
     CAPT_HIST_MAX = 16384, // entries stay within +-this (the gravity formula's bound)
     CAPT_ORDER_DIV = 16    // ordering: MVV-LVA (64 per ORDER_VALUE unit) + entry / this
 };
-
-// Late-move pruning: outside PV nodes and check, at depth <= LMP_DEPTH, the quiet moves after
-// the first LMP_BASE + depth^2 / 2 searched (LMP_BASE_IMP + depth^2 when improving) are skipped
-// (Ethereal's counts, a table there: 3, 4, 6, 10, ... and 5, 7, 11, 17, ...).
-enum { LMP_DEPTH = 8, LMP_BASE = 3, LMP_BASE_IMP = 4 };
 
 // The continuation history of one earlier move: the next move's score by its piece and to-square.
 typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
@@ -604,10 +598,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         ContHist *cm = s->cont_stack[ply + 1], *fu = s->cont_stack[ply];
         int p = history_index(b, m), to = move_to(m);
         int cmh = cm ? (*cm)[p][to] : 0, fuh = fu ? (*fu)[p][to] : 0;
-        int lmp_count = improving ? LMP_BASE_IMP + depth * depth : LMP_BASE + depth * depth / 2;
-        bool prunable = !pv_node && !in_check && quiet && best > -SCORE_DECISIVE && played &&
-                        ((depth <= LMP_DEPTH && played >= lmp_count) ||
-                         (depth <= 3 && !killer && eval + 120 + 100 * depth <= alpha) ||
+        bool prunable = !pv_node && !in_check && quiet && depth <= 3 && best > -SCORE_DECISIVE &&
+                        played &&
+                        (played >= 3 + (2 + improving) * depth * depth ||
+                         (!killer && eval + 120 + 100 * depth <= alpha) ||
                          (!killer && depth <= CONT_PRUNE_DEPTH - improving &&
                           (cmh < (improving ? CONT_PRUNE_LIMIT_IMP : CONT_PRUNE_LIMIT) ||
                            fuh < (improving ? CONT_FOLLOW_LIMIT_IMP : CONT_FOLLOW_LIMIT))));
