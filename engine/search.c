@@ -47,12 +47,6 @@ enum {
     CONT_NULL_PIECE = 8
 };
 
-// Capture history: by the capturing piece, the to-square and the captured kind.
-enum {
-    CAPT_HIST_MAX = 16384, // entries stay within +-this (the gravity formula's bound)
-    CAPT_ORDER_DIV = 16    // ordering: MVV-LVA (64 per ORDER_VALUE unit) + entry / this
-};
-
 // The continuation history of one earlier move: the next move's score by its piece and to-square.
 typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
 
@@ -77,7 +71,6 @@ struct Searcher {
     // its counter-move history in cont_stack[ply + 1] and its follow-up in cont_stack[ply].
     ContHist cont_hist[PIECE_NB][SQUARE_NB];
     ContHist *cont_stack[MAX_PLY + 3];
-    int16_t capt_hist[PIECE_NB][SQUARE_NB][KIND_NB]; // capturer, to-square, captured kind
     Move killers[MAX_PLY + 2][2];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
@@ -119,7 +112,6 @@ void search_clear(Searcher *s) {
     tt_clear(&s->tt);
     memset(s->history, 0, sizeof s->history);
     memset(s->cont_hist, 0, sizeof s->cont_hist);
-    memset(s->capt_hist, 0, sizeof s->capt_hist);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->eval_cache, 0, sizeof s->eval_cache);
 }
@@ -256,16 +248,6 @@ static void cont_update(int16_t *h, int bonus) {
     *h = (int16_t)(*h + bonus - *h * abs(bonus) / CONT_HIST_MAX);
 }
 
-// The capture-history entry of capture m (not yet made).
-static int16_t *capt_entry(Searcher *s, Move m) {
-    const Board *b = &s->board;
-    return &s->capt_hist[b->squares[move_from(m)]][move_to(m)][piece_kind(b->squares[move_to(m)])];
-}
-
-static void capt_update(int16_t *h, int bonus) {
-    *h = (int16_t)(*h + bonus - *h * abs(bonus) / CAPT_HIST_MAX);
-}
-
 // The history row of a move: the moving piece, or for the pass CONT_PASS_PIECE (EMPTY).
 static int history_index(const Board *b, Move m) {
     return move_is_pass(m) ? CONT_PASS_PIECE : b->squares[move_from(m)];
@@ -305,8 +287,7 @@ static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, Gen
         if (m == tt_move)
             v = ORDER_TT;
         else if (is_capture(b, m))
-            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m) +
-                *capt_entry(s, m) / CAPT_ORDER_DIV;
+            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m);
         else if (m == s->killers[ply][0])
             v = ORDER_KILLER + 1;
         else if (m == s->killers[ply][1])
@@ -585,8 +566,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // 6. The moves: PVS with late move reductions and late move pruning of quiets.
     ScoredMoves sm;
     order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null, true);
-    Move quiets[MAX_MOVES], captures[MAX_MOVES];
-    int nquiets = 0, ncaptures = 0, played = 0;
+    Move quiets[MAX_MOVES];
+    int nquiets = 0, played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
         if (!movegen_is_legal(b, m))
             continue;
@@ -638,8 +619,6 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             return 0;
         if (quiet && nquiets < MAX_MOVES)
             quiets[nquiets++] = m;
-        else if (!quiet && ncaptures < MAX_MOVES)
-            captures[ncaptures++] = m;
         if (v <= best)
             continue;
         best = v;
@@ -651,16 +630,13 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         if (v < beta)
             continue;
         // 7. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
-        // before it lose some; a capture gains capture history, and the captures tried before
-        // the cutting move (quiet or not) lose some.
-        int bonus = depth * depth < 400 ? depth * depth : 400;
-        for (int i = 0; i < ncaptures; i++)
-            capt_update(capt_entry(s, captures[i]), captures[i] == m ? bonus : -bonus);
+        // before it lose some.
         if (quiet) {
             if (s->killers[ply][0] != m) {
                 s->killers[ply][1] = s->killers[ply][0];
                 s->killers[ply][0] = m;
             }
+            int bonus = depth * depth < 400 ? depth * depth : 400;
             for (int i = 0; i < nquiets; i++) {
                 int qb = quiets[i] == m ? bonus : -bonus;
                 int qp = history_index(b, quiets[i]), qto = move_to(quiets[i]);
@@ -795,11 +771,8 @@ int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
     s->stopped = false;
     s->seldepth = 0;
     // Nothing learnt before may reach this search: no TT, and the killers and history that
-    // order the quiet moves (in check, or where a quiet move may end the game) and the capture
-    // history that orders the captures start at zero (quiescence reads no continuation
-    // history).
+    // order the quiet moves (in check, or where a quiet move may end the game) start at zero.
     memset(s->history, 0, sizeof s->history);
-    memset(s->capt_hist, 0, sizeof s->capt_hist);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->after_null, 0, sizeof s->after_null);
     s->tt_off = true;

@@ -100,7 +100,7 @@ void search_destroy(Searcher *s);
 /// Resizes the TT (clears it). Returns false when memory is short (the old TT is kept).
 bool search_resize(Searcher *s, size_t hash_mb);
 
-/// Forgets everything learnt (TT, histories, killers): `ucinewgame`.
+/// Forgets everything learnt (TT, history, killers): `ucinewgame`.
 void search_clear(Searcher *s);
 
 /// Searches root (not modified) within limits. stop may be NULL; when another thread sets
@@ -111,12 +111,11 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
 
 /// The principal variation of the search's own quiescence (search.c, qsearch) from b (not
 /// modified), searched with a full window, no node or time limit, and nothing learnt before
-/// (no TT, killers, history and capture history cleared): the result depends on b only (its
-/// position and history), whatever s searched before. The line is cut before its first pass, before
-/// its first move after which the game is over (rules_game_over: a mate, bikjang, repetition, two
+/// (no TT, killers and history cleared): the result depends on b only (its position and
+/// history), whatever s searched before. The line is cut before its first pass, before its
+/// first move after which the game is over (rules_game_over: a mate, bikjang, repetition, two
 /// passes, the move limit), and after max_plies (>= 0) moves; so the position it reaches is
 /// one still in play. Writes the moves to pv[0..n-1] (pv holds max_plies moves) and returns n,
 /// 0 when b is already quiet (or its best line at once a pass or a game end). Leaves s's
-/// history, capture history and killers cleared (its TT as it was): a later search_run starts from
-/// those.
+/// history and killers cleared (its TT as it was): a later search_run starts from those.
 int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv);
