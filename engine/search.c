@@ -2,9 +2,8 @@
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
 // quiescence on captures that do not lose by SEE (all moves when in check or when a quiet move
 // may end the game), captures losing by SEE ordered after the quiet moves,
-// null move = a pass given as a tempo, LMR, killers, history and continuation histories
-// (counter-move and follow-up) in quiet-move ordering, LMR and pruning, check extension, and the
-// rules page's game ends in the tree, a pass that ends the game scored as that end at every node.
+// null move = a pass given as a tempo, LMR, check extension, and the rules page's game ends in
+// the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
 
 #include <math.h>
@@ -30,26 +29,6 @@ enum {
     QS_DELTA_MARGIN = 200     // cp
 };
 
-// Continuation histories (counter-move: the previous ply's move, follow-up: two plies back).
-// Each a named constant for the tunable table (search constants move there).
-enum {
-    CONT_HIST_MAX = 16384, // entries stay within +-this (the gravity formula's bound)
-    CONT_LMR_DIV = 16384,  // LMR: one ply less per this much history (main + both conts)
-    CONT_PRUNE_DEPTH = 3,  // history pruning at depth <= this (not improving; one less if so)
-    CONT_PRUNE_LIMIT = 0,  // ... of a quiet move whose counter-move history is below this
-    CONT_PRUNE_LIMIT_IMP = -1000,  // ... the same limit when improving
-    CONT_FOLLOW_LIMIT = -2000,     // ... or whose follow-up history is below this
-    CONT_FOLLOW_LIMIT_IMP = -4000, // ... the same limit when improving
-    // The entries of the moves that move no piece, in the piece rows no piece uses (a piece is
-    // kind | side << 3 with kind >= 1): the pass (EMPTY) and the null move (kind 0 of Han), each
-    // at the passer's general square.
-    CONT_PASS_PIECE = EMPTY,
-    CONT_NULL_PIECE = 8
-};
-
-// The continuation history of one earlier move: the next move's score by its piece and to-square.
-typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
-
 // A cache of static evaluations by Zobrist key. The evaluation depends on the position only,
 // except for POINTS_LATE near the move limit, where the cache is not used.
 typedef struct EvalCacheEntry {
@@ -66,11 +45,6 @@ struct Searcher {
     TT tt;
     Board board;
     int history[PIECE_NB][SQUARE_NB];
-    // By an earlier move's piece and to-square (search_create: 4 MB). cont_stack[ply + 2] is
-    // the table of the move played at ply (NULL before the root), so the move at ply reads
-    // its counter-move history in cont_stack[ply + 1] and its follow-up in cont_stack[ply].
-    ContHist cont_hist[PIECE_NB][SQUARE_NB];
-    ContHist *cont_stack[MAX_PLY + 3];
     Move killers[MAX_PLY + 2][2];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
@@ -111,7 +85,6 @@ bool search_resize(Searcher *s, size_t hash_mb) { return tt_init(&s->tt, hash_mb
 void search_clear(Searcher *s) {
     tt_clear(&s->tt);
     memset(s->history, 0, sizeof s->history);
-    memset(s->cont_hist, 0, sizeof s->cont_hist);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->eval_cache, 0, sizeof s->eval_cache);
 }
@@ -239,41 +212,9 @@ static int mvv_lva(const Board *b, Move m) {
            ORDER_VALUE[piece_kind(b->squares[move_from(m)])];
 }
 
-// The history "gravity" update (Stockfish's StatsEntry: entry += bonus - entry * |bonus| / D):
-// a bonus moves the entry towards +-max by less the nearer it already is, so it stays within
-// +-max and recent results weigh more than old ones.
-static void history_update(int *h, int bonus) { *h += bonus - *h * abs(bonus) / HISTORY_MAX; }
-
-static void cont_update(int16_t *h, int bonus) {
-    *h = (int16_t)(*h + bonus - *h * abs(bonus) / CONT_HIST_MAX);
-}
-
-// The history row of a move: the moving piece, or for the pass CONT_PASS_PIECE (EMPTY).
-static int history_index(const Board *b, Move m) {
-    return move_is_pass(m) ? CONT_PASS_PIECE : b->squares[move_from(m)];
-}
-
-// The continuation-history table of move m (not yet made) at ply, for the plies below it.
-static ContHist *cont_entry(Searcher *s, Move m) {
-    return &s->cont_hist[history_index(&s->board, m)][move_to(m)];
-}
-
-// The history score of a quiet move (or the pass) at ply: the main history, and in the main
-// search (cont) the counter-move and follow-up histories.
-static int quiet_score(const Searcher *s, Move m, int ply, bool cont) {
-    const Board *b = &s->board;
-    int p = history_index(b, m), to = move_to(m), v = s->history[p][to];
-    if (cont) {
-        const ContHist *cm = s->cont_stack[ply + 1], *fu = s->cont_stack[ply];
-        v += (cm ? (*cm)[p][to] : 0) + (fu ? (*fu)[p][to] : 0);
-    }
-    return v;
-}
-
-// Generates (all moves, with the pass when allowed, or captures only) and scores them; quiet
-// moves by quiet_score (cont: with the continuation histories, the main search only).
+// Generates (all moves, with the pass when allowed, or captures only) and scores them.
 static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
-                        bool with_pass, bool cont) {
+                        bool with_pass) {
     Board *b = &s->board;
     MoveList list;
     movegen_pseudo(b, &list, type);
@@ -293,7 +234,7 @@ static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, Gen
         else if (m == s->killers[ply][1])
             v = ORDER_KILLER;
         else
-            v = quiet_score(s, m, ply, cont);
+            v = s->history[move_is_pass(m) ? 0 : b->squares[move_from(m)]][move_to(m)];
         sm->moves[i] = m;
         sm->scores[i] = v;
     }
@@ -314,6 +255,12 @@ static Move next_move(ScoredMoves *sm) {
     sm->moves[sm->next] = m;
     sm->scores[sm->next++] = v;
     return m;
+}
+
+static void history_update(int *h, int bonus) { *h += bonus - *h * abs(bonus) / HISTORY_MAX; }
+
+static int history_index(const Board *b, Move m) {
+    return move_is_pass(m) ? 0 : b->squares[move_from(m)];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -410,7 +357,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
             pv_set_pass(s, ply, best_move);
     }
     ScoredMoves sm;
-    order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false, false);
+    order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false);
     int played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
         // Delta pruning: a capture that cannot lift the score to alpha even with a margin
@@ -550,7 +497,6 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             return eval;
         if (null_ok && depth >= 3 && eval >= beta && null_move_allowed(b, depth)) {
             int r = 3 + depth / 4;
-            s->cont_stack[ply + 2] = &s->cont_hist[CONT_NULL_PIECE][b->general[b->side]];
             board_make(b, move_make(b->general[b->side], b->general[b->side]));
             s->after_null[ply + 1] = true;
             int v = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -565,7 +511,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
 
     // 6. The moves: PVS with late move reductions and late move pruning of quiets.
     ScoredMoves sm;
-    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null, true);
+    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null);
     Move quiets[MAX_MOVES];
     int nquiets = 0, played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
@@ -573,21 +519,13 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             continue;
         bool quiet = !is_capture(b, m);
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
-        // Late move pruning, futility pruning and history pruning (a poor counter-move or
-        // follow-up history: Ethereal's counter-move and follow-up pruning) of quiet moves near
-        // the leaves; a move that gives check is always searched (it is made first to know).
-        ContHist *cm = s->cont_stack[ply + 1], *fu = s->cont_stack[ply];
-        int p = history_index(b, m), to = move_to(m);
-        int cmh = cm ? (*cm)[p][to] : 0, fuh = fu ? (*fu)[p][to] : 0;
+        // Late move pruning and futility pruning of quiet moves near the leaves; a move that
+        // gives check is always searched (it is made first to know).
         bool prunable = !pv_node && !in_check && quiet && depth <= 3 && best > -SCORE_DECISIVE &&
                         played &&
                         (played >= 3 + (2 + improving) * depth * depth ||
-                         (!killer && eval + 120 + 100 * depth <= alpha) ||
-                         (!killer && depth <= CONT_PRUNE_DEPTH - improving &&
-                          (cmh < (improving ? CONT_PRUNE_LIMIT_IMP : CONT_PRUNE_LIMIT) ||
-                           fuh < (improving ? CONT_FOLLOW_LIMIT_IMP : CONT_FOLLOW_LIMIT))));
-        int hist = quiet ? s->history[p][to] + cmh + fuh : 0;
-        s->cont_stack[ply + 2] = cont_entry(s, m);
+                         (!killer && eval + 120 + 100 * depth <= alpha));
+        int hist = quiet ? s->history[history_index(b, m)][move_to(m)] : 0;
         board_make(b, m);
         bool gives_check = board_in_check(b);
         if (prunable && !gives_check) {
@@ -605,7 +543,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
                 r -= pv_node;
                 r -= killer;
                 r += !improving;
-                r -= hist / CONT_LMR_DIV;
+                r -= hist / 8192;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
             }
             v = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -637,15 +575,9 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
                 s->killers[ply][0] = m;
             }
             int bonus = depth * depth < 400 ? depth * depth : 400;
-            for (int i = 0; i < nquiets; i++) {
-                int qb = quiets[i] == m ? bonus : -bonus;
-                int qp = history_index(b, quiets[i]), qto = move_to(quiets[i]);
-                history_update(&s->history[qp][qto], qb);
-                if (cm)
-                    cont_update(&(*cm)[qp][qto], qb);
-                if (fu)
-                    cont_update(&(*fu)[qp][qto], qb);
-            }
+            for (int i = 0; i < nquiets; i++)
+                history_update(&s->history[history_index(b, quiets[i])][move_to(quiets[i])],
+                               quiets[i] == m ? bonus : -bonus);
         }
         break;
     }
@@ -716,7 +648,6 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         for (int q = 0; q < SQUARE_NB; q++)
             s->history[p][q] /= 2;
     memset(s->killers, 0, sizeof s->killers);
-    s->cont_stack[0] = s->cont_stack[1] = NULL; // no move before the root
 
     // A legal move to answer with even if no iteration completes.
     MoveList legal;
