@@ -487,8 +487,11 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     }
 
     // 5. Reverse futility and null move (the pass) outside PV nodes. Reverse futility trusts
-    // the static evaluation, so not where a quiet move may end the game.
-    if (!pv_node && !in_check) {
+    // the static evaluation, so not where a quiet move may end the game. Neither cuts when beta
+    // is a decided score: a static evaluation or a null-move search cannot prove that a mate
+    // (or any game end) is no nearer than beta says, so cutting there would let a line with a
+    // later mate stand where a sooner one exists.
+    if (!pv_node && !in_check && !score_is_decided(beta)) {
         if (depth <= 6 && eval - 90 * (depth - improving) >= beta && abs(eval) < SCORE_DECISIVE &&
             !quiet_move_may_end(b))
             return eval;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Search: mates in 1, 2 and 3 (chariot, horse, elephant, cannon over a screen, palace
 // diagonals), each confirmed as a mate of that length by Fairy-Stockfish 11.1 with no pass in
-// its principal variation (it also reports point-decided ends as mate); the game ends of the
+// its principal variation (it also reports point-decided ends as mate); the shortest mate at
+// every depth (no pruning cut against a decided beta); the game ends of the
 // rules page scored by points or perpetual check, ranked by distance before kind (the losing
 // side takes the later loss, the winning side the sooner win); a pass that lets the opponent end
 // the game by passing back never chosen when it loses on points, and chosen when it wins; the move
@@ -385,6 +386,25 @@ static void test_sooner_win_whatever_kind(void **state) {
     }
 }
 
+// The shortest mate is reported at every depth, though the side being mated is usually ahead
+// by its static evaluation: a reverse-futility or null-move cut against a decided beta (the
+// mate in 3 already found) used to hide the mate in 2, h4h9 (a self-play position, Cho to
+// move; Fairy-Stockfish 11.1: mate 2, h4h9 b2d3 h9e9), so depths 3 to 10 reported mate in 3.
+// From depth 5 (the mate's 3 plies and 2 more) on, nothing but a cut can hide it.
+static void test_shortest_mate(void **state) {
+    (void)state;
+    static Board b;
+    load(&b, "3k5/c8/9/9/6B2/9/p6R1/3A1C3/1n2A4/5K3 w - - 1 82", NULL);
+    for (int depth = 5; depth <= 11; depth++) {
+        SearchResult r = run_depth(&b, depth);
+        char mv[MOVE_STR_LEN];
+        move_to_uci(r.best, mv);
+        if (r.score != score_win(3, SCORE_END_MATE))
+            fail_msg("depth %d: bestmove %s score %d, expected mate in 2 (%d)", depth, mv, r.score,
+                     score_win(3, SCORE_END_MATE));
+    }
+}
+
 static void test_node_limit_exact(void **state) {
     (void)state;
     static Board b;
@@ -518,6 +538,7 @@ int main(void) {
         cmocka_unit_test(test_bikjang_by_points),
         cmocka_unit_test(test_later_loss_before_points_loss),
         cmocka_unit_test(test_sooner_win_whatever_kind),
+        cmocka_unit_test(test_shortest_mate),
         cmocka_unit_test(test_node_limit_exact),
         cmocka_unit_test(test_legal_bestmoves),
         cmocka_unit_test(test_quiet_pv_deterministic),
