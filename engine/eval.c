@@ -36,9 +36,15 @@ const int *const EVAL_PHASE_WEIGHT = EVAL_PHASE_WEIGHT_DATA;
 const int EVAL_PHASE_MAX = EVAL_PHASE_MAX_DATA;
 const int EVAL_POINTS_WINDOW = EVAL_POINTS_WINDOW_DATA;
 
-// Running sums in Cho's view, and the trace when one is wanted.
+_Static_assert(EVAL_OFF_DANGER_OFFSET + 1 == EVAL_PARAM_NB &&
+                   EVAL_OFF_DANGER_ATTACKER == EVAL_END_HANGING + 1,
+               "the danger terms form one block at the end of eval_terms.def");
+
+// Running sums in Cho's view, each side's danger index against the enemy general, and the
+// trace when one is wanted.
 typedef struct Acc {
     int mg, eg;
+    int danger_mg[SIDE_NB], danger_eg[SIDE_NB];
     EvalTrace *trace;
 } Acc;
 
@@ -47,6 +53,16 @@ static inline void add(Acc *a, int param, Side side, int n) {
     int signed_n = side == CHO ? n : -n;
     a->mg += EVAL_WEIGHTS_DATA[param].mg * signed_n;
     a->eg += EVAL_WEIGHTS_DATA[param].eg * signed_n;
+    if (a->trace)
+        a->trace->count[param][side] = (int16_t)(a->trace->count[param][side] + n);
+}
+
+// Counts n occurrences of the danger parameter `param` for side (its attack on the enemy
+// general): into the side's danger index, squared at the end (eval.h).
+static inline void add_danger(Acc *a, int param, Side side, int n) {
+    assert(param >= EVAL_OFF_DANGER_ATTACKER);
+    a->danger_mg[side] += EVAL_WEIGHTS_DATA[param].mg * n;
+    a->danger_eg[side] += EVAL_WEIGHTS_DATA[param].eg * n;
     if (a->trace)
         a->trace->count[param][side] = (int16_t)(a->trace->count[param][side] + n);
 }
@@ -185,6 +201,238 @@ static void eval_open_files(const Board *b, Acc *a, Side us) {
     add(a, EVAL_OFF_OPEN_PALACE_FILE, us, open);
 }
 
+// ---- The general's safety and hanging pieces ----
+
+// Point values for "attacked by a cheaper piece": the rules' points, the general above all.
+static const uint8_t KIND_VALUE[KIND_NB] = {0, 100, 3, 13, 7, 5, 3, 2};
+
+enum { MAX_TARGETS = 40 };
+
+// What both sides attack, and where a move would check the enemy general.
+typedef struct Attacks {
+    uint8_t count[SIDE_NB][SQUARE_NB];    // pieces of a side attacking (or defending) a point
+    uint8_t cheapest[SIDE_NB][SQUARE_NB]; // smallest KIND_VALUE among them (UINT8_MAX: none)
+    uint8_t ring[SIDE_NB][SQUARE_NB];     // 1 on the ring of side's general
+    uint8_t check[SIDE_NB][SQUARE_NB];    // bit k: a piece of side of kind k there checks
+    uint8_t moves[SIDE_NB][SQUARE_NB];    // bit k: a piece of side of kind k can move there
+                                          // and check (filled for check points only)
+    uint8_t move_sq[SIDE_NB][SQUARE_NB];  // the points of `moves` that are set, in order
+    int move_n[SIDE_NB];
+} Attacks;
+
+// The points a piece of side us and kind k on `from` attacks (own pieces included: those it
+// defends). A cannon needs one non-cannon screen and never takes a cannon.
+static int piece_targets(const Board *b, const Geometry *geo, Square from, Side us, Kind k,
+                         uint8_t *out) {
+    int n = 0;
+    if (k == CHARIOT || k == CANNON) {
+        for (int r = 0; r < geo->ray_count[from]; r++) {
+            const Ray *ray = &geo->rays[from][r];
+            int i = 0;
+            if (k == CANNON) {
+                i = ray_next_piece(b, ray, 0);
+                if (i == ray->len || !cannon_may_jump(b->squares[ray->sq[i]]))
+                    continue;
+                i++;
+            }
+            for (; i < ray->len; i++) {
+                Piece t = b->squares[ray->sq[i]];
+                if (t == EMPTY || k == CHARIOT || cannon_may_capture(t))
+                    out[n++] = ray->sq[i];
+                if (t != EMPTY)
+                    break;
+            }
+        }
+    } else if (k == HORSE) {
+        for (int i = 0; i < geo->horse_count[from]; i++)
+            if (b->squares[geo->horse[from][i].leg] == EMPTY)
+                out[n++] = geo->horse[from][i].to;
+    } else if (k == ELEPHANT) {
+        for (int i = 0; i < geo->elephant_count[from]; i++) {
+            ElephantStep e = geo->elephant[from][i];
+            if (b->squares[e.leg1] == EMPTY && b->squares[e.leg2] == EMPTY)
+                out[n++] = e.to;
+        }
+    } else if (k == SOLDIER) {
+        for (int i = 0; i < geo->soldier_count[us][from]; i++)
+            out[n++] = geo->soldier[us][from][i];
+    } else {
+        for (int i = 0; i < geo->palace_step_count[from]; i++)
+            out[n++] = geo->palace_steps[from][i];
+    }
+    assert(n <= MAX_TARGETS);
+    return n;
+}
+
+// The ring of side's general: the points of its palace next to it.
+static void mark_ring(const Board *b, const Geometry *geo, Attacks *at, Side side) {
+    Square g = b->general[side];
+    int gf = square_file(g), gr = square_rank(g);
+    for (int df = -1; df <= 1; df++)
+        for (int dr = -1; dr <= 1; dr++) {
+            int f = gf + df, r = gr + dr;
+            if ((df || dr) && f >= 0 && f < FILE_NB && r >= 0 && r < RANK_NB &&
+                geometry_in_palace(geo, side, square_make(f, r)))
+                at->ring[side][square_make(f, r)] = 1;
+        }
+}
+
+// The points from which a piece of side us of each kind would attack the enemy general.
+static void mark_checks(const Board *b, const Geometry *geo, Attacks *at, Side us) {
+    Square g = b->general[!us];
+    uint8_t *check = at->check[us];
+    for (int r = 0; r < geo->ray_count[g]; r++) {
+        const Ray *ray = &geo->rays[g][r];
+        int i1 = ray_next_piece(b, ray, 0);
+        for (int i = 0; i <= i1 && i < ray->len; i++)
+            check[ray->sq[i]] |= 1 << CHARIOT;
+        if (i1 == ray->len || !cannon_may_jump(b->squares[ray->sq[i1]]))
+            continue;
+        int i2 = ray_next_piece(b, ray, i1 + 1);
+        for (int i = i1 + 1; i <= i2 && i < ray->len; i++)
+            check[ray->sq[i]] |= 1 << CANNON;
+    }
+    for (int i = 0; i < geo->horse_from_count[g]; i++)
+        if (b->squares[geo->horse_from[g][i].leg] == EMPTY)
+            check[geo->horse_from[g][i].to] |= 1 << HORSE;
+    for (int i = 0; i < geo->elephant_from_count[g]; i++) {
+        ElephantStep e = geo->elephant_from[g][i];
+        if (b->squares[e.leg1] == EMPTY && b->squares[e.leg2] == EMPTY)
+            check[e.to] |= 1 << ELEPHANT;
+    }
+    for (int i = 0; i < geo->soldier_from_count[us][g]; i++)
+        check[geo->soldier_from[us][g][i]] |= 1 << SOLDIER;
+}
+
+// One piece's attacks into the maps; its ring hits and check moves. Returns the ring hits.
+static int piece_attacks(const Board *b, const Geometry *geo, Attacks *at, Square from, Side us,
+                         Kind k) {
+    uint8_t targets[MAX_TARGETS];
+    int n = piece_targets(b, geo, from, us, k, targets), ring = 0;
+    Square enemy_general = b->general[!us];
+    for (int i = 0; i < n; i++) {
+        Square to = targets[i];
+        at->count[us][to]++;
+        if (KIND_VALUE[k] < at->cheapest[us][to])
+            at->cheapest[us][to] = KIND_VALUE[k];
+        ring += at->ring[!us][to];
+        Piece t = b->squares[to];
+        if ((at->check[us][to] >> k & 1) && to != enemy_general &&
+            (t == EMPTY || piece_side(t) != us)) {
+            if (!at->moves[us][to])
+                at->move_sq[us][at->move_n[us]++] = (uint8_t)to;
+            at->moves[us][to] |= (uint8_t)(1 << k);
+        }
+    }
+    return ring;
+}
+
+// Enemy pieces pinned to their general by us: the sole blocker of a chariot line, either of
+// two screens of a cannon line (the other one a valid screen), a horse's or an elephant's leg.
+static int count_pins(const Board *b, const Geometry *geo, Side us) {
+    Square g = b->general[!us];
+    Piece chariot = piece_make(us, CHARIOT), cannon = piece_make(us, CANNON);
+    int pins = 0;
+    for (int r = 0; r < geo->ray_count[g]; r++) {
+        const Ray *ray = &geo->rays[g][r];
+        int i1 = ray_next_piece(b, ray, 0);
+        if (i1 == ray->len)
+            continue;
+        int i2 = ray_next_piece(b, ray, i1 + 1);
+        if (i2 == ray->len)
+            continue;
+        Piece p1 = b->squares[ray->sq[i1]], p2 = b->squares[ray->sq[i2]];
+        if (b->squares[ray->sq[i2]] == chariot) {
+            pins += piece_side(p1) != us;
+            continue;
+        }
+        int i3 = ray_next_piece(b, ray, i2 + 1);
+        if (i3 == ray->len || b->squares[ray->sq[i3]] != cannon)
+            continue;
+        pins += piece_side(p1) != us && cannon_may_jump(p2);
+        pins += piece_side(p2) != us && cannon_may_jump(p1);
+    }
+    Piece horse = piece_make(us, HORSE), elephant = piece_make(us, ELEPHANT);
+    for (int i = 0; i < geo->horse_from_count[g]; i++) {
+        HorseStep h = geo->horse_from[g][i];
+        Piece leg = b->squares[h.leg];
+        pins += b->squares[h.to] == horse && leg != EMPTY && piece_side(leg) != us;
+    }
+    for (int i = 0; i < geo->elephant_from_count[g]; i++) {
+        ElephantStep e = geo->elephant_from[g][i];
+        Piece l1 = b->squares[e.leg1], l2 = b->squares[e.leg2];
+        if (b->squares[e.to] != elephant || (l1 != EMPTY) == (l2 != EMPTY))
+            continue;
+        Piece leg = l1 != EMPTY ? l1 : l2;
+        pins += piece_side(leg) != us;
+    }
+    return pins;
+}
+
+// Checks of us next move: safe where the enemy attacks the point not at all.
+static void eval_checks(const Attacks *at, Acc *a, Side us) {
+    unsigned safe = 0, unsafe = 0;
+    for (int i = 0; i < at->move_n[us]; i++) {
+        Square to = at->move_sq[us][i];
+        if (at->count[!us][to] == 0)
+            safe |= at->moves[us][to];
+        else
+            unsafe |= at->moves[us][to];
+    }
+    int unsafe_only = 0;
+    for (Kind k = CHARIOT; k <= SOLDIER; k++) {
+        if (safe >> k & 1)
+            add_danger(a, EVAL_OFF_DANGER_SAFE_CHECK + k, us, 1);
+        unsafe_only += (unsafe >> k & 1) && !(safe >> k & 1);
+    }
+    add_danger(a, EVAL_OFF_DANGER_UNSAFE_CHECK, us, unsafe_only);
+}
+
+// The danger terms of both sides and the hanging pieces (eval_terms.def).
+static void eval_safety(const Board *b, const Geometry *geo, Acc *a) {
+    Attacks at;
+    memset(&at, 0, sizeof at);
+    memset(at.cheapest, UINT8_MAX, sizeof at.cheapest);
+    for (Side us = CHO; us <= HAN; us++) {
+        mark_ring(b, geo, &at, us);
+        mark_checks(b, geo, &at, us);
+    }
+    for (Side us = CHO; us <= HAN; us++) {
+        int ring_attacks = 0;
+        for (Kind k = GENERAL; k <= SOLDIER; k++) {
+            Piece pc = piece_make(us, k);
+            int attackers = 0;
+            for (int i = 0; i < b->count[pc]; i++) {
+                int hits = piece_attacks(b, geo, &at, b->list[pc][i], us, k);
+                ring_attacks += hits;
+                attackers += hits > 0;
+            }
+            add_danger(a, EVAL_OFF_DANGER_ATTACKER + k, us, attackers);
+        }
+        add_danger(a, EVAL_OFF_DANGER_RING_ATTACK, us, ring_attacks);
+    }
+    for (Side us = CHO; us <= HAN; us++) {
+        int weak = 0;
+        for (Square sq = 0; sq < SQUARE_NB; sq++)
+            weak += at.ring[!us][sq] && at.count[us][sq] && at.count[!us][sq] < 2;
+        add_danger(a, EVAL_OFF_DANGER_WEAK_RING, us, weak);
+        eval_checks(&at, a, us);
+        add_danger(a, EVAL_OFF_DANGER_PINNED, us, count_pins(b, geo, us));
+        add_danger(a, EVAL_OFF_DANGER_OFFSET, us, 1);
+        for (Kind k = GUARD; k <= SOLDIER; k++) {
+            Piece pc = piece_make(us, k);
+            for (int i = 0; i < b->count[pc]; i++) {
+                Square sq = b->list[pc][i];
+                if (at.count[!us][sq] &&
+                    (!at.count[us][sq] || at.cheapest[!us][sq] < KIND_VALUE[k]))
+                    add(a, EVAL_OFF_HANGING + k, us, 1);
+            }
+        }
+    }
+    a->mg += (int)(eval_danger(a->danger_mg[CHO]) - eval_danger(a->danger_mg[HAN]));
+    a->eg += (int)(eval_danger(a->danger_eg[CHO]) - eval_danger(a->danger_eg[HAN]));
+}
+
 static int eval_phase(const Board *b) {
     int phase = 0;
     for (Kind k = GENERAL; k <= SOLDIER; k++)
@@ -198,7 +446,7 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
            b->variant->palace_file_max == JANGGI_PALACE_FILE_MAX &&
            b->variant->palace_ranks == JANGGI_PALACE_RANKS);
     const Geometry *geo = b->geo; // read once: the tables are reached by this pointer
-    Acc a = {0, 0, trace};
+    Acc a = {.trace = trace};
     for (Side us = CHO; us <= HAN; us++) {
         for (Kind k = GENERAL; k <= SOLDIER; k++) {
             Piece pc = piece_make(us, k);
@@ -216,6 +464,7 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
         }
         eval_open_files(b, &a, us);
     }
+    eval_safety(b, geo, &a);
     add(&a, EVAL_OFF_TEMPO, b->side, 1);
     // The point rule decides every game that reaches the 200-ply limit: let the points weigh
     // more and more as it nears (this term is the one that knows Han's 1.5 bonus).
@@ -241,6 +490,8 @@ const EvalSpec EVAL_SPEC_JANGGI = {
     .phase_weight = EVAL_PHASE_WEIGHT_DATA,
     .phase_max = EVAL_PHASE_MAX_DATA,
     .points_window = EVAL_POINTS_WINDOW_DATA,
+    .danger_begin = EVAL_OFF_DANGER_ATTACKER,
+    .danger_end = EVAL_PARAM_NB,
     .phase_note =
         "// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,\n"
         "// cannon, horse, elephant, soldier), the phase of the full set, and the plies\n"
@@ -267,12 +518,21 @@ Score eval_trace(const Board *b, EvalTrace *trace) {
 
 Score eval_rebuild(const EvalSpec *spec, const EvalTrace *trace, const EvalWeight *weights,
                    Side side_to_move) {
-    int mg = 0, eg = 0;
+    int64_t mg = 0, eg = 0, danger_mg[SIDE_NB] = {0}, danger_eg[SIDE_NB] = {0};
     for (int i = 0; i < spec->param_count; i++) {
+        if (i >= spec->danger_begin && i < spec->danger_end) {
+            for (Side s = CHO; s <= HAN; s++) {
+                danger_mg[s] += weights[i].mg * trace->count[i][s];
+                danger_eg[s] += weights[i].eg * trace->count[i][s];
+            }
+            continue;
+        }
         int d = trace->count[i][CHO] - trace->count[i][HAN];
         mg += weights[i].mg * d;
         eg += weights[i].eg * d;
     }
-    int t = (int)eval_taper(mg, eg, trace->phase, spec->phase_max);
+    mg += eval_danger(danger_mg[CHO]) - eval_danger(danger_mg[HAN]);
+    eg += eval_danger(danger_eg[CHO]) - eval_danger(danger_eg[HAN]);
+    int t = (int)eval_clamp(eval_taper(mg, eg, trace->phase, spec->phase_max));
     return side_to_move == CHO ? t : -t;
 }

@@ -10,6 +10,14 @@
 //   t    = (d_mg * phase + d_eg * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX
 //          (C division: truncated toward zero)
 //   eval = t from Cho's view; the side to move's view is t for Cho, -t for Han.
+// Danger terms (shapes DANGER and DANGER_KIND, one contiguous block of the layout,
+// EvalSpec.danger_begin .. danger_end) do not enter d_mg and d_eg linearly: per side s they sum
+// into a danger index against the enemy general, and its square is added instead:
+//   D_mg[s] = sum_{i danger} w_mg[i] * count[i][s]        (D_eg[s] alike with w_eg)
+//   d_mg   += eval_danger(D_mg[CHO]) - eval_danger(D_mg[HAN])   (d_eg alike)
+//   eval_danger(x) = max(x, 0)^2 / EVAL_DANGER_DIV          (C division, 64-bit)
+// so attackers, weak points and checks that come together weigh more than each alone, and the
+// penalty has the same shape in the endgame as in the midgame (its fade is the eg weights').
 // phase = min(EVAL_PHASE_MAX, sum over pieces of EVAL_PHASE_WEIGHT[kind]): EVAL_PHASE_MAX at
 // the start (midgame), 0 with no chariot, cannon, horse or elephant left (endgame).
 // The result is clamped to +-EVAL_SCORE_MAX (eval_clamp), far below SCORE_DECISIVE.
@@ -40,7 +48,26 @@ enum {
     EVAL_SHAPE_KIND_N = KIND_NB,
     EVAL_SHAPE_PST_N = KIND_NB * SQUARE_NB
 };
-typedef enum { EVAL_SHAPE_SCALAR, EVAL_SHAPE_KIND, EVAL_SHAPE_PST } EvalShape;
+enum { EVAL_SHAPE_DANGER_N = 1, EVAL_SHAPE_DANGER_KIND_N = KIND_NB };
+typedef enum {
+    EVAL_SHAPE_SCALAR,
+    EVAL_SHAPE_KIND,
+    EVAL_SHAPE_PST,
+    EVAL_SHAPE_DANGER,     // like SCALAR, summed into the danger index (see the formula)
+    EVAL_SHAPE_DANGER_KIND // like KIND, summed into the danger index
+} EvalShape;
+
+/// Divisor of the squared danger index (formula above): an index of 320 costs 100 cp.
+enum { EVAL_DANGER_DIV = 1024 };
+
+/// The danger penalty of the formula above, in integers, the one place it is written.
+static inline int64_t eval_danger(int64_t x) { return x > 0 ? x * x / EVAL_DANGER_DIV : 0; }
+
+/// The same in real numbers (no truncation), for the tuner.
+static inline double eval_danger_real(double x) { return x > 0 ? x * x / EVAL_DANGER_DIV : 0; }
+
+/// d eval_danger_real(x) / dx, for the tuner's chain rule.
+static inline double eval_danger_slope(double x) { return x > 0 ? 2 * x / EVAL_DANGER_DIV : 0; }
 
 // Term ids, in list order.
 typedef enum {
@@ -151,6 +178,7 @@ typedef struct EvalSpec {
     const int *phase_weight;       // KIND_NB entries
     int phase_max;                 // phase of the full set
     int points_window;             // janggi's EVAL_POINTS_WINDOW; 0 where no term counts plies
+    int danger_begin, danger_end;  // flat range of the danger terms (formula); equal: none
     const char *phase_note;        // the header's comment over the untuned numbers
     const char *const *kind_names; // kinds as the header names them (the variant's)
     // Evaluates b (side to move's view, cp); fills *trace (already cleared) when not NULL.
@@ -172,7 +200,7 @@ Score eval_evaluate(const Board *b);
 Score eval_trace(const Board *b, EvalTrace *trace);
 
 /// Rebuilds the evaluation (side to move's view, cp) from a trace and a flat weight vector of
-/// spec's layout by the formula above. eval_rebuild(spec, t, spec->weights, side) ==
-/// eval_trace(b, t) for a board b of spec's variant.
+/// spec's layout by the formula above, clamped as the engine is (eval_clamp). eval_rebuild(spec, t,
+/// spec->weights, side) == eval_trace(b, t) for a board b of spec's variant.
 Score eval_rebuild(const EvalSpec *spec, const EvalTrace *trace, const EvalWeight *weights,
                    Side side_to_move);

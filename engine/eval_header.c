@@ -43,11 +43,11 @@ static void write_weight(FILE *out, EvalWeight w) { fprintf(out, "S(%5d, %5d),",
 static void write_term(FILE *out, const EvalSpec *spec, const EvalTermInfo *t,
                        const EvalWeight *p) {
     fprintf(out, "\n    // %s (%s): %s\n", t->id, t->name, t->meaning);
-    if (t->shape == EVAL_SHAPE_SCALAR) {
+    if (t->shape == EVAL_SHAPE_SCALAR || t->shape == EVAL_SHAPE_DANGER) {
         fprintf(out, "    ");
         write_weight(out, p[t->offset]);
         fprintf(out, "\n");
-    } else if (t->shape == EVAL_SHAPE_KIND) {
+    } else if (t->shape == EVAL_SHAPE_KIND || t->shape == EVAL_SHAPE_DANGER_KIND) {
         for (int k = 0; k < KIND_NB; k++) {
             fprintf(out, "    ");
             write_weight(out, p[t->offset + k]);

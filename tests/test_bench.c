@@ -15,7 +15,7 @@
 #include "variant.h"
 
 // The signature of the current search and weights (state it in the commit: "Bench: N").
-#define BENCH_SIGNATURE 1216801ull
+#define BENCH_SIGNATURE 1280307ull
 // Xiangqi's (data/bench-xiangqi.fen, its own weights): `hansu bench --variant xiangqi`.
 #define BENCH_SIGNATURE_XIANGQI 858349ull
 

@@ -51,8 +51,20 @@ static int random_game(Board *b, int pairing, int max_plies, void (*fn)(Board *,
 }
 
 typedef struct Stats {
-    int positions, late;
+    int positions, late, danger;
 } Stats;
+
+// True when one side's danger index is positive: the squared term counts.
+static bool danger_counts(const EvalTrace *t) {
+    for (Side s = CHO; s <= HAN; s++) {
+        int64_t mg = 0;
+        for (int i = EVAL_SPEC_JANGGI.danger_begin; i < EVAL_SPEC_JANGGI.danger_end; i++)
+            mg += (int64_t)EVAL_WEIGHTS_FLAT[i].mg * t->count[i][s];
+        if (eval_danger(mg) > 0)
+            return true;
+    }
+    return false;
+}
 
 static void check_parity(Board *b, void *arg) {
     static EvalTrace trace;
@@ -64,12 +76,13 @@ static void check_parity(Board *b, void *arg) {
     assert_true(trace.phase >= 0 && trace.phase <= EVAL_PHASE_MAX);
     st->positions++;
     st->late += trace.count[EVAL_OFF_POINTS_LATE][CHO] != 0;
+    st->danger += danger_counts(&trace);
 }
 
 static void test_trace_parity(void **state) {
     (void)state;
     static Board b;
-    Stats st = {0, 0};
+    Stats st = {0, 0, 0};
     for (int g = 0; g < 64; g++)
         random_game(&b, g % PAIRING_NB, 120, check_parity, &st);
     // Games that start late in the 200 plies exercise POINTS_LATE.
@@ -86,9 +99,11 @@ static void test_trace_parity(void **state) {
             check_parity(&b, &st);
         }
     }
-    print_message("trace parity on %d positions (%d with POINTS_LATE)\n", st.positions, st.late);
+    print_message("trace parity on %d positions (%d with POINTS_LATE, %d with a danger penalty)\n",
+                  st.positions, st.late, st.danger);
     assert_true(st.positions >= 3000);
     assert_true(st.late > 100);
+    assert_true(st.danger > 100);
 }
 
 // The position mirrored top-bottom with colours and the side to move swapped.
@@ -124,7 +139,7 @@ static void check_mirror(Board *b, void *arg) {
 static void test_mirror_symmetry(void **state) {
     (void)state;
     static Board b;
-    Stats st = {0, 0};
+    Stats st = {0, 0, 0};
     memcpy(symmetric_weights, EVAL_WEIGHTS_FLAT, sizeof symmetric_weights);
     symmetric_weights[EVAL_OFF_POINTS_LATE] = (EvalWeight){0, 0};
     for (int g = 0; g < 32; g++)
@@ -204,12 +219,44 @@ static void test_term_list(void **state) {
     assert_int_equal(off, EVAL_PARAM_NB);
 }
 
+// Counts of the safety terms on hand-built positions (Han's general on e9, Cho's on e2).
+static void test_safety_counts(void **state) {
+    (void)state;
+    static Board b;
+    static EvalTrace t;
+    // Cho's chariot on e4, Han's horse on e7 between it and Han's general: the horse is
+    // pinned and hangs (no Han piece attacks e7), and taking it checks from a point Han does
+    // not attack: a safe chariot check. The chariot attacks no ring point (the horse blocks).
+    assert_int_equal(fen_parse(&b, "9/4k4/9/4n4/9/9/4R4/9/4K4/9 w", NULL), STATUS_OK);
+    eval_trace(&b, &t);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_PINNED][CHO], 1);
+    assert_int_equal(t.count[EVAL_OFF_HANGING + HORSE][HAN], 1);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_SAFE_CHECK + CHARIOT][CHO], 1);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_ATTACKER + CHARIOT][CHO], 0);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_OFFSET][CHO], 1);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_OFFSET][HAN], 1);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_PINNED][HAN], 0);
+    // Cho's cannon on e4 behind Han's soldier on e6 and horse on e7: either may leave the line
+    // and the other becomes the screen of a check, so both are pinned.
+    assert_int_equal(fen_parse(&b, "9/4k4/9/4n4/4p4/9/4C4/9/4K4/9 w", NULL), STATUS_OK);
+    eval_trace(&b, &t);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_PINNED][CHO], 2);
+    // A Han guard on d8 and chariot on d10: Cho's chariot on d4 attacks the ring point d8
+    // (held by the guard, defended by the general and the chariot: not weak).
+    assert_int_equal(fen_parse(&b, "3r5/4k4/3a5/9/9/9/3R5/9/4K4/9 w", NULL), STATUS_OK);
+    eval_trace(&b, &t);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_ATTACKER + CHARIOT][CHO], 1);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_RING_ATTACK][CHO], 1);
+    assert_int_equal(t.count[EVAL_OFF_DANGER_WEAK_RING][CHO], 0);
+    assert_int_equal(t.count[EVAL_OFF_HANGING + GUARD][HAN], 0);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_term_list),      cmocka_unit_test(test_start_position),
         cmocka_unit_test(test_trace_parity),   cmocka_unit_test(test_mirror_symmetry),
-        cmocka_unit_test(test_header_printer),
+        cmocka_unit_test(test_header_printer), cmocka_unit_test(test_safety_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,9 +98,19 @@ static void test_trace_parity_on_data_set(void **state) {
     assert_int_equal(ds.refused, 0);
     assert_int_equal(ds.off_by_one, 0);
     // Every stored position rebuilt from its sparse trace equals a fresh engine evaluation
-    // of the decoded board, exactly.
+    // of the decoded board, exactly; the squared danger terms (stored per side) count in some.
     static Board b;
+    static EvalWeight no_danger[EVAL_PARAM_NB];
+    memcpy(no_danger, EVAL_WEIGHTS_FLAT, sizeof no_danger);
+    for (int i = EVAL_SPEC_JANGGI.danger_begin; i < EVAL_SPEC_JANGGI.danger_end; i++)
+        no_danger[i] = (EvalWeight){0, 0};
+    assert_int_equal(tr.danger_end - tr.danger_begin,
+                     EVAL_SPEC_JANGGI.danger_end - EVAL_SPEC_JANGGI.danger_begin);
+    assert_true(tr.danger_end > tr.danger_begin);
+    size_t with_danger = 0;
     for (size_t r = 0; r < tr.npos; r++) {
+        with_danger += trace_store_rebuild(&tr, r, no_danger) !=
+                       trace_store_rebuild(&tr, r, EVAL_WEIGHTS_FLAT);
         PackedBoard pb;
         memcpy(pb.sq, fx->data.positions.board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
         assert_int_equal(packed_board_decode(&pb, fx->data.positions.stm[r] ? HAN : CHO,
@@ -113,8 +123,11 @@ static void test_trace_parity_on_data_set(void **state) {
                      trace_store_rebuild(&tr, r, EVAL_WEIGHTS_FLAT), e);
         assert_int_equal(tr.pos[r].result, fx->data.positions.result_stm[r] > 0);
     }
-    printf("    %zu positions, %.1f bytes/position, %.1f terms/position\n", tr.npos,
-           trace_store_bytes_per_position(&tr), trace_store_entries_per_position(&tr));
+    printf("    %zu positions (%zu with a danger penalty), %.1f bytes/position, %.1f "
+           "terms/position\n",
+           tr.npos, with_danger, trace_store_bytes_per_position(&tr),
+           trace_store_entries_per_position(&tr));
+    assert_true(with_danger * 50 > tr.npos);
     trace_store_free(&tr);
     trace_store_free(&va);
 }
@@ -271,19 +284,23 @@ static void test_gradient_on_real_traces(void **state) {
     for (int i = 0; i < EVAL_PARAM_NB; i++)
         w[2 * i] = EVAL_WEIGHTS_FLAT[i].mg, w[2 * i + 1] = EVAL_WEIGHTS_FLAT[i].eg;
     for (size_t e = 0; e < tr.nentries; e++)
-        if (abs(tr.entries[e].coef) > maxc[tr.entries[e].index])
-            maxc[tr.entries[e].index] = abs(tr.entries[e].coef);
+        if (abs(tr.entries[e].coef) > maxc[trace_entry_param(&tr, tr.entries[e].index)])
+            maxc[trace_entry_param(&tr, tr.entries[e].index)] = abs(tr.entries[e].coef);
     double k = tune_fit_k(&tr, w, 1);
     tune_set_targets(&tr, k, 0.5);
     double *scratch = calloc(tune_scratch_stride(&tr), sizeof *scratch);
     tune_gradient(&tr, 0, tr.npos, w, k, 1, g, scratch);
-    int used = 0;
+    int used = 0, used_danger = 0;
     double worst = 0, gmax = 0;
     for (int i = 0; i < 2 * EVAL_PARAM_NB; i++)
         gmax = fmax(gmax, fabs(g[i]));
     for (int i = 0; i < 2 * EVAL_PARAM_NB; i++) {
         // The step shrinks with the largest count, so the cubic term stays negligible.
-        double h = 0.05 / (maxc[i / 2] ? maxc[i / 2] : 1);
+        // A danger weight enters squared through max(D, 0), whose second derivative jumps
+        // at D = 0 (an integer index can sit there): the central difference then errs by
+        // O(h), not O(h^2), so those weights take a smaller step.
+        double h = (i / 2 >= EVAL_SPEC_JANGGI.danger_begin ? 0.002 : 0.05) /
+                   (maxc[i / 2] ? maxc[i / 2] : 1);
         double fd = central_difference(&tr, w, i, h, k);
         if (maxc[i / 2] == 0 || g[i] == 0) {
             if (g[i] != 0 || fabs(fd) > 1e-13)
@@ -291,6 +308,7 @@ static void test_gradient_on_real_traces(void **state) {
             continue;
         }
         used++;
+        used_danger += i / 2 >= EVAL_SPEC_JANGGI.danger_begin;
         // Relative to the component, or to 1e-9 of the largest one for components that
         // vanish (positions deep in the sigmoid's tails): there the finite difference is
         // rounding noise of values near 0 or 1, not a measure of the analytic gradient.
@@ -304,6 +322,7 @@ static void test_gradient_on_real_traces(void **state) {
     printf("    %d of %d parameters in use, worst relative error %.2e\n", used, 2 * EVAL_PARAM_NB,
            worst);
     assert_true(used > 200);
+    assert_true(used_danger >= 10); // the squared terms' chain rule is checked too
     free(scratch);
     trace_store_free(&tr), trace_store_free(&va);
 }

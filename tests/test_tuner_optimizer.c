@@ -76,6 +76,85 @@ static void random_weights(double *w, uint64_t seed, double range) {
         w[i] = ((double)(prng_next(&seed) >> 11) / 9007199254740992.0 * 2 - 1) * range;
 }
 
+// The same with the last ND of the NP parameters danger parameters (trace_store.h): per side
+// counts 0..3, stored for the side to move and for the other side; the offset-like first of
+// them counted once for both sides in every position, as DANGER_OFFSET is.
+enum { ND = 4 };
+
+static void make_danger_store(TraceStore *s, size_t n, uint64_t seed) {
+    trace_store_init(s, NP, PHASE_MAX);
+    trace_store_set_danger(s, NP - ND, NP);
+    ErrorInfo err;
+    for (size_t j = 0; j < n; j++) {
+        TraceEntry e[NP + ND];
+        int c = 0;
+        for (int i = 0; i < NP - ND; i++) {
+            int coef = (int)(prng_next(&seed) % 7) - 3;
+            if (coef != 0 && (prng_next(&seed) & 3) != 0)
+                e[c++] = (TraceEntry){(uint16_t)i, (int16_t)coef};
+        }
+        for (int side = 0; side < 2; side++)
+            for (int d = 0; d < ND; d++) {
+                int count = d == 0 ? 1 : (int)(prng_next(&seed) % 4);
+                if (count)
+                    e[c++] = (TraceEntry){(uint16_t)(NP + side * ND + d), (int16_t)count};
+            }
+        int phase = (int)(prng_next(&seed) % (PHASE_MAX + 1));
+        int result = (int)(prng_next(&seed) & 1);
+        int score = (int)(prng_next(&seed) % 801) - 400;
+        assert_int_equal(trace_store_add(s, e, c, phase, result, score, 0, &err), STATUS_OK);
+    }
+}
+
+// The danger terms' gradient through the square (chain rule) against central finite
+// differences, for every parameter; some positions on each side of the kink at 0, and the
+// integer rebuild equal to the real evaluation up to the truncations.
+static void test_danger_gradient_matches_finite_differences(void **state) {
+    (void)state;
+    TraceStore s;
+    make_danger_store(&s, 400, 17);
+    double w[2 * NP], g[2 * NP], k = 1.1;
+    random_weights(w, 19, 60);
+    for (int i = NP - ND + 1; i < NP; i++) // attack features positive, the offset negative
+        w[2 * i] = fabs(w[2 * i]) + 30, w[2 * i + 1] = fabs(w[2 * i + 1]) + 30;
+    w[2 * (NP - ND)] = -120, w[2 * (NP - ND) + 1] = -100;
+    int positive = 0, zero = 0;
+    EvalWeight iw[NP];
+    double wi[2 * NP];
+    for (int i = 0; i < NP; i++) {
+        iw[i] = (EvalWeight){(int)w[2 * i], (int)w[2 * i + 1]};
+        wi[2 * i] = iw[i].mg, wi[2 * i + 1] = iw[i].eg;
+    }
+    for (size_t j = 0; j < s.npos; j++) {
+        TraceDanger dz;
+        trace_store_eval_pos(&s, &s.pos[j], w, &dz);
+        for (int side = 0; side < 2; side++)
+            positive += dz.mg[side] > 1, zero += dz.mg[side] < -1;
+        // Integer weights: the rebuild truncates each square and the taper, nothing else.
+        assert_true(fabs(trace_store_rebuild(&s, j, iw) - trace_store_eval(&s, j, wi)) < 3);
+    }
+    assert_true(positive > 100 && zero > 100);
+    tune_set_targets(&s, k, 0.3);
+    double *scratch = calloc(2 * tune_scratch_stride(&s), sizeof *scratch);
+    tune_gradient(&s, 0, s.npos, w, k, 1, g, scratch);
+    for (int i = 0; i < 2 * NP; i++) {
+        const double h = 1e-3;
+        double save = w[i];
+        w[i] = save + h;
+        double up = tune_loss(&s, w, k, 1);
+        w[i] = save - h;
+        double down = tune_loss(&s, w, k, 1);
+        w[i] = save;
+        double fd = (up - down) / (2 * h);
+        assert_true(fabs(g[i]) > 1e-9);
+        double rel = fabs(fd - g[i]) / fabs(g[i]);
+        if (rel > 1e-6)
+            fail_msg("param %d: analytic %.12e finite difference %.12e rel %.3e", i, g[i], fd, rel);
+    }
+    free(scratch);
+    trace_store_free(&s);
+}
+
 static void test_gradient_matches_finite_differences(void **state) {
     (void)state;
     TraceStore s;
@@ -331,6 +410,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256_vectors),
         cmocka_unit_test(test_gradient_matches_finite_differences),
+        cmocka_unit_test(test_danger_gradient_matches_finite_differences),
         cmocka_unit_test(test_gradient_split_over_ranks),
         cmocka_unit_test(test_l2_objective),
         cmocka_unit_test(test_rebuild_matches_eval),

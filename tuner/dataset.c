@@ -200,8 +200,10 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const
     size_t *at = calloc(2 * (size_t)threads, sizeof *at); // per thread: first position, entry
     if (!w || !at)
         return free(w), free(at), error_set(err, STATUS_NOMEM, "out of memory");
-    for (int t = 0; t < threads; t++)
+    for (int t = 0; t < threads; t++) {
         trace_store_init(&w[t].store, out->nparams, out->phase_max);
+        trace_store_set_danger(&w[t].store, out->danger_begin, out->danger_end);
+    }
     Status s = STATUS_OK;
     size_t np = out->npos, ne = out->nentries;
 #pragma omp parallel num_threads(threads)
@@ -317,6 +319,12 @@ Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int th
     memset(stats, 0, sizeof *stats);
     if (threads < 1)
         threads = 1;
+    // The stores take the fit's danger range (its variant's EvalSpec, trace_store.h).
+    const Variant *v = f->variant ? variant_find(f->variant) : variant_default();
+    if (v && train->npos == 0 && valid->npos == 0) {
+        trace_store_set_danger(train, v->eval->danger_begin, v->eval->danger_end);
+        trace_store_set_danger(valid, v->eval->danger_begin, v->eval->danger_end);
+    }
     char **files = NULL;
     size_t nfiles = 0;
     Status s = dataset_expand_inputs(paths, n, &files, &nfiles, err);

@@ -58,14 +58,13 @@ void dataset_free_files(char **files, size_t n);
 
 /// Loads every file of paths (an HDF5 file, or a run folder whose shard-*.h5 files are read
 /// in name order) into train and valid (initialised by the caller with the param_count and
-/// phase_max of f->variant's EvalSpec), file after file, each file's positions in a seeded random
-/// order (so contiguous mini-batches are random samples), with `threads` OpenMP threads for the
-/// trace building; the result does not depend on the thread count. Errors: STATUS_IO (missing,
-/// unreadable),
-/// STATUS_FORMAT (not HDF5, not a Hansu file, unknown schema version, corrupt, or a file of
-/// another variant than f->variant: one fit takes one variant, the message names the file and
-/// the first file read), STATUS_RANGE
-/// (no position left after filtering), each naming the file.
+/// phase_max of f->variant's EvalSpec; empty stores take its danger range), file after file, each
+/// file's positions in a seeded random order (so contiguous mini-batches are random samples), with
+/// `threads` OpenMP threads for the trace building; the result does not depend on the thread count.
+/// Errors: STATUS_IO (missing, unreadable), STATUS_FORMAT (not HDF5, not a Hansu file, unknown
+/// schema version, corrupt, or a file of another variant than f->variant: one fit takes one
+/// variant, the message names the file and the first file read), STATUS_RANGE (no position left
+/// after filtering), each naming the file.
 Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
                     TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err);
 

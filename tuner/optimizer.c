@@ -26,14 +26,33 @@ void tune_set_targets(TraceStore *s, double k, double lambda) {
 
 // Evaluation of one position under w (trace_store_eval without the call, for the hot loops).
 static inline double eval_at(const TraceStore *s, const TracePos *p, const double *w) {
+    TraceDanger dz;
+    return trace_store_eval_pos(s, p, w, &dz);
+}
+
+// Adds dMSE/dE_j's midgame and endgame shares (dmg, deg) times dE_j/dw to the gradient g: the
+// coefficient for a linear entry; for a danger entry the chain rule through the square,
+// +-eval_danger_slope(D) * count (+ for the side to move's index, - for the other side's).
+static inline void add_position_gradient(const TraceStore *s, const TracePos *p,
+                                         const TraceDanger *dz, double dmg, double deg, double *g) {
     const TraceEntry *e = s->entries + p->start;
-    double mg = 0, eg = 0;
-    for (int k = 0; k < p->count; k++) {
-        const double *wi = w + 2 * e[k].index;
-        mg += e[k].coef * wi[0];
-        eg += e[k].coef * wi[1];
+    const int np = s->nparams, nd = s->danger_end - s->danger_begin;
+    int m = 0;
+    for (; m < p->count && e[m].index < np; m++) {
+        double *gi = g + 2 * e[m].index;
+        gi[0] += e[m].coef * dmg;
+        gi[1] += e[m].coef * deg;
     }
-    return (mg * p->phase + eg * (s->phase_max - p->phase)) / s->phase_max;
+    if (m == p->count)
+        return;
+    const double smg[2] = {eval_danger_slope(dz->mg[0]) * dmg, -eval_danger_slope(dz->mg[1]) * dmg};
+    const double seg[2] = {eval_danger_slope(dz->eg[0]) * deg, -eval_danger_slope(dz->eg[1]) * deg};
+    for (; m < p->count; m++) {
+        int j = e[m].index - np, side = j >= nd;
+        double *gi = g + 2 * (s->danger_begin + j - side * nd);
+        gi[0] += e[m].coef * smg[side];
+        gi[1] += e[m].coef * seg[side];
+    }
 }
 
 double tune_loss(const TraceStore *s, const double *w, double k, int threads) {
@@ -84,17 +103,13 @@ double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double
 #pragma omp for schedule(static)
         for (size_t j = begin; j < end; j++) {
             const TracePos *p = &s->pos[j];
-            double pr = tune_sigmoid(k, eval_at(s, p, w)), d = pr - p->target;
+            TraceDanger dz;
+            double pr = tune_sigmoid(k, trace_store_eval_pos(s, p, w, &dz)), d = pr - p->target;
             acc += d * d;
             // dMSE/dE split into its midgame and endgame shares by the phase.
             double de = scale * d * pr * (1 - pr);
             double dmg = de * p->phase * inv_pm, deg = de * (s->phase_max - p->phase) * inv_pm;
-            const TraceEntry *e = s->entries + p->start;
-            for (int m = 0; m < p->count; m++) {
-                double *gi = g + 2 * e[m].index;
-                gi[0] += e[m].coef * dmg;
-                gi[1] += e[m].coef * deg;
-            }
+            add_position_gradient(s, p, &dz, dmg, deg, g);
         }
         part[t] = acc;
     }
@@ -154,17 +169,13 @@ double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, const 
         static_share(begin, end, all, rank * nt + t, &lo, &hi);
         for (size_t j = lo; j < hi; j++) {
             const TracePos *p = &s->pos[j];
-            double pr = tune_sigmoid(k, eval_at(s, p, w)), d = pr - p->target;
+            TraceDanger dz;
+            double pr = tune_sigmoid(k, trace_store_eval_pos(s, p, w, &dz)), d = pr - p->target;
             sum += d * d;
             // dMSE/dE split into its midgame and endgame shares by the phase.
             double de = scale * d * pr * (1 - pr);
             double dmg = de * p->phase * inv_pm, deg = de * (s->phase_max - p->phase) * inv_pm;
-            const TraceEntry *e = s->entries + p->start;
-            for (int m = 0; m < p->count; m++) {
-                double *gi = g + 2 * e[m].index;
-                gi[0] += e[m].coef * dmg;
-                gi[1] += e[m].coef * deg;
-            }
+            add_position_gradient(s, p, &dz, dmg, deg, g);
         }
         part[t] = sum;
     }

@@ -13,12 +13,19 @@ void trace_store_init(TraceStore *s, int nparams, int phase_max) {
     s->phase_max = phase_max;
 }
 
+void trace_store_set_danger(TraceStore *s, int begin, int end) {
+    s->danger_begin = begin;
+    s->danger_end = end;
+}
+
 void trace_store_free(TraceStore *s) {
     if (!s)
         return;
     free(s->pos);
     free(s->entries);
+    int begin = s->danger_begin, end = s->danger_end;
     trace_store_init(s, s->nparams, s->phase_max);
+    trace_store_set_danger(s, begin, end);
 }
 
 // Large arrays go on transparent huge pages where the kernel offers them (madvise mode):
@@ -74,8 +81,10 @@ Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int 
         return error_set(err, STATUS_RANGE, "%d entries in one position", count);
     if (s->nentries + (size_t)count > UINT32_MAX)
         return error_set(err, STATUS_RANGE, "more than 2^32 trace entries");
+    const int limit = s->nparams + 2 * (s->danger_end - s->danger_begin);
     for (int k = 0; k < count; k++)
-        if (entries[k].index >= s->nparams || entries[k].coef == 0)
+        if (entries[k].index >= limit || entries[k].coef == 0 ||
+            (k > 0 && entries[k - 1].index >= s->nparams && entries[k].index < s->nparams))
             return error_set(err, STATUS_RANGE, "entry %d: index %d coef %d", k, entries[k].index,
                              entries[k].coef);
     if (!grow((void **)&s->pos, &s->pos_cap, s->npos, s->npos + 1, sizeof *s->pos) ||
@@ -101,7 +110,8 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
                             bool *kept, ErrorInfo *err) {
     *kept = false;
     if (!grow((void **)&s->pos, &s->pos_cap, s->npos, s->npos + 1, sizeof *s->pos) ||
-        !grow((void **)&s->entries, &s->entries_cap, s->nentries, s->nentries + (size_t)s->nparams,
+        !grow((void **)&s->entries, &s->entries_cap, s->nentries,
+              s->nentries + (size_t)s->nparams + (size_t)(s->danger_end - s->danger_begin),
               sizeof *s->entries))
         return error_set(err, STATUS_NOMEM, "trace store: out of memory at %zu positions", s->npos);
     if (s->nentries + (size_t)s->nparams > UINT32_MAX)
@@ -112,7 +122,7 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
     int n = 0, sign = stm == CHO ? 1 : -1;
     int64_t mg = 0, eg = 0;
     const unsigned char *raw = (const unsigned char *)trace->count;
-    const int np = s->nparams;
+    const int np = s->nparams, db = s->danger_begin, de = s->danger_end, nd = de - db;
     for (int i = 0; i < np; i += 2) {
         uint64_t word;
         memcpy(&word, raw + (size_t)i * 2 * sizeof(int16_t), i + 1 < np ? 8 : 4);
@@ -121,6 +131,8 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
         if (word == 0)
             continue;
         for (int k = i; k < i + 2 && k < np; k++) {
+            if (k >= db && k < de)
+                continue; // stored per side below
             int d = sign * (trace->count[k][CHO] - trace->count[k][HAN]);
             if (d == 0)
                 continue;
@@ -128,6 +140,19 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
             mg += (int64_t)d * weights[k].mg, eg += (int64_t)d * weights[k].eg;
         }
     }
+    // Danger parameters per side, the side to move's first (trace_store.h).
+    int64_t danger_mg[2] = {0, 0}, danger_eg[2] = {0, 0};
+    for (int side = 0; side < 2; side++)
+        for (int k = db; k < de; k++) {
+            int c = trace->count[k][side == 0 ? stm : !stm];
+            if (c == 0)
+                continue;
+            e[n++] = (TraceEntry){(uint16_t)(np + side * nd + k - db), (int16_t)c};
+            danger_mg[side] += (int64_t)c * weights[k].mg;
+            danger_eg[side] += (int64_t)c * weights[k].eg;
+        }
+    mg += eval_danger(danger_mg[0]) - eval_danger(danger_mg[1]);
+    eg += eval_danger(danger_eg[0]) - eval_danger(danger_eg[1]);
     // Rebuild with the weights that produced engine_eval (weiss's parity refusal).
     int64_t rebuilt = eval_clamp(eval_taper(mg, eg, trace->phase, s->phase_max));
     int64_t diff = llabs(rebuilt - engine_eval);
@@ -155,20 +180,27 @@ Status trace_store_add_eval(TraceStore *s, const EvalTrace *trace, Side stm,
 int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights) {
     const TracePos *p = &s->pos[i];
     const TraceEntry *e = s->entries + p->start;
-    int64_t mg = 0, eg = 0;
-    for (int k = 0; k < p->count; k++)
-        mg += (int64_t)e[k].coef * weights[e[k].index].mg,
+    const int np = s->nparams, nd = s->danger_end - s->danger_begin;
+    int64_t mg = 0, eg = 0, danger_mg[2] = {0, 0}, danger_eg[2] = {0, 0};
+    for (int k = 0; k < p->count; k++) {
+        if (e[k].index < np) {
+            mg += (int64_t)e[k].coef * weights[e[k].index].mg;
             eg += (int64_t)e[k].coef * weights[e[k].index].eg;
+            continue;
+        }
+        int j = e[k].index - np, side = j >= nd;
+        const EvalWeight *wd = &weights[s->danger_begin + j - side * nd];
+        danger_mg[side] += (int64_t)e[k].coef * wd->mg;
+        danger_eg[side] += (int64_t)e[k].coef * wd->eg;
+    }
+    mg += eval_danger(danger_mg[0]) - eval_danger(danger_mg[1]);
+    eg += eval_danger(danger_eg[0]) - eval_danger(danger_eg[1]);
     return (int)eval_taper(mg, eg, p->phase, s->phase_max);
 }
 
 double trace_store_eval(const TraceStore *s, size_t i, const double *w) {
-    const TracePos *p = &s->pos[i];
-    const TraceEntry *e = s->entries + p->start;
-    double mg = 0, eg = 0;
-    for (int k = 0; k < p->count; k++)
-        mg += e[k].coef * w[2 * e[k].index], eg += e[k].coef * w[2 * e[k].index + 1];
-    return eval_taper_real(mg, eg, p->phase, s->phase_max);
+    TraceDanger dz;
+    return trace_store_eval_pos(s, &s->pos[i], w, &dz);
 }
 
 Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {

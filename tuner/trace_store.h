@@ -43,8 +43,9 @@ enum { TRACE_NO_SCORE = INT16_MIN };
 
 /// Positions and entries of one data set (training or validation).
 typedef struct TraceStore {
-    int nparams;   // flat parameters the indices refer to
-    int phase_max; // EVAL_PHASE_MAX for the engine, anything >= 1 for synthetic data
+    int nparams;                  // flat parameters the indices refer to
+    int phase_max;                // EVAL_PHASE_MAX for the engine, anything >= 1 for synthetic data
+    int danger_begin, danger_end; // flat range of the danger parameters; equal: none
     TracePos *pos;
     size_t npos, pos_cap;
     TraceEntry *entries;
@@ -56,10 +57,15 @@ typedef struct TraceStore {
 /// Starts an empty store for nparams flat parameters (at most 65536) and the given phase_max.
 void trace_store_init(TraceStore *s, int nparams, int phase_max);
 
-/// Frees the arrays (NULL accepted) and leaves an empty store.
+/// Declares the flat parameters [begin, end) danger parameters (eval.h; EvalSpec.danger_begin
+/// and danger_end), before any position is added. nparams + 2 * (end - begin) <= 65536.
+void trace_store_set_danger(TraceStore *s, int begin, int end);
+
+/// Frees the arrays (NULL accepted) and leaves an empty store (of the same layout).
 void trace_store_free(TraceStore *s);
 
-/// Appends a position given its sparse entries (coef != 0, index < nparams), its phase
+/// Appends a position given its sparse entries (coef != 0, index < nparams, or a danger entry
+/// as above, after the linear ones), its phase
 /// (0..phase_max), result (0 lost, 1 won, TRACE_DRAW drawn), stored score (cp or TRACE_NO_SCORE)
 /// and engine eval (cp). STATUS_RANGE on a bad index or phase, STATUS_NOMEM when memory is short.
 Status trace_store_add(TraceStore *s, const TraceEntry *entries, int count, int phase, int result,
@@ -83,6 +89,45 @@ int trace_store_rebuild(const TraceStore *s, size_t i, const EvalWeight *weights
 /// The evaluation of position i from real-valued weights w (w[2k] = mg, w[2k+1] = eg of
 /// parameter k), without truncation: the function the optimiser differentiates.
 double trace_store_eval(const TraceStore *s, size_t i, const double *w);
+
+/// The flat parameter an entry's index stands for (a danger entry's index is not one).
+static inline int trace_entry_param(const TraceStore *s, int index) {
+    int nd = s->danger_end - s->danger_begin, j = index - s->nparams;
+    return j < 0 ? index : s->danger_begin + (j >= nd ? j - nd : j);
+}
+
+/// The danger indices of one position under real weights: [0] the side to move's (its attack
+/// on the other general), [1] the other side's.
+typedef struct TraceDanger {
+    double mg[2], eg[2];
+} TraceDanger;
+
+/// The evaluation of position p under real weights w (trace_store_eval), and its danger
+/// indices into *dz: the function the optimiser differentiates, inline for its hot loops.
+static inline double trace_store_eval_pos(const TraceStore *s, const TracePos *p, const double *w,
+                                          TraceDanger *dz) {
+    const TraceEntry *e = s->entries + p->start;
+    const int np = s->nparams, nd = s->danger_end - s->danger_begin;
+    double mg = 0, eg = 0;
+    int k = 0;
+    for (; k < p->count && e[k].index < np; k++) {
+        const double *wi = w + 2 * e[k].index;
+        mg += e[k].coef * wi[0];
+        eg += e[k].coef * wi[1];
+    }
+    *dz = (TraceDanger){{0, 0}, {0, 0}};
+    for (; k < p->count; k++) {
+        int j = e[k].index - np, side = j >= nd;
+        const double *wi = w + 2 * (s->danger_begin + j - side * nd);
+        dz->mg[side] += e[k].coef * wi[0];
+        dz->eg[side] += e[k].coef * wi[1];
+    }
+    if (nd) {
+        mg += eval_danger_real(dz->mg[0]) - eval_danger_real(dz->mg[1]);
+        eg += eval_danger_real(dz->eg[0]) - eval_danger_real(dz->eg[1]);
+    }
+    return (mg * p->phase + eg * (s->phase_max - p->phase)) / s->phase_max;
+}
 
 /// Reorders the positions by a seeded Fisher-Yates shuffle (SplitMix64 stream) and copies
 /// the entries into the new order, so mini-batches are random and reads stay sequential.

@@ -444,7 +444,7 @@ static void report_coverage(Run *r) {
     memset(touched, 0, sizeof touched);
     const TraceStore *s = &r->train;
     for (size_t e = 0; e < s->nentries; e++)
-        touched[s->entries[e].index]++;
+        touched[trace_entry_param(s, s->entries[e].index)]++;
     // A parameter no position touches has no gradient and keeps its value: not counted.
     int free_params = 0, thin = 0, first_thin = -1;
     for (int i = 0; i < spec->param_count; i++) {

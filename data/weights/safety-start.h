@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
+// generator: hansu-tune 0.1.0
+// variant: janggi
+// note: the shipped weights (iter-010 of the 2-hour run) with hand-set starting values for the hanging and danger terms (issue 13), the tuner's start; Texel tuning of 935482 train / 106111 validation positions, kept epoch 4
+// input: /work/wt-train/runs/train-2core/iter-008/selfplay/shard-000000.h5 sha256:750bc8e3a3cbdbc61c25c34d7c6a0b4ee21fc086a06a61a7420fa443601f3e56
+// input: /work/wt-train/runs/train-2core/iter-008/selfplay/shard-000001.h5 sha256:1be6c09dd03ed48f4f0b71d024916923b773a414c11acfcde97f3d76c5f3f58b
+// input: /work/wt-train/runs/train-2core/iter-009/selfplay/shard-000000.h5 sha256:bb6b4fb4f0dca7bf25ab6e484b1036642511da454460489a7742b00830e86b44
+// input: /work/wt-train/runs/train-2core/iter-009/selfplay/shard-000001.h5 sha256:98cf9643c7f4ade61bb7874338dc7e71692109fe1759dccb7ec3ea3d3a799731
+// input: /work/wt-train/runs/train-2core/iter-010/selfplay/shard-000000.h5 sha256:4ad78745203d9e50c7e4c2b1af2b5bd7e9c2ddbe15a545f81500a62af61dbf3c
+// input: /work/wt-train/runs/train-2core/iter-010/selfplay/shard-000001.h5 sha256:6de44efa837a330d6bbafee92cee75ef9c8f72028c50d91fb868b22ff9ca93bb
+// filters: --skip-plies 8 --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1 --seed 1010 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8 --freeze pst
+// K: 0.445426  epochs: 12
+// final loss (MSE): train 0.04138369  validation 0.04260252
+// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
+#pragma once
+
+#include "eval.h"
+
+// clang-format off
+static const EvalWeight EVAL_WEIGHTS_DATA[785] = {
+    // MATERIAL (material): value of each piece on the board (general unused)
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(  273,   299), // guard
+    S( 1288,  1344), // chariot
+    S(  576,   578), // cannon
+    S(  403,   545), // horse
+    S(  264,   350), // elephant
+    S(  113,   218), // soldier
+
+    // PST (pst): piece-square bonus, own side's view, rank 10 printed first
+    // pst none, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst general, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(   -5,    -5), S(   -5,    -5), S(   -5,    -5), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(   -5,    -5), S(   10,    10), S(   -5,    -5), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst guard, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     5), S(    5,     5), S(    5,     5), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     5), S(    5,     5), S(    5,     5), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst chariot, rank 10 (top) to rank 1, files a to i
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 10
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 9
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 8
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 7
+    S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   15,    10), S(   10,    10), S(   10,    10), S(   10,    10), S(   10,    10), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    5,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+    // pst cannon, rank 10 (top) to rank 1, files a to i
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 10
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 9
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 8
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 7
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 6
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(   10,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 3
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 2
+    S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   20,     0), S(   10,     0), S(   10,     0), S(   10,     0), S(   10,     0), // 1
+    // pst horse, rank 10 (top) to rank 1, files a to i
+    S(  -10,    -8), S(   -7,    -6), S(   -4,    -4), S(   -1,    -2), S(    2,     0), S(   -1,    -2), S(   -4,    -4), S(   -7,    -6), S(  -10,    -8), // 10
+    S(   -8,    -6), S(   -5,    -4), S(   -2,    -2), S(    1,     0), S(    4,     2), S(    1,     0), S(   -2,    -2), S(   -5,    -4), S(   -8,    -6), // 9
+    S(   -6,    -4), S(   -3,    -2), S(    0,     0), S(    3,     2), S(    6,     4), S(    3,     2), S(    0,     0), S(   -3,    -2), S(   -6,    -4), // 8
+    S(   -4,    -2), S(   -1,     0), S(    2,     2), S(    5,     4), S(    8,     6), S(    5,     4), S(    2,     2), S(   -1,     0), S(   -4,    -2), // 7
+    S(   -2,     0), S(    1,     2), S(    4,     4), S(    7,     6), S(   10,     8), S(    7,     6), S(    4,     4), S(    1,     2), S(   -2,     0), // 6
+    S(    0,     2), S(    3,     4), S(    6,     6), S(    9,     8), S(   12,    10), S(    9,     8), S(    6,     6), S(    3,     4), S(    0,     2), // 5
+    S(   -2,     0), S(    1,     2), S(    4,     4), S(    7,     6), S(   10,     8), S(    7,     6), S(    4,     4), S(    1,     2), S(   -2,     0), // 4
+    S(   -4,    -2), S(   -1,     0), S(    2,     2), S(    5,     4), S(    8,     6), S(    5,     4), S(    2,     2), S(   -1,     0), S(   -4,    -2), // 3
+    S(   -6,    -4), S(   -3,    -2), S(    0,     0), S(    3,     2), S(    6,     4), S(    3,     2), S(    0,     0), S(   -3,    -2), S(   -6,    -4), // 2
+    S(   -8,    -6), S(   -5,    -4), S(   -2,    -2), S(    1,     0), S(    4,     2), S(    1,     0), S(   -2,    -2), S(   -5,    -4), S(   -8,    -6), // 1
+    // pst elephant, rank 10 (top) to rank 1, files a to i
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 10
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 9
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 8
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 7
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 6
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 5
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 4
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 3
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 2
+    S(  -10,   -10), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(  -10,   -10), // 1
+    // pst soldier, rank 10 (top) to rank 1, files a to i
+    S(   20,    30), S(   20,    30), S(   20,    30), S(   25,    40), S(   25,    40), S(   25,    40), S(   20,    30), S(   20,    30), S(   20,    30), // 10
+    S(   40,    60), S(   40,    60), S(   40,    60), S(   45,    70), S(   45,    70), S(   45,    70), S(   40,    60), S(   40,    60), S(   40,    60), // 9
+    S(   40,    60), S(   40,    60), S(   40,    60), S(   45,    70), S(   45,    70), S(   45,    70), S(   40,    60), S(   40,    60), S(   40,    60), // 8
+    S(   30,    45), S(   30,    45), S(   30,    45), S(   35,    55), S(   35,    55), S(   35,    55), S(   30,    45), S(   30,    45), S(   30,    45), // 7
+    S(   20,    30), S(   20,    30), S(   20,    30), S(   25,    40), S(   25,    40), S(   25,    40), S(   20,    30), S(   20,    30), S(   20,    30), // 6
+    S(   10,    15), S(   10,    15), S(   10,    15), S(   15,    25), S(   15,    25), S(   15,    25), S(   10,    15), S(   10,    15), S(   10,    15), // 5
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 4
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 3
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 2
+    S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), S(    0,     0), // 1
+
+    // MOBILITY (mobility): per pseudo-legal target point (empty or enemy) of a piece
+    S(    0,     0), // none
+    S(   -3,     6), // general
+    S(   -5,    11), // guard
+    S(    7,    26), // chariot
+    S(    0,    12), // cannon
+    S(    8,    29), // horse
+    S(   -1,    14), // elephant
+    S(    9,    18), // soldier
+
+    // PALACE_ATTACK (palace_attack): per enemy-palace point (diagonals included) a piece bears on
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(   19,    15), // chariot
+    S(    1,     4), // cannon
+    S(   18,    39), // horse
+    S(    7,    34), // elephant
+    S(   45,    27), // soldier
+
+    // GUARD_SHIELD (guard_shield): per guard one palace step from its own general
+    S(   53,    39),
+
+    // ELEPHANT_HOME (elephant_home): per elephant on its own first three ranks, near the palace
+    S(  -29,    26),
+
+    // OPEN_PALACE_FILE (open_palace_file): per palace file (d, e, f) with no own piece in front of the own palace
+    S(  -30,   -23),
+
+    // CHARIOT_PALACE_FILE (chariot_palace_file): per chariot on a palace file with nothing between it and the enemy palace
+    S(  -24,    -1),
+
+    // CANNON_SCREEN (cannon_screen): per cannon line whose first piece can serve as a screen (not a cannon)
+    S(   10,    40),
+
+    // SOLDIER_CONNECTED (soldier_connected): per soldier with an own soldier beside it on the same rank
+    S(   13,    28),
+
+    // SOLDIER_ADVANCED (soldier_advanced): per soldier beyond the middle of the board (own rank 6 or more)
+    S(   -2,    -4),
+
+    // SOLDIER_PALACE (soldier_palace): per soldier inside the enemy palace
+    S(   39,    53),
+
+    // HORSE_BLOCKED (horse_blocked): per horse move blocked by a piece on its leg point
+    S(    8,    10),
+
+    // ELEPHANT_BLOCKED (elephant_blocked): per elephant move blocked on its path
+    S(   -3,     8),
+
+    // TEMPO (tempo): for the side to move
+    S(   18,    24),
+
+    // POINTS_LATE (points_late): half points of the rules (Han's 1.5 included) times plies into the last 40 before the 200-ply limit
+    S(  -21,    31),
+
+    // HANGING (hanging): per own piece attacked and undefended, or attacked by a cheaper piece (general unused)
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(  -10,   -10), // guard
+    S(  -40,   -40), // chariot
+    S(  -25,   -25), // cannon
+    S(  -20,   -20), // horse
+    S(  -12,   -12), // elephant
+    S(   -8,    -8), // soldier
+
+    // DANGER_ATTACKER (danger_attacker): danger to the enemy general: per own piece attacking its ring
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(   40,    36), // chariot
+    S(   30,    27), // cannon
+    S(   25,    22), // horse
+    S(   15,    13), // elephant
+    S(   15,    13), // soldier
+
+    // DANGER_RING_ATTACK (danger_ring_attack): per attack of an own piece on a ring point
+    S(   10,     9),
+
+    // DANGER_WEAK_RING (danger_weak_ring): per ring point attacked by us and defended by fewer than two enemy pieces
+    S(   20,    18),
+
+    // DANGER_SAFE_CHECK (danger_safe_check): per kind with a check next move onto a point the enemy does not attack
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(   60,    54), // chariot
+    S(   50,    45), // cannon
+    S(   40,    36), // horse
+    S(   25,    22), // elephant
+    S(   30,    27), // soldier
+
+    // DANGER_UNSAFE_CHECK (danger_unsafe_check): per kind whose checks next move all land on attacked points
+    S(   15,    13),
+
+    // DANGER_PINNED (danger_pinned): per enemy piece pinned to its general: a chariot line's sole blocker, a cannon line's second screen, a horse or elephant leg
+    S(   20,    18),
+
+    // DANGER_OFFSET (danger_offset): 1 for each side: the index's constant
+    S(  -60,   -54),
+};
+
+// Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,
+// cannon, horse, elephant, soldier), the phase of the full set, and the plies
+// before the 200-ply limit at which points_late starts to count.
+static const int EVAL_PHASE_WEIGHT_DATA[8] = {0, 0, 0, 4, 2, 2, 1, 0};
+enum { EVAL_PHASE_MAX_DATA = 36, EVAL_POINTS_WINDOW_DATA = 40 };
+// clang-format on
