@@ -128,8 +128,9 @@ static int run_bench(int argc, char **argv) {
 
 // Reprints the compiled-in weights with the banner note given (--note TEXT). The hand-set
 // header (data/weights/hand-set.h, the training's start) was written as `hansu print-weights
-// --note "hand-set initial values (not tuned)"`, which reproduces it byte for byte; tuned
-// headers, the shipped engine/janggi/eval_weights.h among them, carry the tuner's own banner.
+// --note "hand-set initial values (not tuned)"` (then grew the general-safety entries as zeros,
+// with a `converted:` banner line); tuned headers, the shipped engine/janggi/eval_weights.h
+// among them, carry the tuner's own banner.
 static int run_print_weights(int argc, char **argv) {
     EvalBanner banner = {.generator = "hansu print-weights",
                          .note = "the compiled-in weights, reprinted"};

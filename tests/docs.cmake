@@ -6,3 +6,8 @@ if(EXISTS /usr/bin/python3)
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/docs_self_contained.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(docs_self_contained PROPERTIES TIMEOUT 60)
 endif()
+
+# The kept weights headers (data/weights/) all build the evaluation of today's term list.
+add_test(NAME weights_headers_build
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/weights_headers.sh ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER})
+set_tests_properties(weights_headers_build PROPERTIES TIMEOUT 120)

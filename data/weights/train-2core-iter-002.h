@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu-tune 0.1.0
+// converted: the 29 entries of the general-safety and hanging terms (added after this header was made) appended as zeros, which give its evaluation unchanged (docs/tuning.md)
 // variant: janggi
 // note: Texel tuning of 649251 train / 69204 validation positions, kept epoch 9
 // input: /work/wt-train/runs/train-2core/iter-001/selfplay/shard-000000.h5 sha256:12007467ac3c26bfffb9d9ae5dfac702369fa2e35fbf2e2f3688af4ddd4cad15
@@ -16,7 +17,7 @@
 #include "eval.h"
 
 // clang-format off
-static const EvalWeight EVAL_WEIGHTS_DATA[756] = {
+static const EvalWeight EVAL_WEIGHTS_DATA[785] = {
     // MATERIAL (material): value of each piece on the board (general unused)
     S(    0,     0), // none
     S(    0,     0), // general
@@ -172,6 +173,50 @@ static const EvalWeight EVAL_WEIGHTS_DATA[756] = {
 
     // POINTS_LATE (points_late): half points of the rules (Han's 1.5 included) times plies into the last 40 before the 200-ply limit
     S(   -6,    12),
+    // HANGING (hanging): per own piece attacked and undefended, or attacked by a cheaper piece (general unused)
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(    0,     0), // chariot
+    S(    0,     0), // cannon
+    S(    0,     0), // horse
+    S(    0,     0), // elephant
+    S(    0,     0), // soldier
+
+    // DANGER_ATTACKER (danger_attacker): danger to the enemy general: per own piece attacking its ring
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(    0,     0), // chariot
+    S(    0,     0), // cannon
+    S(    0,     0), // horse
+    S(    0,     0), // elephant
+    S(    0,     0), // soldier
+
+    // DANGER_RING_ATTACK (danger_ring_attack): per attack of an own piece on a ring point
+    S(    0,     0),
+
+    // DANGER_WEAK_RING (danger_weak_ring): per ring point attacked by us and defended by fewer than two enemy pieces
+    S(    0,     0),
+
+    // DANGER_SAFE_CHECK (danger_safe_check): per kind with a check next move onto a point the enemy does not attack
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // guard
+    S(    0,     0), // chariot
+    S(    0,     0), // cannon
+    S(    0,     0), // horse
+    S(    0,     0), // elephant
+    S(    0,     0), // soldier
+
+    // DANGER_UNSAFE_CHECK (danger_unsafe_check): per kind whose checks next move all land on attacked points
+    S(    0,     0),
+
+    // DANGER_PINNED (danger_pinned): per enemy piece pinned to its general: a chariot line's sole blocker, a cannon line's second screen, a horse or elephant leg
+    S(    0,     0),
+
+    // DANGER_OFFSET (danger_offset): 1 for each side: the index's constant
+    S(    0,     0),
 };
 
 // Not tuned (engine/eval.h): phase weight per kind (none, general, guard, chariot,
