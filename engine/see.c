@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Static exchange evaluation (see.h): a small boolean minimax over the captures on one point,
-// the attackers found again on the changed board after every capture.
+// the attackers found again on the changed board after every capture, by the Board's variant.
 #include "see.h"
 
 #include <assert.h>
@@ -11,14 +11,22 @@
 enum { SEE_MAX_ATTACKERS = 24 };
 
 typedef struct SeeSearch {
-    Board *b;
+    Board *b; // its squares and general points follow the exchange; counts and lists do not
     Square to;
     Side us;       // the side that played the first move
     int threshold; // what us must keep, in half points
-    Square general[SIDE_NB];
 } SeeSearch;
 
-static int piece_value(const Board *b, Piece pc) { return b->variant->points_half[piece_kind(pc)]; }
+static int piece_value(const Board *b, Piece pc) {
+    return b->variant->exchange_half[piece_kind(pc)];
+}
+
+// The variant's cannon rule (variant.h, CannonRule): janggi's cannon jumps no cannon and takes
+// none (board.h); xiangqi's jumps one screen of any kind and takes any enemy piece.
+static bool cannon_takes_over(const Board *b, Piece screen, Piece target) {
+    return b->variant->cannon == CANNON_XIANGQI ||
+           (cannon_may_jump(screen) && cannon_may_capture(target));
+}
 
 // Cheapest attacker first, so that the usual answer is found on the first branch; the general
 // (worth 0 points, but it takes only where nothing can take back) comes last.
@@ -52,7 +60,7 @@ static int attackers(const Board *b, Square to, Side by, Square *out) {
         Piece first = b->squares[ray->sq[i]];
         if (first == chariot)
             push(b, out, &n, ray->sq[i]); // and it may also be the screen of a cannon behind
-        if (!cannon_may_jump(first) || !cannon_may_capture(target))
+        if (!cannon_takes_over(b, first, target))
             continue;
         int j = ray_next_piece(b, ray, i + 1);
         if (j < ray->len && b->squares[ray->sq[j]] == cannon)
@@ -74,15 +82,18 @@ static int attackers(const Board *b, Square to, Side by, Square *out) {
     for (int i = 0; i < geo->soldier_from_count[by][to]; i++)
         if (b->squares[geo->soldier_from[by][to][i]] == soldier)
             push(b, out, &n, geo->soldier_from[by][to][i]);
-    // General and guard take only on points of their own palace, along its lines.
-    if (geo->palace_of[to] == (int8_t)by)
-        for (int i = 0; i < geo->palace_step_count[to]; i++) {
-            Square from = geo->palace_steps[to][i];
-            Piece pc = b->squares[from];
-            if (pc != EMPTY && piece_side(pc) == by &&
-                (piece_kind(pc) == GENERAL || piece_kind(pc) == GUARD))
-                push(b, out, &n, from);
-        }
+    // General and guard take only on points of their own palace, each by its own steps (janggi:
+    // both along the palace lines; xiangqi: the general orthogonally, the advisor diagonally).
+    // The steps are symmetric, as board_attacked() uses them.
+    if (geo->palace_of[to] == (int8_t)by) {
+        const Piece guard = piece_make(by, GUARD);
+        for (int i = 0; i < geo->guard_step_count[to]; i++)
+            if (b->squares[geo->guard_steps[to][i]] == guard)
+                push(b, out, &n, geo->guard_steps[to][i]);
+        for (int i = 0; i < geo->palace_step_count[to]; i++)
+            if (b->squares[geo->palace_steps[to][i]] == piece_make(by, GENERAL))
+                push(b, out, &n, geo->palace_steps[to][i]);
+    }
     return n;
 }
 
@@ -107,13 +118,13 @@ static bool exchange(SeeSearch *ss, Side stm, int balance) {
         const bool general = piece_kind(pc) == GENERAL;
         b->squares[ss->to] = pc;
         b->squares[from[i]] = EMPTY;
-        const Square g = general ? ss->to : ss->general[stm];
-        bool result = !ours; // an illegal capture is no way out for stm
-        if (!board_attacked(b, g, !stm)) {
-            ss->general[stm] = g;
-            result = exchange(ss, !stm, after);
-            ss->general[stm] = general ? from[i] : g;
-        }
+        if (general)
+            b->general[stm] = ss->to;
+        // The variant's legality test (an illegal capture is no way out for stm): the general
+        // not attacked, nor facing the enemy one under the flying-general rule.
+        const bool result = board_general_attacked(b, stm) ? !ours : exchange(ss, !stm, after);
+        if (general)
+            b->general[stm] = from[i];
         b->squares[from[i]] = pc;
         b->squares[ss->to] = target;
         if (ours ? result : !result)
@@ -132,14 +143,17 @@ bool see_ge(Board *b, Move m, int threshold) {
         return false; // the opponent may always stop at once
     if (piece_kind(pc) != GENERAL && gain - piece_value(b, pc) >= threshold)
         return true; // we lose at most the mover, and may stop after its loss
-    SeeSearch ss = {b, to, b->side, threshold, {b->general[CHO], b->general[HAN]}};
-    if (piece_kind(pc) == GENERAL)
-        ss.general[b->side] = to;
+    SeeSearch ss = {b, to, b->side, threshold};
+    const bool general = piece_kind(pc) == GENERAL;
+    if (general)
+        b->general[b->side] = to;
     b->squares[to] = pc;
     b->squares[from] = EMPTY;
     bool result = exchange(&ss, !b->side, gain);
     b->squares[from] = pc;
     b->squares[to] = captured;
+    if (general)
+        b->general[b->side] = from;
     return result;
 }
 

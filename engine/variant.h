@@ -41,6 +41,8 @@ typedef struct Variant {
     const char *kind_names[KIND_NB]; // "general", ... ("none" for KIND_NONE)
     uint8_t set_count[KIND_NB];      // pieces of each kind in one side's full set
     uint8_t points_half[KIND_NB];    // point value of each kind in half points
+    uint8_t exchange_half[KIND_NB];  // what static exchange evaluation (see.h) counts each kind
+                                     // as, in half points (the general 0)
     uint8_t second_bonus_half;       // points given to the side moving second (Han)
     bool pass;                       // a side not in check may pass (without it, a side
                                      // with no legal move has lost: stalemate)

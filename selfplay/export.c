@@ -107,14 +107,17 @@ static Status write_game(const ShardData *d, size_t g, const StoreMeta *meta, co
     const PositionColumns *pc = &d->positions;
     int cho = gc->cho_formation[g], han = gc->han_formation[g];
     char fen[FEN_BUFFER], opening[96], detail[160], id[16], seed[24], date[16];
-    if (v->formation_count) {
-        v->setup_formations(b, cho, han);
+    Status st = shard_data_game_start(d, g, b, err);
+    if (st != STATUS_OK)
+        return st;
+    if (d->openings)
+        snprintf(opening, sizeof opening, "opening %u of the run's openings",
+                 gc->game_id[g] % (uint32_t)shard_data_opening_count(d) + 1);
+    else if (v->formation_count)
         snprintf(opening, sizeof opening, "%s vs %s", v->formation_names[cho],
                  v->formation_names[han]);
-    } else {
-        fen_parse_variant(b, v, v->start_fen, NULL);
+    else
         snprintf(opening, sizeof opening, "start");
-    }
     fen_write(b, fen, sizeof fen);
     int n = 0;
     for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g] && n < STORE_PLY_MAX; p++, n++) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The game driver: one self-play game from its formation pairing to the end under the rules
-// page, with seeded random opening plies and optional resignation and adjudication.
+// The game driver: one self-play game from its opening or formation pairing to the end under
+// the rules page, with seeded random opening plies and optional resignation and adjudication.
 #include "game_driver.h"
 
 #include <stdlib.h>
@@ -25,8 +25,16 @@ int game_driver_pairing(uint64_t index) {
     return (int)(index % (uint64_t)variant_pairing_count(variant_default()));
 }
 
-// The game's start: janggi's pairing of game `index`, or the variant's start position.
-static void setup_start(const Variant *v, Board *b, uint64_t index, GameColumns *gc, size_t g) {
+// The game's start: opening index % count of the run's openings, else janggi's pairing of game
+// `index`, else the variant's start position. Formations are 0 where there are none.
+static void setup_start(const SelfplayConfig *cfg, const Variant *v, Board *b, uint64_t index,
+                        GameColumns *gc, size_t g) {
+    if (cfg->openings) {
+        const Openings *o = cfg->openings;
+        fen_parse_variant(b, v, o->fen[index % (uint64_t)o->count], NULL); // checked on loading
+        gc->cho_formation[g] = gc->han_formation[g] = 0;
+        return;
+    }
     if (v->formation_count == 0) {
         fen_parse_variant(b, v, v->start_fen, NULL);
         gc->cho_formation[g] = gc->han_formation[g] = 0;
@@ -97,10 +105,13 @@ static EndReason judge_score(const SelfplayConfig *cfg, Streaks *k, Side mover, 
 }
 
 // Chooses and checks the move of one position; fills its score and flags.
+// Plies played since the game's start position (its opening's ply not counted).
+static int plies_played(const Board *b) { return b->nstates - 1; }
+
 static Status choose_move(const SelfplayConfig *cfg, Searcher *s, Board *b, uint64_t *rng,
                           atomic_bool *abort_flag, Move *move, Score *score, ErrorInfo *err) {
     *score = 0;
-    if (board_game_ply(b) < cfg->random_plies) {
+    if (plies_played(b) < cfg->random_plies) {
         *move = random_move(b, rng);
     } else {
         SearchLimits lim = move_limits(cfg, rng);
@@ -171,7 +182,7 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
     search_clear(s);
     size_t g = shard_data_add_game(out);
     GameColumns *gc = &out->games;
-    setup_start(v, b, index, gc, g);
+    setup_start(cfg, v, b, index, gc, g);
     gc->game_id[g] = (uint32_t)index;
     gc->seed[g] = rng;
     gc->pos_start[g] = out->positions.count;
@@ -189,7 +200,7 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
         }
         Move move;
         Score score;
-        bool random = board_game_ply(b) < cfg->random_plies;
+        bool random = plies_played(b) < cfg->random_plies;
         st = choose_move(cfg, s, b, &rng, abort_flag, &move, &score, err);
         if (st != STATUS_OK || atomic_load(abort_flag))
             goto cleanup;
@@ -199,7 +210,7 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
         board_make(b, move);
     }
     gc->random_plies[g] =
-        (uint16_t)(cfg->random_plies < board_game_ply(b) ? cfg->random_plies : board_game_ply(b));
+        (uint16_t)(cfg->random_plies < plies_played(b) ? cfg->random_plies : plies_played(b));
     int final = res.draw ? WINNER_DRAW : (int)(reason ? winner : res.winner);
     finish_game(out, g, b, final, reason ? reason : res.reason);
     *played = true;

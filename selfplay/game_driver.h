@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The game driver: one self-play game from its formation pairing to the end under the rules
-// page, with seeded random opening plies and optional resignation and adjudication.
+// The game driver: one self-play game from its opening or formation pairing to the end under
+// the rules page, with seeded random opening plies and optional resignation and adjudication.
 #pragma once
 
 #include <stdatomic.h>

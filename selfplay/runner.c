@@ -21,6 +21,7 @@
 #include "rules.h"
 #include "run_lock.h"
 #include "selfplay_build_info.h"
+#include "sha256.h"
 #include "timeman.h"
 #include "variant.h"
 
@@ -81,6 +82,14 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
         return error_set(err, STATUS_RANGE, "--nodes-spread must be in [0, 1)");
     if (cfg->random_plies < 0 || cfg->random_plies > GAME_PLY_LIMIT)
         return error_set(err, STATUS_RANGE, "--random-plies must be in 0..%d", GAME_PLY_LIMIT);
+    char text[H5STORE_OPENINGS_MAX];
+    if (cfg->openings &&
+        (cfg->openings->count == 0 || !runner_openings_text(cfg, text, sizeof text)))
+        return error_set(err, STATUS_RANGE,
+                         "--openings %s: %d FENs; a self-play file records at most %d bytes of "
+                         "them (about 50 FENs)",
+                         cfg->openings_path ? cfg->openings_path : "(given)", cfg->openings->count,
+                         H5STORE_OPENINGS_MAX - 1);
     // Each worker holds a searcher and a hash table: more workers than a few per CPU only
     // cost memory (1000 took 1.3 GB) and play no faster.
     int cpus = omp_get_num_procs();
@@ -107,6 +116,18 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
                          cfg->part_index, cfg->part_count, (unsigned long long)cfg->games,
                          (unsigned long long)cfg->games + 1, cfg->part_count);
     return STATUS_OK;
+}
+
+bool runner_openings_text(const SelfplayConfig *cfg, char *out, size_t len) {
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; cfg->openings && i < cfg->openings->count; i++) {
+        int w = snprintf(out + n, len - n, "%s%s", i ? "\n" : "", cfg->openings->fen[i]);
+        if (w < 0 || (size_t)w >= len - n)
+            return false;
+        n += (size_t)w;
+    }
+    return true;
 }
 
 // Seconds on the monotonic clock (the engine's, timeman_now_ms).
@@ -136,7 +157,13 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
     else
         snprintf(m->limits, sizeof m->limits, "nodes=%llu nodes_spread=%g",
                  (unsigned long long)cfg->nodes, cfg->nodes_spread);
-    if (v->formation_count)
+    runner_openings_text(cfg, m->openings, sizeof m->openings); // runner_config_check: it fits
+    if (cfg->openings)
+        snprintf(m->schedule, sizeof m->schedule,
+                 "openings: game_id %% %d = the line of the openings attribute (then the random "
+                 "plies)",
+                 cfg->openings->count);
+    else if (v->formation_count)
         snprintf(m->schedule, sizeof m->schedule,
                  "round-robin: pairing = game_id %% 16, cho = pairing / 4, han = pairing %% 4");
     else
@@ -148,10 +175,21 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
              m->limits, cfg->hash_mb, cfg->random_plies, cfg->resign_cp, cfg->resign_plies,
              cfg->adjudicate_cp, cfg->adjudicate_plies,
              v->formation_count ? "round-robin-16" : "start");
-    // Janggi's run_config is unchanged; another variant is named in it (it decides the games).
+    // Janggi's run_config is unchanged; another variant is named in it (it decides the games),
+    // and so are the openings (by the SHA-256 of the attribute: a resume needs the same).
     if (v != variant_default()) {
         size_t n = strlen(m->run_config);
         snprintf(m->run_config + n, sizeof m->run_config - n, " variant=%s", v->name);
+    }
+    if (cfg->openings) {
+        Sha256 h;
+        char hex[65];
+        sha256_init(&h);
+        sha256_update(&h, m->openings, strlen(m->openings));
+        sha256_final(&h, hex);
+        size_t n = strlen(m->run_config);
+        snprintf(m->run_config + n, sizeof m->run_config - n, " openings=%d/%.16s",
+                 cfg->openings->count, hex);
     }
     if (gethostname(m->host, sizeof m->host - 1) < 0)
         snprintf(m->host, sizeof m->host, "unknown");

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "openings.h"
 #include "status.h"
 #include "types.h"
 
@@ -30,7 +31,7 @@ typedef struct SelfplayConfig {
     int threads;            // worker threads; 0 = all cores; at most RUNNER_THREADS_PER_CPU
                             // per CPU
     uint64_t seed;          // run seed: game i plays from a stream derived from (seed, i)
-    int random_plies;       // random legal opening plies per game
+    int random_plies;       // random legal opening plies per game (after its opening)
     uint64_t nodes;         // nodes per move (the default limit; reproducible)
     int depth;              // plies per move instead of nodes (0 = unused)
     int64_t movetime_ms;    // ms per move instead of nodes (0 = unused; not reproducible)
@@ -50,6 +51,11 @@ typedef struct SelfplayConfig {
     unsigned limits_given;     // RunnerLimit bits set by runner_config_set_limit
     unsigned part_index;       // play part part_index (1-based) of part_count of the schedule:
     unsigned part_count;       // the games i with i % part_count == part_index - 1 [1 of 1]
+    // Start positions of the variant (openings.h): game i starts from openings->fen[i % count],
+    // then the random plies; NULL: the variant's own. openings_path: the file they came from
+    // (named in messages).
+    const Openings *openings;
+    const char *openings_path;
 } SelfplayConfig;
 
 /// Where a run stands; passed to the progress callback and returned at the end.
@@ -95,6 +101,10 @@ void runner_config_set_limit(SelfplayConfig *cfg, RunnerLimit which, uint64_t va
 /// Checks ranges and combinations of the options, the one place for them. STATUS_RANGE with a
 /// message naming the flag (--nodes, --depth, ...).
 Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err);
+
+/// The openings of cfg as the store records them (StoreMeta.openings): the FENs one a line;
+/// "" without openings. False when they do not fit in len bytes.
+bool runner_openings_text(const SelfplayConfig *cfg, char *out, size_t len);
 
 /// Games of the schedule of cfg that its part plays: cfg->games for part 1 of 1.
 uint64_t runner_part_games(const SelfplayConfig *cfg);

@@ -22,6 +22,7 @@
 #include "fen.h"
 #include "h5store.h"
 #include "notation.h"
+#include "openings.h"
 #include "packed_board.h"
 #include "rules.h"
 #include "run_lock.h"
@@ -59,6 +60,8 @@ static void usage(FILE *f) {
            "  --random-plies K     random legal opening plies per game [8]\n"
            "  --variant V          janggi (16 formation pairings) or xiangqi (its start position)\n"
            "                       [janggi]; a xiangqi game still going at ply 600 is drawn\n"
+           "  --openings FILE      start positions of the variant, one FEN a line (# comments):\n"
+           "                       game i from FEN i %% n, then the random plies [none]\n"
            "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
            "  --depth D            plies per move instead of nodes\n"
            "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
@@ -543,6 +546,7 @@ enum {
     OPT_JSON,
     OPT_VARIANT,
     OPT_PART,
+    OPT_OPENINGS,
     OPT_HELP
 };
 
@@ -571,6 +575,7 @@ static const struct option OPTIONS[] = {
     {"json", 1, 0, OPT_JSON},
     {"variant", 1, 0, OPT_VARIANT},
     {"part", 1, 0, OPT_PART},
+    {"openings", 1, 0, OPT_OPENINGS},
     {"help", 0, 0, OPT_HELP},
     {0, 0, 0, 0},
 };
@@ -617,6 +622,9 @@ static bool apply_option(SelfplayConfig *cfg, Cli *cli, int opt, const char *arg
         return parse_double(flag, arg, &cfg->progress_s);
     case OPT_OUT:
         cfg->out_dir = arg;
+        return true;
+    case OPT_OPENINGS:
+        cfg->openings_path = arg;
         return true;
     case OPT_RESUME:
         cfg->resume = true;
@@ -722,8 +730,10 @@ static void gather_ranks(const SelfplayConfig *cfg, RunnerProgress *p, int *rc, 
     h5store_free_list(files, n);
 }
 
-// The play command: options, the run folder, the games, the summary; under MPI every rank
-// runs it and rank 0 reports for all.
+static int play_run(const SelfplayConfig *cfg, const Cli *cli, bool tty);
+
+// The play command: options, the openings, the run folder, the games, the summary; under MPI
+// every rank runs it and rank 0 reports for all.
 static int play(int argc, char **argv) {
     SelfplayConfig cfg;
     runner_config_default(&cfg);
@@ -746,6 +756,25 @@ static int play(int argc, char **argv) {
     }
     if (cli.hours_given && !cli.games_given)
         cfg.games = 0;
+    Openings openings = {0};
+    ErrorInfo err;
+    if (cfg.openings_path) {
+        const Variant *v = cfg.variant ? cfg.variant : variant_default();
+        if (openings_load(cfg.openings_path, v, &openings, &err) != STATUS_OK) {
+            fprintf(stderr, "hansu-selfplay: --openings: %s\n", err.msg);
+            return 2;
+        }
+        cfg.openings = &openings;
+    }
+    int rc = play_run(&cfg, &cli, tty);
+    openings_free(&openings);
+    return rc;
+}
+
+// The games of the play command, its settings read.
+static int play_run(const SelfplayConfig *cfg_in, const Cli *cli_in, bool tty) {
+    SelfplayConfig cfg = *cfg_in;
+    Cli cli = *cli_in;
     ClusterPart self = cluster_self();
     if (self.count > 1 && cli.part_given) {
         fprintf(stderr,

@@ -22,6 +22,7 @@ target_compile_definitions(test_xiangqi_rules_slow PRIVATE XIANGQI_RULES_SLOW=1)
 hansu_add_test(test_cases SOURCES test_cases.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_board SOURCES test_board.c LIBS hansu_core_testutil TIMEOUT 300)
 hansu_add_test(test_fen SOURCES test_fen.c LIBS hansu_core_testutil TIMEOUT 60)
+hansu_add_test(test_openings SOURCES test_openings.c TIMEOUT 60)
 # Runs the built `hansu` executable.
 hansu_add_test(test_core_uci SOURCES test_core_uci.c LIBS hansu_core_testutil TIMEOUT 60)
 add_dependencies(test_core_uci hansu)

@@ -78,6 +78,9 @@ void sp_sort_by_id(const ShardData *src, ShardData *dst) {
         order[i] = (uint64_t)src->games.game_id[i] << 32 | i;
     qsort(order, n, sizeof *order, by_key);
     shard_data_clear(dst);
+    shard_data_set_openings(dst, src->openings, NULL); // the games' starts go with them
+    if (!dst->variant)
+        dst->variant = src->variant;
     ShardData one;
     shard_data_init(&one);
     for (size_t i = 0; i < n; i++) {

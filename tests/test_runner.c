@@ -18,9 +18,13 @@
 
 #include <cmocka.h>
 
+#include "board.h"
 #include "engine.h"
+#include "fen.h"
 #include "h5store.h"
 #include "janggi/formation.h"
+#include "openings.h"
+#include "packed_board.h"
 #include "rules.h"
 #include "run_lock.h"
 #include "runner.h"
@@ -250,6 +254,132 @@ static void test_xiangqi_run(void **state) {
     shard_data_free(&d);
 }
 
+// True when the text file at path contains needle.
+static bool file_contains(const char *path, const char *needle) {
+    char buf[4096] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    if (!strstr(buf, needle))
+        print_message("%s: no '%s' in: %s\n", path, needle, buf);
+    return strstr(buf, needle) != NULL;
+}
+
+// Runs cfg into dir (made fresh unless resuming) and reads it back, replayed.
+static void run_and_read(SelfplayConfig *cfg, ShardData *d) {
+    ErrorInfo err;
+    if (!cfg->resume)
+        sp_fresh_dir(cfg->out_dir);
+    if (runner_run(cfg, NULL, NULL, NULL, NULL, &err) != STATUS_OK)
+        fail_msg("%s: %s", cfg->out_dir, err.msg);
+    shard_data_free(d);
+    read_run(cfg->out_dir, d);
+}
+
+// Self-play from an openings file (data/openings-xiangqi.fen): game i starts from opening
+// i % n (its board and ply are the first stored position), then the random plies; the file
+// records the openings (attribute openings, run_config), verify replays from them, and a run
+// stopped and resumed with the same openings equals one uninterrupted run. A resume with other
+// openings or none is refused, and so are openings a file cannot record and a FEN of another
+// variant (the hansu-selfplay binary names the file and line).
+static void test_xiangqi_openings(void **state) {
+    (void)state;
+    Openings o;
+    ErrorInfo err;
+    assert_int_equal(
+        openings_load(HANSU_SOURCE_DIR "/data/openings-xiangqi.fen", &VARIANT_XIANGQI, &o, &err),
+        STATUS_OK);
+    assert_true(o.count >= 24);
+    SelfplayConfig cfg = tiny(BASE "/xq-open", 10, 1);
+    cfg.variant = &VARIANT_XIANGQI;
+    cfg.nodes = 100;
+    cfg.random_plies = 2;
+    cfg.openings = &o;
+    cfg.openings_path = "openings-xiangqi.fen";
+    cfg.checkpoint_games = 3;
+    ShardData ref, d;
+    shard_data_init(&ref);
+    shard_data_init(&d);
+    run_and_read(&cfg, &ref);
+    assert_ids(&ref, 10);
+    assert_int_equal(shard_data_opening_count(&ref), o.count);
+    static Board b;
+    for (size_t g = 0; g < ref.games.count; g++) {
+        ErrorInfo fe;
+        assert_int_equal(fen_parse_variant(&b, &VARIANT_XIANGQI, o.fen[g % (size_t)o.count], &fe),
+                         STATUS_OK);
+        uint64_t p = ref.games.pos_start[g];
+        PackedBoard want;
+        packed_board_encode(&b, &want);
+        assert_memory_equal(ref.positions.board + p * PACKED_BOARD_BYTES, want.sq,
+                            PACKED_BOARD_BYTES);
+        assert_int_equal(ref.positions.ply[p], board_game_ply(&b));
+        assert_true(ref.positions.ply[p] > 0);
+        assert_true(ref.positions.flags[p] & POS_RANDOM);
+        assert_int_equal(ref.games.random_plies[g], 2);
+    }
+    StoreMeta m;
+    assert_int_equal(h5store_read(BASE "/xq-open/shard-000000.h5", &m, &d, &err), STATUS_OK);
+    assert_string_equal(m.openings, ref.openings);
+    assert_non_null(strstr(m.run_config, " openings="));
+    assert_non_null(strstr(m.schedule, "openings"));
+    // Without its openings the data does not replay.
+    shard_data_set_openings(&d, NULL, &err);
+    assert_int_equal(verify_games(&d, &err), STATUS_FORMAT);
+    // Stopped after 4 games, resumed to 10: the same games.
+    cfg.out_dir = BASE "/xq-open-resume";
+    cfg.games = 4;
+    run_and_read(&cfg, &d);
+    cfg.games = 10;
+    cfg.resume = true;
+    run_and_read(&cfg, &d);
+    char why[128] = "";
+    if (!shard_data_equal(&ref, &d, why, sizeof why))
+        fail_msg("resumed with openings: %s", why);
+    // Other openings (one fewer), or none, are other settings.
+    cfg.games = 12;
+    o.count--;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "other settings"));
+    o.count++;
+    cfg.openings = NULL;
+    assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "other settings"));
+    // More FENs than a file's attribute takes.
+    Openings big = o;
+    big.count = 80;
+    big.fen = calloc(80, sizeof *big.fen);
+    for (int i = 0; i < big.count; i++)
+        snprintf(big.fen[i], sizeof big.fen[i], "%s", o.fen[i % o.count]);
+    cfg.openings = &big;
+    assert_int_equal(runner_config_check(&cfg, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "--openings openings-xiangqi.fen: 80 FENs"));
+    free(big.fen);
+    // The binary: a bad FEN names the file and line; a file of another variant is refused.
+    FILE *f = fopen(BASE "/bad.fen", "w");
+    fputs("# variant: xiangqi\n# one good, one bad\n", f);
+    fprintf(f, "%s\n", o.fen[0]);
+    fputs("rnbakabnr/9/9 w - - 0 1\n", f);
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             BINARY " --variant xiangqi --openings " BASE
+                    "/bad.fen --games 1 --no-bench --out " BASE "/xq-bad 2> " BASE "/bad.txt");
+    assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+    assert_true(file_contains(BASE "/bad.txt", BASE "/bad.fen:4:"));
+    snprintf(cmd, sizeof cmd,
+             BINARY " --openings " HANSU_SOURCE_DIR "/data/openings-xiangqi.fen --games 1 "
+                    "--no-bench --out " BASE "/xq-bad 2> " BASE "/bad.txt");
+    assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+    assert_true(file_contains(BASE "/bad.txt", "a file of variant 'xiangqi', not janggi"));
+    shard_data_free(&ref);
+    shard_data_free(&d);
+    openings_free(&o);
+}
+
 // A file written by main's code before schema 3 (data/selfplay-schema2-janggi.h5: 4 janggi
 // games, hansu-selfplay --games 4 --nodes 100 --seed 7) still reads and replays: schema 2,
 // janggi, no draws.
@@ -468,7 +598,7 @@ int main(void) {
         cmocka_unit_test(test_kill_and_resume),     cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_disk_full),           cmocka_unit_test(test_lock_in_process),
         cmocka_unit_test(test_two_writers),         cmocka_unit_test(test_xiangqi_run),
-        cmocka_unit_test(test_schema2_file_reads),
+        cmocka_unit_test(test_schema2_file_reads),  cmocka_unit_test(test_xiangqi_openings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

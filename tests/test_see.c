@@ -4,7 +4,9 @@
 // cannon that may not take a cannon, defended and undefended pieces, a chariot trade on a
 // palace diagonal, a general's recapture along palace lines and into an attacked point), and
 // against a brute-force minimax over the legal captures on the target point, made with the
-// move generator and board_make, for every capture of many random self-play positions.
+// move generator and board_make, for every capture of many random self-play positions; and the
+// same for xiangqi (its cannon over any screen and onto a cannon, the advisor's diagonal steps,
+// the general's orthogonal ones, a recapture made illegal by the flying-general rule).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,14 +20,13 @@
 #include "board.h"
 #include "engine.h"
 #include "fen.h"
-#include "janggi/formation.h"
 #include "movegen.h"
 #include "notation.h"
 #include "rules.h"
 #include "see.h"
 #include "variant.h"
 
-static int value(const Board *b, Piece pc) { return b->variant->points_half[piece_kind(pc)]; }
+static int value(const Board *b, Piece pc) { return b->variant->exchange_half[piece_kind(pc)]; }
 
 // The most the side to move gains by capturing on `to` (0 when it had better stop): every
 // legal capture there is tried, and the opponent's best answer subtracted.
@@ -55,13 +56,14 @@ static int brute_see(Board *b, Move m) {
     return v;
 }
 
-// Loads fen, plays nothing, and checks that see_ge agrees with the brute force around its
-// value; returns the SEE of move (a legal capture).
-static int see_of(const char *fen, const char *move) {
+// Loads fen as a position of variant, plays nothing, and checks that see_ge agrees with the brute
+// force around its value; returns the SEE of move (a legal capture).
+static int see_of_variant(const Variant *variant, const char *fen, const char *move) {
     static Board b;
     ErrorInfo err;
     Move m;
-    if (fen_parse(&b, fen, &err) != STATUS_OK || move_parse_uci(&b, move, &m, &err) != STATUS_OK)
+    if (fen_parse_variant(&b, variant, fen, &err) != STATUS_OK ||
+        move_parse_uci(&b, move, &m, &err) != STATUS_OK)
         fail_msg("%s %s: %s", fen, move, err.msg);
     int v = brute_see(&b, m);
     assert_true(see_ge(&b, m, v));
@@ -71,6 +73,14 @@ static int see_of(const char *fen, const char *move) {
     fen_write(&b, after, sizeof after);
     assert_string_equal(after, fen); // the board is restored
     return v;
+}
+
+static int see_of(const char *fen, const char *move) {
+    return see_of_variant(&VARIANT_JANGGI, fen, move);
+}
+
+static int see_xq(const char *fen, const char *move) {
+    return see_of_variant(&VARIANT_XIANGQI, fen, move);
 }
 
 static void test_hand_made(void **state) {
@@ -107,6 +117,38 @@ static void test_hand_made(void **state) {
                      2);
 }
 
+// Xiangqi values (Variant.exchange_half): chariot 18, cannon 9, horse 8, advisor 4, soldier 2.
+static void test_xiangqi_cannon(void **state) {
+    (void)state;
+    // The cannon on c9 defends c6 over a cannon screen on c8, Black's or Red's.
+    assert_int_equal(see_xq("5k3/2c6/2c6/9/R1n6/9/9/9/9/3K5 w - - 0 1", "a6c6"), 8 - 18);
+    assert_int_equal(see_xq("5k3/2c6/2C6/9/R1n6/9/9/9/9/3K5 w - - 0 1", "a6c6"), 8 - 18);
+    // Cannon takes cannon: Red's cannon takes the horse on c6 over the soldier on c4, and
+    // Black's cannon on c9 takes it back over the horse on c8.
+    assert_int_equal(see_xq("5k3/2c6/2n6/9/2n6/9/2P6/9/9/2CK5 w - - 0 1", "c1c6"), 8 - 9);
+    // Without the screen on c8 nothing takes back.
+    assert_int_equal(see_xq("5k3/2c6/9/9/2n6/9/2P6/9/9/2CK5 w - - 0 1", "c1c6"), 8);
+}
+
+static void test_xiangqi_palace(void **state) {
+    (void)state;
+    // The advisor takes diagonally: from d10 on e9, not from e9 on e8.
+    assert_int_equal(see_xq("3a1k3/4n4/9/9/9/9/9/4R4/9/3K5 w - - 0 1", "e3e9"), 8 - 18);
+    assert_int_equal(see_xq("5k3/4a4/4n4/9/9/9/9/4R4/9/3K5 w - - 0 1", "e3e8"), 8);
+    // The general takes orthogonally: from e10 on e9, not from the corner d10.
+    assert_int_equal(see_xq("4k4/4n4/9/9/9/9/9/4R4/9/3K5 w - - 0 1", "e3e9"), 8 - 18);
+    assert_int_equal(see_xq("3k5/4n4/9/9/9/9/9/4R4/9/5K3 w - - 0 1", "e3e9"), 8);
+}
+
+static void test_xiangqi_flying_general(void **state) {
+    (void)state;
+    // The horse on e7 is the one piece between the generals: taking back on d5 would leave
+    // them facing, so the soldier is won.
+    assert_int_equal(see_xq("4k4/9/9/4n4/9/R2p5/9/9/9/4K4 w - - 0 1", "a5d5"), 2);
+    // With a second blocker (the elephant on e8) it may take back.
+    assert_int_equal(see_xq("4k4/9/4b4/4n4/9/R2p5/9/9/9/4K4 w - - 0 1", "a5d5"), 2 - 18);
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rng(void) {
     rng_state ^= rng_state << 13;
@@ -115,14 +157,16 @@ static uint64_t rng(void) {
     return rng_state;
 }
 
-// Random games, captures preferred half the time so that crowded exchanges occur; every legal
-// capture of every position is checked at thresholds 0 and around its exact value.
-static void test_random_positions(void **state) {
-    (void)state;
+// Random games of v, captures preferred half the time so that crowded exchanges occur; every
+// legal capture of every position is checked at thresholds 0 and around its exact value.
+static void check_random_games(const Variant *v, int games, long *checked, long *losing) {
     static Board b;
-    long checked = 0, losing = 0;
-    for (int g = 0; g < 640; g++) {
-        formation_setup(&b, pairing_cho(g % PAIRING_NB), pairing_han(g % PAIRING_NB));
+    ErrorInfo err;
+    for (int g = 0; g < games; g++) {
+        if (v->formation_count)
+            variant_setup_pairing(v, &b, g % variant_pairing_count(v));
+        else if (fen_parse_variant(&b, v, v->start_fen, &err) != STATUS_OK)
+            fail_msg("%s", err.msg);
         for (int ply = 0; ply < 160; ply++) {
             GameResult gr;
             MoveList all, caps;
@@ -131,15 +175,16 @@ static void test_random_positions(void **state) {
             movegen_captures(&b, &caps);
             for (int i = 0; i < caps.count; i++) {
                 Move m = caps.moves[i];
-                int v = brute_see(&b, m);
-                if (see_ge(&b, m, 0) != (v >= 0) || see_value(&b, m) != v) {
+                int val = brute_see(&b, m);
+                if (see_ge(&b, m, 0) != (val >= 0) || see_value(&b, m) != val) {
                     char fen[FEN_BUFFER], ms[MOVE_STR_LEN];
                     fen_write(&b, fen, sizeof fen);
                     move_to_uci(m, ms);
-                    fail_msg("%s %s: brute force %d, see_value %d", fen, ms, v, see_value(&b, m));
+                    fail_msg("%s %s %s: brute force %d, see_value %d", v->name, fen, ms, val,
+                             see_value(&b, m));
                 }
-                checked++;
-                losing += v < 0;
+                (*checked)++;
+                *losing += val < 0;
             }
             movegen_legal(&b, &all);
             if (caps.count && rng() % 2)
@@ -148,15 +193,35 @@ static void test_random_positions(void **state) {
                 board_make(&b, all.moves[rng() % (uint64_t)all.count]);
         }
     }
+}
+
+static void test_random_positions(void **state) {
+    (void)state;
+    long checked = 0, losing = 0;
+    check_random_games(&VARIANT_JANGGI, 640, &checked, &losing);
     print_message("%ld captures checked, %ld losing\n", checked, losing);
     assert_true(checked > 10000 && losing > 1000);
 }
 
+static void test_random_xiangqi(void **state) {
+    (void)state;
+    long checked = 0, losing = 0;
+    check_random_games(&VARIANT_XIANGQI, 320, &checked, &losing);
+    print_message("xiangqi: %ld captures checked, %ld losing\n", checked, losing);
+    assert_true(checked > 5000 && losing > 500);
+}
+
 int main(void) {
     engine_init();
+    // clang-format off
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_made),
+        cmocka_unit_test(test_xiangqi_cannon),
+        cmocka_unit_test(test_xiangqi_palace),
+        cmocka_unit_test(test_xiangqi_flying_general),
         cmocka_unit_test(test_random_positions),
+        cmocka_unit_test(test_random_xiangqi),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

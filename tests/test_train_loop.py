@@ -315,7 +315,8 @@ def test_match_json_not_finite(work):
 def test_variant_xiangqi(work):
     """run.variant = xiangqi (data/train-xiangqi.toml): every tool gets --variant xiangqi (janggi's
     command lines have none), the build takes xiangqi's weights flag, the weights header is
-    xiangqi's, an unknown variant is refused, and a match result with draws reads W-D-L."""
+    xiangqi's, an unknown variant is refused, a match result with draws reads W-D-L, and its
+    openings file goes to self-play and the matches (a missing one is refused)."""
     os.makedirs(work)
     config = train.load_config(train.XIANGQI_CONFIG, [])
     train.check_config(config)
@@ -338,10 +339,23 @@ def test_variant_xiangqi(work):
     for argv in steps:
         i = argv.index("--variant") if "--variant" in argv else -1
         check(i >= 0 and argv[i + 1] == "xiangqi", f"no --variant xiangqi in {argv}")
+    # selfplay.openings and match.openings: --openings with the file in the repository, for
+    # self-play and the match, not the tuner.
+    book = os.path.join(train.REPO, "data", "openings-xiangqi.fen")
+    for argv in (steps[0], steps[2]):
+        check("--openings" in argv and argv[argv.index("--openings") + 1] == book,
+              f"no --openings {book} in {argv}")
+    check("--openings" not in steps[1], f"the tuner got openings: {steps[1]}")
     janggi = make_run(os.path.join(work, "j"), [])
     janggi.run_step = lambda label, argv, log, **kw: steps.append(argv)
     janggi.step_selfplay(1, "b")
     check("--variant" not in steps[-1], f"janggi's self-play got a variant: {steps[-1]}")
+    check("--openings" not in steps[-1], f"janggi's self-play got openings: {steps[-1]}")
+    try:
+        train.check_config(train.load_config(train.XIANGQI_CONFIG, ['selfplay.openings="no.fen"']))
+        check(False, "a missing openings file accepted")
+    except train.TrainError as e:
+        check("selfplay.openings" in str(e) and "no.fen" in str(e), str(e))
     try:
         train.check_config(train.load_config(None, ['run.variant="shogi"']))
         check(False, "run.variant shogi accepted")

@@ -23,7 +23,8 @@ const Variant VARIANT_JANGGI = {
     .set_count = {0, 1, 2, 2, 2, 2, 2, 5},
     // Rules page, "Points": chariot 13, cannon 7, horse 5, elephant 3, guard 3, soldier 2.
     .points_half = {0, 0, 6, 26, 14, 10, 6, 4},
-    .second_bonus_half = 3, // Han's 1.5 points
+    .exchange_half = {0, 0, 6, 26, 14, 10, 6, 4}, // the points
+    .second_bonus_half = 3,                       // Han's 1.5 points
     .pass = true,
     .bikjang = true,
     .palace_diagonals = true,

@@ -52,6 +52,9 @@ const Variant VARIANT_XIANGQI = {
                    "soldier"},
     .set_count = {0, 1, 2, 2, 2, 2, 2, 5},
     .points_half = {0}, // xiangqi has no point count
+    // The field's usual scale (chariot 9, cannon 4.5, horse 4, advisor and elephant 2, soldier
+    // 1), in half points: advisor 4, chariot 18, cannon 9, horse 8, elephant 4, soldier 2.
+    .exchange_half = {0, 0, 4, 18, 9, 8, 4, 2},
     .second_bonus_half = 0,
     .pass = false,
     .bikjang = false,

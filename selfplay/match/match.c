@@ -20,6 +20,7 @@
 #include "match_game.h"
 #include "match_json.h"
 #include "movegen.h"
+#include "openings.h"
 #include "pgn.h"
 #include "prng.h"
 #include "rules.h"
@@ -110,8 +111,8 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
 }
 
 // The variant's start positions (janggi: the 16 formation pairings; a variant without
-// formations: its start position), or the FENs of the openings file (each checked by the rules
-// core as a position of the match's variant).
+// formations: its start position), or the FENs of the openings file (openings.h: each checked
+// by the rules core as a position of the match's variant).
 static Status load_openings(Match *m, ErrorInfo *err) {
     Board *b = malloc(sizeof *b);
     if (!b)
@@ -120,7 +121,7 @@ static Status load_openings(Match *m, ErrorInfo *err) {
     const char *path = m->cfg->openings_path;
     const Variant *v = m->variant;
     const int pairings = v->formation_count ? variant_pairing_count(v) : 1;
-    m->openings = calloc(path ? MATCH_MAX_OPENINGS : (size_t)pairings, sizeof *m->openings);
+    m->openings = calloc(path ? OPENINGS_MAX : (size_t)pairings, sizeof *m->openings);
     if (!m->openings) {
         st = error_set(err, STATUS_NOMEM, "openings: out of memory");
         goto cleanup;
@@ -143,33 +144,15 @@ static Status load_openings(Match *m, ErrorInfo *err) {
         m->nopenings = pairings;
         goto cleanup;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        st = error_set(err, STATUS_IO, "openings %s: %s", path, strerror(errno));
+    Openings file;
+    if ((st = openings_load(path, v, &file, err)) != STATUS_OK)
         goto cleanup;
-    }
-    char line[FEN_MAX_INPUT + 8];
-    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '\0' || line[0] == '#')
-            continue;
-        ErrorInfo fe;
-        if ((st = fen_parse_variant(b, v, line, &fe)) != STATUS_OK) {
-            error_set(err, st, "openings %s:%d: %s", path, lineno, fe.msg);
-            break;
-        }
-        if (m->nopenings == MATCH_MAX_OPENINGS) {
-            st =
-                error_set(err, STATUS_RANGE, "openings %s: more than %d", path, MATCH_MAX_OPENINGS);
-            break;
-        }
+    for (int i = 0; i < file.count; i++) {
         Opening *o = &m->openings[m->nopenings++];
-        fen_write(b, o->fen, FEN_BUFFER);
-        snprintf(o->name, sizeof o->name, "%s:%d", "line", lineno);
+        snprintf(o->fen, sizeof o->fen, "%s", file.fen[i]);
+        snprintf(o->name, sizeof o->name, "%s:%d", "line", file.line[i]);
     }
-    fclose(f);
-    if (st == STATUS_OK && m->nopenings == 0)
-        st = error_set(err, STATUS_FORMAT, "openings %s: no FEN in the file", path);
+    openings_free(&file);
 cleanup:
     free(b);
     return st;

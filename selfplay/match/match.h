@@ -20,8 +20,6 @@
 /// STATUS_SYNTAX or STATUS_RANGE with a message naming the text.
 Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
 
-enum { MATCH_MAX_OPENINGS = 4096 };
-
 typedef struct MatchConfig {
     const Variant *variant; // the game played (NULL: janggi); another than janggi sets each
                             // engine's UCI_Variant to its name (an option.UCI_Variant given

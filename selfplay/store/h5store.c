@@ -174,6 +174,8 @@ static herr_t write_meta(hid_t file, const StoreMeta *m) {
     rc |= write_attr_str(file, "search_limits", m->limits);
     rc |= write_attr_str(file, "formation_schedule", m->schedule);
     rc |= write_attr_str(file, "run_config", m->run_config);
+    if (m->openings[0])
+        rc |= write_attr_str(file, "openings", m->openings);
     rc |= write_attr_str(file, "host", m->host);
     rc |= write_attr_str(file, "start_time", m->start_time);
     rc |= write_attr_str(file, "end_time", m->end_time);
@@ -226,6 +228,9 @@ static Status read_meta(hid_t file, const char *path, int version_want, StoreMet
     rc |= read_attr_str(file, "search_limits", m->limits, sizeof m->limits);
     rc |= read_attr_str(file, "formation_schedule", m->schedule, sizeof m->schedule);
     rc |= read_attr_str(file, "run_config", m->run_config, sizeof m->run_config);
+    // Optional (a run without openings, and every file written before they existed).
+    if (H5Aexists(file, "openings") > 0)
+        rc |= read_attr_str(file, "openings", m->openings, sizeof m->openings);
     rc |= read_attr_str(file, "host", m->host, sizeof m->host);
     rc |= read_attr_str(file, "start_time", m->start_time, sizeof m->start_time);
     rc |= read_attr_str(file, "end_time", m->end_time, sizeof m->end_time);
@@ -649,6 +654,8 @@ static Status read_file(const char *path, bool legacy, StoreMeta *meta, ShardDat
     if (st != STATUS_OK)
         return st;
     data->variant = variant_find(m->variant); // read_meta checked it
+    if ((st = shard_data_set_openings(data, m->openings, err)) != STATUS_OK)
+        goto cleanup;
     st = shard_data_reserve(data, ng, np, err);
     if (st != STATUS_OK) {
         error_set(err, st, "%s: out of memory for %zu games and %zu positions", path, ng, np);

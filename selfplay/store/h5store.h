@@ -22,6 +22,9 @@ enum {
 };
 // Bytes before the HDF5 data: the digest header (HDF5 user block, a power of 2 >= 512).
 enum { H5STORE_USERBLOCK = 512 };
+// The longest openings attribute (its FENs joined by newlines, the terminator included): the
+// longest string attribute a reader accepts.
+enum { H5STORE_OPENINGS_MAX = 4096 };
 #define H5STORE_FORMAT "hansu-selfplay"
 #define H5STORE_SHARD_PREFIX "shard-"
 
@@ -35,6 +38,9 @@ typedef struct StoreMeta {
     char limits[160];        // search limits in words, e.g. "nodes=2000 spread=0.1"
     char schedule[160];      // how pairings are assigned to game ids
     char run_config[512];    // all settings that decide the games; --resume requires equality
+    // The run's openings (hansu-selfplay --openings): the FENs one a line, game g starting from
+    // line game_id % (lines); "" for none, when the attribute is not written (old files: none).
+    char openings[H5STORE_OPENINGS_MAX];
     char host[64];
     char start_time[32];  // ISO 8601 UTC, first game of this file started
     char end_time[32];    // ISO 8601 UTC, file written

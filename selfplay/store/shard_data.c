@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board.h"
+#include "fen.h"
 #include "janggi/formation.h"
 #include "packed_board.h"
 #include "rules.h"
+#include "variant.h"
 
 void shard_data_init(ShardData *d) { memset(d, 0, sizeof *d); }
 
@@ -21,7 +24,55 @@ void shard_data_free(ShardData *d) {
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
+    free(d->openings);
     shard_data_init(d);
+}
+
+Status shard_data_set_openings(ShardData *d, const char *text, ErrorInfo *err) {
+    free(d->openings);
+    d->openings = NULL;
+    if (!text || !text[0])
+        return STATUS_OK;
+    size_t len = strlen(text) + 1;
+    if (!(d->openings = malloc(len)))
+        return error_set(err, STATUS_NOMEM, "out of memory for the openings");
+    memcpy(d->openings, text, len);
+    return STATUS_OK;
+}
+
+// Line k (0-based) of text, of n lines, copied into out; the number of lines when k < 0.
+static int text_line(const char *text, int k, char *out, size_t len) {
+    int n = 0;
+    for (const char *s = text; *s; n++) {
+        size_t l = strcspn(s, "\n");
+        if (n == k)
+            snprintf(out, len, "%.*s", (int)l, s);
+        s += l + (s[l] == '\n');
+    }
+    return n;
+}
+
+int shard_data_opening_count(const ShardData *d) {
+    return d->openings ? text_line(d->openings, -1, NULL, 0) : 0;
+}
+
+Status shard_data_game_start(const ShardData *d, size_t g, Board *b, ErrorInfo *err) {
+    const Variant *v = d->variant ? d->variant : variant_default();
+    const GameColumns *gc = &d->games;
+    if (d->openings) {
+        char fen[FEN_MAX_INPUT + 1] = "";
+        int n = shard_data_opening_count(d);
+        text_line(d->openings, (int)(gc->game_id[g] % (uint32_t)n), fen, sizeof fen);
+        ErrorInfo fe;
+        if (fen_parse_variant(b, v, fen, &fe) != STATUS_OK)
+            return error_set(err, STATUS_FORMAT, "game %u: opening '%s': %s", gc->game_id[g], fen,
+                             fe.msg);
+    } else if (v->formation_count) {
+        v->setup_formations(b, gc->cho_formation[g], gc->han_formation[g]);
+    } else {
+        fen_parse_variant(b, v, v->start_fen, NULL);
+    }
+    return STATUS_OK;
 }
 
 void shard_data_clear(ShardData *d) {
@@ -96,6 +147,12 @@ Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
         return st;
     if (!dst->variant)
         dst->variant = src->variant;
+    if (src->openings && (!dst->openings || strcmp(dst->openings, src->openings) != 0)) {
+        if (dst->games.count)
+            return error_set(err, STATUS_FORMAT, "games of two runs with different openings");
+        if ((st = shard_data_set_openings(dst, src->openings, err)) != STATUS_OK)
+            return st;
+    }
     size_t g0 = dst->games.count, p0 = dst->positions.count;
     size_t ng = src->games.count, np = src->positions.count;
 #define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
@@ -122,6 +179,12 @@ bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t 
         if (why)
             snprintf(why, why_len, "sizes differ: %zu/%zu games, %zu/%zu positions", a->games.count,
                      b->games.count, a->positions.count, b->positions.count);
+        return false;
+    }
+    if ((a->openings || b->openings) &&
+        (!a->openings || !b->openings || strcmp(a->openings, b->openings) != 0)) {
+        if (why)
+            snprintf(why, why_len, "openings differ");
         return false;
     }
     size_t ng = a->games.count, np = a->positions.count;
@@ -208,14 +271,16 @@ static Status check_ranges(const ShardData *d, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// Within each game: plies count up from 0, the sides alternate from Cho, and result_stm is the
-// winner's outcome seen from each side to move (0 for every position of a drawn game).
+// Within each game: plies count up by one from 0 (from its opening's ply in a file with
+// openings), the side to move is ply & 1, and result_stm is the winner's outcome seen from
+// each side to move (0 for every position of a drawn game).
 static Status check_sequences(const ShardData *d, ErrorInfo *err) {
     const GameColumns *gc = &d->games;
     const PositionColumns *pc = &d->positions;
     for (size_t g = 0; g < gc->count; g++)
         for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g]; p++) {
-            uint64_t ply = p - gc->pos_start[g];
+            uint64_t ply0 = d->openings ? pc->ply[gc->pos_start[g]] : 0;
+            uint64_t ply = ply0 + (p - gc->pos_start[g]);
             if (pc->ply[p] != ply || pc->stm[p] != (ply & 1))
                 return error_set(err, STATUS_FORMAT,
                                  "game %u: row %llu has ply %u and side %u, "

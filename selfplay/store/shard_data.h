@@ -54,6 +54,10 @@ typedef struct ShardData {
     GameColumns games;
     PositionColumns positions;
     const Variant *variant; // the game of every row (the file's variant attribute); NULL: janggi
+    // The run's openings (the file's openings attribute, docs/data-format.md): FENs one a line,
+    // game g starting from line game_id % (lines); NULL: none (the variant's start positions).
+    // Owned (shard_data_set_openings); kept by shard_data_clear.
+    char *openings;
 } ShardData;
 
 /// An empty ShardData (no allocation yet).
@@ -88,6 +92,17 @@ bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t 
 /// ply = row - pos_start, stm = ply & 1 and result_stm = +1 exactly when stm is the winner.
 /// STATUS_FORMAT naming the row, game, column and value of the first failure.
 Status shard_data_check(const ShardData *d, ErrorInfo *err);
+
+/// Sets d's openings to a copy of text (one FEN a line; NULL or "" for none). STATUS_NOMEM.
+Status shard_data_set_openings(ShardData *d, const char *text, ErrorInfo *err);
+
+/// Number of openings (lines) in d->openings; 0 without.
+int shard_data_opening_count(const ShardData *d);
+
+/// Sets up b at the start of game g of d: its opening (line game_id % n of d->openings, as
+/// fen_parse_variant reads it), else its formations (janggi), else the variant's start
+/// position. STATUS_FORMAT naming the game when the opening is not a position of the variant.
+Status shard_data_game_start(const ShardData *d, size_t g, Board *b, ErrorInfo *err);
 
 /// Stored form of a search score (see STORED_MATE): cp clamped, mates marked.
 int16_t stored_score(int score, int mate_score, int mate_in_max);

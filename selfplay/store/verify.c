@@ -83,12 +83,9 @@ Status verify_games(const ShardData *d, ErrorInfo *err) {
         st = error_set(err, STATUS_NOMEM, "out of memory");
     const GameColumns *gc = &d->games;
     for (size_t g = 0; st == STATUS_OK && g < gc->count; g++) {
-        // The game's start: its formations (janggi), else the variant's start position.
-        const Variant *v = d->variant ? d->variant : variant_default();
-        if (v->formation_count)
-            v->setup_formations(b, gc->cho_formation[g], gc->han_formation[g]);
-        else
-            fen_parse_variant(b, v, v->start_fen, NULL);
+        // The game's start: its opening, else its formations (janggi), else the variant's.
+        if ((st = shard_data_game_start(d, g, b, err)) != STATUS_OK)
+            break;
         for (uint64_t p = gc->pos_start[g]; st == STATUS_OK && p < gc->pos_end[g]; p++) {
             GameResult res;
             if (rules_game_over(b, &res))

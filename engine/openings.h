@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Openings files: start positions for matches and self-play, one FEN a line, read and checked
+// once here for every tool (hansu-match --openings, hansu-selfplay --openings).
+#pragma once
+
+#include "fen.h"
+#include "status.h"
+#include "types.h"
+
+/// The most openings one file may hold.
+enum { OPENINGS_MAX = 4096 };
+
+/// The openings of one file, each as Hansu writes its FEN, in file order.
+typedef struct Openings {
+    char (*fen)[FEN_BUFFER]; // count entries
+    int *line;               // the file line of each
+    int count;
+} Openings;
+
+/// Reads the openings file at path as positions of variant v. The format: one FEN a line (as
+/// fen_parse_variant reads it), blank lines and lines starting with '#' skipped; a comment line
+/// "# variant: NAME" declares the file's variant, and a file of another variant than v is
+/// refused. Each FEN is checked by the rules core and stored as fen_write writes it. Errors
+/// name the file and line: STATUS_IO (cannot be read), the FEN's status (bad FEN: "PATH:LINE:
+/// ..."), STATUS_FORMAT (another variant; no FEN in the file), STATUS_RANGE (more than
+/// OPENINGS_MAX), STATUS_NOMEM. out is empty on error; free with openings_free.
+Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInfo *err);
+
+/// Frees what openings_load allocated and empties o (NULL accepted).
+void openings_free(Openings *o);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Openings files (engine/openings.h), the reader hansu-match and hansu-selfplay share: FENs in
+// file order with their lines, comments and blank lines skipped, the "# variant:" line, and
+// every error naming the file and line.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "openings.h"
+#include "variant.h"
+
+static const char XQ_AFTER_C2E2[] =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+
+// Writes text to a fresh file and returns its path.
+static const char *write_file(const char *text) {
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/hansu-openings-%d.fen", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static Status load(const char *text, const Variant *v, Openings *o, ErrorInfo *err) {
+    const char *path = write_file(text);
+    Status st = openings_load(path, v, o, err);
+    unlink(path);
+    return st;
+}
+
+static void test_reads_in_order(void **state) {
+    (void)state;
+    Openings o;
+    ErrorInfo err;
+    char text[512];
+    snprintf(text, sizeof text, "# variant: xiangqi\n# 1. C2=5\n%s\n\n%s\r\n", XQ_AFTER_C2E2,
+             VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_XIANGQI, &o, &err), STATUS_OK);
+    assert_int_equal(o.count, 2);
+    assert_string_equal(o.fen[0], XQ_AFTER_C2E2);
+    assert_string_equal(o.fen[1], VARIANT_XIANGQI.start_fen);
+    assert_int_equal(o.line[0], 3);
+    assert_int_equal(o.line[1], 5);
+    openings_free(&o);
+    openings_free(&o); // emptied: a second free is harmless
+    openings_free(NULL);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    Openings o;
+    ErrorInfo err;
+    // A bad FEN: its file and line.
+    assert_int_not_equal(load("# x\n4k4/9 w - - 0 1\n", &VARIANT_XIANGQI, &o, &err), STATUS_OK);
+    assert_non_null(strstr(err.msg, "/tmp/hansu-openings-"));
+    assert_non_null(strstr(err.msg, ":2:"));
+    assert_int_equal(o.count, 0);
+    // A position xiangqi refuses (an elephant across the river), on line 1.
+    assert_int_equal(load("4k4/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1\n", &VARIANT_XIANGQI, &o, &err),
+                     STATUS_ILLEGAL);
+    assert_non_null(strstr(err.msg, ":1:"));
+    // A file of another variant, read for xiangqi and for janggi.
+    char text[256];
+    snprintf(text, sizeof text, "# variant: janggi\n%s\n", VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_XIANGQI, &o, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, ":1: a file of variant 'janggi', not xiangqi"));
+    snprintf(text, sizeof text, "# variant: xiangqi\n%s\n", VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_JANGGI, &o, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "not janggi"));
+    // Comments only; a missing file.
+    assert_int_equal(load("# nothing\n\n", &VARIANT_XIANGQI, &o, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "no FEN"));
+    assert_int_equal(openings_load("/nonexistent/x.fen", &VARIANT_XIANGQI, &o, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "/nonexistent/x.fen"));
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reads_in_order),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
