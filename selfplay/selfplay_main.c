@@ -123,6 +123,7 @@ static void format_reasons(const RunnerProgress *p, char *out, size_t len) {
 typedef struct ProgressView {
     bool tty, quiet;
     char part[48];
+    const Variant *variant; // its side names ("Cho"/"Han", "Red"/"Black") head the win shares
 } ProgressView;
 
 static void on_progress(const RunnerProgress *p, void *arg) {
@@ -142,11 +143,12 @@ static void on_progress(const RunnerProgress *p, void *arg) {
         snprintf(total, sizeof total, "/%llu", (unsigned long long)p->target);
     uint64_t decided = p->wins[0] + p->wins[1];
     fprintf(stderr,
-            "%s%sgames %llu%s  %.2f g/s  positions %llu  ETA %s |%s | Cho %.1f%% Han %.1f%%%s",
+            "%s%sgames %llu%s  %.2f g/s  positions %llu  ETA %s |%s | %s %.1f%% %s %.1f%%%s",
             tty ? "\r\033[K" : "", view->part, (unsigned long long)p->done, total, p->games_per_s,
             (unsigned long long)p->positions, p->eta_s < 0 ? "?" : eta, reasons,
-            decided ? 100.0 * p->wins[0] / decided : 0.0,
-            decided ? 100.0 * p->wins[1] / decided : 0.0, tty ? "" : "\n");
+            view->variant->side_names[0], decided ? 100.0 * p->wins[0] / decided : 0.0,
+            view->variant->side_names[1], decided ? 100.0 * p->wins[1] / decided : 0.0,
+            tty ? "" : "\n");
     fflush(stderr);
 }
 
@@ -169,8 +171,9 @@ static void print_summary(const RunnerProgress *p, const SelfplayConfig *cfg, un
     printf("positions played  %llu (%.1f per game)\n", (unsigned long long)p->positions_here,
            p->done_here ? (double)p->positions_here / p->done_here : 0.0);
     printf("results          %s\n", reasons[0] ? reasons : " none");
-    printf("wins              Cho %.1f%%  Han %.1f%%\n",
-           decided ? 100.0 * p->wins[0] / decided : 0.0,
+    const Variant *v = cfg->variant ? cfg->variant : variant_default();
+    printf("wins              %s %.1f%%  %s %.1f%%\n", v->side_names[0],
+           decided ? 100.0 * p->wins[0] / decided : 0.0, v->side_names[1],
            decided ? 100.0 * p->wins[1] / decided : 0.0);
     if (p->draws) // xiangqi; the win shares above are of the decided games
         printf("draws             %llu (%.1f%% of the games)\n", (unsigned long long)p->draws,
@@ -785,7 +788,9 @@ static int play_run(const SelfplayConfig *cfg_in, const Cli *cli_in, bool tty) {
     }
     if (self.count > 1)
         cfg.part_index = self.index, cfg.part_count = self.count;
-    ProgressView view = {.tty = tty, .quiet = self.index > 1};
+    ProgressView view = {.tty = tty,
+                         .quiet = self.index > 1,
+                         .variant = cfg.variant ? cfg.variant : variant_default()};
     char tag[48] = ""; // names the part in its error messages
     if (cfg.part_count > 1) {
         snprintf(view.part, sizeof view.part, "part %u/%u  ", cfg.part_index, cfg.part_count);

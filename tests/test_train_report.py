@@ -127,6 +127,9 @@ def test_xiangqi(work, build):
     if r.returncode != 0:
         print(f"FAIL: xiangqi self-play: {r.stderr}")
         return False
+    if "wins              Red " not in r.stdout or " Black " not in r.stdout:
+        print(f"FAIL: xiangqi self-play's summary does not name Red and Black: {r.stdout}")
+        return False
     path = os.path.join(run, "state.json")
     with open(path) as f:
         state = json.load(f)
