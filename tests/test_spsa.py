@@ -6,6 +6,7 @@ engine/search_params.def (and again, keeping one provenance line), and bad flags
 one line naming the problem. The games are played by a fake match command: the side whose
 rfp_margin is nearer 150 wins a pair more often, seeded by --seed, so no engine runs.
 Usage: test_spsa.py WORK_DIR"""
+import fcntl
 import importlib.machinery
 import importlib.util
 import json
@@ -180,6 +181,10 @@ def test_bad_flags(work, fake):
     full = os.path.join(work, "full.json")
     expect_error(["--state", full, "--resume", "--nodes", "5"], "drop --nodes")
     expect_error(run_args(work, "full.json", fake, []), "exists: continue it with --resume")
+    # A second run on a state in use is refused (two runs would overwrite each other's theta).
+    with open(full + ".lock", "a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        expect_error(["--state", full, "--resume"], "is in use by another spsa run")
     junk = os.path.join(work, "junk.json")
     open(junk, "w").write("{not json")
     expect_error(["--state", junk, "--resume"], "not JSON")
