@@ -15,6 +15,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "rules.h"
+#include "search_params.h"
 #include "see.h"
 #include "timeman.h"
 #include "tt.h"
@@ -25,8 +26,7 @@ enum {
     LMR_N = 64,
     EVAL_CLAMP = 18000,
     EVAL_CACHE_N = 1 << 16,
-    QS_DELTA_PER_ORDER = 100, // cp per unit of ORDER_VALUE in delta pruning
-    QS_DELTA_MARGIN = 200     // cp
+    QS_DELTA_PER_ORDER = 100 // cp per unit of ORDER_VALUE in delta pruning
 };
 
 // A cache of static evaluations by Zobrist key. The evaluation depends on the position only,
@@ -42,6 +42,7 @@ typedef struct EvalCacheEntry {
 static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
 
 struct Searcher {
+    SearchParams params; // the tunable constants (search_params.def)
     TT tt;
     Board board;
     int history[PIECE_NB][SQUARE_NB];
@@ -66,12 +67,20 @@ Searcher *search_create(size_t hash_mb) {
         free(s);
         return NULL;
     }
+    search_set_params(s, &SEARCH_PARAMS_DEFAULT);
+    return s;
+}
+
+void search_set_params(Searcher *s, const SearchParams *params) {
+    s->params = *params;
     // Late move reductions grow with the log of depth and of the move number.
     for (int d = 1; d < LMR_N; d++)
         for (int m = 1; m < LMR_N; m++)
-            s->lmr[d][m] = (uint8_t)(0.75 + log(d) * log(m) / 2.25);
-    return s;
+            s->lmr[d][m] =
+                (uint8_t)(params->lmr_base / 100.0 + log(d) * log(m) / (params->lmr_div / 100.0));
 }
+
+const SearchParams *search_get_params(const Searcher *s) { return &s->params; }
 
 void search_destroy(Searcher *s) {
     if (!s)
@@ -363,7 +372,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         // Delta pruning: a capture that cannot lift the score to alpha even with a margin
         // (a search margin in cp, not an evaluation weight) is not tried.
         if (!all && stand + QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])] +
-                            QS_DELTA_MARGIN <=
+                            s->params.qs_delta_margin <=
                         alpha)
             continue;
         // A capture that loses material by SEE is not tried either: the exchange it starts
@@ -414,6 +423,7 @@ static bool null_move_allowed(const Board *b, int depth) {
 
 static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
     Board *b = &s->board;
+    const SearchParams *sp = &s->params;
     const bool pv_node = beta - alpha > 1, root = ply == 0;
     s->pv_len[ply] = 0;
     // 1. Game ends by the rules page, and mate-distance bounds.
@@ -465,7 +475,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // Improving: the static eval rose since our previous move; prune less when it did.
     const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
     // Internal iterative reduction: a node without a TT move is searched one ply shallower.
-    if (depth >= 4 && tt_move == MOVE_NONE && !in_check)
+    if (depth >= sp->iir_depth && tt_move == MOVE_NONE && !in_check)
         depth--;
     s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
 
@@ -492,11 +502,11 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // (or any game end) is no nearer than beta says, so cutting there would let a line with a
     // later mate stand where a sooner one exists.
     if (!pv_node && !in_check && !score_is_decided(beta)) {
-        if (depth <= 6 && eval - 90 * (depth - improving) >= beta && abs(eval) < SCORE_DECISIVE &&
-            !quiet_move_may_end(b))
+        if (depth <= sp->rfp_depth && eval - sp->rfp_margin * (depth - improving) >= beta &&
+            abs(eval) < SCORE_DECISIVE && !quiet_move_may_end(b))
             return eval;
-        if (null_ok && depth >= 3 && eval >= beta && null_move_allowed(b, depth)) {
-            int r = 3 + depth / 4;
+        if (null_ok && depth >= sp->nmp_depth && eval >= beta && null_move_allowed(b, depth)) {
+            int r = sp->nmp_base + depth / sp->nmp_div;
             board_make(b, move_make(b->general[b->side], b->general[b->side]));
             s->after_null[ply + 1] = true;
             int v = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -521,10 +531,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
         // Late move pruning and futility pruning of quiet moves near the leaves; a move that
         // gives check is always searched (it is made first to know).
-        bool prunable = !pv_node && !in_check && quiet && depth <= 3 && best > -SCORE_DECISIVE &&
-                        played &&
-                        (played >= 3 + (2 + improving) * depth * depth ||
-                         (!killer && eval + 120 + 100 * depth <= alpha));
+        bool prunable = !pv_node && !in_check && quiet && depth <= sp->prune_depth &&
+                        best > -SCORE_DECISIVE && played &&
+                        (played >= sp->lmp_base + (sp->lmp_scale + improving) * depth * depth ||
+                         (!killer && eval + sp->fp_base + sp->fp_margin * depth <= alpha));
         int hist = quiet ? s->history[history_index(b, m)][move_to(m)] : 0;
         board_make(b, m);
         bool gives_check = board_in_check(b);
@@ -543,7 +553,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
                 r -= pv_node;
                 r -= killer;
                 r += !improving;
-                r -= hist / 8192;
+                r -= hist / sp->lmr_hist_div;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
             }
             v = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -609,8 +619,8 @@ static void fill_info(const Searcher *s, SearchInfo *info, int depth, int score)
 
 // One iteration: a window around the last score that widens on every failure.
 static int aspiration(Searcher *s, int depth, int prev) {
-    int delta = 30, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-    if (depth >= 5 && abs(prev) < SCORE_DECISIVE) {
+    int delta = s->params.asp_delta, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+    if (depth >= s->params.asp_depth && abs(prev) < SCORE_DECISIVE) {
         alpha = prev - delta;
         beta = prev + delta;
     }
@@ -637,7 +647,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     if (rules_game_over(b, &gr))
         return res;
     s->start_ms = timeman_now_ms();
-    TimeBudget tb = timeman_budget(limits, b->side);
+    TimeBudget tb = timeman_budget(limits, b->side, &s->params);
     s->hard_ms = tb.hard;
     s->node_limit = limits->nodes;
     s->nodes = 0;
@@ -677,7 +687,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         if (stop && atomic_load(stop))
             break;
         int64_t elapsed = timeman_now_ms() - s->start_ms;
-        if (tb.soft && elapsed >= tb.soft * 6 / 10)
+        if (tb.soft && elapsed >= tb.soft * s->params.tm_soft_pct / 100)
             break;
         // A game end found and proven to this depth needs no deeper search: a sooner win, a
         // later loss or a line still open would score better and show within this depth.

@@ -94,6 +94,15 @@ typedef struct Searcher Searcher;
 /// Creates a searcher with a TT of hash_mb megabytes (>= 1). NULL when memory is short.
 Searcher *search_create(size_t hash_mb);
 
+typedef struct SearchParams SearchParams; // search_params.h: the tunable constants
+
+/// Makes s search with params (a copy is kept); the reduction table is rebuilt from them. A new
+/// searcher has SEARCH_PARAMS_DEFAULT. Not during a search.
+void search_set_params(Searcher *s, const SearchParams *params);
+
+/// The parameters s searches with.
+const SearchParams *search_get_params(const Searcher *s);
+
 /// Frees a searcher (NULL accepted).
 void search_destroy(Searcher *s);
 

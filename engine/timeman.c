@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "search.h"
+#include "search_params.h"
 
 int64_t timeman_now_ms(void) {
     struct timespec ts;
@@ -12,7 +13,7 @@ int64_t timeman_now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-TimeBudget timeman_budget(const SearchLimits *limits, Side us) {
+TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParams *params) {
     TimeBudget tb = {0, 0};
     int64_t overhead = limits->move_overhead > 0 ? limits->move_overhead : 0;
     if (limits->infinite)
@@ -27,14 +28,15 @@ TimeBudget timeman_budget(const SearchLimits *limits, Side us) {
     int64_t left = limits->time[us], inc = limits->inc[us];
     if (left <= 0 && inc <= 0)
         return tb;
-    int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 30;
+    int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40)
+                                    : params->tm_moves;
     int64_t usable = left - overhead;
     if (usable < 1)
         usable = 1;
-    int64_t base = usable / mtg + inc * 3 / 4;
-    int64_t cap = mtg == 1 ? usable * 9 / 10 : usable / 3;
+    int64_t base = usable / mtg + inc * params->tm_inc_pct / 100;
+    int64_t cap = mtg == 1 ? usable * 9 / 10 : usable / params->tm_cap_div;
     tb.soft = base < cap ? base : cap;
-    tb.hard = tb.soft * 4 < cap ? tb.soft * 4 : cap;
+    tb.hard = tb.soft * params->tm_hard_mult < cap ? tb.soft * params->tm_hard_mult : cap;
     if (tb.soft < 1)
         tb.soft = 1;
     if (tb.hard < tb.soft)

@@ -7,6 +7,7 @@
 #include "types.h"
 
 typedef struct SearchLimits SearchLimits; // search.h: what one search may spend
+typedef struct SearchParams SearchParams; // search_params.h: the tunable constants
 
 /// The two budgets of one move, in ms. 0 means no limit.
 typedef struct TimeBudget {
@@ -14,13 +15,14 @@ typedef struct TimeBudget {
     int64_t hard; // stop the search at once after this
 } TimeBudget;
 
-/// Budgets for the side to move from limits. Every budget first keeps back
+/// Budgets for the side to move from limits, with the time factors of params (tm_*; the
+/// numbers below are their defaults). Every budget first keeps back
 /// limits->move_overhead ms (the UCI option Move Overhead: lag between GUI and engine).
 /// movetime: hard = movetime - overhead (at least 1), no soft budget, so the search uses the
 /// whole time. Clocks: soft = (time - overhead) / movestogo (or / 30 in sudden death) plus
 /// 3/4 of the increment, hard = 4 soft; both at most a third of time - overhead (9/10 when
 /// movestogo is 1). depth/nodes/infinite alone: no limit.
-TimeBudget timeman_budget(const SearchLimits *limits, Side us);
+TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParams *params);
 
 /// Milliseconds on a monotonic clock.
 int64_t timeman_now_ms(void);

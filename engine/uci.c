@@ -19,6 +19,7 @@
 #include "perft.h"
 #include "rules.h"
 #include "search.h"
+#include "search_params.h"
 #include "status.h"
 #include "variant.h"
 
@@ -153,6 +154,12 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
+    // The search's tunable constants (search_params.def), for SPSA (scripts/spsa).
+    for (int i = 0; i < search_params_count(); i++) {
+        const SearchParamInfo *p = search_param_info(i);
+        fprintf(ctx->out, "option name %s type spin default %d min %d max %d\n", p->name, p->def,
+                p->min, p->max);
+    }
     fprintf(ctx->out, "uciok\n");
 }
 
@@ -495,7 +502,8 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
     for (i++; i < n; i++)
         snprintf(value + strlen(value), sizeof value - strlen(value), "%s%.40s", *value ? " " : "",
                  tok[i]);
-    char msg[160];
+    char msg[160 + sizeof(ErrorInfo)];
+    int param;
     if (strcasecmp(name, "Hash") == 0) {
         char *end;
         long mb = strtol(value, &end, 10);
@@ -532,6 +540,14 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             fen_parse_variant(&ctx->board, v, v->start_fen, NULL);
             ctx->position_ok = true;
         }
+    } else if ((param = search_param_find(name)) >= 0) {
+        SearchParams p = *search_get_params(ctx->searcher);
+        ErrorInfo err;
+        if (search_params_set(&p, param, value, &err) != STATUS_OK) {
+            snprintf(msg, sizeof msg, "setoption: %s", err.msg);
+            reply_error(ctx, msg);
+        } else
+            search_set_params(ctx->searcher, &p);
     } else {
         snprintf(msg, sizeof msg, "setoption: unknown option '%.40s'", name);
         reply_error(ctx, msg);

@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "fen.h"
 #include "search.h"
+#include "search_params.h"
 #include "timeman.h"
 #include "uci.h"
 
@@ -486,39 +487,86 @@ static void test_perft_at_end_of_input(void **state) {
 static void test_time_budget(void **state) {
     (void)state;
     SearchLimits lim = {.movetime = 50, .move_overhead = 10};
-    TimeBudget tb = timeman_budget(&lim, CHO);
+    TimeBudget tb = timeman_budget(&lim, CHO, &SEARCH_PARAMS_DEFAULT);
     assert_int_equal(tb.hard, 40);
     assert_int_equal(tb.soft, 0); // no iteration limit: the hard budget alone ends the search
     lim.move_overhead = 0;
-    assert_int_equal(timeman_budget(&lim, CHO).hard, 50);
+    assert_int_equal(timeman_budget(&lim, CHO, &SEARCH_PARAMS_DEFAULT).hard, 50);
     lim.move_overhead = 5000; // more than the move has: still a budget, the smallest
-    assert_int_equal(timeman_budget(&lim, HAN).hard, 1);
+    assert_int_equal(timeman_budget(&lim, HAN, &SEARCH_PARAMS_DEFAULT).hard, 1);
     // Sudden death, 10 s: (10000 - overhead) / 30, hard 4 times that, under a third.
     SearchLimits clk = {.time = {10000, 500}, .move_overhead = 1000};
-    tb = timeman_budget(&clk, CHO);
+    tb = timeman_budget(&clk, CHO, &SEARCH_PARAMS_DEFAULT);
     assert_int_equal(tb.soft, 9000 / 30);
     assert_int_equal(tb.hard, 4 * (9000 / 30));
     clk.move_overhead = 0;
-    assert_int_equal(timeman_budget(&clk, CHO).soft, 10000 / 30);
+    assert_int_equal(timeman_budget(&clk, CHO, &SEARCH_PARAMS_DEFAULT).soft, 10000 / 30);
     // Han's clock is Han's; the cap is a third of what is left after the overhead.
     clk.move_overhead = 200;
-    tb = timeman_budget(&clk, HAN);
+    tb = timeman_budget(&clk, HAN, &SEARCH_PARAMS_DEFAULT);
     assert_int_equal(tb.soft, (500 - 200) / 30);
     assert_int_equal(tb.hard, 4 * ((500 - 200) / 30));
     // 30 ms left after the overhead and a large increment: the cap of a third wins.
     clk.time[HAN] = 230, clk.inc[HAN] = 1000;
-    tb = timeman_budget(&clk, HAN);
+    tb = timeman_budget(&clk, HAN, &SEARCH_PARAMS_DEFAULT);
     assert_int_equal(tb.soft, 30 / 3);
     assert_int_equal(tb.hard, 30 / 3);
     // One move to the control: up to 9/10 of the clock less the overhead.
     SearchLimits last = {.time = {1000, 1000}, .movestogo = 1, .move_overhead = 100};
-    tb = timeman_budget(&last, CHO);
+    tb = timeman_budget(&last, CHO, &SEARCH_PARAMS_DEFAULT);
     assert_int_equal(tb.soft, 900 * 9 / 10);
     assert_int_equal(tb.hard, 900 * 9 / 10);
     SearchLimits none = {.depth = 5, .move_overhead = 10};
-    tb = timeman_budget(&none, CHO);
+    tb = timeman_budget(&none, CHO, &SEARCH_PARAMS_DEFAULT);
     assert_int_equal(tb.soft, 0);
     assert_int_equal(tb.hard, 0);
+}
+
+// The search's tunable constants as UCI options (search_params.def): each listed with its
+// default and range, an out-of-range or malformed value refused by name with the range and the
+// parameter kept, a good one reaching the search (the LMR table rebuilt from lmr_div) and the
+// time budget.
+static void test_search_params(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    const char *a = say(&s, "uci");
+    assert_non_null(strstr(a, "option name rfp_margin type spin default 90 min 20 max 300\n"));
+    for (int i = 0; i < search_params_count(); i++) {
+        const SearchParamInfo *p = search_param_info(i);
+        char line[160];
+        snprintf(line, sizeof line, "option name %s type spin default %d min %d max %d\n", p->name,
+                 p->def, p->min, p->max);
+        assert_non_null(strstr(a, line));
+        assert_int_equal(search_params_get(&SEARCH_PARAMS_DEFAULT, i), p->def);
+    }
+    char best[64];
+    uint64_t n_default = run_nodes(&s, best, sizeof best);
+    static const char *const bad[] = {"301", "19", "x", "90cp", "", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[96];
+        snprintf(line, sizeof line, "setoption name rfp_margin value %s", bad[i]);
+        const char *e = say(&s, line);
+        if (!strstr(e, "info string error: setoption: rfp_margin value '"))
+            fail_msg("'%s' answered: %s", line, e);
+    }
+    assert_non_null(strstr(say(&s, "setoption name rfp_margin value 301"), "is not 20..300"));
+    assert_int_equal(run_nodes(&s, best, sizeof best), n_default); // the refused values left it
+    assert_string_equal(say(&s, "setoption name LMR_DIV value 150"), "");
+    assert_int_not_equal(run_nodes(&s, best, sizeof best), n_default);
+    assert_string_equal(say(&s, "setoption name lmr_div value 225"), "");
+    assert_int_equal(run_nodes(&s, best, sizeof best), n_default);
+    session_close(&s);
+
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    ErrorInfo err;
+    assert_int_equal(search_params_set(&p, search_param_find("tm_moves"), "20", &err), STATUS_OK);
+    SearchLimits clk = {.time = {10000, 10000}};
+    assert_int_equal(timeman_budget(&clk, CHO, &p).soft, 10000 / 20);
+    assert_int_equal(search_params_set(&p, search_param_find("tm_moves"), "4", &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "tm_moves value '4' is not 5..80"));
+    assert_int_equal(p.tm_moves, 20);
+    assert_int_equal(search_param_find("no_such_param"), -1);
 }
 
 // True when text holds only printable ASCII and newlines.
@@ -610,6 +658,7 @@ int main(void) {
         cmocka_unit_test(test_perft_interrupted),
         cmocka_unit_test(test_perft_at_end_of_input),
         cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_search_params),
         cmocka_unit_test(test_binary_echo),
         cmocka_unit_test(test_nul_line),
         cmocka_unit_test(test_bench_arguments),
