@@ -81,8 +81,10 @@ ClusterPart cluster_self(void) {
 }
 
 void cluster_sum_u64(uint64_t *v, size_t n) {
-    if (mpi_running() && n)
-        MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    enum { CHUNK = 1 << 26 }; // MPI counts are ints: long vectors go in pieces
+    for (size_t at = 0; mpi_running() && at < n; at += CHUNK)
+        MPI_Allreduce(MPI_IN_PLACE, v + at, (int)(n - at < CHUNK ? n - at : CHUNK), MPI_UINT64_T,
+                      MPI_SUM, MPI_COMM_WORLD);
 }
 
 void cluster_max_f64(double *v, size_t n) {

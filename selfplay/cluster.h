@@ -37,7 +37,8 @@ ClusterPart cluster_self(void);
 bool cluster_has_mpi(void);
 
 /// Sums v[0..n) over all ranks in place, every rank getting the sum (MPI_Allreduce; the
-/// integers make the order irrelevant). Every rank must call it; nothing on one process.
+/// integers make the order irrelevant; any n, in pieces of 2^26). Every rank must call it;
+/// nothing on one process.
 void cluster_sum_u64(uint64_t *v, size_t n);
 
 /// The largest of v[0..n) over all ranks, in place on every rank (as cluster_sum_u64).

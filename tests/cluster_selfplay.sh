@@ -20,6 +20,21 @@ FLAGS=(--games "$GAMES" --nodes 200 --hash 1 --seed 15 --no-bench --progress 100
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
 cd "$WORK" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
+# Both ranks of hansu-tune's output $1 hold between 45 % and 55 % of the training and of the
+# validation positions, and trace at most 55 % of all (plus the refused ones, traced once more).
+halves() {
+  /usr/bin/python3 - "$1" <<'PY' || { cat "$1"; fail "a rank holds more than its share"; }
+import re, sys
+lines = re.findall(r"rank (\d) of 2 holds (\d+) of (\d+) training and (\d+) of (\d+) validation "
+                   r"positions .*; traced (\d+) positions", open(sys.argv[1]).read())
+refused = int(re.search(r"^trace parity: (\d+) refused", open(sys.argv[1]).read(), re.M).group(1))
+assert sorted(l[0] for l in lines) == ["0", "1"], lines
+for _, a, n, b, m, traced in lines:
+    a, n, b, m, traced = map(int, (a, n, b, m, traced))
+    assert n > 100 and m > 20 and 0.45 * n <= a <= 0.55 * n and 0.45 * m <= b <= 0.55 * m, lines
+    assert traced <= 0.55 * (n + m + refused) + a + b if refused else traced == a + b, lines
+PY
+}
 
 "$BIN" "${FLAGS[@]}" --threads 2 --out one >one.out 2>&1 || { cat one.out; fail "one-process run"; }
 
@@ -62,6 +77,21 @@ if [ -n "$MPIRUN" ]; then
     diff <(grep -v '"seconds"\|"out"' one.json) <(grep -v '"seconds"\|"out"' mpi.json) ||
       fail "mpirun -np 2 hansu-tune reported other numbers"
     [ "$(grep -c '^epoch ' tune2.out)" -eq 4 ] || { cat tune2.out; fail "not one report of rank 0"; }
+    # Each rank holds and traces only its shares: about half of either set.
+    halves tune2.out
+    # Several files (the shuffle across files), K fitted, and parity refusals (simulated: every
+    # 7th row), which the ranks exchange before they trace their shares of the kept ones again.
+    TFLAGS=(one mpi --epochs 3 --batch 300 --valid 0.2)
+    HANSU_TUNE_TEST_REFUSE=7 "$TUNE" "${TFLAGS[@]}" --threads 2 --out one-r.h --json one-r.json \
+      >tune3.out 2>&1 || { cat tune3.out; fail "hansu-tune with refusals, one process"; }
+    grep -q "^trace parity: [1-9][0-9]* refused" tune3.out || { cat tune3.out; fail "no refusals"; }
+    HANSU_TUNE_TEST_REFUSE=7 $MPIRUN --allow-run-as-root --oversubscribe --bind-to none -np 2 \
+      -x HANSU_TUNE_TEST_REFUSE "$TUNE" "${TFLAGS[@]}" --threads 1 --out mpi-r.h --json mpi-r.json \
+      >tune4.out 2>&1 || { cat tune4.out; fail "hansu-tune with refusals under mpirun -np 2"; }
+    cmp one-r.h mpi-r.h || fail "mpirun -np 2 hansu-tune with refusals wrote other weights"
+    diff <(grep -v '"seconds"\|"out"' one-r.json) <(grep -v '"seconds"\|"out"' mpi-r.json) ||
+      fail "mpirun -np 2 hansu-tune with refusals reported other numbers"
+    halves tune4.out
   fi
   echo "mpi: identical to one process, and after a killed rank and --resume"
   exit 0

@@ -209,7 +209,9 @@ static void test_gradient_split_over_ranks(void **state) {
     tune_gradient(&s, 0, s.npos, w, k, 3, one, scratch);
     double loss = 0, one_loss = tune_loss(&s, w, k, 3);
     for (int rank = 0; rank < 3; rank++) {
-        loss += tune_gradient_split(&s, 0, s.npos, w, k, 1, rank, 3, share, scratch);
+        size_t at, hi; // a store of the whole set: the rank's share starts at its own index
+        tune_static_share(0, s.npos, 3, rank, &at, &hi);
+        loss += tune_gradient_split(&s, 0, s.npos, at, w, k, 1, rank, 3, share, scratch);
         for (int i = 0; i < 2 * NP; i++)
             sum[i] += share[i];
     }
@@ -219,6 +221,153 @@ static void test_gradient_split_over_ranks(void **state) {
     assert_true(fabs(loss - one_loss) <= 1e-15);
     free(scratch);
     trace_store_free(&s);
+}
+
+// The shares of share.h partition the set: in every batch, rank r's held range is exactly the
+// union of its threads' static shares, every position is held by one rank, and each rank's
+// local indices run 0 .. count-1 batch after batch.
+static void test_shares_partition(void **state) {
+    (void)state;
+    const size_t npos = 1001, batches[] = {96, 0, 1001, 5000, 7};
+    for (size_t bi = 0; bi < sizeof batches / sizeof batches[0]; bi++) {
+        unsigned char *seen = calloc(npos, 1);
+        for (int rank = 0; rank < 3; rank++) {
+            TuneShare sh = tune_share_make(npos, batches[bi], rank, 3, 2);
+            size_t next = 0;
+            for (size_t b = 0; b < tune_share_batches(&sh); b++) {
+                size_t begin, end, lo, hi, at, tlo, thi, x;
+                tune_share_batch(&sh, b, &begin, &end, &lo, &hi, &at);
+                assert_int_equal(at, next);
+                tune_static_share(begin, end, 6, 2 * rank, &tlo, &x);
+                tune_static_share(begin, end, 6, 2 * rank + 1, &x, &thi);
+                assert_int_equal(lo, tlo);
+                assert_int_equal(hi, thi);
+                for (size_t j = lo; j < hi; j++)
+                    seen[j]++;
+                next += hi - lo;
+            }
+            assert_int_equal(tune_share_count(&sh), next);
+        }
+        for (size_t j = 0; j < npos; j++)
+            assert_int_equal(seen[j], 1);
+        free(seen);
+    }
+}
+
+// Rank r's compact store: its held positions of s under sh, batch after batch.
+static void held_store(const TraceStore *s, const TuneShare *sh, TraceStore *out) {
+    trace_store_init(out, s->nparams, s->phase_max);
+    ErrorInfo err;
+    for (size_t b = 0; b < tune_share_batches(sh); b++) {
+        size_t begin, end, lo, hi, at;
+        tune_share_batch(sh, b, &begin, &end, &lo, &hi, &at);
+        for (size_t j = lo; j < hi; j++) {
+            const TracePos *p = &s->pos[j];
+            assert_int_equal(trace_store_add(out, s->entries + p->start, p->count, p->phase,
+                                             p->result, p->score, p->eval, &err),
+                             STATUS_OK);
+            out->pos[out->npos - 1].target = p->target;
+        }
+    }
+}
+
+// Ranks holding only their shares (without MPI each call returns its own part; one thread per
+// rank, so adding the parts in rank order is the chain's order): the batches' gradients from
+// the compact stores are bit for bit those of one process with three threads, and the losses
+// add up to its loss.
+static void test_gradient_on_held_shares(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 503, 41);
+    double w[2 * NP], k = 0.9;
+    random_weights(w, 43, 70);
+    tune_set_targets(&s, k, 0.2);
+    const size_t batch = 64;
+    double *scratch = calloc(7 * tune_scratch_stride(&s) + 1, sizeof *scratch);
+    TraceStore held[3];
+    TuneShare sh[3];
+    for (int rank = 0; rank < 3; rank++)
+        sh[rank] = tune_share_make(s.npos, batch, rank, 3, 1),
+        held_store(&s, &sh[rank], &held[rank]);
+    for (size_t b = 0; b < tune_share_batches(&sh[0]); b++) {
+        double one[2 * NP], sum[2 * NP] = {0}, part[2 * NP];
+        size_t begin, end, lo, hi, at;
+        tune_share_batch(&sh[0], b, &begin, &end, &lo, &hi, &at);
+        double one_loss = tune_gradient(&s, begin, end, w, k, 3, one, scratch), loss = 0;
+        for (int rank = 0; rank < 3; rank++) {
+            tune_share_batch(&sh[rank], b, &begin, &end, &lo, &hi, &at);
+            loss +=
+                tune_gradient_split(&held[rank], begin, end, at, w, k, 1, rank, 3, part, scratch) *
+                (double)(end - begin);
+            for (int i = 0; i < 2 * NP; i++)
+                sum[i] += part[i];
+        }
+        assert_memory_equal(sum, one, sizeof one);
+        assert_true(fabs(loss / (double)(end - begin) - one_loss) <= 1e-15);
+    }
+    // The whole set as one batch (the validation set): the loss of the shares.
+    double loss = 0, one_loss = tune_loss(&s, w, k, 3);
+    for (int rank = 0; rank < 3; rank++) {
+        TuneShare v = tune_share_make(s.npos, 0, rank, 3, 1);
+        TraceStore vs;
+        held_store(&s, &v, &vs);
+        loss += tune_loss_split(&vs, s.npos, 0, w, k, 1, rank, 3) * (double)s.npos;
+        trace_store_free(&vs);
+    }
+    assert_true(fabs(loss / (double)s.npos - one_loss) <= 1e-15);
+    for (int rank = 0; rank < 3; rank++)
+        trace_store_free(&held[rank]);
+    free(scratch);
+    trace_store_free(&s);
+}
+
+// One rank's share is the whole set: tune_loss_share and tune_fit_k_share are bit for bit
+// tune_loss and tune_fit_k with the same threads (the gathered sums in the same order).
+static void test_share_one_rank(void **state) {
+    (void)state;
+    TraceStore s;
+    make_store(&s, 777, 51);
+    double w[2 * NP], k = 1.3, loss, kk;
+    random_weights(w, 53, 60);
+    tune_set_targets(&s, k, 0);
+    TuneShare sh = tune_share_make(s.npos, 100, 0, 1, 3);
+    ErrorInfo err;
+    assert_int_equal(tune_loss_share(&s, &sh, w, k, &loss, &err), STATUS_OK);
+    double one = tune_loss(&s, w, k, 3);
+    assert_memory_equal(&loss, &one, sizeof loss);
+    assert_int_equal(tune_fit_k_share(&s, &sh, w, &kk, &err), STATUS_OK);
+    one = tune_fit_k(&s, w, 3);
+    assert_memory_equal(&kk, &one, sizeof kk);
+    trace_store_free(&s);
+}
+
+// trace_store_shuffle is trace_store_permute by trace_store_shuffle_order (the order the
+// ranks compute without the traces).
+static void test_shuffle_order(void **state) {
+    (void)state;
+    TraceStore a, b;
+    make_store(&a, 257, 61);
+    make_store(&b, 257, 61);
+    ErrorInfo err;
+    size_t order[257];
+    trace_store_shuffle_order(order, 257, 99);
+    assert_int_equal(trace_store_shuffle(&a, 99, &err), STATUS_OK);
+    TraceStore c;
+    make_store(&c, 257, 61);
+    assert_int_equal(trace_store_permute(&b, order, &err), STATUS_OK);
+    for (size_t i = 0; i < 257; i++) {
+        const TracePos *p = &a.pos[i], *q = &b.pos[i], *o = &c.pos[order[i]];
+        assert_int_equal(p->count, o->count);
+        assert_int_equal(p->phase, o->phase);
+        assert_memory_equal(p, q, sizeof *p);
+        assert_memory_equal(a.entries + p->start, c.entries + o->start,
+                            p->count * sizeof(TraceEntry));
+        assert_memory_equal(b.entries + q->start, c.entries + o->start,
+                            q->count * sizeof(TraceEntry));
+    }
+    trace_store_free(&a);
+    trace_store_free(&b);
+    trace_store_free(&c);
 }
 
 // The regularised objective J = MSE + (l2 / N) * sum((w - w0) / 100)^2: its value on a known
@@ -412,6 +561,10 @@ int main(void) {
         cmocka_unit_test(test_gradient_matches_finite_differences),
         cmocka_unit_test(test_danger_gradient_matches_finite_differences),
         cmocka_unit_test(test_gradient_split_over_ranks),
+        cmocka_unit_test(test_shares_partition),
+        cmocka_unit_test(test_gradient_on_held_shares),
+        cmocka_unit_test(test_share_one_rank),
+        cmocka_unit_test(test_shuffle_order),
         cmocka_unit_test(test_l2_objective),
         cmocka_unit_test(test_rebuild_matches_eval),
         cmocka_unit_test(test_recovery_of_known_weights),

@@ -21,6 +21,7 @@
 #include "shard_data.h"
 #include "synth.h"
 #include "trace_store.h"
+#include "variant.h"
 #include "weights_io.h"
 
 enum { GAMES = 20, EVERY = 7 };
@@ -59,6 +60,8 @@ static void test_engine_built_with_emitted_header(void **state) {
     // The tuner's predictions: traces of this build, weights of the header.
     TraceStore s;
     trace_store_init(&s, EVAL_PARAM_NB, EVAL_PHASE_MAX);
+    trace_store_set_danger(&s, variant_default()->eval->danger_begin,
+                           variant_default()->eval->danger_end);
     FILE *f = fopen(fens, "w");
     assert_non_null(f);
     static Board b;

@@ -2,6 +2,7 @@
 // Self-play HDF5 files to trace stores: read (h5store), filter, choose per game, split by
 // game, decode, resolve by quiescence if asked, trace the evaluation, check parity.
 #include "dataset.h"
+#include "dataset_internal.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #include "shard_data.h"
 #include "variant.h"
 
-enum { QUIESCE_MAX_PLIES = 8, QUIESCE_HASH_MB = 1, PREFETCH_AHEAD = 4 };
+enum { QUIESCE_MAX_PLIES = 8, PREFETCH_AHEAD = 4 };
 
 DatasetFilter dataset_filter_default(void) {
     return (DatasetFilter){.skip_plies = 8,
@@ -81,12 +82,6 @@ static bool keep_row(const PositionColumns *p, size_t r, const DatasetFilter *f,
     return true;
 }
 
-// Rows of one file kept for training and validation, in row order.
-typedef struct RowLists {
-    size_t *train, *valid;
-    size_t ntrain, nvalid;
-} RowLists;
-
 static void shuffle_rows(size_t *rows, size_t n, uint64_t *rng) {
     for (size_t i = n; i > 1; i--) {
         size_t j = (size_t)(prng_next(rng) % i), x = rows[i - 1];
@@ -94,8 +89,8 @@ static void shuffle_rows(size_t *rows, size_t n, uint64_t *rng) {
     }
 }
 
-static Status select_rows(const ShardData *d, const DatasetFilter *f, uint64_t salt, RowLists *out,
-                          DatasetStats *st, ErrorInfo *err) {
+Status dataset_select_rows(const ShardData *d, const DatasetFilter *f, uint64_t salt, RowLists *out,
+                           DatasetStats *st, ErrorInfo *err) {
     size_t np = d->positions.count;
     out->train = malloc((np ? np : 1) * sizeof(size_t));
     out->valid = malloc((np ? np : 1) * sizeof(size_t));
@@ -154,8 +149,14 @@ typedef struct Worker {
 } Worker;
 
 static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Board *b, EvalTrace *tr,
-                      Searcher *qs, Worker *w, const char *path) {
+                      Searcher *qs, Worker *w, const char *path, uint8_t *kept_out) {
     const PositionColumns *p = &d->positions;
+    if (f->test_refuse && r % f->test_refuse == 0) { // a parity refusal, for the tests
+        w->store.refused++;
+        if (kept_out)
+            *kept_out = false;
+        return;
+    }
     PackedBoard pb;
     memcpy(pb.sq, p->board + r * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES);
     Status st =
@@ -180,6 +181,8 @@ static void build_one(const ShardData *d, size_t r, const DatasetFilter *f, Boar
     bool kept;
     w->st = trace_store_add_eval(&w->store, tr, b->side, b->variant->eval->weights, e, result,
                                  score, &kept, &w->err);
+    if (kept_out)
+        *kept_out = kept;
 }
 
 // Copies thread t's store into out at its offsets (positions and entries of the threads
@@ -193,9 +196,9 @@ static void copy_segment(TraceStore *out, const TraceStore *src, size_t pos_at, 
     }
 }
 
-static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const DatasetFilter *f,
-                         int threads, Searcher **qs, const char *path, TraceStore *out,
-                         DatasetStats *st, ErrorInfo *err) {
+Status dataset_build_rows(const ShardData *d, const size_t *rows, size_t n, const DatasetFilter *f,
+                          int threads, Searcher **qs, const char *path, TraceStore *out,
+                          DatasetStats *st, uint8_t *kept, ErrorInfo *err) {
     Worker *w = calloc((size_t)threads, sizeof *w);
     size_t *at = calloc(2 * (size_t)threads, sizeof *at); // per thread: first position, entry
     if (!w || !at)
@@ -206,6 +209,7 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const
     }
     Status s = STATUS_OK;
     size_t np = out->npos, ne = out->nentries;
+    st->traced += n;
 #pragma omp parallel num_threads(threads)
     {
         int t = omp_get_thread_num();
@@ -226,7 +230,7 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const
                 __builtin_prefetch(&d->positions.score[r]);
             }
             if (me->st == STATUS_OK)
-                build_one(d, rows[i], f, b, tr, qs[t], me, path);
+                build_one(d, rows[i], f, b, tr, qs[t], me, path, kept ? &kept[i] : NULL);
         }
         free(b);
         free(tr);
@@ -261,10 +265,9 @@ static Status build_rows(const ShardData *d, const size_t *rows, size_t n, const
 
 // --- files --------------------------------------------------------------------------------
 
-// The variant of every file must be the fit's: the first file of another one is refused,
-// named with the first file read (the fit's term list cannot describe two games).
-static Status check_variant(const char *path, const StoreMeta *meta, const DatasetFilter *f,
-                            const char *first, ErrorInfo *err) {
+// The fit's term list cannot describe two games: the first file of another variant is refused.
+Status dataset_check_variant(const char *path, const StoreMeta *meta, const DatasetFilter *f,
+                             const char *first, ErrorInfo *err) {
     const char *want = f->variant ? f->variant : variant_default()->name;
     const char *got = meta->variant[0] ? meta->variant : variant_default()->name;
     if (strcmp(want, got) == 0)
@@ -285,18 +288,20 @@ static Status load_file(const char *path, const char *first, const DatasetFilter
     StoreMeta meta;
     Status s = h5store_read(path, &meta, data, err);
     if (s == STATUS_OK)
-        s = check_variant(path, &meta, f, first, err);
+        s = dataset_check_variant(path, &meta, f, first, err);
     if (s != STATUS_OK)
         return s;
     double t1 = omp_get_wtime();
     st->read_seconds += t1 - t0;
     st->files++, st->games += data->games.count, st->positions += data->positions.count;
     RowLists rl = {0};
-    s = select_rows(data, f, 0x9e3779b97f4a7c15ULL * (st->files + 1), &rl, st, err);
+    s = dataset_select_rows(data, f, dataset_file_salt(st->files - 1), &rl, st, err);
     if (s == STATUS_OK)
-        s = build_rows(data, rl.train, rl.ntrain, f, threads, qs, path, train, st, err);
+        s = dataset_build_rows(data, rl.train, rl.ntrain, f, threads, qs, path, train, st, NULL,
+                               err);
     if (s == STATUS_OK)
-        s = build_rows(data, rl.valid, rl.nvalid, f, threads, qs, path, valid, st, err);
+        s = dataset_build_rows(data, rl.valid, rl.nvalid, f, threads, qs, path, valid, st, NULL,
+                               err);
     free(rl.train);
     free(rl.valid);
     st->build_seconds += omp_get_wtime() - t1;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "search.h"
+#include "share.h"
 #include "status.h"
 #include "trace_store.h"
 
@@ -24,6 +25,8 @@ typedef struct DatasetFilter {
     uint64_t seed;         // drives the per-game choice, the split and the order
     bool keep_order;       // build in row order instead of a seeded random order (tests)
     const char *variant;   // the variant every file must hold (Variant.name; NULL: janggi)
+    unsigned test_refuse;  // tests only (HANSU_TUNE_TEST_REFUSE): refuse every position whose
+                           // row is a multiple of this, as trace parity would; 0: none
 } DatasetFilter;
 
 /// Counts of what happened to the positions, for the report and the banner.
@@ -34,6 +37,7 @@ typedef struct DatasetStats {
     size_t refused;    // trace parity failures (> 1 cp)
     size_t off_by_one; // kept with a 1 cp parity difference
     size_t train_games, valid_games;
+    size_t traced; // positions traced here (MPI: this rank's, dataset_load_share)
     double read_seconds, build_seconds; // HDF5 reading; decoding + trace building
 } DatasetStats;
 
@@ -67,6 +71,28 @@ void dataset_free_files(char **files, size_t n);
 /// after filtering), each naming the file.
 Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
                     TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err);
+
+/// How MPI ranks split the sets for dataset_load_share.
+typedef struct DatasetRanks {
+    int rank, ranks;     // this process is rank `rank` (0-based) of `ranks`
+    size_t batch;        // the optimiser's positions per batch (0: full batch)
+    uint64_t order_seed; // the seed of the training set's shuffle across files (--seed)
+} DatasetRanks;
+
+/// dataset_load for rank rk->rank of rk->ranks MPI ranks of `threads` threads each: train and
+/// valid get only the positions this rank's threads take in the optimiser (share.h: the
+/// training set in batches of rk->batch, the validation set whole), in the order of the shares,
+/// and train_share, valid_share their layouts, the whole sets being those one process builds
+/// (dataset_load, then trace_store_shuffle with rk->order_seed when there are several files):
+/// every rank reads every file (twice) and applies the same selection; each candidate is
+/// traced by the one rank that holds it when all are kept; when trace parity refuses some, the
+/// ranks exchange them and trace their shares of the kept ones again. stats as one process
+/// counts them (traced: this rank's). Every rank must call it alike. Errors as dataset_load, on
+/// every rank (STATUS_IO "another MPI rank failed" where another rank's step failed).
+Status dataset_load_share(char *const *paths, size_t n, const DatasetFilter *f, int threads,
+                          const DatasetRanks *rk, TraceStore *train, TraceStore *valid,
+                          TuneShare *train_share, TuneShare *valid_share, DatasetStats *stats,
+                          ErrorInfo *err);
 
 /// Resolves b to a quiet position by the engine's quiescence search (search_quiet_pv: captures,
 /// every evasion in check, every move where a quiet move may end the game; the line cut before

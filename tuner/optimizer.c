@@ -4,6 +4,7 @@
 #include "optimizer.h"
 #include "cluster.h"
 #include "prng.h"
+#include "share.h"
 
 #include <math.h>
 #include <omp.h>
@@ -123,14 +124,6 @@ double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double
     return sum / (double)(end - begin);
 }
 
-// Thread t's share [lo, hi) of [begin, end) among n threads under schedule(static) as libgomp
-// cuts it: n / threads each, one more for the first (n % threads).
-static void static_share(size_t begin, size_t end, int threads, int t, size_t *lo, size_t *hi) {
-    size_t n = end - begin, q = n / (size_t)threads, rem = n % (size_t)threads, i = (size_t)t;
-    *lo = begin + (i < rem ? (q + 1) * i : q * i + rem);
-    *hi = *lo + q + (i < rem);
-}
-
 // One rank's per-thread shares, added in thread order by cluster_chain_sum.
 typedef struct Shares {
     int threads;
@@ -149,8 +142,9 @@ static void add_shares(double *acc, void *arg) {
     }
 }
 
-double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, const double *w, double k,
-                           int threads, int rank, int ranks, double *grad, double *scratch) {
+double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, size_t at,
+                           const double *w, double k, int threads, int rank, int ranks,
+                           double *grad, double *scratch) {
     if (ranks <= 1)
         return tune_gradient(s, begin, end, w, k, threads, grad, scratch);
     size_t n2 = (size_t)2 * s->nparams, stride = tune_scratch_stride(s);
@@ -160,15 +154,17 @@ double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, const 
     memset(acc, 0, (n2 + 1) * sizeof *acc);
     const double inv_pm = 1.0 / s->phase_max,
                  scale = end > begin ? 2.0 * k * LN10_400 / (double)(end - begin) : 0;
+    size_t first, x;
+    tune_static_share(begin, end, all, rank * nt, &first, &x);
     // One share per thread of this rank, whatever team OpenMP gives (each its own buffer).
 #pragma omp parallel for schedule(static, 1) num_threads(nt)
     for (int t = 0; t < nt; t++) {
         double *g = scratch + (size_t)t * stride, sum = 0;
         memset(g, 0, n2 * sizeof *g);
         size_t lo, hi;
-        static_share(begin, end, all, rank * nt + t, &lo, &hi);
+        tune_static_share(begin, end, all, rank * nt + t, &lo, &hi);
         for (size_t j = lo; j < hi; j++) {
-            const TracePos *p = &s->pos[j];
+            const TracePos *p = &s->pos[at + (j - first)];
             TraceDanger dz;
             double pr = tune_sigmoid(k, trace_store_eval_pos(s, p, w, &dz)), d = pr - p->target;
             sum += d * d;
@@ -185,19 +181,22 @@ double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, const 
     return end > begin ? acc[n2] / (double)(end - begin) : 0;
 }
 
-double tune_loss_split(const TraceStore *s, const double *w, double k, int threads, int rank,
-                       int ranks) {
-    if (ranks <= 1 || s->npos == 0)
+double tune_loss_split(const TraceStore *s, size_t npos, size_t at, const double *w, double k,
+                       int threads, int rank, int ranks) {
+    if (ranks <= 1 || npos == 0)
         return tune_loss(s, w, k, threads);
     double part[256] = {0};
     int nt = threads < 256 ? threads : 256, all = nt * ranks;
+    size_t first, x;
+    tune_static_share(0, npos, all, rank * nt, &first, &x);
 #pragma omp parallel for schedule(static, 1) num_threads(nt)
     for (int t = 0; t < nt; t++) {
         double acc = 0;
         size_t lo, hi;
-        static_share(0, s->npos, all, rank * nt + t, &lo, &hi);
+        tune_static_share(0, npos, all, rank * nt + t, &lo, &hi);
         for (size_t j = lo; j < hi; j++) {
-            double d = tune_sigmoid(k, eval_at(s, &s->pos[j], w)) - s->pos[j].target;
+            const TracePos *p = &s->pos[at + (j - first)];
+            double d = tune_sigmoid(k, eval_at(s, p, w)) - p->target;
             acc += d * d;
         }
         part[t] = acc;
@@ -205,7 +204,39 @@ double tune_loss_split(const TraceStore *s, const double *w, double k, int threa
     Shares sh = {.threads = nt, .n2 = 0, .stride = 0, .scratch = NULL, .part = part};
     double sum = 0;
     cluster_chain_sum(&sum, 1, add_shares, &sh);
-    return sum / (double)s->npos;
+    return sum / (double)npos;
+}
+
+Status tune_loss_share(const TraceStore *s, const TuneShare *sh, const double *w, double k,
+                       double *loss, ErrorInfo *err) {
+    *loss = 0;
+    double *mine = malloc((s->npos ? s->npos : 1) * sizeof *mine);
+    double *d = malloc((sh->npos ? sh->npos : 1) * sizeof *d);
+    Status st = mine && d ? STATUS_OK
+                          : error_set(err, STATUS_NOMEM, "tuner: out of memory for %zu positions",
+                                      sh->npos);
+    st = tune_agree(st, err);
+    if (st == STATUS_OK) {
+        // The differences, not their squares: the sums below are tune_loss's very expressions.
+#pragma omp parallel for schedule(static) num_threads(sh->threads)
+        for (size_t j = 0; j < s->npos; j++)
+            mine[j] = tune_sigmoid(k, eval_at(s, &s->pos[j], w)) - s->pos[j].target;
+        tune_share_gather(sh, mine, d);
+        // The threads of one process with sh->all threads, each its static share, in order.
+        double sum = 0;
+        for (int t = 0; t < sh->all && sh->npos; t++) {
+            size_t lo, hi;
+            double acc = 0;
+            tune_static_share(0, sh->npos, sh->all, t, &lo, &hi);
+            for (size_t j = lo; j < hi; j++)
+                acc += d[j] * d[j];
+            sum += acc;
+        }
+        *loss = sh->npos ? sum / (double)sh->npos : 0;
+    }
+    free(mine);
+    free(d);
+    return st;
 }
 
 double tune_penalty(const TuneConfig *cfg, int nparams, size_t npos, const double *w0,
@@ -225,43 +256,78 @@ double tune_penalty(const TuneConfig *cfg, int nparams, size_t npos, const doubl
 }
 
 // MSE of sigmoid(K * e_j) against the results, for the K fit.
-static double result_mse(const TraceStore *s, const double *evals, double k) {
+static double result_mse(const double *evals, const uint64_t *results, size_t n, double k) {
     double sum = 0;
-    for (size_t j = 0; j < s->npos; j++) {
-        double d = tune_sigmoid(k, evals[j]) - trace_result_value(s->pos[j].result);
+    for (size_t j = 0; j < n; j++) {
+        double d = tune_sigmoid(k, evals[j]) - trace_result_value((uint8_t)results[j]);
         sum += d * d;
     }
-    return sum / (double)s->npos;
+    return sum / (double)n;
 }
 
-double tune_fit_k(const TraceStore *s, const double *w, int threads) {
-    if (s->npos == 0)
-        return 0;
-    double *evals = malloc(s->npos * sizeof *evals);
-    if (!evals)
-        return 0;
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (size_t j = 0; j < s->npos; j++)
-        evals[j] = eval_at(s, &s->pos[j], w);
+// The K fit on the evaluations and results of n positions (n > 0).
+static double fit_k(const double *evals, const uint64_t *results, size_t n) {
     // Coarse log-spaced scan, so the refinement starts in the right valley.
     double lo = 0.05, hi = 20, best_k = lo, best = INFINITY;
     for (int i = 0; i <= 60; i++) {
-        double kk = lo * pow(hi / lo, i / 60.0), l = result_mse(s, evals, kk);
+        double kk = lo * pow(hi / lo, i / 60.0), l = result_mse(evals, results, n, kk);
         if (l < best)
             best = l, best_k = kk;
     }
     double step = pow(hi / lo, 1 / 60.0);
     double a = best_k / step, b = best_k * step, g = (sqrt(5) - 1) / 2;
     double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = result_mse(s, evals, c), fd = result_mse(s, evals, d);
+    double fc = result_mse(evals, results, n, c), fd = result_mse(evals, results, n, d);
     while (b - a > 1e-6) {
         if (fc < fd)
-            b = d, d = c, fd = fc, c = b - g * (b - a), fc = result_mse(s, evals, c);
+            b = d, d = c, fd = fc, c = b - g * (b - a), fc = result_mse(evals, results, n, c);
         else
-            a = c, c = d, fc = fd, d = a + g * (b - a), fd = result_mse(s, evals, d);
+            a = c, c = d, fc = fd, d = a + g * (b - a), fd = result_mse(evals, results, n, d);
+    }
+    return (a + b) / 2;
+}
+
+// Evaluations and results of every position of s under w.
+static void evals_results(const TraceStore *s, const double *w, int threads, double *evals,
+                          uint64_t *results) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t j = 0; j < s->npos; j++)
+        evals[j] = eval_at(s, &s->pos[j], w), results[j] = s->pos[j].result;
+}
+
+double tune_fit_k(const TraceStore *s, const double *w, int threads) {
+    if (s->npos == 0)
+        return 0;
+    double *evals = malloc(s->npos * sizeof *evals);
+    uint64_t *results = malloc(s->npos * sizeof *results);
+    double k = 0;
+    if (evals && results) {
+        evals_results(s, w, threads, evals, results);
+        k = fit_k(evals, results, s->npos);
     }
     free(evals);
-    return (a + b) / 2;
+    free(results);
+    return k;
+}
+
+Status tune_fit_k_share(const TraceStore *s, const TuneShare *sh, const double *w, double *k,
+                        ErrorInfo *err) {
+    *k = 0;
+    size_t n = sh->npos ? sh->npos : 1, m = s->npos ? s->npos : 1;
+    double *evals = malloc(n * sizeof *evals), *mine = malloc(m * sizeof *mine);
+    uint64_t *results = malloc(n * sizeof *results), *rmine = malloc(m * sizeof *rmine);
+    Status st = evals && mine && results && rmine
+                    ? STATUS_OK
+                    : error_set(err, STATUS_NOMEM, "K fit: out of memory for %zu positions", n);
+    st = tune_agree(st, err);
+    if (st == STATUS_OK && sh->npos) {
+        evals_results(s, w, sh->threads, mine, rmine);
+        tune_share_gather(sh, mine, evals);
+        tune_share_gather(sh, rmine, results);
+        *k = fit_k(evals, results, sh->npos);
+    }
+    free(evals), free(mine), free(results), free(rmine);
+    return st;
 }
 
 // One optimiser step on w from gradient g; frozen parameters keep their value.
@@ -282,11 +348,10 @@ static void step(const TuneConfig *cfg, int nparams, double *w, const double *g,
 }
 
 // One pass over the training set in (shuffled) batches; returns the mean pre-step loss.
-static double run_epoch(const TraceStore *s, const TuneConfig *cfg, const double *w0, int epoch,
-                        double *w, double *g, double *m, double *v, double *scratch, size_t *order,
-                        long *t) {
-    size_t batch = cfg->batch && cfg->batch < s->npos ? cfg->batch : s->npos;
-    size_t nb = (s->npos + batch - 1) / batch;
+static double run_epoch(const TraceStore *s, const TuneShare *sh, const TuneConfig *cfg,
+                        const double *w0, int epoch, double *w, double *g, double *m, double *v,
+                        double *scratch, size_t *order, long *t) {
+    size_t nb = tune_share_batches(sh);
     for (size_t b = 0; b < nb; b++)
         order[b] = b;
     uint64_t rng = cfg->seed ^ (0x5851f42d4c957f2dULL * (uint64_t)epoch);
@@ -296,41 +361,54 @@ static double run_epoch(const TraceStore *s, const TuneConfig *cfg, const double
     }
     double sum = 0;
     for (size_t b = 0; b < nb; b++) {
-        size_t lo = order[b] * batch, hi = lo + batch < s->npos ? lo + batch : s->npos;
-        sum += tune_gradient_split(s, lo, hi, w, cfg->k, cfg->threads, cfg->rank, cfg->ranks, g,
+        size_t lo, hi, held_lo, held_hi, at;
+        tune_share_batch(sh, order[b], &lo, &hi, &held_lo, &held_hi, &at);
+        if (!cfg->train_share) // the whole set here: the rank's threads start at held_lo
+            at = held_lo;
+        sum += tune_gradient_split(s, lo, hi, at, w, cfg->k, cfg->threads, cfg->rank, cfg->ranks, g,
                                    scratch) *
                (double)(hi - lo);
-        tune_penalty(cfg, s->nparams, s->npos, w0, w, g); // the prior: N of the whole set
+        tune_penalty(cfg, s->nparams, sh->npos, w0, w, g); // the prior: N of the whole set
         step(cfg, s->nparams, w, g, m, v, ++*t);
     }
-    return sum / (double)s->npos;
+    return sum / (double)sh->npos;
 }
 
 Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneConfig *cfg,
                   double *w, TuneEpochFn on_epoch, void *arg, TuneResult *result, ErrorInfo *err) {
-    if (train->npos == 0)
+    // The whole sets' layout: the stores hold all of them, or (MPI) this rank's shares.
+    TuneShare tsh = cfg->train_share ? *cfg->train_share
+                                     : tune_share_make(train->npos, cfg->batch, cfg->rank,
+                                                       cfg->ranks, cfg->threads);
+    size_t nvalid = cfg->valid_share ? cfg->valid_share->npos : valid ? valid->npos : 0;
+    if (tsh.npos == 0)
         return error_set(err, STATUS_RANGE, "no training positions");
     if (cfg->threads < 1 || cfg->threads > 256 || cfg->epochs < 0 || !(cfg->lr > 0) ||
         !(cfg->l2 >= 0))
         return error_set(err, STATUS_RANGE, "bad threads %d, epochs %d or learning rate %g",
                          cfg->threads, cfg->epochs, cfg->lr);
-    size_t n2 = (size_t)2 * train->nparams, batch = cfg->batch ? cfg->batch : train->npos;
+    size_t n2 = (size_t)2 * train->nparams;
     double *g = calloc(n2, sizeof *g), *m = calloc(n2, sizeof *m), *v = calloc(n2, sizeof *v);
     double *best = malloc(n2 * sizeof *best), *w0 = malloc(n2 * sizeof *w0);
     // One buffer per thread, and one more for tune_gradient_split's running sum.
     double *scratch =
         calloc((size_t)(cfg->threads + 1) * tune_scratch_stride(train) + 1, sizeof *scratch);
-    size_t *order = malloc(((train->npos + batch - 1) / batch) * sizeof *order);
+    size_t *order = malloc(tune_share_batches(&tsh) * sizeof *order);
     Status st = STATUS_OK;
     if (!g || !m || !v || !best || !w0 || !scratch || !order) {
         st = error_set(err, STATUS_NOMEM, "tuner: out of memory for %zu parameters", n2);
         goto cleanup;
     }
-    bool has_valid = valid && valid->npos > 0;
-    *result =
-        (TuneResult){.best_valid_mse = has_valid ? tune_loss_split(valid, w, cfg->k, cfg->threads,
-                                                                   cfg->rank, cfg->ranks)
-                                                 : NAN};
+    bool has_valid = nvalid > 0;
+    // A rank holding the validation shares keeps them from index 0; the whole set here: its
+    // threads' first position.
+    size_t vat = 0, x;
+    if (!cfg->valid_share && cfg->ranks > 1)
+        tune_static_share(0, nvalid, cfg->ranks * cfg->threads, cfg->rank * cfg->threads, &vat, &x);
+    *result = (TuneResult){.best_valid_mse =
+                               has_valid ? tune_loss_split(valid, nvalid, vat, w, cfg->k,
+                                                           cfg->threads, cfg->rank, cfg->ranks)
+                                         : NAN};
     memcpy(best, w, n2 * sizeof *best);
     memcpy(w0, cfg->w0 ? cfg->w0 : w, n2 * sizeof *w0);
     long t = 0;
@@ -338,10 +416,11 @@ Status tune_train(const TraceStore *train, const TraceStore *valid, const TuneCo
     for (int epoch = 1; epoch <= cfg->epochs; epoch++) {
         TuneEpoch e = {.epoch = epoch, .valid_mse = NAN};
         double t0 = omp_get_wtime();
-        e.train_mse = run_epoch(train, cfg, w0, epoch, w, g, m, v, scratch, order, &t);
+        e.train_mse = run_epoch(train, &tsh, cfg, w0, epoch, w, g, m, v, scratch, order, &t);
         double t1 = omp_get_wtime();
         if (has_valid)
-            e.valid_mse = tune_loss_split(valid, w, cfg->k, cfg->threads, cfg->rank, cfg->ranks);
+            e.valid_mse =
+                tune_loss_split(valid, nvalid, vat, w, cfg->k, cfg->threads, cfg->rank, cfg->ranks);
         e.train_seconds = t1 - t0, e.valid_seconds = omp_get_wtime() - t1;
         result->epochs_run = epoch;
         if (on_epoch)

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "share.h"
 #include "status.h"
 #include "trace_store.h"
 
@@ -53,6 +54,9 @@ typedef struct TuneConfig {
     const double *w0;      // 2 * nparams weights the prior pulls toward; NULL = the start of w
     int rank, ranks;       // MPI: this process is rank `rank` of `ranks`, each with `threads`
                            // threads; ranks <= 1: this process alone (see tune_gradient_split)
+    // MPI: the stores hold only this rank's shares of the whole sets (share.h; the training
+    // set's batches of `batch`, the validation set as one batch); NULL: the whole sets.
+    const TuneShare *train_share, *valid_share;
 } TuneConfig;
 
 /// What one epoch did, for the per-epoch line and the loss CSV.
@@ -93,18 +97,36 @@ double tune_gradient(const TraceStore *s, size_t begin, size_t end, const double
 
 /// tune_gradient spread over `ranks` processes (MPI ranks) of `threads` threads each: this
 /// one (rank `rank`) computes the shares that threads rank*threads .. rank*threads+threads-1
-/// of one process with ranks*threads threads would (OpenMP's static split, as libgomp cuts
-/// it), and cluster_chain_sum adds every share in that thread order, so the gradient and the
+/// of one process with ranks*threads threads would (OpenMP's static split, tune_static_share),
+/// and cluster_chain_sum adds every share in that thread order, so the gradient and the
 /// loss, returned on every rank, are bit for bit those of tune_gradient with ranks*threads
-/// threads. Every rank must call it alike. scratch: (threads + 1) * tune_scratch_stride(s) + 1
-/// doubles (the last for the running sum). ranks <= 1: tune_gradient.
-double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, const double *w, double k,
-                           int threads, int rank, int ranks, double *grad, double *scratch);
+/// threads. [begin, end) are global indices; s->pos[at] is the global position where this
+/// rank's first thread starts (its held range of the batch, share.h; in a store of the whole
+/// set, that position's own index). Every rank must call it alike. scratch: (threads + 1) *
+/// tune_scratch_stride(s) + 1 doubles (the last for the running sum). ranks <= 1: tune_gradient
+/// on s's [begin, end).
+double tune_gradient_split(const TraceStore *s, size_t begin, size_t end, size_t at,
+                           const double *w, double k, int threads, int rank, int ranks,
+                           double *grad, double *scratch);
 
-/// tune_loss spread over ranks as tune_gradient_split: bit for bit tune_loss with
-/// ranks*threads threads, on every rank. ranks <= 1: tune_loss.
-double tune_loss_split(const TraceStore *s, const double *w, double k, int threads, int rank,
-                       int ranks);
+/// tune_loss spread over ranks as tune_gradient_split over a set of npos positions, of which
+/// s holds this rank's threads' static shares from index `at`: bit for bit tune_loss with
+/// ranks*threads threads, on every rank. ranks <= 1: tune_loss of s.
+double tune_loss_split(const TraceStore *s, size_t npos, size_t at, const double *w, double k,
+                       int threads, int rank, int ranks);
+
+/// tune_loss with sh->all threads of the whole set of which s holds this rank's share sh (of
+/// any batch layout): every rank's differences p_j - t_j are gathered (8 bytes per position of
+/// the whole set) and summed as those threads would. Every rank must call it alike.
+/// STATUS_NOMEM (on every rank, tune_agree) when memory is short.
+Status tune_loss_share(const TraceStore *s, const TuneShare *sh, const double *w, double k,
+                       double *loss, ErrorInfo *err);
+
+/// tune_fit_k of the whole set of which s holds this rank's share sh: the evaluations and
+/// results of every position gathered (16 bytes per position), then the same fit on every
+/// rank. Every rank must call it alike; STATUS_NOMEM as tune_loss_share.
+Status tune_fit_k_share(const TraceStore *s, const TuneShare *sh, const double *w, double *k,
+                        ErrorInfo *err);
 
 /// Doubles of scratch each thread needs in tune_gradient().
 size_t tune_scratch_stride(const TraceStore *s);

@@ -203,8 +203,19 @@ double trace_store_eval(const TraceStore *s, size_t i, const double *w) {
     return trace_store_eval_pos(s, &s->pos[i], w, &dz);
 }
 
-Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {
-    if (s->npos < 2)
+void trace_store_shuffle_order(size_t *order, size_t n, uint64_t seed) {
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    uint64_t state = seed;
+    for (size_t i = n > 0 ? n - 1 : 0; i > 0; i--) {
+        size_t j = (size_t)(prng_next(&state) % (i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
+Status trace_store_permute(TraceStore *s, const size_t *order, ErrorInfo *err) {
+    if (s->npos == 0)
         return STATUS_OK;
     TracePos *pos = big_alloc(s->npos * sizeof *pos);
     TraceEntry *ent = big_alloc((s->nentries ? s->nentries : 1) * sizeof *ent);
@@ -213,17 +224,10 @@ Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {
         free(ent);
         return error_set(err, STATUS_NOMEM, "shuffle: out of memory for %zu positions", s->npos);
     }
-    memcpy(pos, s->pos, s->npos * sizeof *pos);
-    uint64_t state = seed;
-    for (size_t i = s->npos - 1; i > 0; i--) {
-        size_t j = (size_t)(prng_next(&state) % (i + 1));
-        TracePos t = pos[i];
-        pos[i] = pos[j];
-        pos[j] = t;
-    }
-    // Lay the entries out in the new order.
+    // Lay the positions and their entries out in the new order.
     size_t at = 0;
     for (size_t i = 0; i < s->npos; i++) {
+        pos[i] = s->pos[order[i]];
         memcpy(ent + at, s->entries + pos[i].start, pos[i].count * sizeof *ent);
         pos[i].start = (uint32_t)at;
         at += pos[i].count;
@@ -233,6 +237,18 @@ Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {
     s->pos = pos, s->pos_cap = s->npos;
     s->entries = ent, s->entries_cap = s->nentries ? s->nentries : 1;
     return STATUS_OK;
+}
+
+Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err) {
+    if (s->npos < 2)
+        return STATUS_OK;
+    size_t *order = malloc(s->npos * sizeof *order);
+    if (!order)
+        return error_set(err, STATUS_NOMEM, "shuffle: out of memory for %zu positions", s->npos);
+    trace_store_shuffle_order(order, s->npos, seed);
+    Status st = trace_store_permute(s, order, err);
+    free(order);
+    return st;
 }
 
 double trace_store_bytes_per_position(const TraceStore *s) {

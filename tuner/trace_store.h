@@ -133,6 +133,14 @@ static inline double trace_store_eval_pos(const TraceStore *s, const TracePos *p
 /// the entries into the new order, so mini-batches are random and reads stay sequential.
 Status trace_store_shuffle(TraceStore *s, uint64_t seed, ErrorInfo *err);
 
+/// The order trace_store_shuffle puts n positions in: order[i] is the old index of the
+/// position it moves to i (the same Fisher-Yates swaps applied to 0 .. n-1).
+void trace_store_shuffle_order(size_t *order, size_t n, uint64_t seed);
+
+/// Reorders the positions so that new position i is old position order[i] (a permutation of
+/// 0 .. npos-1), the entries copied into the new order. STATUS_NOMEM when memory is short.
+Status trace_store_permute(TraceStore *s, const size_t *order, ErrorInfo *err);
+
 /// Bytes held per position: (positions + entries) / npos, counting used elements only.
 double trace_store_bytes_per_position(const TraceStore *s);
 

@@ -286,6 +286,11 @@ typedef struct Run {
     Options o;
     uint8_t frozen[EVAL_PARAM_MAX]; // o.spec->param_count of each array in use
     TraceStore train, valid;
+    // MPI: train and valid hold only this rank's shares of the whole sets (share.h).
+    bool shared;
+    TuneShare train_share, valid_share;
+    TraceStore whole; // the whole training set's counts (npos, nentries) for the figures
+    size_t nvalid;    // positions of the whole validation set
     DatasetStats ds;
     EvalWeight start[EVAL_PARAM_MAX]; // starting weights: --init or the compiled-in ones
     double w[2 * EVAL_PARAM_MAX];     // weights being tuned, cp (w[2i] mg, w[2i+1] eg)
@@ -376,11 +381,38 @@ static Status check_files(Run *r, ErrorInfo *err) {
 
 // Step 1: read, filter, split and trace the data; print what happened to the positions.
 static Status load_data(Run *r, ErrorInfo *err) {
-    Status st = dataset_load(r->o.inputs, (size_t)r->o.ninputs, &r->o.filter, r->o.tune.threads,
-                             &r->train, &r->valid, &r->ds, err);
+    TuneConfig *c = &r->o.tune;
+    Status st;
+    if (r->shared) {
+        DatasetRanks rk = {
+            .rank = c->rank, .ranks = c->ranks, .batch = c->batch, .order_seed = c->seed};
+        st =
+            dataset_load_share(r->o.inputs, (size_t)r->o.ninputs, &r->o.filter, c->threads, &rk,
+                               &r->train, &r->valid, &r->train_share, &r->valid_share, &r->ds, err);
+    } else
+        st = dataset_load(r->o.inputs, (size_t)r->o.ninputs, &r->o.filter, c->threads, &r->train,
+                          &r->valid, &r->ds, err);
     if (st != STATUS_OK)
         return st;
     const DatasetStats *ds = &r->ds;
+    r->whole = (TraceStore){
+        .nparams = r->train.nparams, .npos = r->train.npos, .nentries = r->train.nentries};
+    r->nvalid = r->valid.npos;
+    if (r->shared) { // the whole sets' figures, and what this rank holds
+        uint64_t entries = r->train.nentries;
+        cluster_sum_u64(&entries, 1);
+        r->whole.npos = r->train_share.npos, r->whole.nentries = entries;
+        r->nvalid = r->valid_share.npos;
+        c->train_share = &r->train_share, c->valid_share = &r->valid_share;
+        fprintf(stderr,
+                "hansu-tune: rank %d of %d holds %zu of %zu training and %zu of %zu validation "
+                "positions (%.1f MB of traces); traced %zu positions\n",
+                c->rank, c->ranks, r->train.npos, r->whole.npos, r->valid.npos, r->nvalid,
+                (double)((r->train.npos + r->valid.npos) * sizeof(TracePos) +
+                         (r->train.nentries + r->valid.nentries) * sizeof(TraceEntry)) /
+                    1e6,
+                ds->traced);
+    }
     double secs = ds->read_seconds + ds->build_seconds;
     printf("loaded %zu files, %zu games, %zu positions in %.2f s (read %.2f s, build %.2f s): "
            "%.0f positions/s\n",
@@ -390,21 +422,22 @@ static Status load_data(Run *r, ErrorInfo *err) {
            ds->cut_ply, ds->cut_score, ds->cut_check, ds->cut_capture, ds->cut_per_game,
            ds->quiesced);
     printf("trace parity: %zu refused (> 1 cp), %zu off by 1 cp, %zu kept\n", ds->refused,
-           ds->off_by_one, r->train.npos + r->valid.npos);
-    printf("train %zu positions (%zu games), validation %zu positions (%zu games)\n", r->train.npos,
-           ds->train_games, r->valid.npos, ds->valid_games);
+           ds->off_by_one, r->whole.npos + r->nvalid);
+    printf("train %zu positions (%zu games), validation %zu positions (%zu games)\n", r->whole.npos,
+           ds->train_games, r->nvalid, ds->valid_games);
     printf("memory %.1f bytes/position (%.1f non-zero terms/position; 16 + 4 per term)\n",
-           trace_store_bytes_per_position(&r->train), trace_store_entries_per_position(&r->train));
+           trace_store_bytes_per_position(&r->whole), trace_store_entries_per_position(&r->whole));
     // Too little data is not an error, but the user must know what the numbers are worth.
-    if (r->valid.npos == 0)
+    if (r->nvalid == 0)
         printf("warning: no validation positions (--valid %.2f, %zu games): early stopping is "
                "off and the last epoch's weights are kept\n",
                r->o.filter.valid_fraction, ds->train_games + ds->valid_games);
-    if (r->train.npos < 10000)
+    if (r->whole.npos < 10000)
         printf("warning: only %zu training positions: K and the tuned weights will be noisy\n",
-               r->train.npos);
-    // Each file came in shuffled; several files are mixed once more across files.
-    if (ds->files > 1)
+               r->whole.npos);
+    // Each file came in shuffled; several files are mixed once more across files (MPI: done
+    // by dataset_load_share, in the order of the shares).
+    if (ds->files > 1 && !r->shared)
         st = trace_store_shuffle(&r->train, r->o.tune.seed, err);
     return st;
 }
@@ -414,9 +447,15 @@ static int cmp_u64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-// Distinct training positions as the fit sees them: distinct (phase, trace) pairs.
-static size_t distinct_traces(const TraceStore *s) {
+// Distinct training positions as the fit sees them: distinct (phase, trace) pairs (MPI: of
+// the whole set, every rank's hashes gathered).
+static size_t distinct_traces(const TraceStore *s, const TuneShare *sh) {
+    size_t n = sh ? sh->npos : s->npos;
     uint64_t *h = malloc((s->npos ? s->npos : 1) * sizeof *h);
+    uint64_t *all = sh ? malloc((n ? n : 1) * sizeof *all) : h;
+    // Out of memory (on any rank): 0, as before the ranks held shares.
+    if (sh && tune_agree(h && all ? STATUS_OK : STATUS_NOMEM, NULL) != STATUS_OK)
+        return free(h), free(all), 0;
     if (!h)
         return 0;
     for (size_t j = 0; j < s->npos; j++) {
@@ -428,23 +467,26 @@ static size_t distinct_traces(const TraceStore *s) {
         }
         h[j] = x;
     }
-    qsort(h, s->npos, sizeof *h, cmp_u64);
-    size_t n = 0;
-    for (size_t j = 0; j < s->npos; j++)
-        n += j == 0 || h[j] != h[j - 1];
+    if (sh)
+        tune_share_gather(sh, h, all), free(h), h = all;
+    qsort(h, n, sizeof *h, cmp_u64);
+    size_t distinct = 0;
+    for (size_t j = 0; j < n; j++)
+        distinct += j == 0 || h[j] != h[j - 1];
     free(h);
-    return n;
+    return distinct;
 }
 
 // What the data can pin down: distinct games and positions, positions per free weight, and
 // free parameters that few positions touch; a warning when the rule of docs/tuning.md fails.
 static void report_coverage(Run *r) {
-    static size_t touched[EVAL_PARAM_MAX];
+    static uint64_t touched[EVAL_PARAM_MAX];
     const EvalSpec *spec = r->o.spec;
     memset(touched, 0, sizeof touched);
     const TraceStore *s = &r->train;
     for (size_t e = 0; e < s->nentries; e++)
         touched[trace_entry_param(s, s->entries[e].index)]++;
+    cluster_sum_u64(touched, (size_t)spec->param_count); // MPI: over every rank's share
     // A parameter no position touches has no gradient and keeps its value: not counted.
     int free_params = 0, thin = 0, first_thin = -1;
     for (int i = 0; i < spec->param_count; i++) {
@@ -454,14 +496,14 @@ static void report_coverage(Run *r) {
         if (touched[i] < MIN_POSITIONS_PER_PARAM && thin++ == 0)
             first_thin = i;
     }
-    double per_weight = free_params ? (double)s->npos / (2.0 * free_params) : 0;
-    r->distinct = distinct_traces(s);
+    double per_weight = free_params ? (double)r->whole.npos / (2.0 * free_params) : 0;
+    r->distinct = distinct_traces(s, r->shared ? &r->train_share : NULL);
     r->free_weights = 2 * free_params;
     printf("fitting %zu training positions (%zu distinct) from %zu games; %d free weights "
            "(%d touched parameters, mg and eg): %.1f positions per free weight; %d free "
            "parameters in fewer than %d positions\n",
-           s->npos, r->distinct, r->ds.train_games, 2 * free_params, free_params, per_weight, thin,
-           MIN_POSITIONS_PER_PARAM);
+           r->whole.npos, r->distinct, r->ds.train_games, 2 * free_params, free_params, per_weight,
+           thin, MIN_POSITIONS_PER_PARAM);
     if (free_params && (per_weight < POSITIONS_PER_WEIGHT || thin > 0)) {
         const char *term = "";
         for (int t = 0; t < spec->term_count && first_thin >= 0; t++)
@@ -476,18 +518,38 @@ static void report_coverage(Run *r) {
     }
 }
 
+// The MSE of r->w on the whole training and validation sets (NAN without validation set),
+// as one process with all the ranks' threads computes them.
+static Status losses(Run *r, double *train, double *valid, ErrorInfo *err) {
+    const TuneConfig *c = &r->o.tune;
+    Status st = STATUS_OK;
+    if (r->shared)
+        st = tune_loss_share(&r->train, &r->train_share, r->w, c->k, train, err);
+    else
+        *train =
+            tune_loss_split(&r->train, r->train.npos, 0, r->w, c->k, c->threads, c->rank, c->ranks);
+    *valid = r->nvalid ? tune_loss_split(&r->valid, r->nvalid, 0, r->w, c->k, c->threads, c->rank,
+                                         c->ranks)
+                       : NAN;
+    return st;
+}
+
 // Step 2: starting weights, K, targets, the starting losses and the loss CSV's first row.
 static Status prepare(Run *r, ErrorInfo *err) {
     for (int i = 0; i < r->o.spec->param_count; i++)
         r->w[2 * i] = r->start[i].mg, r->w[2 * i + 1] = r->start[i].eg;
     TuneConfig *c = &r->o.tune;
-    if (!r->o.k_given)
+    Status st = STATUS_OK;
+    if (!r->o.k_given && r->shared)
+        st = tune_fit_k_share(&r->train, &r->train_share, r->w, &c->k, err);
+    else if (!r->o.k_given)
         c->k = tune_fit_k(&r->train, r->w, c->threads);
+    if (st != STATUS_OK)
+        return st;
     tune_set_targets(&r->train, c->k, r->o.lambda);
     tune_set_targets(&r->valid, c->k, r->o.lambda);
-    r->start_train = tune_loss_split(&r->train, r->w, c->k, c->threads, c->rank, c->ranks);
-    r->start_valid =
-        r->valid.npos ? tune_loss_split(&r->valid, r->w, c->k, c->threads, c->rank, c->ranks) : NAN;
+    if ((st = losses(r, &r->start_train, &r->start_valid, err)) != STATUS_OK)
+        return st;
     printf("K %.6f (%s), lambda %.3f; starting weights: train MSE %.8f, valid MSE %.8f\n", c->k,
            r->o.k_given ? "given" : "fitted", r->o.lambda, r->start_train, r->start_valid);
     if (!r->o.loss_csv || c->rank > 0) // rank 0 writes the files of an MPI run
@@ -509,9 +571,8 @@ static Status train(Run *r, ErrorInfo *err) {
         r->out[i] = (EvalWeight){(int)lround(r->w[2 * i]), (int)lround(r->w[2 * i + 1])};
         r->w[2 * i] = r->out[i].mg, r->w[2 * i + 1] = r->out[i].eg;
     }
-    r->end_train = tune_loss_split(&r->train, r->w, c->k, c->threads, c->rank, c->ranks);
-    r->end_valid =
-        r->valid.npos ? tune_loss_split(&r->valid, r->w, c->k, c->threads, c->rank, c->ranks) : NAN;
+    if ((st = losses(r, &r->end_train, &r->end_valid, err)) != STATUS_OK)
+        return st;
     printf("%d epochs%s, kept epoch %d; rounded weights: train MSE %.8f (was %.8f), valid MSE "
            "%.8f (was %.8f)\n",
            r->res.epochs_run, r->res.stopped_early ? " (stopped early)" : "", r->res.best_epoch,
@@ -535,7 +596,7 @@ static Status emit(Run *r, ErrorInfo *err) {
     snprintf(note, sizeof note,
              "Texel tuning of %zu train / %zu validation positions, kept "
              "epoch %d",
-             r->train.npos, r->valid.npos, r->res.best_epoch);
+             r->whole.npos, r->nvalid, r->res.best_epoch);
     EvalBanner banner = {.generator = "hansu-tune " HANSU_VERSION,
                          .note = note,
                          .inputs = r->inputs,
@@ -578,16 +639,16 @@ static Status write_json(const Run *r, ErrorInfo *err) {
     json_num(f, "files", (double)ds->files);
     json_num(f, "games", (double)ds->games);
     json_num(f, "positions_read", (double)ds->positions);
-    json_num(f, "train_positions", (double)r->train.npos);
+    json_num(f, "train_positions", (double)r->whole.npos);
     json_num(f, "train_games", (double)ds->train_games);
     json_num(f, "distinct_train_positions", (double)r->distinct);
-    json_num(f, "valid_positions", (double)r->valid.npos);
+    json_num(f, "valid_positions", (double)r->nvalid);
     json_num(f, "valid_games", (double)ds->valid_games);
     json_num(f, "quiesced", (double)ds->quiesced);
-    json_num(f, "bytes_per_position", trace_store_bytes_per_position(&r->train));
+    json_num(f, "bytes_per_position", trace_store_bytes_per_position(&r->whole));
     json_num(f, "free_weights", r->free_weights);
     json_num(f, "positions_per_free_weight",
-             r->free_weights ? (double)r->train.npos / r->free_weights : 0.0);
+             r->free_weights ? (double)r->whole.npos / r->free_weights : 0.0);
     json_num(f, "k", c->k);
     fprintf(f, ",\n  \"k_fitted\": %s", r->o.k_given ? "false" : "true");
     json_num(f, "lambda", r->o.lambda);
@@ -615,16 +676,6 @@ static Status write_json(const Run *r, ErrorInfo *err) {
     }
     Status st = cli_write_atomic(r->o.json, text, len, err);
     free(text);
-    return st;
-}
-
-// Under MPI: STATUS_IO on every rank when one rank's step failed (that rank tells its own
-// error), so that no rank waits for a failed one in the gradient sums.
-static Status agree(Status st, ErrorInfo *err) {
-    uint64_t failed = st != STATUS_OK;
-    cluster_sum_u64(&failed, 1);
-    if (st == STATUS_OK && failed)
-        return error_set(err, STATUS_IO, "another MPI rank failed (its message is above)");
     return st;
 }
 
@@ -667,8 +718,19 @@ static int run_main(int argc, char **argv) {
     if (rc != 0)
         return free(r), free(inputs), rc > 0 ? 0 : 2;
     r->o.tune.frozen = r->frozen;
+    // Tests of the ranks' exchange of parity refusals (which real data hardly ever has).
+    const char *refuse = getenv("HANSU_TUNE_TEST_REFUSE");
+    int64_t every = 0;
+    ErrorInfo perr;
+    if (refuse &&
+        cli_parse_i64("HANSU_TUNE_TEST_REFUSE", refuse, 1, INT32_MAX, &every, &perr) != STATUS_OK) {
+        fprintf(stderr, "hansu-tune: %s\n", perr.msg);
+        return free(r), free(inputs), 2;
+    }
+    r->o.filter.test_refuse = (unsigned)every;
     ClusterPart self = cluster_self();
     r->o.tune.rank = (int)self.index - 1, r->o.tune.ranks = (int)self.count;
+    r->shared = self.count > 1;
     bool lead = self.index == 1;
     if (!lead && !freopen("/dev/null", "w", stdout)) // rank 0 speaks for all
         return free(r), free(inputs), fputs("hansu-tune: cannot silence stdout\n", stderr), 1;
@@ -677,9 +739,9 @@ static int run_main(int argc, char **argv) {
     trace_store_init(&r->train, r->o.spec->param_count, r->o.spec->phase_max);
     trace_store_init(&r->valid, r->o.spec->param_count, r->o.spec->phase_max);
     ErrorInfo err = {{0}};
-    Status st = agree(check_files(r, &err), &err);
+    Status st = tune_agree(check_files(r, &err), &err);
     if (st == STATUS_OK)
-        st = agree(load_data(r, &err), &err);
+        st = tune_agree(load_data(r, &err), &err);
     if (st == STATUS_OK)
         report_coverage(r);
     if (st == STATUS_OK)
