@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
-// generator: hansu print-weights
+// generator: hansu-tune 0.1.0
 // variant: xiangqi
-// note: hand-set initial values (not tuned)
-// inputs: (none)
-// filters: (none)
-// K: 0.000000  epochs: 0
-// final loss (MSE): train 0.00000000  validation 0.00000000
+// note: Texel tuning of 584212 train / 64857 validation positions, kept epoch 7
+// input: /work/wt-xqtrain/runs/train-xiangqi/iter-001/selfplay/shard-000000.h5 sha256:1474ec546c89d565b8ec910dc784b6bc8b818826d31119a090ac292e81f2748b
+// input: /work/wt-xqtrain/runs/train-xiangqi/iter-001/selfplay/shard-000001.h5 sha256:c0622444ee9c7fdffc93bf1a4fba9f31670c1b0bd00ffbb684b1e2257e5d9cc2
+// input: /work/wt-xqtrain/runs/train-xiangqi/iter-002/selfplay/shard-000000.h5 sha256:9690e50a84110780c2399f8dee2891c99a3d497d864ede2dc57bbf18bc88e6e5
+// input: /work/wt-xqtrain/runs/train-xiangqi/iter-002/selfplay/shard-000001.h5 sha256:207707ac144872b0bfcc41d52f18b9bf6f97da4c7fad242993f1ee7946c8e693
+// filters: --skip-plies 8 --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1 --seed 1003 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8 --freeze pst,mobility
+// K: 0.201638  epochs: 15
+// final loss (MSE): train 0.01884945  validation 0.02104464
 // Layout: engine/xiangqi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
 #pragma once
 
@@ -17,12 +20,12 @@ static const EvalWeight EVAL_WEIGHTS_DATA[740] = {
     // MATERIAL (material): value of each piece on the board (general unused)
     S(    0,     0), // none
     S(    0,     0), // general
-    S(  200,   220), // advisor
-    S(  900,  1000), // chariot
-    S(  450,   420), // cannon
-    S(  400,   450), // horse
-    S(  200,   220), // elephant
-    S(   80,   110), // soldier
+    S(  215,   148), // advisor
+    S(  936,  1053), // chariot
+    S(  473,   414), // cannon
+    S(  431,   452), // horse
+    S(  193,   161), // elephant
+    S(   80,   167), // soldier
 
     // PST (pst): piece-square bonus, own side's view, rank 10 printed first
     // pst none, rank 10 (top) to rank 1, files a to i
@@ -125,16 +128,16 @@ static const EvalWeight EVAL_WEIGHTS_DATA[740] = {
     S(    0,     0), // soldier
 
     // HORSE_BLOCKED (horse_blocked): per horse move blocked by a piece on its leg point
-    S(   -5,    -5),
+    S(   -1,    -9),
 
     // CANNON_SCREEN (cannon_screen): per cannon with a screen between it and the enemy general on its file
-    S(   15,    10),
+    S(   26,    16),
 
     // GUARDS_MISSING (guards_missing): per own advisor or elephant off the board, while the enemy has a chariot or cannon
-    S(  -20,   -10),
+    S(  -48,     9),
 
     // TEMPO (tempo): for the side to move
-    S(   10,     5),
+    S(   14,     2),
 };
 
 // Not tuned (engine/eval.h): phase weight per kind (none, general, advisor, chariot,
