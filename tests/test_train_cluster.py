@@ -73,7 +73,23 @@ def main():
     if not filecmp.cmp(os.path.join(work, "one.h"), os.path.join(run.iter_dir(1), "candidate.h"),
                        shallow=False):
         fail("the tuning step over 2 ranks wrote other weights than one process with 2 threads")
-    print("train [cluster]: self-play and tuning over 2 ranks as one process")
+    # The match step: the same totals over 2 ranks as one process with the same seed.
+    run.match_tool = os.path.join(build, "selfplay", "match", "hansu-match")
+    two = run.match(1, "cluster-match", (build, "a"), (build, "b"), 8, None)
+    if seen[-1][:len(launcher)] != launcher:
+        fail(f"the match not launched by the launcher: {seen[-1]}")
+    solo = replaced(replaced(seen[-1][len(launcher):], "--pgn", os.path.join(work, "one.pgn")),
+                    "--json", os.path.join(work, "one-match.json"))
+    subprocess.run(solo, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(os.path.join(work, "one-match.json")) as f:
+        one_match = json.load(f)
+    with open(os.path.join(run.iter_dir(1), "cluster-match.json")) as f:
+        two_match = json.load(f)
+    keys = ("games", "score", "pentanomial", "cho_wins")
+    if [two_match.get(k) for k in keys] != [one_match.get(k) for k in keys] or not two["games"]:
+        fail(f"the match over 2 ranks: {[two_match.get(k) for k in keys]}, one process: "
+             f"{[one_match.get(k) for k in keys]}")
+    print("train [cluster]: self-play, tuning and a match over 2 ranks as one process")
 
 
 if __name__ == "__main__":
