@@ -319,17 +319,20 @@ Status dataset_expand_inputs(char *const *paths, size_t n, char ***files, size_t
     return h5store_expand_inputs(paths, n, files, nfiles, err);
 }
 
-Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
-                    TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err) {
-    memset(stats, 0, sizeof *stats);
-    if (threads < 1)
-        threads = 1;
-    // The stores take the fit's danger range (its variant's EvalSpec, trace_store.h).
+void dataset_set_danger(const DatasetFilter *f, TraceStore *train, TraceStore *valid) {
     const Variant *v = f->variant ? variant_find(f->variant) : variant_default();
     if (v && train->npos == 0 && valid->npos == 0) {
         trace_store_set_danger(train, v->eval->danger_begin, v->eval->danger_end);
         trace_store_set_danger(valid, v->eval->danger_begin, v->eval->danger_end);
     }
+}
+
+Status dataset_load(char *const *paths, size_t n, const DatasetFilter *f, int threads,
+                    TraceStore *train, TraceStore *valid, DatasetStats *stats, ErrorInfo *err) {
+    memset(stats, 0, sizeof *stats);
+    if (threads < 1)
+        threads = 1;
+    dataset_set_danger(f, train, valid);
     char **files = NULL;
     size_t nfiles = 0;
     Status s = dataset_expand_inputs(paths, n, &files, &nfiles, err);

@@ -36,6 +36,10 @@ Status dataset_build_rows(const ShardData *d, const size_t *rows, size_t n, cons
                           int threads, Searcher **qs, const char *path, TraceStore *out,
                           DatasetStats *st, uint8_t *kept, ErrorInfo *err);
 
+/// Gives empty training and validation stores the fit's danger range (f's variant's EvalSpec,
+/// trace_store.h), as both loaders (dataset_load, dataset_load_share) need before tracing.
+void dataset_set_danger(const DatasetFilter *f, TraceStore *train, TraceStore *valid);
+
 /// STATUS_OK when the file at path (its meta) holds f's variant; else STATUS_FORMAT naming the
 /// file, and `first` (the first file read) when it is another one.
 Status dataset_check_variant(const char *path, const StoreMeta *meta, const DatasetFilter *f,

@@ -12,7 +12,6 @@
 #include "h5store.h"
 #include "search.h"
 #include "shard_data.h"
-#include "variant.h"
 
 // The candidates (dataset_select_rows' lists, before trace parity) of every file laid end to end:
 // file i's training candidates are [tstart[i], tstart[i + 1]) in its list's order, and its
@@ -310,12 +309,7 @@ Status dataset_load_share(char *const *paths, size_t n, const DatasetFilter *f, 
     memset(stats, 0, sizeof *stats);
     if (threads < 1)
         threads = 1;
-    // The stores take the fit's danger range (its variant's EvalSpec), as dataset_load's do.
-    const Variant *v = f->variant ? variant_find(f->variant) : variant_default();
-    if (v && train->npos == 0 && valid->npos == 0) {
-        trace_store_set_danger(train, v->eval->danger_begin, v->eval->danger_end);
-        trace_store_set_danger(valid, v->eval->danger_begin, v->eval->danger_end);
-    }
+    dataset_set_danger(f, train, valid);
     Plan p = {0};
     Status s = dataset_expand_inputs(paths, n, &p.files, &p.nfiles, err);
     Searcher **qs = s == STATUS_OK ? calloc((size_t)threads, sizeof *qs) : NULL;
