@@ -69,14 +69,19 @@ def set_report_config(run, caps, iterations=None):
         json.dump(state, f)
 
 
+def selfplay(build, run, *args):
+    """A short self-play run (60 nodes a move) into the run's iter-001/selfplay."""
+    return subprocess.run([os.path.join(build, "selfplay", "hansu-selfplay"), *args, "--nodes",
+                           "60", "--threads", "1", "--hash", "1", "--no-bench", "--progress",
+                           "1000", "--out", os.path.join(run, "iter-001", "selfplay")],
+                          capture_output=True, text=True)
+
+
 def test_caps(work, build):
     """The viewer's game caps from the run's [report] and --set; bad caps refused."""
     ok = True
     run = fresh(work, "caps")
-    r = subprocess.run([os.path.join(build, "selfplay", "hansu-selfplay"), "--games", "12",
-                        "--nodes", "60", "--threads", "1", "--hash", "1", "--no-bench",
-                        "--progress", "1000", "--out", os.path.join(run, "iter-001", "selfplay")],
-                       capture_output=True, text=True)
+    r = selfplay(build, run, "--games", "12")
     if r.returncode != 0:
         print(f"FAIL: self-play: {r.stderr}")
         return False
@@ -119,11 +124,7 @@ def test_caps(work, build):
 def test_xiangqi(work, build):
     """A xiangqi run's report: one start position and draws (its pairings plot has one cell)."""
     run = fresh(work, "xiangqi")
-    r = subprocess.run([os.path.join(build, "selfplay", "hansu-selfplay"), "--variant", "xiangqi",
-                        "--games", "6", "--nodes", "60", "--threads", "1", "--hash", "1",
-                        "--no-bench", "--progress", "1000",
-                        "--out", os.path.join(run, "iter-001", "selfplay")],
-                       capture_output=True, text=True)
+    r = selfplay(build, run, "--variant", "xiangqi", "--games", "6")
     if r.returncode != 0:
         print(f"FAIL: xiangqi self-play: {r.stderr}")
         return False
