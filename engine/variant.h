@@ -93,6 +93,11 @@ const Variant *variant_find(const char *name);
 /// The variant a Board gets when nothing else is asked for: janggi.
 static inline const Variant *variant_default(void) { return &VARIANT_JANGGI; }
 
+/// v itself, or the default variant where v is NULL (a config that names no variant).
+static inline const Variant *variant_or_default(const Variant *v) {
+    return v ? v : variant_default();
+}
+
 /// Number of formation pairings (Cho's formation, Han's formation) of v.
 static inline int variant_pairing_count(const Variant *v) {
     return v->formation_count * v->formation_count;

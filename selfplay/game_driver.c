@@ -178,7 +178,7 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
     if (st != STATUS_OK)
         goto cleanup;
     uint64_t rng = game_driver_seed(cfg->seed, index);
-    const Variant *v = cfg->variant ? cfg->variant : variant_default();
+    const Variant *v = variant_or_default(cfg->variant);
     search_clear(s);
     size_t g = shard_data_add_game(out);
     GameColumns *gc = &out->games;

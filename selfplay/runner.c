@@ -146,7 +146,7 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
     m->schema_version = H5STORE_SCHEMA_VERSION;
     snprintf(m->engine_version, sizeof m->engine_version, "hansu %s", HANSU_VERSION_STRING);
     snprintf(m->bench, sizeof m->bench, "%s", bench);
-    const Variant *v = cfg->variant ? cfg->variant : variant_default();
+    const Variant *v = variant_or_default(cfg->variant);
     snprintf(m->variant, sizeof m->variant, "%s", v->name);
     snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s",
              v == &VARIANT_XIANGQI ? HANSU_XIANGQI_WEIGHTS_SHA256 : HANSU_WEIGHTS_SHA256);
@@ -695,7 +695,7 @@ Status runner_run(const SelfplayConfig *cfg, atomic_int *stop, RunnerProgressFn 
     char bench[32] = "skipped";
     BenchResult br = {0};
     if (cfg->bench) {
-        const Variant *v = cfg->variant ? cfg->variant : variant_default();
+        const Variant *v = variant_or_default(cfg->variant);
         bool ok =
             bench_run(v, bench_text(v), BENCH_DEPTH, BENCH_HASH_MB, NULL, &br, NULL) == STATUS_OK;
         snprintf(bench, sizeof bench, ok ? "%llu" : "unknown", (unsigned long long)br.nodes);

@@ -171,7 +171,7 @@ static void print_summary(const RunnerProgress *p, const SelfplayConfig *cfg, un
     printf("positions played  %llu (%.1f per game)\n", (unsigned long long)p->positions_here,
            p->done_here ? (double)p->positions_here / p->done_here : 0.0);
     printf("results          %s\n", reasons[0] ? reasons : " none");
-    const Variant *v = cfg->variant ? cfg->variant : variant_default();
+    const Variant *v = variant_or_default(cfg->variant);
     printf("wins              %s %.1f%%  %s %.1f%%\n", v->side_names[0],
            decided ? 100.0 * p->wins[0] / decided : 0.0, v->side_names[1],
            decided ? 100.0 * p->wins[1] / decided : 0.0);
@@ -762,7 +762,7 @@ static int play(int argc, char **argv) {
     Openings openings = {0};
     ErrorInfo err;
     if (cfg.openings_path) {
-        const Variant *v = cfg.variant ? cfg.variant : variant_default();
+        const Variant *v = variant_or_default(cfg.variant);
         if (openings_load(cfg.openings_path, v, &openings, &err) != STATUS_OK) {
             fprintf(stderr, "hansu-selfplay: --openings: %s\n", err.msg);
             return 2;
@@ -788,9 +788,8 @@ static int play_run(const SelfplayConfig *cfg_in, const Cli *cli_in, bool tty) {
     }
     if (self.count > 1)
         cfg.part_index = self.index, cfg.part_count = self.count;
-    ProgressView view = {.tty = tty,
-                         .quiet = self.index > 1,
-                         .variant = cfg.variant ? cfg.variant : variant_default()};
+    ProgressView view = {
+        .tty = tty, .quiet = self.index > 1, .variant = variant_or_default(cfg.variant)};
     char tag[48] = ""; // names the part in its error messages
     if (cfg.part_count > 1) {
         snprintf(view.part, sizeof view.part, "part %u/%u  ", cfg.part_index, cfg.part_count);

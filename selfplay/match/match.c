@@ -864,7 +864,7 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         goto cleanup;
     engine_init(); // the rules core's tables, if the caller has not built them yet
     m->cfg = c;
-    m->variant = c->variant ? c->variant : variant_default();
+    m->variant = variant_or_default(c->variant);
     m->progress = progress;
     m->progress_arg = arg;
     pthread_mutex_init(&m->lock, NULL);

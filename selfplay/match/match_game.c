@@ -75,7 +75,7 @@ static void go_command(const GameSetup *g, const Clock clk[SIDE_NB], Side stm, c
 
 // The variant's name of a side ("Cho", "Han"; "Red", "Black").
 static const char *side_name(const GameSetup *g, Side s) {
-    return (g->variant ? g->variant : variant_default())->side_names[s];
+    return variant_or_default(g->variant)->side_names[s];
 }
 
 // Ends the game with stm's opponent as winner.
@@ -154,7 +154,7 @@ static void clocks_init(const GameSetup *g, Clock clk[SIDE_NB]) {
 // The end of a game: drawn, a mate, or another rule (with the points where the variant has
 // them: janggi).
 static void describe_end(const GameSetup *g, const GameResult *res, GameOutcome *out) {
-    const Variant *v = g->variant ? g->variant : variant_default();
+    const Variant *v = variant_or_default(g->variant);
     const char *win = side_name(g, res->winner);
     if (res->draw)
         snprintf(out->detail, sizeof out->detail, "%s: drawn", rules_reason_name(res->reason));
@@ -179,7 +179,7 @@ static void describe_end(const GameSetup *g, const GameResult *res, GameOutcome 
 void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
     Board *b = board;
     memset(out, 0, sizeof *out);
-    fen_parse_variant(b, g->variant ? g->variant : variant_default(), g->fen, NULL);
+    fen_parse_variant(b, variant_or_default(g->variant), g->fen, NULL);
     Clock clk[SIDE_NB];
     clocks_init(g, clk);
     GameResult res;

@@ -313,8 +313,8 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
         printf("\n");
     } else
         printf("Score %ld - %ld (%.1f %%); the side moving first (%s) won %ld\n", t->wins[0],
-               t->wins[1], score_percent(t),
-               (c->variant ? c->variant : variant_default())->side_names[0], t->cho_wins);
+               t->wins[1], score_percent(t), variant_or_default(c->variant)->side_names[0],
+               t->cho_wins);
     for (int e = 0; e < 2; e++) {
         printf("%s wins by reason:", c->engine[e].name);
         for (int r = 1; r < REASON_NB; r++)

@@ -65,7 +65,7 @@ Status packed_board_decode_variant(const PackedBoard *pb, const Variant *v, Side
             return error_set(err, STATUS_FORMAT, "packed board: two pieces on square %u", sq);
         seen[sq] = piece_make((Side)(i / PACKED_SIDE_SLOTS), kind);
     }
-    board_clear_variant(b, v ? v : variant_default());
+    board_clear_variant(b, variant_or_default(v));
     for (Square sq = 0; sq < SQUARE_NB; sq++)
         if (seen[sq])
             board_put(b, seen[sq], sq);

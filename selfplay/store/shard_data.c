@@ -57,7 +57,7 @@ int shard_data_opening_count(const ShardData *d) {
 }
 
 Status shard_data_game_start(const ShardData *d, size_t g, Board *b, ErrorInfo *err) {
-    const Variant *v = d->variant ? d->variant : variant_default();
+    const Variant *v = variant_or_default(d->variant);
     const GameColumns *gc = &d->games;
     if (d->openings) {
         char fen[FEN_MAX_INPUT + 1] = "";
