@@ -51,8 +51,10 @@ static void derive_lines_and_legs(Geometry *g, Square at) {
         g->ray_of[at][s] = -1;
     }
     for (int r = 0; r < g->ray_count[at]; r++)
-        for (int i = 0; i < g->rays[at][r].len; i++)
+        for (int i = 0; i < g->rays[at][r].len; i++) {
             g->ray_of[at][g->rays[at][r].sq[i]] = (int8_t)r;
+            g->ray_points[at][r] |= (Points)1 << g->rays[at][r].sq[i];
+        }
 }
 
 void geometry_derive(Geometry *g) {
