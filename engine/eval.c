@@ -207,6 +207,17 @@ static inline Reach piece_reach(const Board *b, const Geometry *geo, Points occu
     return r;
 }
 
+// Both sides' pieces and attacks, gathered once per evaluation.
+typedef struct Maps {
+    Points occupied[SIDE_NB];         // side's pieces
+    Points ring[SIDE_NB];             // the ring of side's general
+    Points palace[SIDE_NB];           // side's palace
+    Points shield[SIDE_NB];           // the palace steps of side's general
+    Points any[SIDE_NB];              // points side attacks (or defends) at least once
+    Points twice[SIDE_NB];            // ... at least twice
+    Points by_kind[SIDE_NB][KIND_NB]; // ... with a piece of that kind
+} Maps;
+
 // A chariot on a palace file with an open line to the enemy palace.
 static void eval_chariot_file(const Board *b, Acc *a, Square sq, Side us) {
     int file = square_file(sq), rank = square_rank(sq);
@@ -222,13 +233,13 @@ static void eval_chariot_file(const Board *b, Acc *a, Square sq, Side us) {
 }
 
 // Terms that depend on the kind alone, beyond material, PST and moves.
-static void eval_piece_extras(const Board *b, const Geometry *geo, Acc *a, Square sq, Side us,
-                              Kind k) {
-    Square g = b->general[us];
+static inline __attribute__((always_inline)) void eval_piece_extras(const Board *b,
+                                                                    const Geometry *geo,
+                                                                    const Maps *m, Acc *a,
+                                                                    Square sq, Side us, Kind k) {
     if (k == GUARD) {
-        for (int i = 0; i < geo->palace_step_count[g]; i++)
-            if (geo->palace_steps[g][i] == sq)
-                add(a, EVAL_OFF_GUARD_SHIELD, us, 1);
+        if (points_has(m->shield[us], sq))
+            add(a, EVAL_OFF_GUARD_SHIELD, us, 1);
     } else if (k == ELEPHANT && own_rank(us, sq) <= 2)
         add(a, EVAL_OFF_ELEPHANT_HOME, us, 1);
     else if (k == CHARIOT)
@@ -265,46 +276,27 @@ static void eval_open_files(const Board *b, Acc *a, Side us) {
 // Point values for "attacked by a cheaper piece": the rules' points, the general above all.
 static const uint8_t KIND_VALUE[KIND_NB] = {0, 100, 3, 13, 7, 5, 3, 2};
 
-// Both sides' pieces and attacks, gathered once per evaluation.
-typedef struct Maps {
-    Points occupied[SIDE_NB];         // side's pieces
-    Points ring[SIDE_NB];             // the ring of side's general
-    Points palace[SIDE_NB];           // side's palace
-    Points any[SIDE_NB];              // points side attacks (or defends) at least once
-    Points twice[SIDE_NB];            // ... at least twice
-    Points by_kind[SIDE_NB][KIND_NB]; // ... with a piece of that kind
-} Maps;
-
-// The ring of side's general: the points of its palace next to it.
-static Points general_ring(const Board *b, const Geometry *geo, Side side) {
-    Square g = b->general[side];
-    int gf = square_file(g), gr = square_rank(g);
-    Points ring = 0;
-    for (int df = -1; df <= 1; df++)
-        for (int dr = -1; dr <= 1; dr++) {
-            int f = gf + df, r = gr + dr;
-            if ((df || dr) && f >= 0 && f < FILE_NB && r >= 0 && r < RANK_NB &&
-                geometry_in_palace(geo, side, square_make(f, r)))
-                ring |= point_set(square_make(f, r));
-        }
-    return ring;
+// The ring of side's general: the points of its palace next to it. The eight shifts reach the
+// general's neighbours; those that wrap round the board's edge land on files a, b, h or i, never
+// in a palace, and the palace mask drops them.
+static Points general_ring(const Board *b, const Maps *m, Side side) {
+    Points g = point_set(b->general[side]);
+    Points near = g << 1 | g >> 1 | g << (FILE_NB - 1) | g >> (FILE_NB - 1) | g << FILE_NB |
+                  g >> FILE_NB | g << (FILE_NB + 1) | g >> (FILE_NB + 1);
+    return near & m->palace[side];
 }
 
 // The points from which a piece of side us of each kind would attack the enemy general
-// (check[k] for kind k), by the reverse tables from the general.
-static void check_points(const Board *b, const Geometry *geo, Side us, Points check[KIND_NB]) {
+// (check[k] for kind k): a chariot's or cannon's lines seen from the general, and the reverse
+// tables of the others.
+static void check_points(const Board *b, const Geometry *geo, Points occupied, Side us,
+                         Points check[KIND_NB]) {
     Square g = b->general[!us];
-    for (int r = 0; r < geo->ray_count[g]; r++) {
-        const Ray *ray = &geo->rays[g][r];
-        int i1 = ray_next_piece(b, ray, 0);
-        for (int i = 0; i <= i1 && i < ray->len; i++)
-            check[CHARIOT] |= point_set(ray->sq[i]);
-        if (i1 == ray->len || !cannon_may_jump(b->squares[ray->sq[i1]]))
-            continue;
-        int i2 = ray_next_piece(b, ray, i1 + 1);
-        for (int i = i1 + 1; i <= i2 && i < ray->len; i++)
-            check[CANNON] |= point_set(ray->sq[i]);
-    }
+    Reach chariot = {0, 0, 0, 0}, cannon = {0, 0, 0, 0};
+    slider_reach(b, geo, occupied, g, false, &chariot);
+    slider_reach(b, geo, occupied, g, true, &cannon);
+    check[CHARIOT] = chariot.attacks;
+    check[CANNON] = cannon.seen; // the cannon's point past the screen may hold a cannon
     for (int i = 0; i < geo->horse_from_count[g]; i++)
         if (b->squares[geo->horse_from[g][i].leg] == EMPTY)
             check[HORSE] |= point_set(geo->horse_from[g][i].to);
@@ -363,7 +355,7 @@ static int count_pins(const Board *b, const Geometry *geo, Side us) {
 // kind attacks the enemy general): safe where the enemy attacks the point not at all.
 static void eval_checks(const Board *b, const Geometry *geo, const Maps *m, Acc *a, Side us) {
     Points check[KIND_NB] = {0};
-    check_points(b, geo, us, check);
+    check_points(b, geo, m->occupied[CHO] | m->occupied[HAN], us, check);
     Points reachable = ~m->occupied[us] & ~point_set(b->general[!us]);
     int unsafe_only = 0;
     for (Kind k = CHARIOT; k <= SOLDIER; k++) {
@@ -407,23 +399,42 @@ static void eval_safety(const Board *b, const Geometry *geo, const Maps *m, Acc 
     a->eg += (int)(eval_danger(a->danger_eg[CHO]) - eval_danger(a->danger_eg[HAN]));
 }
 
-// One piece's moves, palace pressure and blocked legs; its attacks into the maps. Returns its
-// attacks on the enemy general's ring.
-static inline __attribute__((always_inline)) int
-eval_piece_reach(const Board *b, const Geometry *geo, Maps *m, Acc *a, Square sq, Side us, Kind k) {
-    Reach r = piece_reach(b, geo, m->occupied[CHO] | m->occupied[HAN], sq, us, k);
-    add(a, EVAL_OFF_MOBILITY + k, us, points_count(r.attacks & ~m->occupied[us]));
-    add(a, EVAL_OFF_PALACE_ATTACK + k, us, points_count(r.seen & m->palace[!us]));
+// The pieces of side us and kind k: material, PST, moves, palace pressure, blocked legs and
+// screens, the kind's terms (eval_piece_extras), and their attacks into the maps and on the enemy
+// general's ring. Returns the ring attacks. Counts of the kind are summed before they are added.
+static inline __attribute__((always_inline)) int eval_kind(const Board *b, const Geometry *geo,
+                                                           Maps *m, Acc *a, Side us, Kind k) {
+    Piece pc = piece_make(us, k);
+    Points occupied = m->occupied[CHO] | m->occupied[HAN];
+    int moves = 0, palace = 0, blocked = 0, screens = 0, ring = 0, attackers = 0;
+    for (int i = 0; i < b->count[pc]; i++) {
+        Square sq = b->list[pc][i];
+        int row = RANK_NB - 1 - own_rank(us, sq);
+        add(a, EVAL_OFF_PST + k * SQUARE_NB + row * FILE_NB + square_file(sq), us, 1);
+        Reach r = piece_reach(b, geo, occupied, sq, us, k);
+        moves += points_count(r.attacks & ~m->occupied[us]);
+        palace += points_count(r.seen & m->palace[!us]);
+        blocked += r.blocked;
+        screens += r.screens;
+        m->twice[us] |= m->any[us] & r.attacks;
+        m->any[us] |= r.attacks;
+        m->by_kind[us][k] |= r.attacks;
+        int hits = points_count(r.attacks & m->ring[!us]);
+        ring += hits;
+        attackers += hits > 0;
+        eval_piece_extras(b, geo, m, a, sq, us, k);
+    }
+    add(a, EVAL_OFF_MATERIAL + k, us, b->count[pc]);
+    add(a, EVAL_OFF_MOBILITY + k, us, moves);
+    add(a, EVAL_OFF_PALACE_ATTACK + k, us, palace);
     if (k == HORSE)
-        add(a, EVAL_OFF_HORSE_BLOCKED, us, r.blocked);
+        add(a, EVAL_OFF_HORSE_BLOCKED, us, blocked);
     else if (k == ELEPHANT)
-        add(a, EVAL_OFF_ELEPHANT_BLOCKED, us, r.blocked);
+        add(a, EVAL_OFF_ELEPHANT_BLOCKED, us, blocked);
     else if (k == CANNON)
-        add(a, EVAL_OFF_CANNON_SCREEN, us, r.screens);
-    m->twice[us] |= m->any[us] & r.attacks;
-    m->any[us] |= r.attacks;
-    m->by_kind[us][k] |= r.attacks;
-    return points_count(r.attacks & m->ring[!us]);
+        add(a, EVAL_OFF_CANNON_SCREEN, us, screens);
+    add_danger(a, EVAL_OFF_DANGER_ATTACKER + k, us, attackers);
+    return ring;
 }
 
 // The maps' fixed parts: pieces, rings and palaces (the attacks start empty).
@@ -435,8 +446,11 @@ static void maps_init(const Board *b, const Geometry *geo, Maps *m) {
             for (int i = 0; i < b->count[pc]; i++)
                 m->occupied[s] |= point_set(b->list[pc][i]);
         }
-        m->ring[s] = general_ring(b, geo, s);
         m->palace[s] = palace_points(s);
+        m->ring[s] = general_ring(b, m, s);
+        Square g = b->general[s];
+        for (int i = 0; i < geo->palace_step_count[g]; i++)
+            m->shield[s] |= point_set(geo->palace_steps[g][i]);
     }
 }
 
@@ -461,21 +475,8 @@ static inline __attribute__((always_inline)) Score evaluate_terms(const Board *b
     maps_init(b, geo, &m);
     for (Side us = CHO; us <= HAN; us++) {
         int ring_attacks = 0;
-        for (Kind k = GENERAL; k <= SOLDIER; k++) {
-            Piece pc = piece_make(us, k);
-            int attackers = 0;
-            for (int i = 0; i < b->count[pc]; i++) {
-                Square sq = b->list[pc][i];
-                int row = RANK_NB - 1 - own_rank(us, sq);
-                add(&a, EVAL_OFF_MATERIAL + k, us, 1);
-                add(&a, EVAL_OFF_PST + k * SQUARE_NB + row * FILE_NB + square_file(sq), us, 1);
-                int hits = eval_piece_reach(b, geo, &m, &a, sq, us, k);
-                ring_attacks += hits;
-                attackers += hits > 0;
-                eval_piece_extras(b, geo, &a, sq, us, k);
-            }
-            add_danger(&a, EVAL_OFF_DANGER_ATTACKER + k, us, attackers);
-        }
+        for (Kind k = GENERAL; k <= SOLDIER; k++)
+            ring_attacks += eval_kind(b, geo, &m, &a, us, k);
         add_danger(&a, EVAL_OFF_DANGER_RING_ATTACK, us, ring_attacks);
         eval_open_files(b, &a, us);
     }
