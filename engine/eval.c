@@ -105,7 +105,7 @@ static inline Square points_nearest(Points p, bool up) {
 // The points of a ray from its start up to sq, sq included (up: sq and below; down: sq and
 // above).
 static inline Points points_through(Square sq, bool up) {
-    Points p = (Points)1 << sq;
+    Points p = point_set(sq);
     return up ? p | (p - 1) : ~(p - 1);
 }
 
@@ -198,10 +198,7 @@ static inline Reach piece_reach(const Board *b, const Geometry *geo, Points occu
                 r.attacks |= point_set(e.to);
         }
     } else {
-        const uint8_t *steps = k == SOLDIER ? geo->soldier[us][from] : geo->palace_steps[from];
-        int n = k == SOLDIER ? geo->soldier_count[us][from] : geo->palace_step_count[from];
-        for (int i = 0; i < n; i++)
-            r.attacks |= point_set(steps[i]);
+        r.attacks = k == SOLDIER ? geo->soldier_points[us][from] : geo->palace_step_points[from];
     }
     r.seen = r.attacks;
     return r;
@@ -448,9 +445,7 @@ static void maps_init(const Board *b, const Geometry *geo, Maps *m) {
         }
         m->palace[s] = palace_points(s);
         m->ring[s] = general_ring(b, m, s);
-        Square g = b->general[s];
-        for (int i = 0; i < geo->palace_step_count[g]; i++)
-            m->shield[s] |= point_set(geo->palace_steps[g][i]);
+        m->shield[s] = geo->palace_step_points[b->general[s]];
     }
 }
 

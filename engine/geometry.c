@@ -37,7 +37,10 @@ static void derive_reverse(Geometry *g, Square sq) {
         for (int i = 0; i < g->soldier_count[side][sq]; i++) {
             int to = g->soldier[side][sq][i];
             g->soldier_from[side][to][g->soldier_from_count[side][to]++] = (uint8_t)sq;
+            g->soldier_points[side][sq] |= (Points)1 << to;
         }
+    for (int i = 0; i < g->palace_step_count[sq]; i++)
+        g->palace_step_points[sq] |= (Points)1 << g->palace_steps[sq][i];
 }
 
 // The horse's leg and the elephant's points lie one or two diagonal steps from the square
