@@ -72,38 +72,148 @@ static inline int own_rank(Side side, Square sq) {
     return side == CHO ? square_rank(sq) : RANK_NB - 1 - square_rank(sq);
 }
 
-// Mobility and palace pressure of a chariot or cannon (cannon: over exactly one screen).
-static void eval_slider(const Board *b, const Geometry *geo, Acc *a, Square from, Side us,
-                        bool cannon) {
-    int moves = 0, palace = 0, screens = 0;
-    for (int r = 0; r < geo->ray_count[from]; r++) {
-        const Ray *ray = &geo->rays[from][r];
-        int i = 0;
-        if (cannon) {
-            i = ray_next_piece(b, ray, 0);
-            if (i == ray->len || !cannon_may_jump(b->squares[ray->sq[i]]))
-                continue;
-            screens++;
-            i++;
-        }
-        for (; i < ray->len; i++) {
-            Square to = ray->sq[i];
-            Piece target = b->squares[to];
-            palace += geometry_in_palace(geo, !us, to);
-            if (target == EMPTY) {
-                moves++;
-                continue;
-            }
-            moves += piece_side(target) != us && !(cannon && !cannon_may_capture(target));
-            break;
-        }
-    }
-    Kind k = cannon ? CANNON : CHARIOT;
-    add(a, EVAL_OFF_MOBILITY + k, us, moves);
-    add(a, EVAL_OFF_PALACE_ATTACK + k, us, palace);
-    if (cannon)
-        add(a, EVAL_OFF_CANNON_SCREEN, us, screens);
+// ---- Sets of points ----
+
+// Points (geometry.h): each side's attacks are gathered once per evaluation into such sets, and
+// every term that asks "who attacks this point" reads them.
+
+// clang-format off
+#define POINT_(sq) ((Points)1 << (sq))
+#define POINTS_9_(sq) POINT_(sq), POINT_(sq + 1), POINT_(sq + 2), POINT_(sq + 3), POINT_(sq + 4), \
+    POINT_(sq + 5), POINT_(sq + 6), POINT_(sq + 7), POINT_(sq + 8)
+// The one-point sets, a table: cheaper than a 128-bit shift by a variable count.
+static const Points POINT[SQUARE_NB] = {
+    POINTS_9_(0), POINTS_9_(9), POINTS_9_(18), POINTS_9_(27), POINTS_9_(36),
+    POINTS_9_(45), POINTS_9_(54), POINTS_9_(63), POINTS_9_(72), POINTS_9_(81),
+};
+#undef POINTS_9_
+#undef POINT_
+// clang-format on
+
+static inline Points point_set(Square sq) { return POINT[sq]; }
+
+static inline bool points_has(Points p, Square sq) { return (p >> sq) & 1; }
+
+// The point of p nearest the start of a ray running up (to higher points) or down; p not empty.
+static inline Square points_nearest(Points p, bool up) {
+    uint64_t lo = (uint64_t)p, hi = (uint64_t)(p >> 64);
+    if (up)
+        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
 }
+
+// The points of a ray from its start up to sq, sq included (up: sq and below; down: sq and
+// above).
+static inline Points points_through(Square sq, bool up) {
+    Points p = point_set(sq);
+    return up ? p | (p - 1) : ~(p - 1);
+}
+
+static inline int points_count(Points p) {
+    return __builtin_popcountll((uint64_t)p) + __builtin_popcountll((uint64_t)(p >> 64));
+}
+
+// The palace of side, from janggi.h's constants (the geometry's palace_of, asserted).
+static inline Points palace_points(Side side) {
+    Points p = 0;
+    for (int r = 0; r < JANGGI_PALACE_RANKS; r++)
+        for (int f = JANGGI_PALACE_FILE_MIN; f <= JANGGI_PALACE_FILE_MAX; f++)
+            p |= point_set(square_make(f, side == CHO ? r : RANK_NB - 1 - r));
+    return p;
+}
+
+#ifndef NDEBUG
+static bool palace_points_match(const Geometry *geo) {
+    for (Square sq = 0; sq < SQUARE_NB; sq++)
+        for (Side s = CHO; s <= HAN; s++)
+            if (points_has(palace_points(s), sq) != geometry_in_palace(geo, s, sq))
+                return false;
+    return true;
+}
+#endif
+
+// ---- What one piece bears on ----
+
+// The points a piece attacks and the moves it has, found in one walk of its move tables.
+typedef struct Reach {
+    Points attacks; // points it attacks, own pieces included (those it defends)
+    Points seen;    // attacks, plus the cannons a cannon meets past its screen (it cannot take
+                    // them, but it bears on the point: palace_attack counts it)
+    int blocked;    // horse and elephant moves blocked on their legs
+    int screens;    // cannon lines whose first piece may serve as a screen
+} Reach;
+
+// A chariot's or cannon's lines. A cannon needs one non-cannon screen and never takes a cannon.
+static inline void slider_reach(const Board *b, const Geometry *geo, Points occupied, Square from,
+                                bool cannon, Reach *out) {
+    for (int r = 0; r < geo->ray_count[from]; r++) {
+        Points line = geo->ray_points[from][r], hit = line & occupied;
+        bool up = geo->rays[from][r].sq[0] > from;
+        if (cannon) {
+            if (!hit)
+                continue;
+            Square screen = points_nearest(hit, up);
+            if (!cannon_may_jump(b->squares[screen]))
+                continue;
+            out->screens++;
+            line &= ~points_through(screen, up);
+            hit &= line;
+        }
+        if (!hit) {
+            out->seen |= line;
+            out->attacks |= line;
+            continue;
+        }
+        Square blocker = points_nearest(hit, up);
+        line &= points_through(blocker, up);
+        out->seen |= line;
+        out->attacks |=
+            !cannon || cannon_may_capture(b->squares[blocker]) ? line : line & ~point_set(blocker);
+    }
+}
+
+// What the piece of side us and kind k on `from` bears on (the rules page's moves, own pieces
+// included: an attack on one is a defence).
+static inline Reach piece_reach(const Board *b, const Geometry *geo, Points occupied, Square from,
+                                Side us, Kind k) {
+    Reach r = {0, 0, 0, 0};
+    if (k == CHARIOT || k == CANNON) {
+        slider_reach(b, geo, occupied, from, k == CANNON, &r);
+        return r;
+    }
+    if (k == HORSE) {
+        for (int i = 0; i < geo->horse_count[from]; i++) {
+            HorseStep h = geo->horse[from][i];
+            if (b->squares[h.leg] != EMPTY)
+                r.blocked++;
+            else
+                r.attacks |= point_set(h.to);
+        }
+    } else if (k == ELEPHANT) {
+        for (int i = 0; i < geo->elephant_count[from]; i++) {
+            ElephantStep e = geo->elephant[from][i];
+            if (b->squares[e.leg1] != EMPTY || b->squares[e.leg2] != EMPTY)
+                r.blocked++;
+            else
+                r.attacks |= point_set(e.to);
+        }
+    } else {
+        r.attacks = k == SOLDIER ? geo->soldier_points[us][from] : geo->palace_step_points[from];
+    }
+    r.seen = r.attacks;
+    return r;
+}
+
+// Both sides' pieces and attacks, gathered once per evaluation.
+typedef struct Maps {
+    Points occupied[SIDE_NB];         // side's pieces
+    Points ring[SIDE_NB];             // the ring of side's general
+    Points palace[SIDE_NB];           // side's palace
+    Points shield[SIDE_NB];           // the palace steps of side's general
+    Points any[SIDE_NB];              // points side attacks (or defends) at least once
+    Points twice[SIDE_NB];            // ... at least twice
+    Points by_kind[SIDE_NB][KIND_NB]; // ... with a piece of that kind
+} Maps;
 
 // A chariot on a palace file with an open line to the enemy palace.
 static void eval_chariot_file(const Board *b, Acc *a, Square sq, Side us) {
@@ -119,57 +229,14 @@ static void eval_chariot_file(const Board *b, Acc *a, Square sq, Side us) {
     add(a, EVAL_OFF_CHARIOT_PALACE_FILE, us, 1);
 }
 
-// Horse, elephant, soldier, general and guard moves: count targets and blocked legs.
-static void eval_stepper(const Board *b, const Geometry *geo, Acc *a, Square from, Side us,
-                         Kind k) {
-    int moves = 0, palace = 0, blocked = 0;
-    const uint8_t *steps = NULL;
-    int n = 0;
-    if (k == HORSE) {
-        for (int i = 0; i < geo->horse_count[from]; i++) {
-            HorseStep h = geo->horse[from][i];
-            if (b->squares[h.leg] != EMPTY) {
-                blocked++;
-                continue;
-            }
-            Piece t = b->squares[h.to];
-            palace += geometry_in_palace(geo, !us, h.to);
-            moves += t == EMPTY || piece_side(t) != us;
-        }
-        add(a, EVAL_OFF_HORSE_BLOCKED, us, blocked);
-    } else if (k == ELEPHANT) {
-        for (int i = 0; i < geo->elephant_count[from]; i++) {
-            ElephantStep e = geo->elephant[from][i];
-            if (b->squares[e.leg1] != EMPTY || b->squares[e.leg2] != EMPTY) {
-                blocked++;
-                continue;
-            }
-            Piece t = b->squares[e.to];
-            palace += geometry_in_palace(geo, !us, e.to);
-            moves += t == EMPTY || piece_side(t) != us;
-        }
-        add(a, EVAL_OFF_ELEPHANT_BLOCKED, us, blocked);
-    } else {
-        steps = k == SOLDIER ? geo->soldier[us][from] : geo->palace_steps[from];
-        n = k == SOLDIER ? geo->soldier_count[us][from] : geo->palace_step_count[from];
-        for (int i = 0; i < n; i++) {
-            Piece t = b->squares[steps[i]];
-            palace += geometry_in_palace(geo, !us, steps[i]);
-            moves += t == EMPTY || piece_side(t) != us;
-        }
-    }
-    add(a, EVAL_OFF_MOBILITY + k, us, moves);
-    add(a, EVAL_OFF_PALACE_ATTACK + k, us, palace);
-}
-
 // Terms that depend on the kind alone, beyond material, PST and moves.
-static void eval_piece_extras(const Board *b, const Geometry *geo, Acc *a, Square sq, Side us,
-                              Kind k) {
-    Square g = b->general[us];
+static inline __attribute__((always_inline)) void eval_piece_extras(const Board *b,
+                                                                    const Geometry *geo,
+                                                                    const Maps *m, Acc *a,
+                                                                    Square sq, Side us, Kind k) {
     if (k == GUARD) {
-        for (int i = 0; i < geo->palace_step_count[g]; i++)
-            if (geo->palace_steps[g][i] == sq)
-                add(a, EVAL_OFF_GUARD_SHIELD, us, 1);
+        if (points_has(m->shield[us], sq))
+            add(a, EVAL_OFF_GUARD_SHIELD, us, 1);
     } else if (k == ELEPHANT && own_rank(us, sq) <= 2)
         add(a, EVAL_OFF_ELEPHANT_HOME, us, 1);
     else if (k == CHARIOT)
@@ -206,125 +273,37 @@ static void eval_open_files(const Board *b, Acc *a, Side us) {
 // Point values for "attacked by a cheaper piece": the rules' points, the general above all.
 static const uint8_t KIND_VALUE[KIND_NB] = {0, 100, 3, 13, 7, 5, 3, 2};
 
-enum { MAX_TARGETS = 40 };
-
-// What both sides attack, and where a move would check the enemy general.
-typedef struct Attacks {
-    uint8_t count[SIDE_NB][SQUARE_NB];    // pieces of a side attacking (or defending) a point
-    uint8_t cheapest[SIDE_NB][SQUARE_NB]; // smallest KIND_VALUE among them (UINT8_MAX: none)
-    uint8_t ring[SIDE_NB][SQUARE_NB];     // 1 on the ring of side's general
-    uint8_t check[SIDE_NB][SQUARE_NB];    // bit k: a piece of side of kind k there checks
-    uint8_t moves[SIDE_NB][SQUARE_NB];    // bit k: a piece of side of kind k can move there
-                                          // and check (filled for check points only)
-    uint8_t move_sq[SIDE_NB][SQUARE_NB];  // the points of `moves` that are set, in order
-    int move_n[SIDE_NB];
-} Attacks;
-
-// The points a piece of side us and kind k on `from` attacks (own pieces included: those it
-// defends). A cannon needs one non-cannon screen and never takes a cannon.
-static int piece_targets(const Board *b, const Geometry *geo, Square from, Side us, Kind k,
-                         uint8_t *out) {
-    int n = 0;
-    if (k == CHARIOT || k == CANNON) {
-        for (int r = 0; r < geo->ray_count[from]; r++) {
-            const Ray *ray = &geo->rays[from][r];
-            int i = 0;
-            if (k == CANNON) {
-                i = ray_next_piece(b, ray, 0);
-                if (i == ray->len || !cannon_may_jump(b->squares[ray->sq[i]]))
-                    continue;
-                i++;
-            }
-            for (; i < ray->len; i++) {
-                Piece t = b->squares[ray->sq[i]];
-                if (t == EMPTY || k == CHARIOT || cannon_may_capture(t))
-                    out[n++] = ray->sq[i];
-                if (t != EMPTY)
-                    break;
-            }
-        }
-    } else if (k == HORSE) {
-        for (int i = 0; i < geo->horse_count[from]; i++)
-            if (b->squares[geo->horse[from][i].leg] == EMPTY)
-                out[n++] = geo->horse[from][i].to;
-    } else if (k == ELEPHANT) {
-        for (int i = 0; i < geo->elephant_count[from]; i++) {
-            ElephantStep e = geo->elephant[from][i];
-            if (b->squares[e.leg1] == EMPTY && b->squares[e.leg2] == EMPTY)
-                out[n++] = e.to;
-        }
-    } else if (k == SOLDIER) {
-        for (int i = 0; i < geo->soldier_count[us][from]; i++)
-            out[n++] = geo->soldier[us][from][i];
-    } else {
-        for (int i = 0; i < geo->palace_step_count[from]; i++)
-            out[n++] = geo->palace_steps[from][i];
-    }
-    assert(n <= MAX_TARGETS);
-    return n;
+// The ring of side's general: the points of its palace next to it. The eight shifts reach the
+// general's neighbours; those that wrap round the board's edge land on files a, b, h or i, never
+// in a palace, and the palace mask drops them.
+static Points general_ring(const Board *b, const Maps *m, Side side) {
+    Points g = point_set(b->general[side]);
+    Points near = g << 1 | g >> 1 | g << (FILE_NB - 1) | g >> (FILE_NB - 1) | g << FILE_NB |
+                  g >> FILE_NB | g << (FILE_NB + 1) | g >> (FILE_NB + 1);
+    return near & m->palace[side];
 }
 
-// The ring of side's general: the points of its palace next to it.
-static void mark_ring(const Board *b, const Geometry *geo, Attacks *at, Side side) {
-    Square g = b->general[side];
-    int gf = square_file(g), gr = square_rank(g);
-    for (int df = -1; df <= 1; df++)
-        for (int dr = -1; dr <= 1; dr++) {
-            int f = gf + df, r = gr + dr;
-            if ((df || dr) && f >= 0 && f < FILE_NB && r >= 0 && r < RANK_NB &&
-                geometry_in_palace(geo, side, square_make(f, r)))
-                at->ring[side][square_make(f, r)] = 1;
-        }
-}
-
-// The points from which a piece of side us of each kind would attack the enemy general.
-static void mark_checks(const Board *b, const Geometry *geo, Attacks *at, Side us) {
+// The points from which a piece of side us of each kind would attack the enemy general
+// (check[k] for kind k): a chariot's or cannon's lines seen from the general, and the reverse
+// tables of the others.
+static void check_points(const Board *b, const Geometry *geo, Points occupied, Side us,
+                         Points check[KIND_NB]) {
     Square g = b->general[!us];
-    uint8_t *check = at->check[us];
-    for (int r = 0; r < geo->ray_count[g]; r++) {
-        const Ray *ray = &geo->rays[g][r];
-        int i1 = ray_next_piece(b, ray, 0);
-        for (int i = 0; i <= i1 && i < ray->len; i++)
-            check[ray->sq[i]] |= 1 << CHARIOT;
-        if (i1 == ray->len || !cannon_may_jump(b->squares[ray->sq[i1]]))
-            continue;
-        int i2 = ray_next_piece(b, ray, i1 + 1);
-        for (int i = i1 + 1; i <= i2 && i < ray->len; i++)
-            check[ray->sq[i]] |= 1 << CANNON;
-    }
+    Reach chariot = {0, 0, 0, 0}, cannon = {0, 0, 0, 0};
+    slider_reach(b, geo, occupied, g, false, &chariot);
+    slider_reach(b, geo, occupied, g, true, &cannon);
+    check[CHARIOT] = chariot.attacks;
+    check[CANNON] = cannon.seen; // the cannon's point past the screen may hold a cannon
     for (int i = 0; i < geo->horse_from_count[g]; i++)
         if (b->squares[geo->horse_from[g][i].leg] == EMPTY)
-            check[geo->horse_from[g][i].to] |= 1 << HORSE;
+            check[HORSE] |= point_set(geo->horse_from[g][i].to);
     for (int i = 0; i < geo->elephant_from_count[g]; i++) {
         ElephantStep e = geo->elephant_from[g][i];
         if (b->squares[e.leg1] == EMPTY && b->squares[e.leg2] == EMPTY)
-            check[e.to] |= 1 << ELEPHANT;
+            check[ELEPHANT] |= point_set(e.to);
     }
     for (int i = 0; i < geo->soldier_from_count[us][g]; i++)
-        check[geo->soldier_from[us][g][i]] |= 1 << SOLDIER;
-}
-
-// One piece's attacks into the maps; its ring hits and check moves. Returns the ring hits.
-static int piece_attacks(const Board *b, const Geometry *geo, Attacks *at, Square from, Side us,
-                         Kind k) {
-    uint8_t targets[MAX_TARGETS];
-    int n = piece_targets(b, geo, from, us, k, targets), ring = 0;
-    Square enemy_general = b->general[!us];
-    for (int i = 0; i < n; i++) {
-        Square to = targets[i];
-        at->count[us][to]++;
-        if (KIND_VALUE[k] < at->cheapest[us][to])
-            at->cheapest[us][to] = KIND_VALUE[k];
-        ring += at->ring[!us][to];
-        Piece t = b->squares[to];
-        if ((at->check[us][to] >> k & 1) && to != enemy_general &&
-            (t == EMPTY || piece_side(t) != us)) {
-            if (!at->moves[us][to])
-                at->move_sq[us][at->move_n[us]++] = (uint8_t)to;
-            at->moves[us][to] |= (uint8_t)(1 << k);
-        }
-    }
-    return ring;
+        check[SOLDIER] |= point_set(geo->soldier_from[us][g][i]);
 }
 
 // Enemy pieces pinned to their general by us: the sole blocker of a chariot line, either of
@@ -369,68 +348,105 @@ static int count_pins(const Board *b, const Geometry *geo, Side us) {
     return pins;
 }
 
-// Checks of us next move: safe where the enemy attacks the point not at all.
-static void eval_checks(const Attacks *at, Acc *a, Side us) {
-    unsigned safe = 0, unsafe = 0;
-    for (int i = 0; i < at->move_n[us]; i++) {
-        Square to = at->move_sq[us][i];
-        if (at->count[!us][to] == 0)
-            safe |= at->moves[us][to];
-        else
-            unsafe |= at->moves[us][to];
-    }
+// Checks of us next move (a piece of a kind moving onto an empty or enemy point from which that
+// kind attacks the enemy general): safe where the enemy attacks the point not at all.
+static void eval_checks(const Board *b, const Geometry *geo, const Maps *m, Acc *a, Side us) {
+    Points check[KIND_NB] = {0};
+    check_points(b, geo, m->occupied[CHO] | m->occupied[HAN], us, check);
+    Points reachable = ~m->occupied[us] & ~point_set(b->general[!us]);
     int unsafe_only = 0;
     for (Kind k = CHARIOT; k <= SOLDIER; k++) {
-        if (safe >> k & 1)
+        Points moves = m->by_kind[us][k] & check[k] & reachable;
+        bool safe = (moves & ~m->any[!us]) != 0, unsafe = (moves & m->any[!us]) != 0;
+        if (safe)
             add_danger(a, EVAL_OFF_DANGER_SAFE_CHECK + k, us, 1);
-        unsafe_only += (unsafe >> k & 1) && !(safe >> k & 1);
+        unsafe_only += unsafe && !safe;
     }
     add_danger(a, EVAL_OFF_DANGER_UNSAFE_CHECK, us, unsafe_only);
 }
 
-// The danger terms of both sides and the hanging pieces (eval_terms.def).
-static void eval_safety(const Board *b, const Geometry *geo, Acc *a) {
-    Attacks at;
-    memset(&at, 0, sizeof at);
-    memset(at.cheapest, UINT8_MAX, sizeof at.cheapest);
-    for (Side us = CHO; us <= HAN; us++) {
-        mark_ring(b, geo, &at, us);
-        mark_checks(b, geo, &at, us);
+// Own pieces attacked and undefended, or attacked by a cheaper piece.
+static void eval_hanging(const Board *b, const Maps *m, Acc *a, Side us) {
+    for (Kind k = GUARD; k <= SOLDIER; k++) {
+        Points cheaper = 0;
+        for (Kind j = GENERAL; j <= SOLDIER; j++)
+            if (KIND_VALUE[j] < KIND_VALUE[k])
+                cheaper |= m->by_kind[!us][j];
+        Points hanging = m->any[!us] & (~m->any[us] | cheaper);
+        Piece pc = piece_make(us, k);
+        int n = 0;
+        for (int i = 0; i < b->count[pc]; i++)
+            n += points_has(hanging, b->list[pc][i]);
+        add(a, EVAL_OFF_HANGING + k, us, n);
     }
+}
+
+// The danger terms of both sides that need both sides' attacks, and the hanging pieces
+// (the attackers and ring attacks were counted piece by piece in evaluate()).
+static void eval_safety(const Board *b, const Geometry *geo, const Maps *m, Acc *a) {
     for (Side us = CHO; us <= HAN; us++) {
-        int ring_attacks = 0;
-        for (Kind k = GENERAL; k <= SOLDIER; k++) {
-            Piece pc = piece_make(us, k);
-            int attackers = 0;
-            for (int i = 0; i < b->count[pc]; i++) {
-                int hits = piece_attacks(b, geo, &at, b->list[pc][i], us, k);
-                ring_attacks += hits;
-                attackers += hits > 0;
-            }
-            add_danger(a, EVAL_OFF_DANGER_ATTACKER + k, us, attackers);
-        }
-        add_danger(a, EVAL_OFF_DANGER_RING_ATTACK, us, ring_attacks);
-    }
-    for (Side us = CHO; us <= HAN; us++) {
-        int weak = 0;
-        for (Square sq = 0; sq < SQUARE_NB; sq++)
-            weak += at.ring[!us][sq] && at.count[us][sq] && at.count[!us][sq] < 2;
+        int weak = points_count(m->ring[!us] & m->any[us] & ~m->twice[!us]);
         add_danger(a, EVAL_OFF_DANGER_WEAK_RING, us, weak);
-        eval_checks(&at, a, us);
+        eval_checks(b, geo, m, a, us);
         add_danger(a, EVAL_OFF_DANGER_PINNED, us, count_pins(b, geo, us));
         add_danger(a, EVAL_OFF_DANGER_OFFSET, us, 1);
-        for (Kind k = GUARD; k <= SOLDIER; k++) {
-            Piece pc = piece_make(us, k);
-            for (int i = 0; i < b->count[pc]; i++) {
-                Square sq = b->list[pc][i];
-                if (at.count[!us][sq] &&
-                    (!at.count[us][sq] || at.cheapest[!us][sq] < KIND_VALUE[k]))
-                    add(a, EVAL_OFF_HANGING + k, us, 1);
-            }
-        }
+        eval_hanging(b, m, a, us);
     }
     a->mg += (int)(eval_danger(a->danger_mg[CHO]) - eval_danger(a->danger_mg[HAN]));
     a->eg += (int)(eval_danger(a->danger_eg[CHO]) - eval_danger(a->danger_eg[HAN]));
+}
+
+// The pieces of side us and kind k: material, PST, moves, palace pressure, blocked legs and
+// screens, the kind's terms (eval_piece_extras), and their attacks into the maps and on the enemy
+// general's ring. Returns the ring attacks. Counts of the kind are summed before they are added.
+static inline __attribute__((always_inline)) int eval_kind(const Board *b, const Geometry *geo,
+                                                           Maps *m, Acc *a, Side us, Kind k) {
+    Piece pc = piece_make(us, k);
+    Points occupied = m->occupied[CHO] | m->occupied[HAN];
+    int moves = 0, palace = 0, blocked = 0, screens = 0, ring = 0, attackers = 0;
+    for (int i = 0; i < b->count[pc]; i++) {
+        Square sq = b->list[pc][i];
+        int row = RANK_NB - 1 - own_rank(us, sq);
+        add(a, EVAL_OFF_PST + k * SQUARE_NB + row * FILE_NB + square_file(sq), us, 1);
+        Reach r = piece_reach(b, geo, occupied, sq, us, k);
+        moves += points_count(r.attacks & ~m->occupied[us]);
+        palace += points_count(r.seen & m->palace[!us]);
+        blocked += r.blocked;
+        screens += r.screens;
+        m->twice[us] |= m->any[us] & r.attacks;
+        m->any[us] |= r.attacks;
+        m->by_kind[us][k] |= r.attacks;
+        int hits = points_count(r.attacks & m->ring[!us]);
+        ring += hits;
+        attackers += hits > 0;
+        eval_piece_extras(b, geo, m, a, sq, us, k);
+    }
+    add(a, EVAL_OFF_MATERIAL + k, us, b->count[pc]);
+    add(a, EVAL_OFF_MOBILITY + k, us, moves);
+    add(a, EVAL_OFF_PALACE_ATTACK + k, us, palace);
+    if (k == HORSE)
+        add(a, EVAL_OFF_HORSE_BLOCKED, us, blocked);
+    else if (k == ELEPHANT)
+        add(a, EVAL_OFF_ELEPHANT_BLOCKED, us, blocked);
+    else if (k == CANNON)
+        add(a, EVAL_OFF_CANNON_SCREEN, us, screens);
+    add_danger(a, EVAL_OFF_DANGER_ATTACKER + k, us, attackers);
+    return ring;
+}
+
+// The maps' fixed parts: pieces, rings and palaces (the attacks start empty).
+static void maps_init(const Board *b, const Geometry *geo, Maps *m) {
+    memset(m, 0, sizeof *m);
+    for (Side s = CHO; s <= HAN; s++) {
+        for (Kind k = GENERAL; k <= SOLDIER; k++) {
+            Piece pc = piece_make(s, k);
+            for (int i = 0; i < b->count[pc]; i++)
+                m->occupied[s] |= point_set(b->list[pc][i]);
+        }
+        m->palace[s] = palace_points(s);
+        m->ring[s] = general_ring(b, m, s);
+        m->shield[s] = geo->palace_step_points[b->general[s]];
+    }
 }
 
 static int eval_phase(const Board *b) {
@@ -440,31 +456,26 @@ static int eval_phase(const Board *b) {
     return phase < EVAL_PHASE_MAX ? phase : EVAL_PHASE_MAX;
 }
 
-static Score evaluate(const Board *b, EvalTrace *trace) {
+// The evaluation (eval.h's formula); written once, inlined into the two callers below so that
+// the search's copy, with no trace, drops every trace test.
+static inline __attribute__((always_inline)) Score evaluate_terms(const Board *b,
+                                                                  EvalTrace *trace) {
     assert(b->variant->eval == &EVAL_SPEC_JANGGI &&
            b->variant->palace_file_min == JANGGI_PALACE_FILE_MIN &&
            b->variant->palace_file_max == JANGGI_PALACE_FILE_MAX &&
-           b->variant->palace_ranks == JANGGI_PALACE_RANKS);
+           b->variant->palace_ranks == JANGGI_PALACE_RANKS && palace_points_match(b->geo));
     const Geometry *geo = b->geo; // read once: the tables are reached by this pointer
     Acc a = {.trace = trace};
+    Maps m;
+    maps_init(b, geo, &m);
     for (Side us = CHO; us <= HAN; us++) {
-        for (Kind k = GENERAL; k <= SOLDIER; k++) {
-            Piece pc = piece_make(us, k);
-            for (int i = 0; i < b->count[pc]; i++) {
-                Square sq = b->list[pc][i];
-                int row = RANK_NB - 1 - own_rank(us, sq);
-                add(&a, EVAL_OFF_MATERIAL + k, us, 1);
-                add(&a, EVAL_OFF_PST + k * SQUARE_NB + row * FILE_NB + square_file(sq), us, 1);
-                if (k == CHARIOT || k == CANNON)
-                    eval_slider(b, geo, &a, sq, us, k == CANNON);
-                else
-                    eval_stepper(b, geo, &a, sq, us, k);
-                eval_piece_extras(b, geo, &a, sq, us, k);
-            }
-        }
+        int ring_attacks = 0;
+        for (Kind k = GENERAL; k <= SOLDIER; k++)
+            ring_attacks += eval_kind(b, geo, &m, &a, us, k);
+        add_danger(&a, EVAL_OFF_DANGER_RING_ATTACK, us, ring_attacks);
         eval_open_files(b, &a, us);
     }
-    eval_safety(b, geo, &a);
+    eval_safety(b, geo, &m, &a);
     add(&a, EVAL_OFF_TEMPO, b->side, 1);
     // The point rule decides every game that reaches the 200-ply limit: let the points weigh
     // more and more as it nears (this term is the one that knows Han's 1.5 bonus).
@@ -478,6 +489,10 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
     int t = (int)eval_clamp(eval_taper(a.mg, a.eg, phase, EVAL_PHASE_MAX));
     return b->side == CHO ? t : -t;
 }
+
+static Score evaluate(const Board *b, EvalTrace *trace) { return evaluate_terms(b, trace); }
+
+static Score evaluate_untraced(const Board *b) { return evaluate_terms(b, NULL); }
 
 const EvalSpec EVAL_SPEC_JANGGI = {
     .variant = "janggi",
@@ -508,7 +523,7 @@ const EvalSpec *eval_spec_find(const char *name) {
 // Janggi's evaluation is called directly (the search's hot path), the others by their spec.
 Score eval_evaluate(const Board *b) {
     const EvalSpec *spec = b->variant->eval;
-    return spec == &EVAL_SPEC_JANGGI ? evaluate(b, NULL) : spec->evaluate(b, NULL);
+    return spec == &EVAL_SPEC_JANGGI ? evaluate_untraced(b) : spec->evaluate(b, NULL);
 }
 
 Score eval_trace(const Board *b, EvalTrace *trace) {

@@ -37,7 +37,10 @@ static void derive_reverse(Geometry *g, Square sq) {
         for (int i = 0; i < g->soldier_count[side][sq]; i++) {
             int to = g->soldier[side][sq][i];
             g->soldier_from[side][to][g->soldier_from_count[side][to]++] = (uint8_t)sq;
+            g->soldier_points[side][sq] |= (Points)1 << to;
         }
+    for (int i = 0; i < g->palace_step_count[sq]; i++)
+        g->palace_step_points[sq] |= (Points)1 << g->palace_steps[sq][i];
 }
 
 // The horse's leg and the elephant's points lie one or two diagonal steps from the square
@@ -51,8 +54,10 @@ static void derive_lines_and_legs(Geometry *g, Square at) {
         g->ray_of[at][s] = -1;
     }
     for (int r = 0; r < g->ray_count[at]; r++)
-        for (int i = 0; i < g->rays[at][r].len; i++)
+        for (int i = 0; i < g->rays[at][r].len; i++) {
             g->ray_of[at][g->rays[at][r].sq[i]] = (int8_t)r;
+            g->ray_points[at][r] |= (Points)1 << g->rays[at][r].sq[i];
+        }
 }
 
 void geometry_derive(Geometry *g) {

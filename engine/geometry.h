@@ -7,6 +7,9 @@
 
 #include "types.h"
 
+/// A set of the 90 points, bit sq for point sq (GCC's and Clang's 128-bit integer).
+__extension__ typedef unsigned __int128 Points;
+
 /// A line of points from a square outward, nearest first.
 typedef struct Ray {
     uint8_t len;
@@ -51,6 +54,12 @@ typedef struct Geometry {
     // leg_of[g][s]: s is one or two diagonal steps from g, where the blocking points of a
     // horse or elephant attack on g lie. Emptying s can create such an attack.
     uint8_t leg_of[SQUARE_NB][SQUARE_NB];
+    // The same tables as sets, for the evaluation's attack maps: ray_points[s][r] the points of
+    // rays[s][r], palace_step_points[s] those of palace_steps[s], soldier_points[side][s] those
+    // of soldier[side][s].
+    Points ray_points[SQUARE_NB][8];
+    Points palace_step_points[SQUARE_NB];
+    Points soldier_points[SIDE_NB][SQUARE_NB];
 } Geometry;
 
 /// Adds the horse's steps, the same in both variants: one point straight (the leg, which
@@ -58,8 +67,8 @@ typedef struct Geometry {
 void geometry_add_horse_steps(Geometry *g);
 
 /// Fills the tables every variant derives alike from its own move tables (the reverse tables,
-/// ray_of, leg_of), after the variant has built rays, steps, leapers and soldier steps into g
-/// (zeroed before). Called once by each variant's *_geometry_init().
+/// ray_of, leg_of, the point sets), after the variant has built rays, steps, leapers and soldier
+/// steps into g (zeroed before). Called once by each variant's *_geometry_init().
 void geometry_derive(Geometry *g);
 
 /// True when sq lies in the palace of side.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Variant seam: the table of variants, what a Board carries, and the end order of
-// rules_end_reason() against the rules page's order written out here rule by rule.
+// rules_end_reason() against the rules page's order written out here rule by rule, and the
+// geometry's point sets.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +68,39 @@ static EndReason reference_end(const Board *b, int *loser) {
 // Random games, passes and back-and-forth moves made likely so that repetitions, double
 // passes and bikjang occur: rules_end_reason() (with its quick rejection) must agree with the
 // order written out rule by rule at every ply, up to the end of each game.
+// Geometry's point sets hold their tables' points and no others, and every ray runs one way (to
+// higher or to lower points): the evaluation finds a line's nearest piece by its lowest or
+// highest bit.
+static void test_point_sets(void **state) {
+    (void)state;
+    const Variant *variants[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};
+    for (int v = 0; v < 2; v++) {
+        const Geometry *geo = variants[v]->geometry;
+        for (Square sq = 0; sq < SQUARE_NB; sq++)
+            for (int r = 0; r < 8; r++) {
+                const Ray *ray = &geo->rays[sq][r];
+                Points expect = 0;
+                for (int i = 0; r < geo->ray_count[sq] && i < ray->len; i++) {
+                    expect |= (Points)1 << ray->sq[i];
+                    int prev = i == 0 ? sq : ray->sq[i - 1];
+                    assert_true((ray->sq[i] > prev) == (ray->sq[0] > sq));
+                }
+                assert_true(geo->ray_points[sq][r] == expect);
+            }
+        for (Square sq = 0; sq < SQUARE_NB; sq++) {
+            Points steps = 0, soldier[SIDE_NB] = {0, 0};
+            for (int i = 0; i < geo->palace_step_count[sq]; i++)
+                steps |= (Points)1 << geo->palace_steps[sq][i];
+            for (Side s = CHO; s <= HAN; s++)
+                for (int i = 0; i < geo->soldier_count[s][sq]; i++)
+                    soldier[s] |= (Points)1 << geo->soldier[s][sq][i];
+            assert_true(geo->palace_step_points[sq] == steps);
+            assert_true(geo->soldier_points[CHO][sq] == soldier[CHO]);
+            assert_true(geo->soldier_points[HAN][sq] == soldier[HAN]);
+        }
+    }
+}
+
 static void test_end_order(void **state) {
     (void)state;
     uint64_t rng = 11;
@@ -108,6 +142,7 @@ int main(void) {
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_board_carries_variant),
         cmocka_unit_test(test_end_order),
+        cmocka_unit_test(test_point_sets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
