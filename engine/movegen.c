@@ -221,6 +221,45 @@ void movegen_captures(Board *b, MoveList *list) {
     keep_legal(b, list);
 }
 
+// True when the quiet pseudo-legal move m of the side to move attacks the enemy general g. The
+// side to move gives no check before m, so an attack after it is made along a line through a
+// point m changes (from: a line opened or a leg freed; to: the moved piece's own line or a new
+// cannon screen), or by the moved piece's own leap or step. The move is made on the mailbox
+// only (a quiet move changes no piece count, which the attack tests read).
+static bool quiet_gives_check(Board *b, Move m, Square g) {
+    const Side us = b->side;
+    const Square from = move_from(m), to = move_to(m);
+    const Piece pc = b->squares[from];
+    const Kind kind = piece_kind(pc);
+    const Geometry *geo = b->geo;
+    const int ray_from = geo->ray_of[g][from], ray_to = geo->ray_of[g][to];
+    const bool leaper = kind == HORSE || kind == ELEPHANT || geo->leg_of[g][from];
+    if (ray_from < 0 && ray_to < 0 && !leaper && kind != SOLDIER)
+        return false;
+    b->squares[to] = pc;
+    b->squares[from] = EMPTY;
+    bool check = (ray_from >= 0 && board_ray_attacked(b, g, ray_from, us)) ||
+                 (ray_to >= 0 && ray_to != ray_from && board_ray_attacked(b, g, ray_to, us)) ||
+                 (leaper && board_leaper_attacked(b, g, us));
+    for (int i = 0; kind == SOLDIER && !check && i < geo->soldier_from_count[us][g]; i++)
+        check = geo->soldier_from[us][g][i] == to;
+    b->squares[from] = pc;
+    b->squares[to] = EMPTY;
+    return check;
+}
+
+void movegen_quiet_checks(Board *b, MoveList *list) {
+    assert(!board_in_check(b));
+    const Square g = b->general[!b->side];
+    movegen_pseudo(b, list, GEN_QUIETS);
+    int n = 0;
+    for (int i = 0; i < list->count; i++)
+        if (g != SQ_NONE && quiet_gives_check(b, list->moves[i], g) &&
+            movegen_is_legal(b, list->moves[i]))
+            list->moves[n++] = list->moves[i];
+    list->count = n;
+}
+
 void movegen_evasions(Board *b, MoveList *list) {
     assert(board_in_check(b));
     movegen_pseudo(b, list, GEN_ALL);

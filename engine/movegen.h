@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Move generation: pseudo-legal moves by piece, the legality test, and the legal generators
-// the perft, the rules and the search use (all moves with the pass, captures, evasions).
+// the perft, the rules and the search use (all moves with the pass, captures, evasions, and
+// the quiet checks of quiescence).
 #pragma once
 
 #include "types.h"
@@ -29,6 +30,14 @@ void movegen_legal(Board *b, MoveList *list);
 
 /// Legal captures only (no pass).
 void movegen_captures(Board *b, MoveList *list);
+
+/// Legal quiet moves (no capture, no pass) that give check, for quiescence: the moved piece
+/// attacks the enemy general from its new point, or the move opens a chariot or cannon line,
+/// gives a cannon its screen, or frees a horse or elephant leg (a discovered check). Found
+/// without making the moves: only moves whose piece is a leaper or soldier, or whose points
+/// lie on a line through the enemy general (Geometry.ray_of, leg_of), are tested. A pass is
+/// never a check; generals facing (bikjang) is a game end, not a check.
+void movegen_quiet_checks(Board *b, MoveList *list);
 
 /// Legal moves of a side in check (never a pass). Empty means checkmate.
 void movegen_evasions(Board *b, MoveList *list);

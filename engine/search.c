@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
-// quiescence on captures that do not lose by SEE (all moves when in check or when a quiet move
-// may end the game), captures losing by SEE ordered after the quiet moves,
-// null move = a pass given as a tempo, LMR, check extension, and the rules page's game ends in
-// the tree, a pass that ends the game scored as that end at every node.
+// quiescence on captures that do not lose by SEE and, in its first plies, quiet checks (all
+// moves when in check or when a quiet move may end the game), captures losing by SEE ordered
+// after the quiet moves, null move = a pass given as a tempo, LMR, check extension, and the
+// rules page's game ends in the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
 
 #include <math.h>
@@ -26,7 +26,8 @@ enum {
     LMR_N = 64,
     EVAL_CLAMP = 18000,
     EVAL_CACHE_N = 1 << 16,
-    QS_DELTA_PER_ORDER = 100 // cp per unit of ORDER_VALUE in delta pruning
+    QS_DELTA_PER_ORDER = 100, // cp per unit of ORDER_VALUE in delta pruning
+    QS_NO_CHECKS = -MAX_PLY   // a quiescence depth below every qs_check_plies: captures only
 };
 
 // A cache of static evaluations by Zobrist key. The evaluation depends on the position only,
@@ -321,11 +322,44 @@ static void pv_set_pass(Searcher *s, int ply, Move pass) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Quiescence: captures only, standing pat on the static evaluation, except when in check
-// (every evasion) or when a quiet move may end the game (every move: standing pat would assume
-// a quiet move that keeps the game going, which may not exist). A pass that ends the game is
+// Quiescence: captures, standing pat on the static evaluation, except when in check (every
+// evasion) or when a quiet move may end the game (every move: standing pat would assume a
+// quiet move that keeps the game going, which may not exist). A pass that ends the game is
 // scored as that end first (pass_end_score), as the best of the quiet moves it stands for.
-static int qsearch(Searcher *s, int alpha, int beta, int ply) {
+// In its first qs_check_plies plies (qdepth 0, -1, ...) quiescence also tries the quiet moves
+// that give check and do not lose by SEE, unless the stand pat is too far below alpha for a
+// quiet move to matter: the reply is searched in check, every evasion, so a mate next to the
+// leaves is seen. Deeper plies try captures only, which caps the checks; a node that tries
+// them keys its TT entry apart (QS_CHECKS_KEY), as its value is not a captures-only one.
+static bool qs_checks_allowed(const Searcher *s, int qdepth, int stand, int alpha) {
+    return qdepth > -s->params.qs_check_plies && stand + s->params.qs_check_margin > alpha;
+}
+
+// Delta pruning: a capture that cannot lift the score to alpha even with a margin (a search
+// margin in cp, not an evaluation weight) is not tried; nor a quiet check once alpha has risen
+// too far above the stand pat.
+static bool qs_futile(const Searcher *s, Move m, int qdepth, int stand, int alpha) {
+    const Board *b = &s->board;
+    if (!is_capture(b, m))
+        return !qs_checks_allowed(s, qdepth, stand, alpha);
+    int gain = QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])];
+    return stand + gain + s->params.qs_delta_margin <= alpha;
+}
+
+// Appends the quiet checks to the captures, after the good ones (history order among them).
+static void add_quiet_checks(Searcher *s, ScoredMoves *sm, Move tt_move) {
+    Board *b = &s->board;
+    MoveList list;
+    movegen_quiet_checks(b, &list);
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        sm->moves[sm->count] = m;
+        sm->scores[sm->count++] =
+            m == tt_move ? ORDER_TT : s->history[history_index(b, m)][move_to(m)];
+    }
+}
+
+static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     Board *b = &s->board;
     s->pv_len[ply] = 0;
     if (out_of_budget(s))
@@ -337,8 +371,13 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         s->seldepth = ply;
     if (ply >= MAX_PLY - 1)
         return static_eval(s);
+    static const uint64_t QS_CHECKS_KEY = 0x8cb92ba72f3d8dd7ull;
     const bool pv_node = beta - alpha > 1;
-    const uint64_t key = node_key(b, s->after_null[ply]);
+    bool in_check = board_in_check(b), all = in_check || quiet_move_may_end(b);
+    // Whether this node tries quiet checks, but for the stand pat (known below): the key must
+    // not depend on the window.
+    const bool checks_ply = !all && qdepth > -s->params.qs_check_plies;
+    const uint64_t key = node_key(b, s->after_null[ply]) ^ (checks_ply ? QS_CHECKS_KEY : 0);
     const TTEntry *tte = s->tt_off ? NULL : tt_probe(&s->tt, key);
     Move tt_move = MOVE_NONE;
     if (tte) {
@@ -349,7 +388,6 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
             return tts;
         tt_move = tte->move;
     }
-    bool in_check = board_in_check(b), all = in_check || quiet_move_may_end(b);
     int best = -SCORE_INFINITE, stand = -SCORE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE;
     if (!all)
@@ -367,23 +405,21 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     }
     ScoredMoves sm;
     order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false);
+    if (checks_ply && qs_checks_allowed(s, qdepth, stand, alpha))
+        add_quiet_checks(s, &sm, tt_move);
     int played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
-        // Delta pruning: a capture that cannot lift the score to alpha even with a margin
-        // (a search margin in cp, not an evaluation weight) is not tried.
-        if (!all && stand + QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])] +
-                            s->params.qs_delta_margin <=
-                        alpha)
+        if (!all && qs_futile(s, m, qdepth, stand, alpha))
             continue;
-        // A capture that loses material by SEE is not tried either: the exchange it starts
-        // would end below the stand-pat score.
+        // A capture or check that loses material by SEE is not tried either: the exchange it
+        // starts would end below the stand-pat score.
         if (!all && !see_ge(b, m, 0))
             continue;
         if (!movegen_is_legal(b, m))
             continue;
         played++;
         board_make(b, m);
-        int v = -qsearch(s, -beta, -alpha, ply + 1);
+        int v = -qsearch(s, -beta, -alpha, ply + 1, qdepth - 1);
         board_unmake(b);
         if (s->stopped)
             return 0;
@@ -445,7 +481,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (in_check && ply < MAX_PLY / 2)
         depth++;
     if (depth <= 0)
-        return qsearch(s, alpha, beta, ply);
+        return qsearch(s, alpha, beta, ply, 0);
     if (out_of_budget(s))
         return 0;
     if (ply > s->seldepth)
@@ -717,7 +753,7 @@ int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
     memset(s->killers, 0, sizeof s->killers);
     memset(s->after_null, 0, sizeof s->after_null);
     s->tt_off = true;
-    qsearch(s, -SCORE_INFINITE, SCORE_INFINITE, 0);
+    qsearch(s, -SCORE_INFINITE, SCORE_INFINITE, 0, QS_NO_CHECKS);
     s->tt_off = false;
     // The line stops before a pass or a move that ends the game: what it reaches is a position
     // still in play, to be evaluated.

@@ -21,6 +21,8 @@ hansu_add_test(test_xiangqi_rules_slow SOURCES test_xiangqi_rules.c LIBS hansu_c
 target_compile_definitions(test_xiangqi_rules_slow PRIVATE XIANGQI_RULES_SLOW=1)
 hansu_add_test(test_cases SOURCES test_cases.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_board SOURCES test_board.c LIBS hansu_core_testutil TIMEOUT 300)
+# The quiet-check generator of quiescence against make/test brute force.
+hansu_add_test(test_movegen SOURCES test_movegen.c LIBS hansu_core_testutil TIMEOUT 300)
 hansu_add_test(test_fen SOURCES test_fen.c LIBS hansu_core_testutil TIMEOUT 60)
 hansu_add_test(test_openings SOURCES test_openings.c TIMEOUT 60)
 # Runs the built `hansu` executable.

@@ -9,7 +9,7 @@
 // limit and a standing bikjang scored as the points decide at every depth; exact node limits;
 // reproducible search after search_clear; no illegal bestmove over many random positions; the
 // quiescence line of search_quiet_pv independent of earlier searches and stopped before a game
-// end.
+// end; mates in 2 that start with a check found at depth 1 by quiescence's quiet checks.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +28,7 @@
 #include "notation.h"
 #include "rules.h"
 #include "search.h"
+#include "search_params.h"
 
 typedef struct MateCase {
     int moves; // mate in this many moves of the side to move
@@ -112,6 +113,33 @@ static SearchResult run_depth(const Board *b, int depth) {
     SearchLimits lim = {.depth = depth};
     search_clear(searcher);
     return search_run(searcher, b, &lim, NULL, NULL, NULL);
+}
+
+// Mates in 2 from MATES that start with a check and end with a quiet check: at depth 1 the
+// evasion is searched by the check extension, and the mating move only by quiescence's quiet
+// checks (qs_check_plies); with them off, depth 1 does not see the mate.
+static void test_qs_check_mates(void **state) {
+    (void)state;
+    static const char *const FENS[] = {
+        "3ka4/3a5/3n5/4b1b1p/9/3r1p3/9/9/6B2/3A1K3 b - - 3 57",
+        "1n1a5/6R2/1c1k5/Np3P3/p1p1P4/9/1PP6/9/5K3/3r5 w - - 2 57",
+        "5k3/9/6R2/1pp6/r5B1p/c2P5/1P6P/3C5/9/3KAA1B1 w - - 3 53",
+        "1n2aar2/3k5/3c5/2p3C1p/1p1p5/c1b5P/4N1R2/r2A5/4K4/b4A3 b - - 7 38",
+    };
+    static Board b;
+    SearchParams off = SEARCH_PARAMS_DEFAULT;
+    off.qs_check_plies = 0;
+    assert_true(SEARCH_PARAMS_DEFAULT.qs_check_plies > 0);
+    for (size_t i = 0; i < sizeof FENS / sizeof FENS[0]; i++) {
+        load(&b, FENS[i], NULL);
+        SearchResult with = run_depth(&b, 1);
+        search_set_params(searcher, &off);
+        SearchResult without = run_depth(&b, 1);
+        search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
+        if (with.score != score_win(3, SCORE_END_MATE) || without.score == with.score)
+            fail_msg("%s: depth 1 scores %d with quiet checks, %d without (mate in 2: %d)", FENS[i],
+                     with.score, without.score, score_win(3, SCORE_END_MATE));
+    }
 }
 
 static void test_mates(void **state) {
@@ -543,6 +571,7 @@ int main(void) {
         cmocka_unit_test(test_legal_bestmoves),
         cmocka_unit_test(test_quiet_pv_deterministic),
         cmocka_unit_test(test_quiet_pv_game_ends),
+        cmocka_unit_test(test_qs_check_mates),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
