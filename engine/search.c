@@ -62,8 +62,8 @@ struct Searcher {
     bool after_null[MAX_PLY + 2]; // the last ply was the null move: no pass back here
     Move excluded[MAX_PLY + 2];   // the TT move a singular search leaves out here, or MOVE_NONE
     uint8_t doubles[MAX_PLY + 2]; // double singular extensions on the path to this node
-    SearchStats stats;
     bool tt_off;                  // quiescence neither probes nor stores the TT (search_quiet_pv)
+    SearchStats stats;            // what the last search_run did (search_get_stats)
 };
 
 Searcher *search_create(size_t hash_mb) {
