@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search: iterative deepening PVS with a TT, quiescence, null move (a pass as a tempo),
-// LMR and every end-of-game rule of the rules page inside the tree.
+// LMR, check and singular extensions, and every end-of-game rule of the rules page inside the tree.
 #pragma once
 
 #include <stdatomic.h>
