@@ -2,8 +2,7 @@
 // Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
 // quiescence on captures that do not lose by SEE (all moves when in check or when a quiet move
 // may end the game), captures losing by SEE ordered after the quiet moves,
-// null move = a pass given as a tempo, LMR, check and singular extensions, and the rules page's
-// game ends in
+// null move = a pass given as a tempo, LMR, check extension, and the rules page's game ends in
 // the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
 
@@ -58,12 +57,8 @@ struct Searcher {
     atomic_bool *stop;
     bool stopped;
     int seldepth;
-    int root_depth; // the iteration's depth: extensions stop at twice it (Stockfish's bound)
     bool after_null[MAX_PLY + 2]; // the last ply was the null move: no pass back here
-    Move excluded[MAX_PLY + 2];   // the TT move a singular search leaves out here, or MOVE_NONE
-    uint8_t doubles[MAX_PLY + 2]; // double singular extensions on the path to this node
     bool tt_off;                  // quiescence neither probes nor stores the TT (search_quiet_pv)
-    SearchStats stats;            // what the last search_run did (search_get_stats)
 };
 
 Searcher *search_create(size_t hash_mb) {
@@ -86,8 +81,6 @@ void search_set_params(Searcher *s, const SearchParams *params) {
 }
 
 const SearchParams *search_get_params(const Searcher *s) { return &s->params; }
-
-const SearchStats *search_get_stats(const Searcher *s) { return &s->stats; }
 
 void search_destroy(Searcher *s) {
     if (!s)
@@ -460,24 +453,19 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (ply >= MAX_PLY - 1)
         return static_eval(s);
 
-    // 3. Transposition table: cut-offs outside PV nodes, and the move to try first. A singular
-    // search (a move excluded) shares the node's entry but never cuts on it (its score counts the
-    // excluded move) nor stores into it. The entry is copied: the searches below may replace it.
-    const Move excluded = s->excluded[ply];
+    // 3. Transposition table: cut-offs outside PV nodes, and the move to try first.
     const uint64_t key = node_key(b, s->after_null[ply]);
     const TTEntry *tte = tt_probe(&s->tt, key);
     Move tt_move = MOVE_NONE;
-    int eval, tt_score = 0, tt_depth = -1;
-    Bound tt_bound = BOUND_NONE;
+    int eval;
     if (tte) {
         tt_move = tte->move;
-        tt_score = score_from_tt(tte->score, ply);
-        tt_bound = (Bound)(tte->gen_bound & 3);
-        tt_depth = tte->depth - 1;
-        if (!pv_node && !excluded && tt_depth >= depth &&
-            (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER && tt_score >= beta) ||
-             (tt_bound == BOUND_UPPER && tt_score <= alpha)))
-            return tt_score;
+        int tts = score_from_tt(tte->score, ply);
+        Bound bd = (Bound)(tte->gen_bound & 3);
+        if (!pv_node && tte->depth - 1 >= depth &&
+            (bd == BOUND_EXACT || (bd == BOUND_LOWER && tts >= beta) ||
+             (bd == BOUND_UPPER && tts <= alpha)))
+            return tts;
     }
     if (in_check)
         eval = -SCORE_INFINITE;
@@ -487,24 +475,21 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // Improving: the static eval rose since our previous move; prune less when it did.
     const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
     // Internal iterative reduction: a node without a TT move is searched one ply shallower.
-    if (depth >= sp->iir_depth && tt_move == MOVE_NONE && !in_check && !excluded)
+    if (depth >= sp->iir_depth && tt_move == MOVE_NONE && !in_check)
         depth--;
     s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
-    s->doubles[ply + 1] = s->doubles[ply];
 
     // 4. A pass that ends the game is scored as that end, before anything can cut or prune it:
-    // its score bounds the node from below, and the move loop leaves the pass out. A singular
-    // search that excludes that pass (the TT move) leaves its score out too.
+    // its score bounds the node from below, and the move loop leaves the pass out.
     int best = -SCORE_INFINITE, old_alpha = alpha, pass_score;
     Move best_move = MOVE_NONE;
-    const Move pass = move_make(b->general[b->side], b->general[b->side]);
     const bool after_null = s->after_null[ply];
     const bool pass_ends = !after_null && pass_end_score(b, ply, &pass_score);
-    if (pass_ends && excluded != pass) {
+    if (pass_ends) {
         best = pass_score;
         if (best > alpha) {
             alpha = best;
-            best_move = pass;
+            best_move = move_make(b->general[b->side], b->general[b->side]);
             pv_set_pass(s, ply, best_move);
         }
         if (best >= beta)
@@ -515,9 +500,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // the static evaluation, so not where a quiet move may end the game. Neither cuts when beta
     // is a decided score: a static evaluation or a null-move search cannot prove that a mate
     // (or any game end) is no nearer than beta says, so cutting there would let a line with a
-    // later mate stand where a sooner one exists. A singular search goes straight to the moves:
-    // it asks what the other moves are worth, not whether the node is good enough.
-    if (!pv_node && !in_check && !excluded && !score_is_decided(beta)) {
+    // later mate stand where a sooner one exists.
+    if (!pv_node && !in_check && !score_is_decided(beta)) {
         if (depth <= sp->rfp_depth && eval - sp->rfp_margin * (depth - improving) >= beta &&
             abs(eval) < SCORE_DECISIVE && !quiet_move_may_end(b))
             return eval;
@@ -535,47 +519,13 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         }
     }
 
-    // 6. Singular extension (Stockfish, Ethereal): when the TT move's lower bound is deep
-    // enough, the other moves are searched without it, shallower, against a bar a little below
-    // its score. If none reaches the bar, the TT move is singular, the one move that holds the
-    // node, and is searched a ply deeper (two when the rest fall far below, outside PV nodes and
-    // a few times per path). If the bar is reached and lies at or above beta, two moves beat
-    // beta: the node cuts (multi-cut), but not on a decided beta (no reduced search bounds how
-    // near a game end is, as in step 5). If only the TT move's score beats beta, it is searched a
-    // ply shallower. Decided TT scores are left alone: no margin below a mate means anything.
-    int tt_ext = 0;
-    if (!root && !excluded && depth >= sp->se_depth && tt_move != MOVE_NONE &&
-        (tt_bound & BOUND_LOWER) && tt_depth >= depth - 3 && !score_is_decided(tt_score) &&
-        ply < 2 * s->root_depth && ply < MAX_PLY / 2) {
-        int sbeta = tt_score - sp->se_margin * depth / 16;
-        s->excluded[ply] = tt_move;
-        s->stats.singular_searches++;
-        int v = search(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
-        s->excluded[ply] = MOVE_NONE;
-        if (s->stopped)
-            return 0;
-        // The singular search used this ply's PV: it is the pass's again, or empty.
-        s->pv_len[ply] = 0;
-        if (best_move != MOVE_NONE)
-            pv_set_pass(s, ply, best_move);
-        if (v < sbeta) {
-            bool far = !pv_node && v < sbeta - sp->se_double_margin;
-            tt_ext = far && s->doubles[ply] < sp->se_double_max ? 2 : 1;
-            s->stats.singular_extensions++;
-        } else if (sbeta >= beta && !score_is_decided(beta)) {
-            s->stats.multi_cuts++;
-            return sbeta;
-        } else if (tt_score >= beta)
-            tt_ext = -1;
-    }
-
-    // 7. The moves: PVS with late move reductions and late move pruning of quiets.
+    // 6. The moves: PVS with late move reductions and late move pruning of quiets.
     ScoredMoves sm;
     order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null);
     Move quiets[MAX_MOVES];
     int nquiets = 0, played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
-        if (m == excluded || !movegen_is_legal(b, m))
+        if (!movegen_is_legal(b, m))
             continue;
         bool quiet = !is_capture(b, m);
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
@@ -593,8 +543,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             continue;
         }
         played++;
-        int ext = m == tt_move ? tt_ext : 0, new_depth = depth - 1 + ext, v;
-        s->doubles[ply + 1] = (uint8_t)(s->doubles[ply] + (ext == 2));
+        int new_depth = depth - 1, v;
         if (played == 1)
             v = -search(s, -beta, -alpha, new_depth, ply + 1, true);
         else {
@@ -628,7 +577,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         pv_update(s, ply, m);
         if (v < beta)
             continue;
-        // 8. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
+        // 7. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
         // before it lose some.
         if (quiet) {
             if (s->killers[ply][0] != m) {
@@ -644,10 +593,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     }
     // No legal move: mate in check, and without the pass (xiangqi) stalemate, lost as a mate
     // is; otherwise the pass, when it is not searched as a move: its game end (best), or after
-    // the null move the static evaluation. A singular search whose only move was the excluded
-    // one has found nothing else: it fails low and stores nothing (the node's own entry stays).
-    if (excluded)
-        return best > -SCORE_INFINITE ? best : alpha;
+    // the null move the static evaluation.
     if (played == 0 && (in_check || !b->variant->pass))
         return -score_win(ply, SCORE_END_MATE);
     if (played == 0 && !pass_ends)
@@ -712,9 +658,6 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         for (int q = 0; q < SQUARE_NB; q++)
             s->history[p][q] /= 2;
     memset(s->killers, 0, sizeof s->killers);
-    memset(s->excluded, 0, sizeof s->excluded);
-    memset(s->doubles, 0, sizeof s->doubles);
-    memset(&s->stats, 0, sizeof s->stats);
 
     // A legal move to answer with even if no iteration completes.
     MoveList legal;
@@ -724,7 +667,6 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     int score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->seldepth = 0;
-        s->root_depth = depth;
         int v = aspiration(s, depth, score);
         if (s->stopped && depth > 1)
             break;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Alpha-beta search: iterative deepening PVS with a TT, quiescence, null move (a pass as a tempo),
-// LMR, check and singular extensions, and every end-of-game rule of the rules page inside the tree.
+// LMR and every end-of-game rule of the rules page inside the tree.
 #pragma once
 
 #include <stdatomic.h>
@@ -102,16 +102,6 @@ void search_set_params(Searcher *s, const SearchParams *params);
 
 /// The parameters s searches with.
 const SearchParams *search_get_params(const Searcher *s);
-
-/// What the last search_run did, counted for tests and tuning (not in `info` lines).
-typedef struct SearchStats {
-    uint64_t singular_searches;   // searches of a node without its TT move (singular extensions)
-    uint64_t singular_extensions; // TT moves found singular and extended (once or twice)
-    uint64_t multi_cuts;          // nodes cut because another move also reached beta
-} SearchStats;
-
-/// The counts of s's last search_run (zero before the first).
-const SearchStats *search_get_stats(const Searcher *s);
 
 /// Frees a searcher (NULL accepted).
 void search_destroy(Searcher *s);

@@ -6,9 +6,7 @@
 // rules page scored by points or perpetual check, ranked by distance before kind (the losing
 // side takes the later loss, the winning side the sooner win); a pass that lets the opponent end
 // the game by passing back never chosen when it loses on points, and chosen when it wins; the move
-// limit and a standing bikjang scored as the points decide at every depth; singular extensions
-// searched in the mates above (their excluded-move searches change no mate) and in middlegames,
-// and never below se_depth; exact node limits;
+// limit and a standing bikjang scored as the points decide at every depth; exact node limits;
 // reproducible search after search_clear; no illegal bestmove over many random positions; the
 // quiescence line of search_quiet_pv independent of earlier searches and stopped before a game
 // end.
@@ -30,7 +28,6 @@
 #include "notation.h"
 #include "rules.h"
 #include "search.h"
-#include "search_params.h"
 
 typedef struct MateCase {
     int moves; // mate in this many moves of the side to move
@@ -121,11 +118,9 @@ static void test_mates(void **state) {
     (void)state;
     static Board b;
     int n = (int)(sizeof MATES / sizeof MATES[0]), failures = 0;
-    uint64_t singular = 0;
     for (int i = 0; i < n; i++) {
         load(&b, MATES[i].fen, NULL);
         SearchResult r = run_depth(&b, 2 * MATES[i].moves + 5);
-        singular += search_get_stats(searcher)->singular_searches;
         char mv[MOVE_STR_LEN];
         move_to_uci(r.best, mv);
         if (r.score != score_win(2 * MATES[i].moves - 1, SCORE_END_MATE) && ++failures)
@@ -139,10 +134,7 @@ static void test_mates(void **state) {
         }
     }
     assert_int_equal(failures, 0);
-    // The mates were found with singular searches on the way: the excluded-move searches, which
-    // share their node's TT entry, hid none of them.
-    print_message("%d mates found, %llu singular searches\n", n, (unsigned long long)singular);
-    assert_true(singular > 0);
+    print_message("%d mates found\n", n);
 }
 
 typedef struct EndCase {
@@ -413,44 +405,6 @@ static void test_shortest_mate(void **state) {
     }
 }
 
-// Singular extensions: in middlegame positions searched to depth 9, the node is searched without
-// its TT move (from se_depth on), some TT moves prove singular and are extended, and some nodes
-// cut because another move reaches beta too; with se_depth above the search's depth, none.
-static void test_singular_extensions(void **state) {
-    (void)state;
-    static const char *const FENS[] = {
-        // from data/bench.fen
-        "2baa4/4kc3/8r/1pp1bR1p1/6p2/2PP5/4P2PP/2r1BN3/3AK4/5R3 b - - 1 24",
-        "1nbaka1b1/4r4/1c3n1c1/1p1pp3p/9/9/P3P1PP1/1CN2N3/2C1K4/2BA1A1BR b - - 1 13",
-        "2b2kr2/9/n3acn2/2p1p3p/3P5/6R2/3B1PP2/1C2K2C1/5r3/9 w - - 3 27"};
-    static Board b;
-    SearchParams off = SEARCH_PARAMS_DEFAULT;
-    off.se_depth = search_param_info(search_param_find("se_depth"))->max;
-    SearchStats sum = {0, 0, 0};
-    for (int k = 0; k < 2; k++) {
-        search_set_params(searcher, k ? &off : &SEARCH_PARAMS_DEFAULT);
-        for (size_t i = 0; i < sizeof FENS / sizeof FENS[0]; i++) {
-            load(&b, FENS[i], NULL);
-            run_depth(&b, 9);
-            const SearchStats *st = search_get_stats(searcher);
-            assert_true(st->singular_extensions + st->multi_cuts <= st->singular_searches);
-            if (k)
-                assert_int_equal(st->singular_searches, 0);
-            else {
-                sum.singular_searches += st->singular_searches;
-                sum.singular_extensions += st->singular_extensions;
-                sum.multi_cuts += st->multi_cuts;
-            }
-        }
-    }
-    search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
-    print_message("%llu singular searches, %llu extensions, %llu multi-cuts\n",
-                  (unsigned long long)sum.singular_searches,
-                  (unsigned long long)sum.singular_extensions, (unsigned long long)sum.multi_cuts);
-    assert_true(sum.singular_extensions > 0);
-    assert_true(sum.multi_cuts > 0);
-}
-
 static void test_node_limit_exact(void **state) {
     (void)state;
     static Board b;
@@ -585,7 +539,6 @@ int main(void) {
         cmocka_unit_test(test_later_loss_before_points_loss),
         cmocka_unit_test(test_sooner_win_whatever_kind),
         cmocka_unit_test(test_shortest_mate),
-        cmocka_unit_test(test_singular_extensions),
         cmocka_unit_test(test_node_limit_exact),
         cmocka_unit_test(test_legal_bestmoves),
         cmocka_unit_test(test_quiet_pv_deterministic),
