@@ -331,17 +331,17 @@ static void pv_set_pass(Searcher *s, int ply, Move pass) {
 // quiet move to matter: the reply is searched in check, every evasion, so a mate next to the
 // leaves is seen. Deeper plies try captures only, which caps the checks; a node that tries
 // them keys its TT entry apart (QS_CHECKS_KEY), as its value is not a captures-only one.
-static bool qs_checks_allowed(const Searcher *s, int qdepth, int stand, int alpha) {
-    return qdepth > -s->params.qs_check_plies && stand + s->params.qs_check_margin > alpha;
+static bool qs_checks_futile(const Searcher *s, int stand, int alpha) {
+    return stand + s->params.qs_check_margin <= alpha;
 }
 
 // Delta pruning: a capture that cannot lift the score to alpha even with a margin (a search
 // margin in cp, not an evaluation weight) is not tried; nor a quiet check once alpha has risen
-// too far above the stand pat.
-static bool qs_futile(const Searcher *s, Move m, int qdepth, int stand, int alpha) {
+// too far above the stand pat (a quiet move here is one of the checks of a checks ply).
+static bool qs_futile(const Searcher *s, Move m, int stand, int alpha) {
     const Board *b = &s->board;
     if (!is_capture(b, m))
-        return !qs_checks_allowed(s, qdepth, stand, alpha);
+        return qs_checks_futile(s, stand, alpha);
     int gain = QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])];
     return stand + gain + s->params.qs_delta_margin <= alpha;
 }
@@ -405,11 +405,11 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     }
     ScoredMoves sm;
     order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false);
-    if (checks_ply && qs_checks_allowed(s, qdepth, stand, alpha))
+    if (checks_ply && !qs_checks_futile(s, stand, alpha))
         add_quiet_checks(s, &sm, tt_move);
     int played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
-        if (!all && qs_futile(s, m, qdepth, stand, alpha))
+        if (!all && qs_futile(s, m, stand, alpha))
             continue;
         // A capture or check that loses material by SEE is not tried either: the exchange it
         // starts would end below the stand-pat score.
