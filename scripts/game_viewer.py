@@ -43,6 +43,12 @@ TOKEN = re.compile(r"""\s*(?:
   | (?P<other>\S+))""", re.X)
 
 
+def unescape_tag(value):
+    """A tag value as the PGN standard (8.1.1) escapes it, read back: \\" is a quote and \\\\ a
+    backslash; any other backslash stays as written."""
+    return re.sub(r'\\([\\"])', r"\1", value)
+
+
 def parse_pgn(text, source="PGN"):
     """The games of a PGN text: dicts with tags, moves (UCI strings), comments (one per move,
     "" when none), closing (the comment that ends the game) and result. Moves must be in UCI
@@ -74,7 +80,7 @@ def parse_pgn(text, source="PGN"):
                 finish(game)
                 game = None
             game = game or start()
-            game["tags"][m.group("name")] = m.group("value").replace('\\"', '"')
+            game["tags"][m.group("name")] = unescape_tag(m.group("value"))
             continue
         if game is None:
             game = start()
@@ -589,11 +595,18 @@ VIEWER_HTML = """<section id="viewer-section">
 </section>"""
 
 
+def script_json(value):
+    """value as JSON that is safe inside a <script> block of a page: <, > and & written as
+    \\u003c, \\u003e, \\u0026, so that no text a name holds ("</script>", "<!--", "<script")
+    can end the block or switch the HTML parser into a state where later scripts become data.
+    JSON.parse reads it back unchanged. Every JSON a page embeds goes through here."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def page(title, body_html, records, viewer_intro=""):
     """The whole page: title, body_html (already HTML) and the viewer over records."""
-    data = json.dumps({"variants": VARIANTS, "games": records}, ensure_ascii=False,
-                      separators=(",", ":"))
-    data = data.replace("</", "<\\/")  # a "</script>" inside a string must not end the block
+    data = script_json({"variants": VARIANTS, "games": records})
     # The page fetches nothing: a policy that forbids any load keeps it so in the browser.
     csp = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
            "script-src 'unsafe-inline'")
