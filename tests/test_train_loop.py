@@ -21,7 +21,6 @@
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
-import importlib.machinery
 import json
 import os
 import re
@@ -30,8 +29,8 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-train = importlib.machinery.SourceFileLoader(
-    "train", os.path.join(REPO, "scripts", "train")).load_module()
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import train_loop as train  # noqa: E402
 
 
 def check(cond, msg):
