@@ -22,9 +22,11 @@ used over it.
 import argparse
 import ctypes
 import datetime
+import fcntl
 import glob
 import hashlib
 import json
+import math
 import os
 import re
 import resource
@@ -53,6 +55,13 @@ def variant_of(config):
 def weights_header(variant):
     """The compiled-in weights header of a variant, engine/VARIANT/eval_weights.h."""
     return os.path.join(REPO, "engine", variant, "eval_weights.h")
+
+
+def start_header(config):
+    """The weights header of the run's first engine: run.start (relative to the repository)
+    when set, else the variant's shipped one."""
+    start = config["run"].get("start", "")
+    return os.path.join(REPO, start) if start else weights_header(variant_of(config))
 
 
 def openings_flags(config, section):
@@ -176,20 +185,91 @@ def load_config(path, overrides):
                 raise TrainError(f"config {path}: unknown setting {section}.{key}"
                                  f"{renamed_hint(section, key)}")
             config[section][key] = value
-    for item in overrides:
-        m = re.fullmatch(r"(\w+)\.(\w+)=(.*)", item)
-        if not m:
-            raise TrainError(f"--set {item!r}: expected SECTION.KEY=VALUE")
-        section, key, text = m.groups()
-        if section not in config or key not in config[section]:
-            raise TrainError(f"--set {item!r}: unknown setting {section}.{key}"
-                             f"{renamed_hint(section, key)}")
-        config[section][key] = parse_value(text)
+    apply_sets(config, overrides)
     check_config(config)
     return config
 
 
+def apply_sets(config, items):
+    """Applies --set SECTION.KEY=VALUE items to config, each checked against data/train.toml's
+    settings (a new run's and a resumed one's alike); a section newer than a resumed run comes
+    in with its defaults."""
+    base = read_toml(BASE_CONFIG)
+    for item in items:
+        m = re.fullmatch(r"(\w+)\.(\w+)=(.*)", item, re.S)
+        if not m:
+            raise TrainError(f"--set {item!r}: expected SECTION.KEY=VALUE")
+        section, key, text = m.groups()
+        if section not in base or key not in base[section]:
+            raise TrainError(f"--set {item!r}: unknown setting {section}.{key}"
+                             f"{renamed_hint(section, key)}")
+        config.setdefault(section, dict(base[section]))[key] = parse_value(text)
+
+
+# Settings whose default in data/train.toml is a whole number but which take fractions too.
+FRACTIONAL = {("run", "hours"), ("tune", "l2"), ("tune", "lr")}
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
+
+
+def check_types(c):
+    """Every setting has its default's type in data/train.toml (true/false, a whole number, a
+    number, a string, a list of strings), numbers are finite; the sections are known."""
+    base = read_toml(BASE_CONFIG)
+    for section, values in c.items():
+        if section not in base or not isinstance(values, dict):
+            raise TrainError(f"unknown section [{section}]")
+        for key, v in values.items():
+            if key not in base[section]:
+                continue  # a resumed run's setting from before a rename: its own checks
+            d, name = base[section][key], f"setting {section}.{key} = {v!r}"
+            number = isinstance(v, (int, float)) and not isinstance(v, bool)
+            if isinstance(d, bool) and not isinstance(v, bool):
+                raise TrainError(f"{name}: expected true or false")
+            if isinstance(d, (int, float)) and not isinstance(d, bool):
+                whole = isinstance(d, int) and (section, key) not in FRACTIONAL
+                if not number or (whole and not isinstance(v, int)):
+                    raise TrainError(f"{name}: expected a {'whole ' if whole else ''}number")
+                if not math.isfinite(v):
+                    raise TrainError(f"{name}: expected a finite number")
+            if isinstance(d, str) and not isinstance(v, str):
+                raise TrainError(f"{name}: expected a string")
+            if isinstance(d, list) and (not isinstance(v, list) or
+                                        not all(isinstance(x, str) for x in v)):
+                raise TrainError(f"{name}: expected a list of strings")
+
+
+def check_sprt(text):
+    """match.sprt as hansu-match's --sprt takes it (selfplay/match/match_main.c): elo0=E0
+    elo1=E1 [alpha=A] [beta=B], elo0 < elo1 within +-1000, 0 < alpha, beta < 0.5."""
+    v = {"alpha": 0.05, "beta": 0.05}
+    for item in text.split():
+        key, _, num = item.partition("=")
+        try:
+            if key not in SPRT_KEYS:
+                raise ValueError
+            v[key] = float(num)
+        except ValueError:
+            v = None
+            break
+    if v is None or "elo0" not in v or "elo1" not in v or not all(map(math.isfinite, v.values())):
+        raise TrainError(f"setting match.sprt = {text!r}: expected \"elo0=E0 elo1=E1 [alpha=A] "
+                         "[beta=B]\"")
+    if not (-1000 <= v["elo0"] < v["elo1"] <= 1000) or not all(0 < v[k] < 0.5 for k in
+                                                              ("alpha", "beta")):
+        raise TrainError(f"setting match.sprt = {text!r}: need elo0 < elo1 within -1000..1000 "
+                         "and 0 < alpha, beta < 0.5")
+
+
 def check_config(c):
+    """Every setting, before the first step: types, ranges, names and files."""
+    check_types(c)
+    check_sprt(c["match"].get("sprt", ""))
+    start = c["run"].get("start", "")
+    if start and not os.path.isfile(os.path.join(REPO, start)):
+        raise TrainError(f"setting run.start = {start!r}: no such file {os.path.join(REPO, start)}")
+    if not c["run"].get("weights_dir", "data/weights"):
+        raise TrainError("setting run.weights_dir = '': expected a folder name")
+
     def positive(section, key, allow_zero=False):
         if key not in c[section]:  # a resumed run from before the setting existed
             return
@@ -285,6 +365,43 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
+def lock_folder(folder):
+    """An exclusive flock(2) on FOLDER/.hansu-lock, held for the process's life (the open file
+    is returned: keep it), with this process's pid written in it: a second scripts/train on the
+    same run folder (a new run or --resume) is refused, naming the holder's pid."""
+    path = os.path.join(folder, ".hansu-lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    lock = os.fdopen(fd, "r+")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = lock.read().strip() or "?"
+        lock.close()
+        raise TrainError(f"{folder} is in use by another scripts/train (pid {holder}, "
+                         f"{path} is locked); wait for it or stop it")
+    lock.truncate(0)
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    return lock
+
+
+def read_state(path):
+    """state.json of a run folder; a file that is not a run's state is a TrainError."""
+    try:
+        with open(path) as f:
+            state = json.load(f)
+    except OSError as e:
+        raise TrainError(f"--resume: {path}: {e.strerror}")
+    except (ValueError, UnicodeDecodeError) as e:
+        raise TrainError(f"--resume: {path}: not a run's state (corrupt JSON: {e})")
+    keys = ("config", "iteration", "first", "current", "iterations", "accepted")
+    if not isinstance(state, dict) or not all(k in state for k in keys) or not isinstance(
+            state["config"], dict) or not all(isinstance(state["config"].get(s), dict)
+                                              for s in ("run", "selfplay", "tune", "match")):
+        raise TrainError(f"--resume: {path}: not a run's state (no {', '.join(keys)})")
+    return state
+
+
 class Run:
     """A run folder: state.json, log.txt, builds/, weights/, iter-NNN/."""
 
@@ -309,8 +426,7 @@ class Run:
             f.write(line + "\n")
 
     def load_state(self):
-        with open(self.state_path) as f:
-            self.state = json.load(f)
+        self.state = read_state(self.state_path)
 
     def wall_s(self):
         """Wall-clock seconds the run has been running, over all its processes (resumes)."""
@@ -782,6 +898,7 @@ def main():
     ap.add_argument("--resume", action="store_true",
                     help="continue the run in --run (or the newest under runs/) where it stopped")
     args = ap.parse_args()
+    folder = None
     try:
         folder = args.run
         if args.resume and not folder:
@@ -798,17 +915,12 @@ def main():
         if args.resume:
             if not os.path.exists(state_path):
                 raise TrainError(f"--resume: {folder} has no state.json")
-            with open(state_path) as f:
-                config = json.load(f)["config"]
-            if args.config or args.set:
-                config = load_config(args.config, args.set) if args.config else config
-                for item in args.set:
-                    section, rest = item.split(".", 1)
-                    key, text = rest.split("=", 1)
-                    if section not in config:  # a section newer than the run: its defaults
-                        config[section] = read_toml(BASE_CONFIG).get(section, {})
-                    config[section][key] = parse_value(text)
-                check_config(config)
+            lock = lock_folder(folder)
+            config = read_state(state_path)["config"]
+            if args.config:
+                config = load_config(args.config, [])
+            apply_sets(config, args.set)
+            check_config(config)
             run = Run(folder, config)
             run.load_state()
             run.state["config"] = config
@@ -819,12 +931,15 @@ def main():
                 args.config = XIANGQI_CONFIG
             config = load_config(args.config, args.set + ([f"run.variant=\"{args.variant}\""]
                                                           if args.variant else []))
-            check_config(config)
             if os.path.exists(state_path):
+                raise TrainError(f"{folder} already holds a run; use --resume")
+            os.makedirs(folder, exist_ok=True)
+            lock = lock_folder(folder)
+            if os.path.exists(state_path):  # made while this process waited for the folder
                 raise TrainError(f"{folder} already holds a run; use --resume")
             os.makedirs(os.path.join(folder, "weights"), exist_ok=True)
             initial = os.path.join(folder, "weights", "initial.h")
-            shutil.copyfile(weights_header(variant_of(config)), initial)
+            shutil.copyfile(start_header(config), initial)
             run = Run(folder, config)
             run.state = {"config": config, "iteration": 0, "in_progress": False,
                          "first": {"name": "initial", "header": initial},
@@ -837,12 +952,16 @@ def main():
             raise KeyboardInterrupt
         signal.signal(signal.SIGTERM, on_term)
         run.run()
+        lock.close()
         return 0
     except TrainError as e:
         print(f"train: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # the run folder or a file in it cannot be made or written
+        print(f"train: {e.filename or folder or 'runs'}: {e.strerror or e}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
-        where = folder if "folder" in locals() and folder else "<run folder>"
+        where = folder or "<run folder>"
         print(f"train: interrupted; continue with: scripts/train --resume --run {where}",
               file=sys.stderr)
         return 130
