@@ -49,6 +49,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import game_viewer  # noqa: E402
+import report_markdown  # noqa: E402
 from hansu_shard import ShardError  # noqa: E402
 from selfplay_stats import load  # noqa: E402
 
@@ -607,8 +608,8 @@ def write_html(run, lines, out, caps, build=None):
     except (game_viewer.ViewerError, ReportError) as e:
         print(f"train_report: report.html without games: {e}", file=sys.stderr)
         records, notes = [], [f"No games: {e}"]
-    body = game_viewer.markdown_html(lines, image)
-    intro = game_viewer.markdown_html(
+    body = report_markdown.markdown_html(lines, image)
+    intro = report_markdown.markdown_html(
         ["## Games", "", "Step through the games with the buttons or the keys (← → step, "
          "Home/End first/last, space auto-play, f flip). Positions are computed by Hansu's "
          "rules core; the page fetches nothing.", ""] + [f"- {n}" for n in notes], image)

@@ -6,6 +6,8 @@
   whole game replayed at once (position fen START moves ..., not ply by ply as the viewer does);
 - the export's comments are read as each move's score and its closing comment as the end;
 - the page refers to nothing outside itself (no src/href to a URL, a policy forbidding loads);
+- the page's style, script and markup are scripts/viewer/viewer.css, viewer.js, viewer.html,
+  inlined (issue 24);
 - an illegal move, a move not in UCI form and a missing file are refused in one line naming the
   file, the game and the ply, without a traceback;
 - tag values escaped as the PGN standard says (\\" and \\\\, issue 23) are read back unescaped,
@@ -80,6 +82,13 @@ def main(argv):
     check(not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page, re.I),
           "the page refers to a URL")
     check("default-src 'none'" in page, "no policy forbidding loads")
+    # The page's style, script and markup are scripts/viewer's files, inlined as they are.
+    for name in ("viewer.css", "viewer.js", "viewer.html"):
+        with open(os.path.join(REPO, "scripts", "viewer", name), encoding="utf-8") as f:
+            text = f.read()
+        check(text in page, f"scripts/viewer/{name} is not inlined in the page")
+        check(name == "viewer.html" or not re.search(r"</(script|style)|<!--", text, re.I),
+              f"scripts/viewer/{name} holds text that would end its block in the page")
 
     text = open(match).read()
     bad = os.path.join(work, "bad.pgn")
