@@ -516,24 +516,31 @@ class Run:
         self.log(f"sources of commit {commit} copied to {src}")
         return src
 
-    def build(self, header):
+    def build(self, header, engine_only=False):
         """Builds hansu, hansu-selfplay, hansu-tune and hansu-match with this weights header, once per
-        header content. Returns the build folder."""
+        header content; with engine_only just hansu (a candidate plays its matches with the
+        current build's hansu-match: the rest is built, incrementally, if it is accepted).
+        Returns the build folder."""
         sha = sha256_file(header)[:12] + ("-mpi" if self.launcher else "")
         folder = os.path.join(self.folder, "builds", sha)
         done = os.path.join(folder, ".hansu-built")
-        if os.path.exists(done):
+        engine_done = os.path.join(folder, ".hansu-built-engine")
+        if os.path.exists(done) or (engine_only and os.path.exists(engine_done)):
             return folder
         log = os.path.join(self.folder, "builds", sha + ".log")
         os.makedirs(os.path.dirname(log), exist_ok=True)
-        flag = "HANSU_XIANGQI_EVAL_WEIGHTS" if variant_of(self.config) == "xiangqi" else "HANSU_EVAL_WEIGHTS"
-        self.run_step(f"build {sha}", ["cmake", "-S", self.snapshot_source(), "-B", folder, "-G", "Ninja",
-                                       "-DCMAKE_BUILD_TYPE=Release", "-DHANSU_TESTS=OFF",
-                                       f"-D{flag}={os.path.abspath(header)}"]
-                      + (["-DHANSU_MPI=ON"] if self.launcher else []), log)
-        self.run_step(f"build {sha}", ["ninja", "-C", folder, "hansu", "hansu-selfplay",
-                                       "hansu-tune", "hansu-match"], log)
-        open(done, "w").close()
+        if not os.path.exists(os.path.join(folder, "build.ninja")):
+            flag = ("HANSU_XIANGQI_EVAL_WEIGHTS" if variant_of(self.config) == "xiangqi"
+                    else "HANSU_EVAL_WEIGHTS")
+            self.run_step(f"build {sha}", ["cmake", "-S", self.snapshot_source(), "-B", folder,
+                                           "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                                           "-DHANSU_TESTS=OFF",
+                                           f"-D{flag}={os.path.abspath(header)}"]
+                          + (["-DHANSU_MPI=ON"] if self.launcher else []), log)
+        targets = ["hansu"] if engine_only else ["hansu", "hansu-selfplay", "hansu-tune",
+                                                 "hansu-match"]
+        self.run_step(f"build {sha}", ["ninja", "-C", folder] + targets, log)
+        open(engine_done if engine_only else done, "w").close()
         return folder
 
     # --- the steps ---------------------------------------------------------------------
@@ -701,7 +708,7 @@ class Run:
             self.log(f"iteration {k}: the tuner kept the current weights; no candidate")
             self.save_state()
             return
-        cand_build = self.build(candidate)
+        cand_build = self.build(candidate, engine_only=True)
         if "match" not in record:
             sprt = self.config["match"]["sprt"]
             record["match"] = self.match(k, "match", (cand_build, name),
@@ -740,7 +747,7 @@ class Run:
     def accept(self, k, name, candidate, cand_build, record):
         first = self.state["first"]
         if "elo_vs_first" not in record and self.config["match"]["elo_games"]:
-            first_build = self.build(first["header"])
+            first_build = self.build(first["header"], engine_only=True)
             record["elo_vs_first"] = self.elo_match(k, (cand_build, name),
                                                     (first_build, first["name"]))
             e = record["elo_vs_first"]

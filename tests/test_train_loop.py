@@ -155,7 +155,7 @@ def new_run(work, fake, match_tool, extra):
             f.write(f"// {name}\nstatic const int w = {len(headers)};\n")
     builds = fake_builds(work, fake, match_tool, headers)
     by_header = {h: builds[n] for n, h in headers.items()}
-    run.build = lambda header: by_header.get(header) or builds[
+    run.build = lambda header, engine_only=False: by_header.get(header) or builds[
         os.path.basename(header).split("-", 1)[-1][:-2]]  # kept copies: <run>-iter-00k.h
     run.match_tool = os.path.join(builds["initial"], "selfplay", "match", "hansu-match")
     first = {"name": "initial", "header": headers["initial"]}
