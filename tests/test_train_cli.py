@@ -8,6 +8,8 @@
   and for --resume alike: an unknown or misspelt setting, a malformed --set item, a wrong type
   (run.threads = 1.5), a number that is not finite (run.hours = nan), a match.sprt that
   hansu-match would refuse, a run.start that is not a file;
+- run.start names the first engine's header ("" = the shipped one, data/train.toml's); the
+  demo (no --config) starts from data/weights/material-only.h, and its report says so first;
 - a corrupt state.json on --resume, and a run folder that cannot be made (under a regular file;
   in read-only /proc) are one-line errors.
 Every refusal: exit 1, one line on stderr, no traceback, and no run folder made.
@@ -121,6 +123,21 @@ def main(argv):
     check(not os.path.exists(os.path.join(held, "state.json")), "a locked folder got a run")
     lock.close()
     lock2.close()
+
+    # run.start: the first engine's header; "" the shipped one. The demo starts from the
+    # material-only header, and a report of a run with a start says so at the top.
+    shipped = train_loop.load_config(os.path.join(REPO, "data", "train.toml"), [])
+    check(shipped["run"]["start"] == "" and train_loop.start_header(shipped) ==
+          train_loop.weights_header("janggi"), "data/train.toml does not start from the shipped "
+          "weights")
+    demo = train_loop.load_config(None, [])
+    material = os.path.join(REPO, "data", "weights", "material-only.h")
+    check(train_loop.start_header(demo) == material, f"the demo starts from {demo['run']}")
+    import train_report
+    top = "\n".join(train_report.start_lines(demo))
+    check("Started from `data/weights/material-only.h`, not the shipped weights" in top and
+          "material values only" in top, f"report top: {top!r}")
+    check(train_report.start_lines(shipped) == [], "a run from the shipped weights has a start line")
     refused(["--run", run], "already holds a run; use --resume")
     shutil.rmtree(work)
     print("train: settings checked before any step (new and resumed runs), the run folder's "
