@@ -2,9 +2,8 @@
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu print-weights
 // variant: janggi
-// note: material values only (those of hand-set.h), every other term zero: a deliberately
-//   simple start, from which the loop visibly learns (data/train-demo.toml, run.start);
-//   hansu print-weights with the other terms zeroed by hand
+// note: material values only, every other term zero: the demo's deliberately simple start
+// made: hansu print-weights, hand-set.h's material values, every other term zeroed by hand
 // inputs: (none)
 // filters: (none)
 // K: 0.000000  epochs: 0
