@@ -143,7 +143,7 @@ def new_run(work, fake, match_tool, extra):
     os.makedirs(os.path.join(work, "weights"))
     config = train.load_config(None, [
         "run.threads=2", f"run.weights_dir={json.dumps(os.path.join(work, 'kept'))}",
-        "match.nodes=5", "match.elo_games=6", "gauntlet.enabled=true",
+        "match.nodes=5", "match.elo_games=6", "match.elo_nodes=0", "gauntlet.enabled=true",
         f"gauntlet.engine={json.dumps(fake)}", "gauntlet.games=4",
         "gauntlet.tc=\"1+0.01\""] + extra)
     run = LoggingRun(work, config)
