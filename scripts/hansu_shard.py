@@ -22,6 +22,9 @@ HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 FORMAT = "hansu-selfplay"
 SCHEMA_VERSION = 3  # schema 3 adds draws (winner 2, result_stm 0) and xiangqi; 2 reads as is
 SCHEMA_VERSIONS = (2, 3)
+# The side that moves first and the other, per variant (the `variant` attribute; a file without
+# it is janggi); games/winner is 0 for the first, 1 for the second, 2 for a draw.
+SIDES = {"janggi": ("Cho", "Han"), "xiangqi": ("Red", "Black")}
 
 
 class ShardError(Exception):
@@ -67,6 +70,15 @@ def text(value):
 def attrs(f):
     """The file attributes of an open file as a dict, strings decoded."""
     return {k: text(v) for k, v in f.attrs.items()}
+
+
+def sides(a):
+    """The side names (first, second) of a file whose attributes are a (attrs()); ShardError
+    for a variant the readers do not know."""
+    variant = a.get("variant", "janggi")
+    if variant not in SIDES:
+        raise ShardError("variant '%s' is not one of %s" % (variant, ", ".join(SIDES)))
+    return SIDES[variant]
 
 
 def open_shard(path):

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Loads a self-play run folder (or HDF5 files) with h5py and pandas and prints result
-statistics: games, positions, results by reason, Cho/Han win share overall and per pairing.
+statistics: games, positions, results by reason, each side's win share and the draws (the
+variant's side names: Cho/Han in janggi, Red/Black in xiangqi), overall and, in janggi, per
+pairing of formations.
 Exits 1 when a game id appears twice within one folder (or among the files named one by
 one): those games would be counted, and trained on, twice; and, with a one-line error naming
 the file, on a damaged, foreign or unreadable file (digest checked first, hansu_shard.py).
@@ -84,19 +86,25 @@ def report(games, pos, attrs):
               "%s): a merged file inside a run folder? Every statistic below counts them twice."
               % (len(dups) - dups.drop_duplicates(["group", "game_id"]).shape[0],
                  first.game_id.iloc[0], " and ".join(first.file)), file=sys.stderr)
-    print("\nresults by reason:")
-    by = games.groupby(games.reason.map(lambda r: reasons[r])).winner.agg(["count", "mean"])
-    by.columns = ["games", "han_share"]
+    first, second = hansu_shard.sides(attrs)
+    print("\nresults by reason (shares of each reason's games):")
+    by = games.groupby(games.reason.map(lambda r: reasons[r])).winner.agg(
+        [("games", "size"), (first.lower() + "_wins", lambda w: (w == 0).mean()),
+         (second.lower() + "_wins", lambda w: (w == 1).mean()),
+         ("draws", lambda w: (w == 2).mean())])
     by["share"] = by.games / len(games)
     print(by.to_string(float_format=lambda x: "%.3f" % x))
-    print("\nwins: Cho %.1f%%, Han %.1f%%" % (100 * (games.winner == 0).mean(),
-                                              100 * (games.winner == 1).mean()))
-    games["pairing"] = [formations[c] + " v " + formations[h]
-                        for c, h in zip(games.cho_formation, games.han_formation)]
-    table = games.groupby("pairing").agg(games=("game_id", "size"),
-                                         cho_wins=("winner", lambda w: (w == 0).mean()))
-    print("\nper pairing (Cho formation v Han formation):")
-    print(table.to_string(float_format=lambda x: "%.3f" % x))
+    print("\nresults: %s wins %.1f%%, %s wins %.1f%%, draws %.1f%%"
+          % (first, 100 * (games.winner == 0).mean(), second, 100 * (games.winner == 1).mean(),
+             100 * (games.winner == 2).mean()))
+    if attrs.get("formation_names"):  # janggi's set-ups; xiangqi has one start
+        games["pairing"] = [formations[c] + " v " + formations[h]
+                            for c, h in zip(games.cho_formation, games.han_formation)]
+        table = games.groupby("pairing").agg(games=("game_id", "size"),
+                                             cho_wins=("winner", lambda w: (w == 0).mean()),
+                                             draws=("winner", lambda w: (w == 2).mean()))
+        print("\nper pairing (Cho formation v Han formation):")
+        print(table.to_string(float_format=lambda x: "%.3f" % x))
     # The outcome from the side to move's view is one column: the target of the tuner.
     searched = pos[(pos["flags"] & 4) == 0]
     score = searched["score"].astype(np.int64)

@@ -49,6 +49,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import game_viewer  # noqa: E402
+import report_markdown  # noqa: E402
 from hansu_shard import ShardError  # noqa: E402
 from selfplay_stats import load  # noqa: E402
 
@@ -461,12 +462,34 @@ def gauntlet_lines(state):
     return lines + [""]
 
 
+def start_lines(cfg):
+    """A run started from other weights than the shipped ones (run.start) says so first, with
+    the note of that header's banner: its Elo against the first engine is measured from there."""
+    start = cfg["run"].get("start", "")
+    if not start:
+        return []
+    note = []
+    try:
+        with open(os.path.join(REPO, start)) as f:
+            for line in f:
+                if line.startswith("// note:") or (note and line.startswith("//   ")):
+                    note.append(line[len("// note:") if not note else 2:].strip())
+                elif note:
+                    break
+    except OSError:
+        pass
+    return [f"**Started from `{start}`, not the shipped weights**"
+            f"{' (' + ' '.join(note) + ')' if note else ''}: the Elo against the first engine "
+            "measures what the loop learned from there.", ""]
+
+
 def write_markdown(run, state, out):
     cfg = state["config"]
     lines = [f"# Training run `{os.path.basename(run)}`", "",
              f"Started {state.get('started', '?')}; iterations done: {state['iteration']}"
              f"{' (one in progress)' if state.get('in_progress') else ''}; accepted: "
              f"{', '.join(state['accepted']) or 'none'}.", ""]
+    lines += start_lines(cfg)
     lines += cpu_lines(state)
     lines += ["## Iterations", "",
               "| iteration | played as current | self-play games | candidate vs current | "
@@ -607,8 +630,8 @@ def write_html(run, lines, out, caps, build=None):
     except (game_viewer.ViewerError, ReportError) as e:
         print(f"train_report: report.html without games: {e}", file=sys.stderr)
         records, notes = [], [f"No games: {e}"]
-    body = game_viewer.markdown_html(lines, image)
-    intro = game_viewer.markdown_html(
+    body = report_markdown.markdown_html(lines, image)
+    intro = report_markdown.markdown_html(
         ["## Games", "", "Step through the games with the buttons or the keys (← → step, "
          "Home/End first/last, space auto-play, f flip). Positions are computed by Hansu's "
          "rules core; the page fetches nothing.", ""] + [f"- {n}" for n in notes], image)

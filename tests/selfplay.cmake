@@ -45,6 +45,11 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_script_errors.py
                      $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_script_errors.d)
     set_tests_properties(test_script_errors_py PROPERTIES TIMEOUT 120)
+    # scripts/selfplay_stats.py on xiangqi: Red/Black, draws counted as draws (issue 23).
+    add_test(NAME test_selfplay_stats_py
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_selfplay_stats.py
+                     $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/test_selfplay_stats.d)
+    set_tests_properties(test_selfplay_stats_py PROPERTIES TIMEOUT 120)
     # scripts/selfplay_stats.py: decided scores (stored as ends in n plies) kept out of
     # the centipawn statistics; a shard copied within the folder is a failing WARNING.
     set(hansu_stats_dir ${CMAKE_CURRENT_BINARY_DIR}/runner_stats_py.d)

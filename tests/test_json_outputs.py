@@ -7,7 +7,6 @@ scripts/train reads.
 Usage: test_json_outputs.py HANSU_MATCH FAKE_ENGINE HANSU_SELFPLAY WORK_DIR [HANSU_TUNE]"""
 import glob
 import hashlib
-import importlib.machinery
 import json
 import os
 import shutil
@@ -80,8 +79,9 @@ def test_match_resume():
     check(j["finished"] and not j["interrupted"] and sum(j["pentanomial"]) == 4, "resumed result")
     check(not os.path.exists(out + ".tmp"), "no temporary file left")
     # scripts/train's reading of it: the record state.json keeps.
-    train = importlib.machinery.SourceFileLoader("train", os.path.join(REPO, "scripts", "train"))
-    rec = train.load_module().parse_match_json(out)
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    import train_loop
+    rec = train_loop.parse_match_json(out)
     check(rec["score"] == f"{j['wins'][0]}-{j['wins'][1]}" and rec["pentanomial"] ==
           j["pentanomial"] and "sprt" not in rec, f"scripts/train record {rec}")
 

@@ -177,6 +177,10 @@ def test_bad_flags(work, fake):
     expect_error(base[:-2] + ["--params", "rfp_margin", "--match", os.path.join(work, "nope")],
                  "--match: '%s' is not an executable file" % os.path.join(work, "nope"))
     expect_error(["--params", "rfp_margin"], "give --state FILE")
+    # A state in a folder that does not exist, or under a regular file (issue 23): one line.
+    expect_error(["--state", "/nonexistent/x.json", "--resume"], "/nonexistent/x.json")
+    expect_error(base[:1] + [os.path.join(fake, "x.json")] + base[2:] + ["--params", "rfp_margin"],
+                 "cannot create its lock file")
     expect_error(["--state", s, "--resume"], "%s: No such file or directory" % s)
     full = os.path.join(work, "full.json")
     expect_error(["--state", full, "--resume", "--nodes", "5"], "drop --nodes")

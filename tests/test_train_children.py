@@ -17,8 +17,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Runs one step as scripts/train does; this process is the one killed.
 HELPER = r"""
-import importlib.machinery, sys
-train = importlib.machinery.SourceFileLoader("train", sys.argv[1]).load_module()
+import sys
+sys.path.insert(0, sys.argv[1])
+import train_loop as train
 class Stub:
     def log(self, msg):
         pass
@@ -51,7 +52,7 @@ def main():
     out = os.path.join(work, "selfplay")
     argv = [binary, "--games", "1000000", "--nodes", "50", "--threads", "1", "--hash", "1",
             "--no-bench", "--checkpoint-s", "0.2", "--progress", "1000", "--out", out]
-    helper = subprocess.Popen([sys.executable, "-c", HELPER, os.path.join(REPO, "scripts", "train"),
+    helper = subprocess.Popen([sys.executable, "-c", HELPER, os.path.join(REPO, "scripts"),
                                os.path.join(work, "selfplay.log")] + argv)
     lock = os.path.join(out, ".hansu-lock")
     if not wait_until(lambda: os.path.exists(os.path.join(out, "shard-000000.h5")), 120):

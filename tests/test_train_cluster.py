@@ -7,7 +7,6 @@ a list of words is refused by name.
 
 Usage: test_train_cluster.py MPI_BUILD_DIR MPIRUN WORK_DIR"""
 import filecmp
-import importlib.machinery
 import json
 import os
 import shutil
@@ -15,7 +14,8 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-train = importlib.machinery.SourceFileLoader("train", os.path.join(REPO, "scripts", "train")).load_module()
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import train_loop as train  # noqa: E402
 
 
 def fail(msg):

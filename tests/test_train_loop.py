@@ -21,7 +21,6 @@
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
-import importlib.machinery
 import json
 import os
 import re
@@ -30,8 +29,8 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-train = importlib.machinery.SourceFileLoader(
-    "train", os.path.join(REPO, "scripts", "train")).load_module()
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import train_loop as train  # noqa: E402
 
 
 def check(cond, msg):
@@ -144,7 +143,7 @@ def new_run(work, fake, match_tool, extra):
     os.makedirs(os.path.join(work, "weights"))
     config = train.load_config(None, [
         "run.threads=2", f"run.weights_dir={json.dumps(os.path.join(work, 'kept'))}",
-        "match.nodes=5", "match.elo_games=6", "gauntlet.enabled=true",
+        "match.nodes=5", "match.elo_games=6", "match.elo_nodes=0", "gauntlet.enabled=true",
         f"gauntlet.engine={json.dumps(fake)}", "gauntlet.games=4",
         "gauntlet.tc=\"1+0.01\""] + extra)
     run = LoggingRun(work, config)
@@ -156,7 +155,7 @@ def new_run(work, fake, match_tool, extra):
             f.write(f"// {name}\nstatic const int w = {len(headers)};\n")
     builds = fake_builds(work, fake, match_tool, headers)
     by_header = {h: builds[n] for n, h in headers.items()}
-    run.build = lambda header: by_header.get(header) or builds[
+    run.build = lambda header, engine_only=False: by_header.get(header) or builds[
         os.path.basename(header).split("-", 1)[-1][:-2]]  # kept copies: <run>-iter-00k.h
     run.match_tool = os.path.join(builds["initial"], "selfplay", "match", "hansu-match")
     first = {"name": "initial", "header": headers["initial"]}

@@ -6,8 +6,15 @@
   whole game replayed at once (position fen START moves ..., not ply by ply as the viewer does);
 - the export's comments are read as each move's score and its closing comment as the end;
 - the page refers to nothing outside itself (no src/href to a URL, a policy forbidding loads);
+- the page's style, script and markup are scripts/viewer/viewer.css, viewer.js, viewer.html,
+  inlined (issue 24);
 - an illegal move, a move not in UCI form and a missing file are refused in one line naming the
-  file, the game and the ply, without a traceback.
+  file, the game and the ply, without a traceback;
+- tag values escaped as the PGN standard says (\\" and \\\\, issue 23) are read back unescaped,
+  and names holding "<!--", "<script>", "</script>" or "&" leave the page's JSON block with no
+  <, > or & in it (written \\u003c, \\u003e, \\u0026), so nothing a name holds can end the
+  block or turn the viewer's script into data (issue 23; the browser side in
+  test_viewer_browser.py).
 
 Usage: test_view_pgn.py BUILD_DIR WORK_DIR"""
 import json
@@ -75,6 +82,13 @@ def main(argv):
     check(not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page, re.I),
           "the page refers to a URL")
     check("default-src 'none'" in page, "no policy forbidding loads")
+    # The page's style, script and markup are scripts/viewer's files, inlined as they are.
+    for name in ("viewer.css", "viewer.js", "viewer.html"):
+        with open(os.path.join(REPO, "scripts", "viewer", name), encoding="utf-8") as f:
+            text = f.read()
+        check(text in page, f"scripts/viewer/{name} is not inlined in the page")
+        check(name == "viewer.html" or not re.search(r"</(script|style)|<!--", text, re.I),
+              f"scripts/viewer/{name} holds text that would end its block in the page")
 
     text = open(match).read()
     bad = os.path.join(work, "bad.pgn")
@@ -94,8 +108,33 @@ def main(argv):
     check(r.returncode == 1 and "none.pgn" in r.stderr and "Traceback" not in r.stderr,
           f"missing file: {r.stderr!r}")
     check(not os.path.exists(os.path.join(work, "bad.html")), "a failed run wrote a page")
+
+    # Hostile names: PGN escapes in tag values, HTML in names.
+    hostile = os.path.join(work, "hostile.pgn")
+    head = first_game.split("\n\n")[0]
+    names = {"Event": "<!--", "White": "<script>", "Black": 'A"B\\C </script> & co'}
+    for tag, value in names.items():
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        head = re.sub(rf'^\[{tag} "[^"]*"\]$', lambda _: f'[{tag} "{escaped}"]', head, flags=re.M)
+    with open(hostile, "w") as f:
+        f.write(head + "\n\n" + first_game.split("\n\n", 1)[1] + "\n")
+    check('[Black "A\\"B\\\\C </script> & co"]' in open(hostile).read(), "hostile PGN not written")
+    out = os.path.join(work, "hostile.html")
+    r = view([hostile, "-o", out, "--engine", engine])
+    check(r.returncode == 0, f"view-pgn on escaped tags: {r.stdout}{r.stderr}")
+    page = open(out, encoding="utf-8").read()
+    block = re.search(r'<script type="application/json" id="hansu-games">(.*?)</script>', page,
+                      re.S).group(1)
+    check(not re.search(r"[<>&]", block), f"<, > or & left in the page's JSON: "
+          f"{re.findall(r'.{0,20}[<>&].{0,20}', block)[:3]}")
+    tags = json.loads(block)["games"][0]["tags"]
+    check(all(tags[k] == v for k, v in names.items()),
+          f"tags read back as {[tags[k] for k in names]}, want {list(names.values())}")
+    check(page.count("<script") == 2 and page.index('id="hansu-games"') < page.rindex("<script>"),
+          "the page's scripts are not the JSON block and the viewer")
     shutil.rmtree(work)
-    print("view-pgn: 36 games, every final FEN as the rules core gives; comments; errors")
+    print("view-pgn: 36 games, every final FEN as the rules core gives; comments; errors; "
+          "escaped tags and hostile names")
 
 
 if __name__ == "__main__":

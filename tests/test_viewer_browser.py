@@ -18,6 +18,9 @@ through the DevTools protocol. From the live page:
   their own hanja (帥/將, 仕/士, 相/象, 俥/車, 傌/馬, 炮/砲, 兵/卒), no points row;
 - docs/train-example/report.html, the committed example (under 3 MB): a match game of it
   stepped N plies against the rules core's replay of the page's moves from its first FEN;
+- a page whose names hold "<!--" and "<script>" (scripts/view-pgn of a match game with
+  [Event "<!--"] and [White "<script>"], issue 23): its viewer still runs, the pieces are drawn
+  and N steps show the rules core's position, the names shown as written;
 - no request leaves any page (Network events: only the page's own file and data: URIs; a
   load that the page's Content-Security-Policy blocks still shows there, and is logged too) and
   no script error is thrown.
@@ -147,6 +150,27 @@ def make_xiangqi_page(build, work):
         r = subprocess.run(argv, capture_output=True, text=True)
         check(r.returncode == 0, f"{' '.join(argv[:3])}: {r.stdout}{r.stderr}")
     return pgn, page
+
+
+def make_hostile_page(build, work):
+    """The first match game of docs/match-report with [Event "<!--"] and [White "<script>"],
+    through scripts/view-pgn: (the game as parsed, the page)."""
+    with open(os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn")) as f:
+        game = f.read().split("\n\n[Event")[0]
+    game = re.sub(r'^\[Event "[^"]*"\]$', '[Event "<!--"]', game, count=1, flags=re.M)
+    game = re.sub(r'^\[White "[^"]*"\]$', '[White "<script>"]', game, count=1, flags=re.M)
+    pgn, page = os.path.join(work, "hostile.pgn"), os.path.join(work, "hostile.html")
+    with open(pgn, "w") as f:
+        f.write(game + "\n")
+    r = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "scripts", "view-pgn"), pgn, "-o",
+                        page, "--engine", os.path.join(build, "engine", "hansu")],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, f"view-pgn on the hostile PGN: {r.stdout}{r.stderr}")
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    import game_viewer
+    games = game_viewer.read_pgn(pgn)
+    check(len(games) == 1 and games[0]["tags"]["White"] == "<script>", "hostile PGN not read")
+    return games[0], page
 
 
 PIECES = "[...document.querySelectorAll('#pieces .piece')].map(g => " \
@@ -334,10 +358,24 @@ def main(argv):
                        "janggi", "docs/train-example")
         screenshot(cdp, os.path.join(work, "viewer-example.png"))
 
+        # Names that would open an HTML comment and a script inside the JSON block.
+        hostile, hostile_page = make_hostile_page(build, work)
+        hostile_url = "file://" + os.path.abspath(hostile_page)
+        cdp.events = [e for e in cdp.events if e.get("method") != "Page.loadEventFired"]
+        cdp.call("Page.navigate", url=hostile_url)
+        cdp.wait_event("Page.loadEventFired")
+        check(cdp.js("typeof window.hansuViewer") == "object",
+              "the viewer's script did not run on a page with '<!--' and '<script>' in names")
+        pick(cdp, "g.tags.White === '<script>' && g.tags.Event === '<!--'")
+        step_and_check(cdp, engine, hostile, n, "janggi", "names with <!-- and <script>")
+        shown = cdp.js("document.getElementById('players').textContent + ' | ' + "
+                       "document.getElementById('event').textContent")
+        check("<script>" in shown and "<!--" in shown, f"names shown as {shown!r}")
+
         requests = [e["params"]["request"]["url"] for e in cdp.events
                     if e.get("method") == "Network.requestWillBeSent"]
         away = [u for u in requests
-                if u not in (url, xq_url, ex_url) and not u.startswith("data:")]
+                if u not in (url, xq_url, ex_url, hostile_url) and not u.startswith("data:")]
         check(not away, f"the page made requests: {away[:5]}")
         errors = [e["params"] for e in cdp.events if e.get("method") == "Runtime.exceptionThrown"]
         check(not errors, f"script errors: {errors[:2]}")
@@ -354,7 +392,7 @@ def main(argv):
             proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
     shutil.rmtree(run)
-    print(f"browser: janggi, xiangqi and docs/train-example: start, {n} steps, move list, "
+    print(f"browser: janggi, xiangqi, docs/train-example and hostile names: start, {n} steps, move list, "
           f"points, river and pieces as the rules core gives, End and letters; {len(requests)} "
           f"requests, none leaving the pages; screenshots {work}/viewer*.png")
     return 0

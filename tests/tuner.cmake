@@ -26,4 +26,9 @@ if(EXISTS /usr/bin/python3)
            ${CMAKE_CURRENT_SOURCE_DIR}/test_train_loop.py ${CMAKE_CURRENT_BINARY_DIR}/train_loop.d
            ${train_loop_engines})
   set_tests_properties(train_loop_py PROPERTIES TIMEOUT 300)
+  # scripts/train's command line: the run folder's lock, every setting checked before the
+  # first step (new and resumed runs), one-line errors for bad state and folders (issue 23).
+  add_test(NAME train_cli_py COMMAND /usr/bin/python3
+           ${CMAKE_CURRENT_SOURCE_DIR}/test_train_cli.py ${CMAKE_CURRENT_BINARY_DIR}/train_cli.d)
+  set_tests_properties(train_cli_py PROPERTIES TIMEOUT 120)
 endif()

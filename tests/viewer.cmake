@@ -18,3 +18,9 @@ if(TARGET hansu AND TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
                          SKIP_RETURN_CODE 77)
   endif()
 endif()
+# The viewer's script (scripts/viewer/viewer.js, inlined into every page) parses as JavaScript:
+# node --check; skipped (exit 77) where node is not installed.
+add_test(NAME viewer_js_node_check COMMAND sh -c
+  "command -v node >/dev/null || { echo 'skipped: no node'; exit 77; }; \
+node --check '${PROJECT_SOURCE_DIR}/scripts/viewer/viewer.js' && echo 'viewer.js: node --check ok'")
+set_tests_properties(viewer_js_node_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)

@@ -1,0 +1,978 @@
+# SPDX-License-Identifier: MIT
+"""The overnight training loop: self-play -> tune -> build -> match -> accept, repeated.
+
+Each iteration plays self-play games with the current engine, tunes the evaluation on a window
+of the recent self-play folders (measured in positions), builds a candidate engine from the
+emitted weights header, plays it against the current engine with an SPRT, and accepts it (its
+header becomes current, kept under data/weights/ with its provenance) when the SPRT accepts H1
+and, with match.confirm, a second SPRT with its own seed accepts H1 too (docs/tuning.md,
+"Verdicts over a night"). Every accepted candidate then plays the first engine in a
+fixed-length match (match.elo_games games at match.elo_nodes, openings from a seed of their
+own) for the run's Elo curve, and the end of the run plays a gauntlet of the final engine (and
+the first) against Fairy-Stockfish at a time control (the [gauntlet] settings). All the work is
+done by the C programs (hansu-selfplay, hansu-tune, hansu-match); this script orders them, logs every
+step into the run folder, and can resume a run at the step where it stopped.
+
+The command is scripts/train (a wrapper of main() here); tests import this module.
+
+Usage: scripts/train [--config FILE] [--set SECTION.KEY=VALUE ...] [--run DIR] [--resume]
+See data/train.toml for every setting; without --config data/train-demo.toml's short demo is
+used over it.
+"""
+import argparse
+import ctypes
+import datetime
+import fcntl
+import glob
+import hashlib
+import json
+import math
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Every setting and its documented default is in data/train.toml (the one list of them); the
+# default run, without --config, is that file with data/train-demo.toml's short demonstration
+# (a few minutes on 2 cores) over it. A --config file is read over data/train.toml too.
+BASE_CONFIG = os.path.join(REPO, "data", "train.toml")
+VARIANTS = ("janggi", "xiangqi")
+XIANGQI_CONFIG = os.path.join(REPO, "data", "train-xiangqi.toml")
+
+
+def variant_of(config):
+    """The variant a run trains (run.variant; runs from before the setting: janggi)."""
+    return config["run"].get("variant", "janggi")
+
+
+def weights_header(variant):
+    """The compiled-in weights header of a variant, engine/VARIANT/eval_weights.h."""
+    return os.path.join(REPO, "engine", variant, "eval_weights.h")
+
+
+def start_header(config):
+    """The weights header of the run's first engine: run.start (relative to the repository)
+    when set, else the variant's shipped one."""
+    start = config["run"].get("start", "")
+    return os.path.join(REPO, start) if start else weights_header(variant_of(config))
+
+
+def openings_flags(config, section):
+    """--openings FILE for hansu-selfplay or hansu-match when SECTION.openings names a file
+    (relative to the repository); nothing when it is "" or absent (runs from before it)."""
+    path = config[section].get("openings", "")
+    return ["--openings", os.path.join(REPO, path)] if path else []
+
+
+def variant_flags(config):
+    """--variant V for the C tools, for a variant other than janggi (janggi's command lines
+    are unchanged)."""
+    v = variant_of(config)
+    return [] if v == "janggi" else ["--variant", v]
+DEMO_CONFIG = os.path.join(REPO, "data", "train-demo.toml")
+
+
+# Opening seeds of the measurement matches, apart from every seed that a decision uses (the
+# self-play, tuning and SPRT use run.seed * 1000 + k, the confirming SPRT 10^9 + that, k >= 1):
+# one seed for every fixed-length Elo match and one for the gauntlet, so that every engine of
+# the run meets the same openings there.
+ELO_SEED_BASE = 2_000_000_000
+GAUNTLET_SEED_BASE = 3_000_000_000
+# Steps whose CPU time measures the engines rather than trains them (the report lists them).
+MEASURE_KINDS = ("elo", "gauntlet", "report")
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+try:  # looked up once here: the child between fork and exec should import nothing
+    PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):
+    PRCTL = None  # not Linux: children are still ended by end_group, not on SIGKILL
+
+
+def die_with_parent(parent):
+    """In a child, before exec: SIGTERM (a clean stop: hansu-selfplay saves its finished
+    games) when the script dies, even by SIGKILL. A parent already gone is caught by the
+    getppid check."""
+    if PRCTL is None or PRCTL(PR_SET_PDEATHSIG, signal.SIGTERM) != 0:
+        return
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def end_group(proc, grace_s=10):
+    """Ends a child's process group: waits grace_s for the child to stop by itself (after the
+    SIGINT sent to it), then SIGTERM, then SIGKILL for whatever is left of the group."""
+    for sig in (None, signal.SIGTERM, signal.SIGKILL):
+        if sig is not None:
+            try:
+                os.killpg(proc.pid, sig)
+            except ProcessLookupError:
+                return
+        try:
+            proc.wait(timeout=grace_s)
+            if sig is None:
+                os.killpg(proc.pid, signal.SIGKILL)  # helpers the child left behind
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        except ProcessLookupError:
+            return
+
+
+class TrainError(Exception):
+    """A step failed; the message names it and its log."""
+
+
+def now_iso():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def sha256_file(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def write_json_atomic(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def parse_value(text):
+    """A --set value: TOML syntax when it parses (numbers, booleans, strings, lists)."""
+    try:
+        return tomllib.loads("v = " + text)["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+RENAMED = {("tune", "window"): "tune.window_positions (the window is now counted in positions)"}
+
+
+def renamed_hint(section, key):
+    new = RENAMED.get((section, key))
+    return f"; replaced by {new}" if new else ""
+
+
+def read_toml(path):
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise TrainError(f"config {path}: {e.strerror}")
+    except tomllib.TOMLDecodeError as e:
+        raise TrainError(f"config {path}: {e}")
+
+
+def load_config(path, overrides):
+    config = read_toml(BASE_CONFIG)
+    path = path or DEMO_CONFIG
+    for section, values in read_toml(path).items():
+        if section not in config or not isinstance(values, dict):
+            raise TrainError(f"config {path}: unknown section [{section}]")
+        for key, value in values.items():
+            if key not in config[section]:
+                raise TrainError(f"config {path}: unknown setting {section}.{key}"
+                                 f"{renamed_hint(section, key)}")
+            config[section][key] = value
+    apply_sets(config, overrides)
+    check_config(config)
+    return config
+
+
+def apply_sets(config, items):
+    """Applies --set SECTION.KEY=VALUE items to config, each checked against data/train.toml's
+    settings (a new run's and a resumed one's alike); a section newer than a resumed run comes
+    in with its defaults."""
+    base = read_toml(BASE_CONFIG)
+    for item in items:
+        m = re.fullmatch(r"(\w+)\.(\w+)=(.*)", item, re.S)
+        if not m:
+            raise TrainError(f"--set {item!r}: expected SECTION.KEY=VALUE")
+        section, key, text = m.groups()
+        if section not in base or key not in base[section]:
+            raise TrainError(f"--set {item!r}: unknown setting {section}.{key}"
+                             f"{renamed_hint(section, key)}")
+        config.setdefault(section, dict(base[section]))[key] = parse_value(text)
+
+
+# Settings whose default in data/train.toml is a whole number but which take fractions too.
+FRACTIONAL = {("run", "hours"), ("tune", "l2"), ("tune", "lr")}
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
+
+
+def check_types(c):
+    """Every setting has its default's type in data/train.toml (true/false, a whole number, a
+    number, a string, a list of strings), numbers are finite; the sections are known."""
+    base = read_toml(BASE_CONFIG)
+    for section, values in c.items():
+        if section not in base or not isinstance(values, dict):
+            raise TrainError(f"unknown section [{section}]")
+        for key, v in values.items():
+            if key not in base[section]:
+                continue  # a resumed run's setting from before a rename: its own checks
+            d, name = base[section][key], f"setting {section}.{key} = {v!r}"
+            number = isinstance(v, (int, float)) and not isinstance(v, bool)
+            if isinstance(d, bool) and not isinstance(v, bool):
+                raise TrainError(f"{name}: expected true or false")
+            if isinstance(d, (int, float)) and not isinstance(d, bool):
+                whole = isinstance(d, int) and (section, key) not in FRACTIONAL
+                if not number or (whole and not isinstance(v, int)):
+                    raise TrainError(f"{name}: expected a {'whole ' if whole else ''}number")
+                if not math.isfinite(v):
+                    raise TrainError(f"{name}: expected a finite number")
+            if isinstance(d, str) and not isinstance(v, str):
+                raise TrainError(f"{name}: expected a string")
+            if isinstance(d, list) and (not isinstance(v, list) or
+                                        not all(isinstance(x, str) for x in v)):
+                raise TrainError(f"{name}: expected a list of strings")
+
+
+def check_sprt(text):
+    """match.sprt as hansu-match's --sprt takes it (selfplay/match/match_main.c): elo0=E0
+    elo1=E1 [alpha=A] [beta=B], elo0 < elo1 within +-1000, 0 < alpha, beta < 0.5."""
+    v = {"alpha": 0.05, "beta": 0.05}
+    for item in text.split():
+        key, _, num = item.partition("=")
+        try:
+            if key not in SPRT_KEYS:
+                raise ValueError
+            v[key] = float(num)
+        except ValueError:
+            v = None
+            break
+    if v is None or "elo0" not in v or "elo1" not in v or not all(map(math.isfinite, v.values())):
+        raise TrainError(f"setting match.sprt = {text!r}: expected \"elo0=E0 elo1=E1 [alpha=A] "
+                         "[beta=B]\"")
+    if not (-1000 <= v["elo0"] < v["elo1"] <= 1000) or not all(0 < v[k] < 0.5 for k in
+                                                              ("alpha", "beta")):
+        raise TrainError(f"setting match.sprt = {text!r}: need elo0 < elo1 within -1000..1000 "
+                         "and 0 < alpha, beta < 0.5")
+
+
+def check_config(c):
+    """Every setting, before the first step: types, ranges, names and files."""
+    check_types(c)
+    check_sprt(c["match"].get("sprt", ""))
+    start = c["run"].get("start", "")
+    if start and not os.path.isfile(os.path.join(REPO, start)):
+        raise TrainError(f"setting run.start = {start!r}: no such file {os.path.join(REPO, start)}")
+    if not c["run"].get("weights_dir", "data/weights"):
+        raise TrainError("setting run.weights_dir = '': expected a folder name")
+
+    def positive(section, key, allow_zero=False):
+        if key not in c[section]:  # a resumed run from before the setting existed
+            return
+        v = c[section][key]
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0 or (v == 0 and not allow_zero):
+            raise TrainError(f"setting {section}.{key} = {v!r}: expected a "
+                             f"{'non-negative' if allow_zero else 'positive'} number")
+    launcher = c.get("cluster", {}).get("launcher", [])
+    if not isinstance(launcher, list) or not all(isinstance(a, str) and a for a in launcher):
+        raise TrainError(f"setting cluster.launcher = {launcher!r}: expected a list of words, "
+                         "e.g. [\"mpirun\", \"-np\", \"8\"] (or [] for one process)")
+    for s, k in [("run", "iterations"), ("selfplay", "games"), ("selfplay", "nodes"),
+                 ("tune", "epochs"), ("tune", "lr"),
+                 ("match", "games"), ("match", "nodes")]:
+        positive(s, k)
+    for s, k in [("run", "hours"), ("run", "threads"), ("run", "seed"), ("selfplay", "random_plies"),
+                 ("tune", "batch"), ("tune", "patience"), ("tune", "skip_plies"),
+                 ("tune", "window_positions"), ("tune", "l2"),
+                 ("match", "elo_games"), ("match", "elo_nodes"), ("match", "random_plies")]:
+        positive(s, k, allow_zero=True)
+    if c["match"].get("elo_nodes") and c["match"]["elo_nodes"] == c["match"]["nodes"]:
+        raise TrainError(f"setting match.elo_nodes = {c['match']['elo_nodes']}: the Elo matches "
+                         "must not be played at the training's match.nodes (0 = twice them)")
+    if c["run"].get("variant", "janggi") not in VARIANTS:
+        raise TrainError(f"setting run.variant = {c['run']['variant']!r}: expected one of "
+                         f"{', '.join(VARIANTS)}")
+    for s in ("selfplay", "match"):
+        path = c[s].get("openings", "")
+        if not isinstance(path, str):
+            raise TrainError(f"setting {s}.openings = {path!r}: expected a file name (or \"\")")
+        if path and not os.path.isfile(os.path.join(REPO, path)):
+            raise TrainError(f"setting {s}.openings = {path!r}: no such file "
+                             f"{os.path.join(REPO, path)}")
+    check_gauntlet(c.get("gauntlet"))
+    check_report(c.get("report"))
+    if not isinstance(c["match"].get("confirm", False), bool):
+        raise TrainError(f"setting match.confirm = {c['match']['confirm']!r}: "
+                         "expected true or false")
+    if c["match"]["games"] % 2 or c["match"]["elo_games"] % 2:
+        raise TrainError("match.games and match.elo_games must be even (game pairs)")
+    for s in ("selfplay", "tune", "match"):
+        if not isinstance(c[s]["extra"], list):
+            raise TrainError(f"setting {s}.extra must be a list of strings")
+
+
+def check_gauntlet(g):
+    """The [gauntlet] settings (absent in a run started before they existed: no gauntlet)."""
+    if g is None:
+        return
+    for key in ("enabled", "first"):
+        if not isinstance(g[key], bool):
+            raise TrainError(f"setting gauntlet.{key} = {g[key]!r}: expected true or false")
+    games = g["games"]
+    if not isinstance(games, int) or isinstance(games, bool) or games <= 0 or games % 2:
+        raise TrainError(f"setting gauntlet.games = {games!r}: expected a positive even number "
+                         "(game pairs)")
+    if not isinstance(g["tc"], str) or not re.fullmatch(r"\d+(\.\d+)?\+\d+(\.\d+)?", g["tc"]):
+        raise TrainError(f"setting gauntlet.tc = {g['tc']!r}: expected BASE+INC in seconds, "
+                         "e.g. \"5+0.05\"")
+    for key in ("engine", "name"):
+        if not isinstance(g[key], str) or not g[key]:
+            raise TrainError(f"setting gauntlet.{key} = {g[key]!r}: expected a non-empty string")
+    for key in ("options", "extra"):
+        if not isinstance(g[key], list) or not all(isinstance(x, str) for x in g[key]):
+            raise TrainError(f"setting gauntlet.{key} must be a list of strings")
+
+
+def check_report(r):
+    """The [report] settings: how many games report.html's viewer holds (absent in a run
+    started before they existed: scripts/train_report.py's defaults, data/train.toml's)."""
+    for key, value in (r or {}).items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise TrainError(f"setting report.{key} = {value!r}: expected a whole number of "
+                             "games, 0 or more")
+
+
+def elo_nodes(config):
+    """Nodes a move of the fixed-length Elo matches: match.elo_nodes, 0 (or a run from before
+    the setting) twice match.nodes."""
+    return config["match"].get("elo_nodes") or 2 * config["match"]["nodes"]
+
+
+def add_cpu(run, kind, seconds):
+    """Adds a step's CPU seconds (its programs' user + system time) to state.json's cpu_s."""
+    state = getattr(run, "state", None)
+    if isinstance(state, dict):
+        cpu = state.setdefault("cpu_s", {})
+        cpu[kind] = round(cpu.get(kind, 0.0) + seconds, 3)
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def lock_folder(folder):
+    """An exclusive flock(2) on FOLDER/.hansu-lock, held for the process's life (the open file
+    is returned: keep it), with this process's pid written in it: a second scripts/train on the
+    same run folder (a new run or --resume) is refused, naming the holder's pid."""
+    path = os.path.join(folder, ".hansu-lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    lock = os.fdopen(fd, "r+")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = lock.read().strip() or "?"
+        lock.close()
+        raise TrainError(f"{folder} is in use by another scripts/train (pid {holder}, "
+                         f"{path} is locked); wait for it or stop it")
+    lock.truncate(0)
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    return lock
+
+
+def read_state(path):
+    """state.json of a run folder; a file that is not a run's state is a TrainError."""
+    try:
+        with open(path) as f:
+            state = json.load(f)
+    except OSError as e:
+        raise TrainError(f"--resume: {path}: {e.strerror}")
+    except (ValueError, UnicodeDecodeError) as e:
+        raise TrainError(f"--resume: {path}: not a run's state (corrupt JSON: {e})")
+    keys = ("config", "iteration", "first", "current", "iterations", "accepted")
+    if not isinstance(state, dict) or not all(k in state for k in keys) or not isinstance(
+            state["config"], dict) or not all(isinstance(state["config"].get(s), dict)
+                                              for s in ("run", "selfplay", "tune", "match")):
+        raise TrainError(f"--resume: {path}: not a run's state (no {', '.join(keys)})")
+    return state
+
+
+class Run:
+    """A run folder: state.json, log.txt, builds/, weights/, iter-NNN/."""
+
+    def __init__(self, folder, config):
+        self.folder = folder
+        self.config = config
+        self.state_path = os.path.join(folder, "state.json")
+        self.log_path = os.path.join(folder, "log.txt")
+        self.threads = config["run"]["threads"] or os.cpu_count() or 1
+        # [cluster] launcher: put before self-play, tuning and matches, built with MPI (a run from
+        # before the section has none)
+        self.launcher = list(config.get("cluster", {}).get("launcher", []))
+        self.stop_requested = False
+        self.wall_base = None  # the run's wall seconds before this process (state.json)
+        self.wall_start = time.monotonic()
+
+    # --- logging and state -------------------------------------------------------------
+    def log(self, text):
+        line = f"{now_iso()} {text}"
+        print(line, flush=True)
+        with open(self.log_path, "a") as f:
+            f.write(line + "\n")
+
+    def load_state(self):
+        self.state = read_state(self.state_path)
+
+    def wall_s(self):
+        """Wall-clock seconds the run has been running, over all its processes (resumes)."""
+        if self.wall_base is None:
+            self.wall_base = self.state.get("wall_s", 0.0)
+            self.wall_start = time.monotonic()
+        return self.wall_base + time.monotonic() - self.wall_start
+
+    def save_state(self):
+        self.state["wall_s"] = round(self.wall_s(), 3)
+        self.state["threads"] = self.threads
+        write_json_atomic(self.state_path, self.state)
+
+    # --- running programs --------------------------------------------------------------
+    def run_step(self, name, argv, log_file, cwd=None, kind=None):
+        """Runs one program, its output appended to log_file. Raises TrainError on failure.
+        Its CPU time (user + system, its waited-for descendants included) is added to the
+        state's cpu_s[kind] (kind: default the name's first word).
+        The program runs in a process group of its own that dies with this script: SIGTERM
+        from the kernel when the script ends in any way, SIGKILL included (die_with_parent),
+        and the whole group ended when the script leaves this step early (an exception)."""
+        self.log(f"{name}: {' '.join(argv)}")
+        with open(log_file, "a") as log:
+            log.write(f"\n=== {now_iso()} {' '.join(argv)}\n")
+            log.flush()
+            parent = os.getpid()
+            try:
+                proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+                                        cwd=cwd or REPO, start_new_session=True,
+                                        preexec_fn=lambda: die_with_parent(parent))
+            except (OSError, subprocess.SubprocessError) as e:
+                raise TrainError(f"{name}: cannot run {argv[0]}: {getattr(e, 'strerror', e)}")
+            cpu = children_cpu()
+            try:
+                rc = proc.wait()
+            except KeyboardInterrupt:
+                proc.send_signal(signal.SIGINT)
+                end_group(proc)
+                raise
+            except BaseException:
+                proc.send_signal(signal.SIGTERM)
+                end_group(proc)
+                raise
+            finally:
+                add_cpu(self, kind or name.split()[0], children_cpu() - cpu)
+        if rc != 0:
+            raise TrainError(f"{name} failed (exit {rc}); see {log_file}")
+
+    def snapshot_source(self):
+        """Copies the sources into RUN/src once, so that every engine of the run is built from
+        the same code whatever happens to the checkout during the night. In a git checkout the
+        committed tree (HEAD) is taken; uncommitted changes are left out, with a warning."""
+        src = os.path.join(self.folder, "src")
+        if os.path.exists(os.path.join(src, ".hansu-snapshot")):
+            return src
+        shutil.rmtree(src, ignore_errors=True)
+        os.makedirs(src)
+        parts = ["CMakeLists.txt", "engine", "selfplay", "tuner", "data/bench.fen", "data/bench-xiangqi.fen"]
+        git = ["git", "-C", REPO]
+        head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True)
+        if head.returncode == 0:
+            commit = head.stdout.strip()
+            dirty = subprocess.run(git + ["status", "--porcelain", "--"] + parts,
+                                   capture_output=True, text=True).stdout.strip()
+            if dirty:
+                self.log("warning: uncommitted changes in the sources are not used:\n" + dirty)
+            archive = subprocess.run(git + ["archive", "--format=tar", "HEAD"] + parts,
+                                     capture_output=True)
+            if archive.returncode != 0:
+                raise TrainError("git archive failed: " + archive.stderr.decode().strip())
+            subprocess.run(["tar", "-x", "-C", src], input=archive.stdout, check=True)
+        else:
+            commit = "no-git"
+            def ignore(folder, names):
+                return [n for n in names if n == "__pycache__" or
+                        (n.startswith("build") and os.path.isdir(os.path.join(folder, n)))]
+            for part in parts:
+                a, b = os.path.join(REPO, part), os.path.join(src, part)
+                os.makedirs(os.path.dirname(b), exist_ok=True)
+                if os.path.isdir(a):
+                    shutil.copytree(a, b, ignore=ignore)
+                else:
+                    shutil.copyfile(a, b)
+        with open(os.path.join(src, ".hansu-snapshot"), "w") as f:
+            f.write(commit + "\n")
+        self.log(f"sources of commit {commit} copied to {src}")
+        return src
+
+    def build(self, header, engine_only=False):
+        """Builds hansu, hansu-selfplay, hansu-tune and hansu-match with this weights header, once per
+        header content; with engine_only just hansu (a candidate plays its matches with the
+        current build's hansu-match: the rest is built, incrementally, if it is accepted).
+        Returns the build folder."""
+        sha = sha256_file(header)[:12] + ("-mpi" if self.launcher else "")
+        folder = os.path.join(self.folder, "builds", sha)
+        done = os.path.join(folder, ".hansu-built")
+        engine_done = os.path.join(folder, ".hansu-built-engine")
+        if os.path.exists(done) or (engine_only and os.path.exists(engine_done)):
+            return folder
+        log = os.path.join(self.folder, "builds", sha + ".log")
+        os.makedirs(os.path.dirname(log), exist_ok=True)
+        if not os.path.exists(os.path.join(folder, "build.ninja")):
+            flag = ("HANSU_XIANGQI_EVAL_WEIGHTS" if variant_of(self.config) == "xiangqi"
+                    else "HANSU_EVAL_WEIGHTS")
+            self.run_step(f"build {sha}", ["cmake", "-S", self.snapshot_source(), "-B", folder,
+                                           "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                                           "-DHANSU_TESTS=OFF",
+                                           f"-D{flag}={os.path.abspath(header)}"]
+                          + (["-DHANSU_MPI=ON"] if self.launcher else []), log)
+        targets = ["hansu"] if engine_only else ["hansu", "hansu-selfplay", "hansu-tune",
+                                                 "hansu-match"]
+        self.run_step(f"build {sha}", ["ninja", "-C", folder] + targets, log)
+        open(engine_done if engine_only else done, "w").close()
+        return folder
+
+    # --- the steps ---------------------------------------------------------------------
+    def iter_dir(self, k):
+        return os.path.join(self.folder, f"iter-{k:03d}")
+
+    def marker(self, k, step):
+        return os.path.join(self.iter_dir(k), f".{step}-done")
+
+    def step_selfplay(self, k, build):
+        c = self.config["selfplay"]
+        out = os.path.join(self.iter_dir(k), "selfplay")
+        argv = self.launcher + [os.path.join(build, "selfplay", "hansu-selfplay"), "--games",
+                                str(c["games"]),
+                "--nodes", str(c["nodes"]), "--random-plies", str(c["random_plies"]),
+                "--seed", str(self.config["run"]["seed"] * 1000 + k),
+                "--threads", str(self.threads), "--out", out, "--progress", "30",
+                "--json", os.path.join(self.iter_dir(k), "selfplay.json")] + variant_flags(
+                    self.config) + openings_flags(self.config, "selfplay") + c["extra"]
+        if glob.glob(os.path.join(out, "shard-*.h5")):
+            argv.append("--resume")  # a folder with only a half-written .tmp starts afresh
+        self.run_step("self-play", argv, os.path.join(self.iter_dir(k), "selfplay.log"))
+
+    def selfplay_positions(self, k):
+        """Positions in iteration k's self-play folder: `positions_saved` of the result that
+        hansu-selfplay writes with --json (docs/json-outputs.md; a resumed folder's result
+        counts the whole folder)."""
+        path = os.path.join(self.iter_dir(k), "selfplay.json")
+        try:
+            with open(path) as f:
+                return int(json.load(f)["positions_saved"])
+        except OSError as e:
+            raise TrainError(f"iteration {k}: {path}: {e.strerror}")
+        except (ValueError, KeyError, TypeError) as e:
+            raise TrainError(f"iteration {k}: {path}: not a hansu-selfplay result ({e})")
+
+    def tune_window(self, k):
+        """The iterations whose self-play iteration k tunes on, oldest first, and their
+        positions: the newest first while the total stays within tune.window_positions (0: no
+        bound), always iteration k. The data grows with the run until the bound."""
+        c = self.config["tune"]
+        if "window_positions" not in c:  # a run started before the window was in positions
+            chosen = list(range(max(1, k - c["window"] + 1), k + 1))
+            return chosen, sum(self.selfplay_positions(i) for i in chosen)
+        limit, chosen, total = c["window_positions"], [], 0
+        for i in range(k, 0, -1):
+            n = self.selfplay_positions(i)
+            if chosen and limit and total + n > limit:
+                break
+            chosen.append(i)
+            total += n
+        return chosen[::-1], total
+
+    def step_tune(self, k, build, record):
+        c = self.config["tune"]
+        window, positions = self.tune_window(k)
+        record["tune_window"] = {"iterations": window, "positions": positions}
+        self.log(f"tune window: iterations {window[0]}-{window[-1]}, {positions} positions")
+        inputs = [os.path.join(self.iter_dir(i), "selfplay") for i in window]
+        d = self.iter_dir(k)
+        l2 = ["--l2", str(c["l2"])] if "l2" in c else []  # older runs: the tuner's default
+        argv = self.launcher + [os.path.join(build, "tuner", "hansu-tune")] + inputs + l2 + [
+            "--out", os.path.join(d, "candidate.h"), "--loss-csv", os.path.join(d, "loss.csv"),
+            "--epochs", str(c["epochs"]), "--lr", str(c["lr"]), "--batch", str(c["batch"]),
+            "--patience", str(c["patience"]), "--skip-plies", str(c["skip_plies"]),
+            "--seed", str(self.config["run"]["seed"] * 1000 + k),
+            "--threads", str(self.threads)] + variant_flags(self.config) + c["extra"]
+        self.run_step("tune", argv, os.path.join(d, "tune.log"))
+
+    def play(self, folder, name, engines, limit, games, seed, event, kind, sprt=None):
+        """Plays a match with hansu-match: engines are the two engines' --engine fields (the
+        first is scored), limit the flags of the limit (e.g. ["--nodes", "800"]). Writes
+        folder/name.{pgn,json,txt}, resumes a match stopped half-way, and returns the parsed
+        result."""
+        c = self.config["match"]
+        pgn = os.path.join(folder, f"{name}.pgn")
+        argv = self.launcher + [self.match_tool]  # [cluster]: the pairs spread over the ranks
+        for fields in engines:
+            argv += ["--engine"] + fields
+        argv += limit + ["--games", str(games), "--concurrency", str(self.threads),
+                         "--pgn", pgn, "--seed", str(seed),
+                         "--random-plies", str(c["random_plies"]), "--event", event]
+        argv += variant_flags(self.config) + openings_flags(self.config, "match")
+        argv += c["extra"] if kind != "gauntlet" else self.config["gauntlet"]["extra"]
+        if sprt:
+            argv += ["--sprt"] + sprt.split()
+        result = os.path.join(folder, f"{name}.json")
+        argv += ["--json", result]
+        if os.path.exists(pgn + ".state"):
+            argv.append("--resume")
+        label = " vs ".join(f[1].removeprefix("name=") for f in engines)
+        self.run_step(f"match {label}", argv, os.path.join(folder, f"{name}.txt"), kind=kind)
+        return parse_match_json(result)
+
+    def hansu(self, engine):
+        """hansu-match's --engine fields of (build folder, name)."""
+        return [f"cmd={os.path.join(engine[0], 'engine', 'hansu')}", f"name={engine[1]}"]
+
+    def match(self, k, name, engine, opponent, games, sprt, seed=None):
+        """Plays engine (candidate side) against opponent at match.nodes with an SPRT; returns
+        the parsed summary. The openings come from seed (default: the iteration's,
+        run.seed * 1000 + k)."""
+        seed = self.config["run"]["seed"] * 1000 + k if seed is None else seed
+        return self.play(self.iter_dir(k), name, [self.hansu(engine), self.hansu(opponent)],
+                         ["--nodes", str(self.config["match"]["nodes"])], games, seed,
+                         f"train iteration {k}: {name}", "sprt", sprt)
+
+    def elo_match(self, k, engine, first):
+        """The fixed-length match of an accepted candidate against the first engine: all
+        match.elo_games games (no SPRT), at elo_nodes(), openings from ELO_SEED_BASE +
+        run.seed * 1000 (the same for every candidate, used by no decision)."""
+        c = self.config["match"]
+        nodes, seed = elo_nodes(self.config), ELO_SEED_BASE + self.config["run"]["seed"] * 1000
+        result = self.play(self.iter_dir(k), "vs-first", [self.hansu(engine), self.hansu(first)],
+                           ["--nodes", str(nodes)], c["elo_games"], seed,
+                           f"train iteration {k}: {engine[1]} vs the first engine", "elo")
+        result.update(nodes=nodes, seed=seed, fixed_length=True)
+        return result
+
+    def run(self):
+        cfg = self.config["run"]
+        while self.state["iteration"] < cfg["iterations"] or self.state.get("in_progress"):
+            if self.stop_requested:
+                break
+            if not self.state.get("in_progress"):
+                # The run's hours, over all its processes: a resumed run has what is left.
+                if cfg["hours"] and self.wall_s() > cfg["hours"] * 3600:
+                    self.log(f"time limit reached ({self.wall_s() / 3600:.2f} h of run.hours "
+                             f"{cfg['hours']})")
+                    break
+                self.state["iteration"] += 1
+                self.state["in_progress"] = True
+                self.save_state()
+            self.iteration(self.state["iteration"])
+            self.state["in_progress"] = False
+            self.save_state()
+            self.report()
+        self.finish()
+
+    def iteration(self, k):
+        d = self.iter_dir(k)
+        os.makedirs(d, exist_ok=True)
+        current = self.state["current"]
+        cur_build = self.build(current["header"])
+        self.match_tool = os.path.join(cur_build, "selfplay", "match", "hansu-match")
+        record = next((r for r in self.state["iterations"] if r["k"] == k), None)
+        if record is None:
+            record = {"k": k, "current": current["name"], "started": now_iso()}
+            self.state["iterations"].append(record)
+            self.save_state()
+        if not os.path.exists(self.marker(k, "selfplay")):
+            self.step_selfplay(k, cur_build)
+            open(self.marker(k, "selfplay"), "w").close()
+        if not os.path.exists(self.marker(k, "tune")):
+            self.step_tune(k, cur_build, record)
+            open(self.marker(k, "tune"), "w").close()
+        candidate = os.path.join(d, "candidate.h")
+        name = f"iter-{k:03d}"
+        if same_weights(candidate, current["header"]):
+            # The tuner kept its starting weights (validation loss never improved): the
+            # candidate would be the current engine again, so no match is played.
+            record["match"] = {"sprt": "skipped: the tuner kept the current weights"}
+            record["accepted"] = False
+            record["finished"] = now_iso()
+            self.log(f"iteration {k}: the tuner kept the current weights; no candidate")
+            self.save_state()
+            return
+        cand_build = self.build(candidate, engine_only=True)
+        if "match" not in record:
+            sprt = self.config["match"]["sprt"]
+            record["match"] = self.match(k, "match", (cand_build, name),
+                                         (cur_build, current["name"]),
+                                         self.config["match"]["games"], sprt)
+            self.save_state()
+        result = record["match"]
+        accepted = self.verdict(k, record, (cand_build, name), (cur_build, current["name"]))
+        record["accepted"] = accepted
+        self.log(f"iteration {k}: candidate {name} vs {current['name']}: score "
+                 f"{result.get('score')}, nElo {result.get('nelo')}, SPRT {result.get('sprt')}"
+                 f" -> {'ACCEPTED' if accepted else 'rejected'}")
+        if accepted:
+            self.accept(k, name, candidate, cand_build, record)
+        record["finished"] = now_iso()
+        self.save_state()
+
+    def verdict(self, k, record, candidate, current):
+        """True when the SPRT accepted H1 and, with match.confirm, a second SPRT against the
+        same engine with openings from a seed of its own accepted H1 too: a candidate no
+        better than elo0 passes both with probability at most alpha^2 (docs/tuning.md)."""
+        c = self.config["match"]
+        if record["match"].get("sprt") != "H1 accepted":
+            return False
+        if not c.get("confirm", False):
+            return True
+        if "confirm" not in record:
+            seed = 1_000_000_000 + self.config["run"]["seed"] * 1000 + k
+            record["confirm"] = self.match(k, "confirm", candidate, current, c["games"],
+                                           c["sprt"], seed=seed)
+            self.save_state()
+        self.log(f"iteration {k}: confirming SPRT: score {record['confirm'].get('score')}, "
+                 f"nElo {record['confirm'].get('nelo')}, SPRT {record['confirm'].get('sprt')}")
+        return record["confirm"].get("sprt") == "H1 accepted"
+
+    def accept(self, k, name, candidate, cand_build, record):
+        first = self.state["first"]
+        if "elo_vs_first" not in record and self.config["match"]["elo_games"]:
+            first_build = self.build(first["header"], engine_only=True)
+            record["elo_vs_first"] = self.elo_match(k, (cand_build, name),
+                                                    (first_build, first["name"]))
+            e = record["elo_vs_first"]
+            self.log(f"iteration {k}: {name} vs {first['name']} (first engine), "
+                     f"{e['games']} games at {e['nodes']} nodes: Elo {e['elo']} ± "
+                     f"{e['elo_error']}, nElo {e['nelo']} ± {e['nelo_error']}")
+            self.save_state()
+        # Keep the accepted header with its provenance under data/weights/.
+        keep_dir = os.path.join(REPO, self.config["run"]["weights_dir"])
+        os.makedirs(keep_dir, exist_ok=True)
+        base = f"{os.path.basename(self.folder)}-{name}"
+        kept = os.path.join(keep_dir, base + ".h")
+        shutil.copyfile(candidate, kept)
+        write_json_atomic(os.path.join(keep_dir, base + ".json"), {
+            "header_sha256": sha256_file(candidate), "run": os.path.abspath(self.folder),
+            "iteration": k, "accepted": now_iso(), "previous": self.state["current"],
+            "match": record["match"], "elo_vs_first": record.get("elo_vs_first"),
+            "config": self.config})
+        self.state["current"] = {"name": name, "header": kept}
+        self.state["accepted"].append(name)
+
+    def report(self):
+        script = os.path.join(REPO, "scripts", "train_report.py")
+        log = os.path.join(self.folder, "report.log")
+        try:
+            self.run_step("report", [sys.executable, script, self.folder], log)
+        except TrainError as e:
+            self.log(f"warning: {e}")
+
+    def finish(self):
+        accepted = self.state["accepted"]
+        if accepted:
+            self.log(f"accepted candidates: {', '.join(accepted)}; current weights: "
+                     f"{self.state['current']['header']}")
+            target = os.path.relpath(weights_header(variant_of(self.config)), REPO)
+            if self.config["run"]["install"]:
+                shutil.copyfile(self.state["current"]["header"], os.path.join(REPO, target))
+                self.log(f"installed as {target}")
+            else:
+                self.log(f"to use them: cp {self.state['current']['header']} {target}")
+        else:
+            self.log("no candidate was accepted; see each iteration's tune.log and match.txt")
+        self.gauntlet()
+        self.save_state()
+        self.report()
+        self.log(f"report: {os.path.join(self.folder, 'report.md')} and report.html (a page with "
+                 "a board viewer of the run's games)")
+
+    def gauntlet(self):
+        """The end of the run: the final engine (the last accepted, or the first when none
+        was) and, with gauntlet.first, the first engine play gauntlet.games each against
+        gauntlet.engine (Fairy-Stockfish) at gauntlet.tc, openings from GAUNTLET_SEED_BASE +
+        run.seed * 1000. Kept in state.json's gauntlet; a finished match is not played again,
+        a half-played one resumes. A missing engine or a failed match is logged and recorded,
+        and the run still ends normally."""
+        g = self.config.get("gauntlet")
+        if g is None or not g["enabled"]:
+            why = ("gauntlet.enabled = false" if g is not None
+                   else "the run's settings are from before the gauntlet")
+            self.state["gauntlet"] = {"skipped": why}
+            self.log(f"gauntlet skipped: {why}")
+            return
+        engine = shutil.which(g["engine"])
+        if engine is None:
+            why = (f"{g['engine']} (gauntlet.engine) not found or not executable; install "
+                   "Fairy-Stockfish (Debian package fairy-stockfish) or set gauntlet.engine")
+            self.state["gauntlet"] = {"skipped": why}
+            self.log(f"gauntlet skipped: {why}")
+            return
+        done = self.state.get("gauntlet", {}).get("results", {})
+        state = self.state["gauntlet"] = {"opponent": g["name"], "engine": engine,
+                                          "tc": g["tc"], "games": g["games"], "results": done}
+        final, first = self.state["current"], self.state["first"]
+        players = [final] + ([first] if g["first"] and first["name"] != final["name"] else [])
+        seed = GAUNTLET_SEED_BASE + self.config["run"]["seed"] * 1000
+        folder = os.path.join(self.folder, "gauntlet")
+        os.makedirs(folder, exist_ok=True)
+        for player in players:
+            if player["name"] in done:
+                continue
+            build = self.build(player["header"])
+            self.match_tool = os.path.join(build, "selfplay", "match", "hansu-match")
+            try:
+                r = self.play(folder, player["name"], [
+                    self.hansu((build, player["name"])),
+                    [f"cmd={engine}", f"name={g['name']}"] + g["options"]],
+                    ["--tc", g["tc"]], g["games"], seed,
+                    f"train gauntlet: {player['name']} vs {g['name']}, {g['tc']}", "gauntlet")
+            except TrainError as e:
+                state["error"] = str(e)
+                self.log(f"warning: gauntlet stopped: {e}")
+                return
+            r.update(tc=g["tc"], seed=seed, opponent=g["name"],
+                     role="final" if player is final else "first")
+            done[player["name"]] = r
+            self.save_state()
+            self.log(f"gauntlet: {player['name']} vs {g['name']} at {g['tc']}, {r['games']} "
+                     f"games: score {r['score']}, Elo {r['elo']} ± {r['elo_error']}, "
+                     f"nElo {r['nelo']} ± {r['nelo_error']}")
+
+
+def same_weights(a, b):
+    """True when two weights headers hold the same numbers (banner comments aside)."""
+    def numbers(path):
+        with open(path) as f:
+            return [line for line in f if not line.lstrip().startswith("//")]
+    return numbers(a) == numbers(b)
+
+
+def parse_match_json(path):
+    """Reads hansu-match's --json result (docs/json-outputs.md) into the record kept in
+    state.json: the score, Elo, nElo and LOS as the summary prints them (one decimal; "inf" or
+    "-inf" where not finite), the pentanomial counts, the SPRT verdict and wins by end reason."""
+    try:
+        with open(path) as f:
+            r = json.load(f)
+        wins = r["wins"]
+        r["games"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise TrainError(f"no match result in {path} ({e})")
+    draws = r.get("draws", 0)  # xiangqi; janggi has none (and results from before the field)
+    lead = "inf" if wins[0] > wins[1] else "-inf" if wins[0] < wins[1] else "nan"
+
+    def text(v, scale=1.0):
+        return lead if v is None else f"{v * scale:.1f}"
+    score = f"{wins[0]}-{wins[1]}" if not draws else f"{wins[0]}-{draws}-{wins[1]}"
+    out = {"games": r["games"], "score": score, "wins": float(wins[0]), "losses": float(wins[1]),
+           "elo": text(r["elo"]), "elo_error": text(r["elo_error"]), "nelo": text(r["nelo"]),
+           "nelo_error": text(r["nelo_error"]), "los": text(r["los"], 100.0),
+           "pentanomial": r["pentanomial"]}
+    if r.get("sprt"):
+        verdict = {"continue": "continue (no bound crossed)", "H0": "H0 accepted",
+                   "H1": "H1 accepted"}
+        out["sprt"] = verdict[r["sprt"]["result"]]
+        llr = r["sprt"]["llr"]  # null when not finite (every pair scored alike)
+        out["llr"] = (round(llr, 3) if llr is not None else
+                      {"H1": "inf", "H0": "-inf"}.get(r["sprt"]["result"], "nan"))
+    out["wins_by_reason"] = r["reasons"]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Settings: see data/train.toml. Example: scripts/train "
+                                        "--config data/train.toml --set run.hours=8")
+    ap.add_argument("--config", help="TOML settings file read over data/train.toml "
+                    "(default: data/train-demo.toml, a short demo)")
+    ap.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                    help="override one setting (repeatable)")
+    ap.add_argument("--run", help="run folder (default: runs/train-<UTC time>)")
+    ap.add_argument("--variant", choices=VARIANTS,
+                    help="the variant trained (run.variant); xiangqi without --config reads "
+                    "data/train-xiangqi.toml")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue the run in --run (or the newest under runs/) where it stopped")
+    args = ap.parse_args()
+    folder = None
+    try:
+        folder = args.run
+        if args.resume and not folder:
+            runs = sorted(d for d in os.listdir(os.path.join(REPO, "runs"))
+                          if d.startswith("train-")) if os.path.isdir(os.path.join(REPO, "runs")) else []
+            if not runs:
+                raise TrainError("--resume: no run folder under runs/")
+            folder = os.path.join(REPO, "runs", runs[-1])
+        if not folder:
+            stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
+            folder = os.path.join(REPO, "runs", f"train-{stamp}")
+        folder = os.path.abspath(folder)
+        state_path = os.path.join(folder, "state.json")
+        if args.resume:
+            if not os.path.exists(state_path):
+                raise TrainError(f"--resume: {folder} has no state.json")
+            lock = lock_folder(folder)
+            config = read_state(state_path)["config"]
+            if args.config:
+                config = load_config(args.config, [])
+            apply_sets(config, args.set)
+            check_config(config)
+            run = Run(folder, config)
+            run.load_state()
+            run.state["config"] = config
+            run.log(f"resuming {folder} at iteration {run.state['iteration']}"
+                    f"{' (in progress)' if run.state.get('in_progress') else ''}")
+        else:
+            if args.variant == "xiangqi" and not args.config:
+                args.config = XIANGQI_CONFIG
+            config = load_config(args.config, args.set + ([f"run.variant=\"{args.variant}\""]
+                                                          if args.variant else []))
+            if os.path.exists(state_path):
+                raise TrainError(f"{folder} already holds a run; use --resume")
+            os.makedirs(folder, exist_ok=True)
+            lock = lock_folder(folder)
+            if os.path.exists(state_path):  # made while this process waited for the folder
+                raise TrainError(f"{folder} already holds a run; use --resume")
+            os.makedirs(os.path.join(folder, "weights"), exist_ok=True)
+            initial = os.path.join(folder, "weights", "initial.h")
+            shutil.copyfile(start_header(config), initial)
+            run = Run(folder, config)
+            run.state = {"config": config, "iteration": 0, "in_progress": False,
+                         "first": {"name": "initial", "header": initial},
+                         "current": {"name": "initial", "header": initial},
+                         "iterations": [], "accepted": [], "started": now_iso()}
+            run.save_state()
+            run.log(f"new run in {folder}")
+
+        def on_term(signum, frame):
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGTERM, on_term)
+        run.run()
+        lock.close()
+        return 0
+    except TrainError as e:
+        print(f"train: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # the run folder or a file in it cannot be made or written
+        print(f"train: {e.filename or folder or 'runs'}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        where = folder or "<run folder>"
+        print(f"train: interrupted; continue with: scripts/train --resume --run {where}",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
