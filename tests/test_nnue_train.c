@@ -194,7 +194,7 @@ static void test_same_seed_same_net(void **state) {
     train_epochs(&c, pos, N, 3);
     assert_memory_equal(a.net.p, b.net.p, a.net.n * sizeof(float));
     assert_memory_not_equal(a.net.p, c.net.p, a.net.n * sizeof(float));
-    assert_true(a.train_loss[2] < a.train_loss[0]);
+    assert_true(a.epochs[2].train_loss < a.epochs[0].train_loss);
     nnue_trainer_free(&a);
     nnue_trainer_free(&b);
     nnue_trainer_free(&c);
@@ -222,7 +222,7 @@ static void test_resume_equals_unbroken(void **state) {
     assert_int_equal(again.epoch, 2);
     train_epochs(&again, pos, N, 1);
     assert_memory_equal(whole.net.p, again.net.p, whole.net.n * sizeof(float));
-    assert_true(whole.valid_loss[2] == again.valid_loss[2]);
+    assert_true(whole.epochs[2].valid_loss == again.epochs[2].valid_loss);
     NnueTrainer other;
     c.lr = 0.02;
     assert_int_equal(nnue_trainer_init(&other, &c, &err), STATUS_OK);

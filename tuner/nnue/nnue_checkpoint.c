@@ -50,7 +50,7 @@ Status nnue_checkpoint_save(const NnueTrainer *t, const char *path, ErrorInfo *e
     char set[CKPT_SETTINGS];
     settings(&t->cfg, set);
     const size_t ne = (size_t)t->cfg.epochs, n = t->net.n;
-    size_t len = 8 + 4 + CKPT_SETTINGS + 4 + 8 + 3 * ne * sizeof(double) + 3 * n * sizeof(float);
+    size_t len = 8 + 4 + CKPT_SETTINGS + 4 + 8 + ne * sizeof(NnueEpoch) + 3 * n * sizeof(float);
     uint8_t *buf = malloc(len + 4);
     if (!buf)
         return error_set(err, STATUS_NOMEM, "%s: out of memory writing the checkpoint", path);
@@ -58,8 +58,7 @@ Status nnue_checkpoint_save(const NnueTrainer *t, const char *path, ErrorInfo *e
     uint32_t version = CKPT_VERSION, epoch = (uint32_t)t->epoch;
     put(&c, CKPT_MAGIC, 8), put(&c, &version, 4), put(&c, set, CKPT_SETTINGS);
     put(&c, &epoch, 4), put(&c, &t->step, 8);
-    put(&c, t->train_loss, ne * sizeof(double)), put(&c, t->valid_loss, ne * sizeof(double));
-    put(&c, t->pos_per_s, ne * sizeof(double));
+    put(&c, t->epochs, ne * sizeof *t->epochs);
     put(&c, t->net.p, n * sizeof(float)), put(&c, t->m, n * sizeof(float));
     put(&c, t->v, n * sizeof(float));
     uint32_t crc = nnue_crc32(buf, len);
@@ -92,7 +91,7 @@ Status nnue_checkpoint_load(NnueTrainer *t, const char *path, ErrorInfo *err) {
     char set[CKPT_SETTINGS];
     settings(&t->cfg, set);
     const size_t ne = (size_t)t->cfg.epochs, n = t->net.n;
-    size_t want = 8 + 4 + CKPT_SETTINGS + 4 + 8 + 3 * ne * sizeof(double) + 3 * n * sizeof(float);
+    size_t want = 8 + 4 + CKPT_SETTINGS + 4 + 8 + ne * sizeof(NnueEpoch) + 3 * n * sizeof(float);
     uint32_t version = 0, crc = 0, epoch = 0;
     if (s == STATUS_OK && (len < 12 || memcmp(buf, CKPT_MAGIC, 8) != 0))
         s = error_set(err, STATUS_FORMAT, "%s: not a hansu-nnue checkpoint", path);
@@ -110,9 +109,7 @@ Status nnue_checkpoint_load(NnueTrainer *t, const char *path, ErrorInfo *err) {
         const uint8_t *p = buf + 12 + CKPT_SETTINGS;
         memcpy(&epoch, p, 4), memcpy(&t->step, p + 4, 8), p += 12;
         t->epoch = (int)epoch;
-        memcpy(t->train_loss, p, ne * sizeof(double)), p += ne * sizeof(double);
-        memcpy(t->valid_loss, p, ne * sizeof(double)), p += ne * sizeof(double);
-        memcpy(t->pos_per_s, p, ne * sizeof(double)), p += ne * sizeof(double);
+        memcpy(t->epochs, p, ne * sizeof *t->epochs), p += ne * sizeof *t->epochs;
         memcpy(t->net.p, p, n * sizeof(float)), p += n * sizeof(float);
         memcpy(t->m, p, n * sizeof(float)), p += n * sizeof(float);
         memcpy(t->v, p, n * sizeof(float));

@@ -168,9 +168,9 @@ static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t
     fprintf(f, "], \"files\": %zu, \"train_positions\": %zu, \"valid_positions\": %zu, ", d->nfiles,
             d->ntrain, d->nvalid);
     fprintf(f, "\"epochs\": %d, \"train_loss\": ", t->epoch);
-    cli_json_number(f, t->epoch ? t->train_loss[t->epoch - 1] : 0);
+    cli_json_number(f, t->epoch ? t->epochs[t->epoch - 1].train_loss : 0);
     fprintf(f, ", \"valid_loss\": ");
-    cli_json_number(f, t->epoch ? t->valid_loss[t->epoch - 1] : 0);
+    cli_json_number(f, t->epoch ? t->epochs[t->epoch - 1].valid_loss : 0);
     fprintf(f, ", \"seed\": %llu, \"lambda\": %.6g, \"sigmoid_s\": %.6g, \"lr\": %.6g, ",
             (unsigned long long)c->seed, c->lambda, c->s, c->lr);
     fprintf(f, "\"batch\": %d, \"threads\": %d, \"skip_plies\": %d, \"max_score\": %d, ", c->batch,
@@ -187,10 +187,10 @@ static Status write_csv(const Options *o, const NnueTrainer *t, ErrorInfo *err) 
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return error_set(err, STATUS_NOMEM, "out of memory");
-    fprintf(f, "epoch,train_loss,valid_loss,positions_per_s\n");
+    fprintf(f, "epoch,train_loss,valid_loss,positions_per_s,positions_per_cpu_s\n");
     for (int e = 0; e < t->epoch; e++)
-        fprintf(f, "%d,%.9g,%.9g,%.0f\n", e + 1, t->train_loss[e], t->valid_loss[e],
-                t->pos_per_s[e]);
+        fprintf(f, "%d,%.9g,%.9g,%.0f,%.0f\n", e + 1, t->epochs[e].train_loss,
+                t->epochs[e].valid_loss, t->epochs[e].pos_per_s, t->epochs[e].pos_per_cpu_s);
     fclose(f);
     Status s = cli_write_atomic(o->csv, text, len, err);
     free(text);
@@ -223,11 +223,13 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
     fprintf(f, ",\n  \"sigmoid_s_fitted\": %s,\n  \"epochs\": [", fitted ? "true" : "false");
     for (int e = 0; e < t->epoch; e++) {
         fprintf(f, "%s\n    {\"epoch\": %d, \"train_loss\": ", e ? "," : "", e + 1);
-        cli_json_number(f, t->train_loss[e]);
+        cli_json_number(f, t->epochs[e].train_loss);
         fprintf(f, ", \"valid_loss\": ");
-        cli_json_number(f, t->valid_loss[e]);
+        cli_json_number(f, t->epochs[e].valid_loss);
         fprintf(f, ", \"positions_per_s\": ");
-        cli_json_number(f, t->pos_per_s[e]);
+        cli_json_number(f, t->epochs[e].pos_per_s);
+        fprintf(f, ", \"positions_per_cpu_s\": ");
+        cli_json_number(f, t->epochs[e].pos_per_cpu_s);
         fprintf(f, "}");
     }
     fprintf(f, "\n  ],\n  \"quant_positions\": %zu,\n  \"quant_max_abs_cp\": ", q->positions);
@@ -260,10 +262,11 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
         nnue_trainer_epoch(t, d->train, d->ntrain, d->valid, d->nvalid);
         if (!t->order)
             return error_set(err, STATUS_NOMEM, "out of memory shuffling %zu positions", d->ntrain);
-        int e = t->epoch - 1;
-        printf("epoch %3d/%d  train %.6f  valid %.6f  %.0f positions/s (%d thread%s)\n", e + 1,
-               t->cfg.epochs, t->train_loss[e], t->valid_loss[e], t->pos_per_s[e], t->cfg.threads,
-               t->cfg.threads > 1 ? "s" : "");
+        const NnueEpoch *ep = &t->epochs[t->epoch - 1];
+        printf("epoch %3d/%d  train %.6f  valid %.6f  %.0f positions/s on %d thread%s (%.0f per "
+               "CPU-second)\n",
+               t->epoch, t->cfg.epochs, ep->train_loss, ep->valid_loss, ep->pos_per_s,
+               t->cfg.threads, t->cfg.threads > 1 ? "s" : "", ep->pos_per_cpu_s);
         fflush(stdout);
         s = nnue_checkpoint_save(t, o->checkpoint, err);
         if (s == STATUS_OK)

@@ -8,6 +8,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "prng.h"
 
@@ -166,13 +167,10 @@ Status nnue_trainer_init(NnueTrainer *t, const NnueTrainConfig *cfg, ErrorInfo *
         return s;
     size_t n = t->net.n, nt = (size_t)cfg->threads;
     t->m = calloc(n, sizeof *t->m), t->v = calloc(n, sizeof *t->v);
-    t->train_loss = calloc((size_t)cfg->epochs, sizeof(double));
-    t->valid_loss = calloc((size_t)cfg->epochs, sizeof(double));
-    t->pos_per_s = calloc((size_t)cfg->epochs, sizeof(double));
+    t->epochs = calloc((size_t)cfg->epochs, sizeof *t->epochs);
     t->grad = calloc(nt, sizeof *t->grad), t->touched = calloc(nt, sizeof *t->touched);
     t->any_touched = calloc(NNUE_INPUTS, 1);
-    bool ok = t->m && t->v && t->train_loss && t->valid_loss && t->pos_per_s && t->grad &&
-              t->touched && t->any_touched;
+    bool ok = t->m && t->v && t->epochs && t->grad && t->touched && t->any_touched;
     for (size_t k = 0; ok && k < nt; k++)
         ok = (t->grad[k] = calloc(n, sizeof(float))) && (t->touched[k] = calloc(NNUE_INPUTS, 1));
     return ok ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory for the trainer");
@@ -186,7 +184,7 @@ void nnue_trainer_free(NnueTrainer *t) {
             free(t->touched[k]);
     }
     free(t->grad), free(t->touched), free(t->any_touched), free(t->order);
-    free(t->m), free(t->v), free(t->train_loss), free(t->valid_loss), free(t->pos_per_s);
+    free(t->m), free(t->v), free(t->epochs);
     float_net_free(&t->net);
     memset(t, 0, sizeof *t);
 }
@@ -279,6 +277,12 @@ double nnue_trainer_loss(const NnueTrainer *t, const NnuePosition *pos, size_t n
     return n ? sum / (double)n : 0;
 }
 
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain,
                         const NnuePosition *valid, size_t nvalid) {
     const NnueTrainConfig *c = &t->cfg;
@@ -293,12 +297,14 @@ void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain
     }
     const size_t batch = (size_t)c->batch, steps = (ntrain + batch - 1) / batch;
     const int64_t total = (int64_t)steps * c->epochs;
-    double t0 = omp_get_wtime(), loss = 0;
+    double t0 = omp_get_wtime(), c0 = cpu_seconds(), loss = 0;
     for (size_t from = 0; from < ntrain; from += batch)
         loss += train_step(t, train, from, from + batch < ntrain ? from + batch : ntrain, total);
-    double secs = omp_get_wtime() - t0;
-    t->train_loss[t->epoch] = loss / (double)ntrain;
-    t->pos_per_s[t->epoch] = secs > 0 ? (double)ntrain / secs : 0;
-    t->valid_loss[t->epoch] = nnue_trainer_loss(t, valid, nvalid);
+    double secs = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
+    NnueEpoch *e = &t->epochs[t->epoch];
+    e->train_loss = loss / (double)ntrain;
+    e->pos_per_s = secs > 0 ? (double)ntrain / secs : 0;
+    e->pos_per_cpu_s = cpu > 0 ? (double)ntrain / cpu : 0;
+    e->valid_loss = nnue_trainer_loss(t, valid, nvalid);
     t->epoch++;
 }

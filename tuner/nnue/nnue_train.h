@@ -58,14 +58,23 @@ typedef struct NnueTrainConfig {
 /// betas 0.9 / 0.999, eps 1e-8, lambda 0.5, s fitted, scale 400, clip 1.98, seed 1.
 NnueTrainConfig nnue_train_config_default(void);
 
+/// Figures of one epoch.
+typedef struct NnueEpoch {
+    double train_loss;    // mean loss over the epoch's steps (the weights moving)
+    double valid_loss;    // mean loss on the validation positions after the epoch
+    double pos_per_s;     // training positions per wall-clock second
+    double pos_per_cpu_s; // per second of CPU time of the process (all threads): on a machine
+                          // shared with other work, the rate the threads got
+} NnueEpoch;
+
 /// Optimiser state and progress: what a checkpoint holds.
 typedef struct NnueTrainer {
     NnueTrainConfig cfg;
     FloatNet net;
-    float *m, *v;                                // AdamW moments
-    int epoch;                                   // epochs done
-    int64_t step;                                // optimiser steps done
-    double *train_loss, *valid_loss, *pos_per_s; // per epoch done (cfg.epochs entries)
+    float *m, *v;      // AdamW moments
+    int epoch;         // epochs done
+    int64_t step;      // optimiser steps done
+    NnueEpoch *epochs; // per epoch done (cfg.epochs entries)
     // per-thread scratch
     float **grad;         // gradient per thread (net.n floats)
     uint8_t **touched;    // feature rows touched per thread (inputs bytes)
