@@ -236,6 +236,49 @@ static void test_resume_equals_unbroken(void **state) {
     free(pos);
 }
 
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *text = calloc(1, 1 << 20);
+    size_t n = fread(text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+// Every field docs/json-outputs.md lists for hansu-nnue (the backticked names of the first
+// column of its table) is in the JSON, and every top-level key of the JSON is listed.
+static void check_json_documented(const char *json_path) {
+    char *doc = slurp(HANSU_SOURCE_DIR "/docs/json-outputs.md"), *json = slurp(json_path);
+    char *sec = strstr(doc, "## `hansu-nnue --json FILE`");
+    assert_non_null(sec);
+    char *end = strstr(sec + 3, "\n## ");
+    if (end)
+        *end = '\0';
+    int listed = 0;
+    for (char *line = strstr(sec, "\n| `"); line; line = strstr(line + 1, "\n| `")) {
+        char *cell_end = strstr(line + 3, " |");
+        for (char *q = strchr(line + 3, '`'); q && q < cell_end; q = strchr(q + 1, '`')) {
+            char *close = strchr(q + 1, '`'), key[64];
+            snprintf(key, sizeof key, "\"%.*s\":", (int)(close - q - 1), q + 1);
+            if (!strstr(json, key))
+                fail_msg("docs/json-outputs.md lists %s, the JSON lacks it", key);
+            listed++, q = close;
+        }
+    }
+    // Top-level keys: lines "  \"key\":" of the pretty-printed object.
+    for (char *k = strstr(json, "\n  \""); k; k = strstr(k + 1, "\n  \"")) {
+        char key[64], quoted[70];
+        snprintf(key, sizeof key, "%.*s", (int)(strchr(k + 4, '"') - (k + 4)), k + 4);
+        snprintf(quoted, sizeof quoted, "`%s`", key);
+        if (!strstr(sec, quoted))
+            fail_msg("the JSON has %s, docs/json-outputs.md does not list it", key);
+    }
+    assert_true(listed > 15);
+    free(doc);
+    free(json);
+}
+
 // hansu-selfplay plays a tiny shard; hansu-nnue trains on it twice (the same bytes), writes a
 // net the engine loads, its JSON and CSV; a resumed finished run writes the same net again.
 static void test_end_to_end(void **state) {
@@ -263,10 +306,12 @@ static void test_end_to_end(void **state) {
     NnueNet *a = nnue_net_alloc(), *b = nnue_net_alloc();
     ErrorInfo err;
     snprintf(path, sizeof path, "%s/net0.nnue", dir);
-    assert_int_equal(nnue_load(path, NULL, a, &err), STATUS_OK);
+    if (nnue_load(path, NULL, a, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
     assert_non_null(strstr(a->provenance, "\"sha256\""));
     snprintf(path, sizeof path, "%s/net1.nnue", dir);
-    assert_int_equal(nnue_load(path, NULL, b, &err), STATUS_OK);
+    if (nnue_load(path, NULL, b, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
     assert_memory_equal(a->ft_weight, b->ft_weight, sizeof a->ft_weight);
     assert_memory_equal(a->out_weight, b->out_weight, sizeof a->out_weight);
     snprintf(cmd, sizeof cmd,
@@ -274,6 +319,8 @@ static void test_end_to_end(void **state) {
              "&& grep -q 'positions/s' '%s/train0.log'",
              dir, dir, dir);
     assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/net0.json", dir);
+    check_json_documented(path);
     // Resuming a finished run trains nothing more and writes the same net.
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' %s --resume --out '%s/net0.nnue' '%s/run' > /dev/null && "
