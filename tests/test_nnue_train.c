@@ -331,6 +331,12 @@ static void test_end_to_end(void **state) {
     snprintf(cmd, sizeof cmd, "'%s/tuner/nnue/hansu-nnue' --epochs 0 --out x '%s/run' 2>/dev/null",
              HANSU_BINARY_DIR, dir);
     assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+    // An output folder that does not exist: refused before any data is read.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' --out '%s/no/such/net.nnue' '%s/run' 2>&1 | "
+             "grep -q 'cannot write into'",
+             HANSU_BINARY_DIR, dir, dir);
+    assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
     free(a);

@@ -2,11 +2,13 @@
 // hansu-nnue: trains the engine's NNUE from self-play shards (docs/nnue.md): read and filter,
 // fit s, train the float net epoch by epoch with checkpoints, quantise, check the quantised net
 // against the float one, write the .nnue, the loss CSV and the JSON summary.
+#include <errno.h>
 #include <omp.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "engine.h"
@@ -152,6 +154,27 @@ static int parse_args(int argc, char **argv, Options *o) {
 }
 
 // --- outputs ------------------------------------------------------------------------------
+
+// The folder of each file the run will write exists and is writable: checked before any data is
+// read, so a typo costs no training.
+static Status check_outputs(const Options *o, ErrorInfo *err) {
+    const char *files[] = {o->out, o->csv, o->checkpoint, o->json};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        if (!files[i])
+            continue;
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s", files[i]);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir] = '\0'; // "/x" keeps "/"
+        if (access(dir, W_OK | X_OK) != 0)
+            return error_set(err, STATUS_IO, "%s: cannot write into %s: %s", files[i], dir,
+                             strerror(errno));
+    }
+    return STATUS_OK;
+}
 
 // Provenance of the net: what it was trained on and how (the .nnue header's JSON).
 static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t, char *out,
@@ -324,7 +347,11 @@ int main(int argc, char **argv) {
     ErrorInfo err = {{0}};
     NnueData d;
     NnueTrainer t = {0};
-    Status s = nnue_data_load(o.inputs, o.ninputs, &o.filter, &d, &err);
+    Status s = check_outputs(&o, &err);
+    if (s == STATUS_OK)
+        s = nnue_data_load(o.inputs, o.ninputs, &o.filter, &d, &err);
+    else
+        memset(&d, 0, sizeof d);
     bool fitted = o.train.s <= 0;
     if (s == STATUS_OK) {
         if (fitted)
