@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+// The NNUE trainer (tuner/nnue/): features from packed boards equal the engine's, the gradient
+// against finite differences on a tiny net, the quantised net against the float net, the same
+// seed and threads give the same bytes, a resumed run equals an unbroken one, and hansu-nnue end
+// to end on a tiny shard that hansu-selfplay plays for it.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "engine.h"
+#include "movegen.h"
+#include "nnue.h"
+#include "nnue_data.h"
+#include "nnue_train.h"
+#include "packed_board.h"
+#include "prng.h"
+#include "rules.h"
+#include "variant.h"
+
+static uint64_t rng_state = 0xabcdef;
+static int rnd(int n) { return (int)(prng_next(&rng_state) % (uint64_t)n); }
+
+// n positions from random janggi games (random scores and results), boards kept in out_boards
+// when not NULL.
+static NnuePosition *random_positions(size_t n, Board **out_boards) {
+    NnuePosition *pos = calloc(n, sizeof *pos);
+    Board *b = malloc(sizeof *b);
+    assert_non_null(pos);
+    for (size_t i = 0; i < n;) {
+        variant_setup_pairing(&VARIANT_JANGGI, b, rnd(16));
+        for (int ply = 0; ply < 120 && i < n; ply++) {
+            GameResult gr;
+            MoveList l;
+            if (rules_game_over(b, &gr))
+                break;
+            movegen_legal(b, &l);
+            board_make(b, l.moves[rnd(l.count)]);
+            PackedBoard pb;
+            packed_board_encode(b, &pb);
+            memcpy(pos[i].board, pb.sq, sizeof pb.sq);
+            pos[i].stm = (uint8_t)b->side;
+            pos[i].score = (int16_t)(rnd(1201) - 600);
+            pos[i].result = (int8_t)(rnd(3) - 1);
+            if (out_boards)
+                memcpy(out_boards[i], b, sizeof *b);
+            i++;
+        }
+    }
+    free(b);
+    return pos;
+}
+
+// The trainer reads features from packed slots; the engine from the Board: the same indices.
+static void test_features_match_engine(void **state) {
+    (void)state;
+    enum { N = 300 };
+    Board *boards[N];
+    for (int i = 0; i < N; i++)
+        boards[i] = malloc(sizeof(Board));
+    NnuePosition *pos = random_positions(N, boards);
+    for (int i = 0; i < N; i++) {
+        uint16_t feats[2][32];
+        int n = nnue_position_features(&pos[i], feats), k = 0;
+        for (Square sq = 0; sq < SQUARE_NB; sq++) {
+            Piece pc = boards[i]->squares[sq];
+            if (pc == EMPTY)
+                continue;
+            bool found[2] = {false, false};
+            for (int j = 0; j < n; j++)
+                for (int p = 0; p < 2; p++)
+                    found[p] |= feats[p][j] == nnue_feature((Side)p, pc, sq);
+            assert_true(found[0] && found[1]);
+            k++;
+        }
+        assert_int_equal(n, k);
+        free(boards[i]);
+    }
+    free(pos);
+}
+
+// Central differences of the loss against float_net_backward's gradient, on a net of 4 hidden
+// neurons with weights spread so that some neurons sit inside (0, 1) where SCReLU bends.
+static void test_gradient_finite_differences(void **state) {
+    (void)state;
+    FloatNet net;
+    ErrorInfo err;
+    assert_int_equal(float_net_init(&net, NNUE_INPUTS, 4, 7, &err), STATUS_OK);
+    for (size_t i = 0; i < net.n; i++)
+        net.p[i] *= 0.5f;
+    for (int j = 0; j < 2 * 4; j++)
+        net.out_w[j] = 0.8f * (float)((j % 3) - 1) + 0.3f;
+    NnuePosition *pos = random_positions(8, NULL);
+    float *grad = calloc(net.n, sizeof *grad);
+    uint8_t *touched = calloc(NNUE_INPUTS, 1);
+    const double lambda = 0.3, s = 300, k = 400 / s, h = 1e-3;
+    for (int i = 0; i < 8; i++)
+        float_net_backward(&net, &pos[i], lambda, k, s, grad, touched);
+    int checked = 0;
+    for (size_t e = 0; e < net.n; e++) {
+        bool row = e < (size_t)NNUE_INPUTS * 4;
+        if ((row && !touched[e / 4]) || (!row && rnd(2)))
+            continue;
+        if (row && rnd(4))
+            continue;
+        float keep = net.p[e];
+        double up = 0, down = 0;
+        net.p[e] = keep + (float)h;
+        for (int i = 0; i < 8; i++)
+            up += float_net_backward(&net, &pos[i], lambda, k, s, NULL, NULL);
+        net.p[e] = keep - (float)h;
+        for (int i = 0; i < 8; i++)
+            down += float_net_backward(&net, &pos[i], lambda, k, s, NULL, NULL);
+        net.p[e] = keep;
+        double fd = (up - down) / (2 * h);
+        if (fabs(fd - grad[e]) > 2e-3 + 0.02 * fabs(fd))
+            fail_msg("parameter %zu: analytic %.6g, finite differences %.6g", e, grad[e], fd);
+        checked += fabs(fd) > 1e-4;
+    }
+    assert_true(checked > 10);
+    free(touched);
+    free(grad);
+    free(pos);
+    float_net_free(&net);
+}
+
+// A float net whose weights lie on the quantisation grid quantises exactly: the engine's
+// integer score is the float score up to the final rounding (1 cp) and float rounding. An
+// off-grid net of trained magnitudes stays within the bound hansu-nnue states by default.
+static void test_quantised_follows_float(void **state) {
+    (void)state;
+    FloatNet net;
+    ErrorInfo err;
+    NnueNet *q = nnue_net_alloc();
+    assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 3, &err), STATUS_OK);
+    for (int j = 0; j < 2 * NNUE_L1; j++) // trained magnitudes: a few QB units
+        net.out_w[j] = (float)(rnd(1201) - 600) / 10000.0f;
+    net.out_b[0] = 0.05f;
+    enum { N = 400 };
+    NnuePosition *pos = random_positions(N, NULL);
+    QuantCheck qc;
+    assert_int_equal(nnue_quantise(&net, 400, "janggi", "{}", q, &err), STATUS_OK);
+    assert_int_equal(nnue_quant_check(&net, q, pos, N, N, &qc, &err), STATUS_OK);
+    print_message("off grid: max %.2f cp, mean %.2f cp\n", qc.max_cp, qc.mean_cp);
+    assert_true(qc.max_cp < 64); // hansu-nnue --quant-bound default
+    for (size_t i = 0; i < (size_t)NNUE_INPUTS * NNUE_L1 + NNUE_L1; i++)
+        net.p[i] = roundf(net.p[i] * NNUE_QA) / NNUE_QA;
+    for (int j = 0; j < 2 * NNUE_L1; j++)
+        net.out_w[j] = (float)(rnd(255) - 127) / NNUE_QB;
+    net.out_b[0] = 3000.0f / (NNUE_QA * NNUE_QA * NNUE_QB);
+    assert_int_equal(nnue_quantise(&net, 400, "janggi", "{}", q, &err), STATUS_OK);
+    assert_int_equal(nnue_quant_check(&net, q, pos, N, N, &qc, &err), STATUS_OK);
+    print_message("on grid: max %.3f cp, mean %.3f cp\n", qc.max_cp, qc.mean_cp);
+    assert_int_equal(qc.positions, N);
+    assert_true(qc.max_cp < 1.01);
+    free(pos);
+    free(q);
+    float_net_free(&net);
+}
+
+static NnueTrainConfig tiny_config(int threads, uint64_t seed) {
+    NnueTrainConfig c = nnue_train_config_default();
+    c.hidden = 16, c.epochs = 3, c.batch = 64, c.threads = threads, c.s = 400, c.seed = seed;
+    c.lr = 0.01;
+    return c;
+}
+
+static void train_epochs(NnueTrainer *t, const NnuePosition *pos, size_t n, int epochs) {
+    for (int e = 0; e < epochs; e++)
+        nnue_trainer_epoch(t, pos, n - 100, pos + n - 100, 100);
+}
+
+// Same seed and threads: the same weights, bit for bit; another seed: others. Loss goes down.
+static void test_same_seed_same_net(void **state) {
+    (void)state;
+    enum { N = 1500 };
+    NnuePosition *pos = random_positions(N, NULL);
+    NnueTrainer a, b, c;
+    ErrorInfo err;
+    NnueTrainConfig ca = tiny_config(2, 5), cc = tiny_config(2, 6);
+    assert_int_equal(nnue_trainer_init(&a, &ca, &err), STATUS_OK);
+    assert_int_equal(nnue_trainer_init(&b, &ca, &err), STATUS_OK);
+    assert_int_equal(nnue_trainer_init(&c, &cc, &err), STATUS_OK);
+    train_epochs(&a, pos, N, 3);
+    train_epochs(&b, pos, N, 3);
+    train_epochs(&c, pos, N, 3);
+    assert_memory_equal(a.net.p, b.net.p, a.net.n * sizeof(float));
+    assert_memory_not_equal(a.net.p, c.net.p, a.net.n * sizeof(float));
+    assert_true(a.epochs[2].train_loss < a.epochs[0].train_loss);
+    nnue_trainer_free(&a);
+    nnue_trainer_free(&b);
+    nnue_trainer_free(&c);
+    free(pos);
+}
+
+// Two epochs, a checkpoint, a fresh trainer resumed from it, the third epoch: the bytes of an
+// unbroken three-epoch run. A checkpoint of other settings is refused, naming the setting.
+static void test_resume_equals_unbroken(void **state) {
+    (void)state;
+    enum { N = 1200 };
+    NnuePosition *pos = random_positions(N, NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/test_nnue_train.%d.ckpt", HANSU_BINARY_DIR, (int)getpid());
+    NnueTrainer whole, part, again;
+    ErrorInfo err;
+    NnueTrainConfig c = tiny_config(1, 9);
+    assert_int_equal(nnue_trainer_init(&whole, &c, &err), STATUS_OK);
+    assert_int_equal(nnue_trainer_init(&part, &c, &err), STATUS_OK);
+    assert_int_equal(nnue_trainer_init(&again, &c, &err), STATUS_OK);
+    train_epochs(&whole, pos, N, 3);
+    train_epochs(&part, pos, N, 2);
+    assert_int_equal(nnue_checkpoint_save(&part, path, &err), STATUS_OK);
+    assert_int_equal(nnue_checkpoint_load(&again, path, &err), STATUS_OK);
+    assert_int_equal(again.epoch, 2);
+    train_epochs(&again, pos, N, 1);
+    assert_memory_equal(whole.net.p, again.net.p, whole.net.n * sizeof(float));
+    assert_true(whole.epochs[2].valid_loss == again.epochs[2].valid_loss);
+    NnueTrainer other;
+    c.lr = 0.02;
+    assert_int_equal(nnue_trainer_init(&other, &c, &err), STATUS_OK);
+    assert_int_equal(nnue_checkpoint_load(&other, path, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "lr=0.01"));
+    nnue_trainer_free(&other);
+    remove(path);
+    nnue_trainer_free(&whole);
+    nnue_trainer_free(&part);
+    nnue_trainer_free(&again);
+    free(pos);
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *text = calloc(1, 1 << 20);
+    size_t n = fread(text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+// Every field docs/json-outputs.md lists for hansu-nnue (the backticked names of the first
+// column of its table) is in the JSON, and every top-level key of the JSON is listed.
+static void check_json_documented(const char *json_path) {
+    char *doc = slurp(HANSU_SOURCE_DIR "/docs/json-outputs.md"), *json = slurp(json_path);
+    char *sec = strstr(doc, "## `hansu-nnue --json FILE`");
+    assert_non_null(sec);
+    char *end = strstr(sec + 3, "\n## ");
+    if (end)
+        *end = '\0';
+    int listed = 0;
+    for (char *line = strstr(sec, "\n| `"); line; line = strstr(line + 1, "\n| `")) {
+        char *cell_end = strstr(line + 3, " |");
+        for (char *q = strchr(line + 3, '`'); q && q < cell_end; q = strchr(q + 1, '`')) {
+            char *close = strchr(q + 1, '`'), key[64];
+            snprintf(key, sizeof key, "\"%.*s\":", (int)(close - q - 1), q + 1);
+            if (!strstr(json, key))
+                fail_msg("docs/json-outputs.md lists %s, the JSON lacks it", key);
+            listed++, q = close;
+        }
+    }
+    // Top-level keys: lines "  \"key\":" of the pretty-printed object.
+    for (char *k = strstr(json, "\n  \""); k; k = strstr(k + 1, "\n  \"")) {
+        char key[64], quoted[70];
+        snprintf(key, sizeof key, "%.*s", (int)(strchr(k + 4, '"') - (k + 4)), k + 4);
+        snprintf(quoted, sizeof quoted, "`%s`", key);
+        if (!strstr(sec, quoted))
+            fail_msg("the JSON has %s, docs/json-outputs.md does not list it", key);
+    }
+    assert_true(listed > 15);
+    free(doc);
+    free(json);
+}
+
+// hansu-selfplay plays a tiny shard; hansu-nnue trains on it twice (the same bytes), writes a
+// net the engine loads, its JSON and CSV; a resumed finished run writes the same net again.
+static void test_end_to_end(void **state) {
+    (void)state;
+    char dir[256], cmd[2048];
+    snprintf(dir, sizeof dir, "%s/test_nnue_train.%d.d", HANSU_BINARY_DIR, (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s' && mkdir -p '%s' && '%s/selfplay/hansu-selfplay' --games 6 --nodes 60 "
+             "--threads 1 --no-bench --progress 0 --out '%s/run' > '%s/selfplay.log' 2>&1",
+             dir, dir, HANSU_BINARY_DIR, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    const char *flags = "--epochs 2 --batch 128 --threads 2 --skip-plies 0 --valid 0.3";
+    for (int run = 0; run < 2; run++) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s/tuner/nnue/hansu-nnue' %s --out '%s/net%d.nnue' --json '%s/net%d.json' "
+                 "'%s/run' > '%s/train%d.log' 2>&1",
+                 HANSU_BINARY_DIR, flags, dir, run, dir, run, dir, dir, run);
+        if (system(cmd) != 0) {
+            snprintf(cmd, sizeof cmd, "cat '%s/train%d.log'", dir, run);
+            assert_int_equal(system(cmd), 0);
+            fail_msg("hansu-nnue failed");
+        }
+    }
+    char path[512];
+    NnueNet *a = nnue_net_alloc(), *b = nnue_net_alloc();
+    ErrorInfo err;
+    snprintf(path, sizeof path, "%s/net0.nnue", dir);
+    if (nnue_load(path, NULL, a, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_non_null(strstr(a->provenance, "\"sha256\""));
+    snprintf(path, sizeof path, "%s/net1.nnue", dir);
+    if (nnue_load(path, NULL, b, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_memory_equal(a->ft_weight, b->ft_weight, sizeof a->ft_weight);
+    assert_memory_equal(a->out_weight, b->out_weight, sizeof a->out_weight);
+    snprintf(cmd, sizeof cmd,
+             "grep -q '\"quant_max_abs_cp\"' '%s/net0.json' && grep -q '^2,' '%s/net0.nnue.csv' "
+             "&& grep -q 'positions/s' '%s/train0.log'",
+             dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/net0.json", dir);
+    check_json_documented(path);
+    // Resuming a finished run trains nothing more and writes the same net.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --resume --out '%s/net0.nnue' '%s/run' > /dev/null && "
+             "cmp -s '%s/net0.nnue' '%s/net1.nnue'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    // Bad flags: exit 2 with a message, before any data is read.
+    snprintf(cmd, sizeof cmd, "'%s/tuner/nnue/hansu-nnue' --epochs 0 --out x '%s/run' 2>/dev/null",
+             HANSU_BINARY_DIR, dir);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+    // An output folder that does not exist: refused before any data is read.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' --out '%s/no/such/net.nnue' '%s/run' 2>&1 | "
+             "grep -q 'cannot write into'",
+             HANSU_BINARY_DIR, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(a);
+    free(b);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_features_match_engine),
+        cmocka_unit_test(test_gradient_finite_differences),
+        cmocka_unit_test(test_quantised_follows_float),
+        cmocka_unit_test(test_same_seed_same_net),
+        cmocka_unit_test(test_resume_equals_unbroken),
+        cmocka_unit_test(test_end_to_end),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

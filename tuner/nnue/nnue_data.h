@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// The NNUE trainer's positions: read from self-play shards (h5store), filtered, split by game
+// into training and validation, held as packed boards of 36 bytes; the training target.
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "packed_board.h"
+#include "status.h"
+
+/// One training position: the packed board (packed_board.h), the search score and the game's
+/// result, both from the side to move's view.
+typedef struct NnuePosition {
+    uint8_t board[PACKED_BOARD_BYTES];
+    int16_t score; // centipawns, clamped to +-STORED_CP_MAX (mates included)
+    int8_t result; // +1 won, 0 drawn, -1 lost
+    uint8_t stm;   // 0 Cho, 1 Han
+} NnuePosition;
+
+/// Which stored positions train the net (flags of hansu-nnue).
+typedef struct NnueFilter {
+    const char *variant;   // variant every file must hold (NULL: janggi)
+    int skip_plies;        // drop the first plies of each game (--skip-plies)
+    int max_score;         // drop |score| above this, centipawns; < 0: keep all (--max-score)
+    bool skip_check;       // drop positions in check (--skip-check)
+    bool skip_capture;     // drop positions whose best move captures (--skip-capture)
+    double valid_fraction; // share of games held out for validation (--valid)
+    size_t max_positions;  // keep at most this many positions in all; 0: all (--max-positions)
+    uint64_t seed;         // decides the split (with the game's seed and id)
+} NnueFilter;
+
+/// Filter defaults: skip 8 plies, |score| <= 3000, positions in check and before a capture
+/// dropped, 10 % of games for validation, seed 1.
+NnueFilter nnue_filter_default(void);
+
+/// Positions and the files they came from.
+typedef struct NnueData {
+    NnuePosition *train, *valid;
+    size_t ntrain, nvalid;
+    char **files;       // input files as h5store_expand_inputs lists them
+    char (*sha256)[65]; // SHA-256 of each file (provenance of the net)
+    size_t nfiles;
+    size_t read, dropped; // positions read; dropped by the filter (random plies included)
+} NnueData;
+
+/// Reads every file of paths (files or run folders), keeps the positions f lets through and
+/// splits them by game. STATUS_FORMAT naming the file when one holds another variant; errors of
+/// h5store_read; STATUS_RANGE when no training or no validation position is left.
+Status nnue_data_load(char *const *paths, size_t n, const NnueFilter *f, NnueData *d,
+                      ErrorInfo *err);
+
+/// Frees d's arrays (NULL fields accepted) and zeroes it.
+void nnue_data_free(NnueData *d);
+
+/// Input indices (engine/nnue.h nnue_feature) of the position seen from each side:
+/// feats[CHO], feats[HAN], n of each. Returns n (at most 32).
+int nnue_position_features(const NnuePosition *p, uint16_t feats[2][32]);
+
+/// 1 / (1 + exp(-x)).
+double nnue_sigmoid(double x);
+
+/// Training target: lambda * result + (1 - lambda) * sigmoid(score / s), result 1, 0.5, 0.
+double nnue_target(const NnuePosition *p, double lambda, double s);
+
+/// The s that best predicts results from scores (least squares of sigmoid(score / s) against
+/// the result), by golden-section search over 50..2000 cp on at most 1 M positions: Texel's K.
+double nnue_fit_sigmoid_scale(const NnuePosition *pos, size_t n);

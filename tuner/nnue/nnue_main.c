@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+// hansu-nnue: trains the engine's NNUE from self-play shards (docs/nnue.md): read and filter,
+// fit s, train the float net epoch by epoch with checkpoints, quantise, check the quantised net
+// against the float one, write the .nnue, the loss CSV and the JSON summary.
+#include <errno.h>
+#include <omp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "nnue.h"
+#include "nnue_data.h"
+#include "nnue_train.h"
+#include "sha256.h"
+#include "variant.h"
+
+enum { THREADS_MAX = 64, QUANT_CHECK_POSITIONS = 20000 };
+
+typedef struct Options {
+    NnueFilter filter;
+    NnueTrainConfig train;
+    const char *out, *json, *csv, *checkpoint;
+    bool resume;
+    double quant_bound; // cp: the largest |float - quantised| allowed on validation positions
+    char **inputs;
+    size_t ninputs;
+    char csv_buf[1024], ckpt_buf[1024];
+} Options;
+
+typedef enum { F_INT, F_DOUBLE, F_U64, F_SIZE, F_STR, F_ON, F_OFF } FlagKind;
+
+typedef struct Flag {
+    const char *name;
+    FlagKind kind;
+    size_t offset; // into Options
+    double lo, hi;
+    const char *help;
+} Flag;
+
+#define OPT(field) offsetof(Options, field)
+static const Flag FLAGS[] = {
+    {"--out", F_STR, OPT(out), 0, 0, "FILE.nnue  the net to write (required)"},
+    {"--variant", F_STR, OPT(filter.variant), 0, 0, "V  janggi or xiangqi [janggi]"},
+    {"--epochs", F_INT, OPT(train.epochs), 1, 100000, "N  passes over the training set [10]"},
+    {"--batch", F_INT, OPT(train.batch), 1, 1 << 24, "N  positions per step [16384]"},
+    {"--threads", F_INT, OPT(train.threads), 1, THREADS_MAX, "T  OpenMP threads [1]"},
+    {"--lr", F_DOUBLE, OPT(train.lr), 0, 10, "X  first learning rate [0.001]"},
+    {"--lr-min", F_DOUBLE, OPT(train.lr_min), 0, 10, "X  last (cosine schedule) [0.00001]"},
+    {"--weight-decay", F_DOUBLE, OPT(train.weight_decay), 0, 1, "X  AdamW decay [0.01]"},
+    {"--lambda", F_DOUBLE, OPT(train.lambda), 0, 1, "X  weight of the game result [0.5]"},
+    {"--sigmoid-s", F_DOUBLE, OPT(train.s), 1, 100000, "CP  sigmoid scale of scores [fitted]"},
+    {"--scale", F_INT, OPT(train.scale), 1, 100000, "CP  centipawns per net output unit [400]"},
+    {"--seed", F_U64, OPT(train.seed), 0, 0, "S  weights, shuffles and split [1]"},
+    {"--skip-plies", F_INT, OPT(filter.skip_plies), 0, 10000,
+     "N  drop each game's first plies [8]"},
+    {"--max-score", F_INT, OPT(filter.max_score), -1, 40000,
+     "CP  drop |score| above (-1 none) [3000]"},
+    {"--skip-check", F_ON, OPT(filter.skip_check), 0, 0, "  drop positions in check [on]"},
+    {"--keep-check", F_OFF, OPT(filter.skip_check), 0, 0, "  keep them"},
+    {"--skip-capture", F_ON, OPT(filter.skip_capture), 0, 0, "  drop best-move captures [on]"},
+    {"--keep-capture", F_OFF, OPT(filter.skip_capture), 0, 0, "  keep them"},
+    {"--valid", F_DOUBLE, OPT(filter.valid_fraction), 0.001, 0.9, "F  games held out [0.1]"},
+    {"--max-positions", F_SIZE, OPT(filter.max_positions), 0, 0, "N  positions kept at most [all]"},
+    {"--quant-bound", F_DOUBLE, OPT(quant_bound), 0, 100000, "CP  max |float - quantised| [64]"},
+    {"--csv", F_STR, OPT(csv), 0, 0, "FILE  loss per epoch [OUT.csv]"},
+    {"--checkpoint", F_STR, OPT(checkpoint), 0, 0, "FILE  state after each epoch [OUT.ckpt]"},
+    {"--resume", F_ON, OPT(resume), 0, 0, "  continue from the checkpoint"},
+    {"--json", F_STR, OPT(json), 0, 0, "FILE  summary for programs (docs/json-outputs.md)"},
+};
+#undef OPT
+
+static void usage(FILE *f) {
+    fputs("usage: hansu-nnue --out NET.nnue [options] FILE.h5|RUN_DIR...\n"
+          "trains the NNUE evaluation from self-play shards (docs/nnue.md)\n\noptions:\n",
+          f);
+    for (size_t i = 0; i < sizeof FLAGS / sizeof FLAGS[0]; i++)
+        fprintf(f, "  %s %s\n", FLAGS[i].name, FLAGS[i].help);
+    fputs("  --help  this text\n", f);
+}
+
+static Status set_flag(Options *o, const Flag *fl, const char *v, ErrorInfo *err) {
+    char *at = (char *)o + fl->offset;
+    int64_t i64;
+    Status s = STATUS_OK;
+    switch (fl->kind) {
+    case F_INT:
+        return cli_parse_int(fl->name, v, (int)fl->lo, (int)fl->hi, (int *)at, err);
+    case F_DOUBLE:
+        return cli_parse_double(fl->name, v, fl->lo, fl->hi, (double *)at, err);
+    case F_U64:
+        return cli_parse_u64(fl->name, v, UINT64_MAX, (uint64_t *)at, err);
+    case F_SIZE:
+        if ((s = cli_parse_i64(fl->name, v, 0, INT64_MAX, &i64, err)) == STATUS_OK)
+            *(size_t *)at = (size_t)i64;
+        return s;
+    case F_STR:
+        *(const char **)at = v;
+        return STATUS_OK;
+    case F_ON:
+    case F_OFF:
+        *(bool *)at = fl->kind == F_ON;
+        return STATUS_OK;
+    }
+    return s;
+}
+
+// 0: go on; 1: --help; -1: bad command line (message printed).
+static int parse_args(int argc, char **argv, Options *o) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return usage(stdout), 1;
+        if (a[0] != '-') {
+            o->inputs[o->ninputs++] = argv[i];
+            continue;
+        }
+        const Flag *fl = NULL;
+        for (size_t k = 0; k < sizeof FLAGS / sizeof FLAGS[0] && !fl; k++)
+            if (!strcmp(a, FLAGS[k].name))
+                fl = &FLAGS[k];
+        if (!fl) {
+            fprintf(stderr, "hansu-nnue: unknown option '%s' (see --help)\n", a);
+            return -1;
+        }
+        bool takes = fl->kind != F_ON && fl->kind != F_OFF;
+        if (takes && i + 1 >= argc) {
+            fprintf(stderr, "hansu-nnue: %s needs a value (see --help)\n", a);
+            return -1;
+        }
+        ErrorInfo err;
+        if (set_flag(o, fl, takes ? argv[++i] : NULL, &err) != STATUS_OK) {
+            fprintf(stderr, "hansu-nnue: %s\n", err.msg);
+            return -1;
+        }
+    }
+    const char *why = !o->out       ? "--out FILE.nnue is required"
+                      : !o->ninputs ? "no input files or run folders"
+                      : o->filter.variant && !variant_find(o->filter.variant)
+                          ? "--variant: not janggi or xiangqi"
+                          : NULL;
+    if (why) {
+        fprintf(stderr, "hansu-nnue: %s (see --help)\n", why);
+        return -1;
+    }
+    if (!o->csv)
+        snprintf(o->csv_buf, sizeof o->csv_buf, "%s.csv", o->out), o->csv = o->csv_buf;
+    if (!o->checkpoint)
+        snprintf(o->ckpt_buf, sizeof o->ckpt_buf, "%s.ckpt", o->out), o->checkpoint = o->ckpt_buf;
+    return 0;
+}
+
+// --- outputs ------------------------------------------------------------------------------
+
+// The folder of each file the run will write exists and is writable: checked before any data is
+// read, so a typo costs no training.
+static Status check_outputs(const Options *o, ErrorInfo *err) {
+    const char *files[] = {o->out, o->csv, o->checkpoint, o->json};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        if (!files[i])
+            continue;
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s", files[i]);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir] = '\0'; // "/x" keeps "/"
+        if (access(dir, W_OK | X_OK) != 0)
+            return error_set(err, STATUS_IO, "%s: cannot write into %s: %s", files[i], dir,
+                             strerror(errno));
+    }
+    return STATUS_OK;
+}
+
+// Provenance of the net: what it was trained on and how (the .nnue header's JSON).
+static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t, char *out,
+                       size_t len) {
+    FILE *f = fmemopen(out, len, "w");
+    if (!f)
+        return (void)snprintf(out, len, "{}");
+    const NnueTrainConfig *c = &t->cfg;
+    fprintf(f, "{\"trainer\": \"hansu-nnue\", \"data\": [");
+    size_t shown = d->nfiles < 32 ? d->nfiles : 32;
+    for (size_t i = 0; i < shown; i++)
+        fprintf(f, "%s{\"file\": ", i ? ", " : ""), cli_json_string(f, d->files[i]),
+            fprintf(f, ", \"sha256\": \"%s\"}", d->sha256[i]);
+    fprintf(f, "], \"files\": %zu, \"train_positions\": %zu, \"valid_positions\": %zu, ", d->nfiles,
+            d->ntrain, d->nvalid);
+    fprintf(f, "\"epochs\": %d, \"train_loss\": ", t->epoch);
+    cli_json_number(f, t->epoch ? t->epochs[t->epoch - 1].train_loss : 0);
+    fprintf(f, ", \"valid_loss\": ");
+    cli_json_number(f, t->epoch ? t->epochs[t->epoch - 1].valid_loss : 0);
+    fprintf(f, ", \"seed\": %llu, \"lambda\": %.6g, \"sigmoid_s\": %.6g, \"lr\": %.6g, ",
+            (unsigned long long)c->seed, c->lambda, c->s, c->lr);
+    fprintf(f, "\"batch\": %d, \"threads\": %d, \"skip_plies\": %d, \"max_score\": %d, ", c->batch,
+            c->threads, o->filter.skip_plies, o->filter.max_score);
+    fprintf(f, "\"skip_check\": %s, \"skip_capture\": %s}", o->filter.skip_check ? "true" : "false",
+            o->filter.skip_capture ? "true" : "false");
+    fclose(f);
+    out[len - 1] = '\0';
+}
+
+static Status write_csv(const Options *o, const NnueTrainer *t, ErrorInfo *err) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    fprintf(f, "epoch,train_loss,valid_loss,positions_per_s,positions_per_cpu_s\n");
+    for (int e = 0; e < t->epoch; e++)
+        fprintf(f, "%d,%.9g,%.9g,%.0f,%.0f\n", e + 1, t->epochs[e].train_loss,
+                t->epochs[e].valid_loss, t->epochs[e].pos_per_s, t->epochs[e].pos_per_cpu_s);
+    fclose(f);
+    Status s = cli_write_atomic(o->csv, text, len, err);
+    free(text);
+    return s;
+}
+
+static Status write_json(const Options *o, const NnueData *d, const NnueTrainer *t, bool fitted,
+                         const QuantCheck *q, const char *net_sha, double secs, ErrorInfo *err) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    fprintf(f, "{\n  \"schema\": 1,\n  \"variant\": ");
+    cli_json_string(f, o->filter.variant ? o->filter.variant : "janggi");
+    fprintf(f, ",\n  \"inputs\": [");
+    for (size_t i = 0; i < d->nfiles; i++)
+        fprintf(f, "%s{\"path\": ", i ? ", " : ""), cli_json_string(f, d->files[i]),
+            fprintf(f, ", \"sha256\": \"%s\"}", d->sha256[i]);
+    fprintf(f, "],\n  \"positions_read\": %zu,\n  \"positions_dropped\": %zu,\n", d->read,
+            d->dropped);
+    fprintf(f, "  \"train_positions\": %zu,\n  \"valid_positions\": %zu,\n", d->ntrain, d->nvalid);
+    fprintf(f, "  \"bytes_per_position\": %zu,\n", sizeof(NnuePosition));
+    fprintf(f, "  \"hidden\": %d,\n  \"threads\": %d,\n  \"batch\": %d,\n  \"seed\": %llu,\n",
+            t->cfg.hidden, t->cfg.threads, t->cfg.batch, (unsigned long long)t->cfg.seed);
+    fprintf(f, "  \"lambda\": ");
+    cli_json_number(f, t->cfg.lambda);
+    fprintf(f, ",\n  \"sigmoid_s\": ");
+    cli_json_number(f, t->cfg.s);
+    fprintf(f, ",\n  \"sigmoid_s_fitted\": %s,\n  \"epochs\": [", fitted ? "true" : "false");
+    for (int e = 0; e < t->epoch; e++) {
+        fprintf(f, "%s\n    {\"epoch\": %d, \"train_loss\": ", e ? "," : "", e + 1);
+        cli_json_number(f, t->epochs[e].train_loss);
+        fprintf(f, ", \"valid_loss\": ");
+        cli_json_number(f, t->epochs[e].valid_loss);
+        fprintf(f, ", \"positions_per_s\": ");
+        cli_json_number(f, t->epochs[e].pos_per_s);
+        fprintf(f, ", \"positions_per_cpu_s\": ");
+        cli_json_number(f, t->epochs[e].pos_per_cpu_s);
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n  ],\n  \"quant_positions\": %zu,\n  \"quant_max_abs_cp\": ", q->positions);
+    cli_json_number(f, q->max_cp);
+    fprintf(f, ",\n  \"quant_mean_abs_cp\": ");
+    cli_json_number(f, q->mean_cp);
+    fprintf(f, ",\n  \"quant_bound_cp\": ");
+    cli_json_number(f, o->quant_bound);
+    fprintf(f, ",\n  \"out\": ");
+    cli_json_string(f, o->out);
+    fprintf(f, ",\n  \"out_sha256\": \"%s\",\n  \"seconds\": ", net_sha);
+    cli_json_number(f, secs);
+    fprintf(f, "\n}\n");
+    fclose(f);
+    Status s = cli_write_atomic(o->json, text, len, err);
+    free(text);
+    return s;
+}
+
+// --- the run ------------------------------------------------------------------------------
+
+static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *err) {
+    Status s = STATUS_OK;
+    if (o->resume) {
+        s = nnue_checkpoint_load(t, o->checkpoint, err);
+        if (s == STATUS_OK)
+            printf("resumed from %s after epoch %d\n", o->checkpoint, t->epoch);
+    }
+    while (s == STATUS_OK && t->epoch < t->cfg.epochs) {
+        nnue_trainer_epoch(t, d->train, d->ntrain, d->valid, d->nvalid);
+        if (!t->order)
+            return error_set(err, STATUS_NOMEM, "out of memory shuffling %zu positions", d->ntrain);
+        const NnueEpoch *ep = &t->epochs[t->epoch - 1];
+        printf("epoch %3d/%d  train %.6f  valid %.6f  %.0f positions/s on %d thread%s (%.0f per "
+               "CPU-second)\n",
+               t->epoch, t->cfg.epochs, ep->train_loss, ep->valid_loss, ep->pos_per_s,
+               t->cfg.threads, t->cfg.threads > 1 ? "s" : "", ep->pos_per_cpu_s);
+        fflush(stdout);
+        s = nnue_checkpoint_save(t, o->checkpoint, err);
+        if (s == STATUS_OK)
+            s = write_csv(o, t, err);
+    }
+    return s;
+}
+
+static Status finish(const Options *o, NnueData *d, NnueTrainer *t, bool fitted, double t0,
+                     ErrorInfo *err) {
+    NnueNet *net = nnue_net_alloc();
+    char *prov = malloc(NNUE_PROVENANCE_MAX + 1), sha[65] = "";
+    Status s = net && prov ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
+    QuantCheck q = {0};
+    if (s == STATUS_OK) {
+        provenance(o, d, t, prov, NNUE_PROVENANCE_MAX + 1);
+        s = nnue_quantise(&t->net, t->cfg.scale, o->filter.variant ? o->filter.variant : "janggi",
+                          prov, net, err);
+    }
+    if (s == STATUS_OK)
+        s = nnue_quant_check(&t->net, net, d->valid, d->nvalid, QUANT_CHECK_POSITIONS, &q, err);
+    if (s == STATUS_OK)
+        printf("quantised: |float - quantised| on %zu validation positions: max %.2f cp, mean "
+               "%.3f cp (bound %.1f cp)\n",
+               q.positions, q.max_cp, q.mean_cp, o->quant_bound);
+    if (s == STATUS_OK && q.max_cp > o->quant_bound)
+        s = error_set(err, STATUS_RANGE,
+                      "the quantised net differs from the float net by %.2f cp (bound %.1f, "
+                      "--quant-bound): %s not written",
+                      q.max_cp, o->quant_bound, o->out);
+    if (s == STATUS_OK && (s = nnue_save(net, o->out, err)) == STATUS_OK)
+        s = sha256_file(o->out, sha, err);
+    if (s == STATUS_OK)
+        printf("wrote %s (sha256 %s)\n", o->out, sha);
+    if (s == STATUS_OK && o->json)
+        s = write_json(o, d, t, fitted, &q, sha, omp_get_wtime() - t0, err);
+    free(prov);
+    free(net);
+    return s;
+}
+
+int main(int argc, char **argv) {
+    Options o = {.filter = nnue_filter_default(),
+                 .train = nnue_train_config_default(),
+                 .quant_bound = 64,
+                 .inputs = calloc((size_t)argc, sizeof(char *))};
+    if (!o.inputs)
+        return fputs("hansu-nnue: out of memory\n", stderr), 1;
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return free(o.inputs), rc > 0 ? 0 : 2;
+    engine_init();
+    double t0 = omp_get_wtime();
+    o.filter.seed = o.train.seed;
+    ErrorInfo err = {{0}};
+    NnueData d;
+    NnueTrainer t = {0};
+    Status s = check_outputs(&o, &err);
+    if (s == STATUS_OK)
+        s = nnue_data_load(o.inputs, o.ninputs, &o.filter, &d, &err);
+    else
+        memset(&d, 0, sizeof d);
+    bool fitted = o.train.s <= 0;
+    if (s == STATUS_OK) {
+        if (fitted)
+            o.train.s = nnue_fit_sigmoid_scale(d.train, d.ntrain);
+        printf("%zu files: %zu positions read, %zu dropped; %zu train, %zu valid (%zu bytes "
+               "each); s = %.1f cp%s\n",
+               d.nfiles, d.read, d.dropped, d.ntrain, d.nvalid, sizeof(NnuePosition), o.train.s,
+               fitted ? " (fitted)" : "");
+        s = nnue_trainer_init(&t, &o.train, &err);
+    }
+    if (s == STATUS_OK)
+        s = train(&o, &d, &t, &err);
+    if (s == STATUS_OK)
+        s = finish(&o, &d, &t, fitted, t0, &err);
+    nnue_trainer_free(&t);
+    nnue_data_free(&d);
+    free(o.inputs);
+    if (s != STATUS_OK) {
+        fprintf(stderr, "hansu-nnue: %s error: %s\n", status_name(s), err.msg);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Float net to the engine's quantised NnueNet (QA, QB, QA^2 QB units, rounded to nearest), and
+// the check that the engine's integer evaluation of the decoded boards follows the float one.
+#include "nnue_train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "variant.h"
+
+static int16_t q16(float x, double unit, int limit) {
+    double r = round((double)x * unit);
+    return (int16_t)(r > limit ? limit : r < -limit ? -limit : r);
+}
+
+Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const char *provenance,
+                     NnueNet *out, ErrorInfo *err) {
+    if (net->hidden != NNUE_L1 || net->inputs != NNUE_INPUTS)
+        return error_set(err, STATUS_RANGE,
+                         "a %d x %d net cannot be written: the engine's is %d x %d", net->inputs,
+                         net->hidden, NNUE_INPUTS, NNUE_L1);
+    memset(out->variant, 0, sizeof out->variant);
+    snprintf(out->variant, sizeof out->variant, "%s", variant);
+    snprintf(out->provenance, sizeof out->provenance, "%s", provenance ? provenance : "{}");
+    out->scale = scale;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int j = 0; j < NNUE_L1; j++)
+            out->ft_weight[f][j] = q16(net->ft_w[(size_t)f * NNUE_L1 + j], NNUE_QA, INT16_MAX);
+    for (int j = 0; j < NNUE_L1; j++)
+        out->ft_bias[j] = q16(net->ft_b[j], NNUE_QA, INT16_MAX);
+    for (int j = 0; j < 2 * NNUE_L1; j++)
+        out->out_weight[j] = q16(net->out_w[j], NNUE_QB, NNUE_OUT_WEIGHT_MAX);
+    out->out_bias = (int32_t)lround((double)net->out_b[0] * NNUE_QA * NNUE_QA * NNUE_QB);
+    return STATUS_OK;
+}
+
+Status nnue_quant_check(const FloatNet *fnet, const NnueNet *qnet, const NnuePosition *pos,
+                        size_t n, size_t limit, QuantCheck *out, ErrorInfo *err) {
+    memset(out, 0, sizeof *out);
+    const Variant *v = variant_find(qnet->variant);
+    Board *b = malloc(sizeof *b);
+    NnueAccumulator *acc = aligned_alloc(64, sizeof *acc);
+    Status s = b && acc ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
+    if (s == STATUS_OK && !v)
+        s = error_set(err, STATUS_FORMAT, "net for unknown variant '%s'", qnet->variant);
+    double sum = 0;
+    for (size_t i = 0; i < n && i < limit && s == STATUS_OK; i++) {
+        PackedBoard pb;
+        memcpy(pb.sq, pos[i].board, PACKED_BOARD_BYTES);
+        s = packed_board_decode_variant(&pb, v, pos[i].stm ? HAN : CHO, 0, b, err);
+        if (s != STATUS_OK)
+            break;
+        uint16_t feats[2][32];
+        int nf = nnue_position_features(&pos[i], feats);
+        double fcp = float_net_forward(fnet, feats, nf, pos[i].stm) * qnet->scale;
+        nnue_refresh(qnet, b, acc, nnue_path_best());
+        double d = fabs(fcp - nnue_evaluate(qnet, acc, b->side, nnue_path_best()));
+        sum += d;
+        out->max_cp = d > out->max_cp ? d : out->max_cp;
+        out->positions++;
+    }
+    out->mean_cp = out->positions ? sum / (double)out->positions : 0;
+    free(acc);
+    free(b);
+    return s;
+}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+// Float NNUE training: forward and gradient of one position, mini-batches split over OpenMP
+// threads into per-thread gradients that are summed in thread order (deterministic), AdamW
+// with a cosine learning rate touching only the feature rows a batch used.
+#include "nnue_train.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "prng.h"
+
+enum { HIDDEN_MAX = 1024 };
+
+// --- the float net ------------------------------------------------------------------------
+
+static float uniform(uint64_t *rng, float a) {
+    return a * (float)(2.0 * ((double)(prng_next(rng) >> 11) / 9007199254740992.0) - 1.0);
+}
+
+Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, ErrorInfo *err) {
+    memset(net, 0, sizeof *net);
+    if (hidden < 1 || hidden > HIDDEN_MAX)
+        return error_set(err, STATUS_RANGE, "hidden size %d out of range 1..%d", hidden,
+                         HIDDEN_MAX);
+    net->inputs = inputs, net->hidden = hidden;
+    net->n = (size_t)inputs * hidden + 3 * (size_t)hidden + 1;
+    net->p = aligned_alloc(64, (net->n * sizeof(float) + 63) / 64 * 64);
+    if (!net->p)
+        return error_set(err, STATUS_NOMEM, "out of memory for %zu weights", net->n);
+    net->ft_w = net->p, net->ft_b = net->ft_w + (size_t)inputs * hidden;
+    net->out_w = net->ft_b + hidden, net->out_b = net->out_w + 2 * hidden;
+    uint64_t rng = seed ^ 0x6e6e7565; // "nnue"
+    // About 30 pieces feed each neuron: rows of 1/sqrt(30) keep the sums near 1.
+    for (size_t i = 0; i < (size_t)inputs * hidden; i++)
+        net->ft_w[i] = uniform(&rng, 0.18f);
+    for (int j = 0; j < hidden; j++)
+        net->ft_b[j] = uniform(&rng, 0.1f);
+    for (int j = 0; j < 2 * hidden; j++)
+        net->out_w[j] = uniform(&rng, 1.0f / sqrtf((float)(2 * hidden)));
+    net->out_b[0] = 0;
+    return STATUS_OK;
+}
+
+void float_net_free(FloatNet *net) {
+    free(net->p);
+    memset(net, 0, sizeof *net);
+}
+
+// acc[0] = the side to move's hidden sums, acc[1] the other side's.
+static void accumulate(const FloatNet *net, const uint16_t feats[2][32], int n, int stm,
+                       float acc[2][HIDDEN_MAX]) {
+    const int h = net->hidden;
+    for (int q = 0; q < 2; q++) {
+        const uint16_t *f = feats[q == 0 ? stm : !stm];
+        float *restrict a = acc[q];
+        memcpy(a, net->ft_b, (size_t)h * sizeof *a);
+        for (int i = 0; i < n; i++) {
+            const float *restrict row = net->ft_w + (size_t)f[i] * h;
+            for (int j = 0; j < h; j++)
+                a[j] += row[j];
+        }
+    }
+}
+
+static inline float screlu(float x) {
+    float c = x < 0 ? 0 : x > 1 ? 1 : x;
+    return c * c;
+}
+
+// Sixteen partial sums in a fixed order: the compiler vectorises this (a single running float
+// sum it may not reorder), and the result does not depend on the vector width.
+static double output(const FloatNet *net, float acc[2][HIDDEN_MAX]) {
+    enum { LANES = 16 };
+    const int h = net->hidden;
+    float lane[LANES] = {0};
+    for (int q = 0; q < 2; q++) {
+        const float *restrict a = acc[q], *restrict w = net->out_w + q * h;
+        int j = 0;
+        for (; j + LANES <= h; j += LANES)
+            for (int k = 0; k < LANES; k++)
+                lane[k] += screlu(a[j + k]) * w[j + k];
+        for (; j < h; j++)
+            lane[j % LANES] += screlu(a[j]) * w[j];
+    }
+    double sum = 0;
+    for (int k = 0; k < LANES; k++)
+        sum += lane[k];
+    return sum + net->out_b[0];
+}
+
+double float_net_forward(const FloatNet *net, const uint16_t feats[2][32], int n, int stm) {
+    _Alignas(64) float acc[2][HIDDEN_MAX];
+    accumulate(net, feats, n, stm, acc);
+    return output(net, acc);
+}
+
+// Through the output layer and SCReLU (2x on 0 < x < 1) for one perspective's neurons: the
+// output weights' gradient, acc turned into d loss / d acc, the feature bias's gradient.
+// Separate pointers and no branches, so the compiler vectorises it.
+static void backward_neurons(int h, float g, const float *restrict w, float *restrict a,
+                             float *restrict gw, float *restrict gb) {
+    for (int j = 0; j < h; j++) {
+        float x = a[j], c = x < 0 ? 0 : x > 1 ? 1 : x;
+        gw[j] += g * c * c;
+        a[j] = x > 0 && x < 1 ? g * w[j] * 2 * x : 0.0f;
+        gb[j] += a[j];
+    }
+}
+
+double float_net_backward(const FloatNet *net, const NnuePosition *pos, double lambda,
+                          double scale_over_s, double s, float *grad, uint8_t *touched) {
+    _Alignas(64) float acc[2][HIDDEN_MAX];
+    uint16_t feats[2][32];
+    const int h = net->hidden, n = nnue_position_features(pos, feats), stm = pos->stm;
+    accumulate(net, feats, n, stm, acc);
+    double pred = nnue_sigmoid(output(net, acc) * scale_over_s);
+    double diff = pred - nnue_target(pos, lambda, s);
+    if (!grad)
+        return diff * diff;
+    // d loss / d out, then back through the output layer and SCReLU.
+    const float g = (float)(2.0 * diff * pred * (1.0 - pred) * scale_over_s);
+    float *g_ft_w = grad, *g_ft_b = grad + (size_t)net->inputs * h;
+    float *g_out_w = g_ft_b + h, *g_out_b = g_out_w + 2 * h;
+    g_out_b[0] += g;
+    for (int q = 0; q < 2; q++) {
+        float *a = acc[q]; // becomes d loss / d acc
+        backward_neurons(h, g, net->out_w + q * h, a, g_out_w + q * h, g_ft_b);
+        const uint16_t *f = feats[q == 0 ? stm : !stm];
+        for (int i = 0; i < n; i++) {
+            float *restrict row = g_ft_w + (size_t)f[i] * h;
+            touched[f[i]] = 1;
+            for (int j = 0; j < h; j++)
+                row[j] += a[j];
+        }
+    }
+    return diff * diff;
+}
+
+// --- the trainer --------------------------------------------------------------------------
+
+NnueTrainConfig nnue_train_config_default(void) {
+    return (NnueTrainConfig){.hidden = NNUE_L1,
+                             .epochs = 10,
+                             .batch = 16384,
+                             .threads = 1,
+                             .lr = 0.001,
+                             .lr_min = 0.00001,
+                             .weight_decay = 0.01,
+                             .beta1 = 0.9,
+                             .beta2 = 0.999,
+                             .eps = 1e-8,
+                             .lambda = 0.5,
+                             .s = 0,
+                             .scale = 400,
+                             .clip = 1.98,
+                             .seed = 1};
+}
+
+Status nnue_trainer_init(NnueTrainer *t, const NnueTrainConfig *cfg, ErrorInfo *err) {
+    memset(t, 0, sizeof *t);
+    t->cfg = *cfg;
+    Status s = float_net_init(&t->net, NNUE_INPUTS, cfg->hidden, cfg->seed, err);
+    if (s != STATUS_OK)
+        return s;
+    size_t n = t->net.n, nt = (size_t)cfg->threads;
+    t->m = calloc(n, sizeof *t->m), t->v = calloc(n, sizeof *t->v);
+    t->epochs = calloc((size_t)cfg->epochs, sizeof *t->epochs);
+    t->grad = calloc(nt, sizeof *t->grad), t->touched = calloc(nt, sizeof *t->touched);
+    t->any_touched = calloc(NNUE_INPUTS, 1);
+    bool ok = t->m && t->v && t->epochs && t->grad && t->touched && t->any_touched;
+    for (size_t k = 0; ok && k < nt; k++)
+        ok = (t->grad[k] = calloc(n, sizeof(float))) && (t->touched[k] = calloc(NNUE_INPUTS, 1));
+    return ok ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory for the trainer");
+}
+
+void nnue_trainer_free(NnueTrainer *t) {
+    for (int k = 0; k < t->cfg.threads; k++) {
+        if (t->grad)
+            free(t->grad[k]);
+        if (t->touched)
+            free(t->touched[k]);
+    }
+    free(t->grad), free(t->touched), free(t->any_touched), free(t->order);
+    free(t->m), free(t->v), free(t->epochs);
+    float_net_free(&t->net);
+    memset(t, 0, sizeof *t);
+}
+
+static double lr_at(const NnueTrainConfig *c, int64_t step, int64_t total) {
+    double x = total > 1 ? (double)step / (double)(total - 1) : 1.0;
+    return c->lr_min + 0.5 * (c->lr - c->lr_min) * (1.0 + cos(M_PI * (x > 1 ? 1 : x)));
+}
+
+// AdamW on elements [lo, hi) with the batch gradient summed over threads in thread order.
+static void adam_range(NnueTrainer *t, size_t lo, size_t hi, float inv_batch, float lr, float bc1,
+                       float bc2) {
+    const NnueTrainConfig *c = &t->cfg;
+    const float b1 = (float)c->beta1, b2 = (float)c->beta2, eps = (float)c->eps;
+    const float wd = (float)c->weight_decay, clip = (float)c->clip;
+    float *restrict p = t->net.p, *restrict m = t->m, *restrict v = t->v;
+    for (size_t e = lo; e < hi; e++) {
+        float g = 0;
+        for (int k = 0; k < c->threads; k++)
+            g += t->grad[k][e], t->grad[k][e] = 0;
+        g *= inv_batch;
+        m[e] = b1 * m[e] + (1 - b1) * g;
+        v[e] = b2 * v[e] + (1 - b2) * g * g;
+        float x = p[e] - lr * ((m[e] / bc1) / (sqrtf(v[e] / bc2) + eps) + wd * p[e]);
+        p[e] = x > clip ? clip : x < -clip ? -clip : x;
+    }
+}
+
+// One optimiser step on order[from, to).
+static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, size_t to,
+                         int64_t total_steps) {
+    const NnueTrainConfig *c = &t->cfg;
+    const int nt = c->threads, h = t->net.hidden, inputs = t->net.inputs;
+    const size_t batch = to - from, dense = (size_t)inputs * h;
+    double loss[64] = {0}, k = c->scale / c->s;
+    t->step++;
+    const float lr = (float)lr_at(c, t->step - 1, total_steps);
+    const float bc1 = (float)(1 - pow(c->beta1, (double)t->step));
+    const float bc2 = (float)(1 - pow(c->beta2, (double)t->step));
+#pragma omp parallel num_threads(nt)
+    {
+        // The team may be smaller than asked (OMP_THREAD_LIMIT): split over the team there is.
+        int me = omp_get_thread_num(), team = omp_get_num_threads();
+        size_t lo = from + batch * (size_t)me / (size_t)team;
+        size_t hi = from + batch * (size_t)(me + 1) / (size_t)team;
+        double l = 0;
+        for (size_t i = lo; i < hi; i++)
+            l += float_net_backward(&t->net, &pos[t->order[i]], c->lambda, k, c->s, t->grad[me],
+                                    t->touched[me]);
+        loss[me] = l;
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int r = 0; r < inputs; r++) {
+            uint8_t any = 0;
+            for (int q = 0; q < nt; q++)
+                any |= t->touched[q][r], t->touched[q][r] = 0;
+            t->any_touched[r] = any;
+        }
+        // Feature rows a batch did not touch keep their weights and moments (sparse AdamW);
+        // one more unit for the dense tail (feature bias, output layer).
+#pragma omp for schedule(static)
+        for (int r = 0; r <= inputs; r++) {
+            if (r < inputs && t->any_touched[r])
+                adam_range(t, (size_t)r * h, (size_t)(r + 1) * h, 1.0f / (float)batch, lr, bc1,
+                           bc2);
+            else if (r == inputs)
+                adam_range(t, dense, t->net.n, 1.0f / (float)batch, lr, bc1, bc2);
+        }
+    }
+    double sum = 0;
+    for (int q = 0; q < nt; q++)
+        sum += loss[q];
+    return sum;
+}
+
+double nnue_trainer_loss(const NnueTrainer *t, const NnuePosition *pos, size_t n) {
+    const NnueTrainConfig *c = &t->cfg;
+    double part[64] = {0}, k = c->scale / c->s;
+#pragma omp parallel num_threads(c->threads)
+    {
+        int me = omp_get_thread_num(), nt = omp_get_num_threads();
+        double l = 0;
+        for (size_t i = n * (size_t)me / (size_t)nt; i < n * (size_t)(me + 1) / (size_t)nt; i++)
+            l += float_net_backward(&t->net, &pos[i], c->lambda, k, c->s, NULL, NULL);
+        part[me] = l;
+    }
+    double sum = 0;
+    for (int q = 0; q < c->threads; q++)
+        sum += part[q];
+    return n ? sum / (double)n : 0;
+}
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain,
+                        const NnuePosition *valid, size_t nvalid) {
+    const NnueTrainConfig *c = &t->cfg;
+    if (!t->order && !(t->order = malloc(ntrain * sizeof *t->order)))
+        return; // callers size the data; a failed allocation leaves the epoch undone
+    for (size_t i = 0; i < ntrain; i++)
+        t->order[i] = i;
+    uint64_t rng = c->seed ^ (0x5eed0000ULL + (uint64_t)t->epoch * 0x9e3779b97f4a7c15ULL);
+    for (size_t i = ntrain; i > 1; i--) {
+        size_t j = (size_t)(prng_next(&rng) % i), x = t->order[i - 1];
+        t->order[i - 1] = t->order[j], t->order[j] = x;
+    }
+    const size_t batch = (size_t)c->batch, steps = (ntrain + batch - 1) / batch;
+    const int64_t total = (int64_t)steps * c->epochs;
+    double t0 = omp_get_wtime(), c0 = cpu_seconds(), loss = 0;
+    for (size_t from = 0; from < ntrain; from += batch)
+        loss += train_step(t, train, from, from + batch < ntrain ? from + batch : ntrain, total);
+    double secs = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
+    NnueEpoch *e = &t->epochs[t->epoch];
+    e->train_loss = loss / (double)ntrain;
+    e->pos_per_s = secs > 0 ? (double)ntrain / secs : 0;
+    e->pos_per_cpu_s = cpu > 0 ? (double)ntrain / cpu : 0;
+    e->valid_loss = nnue_trainer_loss(t, valid, nvalid);
+    t->epoch++;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The float network of the NNUE trainer, its gradient, AdamW with a cosine learning rate and
+// sparse input rows, OpenMP mini-batches reduced in a fixed order (the same seed and thread
+// count give the same bytes), checkpoints, and the quantisation to the engine's NnueNet.
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nnue.h"
+#include "nnue_data.h"
+#include "status.h"
+
+/// Float weights of a (inputs -> hidden) x 2 -> 1 SCReLU network, in one array: feature rows
+/// (inputs x hidden), feature bias (hidden), output weights (side to move's hidden, then the
+/// other side's), output bias (1). hidden is a runtime size (NNUE_L1 for a net the engine
+/// loads; smaller in tests). Output in units of `scale` centipawns.
+typedef struct FloatNet {
+    int inputs, hidden;
+    size_t n;                           // parameters in all
+    float *p;                           // the parameters
+    float *ft_w, *ft_b, *out_w, *out_b; // views into p
+} FloatNet;
+
+/// Allocates a net with uniform random weights from seed (Kaiming-like ranges). STATUS_NOMEM.
+Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, ErrorInfo *err);
+
+/// Frees net's parameters (NULL fields accepted).
+void float_net_free(FloatNet *net);
+
+/// Float output (scale-less units: centipawns / scale) of the net for features feats[CHO],
+/// feats[HAN] (n each) with stm to move.
+double float_net_forward(const FloatNet *net, const uint16_t feats[2][32], int n, int stm);
+
+/// Loss (sigmoid(out * scale / s) - target)^2 of one position and, when grad is not NULL, adds
+/// its gradient into grad (net->n floats) and marks the touched feature rows in touched.
+double float_net_backward(const FloatNet *net, const NnuePosition *pos, double lambda,
+                          double scale_over_s, double s, float *grad, uint8_t *touched);
+
+/// Training settings (flags of hansu-nnue).
+typedef struct NnueTrainConfig {
+    int hidden;          // NNUE_L1 for a net to write
+    int epochs;          // passes over the training positions
+    int batch;           // positions per step
+    int threads;         // OpenMP threads
+    double lr, lr_min;   // cosine schedule from lr down to lr_min over all steps
+    double weight_decay; // AdamW's decoupled decay
+    double beta1, beta2, eps;
+    double lambda; // weight of the result in the target
+    double s;      // sigmoid scale of scores, centipawns (fitted when <= 0)
+    int scale;     // centipawns per unit of net output (NnueNet.scale)
+    double clip;   // every weight kept in +-clip: quantised sums stay inside int16
+    uint64_t seed;
+} NnueTrainConfig;
+
+/// Defaults: hidden NNUE_L1, 10 epochs, batch 16384, 1 thread, lr 0.001 -> 0.00001, decay 0.01,
+/// betas 0.9 / 0.999, eps 1e-8, lambda 0.5, s fitted, scale 400, clip 1.98, seed 1.
+NnueTrainConfig nnue_train_config_default(void);
+
+/// Figures of one epoch.
+typedef struct NnueEpoch {
+    double train_loss;    // mean loss over the epoch's steps (the weights moving)
+    double valid_loss;    // mean loss on the validation positions after the epoch
+    double pos_per_s;     // training positions per wall-clock second
+    double pos_per_cpu_s; // per second of CPU time of the process (all threads): on a machine
+                          // shared with other work, the rate the threads got
+} NnueEpoch;
+
+/// Optimiser state and progress: what a checkpoint holds.
+typedef struct NnueTrainer {
+    NnueTrainConfig cfg;
+    FloatNet net;
+    float *m, *v;      // AdamW moments
+    int epoch;         // epochs done
+    int64_t step;      // optimiser steps done
+    NnueEpoch *epochs; // per epoch done (cfg.epochs entries)
+    // per-thread scratch
+    float **grad;         // gradient per thread (net.n floats)
+    uint8_t **touched;    // feature rows touched per thread (inputs bytes)
+    uint8_t *any_touched; // feature rows touched by any thread
+    size_t *order;        // shuffled training indices
+} NnueTrainer;
+
+/// Sets up a trainer for cfg (cfg->s must be > 0 already). STATUS_NOMEM.
+Status nnue_trainer_init(NnueTrainer *t, const NnueTrainConfig *cfg, ErrorInfo *err);
+
+/// Frees everything (NULL fields accepted).
+void nnue_trainer_free(NnueTrainer *t);
+
+/// One epoch over train (shuffled from seed and epoch number), then the validation loss; stores
+/// both and the positions/s in the trainer. Deterministic for a seed and thread count.
+void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain,
+                        const NnuePosition *valid, size_t nvalid);
+
+/// Mean loss over positions (no gradient), threads as the config says.
+double nnue_trainer_loss(const NnueTrainer *t, const NnuePosition *pos, size_t n);
+
+/// Writes the trainer state to path (atomically). STATUS_IO, STATUS_NOMEM.
+Status nnue_checkpoint_save(const NnueTrainer *t, const char *path, ErrorInfo *err);
+
+/// Restores a trainer initialised with the same config from path: STATUS_FORMAT naming path
+/// when it is not a checkpoint, is damaged, or was written under other settings (the message
+/// names the first that differs); STATUS_IO.
+Status nnue_checkpoint_load(NnueTrainer *t, const char *path, ErrorInfo *err);
+
+/// Quantises net (hidden must be NNUE_L1) into out: weights rounded to QA, QB and QA^2 QB
+/// units. variant and provenance are copied. STATUS_RANGE when hidden is not NNUE_L1.
+Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const char *provenance,
+                     NnueNet *out, ErrorInfo *err);
+
+/// Float and quantised evaluations compared on positions (the engine's own refresh and
+/// evaluate on the decoded board): max and mean absolute difference in centipawns.
+typedef struct QuantCheck {
+    double max_cp, mean_cp;
+    size_t positions;
+} QuantCheck;
+
+/// Compares at most limit positions of pos. STATUS_FORMAT when a board does not decode.
+Status nnue_quant_check(const FloatNet *fnet, const NnueNet *qnet, const NnuePosition *pos,
+                        size_t n, size_t limit, QuantCheck *out, ErrorInfo *err);
