@@ -726,6 +726,99 @@ static void test_option_refused(void **state) {
     }
 }
 
+// Warnings a match gave (MatchConfig.warn).
+typedef struct Warnings {
+    int count;
+    char text[4][256];
+} Warnings;
+
+static void collect_warning(const char *msg, void *arg) {
+    Warnings *w = arg;
+    if (w->count < 4)
+        snprintf(w->text[w->count], sizeof w->text[0], "%s", msg);
+    w->count++;
+}
+
+// A match of 2 games between two fake engines whose UCI_Variant combo is `offered`
+// (FAKE_ENGINE_VARIANTS), engine B given option.UCI_Variant=`given` unless NULL.
+static Status variant_match(const char *offered, const char *given, const char *pgn, MatchTally *t,
+                            Warnings *w, ErrorInfo *err) {
+    MatchConfig c = base_config(2);
+    c.pgn_path = pgn;
+    c.warn = collect_warning;
+    c.warn_arg = w;
+    *w = (Warnings){0};
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    if (given) {
+        snprintf(c.engine[1].opt_name[0], sizeof c.engine[1].opt_name[0], "UCI_Variant");
+        snprintf(c.engine[1].opt_value[0], sizeof c.engine[1].opt_value[0], "%s", given);
+        c.engine[1].noptions = 1;
+    }
+    setenv("FAKE_ENGINE_VARIANTS", offered, 1);
+    Status st = match_run(&c, t, NULL, NULL, err);
+    unsetenv("FAKE_ENGINE_VARIANTS");
+    return st;
+}
+
+// Issue 23: a janggi match tells every engine that offers UCI_Variant the variant (an engine
+// whose default is chess played chess moves: illegal-move losses, exit 0), refuses a combo that
+// lacks janggi and an option.UCI_Variant naming another variant before any game, and names an
+// engine without the option in a warning.
+static void test_variant_option(void **state) {
+    (void)state;
+    char pgn[512];
+    temp_path(pgn, sizeof pgn, "variant.pgn");
+    MatchTally t;
+    ErrorInfo err;
+    Warnings w;
+    // The default is chess: told janggi, both play janggi.
+    assert_int_equal(variant_match("chess janggi", NULL, NULL, &t, &w, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE], 0);
+    assert_int_equal(w.count, 0);
+    // An option.UCI_Variant that agrees (in any case) is taken as given.
+    assert_int_equal(variant_match("chess janggi", "JANGGI", NULL, &t, &w, &err), STATUS_OK);
+    assert_int_equal(t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE], 0);
+    // Another variant given: refused before any game, no file written.
+    unlink(pgn);
+    assert_int_equal(variant_match("janggi xiangqi", "xiangqi", pgn, &t, &w, &err), STATUS_SYNTAX);
+    if (!strstr(err.msg, "engine B: option.UCI_Variant=xiangqi, but the match plays janggi"))
+        fail_msg("%s", err.msg);
+    assert_int_equal(access(pgn, F_OK), -1);
+    // A combo without janggi: refused before any game, naming the engine and what it offers.
+    assert_int_equal(variant_match("chess shogi", NULL, pgn, &t, &w, &err), STATUS_RANGE);
+    if (!strstr(err.msg, "engine A: its UCI_Variant option does not offer janggi") ||
+        !strstr(err.msg, "chess shogi"))
+        fail_msg("%s", err.msg);
+    assert_int_equal(access(pgn, F_OK), -1);
+    // No UCI_Variant option: played as janggi, each engine named in a warning.
+    assert_int_equal(variant_match("", NULL, NULL, &t, &w, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(w.count, 2);
+    assert_non_null(strstr(w.text[0], "engine A offers no UCI_Variant option"));
+    assert_non_null(strstr(w.text[1], "engine B offers no UCI_Variant option"));
+}
+
+// Fairy-Stockfish (default chess) in a janggi match without option.UCI_Variant: told janggi by
+// the match, it plays no illegal move (skipped without it).
+static void test_fsf_told_janggi(void **state) {
+    (void)state;
+    if (access(FSF_PATH, X_OK) != 0)
+        skip();
+    MatchConfig c = base_config(2);
+    c.limits[0].nodes = c.limits[1].nodes = 200;
+    for (int e = 0; e < 2; e++) {
+        snprintf(c.engine[e].name, sizeof c.engine[e].name, "fsf%d", e);
+        snprintf(c.engine[e].cmd, sizeof c.engine[e].cmd, "%s", FSF_PATH);
+    }
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE], 0);
+}
+
 // The engines die with the match, even a SIGKILLed one, while they are deep in a "search"
 // that reads no stdin (so no EOF would end them).
 static void test_engines_die_with_match(void **state) {
@@ -746,16 +839,19 @@ static void test_engines_die_with_match(void **state) {
         match_run(&c, &t, NULL, NULL, &err);
         _exit(0);
     }
-    for (int i = 0; i < 500 && count_in_file(pids, "") < 2; i++)
+    // Each engine is started twice: once to read its options (it quits at once), then for
+    // the games; the last two pids are those playing.
+    for (int i = 0; i < 500 && count_in_file(pids, "") < 4; i++)
         usleep(10000);
     usleep(100000); // the first `go`: engine A hangs in pause()
-    int pid[2] = {0, 0};
+    int pid[2] = {0, 0}, probe[2];
     FILE *f = fopen(pids, "r");
-    assert_non_null(f);
-    assert_int_equal(fscanf(f, "%d %d", &pid[0], &pid[1]), 2);
-    fclose(f);
-    kill(child, SIGKILL);
+    int got = f ? fscanf(f, "%d %d %d %d", &probe[0], &probe[1], &pid[0], &pid[1]) : 0;
+    if (f)
+        fclose(f);
+    kill(child, SIGKILL); // before any check: a failed check must not leave the match running
     waitpid(child, NULL, 0);
+    assert_int_equal(got, 4);
     for (int e = 0; e < 2; e++) {
         bool gone = false;
         for (int i = 0; i < 200 && !(gone = process_gone(pid[e])); i++)
@@ -817,6 +913,8 @@ int main(void) {
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_option_refused),
         cmocka_unit_test(test_engines_die_with_match),
+        cmocka_unit_test(test_variant_option),
+        cmocka_unit_test(test_fsf_told_janggi),
         cmocka_unit_test(test_fsf_selfplay),
         cmocka_unit_test(test_fsf_xiangqi),
 #ifdef HANSU_ENGINE_PATH

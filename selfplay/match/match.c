@@ -37,7 +37,7 @@ typedef struct Opening {
 typedef struct Match {
     const MatchConfig *cfg;
     const Variant *variant; // cfg->variant, or janggi
-    EngineSpec engine[2];   // cfg's engines, UCI_Variant added for a variant other than janggi
+    EngineSpec engine[2];   // cfg's engines, UCI_Variant added where the engine offers it
     Opening *openings;
     int nopenings;
     pthread_mutex_t lock;
@@ -629,34 +629,66 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// The engines as started: for a variant other than janggi each is told UCI_Variant (first,
-// as a GUI does: Fairy-Stockfish resets its position to the variant's start), unless its
-// option.UCI_Variant already names that variant; another value is refused.
+// The index of engine e's option.UCI_Variant, or -1.
+static int given_variant(const EngineSpec *e) {
+    int given = -1;
+    for (int k = 0; k < e->noptions; k++)
+        if (strcasecmp(e->opt_name[k], "UCI_Variant") == 0)
+            given = k;
+    return given;
+}
+
+// The engines as started: an option.UCI_Variant given must name the match's variant (the
+// default one too: a janggi match refuses option.UCI_Variant=xiangqi).
 static Status engines_for_variant(Match *m, ErrorInfo *err) {
     for (int i = 0; i < 2; i++) {
         EngineSpec *e = &m->engine[i];
         *e = m->cfg->engine[i];
-        if (m->variant == variant_default())
-            continue;
-        int given = -1;
-        for (int k = 0; k < e->noptions; k++)
-            if (strcasecmp(e->opt_name[k], "UCI_Variant") == 0)
-                given = k;
-        if (given >= 0 && strcmp(e->opt_value[given], m->variant->name) != 0)
+        int given = given_variant(e);
+        if (given >= 0 && strcasecmp(e->opt_value[given], m->variant->name) != 0)
             return error_set(err, STATUS_SYNTAX,
                              "engine %s: option.UCI_Variant=%s, but the match plays %s", e->name,
                              e->opt_value[given], m->variant->name);
-        if (given >= 0)
-            continue;
-        if (e->noptions == ENGINE_MAX_OPTIONS)
-            return error_set(err, STATUS_RANGE, "engine %s: no room for option UCI_Variant",
-                             e->name);
-        memmove(e->opt_name[1], e->opt_name[0], sizeof e->opt_name[0] * (size_t)e->noptions);
-        memmove(e->opt_value[1], e->opt_value[0], sizeof e->opt_value[0] * (size_t)e->noptions);
-        snprintf(e->opt_name[0], sizeof e->opt_name[0], "UCI_Variant");
-        snprintf(e->opt_value[0], sizeof e->opt_value[0], "%s", m->variant->name);
-        e->noptions++;
     }
+    return STATUS_OK;
+}
+
+// Starts engine i once, without its options, to read its `uci` reply: an engine whose
+// UCI_Variant combo lists the variant is told it (first, as a GUI does: Fairy-Stockfish resets
+// its position to the variant's start); one whose combo lacks it is refused; one without the
+// option is taken to play the variant natively, and named in a warning.
+static Status probe_engine(Match *m, int i, ErrorInfo *err) {
+    EngineSpec *e = &m->engine[i], bare = *e;
+    bare.noptions = 0;
+    UciChild *child = NULL;
+    Status st = child_start(&child, &bare, m->cfg->start_timeout, err);
+    if (st != STATUS_OK)
+        return st;
+    const char *name = m->variant->name;
+    VariantOffer offer = child_variant_offer(child, name);
+    if (offer == VARIANT_OPTION_LACKS)
+        st = error_set(err, STATUS_RANGE,
+                       "engine %s: its UCI_Variant option does not offer %s (it offers: %.120s)",
+                       e->name, name, child_variant_values(child));
+    child_stop(child);
+    if (st != STATUS_OK || given_variant(e) >= 0)
+        return st;
+    if (offer == VARIANT_OPTION_NONE) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "engine %s offers no UCI_Variant option: taken to play %s natively", e->name,
+                 name);
+        if (m->cfg->warn && m->rank == 0)
+            m->cfg->warn(msg, m->cfg->warn_arg);
+        return STATUS_OK;
+    }
+    if (e->noptions == ENGINE_MAX_OPTIONS)
+        return error_set(err, STATUS_RANGE, "engine %s: no room for option UCI_Variant", e->name);
+    memmove(e->opt_name[1], e->opt_name[0], sizeof e->opt_name[0] * (size_t)e->noptions);
+    memmove(e->opt_value[1], e->opt_value[0], sizeof e->opt_value[0] * (size_t)e->noptions);
+    snprintf(e->opt_name[0], sizeof e->opt_name[0], "UCI_Variant");
+    snprintf(e->opt_value[0], sizeof e->opt_value[0], "%s", name);
+    e->noptions++;
     return STATUS_OK;
 }
 
@@ -887,10 +919,12 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     bool files = m->rank == 0;
     if ((st = engines_for_variant(m, err)) == STATUS_OK &&
         (!files || (st = take_lock(c, &lock, err)) == STATUS_OK) &&
-        (st = load_openings(m, err)) == STATUS_OK && files &&
-        (c->resume || (st = check_fresh(c, err)) == STATUS_OK) &&
-        (!c->resume || (st = state_load(m, err)) == STATUS_OK) &&
-        (!c->resume || (st = check_pgn_length(m, err)) == STATUS_OK) &&
+        (st = load_openings(m, err)) == STATUS_OK &&
+        (!files || c->resume || (st = check_fresh(c, err)) == STATUS_OK) &&
+        (!files || !c->resume || (st = state_load(m, err)) == STATUS_OK) &&
+        (!files || !c->resume || (st = check_pgn_length(m, err)) == STATUS_OK) &&
+        (st = probe_engine(m, 0, err)) == STATUS_OK &&
+        (st = probe_engine(m, 1, err)) == STATUS_OK && files &&
         (st = open_outputs(m, err)) == STATUS_OK && m->tally.sprt_result != SPRT_CONTINUE)
         m->stopping = true; // the resumed match had already been decided
     if ((st = agree_setup(m, st, err)) != STATUS_OK)
