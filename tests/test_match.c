@@ -420,7 +420,10 @@ static void test_fsf_selfplay(void **state) {
     }
     MatchTally t;
     ErrorInfo err;
-    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    Status st = match_run(&c, &t, NULL, NULL, &err);
+    if (st != STATUS_OK)
+        print_error("match_run: %s\n", err.msg);
+    assert_int_equal(st, STATUS_OK);
     assert_consistent(&t, 16);
     print_message("FSF vs FSF: %ld - %ld, checkmate %ld, illegal %ld\n", t.wins[0], t.wins[1],
                   t.wins_by[0][REASON_CHECKMATE] + t.wins_by[1][REASON_CHECKMATE],
@@ -627,6 +630,98 @@ static void test_resume_short_pgn(void **state) {
     if (!strstr(err.msg, pgn) || !strstr(err.msg, st) || !strstr(err.msg, want))
         fail_msg("not named: %s", err.msg);
     assert_int_equal(file_bytes(pgn), full - 100); // nothing written
+    unlink(pgn), unlink(st);
+}
+
+// The whole file at path (malloc'd, NUL-terminated), its size in *len.
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    char *buf = malloc(*len + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, *len, f), *len);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void spill(const char *path, const char *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+// Resumes the 16-game match of run_resumable, expecting a refusal naming the state file, want,
+// and the PGN when names_pgn.
+static void assert_resume_refused(const char *pgn, const char *st, const char *want,
+                                  bool names_pgn) {
+    MatchConfig c = base_config(16);
+    c.pgn_path = pgn;
+    c.state_path = st;
+    c.resume = true;
+    c.random_plies = 2;
+    c.seed = 7;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    size_t before, after;
+    free(slurp(pgn, &before));
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_FORMAT);
+    if ((names_pgn && !strstr(err.msg, pgn)) || !strstr(err.msg, st) || !strstr(err.msg, want))
+        fail_msg("not named: %s", err.msg);
+    free(slurp(pgn, &after));
+    assert_int_equal(after, before); // nothing cut, nothing written
+}
+
+// Issue 23: a resume refuses a PGN whose finished pairs were edited: a longer edit (a tag line
+// added: the PGN used to be cut at the recorded offset, mid-game), an edit of the same size (a
+// result swapped: it went unseen), a shorter file; an old state file without the PGN's digest
+// is refused clearly. The PGN as written resumes.
+static void test_resume_edited_pgn(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "edit.pgn");
+    temp_path(st, sizeof st, "edit.state");
+    MatchTally t;
+    run_resumable(pgn, st, 3, false, &t);
+    size_t len;
+    char *orig = slurp(pgn, &len), *edit = malloc(len + 64);
+    assert_non_null(edit);
+    // A line after the first, as `sed -i '1a [Annotator "me"]'` adds it.
+    size_t first = (size_t)(strchr(orig, '\n') - orig) + 1;
+    memcpy(edit, orig, first);
+    int n = sprintf(edit + first, "[Annotator \"me\"]\n");
+    memcpy(edit + first + n, orig + first, len - first);
+    spill(pgn, edit, len + (size_t)n);
+    assert_resume_refused(pgn, st, "differ", true);
+    // The same size: the first game's result turned round.
+    memcpy(edit, orig, len);
+    char *res = strstr(edit, "[Result \"");
+    assert_non_null(res);
+    res += 9;
+    memcpy(res, res[0] == '1' ? "0-1" : "1-0", 3);
+    spill(pgn, edit, len);
+    assert_resume_refused(pgn, st, "differ", true);
+    // Shorter by one byte.
+    spill(pgn, orig, len - 1);
+    assert_resume_refused(pgn, st, "(1 bytes missing)", true);
+    // As written: resumed to the end.
+    spill(pgn, orig, len);
+    run_resumable(pgn, st, 0, true, &t);
+    assert_int_equal(t.pairs_resumed, 3);
+    assert_consistent(&t, 8);
+    // A state file of the format before the digest (hansu-match-state 2): refused, not misread.
+    size_t slen;
+    char *state_text = slurp(st, &slen);
+    state_text[strlen("hansu-match-state ")] = '2';
+    spill(st, state_text, slen);
+    assert_resume_refused(pgn, st, "older hansu-match", false);
+    free(state_text), free(orig), free(edit);
     unlink(pgn), unlink(st);
 }
 
@@ -910,6 +1005,7 @@ int main(void) {
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_no_overwrite),
         cmocka_unit_test(test_resume_short_pgn),
+        cmocka_unit_test(test_resume_edited_pgn),
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_option_refused),
         cmocka_unit_test(test_engines_die_with_match),

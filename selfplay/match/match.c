@@ -25,6 +25,7 @@
 #include "prng.h"
 #include "rules.h"
 #include "run_lock.h"
+#include "sha256.h"
 #include "timeman.h"
 #include "variant.h"
 
@@ -50,7 +51,9 @@ typedef struct Match {
     ErrorInfo err;
     MatchTally tally;
     FILE *pgn, *state;
-    long long pgn_end; // PGN bytes that belong to recorded pairs (read back on resume)
+    long long pgn_end;   // PGN bytes that belong to recorded pairs (read back on resume)
+    Sha256 pgn_hash;     // SHA-256 of those bytes so far (with a PGN)
+    char pgn_digest[65]; // its hex digest, recorded with each pair in the state file
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
@@ -191,7 +194,10 @@ typedef struct GameRecord {
 
 enum { GAME_DRAWN = -1 };
 
-static const char STATE_MAGIC[] = "hansu-match-state 2";
+// Format 3: each pair's line ends with the PGN's length and SHA-256 at that pair (format 2
+// had the length alone; its files are refused: state_load).
+static const char STATE_MAGIC[] = "hansu-match-state 3";
+static const char STATE_MAGIC_2[] = "hansu-match-state 2";
 
 // The line that names the match in the state file; a resume must find the same line.
 static void state_identity(const Match *m, char *out, size_t len) {
@@ -248,7 +254,16 @@ static Status state_load(Match *m, ErrorInfo *err) {
     char line[640], ident[512];
     Status st = STATUS_OK;
     state_identity(m, ident, sizeof ident);
-    if (!fgets(line, sizeof line, f) || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 ||
+    bool head = fgets(line, sizeof line, f) != NULL;
+    if (head && strncmp(line, STATE_MAGIC_2, strlen(STATE_MAGIC_2)) == 0) {
+        st = error_set(err, STATUS_FORMAT,
+                       "resume: %s is the state file of an older hansu-match (%s: no digest of "
+                       "the PGN to check it by); finish that match with the hansu-match that "
+                       "began it, or start afresh with another --pgn",
+                       path, STATE_MAGIC_2);
+        goto cleanup;
+    }
+    if (!head || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 ||
         !fgets(line, sizeof line, f) || (line[strcspn(line, "\n")] = '\0', strcmp(line, ident))) {
         st = error_set(err, STATUS_FORMAT, "resume: %s is not the state of this match (%s)", path,
                        ident);
@@ -259,11 +274,14 @@ static Status state_load(Match *m, ErrorInfo *err) {
         char r0[32], r1[32];
         GameRecord g[2];
         long long pgn_end;
-        if (sscanf(line, "pair %d %d %31s %d %d %31s %d %lld", &k, &g[0].winner, r0, &g[0].plies,
-                   &g[1].winner, r1, &g[1].plies, &pgn_end) != 8 ||
-            pgn_end < 0 || k < 0 || k >= m->tally.pairs_total || m->done[k] || g[0].winner > 1 ||
-            g[1].winner > 1 || g[0].winner < GAME_DRAWN || g[1].winner < GAME_DRAWN ||
-            !(g[0].reason = rules_reason_parse(r0)) || !(g[1].reason = rules_reason_parse(r1))) {
+        char digest[72];
+        if (sscanf(line, "pair %d %d %31s %d %d %31s %d %lld %71s", &k, &g[0].winner, r0,
+                   &g[0].plies, &g[1].winner, r1, &g[1].plies, &pgn_end, digest) != 9 ||
+            strlen(digest) != 64 || strspn(digest, "0123456789abcdef") != 64 ||
+            pgn_end < m->pgn_end || k < 0 || k >= m->tally.pairs_total || m->done[k] ||
+            g[0].winner > 1 || g[1].winner > 1 || g[0].winner < GAME_DRAWN ||
+            g[1].winner < GAME_DRAWN || !(g[0].reason = rules_reason_parse(r0)) ||
+            !(g[1].reason = rules_reason_parse(r1))) {
             if (!strchr(line, '\n'))
                 break; // a last line cut short by the interruption: that pair is replayed
             st = error_set(err, STATUS_FORMAT, "resume: %s:%d: bad line \"%.60s\"", path, lineno,
@@ -272,7 +290,8 @@ static Status state_load(Match *m, ErrorInfo *err) {
         }
         tally_pair(m, k, g);
         m->tally.pairs_resumed++;
-        m->pgn_end = pgn_end > m->pgn_end ? pgn_end : m->pgn_end;
+        m->pgn_end = pgn_end; // the lines are written in the PGN's order: the last one counts
+        memcpy(m->pgn_digest, digest, sizeof m->pgn_digest);
     }
 cleanup:
     fclose(f);
@@ -311,11 +330,36 @@ static Status check_fresh(const MatchConfig *c, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// On resume the PGN must hold at least the bytes the state file records for its finished
-// pairs. Shorter, it was cut or replaced: appending would leave a hole (NUL bytes) and lose
-// games the totals still count. Longer is what a hard kill leaves (a pair written, its state
-// line not): that tail is cut away by open_outputs.
-static Status check_pgn_length(const Match *m, ErrorInfo *err) {
+// SHA-256 of the first len bytes of the file at path into *h (the hash stays open: the match
+// goes on adding what it appends).
+static Status hash_prefix(const char *path, long long len, Sha256 *h, ErrorInfo *err) {
+    if (len == 0)
+        return STATUS_OK; // nothing to read (the file may not exist yet)
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return error_set(err, STATUS_IO, "PGN %s: %s", path, strerror(errno));
+    char buf[1 << 16];
+    for (long long left = len; left > 0;) {
+        size_t want = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
+        size_t got = fread(buf, 1, want, f);
+        sha256_update(h, buf, got);
+        left -= (long long)got;
+        if (got < want) {
+            fclose(f);
+            return error_set(err, STATUS_IO, "PGN %s: read failed", path);
+        }
+    }
+    fclose(f);
+    return STATUS_OK;
+}
+
+// On resume the PGN must begin with exactly the bytes the state file records for its finished
+// pairs: as many (shorter, it was cut or replaced: appending would leave a hole and lose games
+// the totals still count), and the same (SHA-256: an edit, even of the same size, would make
+// the PGN disagree with the totals, and one that shifts the bytes would cut a game in two). A
+// longer PGN is what a hard kill leaves (a pair written, its state line not): that tail is cut
+// away by open_outputs.
+static Status check_pgn_prefix(Match *m, ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     long long size;
     if (!c->pgn_path || !file_size(c->pgn_path, &size, err))
@@ -326,6 +370,21 @@ static Status check_pgn_length(const Match *m, ErrorInfo *err) {
                          "records %lld bytes of finished pairs (%lld bytes missing); restore the "
                          "PGN or start afresh with another --pgn",
                          c->pgn_path, size, c->state_path, m->pgn_end, m->pgn_end - size);
+    Sha256 h;
+    sha256_init(&h);
+    Status st = hash_prefix(c->pgn_path, m->pgn_end, &h, err);
+    if (st != STATUS_OK)
+        return st;
+    Sha256 copy = h;
+    char hex[65];
+    sha256_final(&copy, hex);
+    if (strcmp(hex, m->pgn_digest) != 0)
+        return error_set(err, STATUS_FORMAT,
+                         "resume: PGN %s is not what state file %s records: its first %lld bytes "
+                         "(the finished pairs) differ (SHA-256 %.12s..., recorded %.12s...), so "
+                         "it was edited; restore the PGN or start afresh with another --pgn",
+                         c->pgn_path, c->state_path, m->pgn_end, hex, m->pgn_digest);
+    m->pgn_hash = h;
     return STATUS_OK;
 }
 
@@ -394,15 +453,48 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
     return STATUS_OK;
 }
 
+// The PGN text of pair k's two games in *text (malloc'd, *len bytes; none without a PGN).
+static Status pair_pgn_text(const Match *m, int k, const char *fen, const GameOutcome o[2],
+                            char **text, size_t *len, ErrorInfo *err) {
+    *text = NULL;
+    *len = 0;
+    FILE *f = open_memstream(text, len);
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "match: out of memory");
+    Status st = write_pgn_pair(m, m->cfg->pgn_path ? f : NULL, k, fen, o, err);
+    if (fclose(f) != 0 && st == STATUS_OK)
+        st = error_set(err, STATUS_NOMEM, "match: out of memory");
+    return st;
+}
+
+// The hex digest of the PGN's bytes so far, as the next state line records it.
+static void update_pgn_digest(Match *m) {
+    Sha256 copy = m->pgn_hash;
+    sha256_final(&copy, m->pgn_digest);
+}
+
+// Appends a pair's PGN text to the PGN (under the match's lock), its length and SHA-256
+// carried on for the state file.
+static Status append_pgn(Match *m, const char *text, size_t len, ErrorInfo *err) {
+    if (!m->pgn)
+        return STATUS_OK;
+    if (fwrite(text, 1, len, m->pgn) != len || fflush(m->pgn) != 0)
+        return error_set(err, STATUS_IO, "PGN %s: write failed (%s)", m->cfg->pgn_path,
+                         strerror(errno));
+    sha256_update(&m->pgn_hash, text, len);
+    m->pgn_end += (long long)len;
+    update_pgn_digest(m);
+    return STATUS_OK;
+}
+
 // Writes pair k's line to the state file, after its games are in the PGN: a pair counts as
 // finished only when its games are there.
 static Status write_state_line(Match *m, int k, const GameRecord g[2], ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     if (m->state) {
-        long long pgn_end = m->pgn ? (long long)ftell(m->pgn) : 0;
-        fprintf(m->state, "pair %d %d %s %d %d %s %d %lld\n", k, g[0].winner,
+        fprintf(m->state, "pair %d %d %s %d %d %s %d %lld %s\n", k, g[0].winner,
                 rules_reason_name(g[0].reason), g[0].plies, g[1].winner,
-                rules_reason_name(g[1].reason), g[1].plies, pgn_end);
+                rules_reason_name(g[1].reason), g[1].plies, m->pgn_end, m->pgn_digest);
         if (fflush(m->state) != 0)
             return error_set(err, STATUS_IO, "state %s: write failed", c->state_path);
     }
@@ -531,13 +623,9 @@ static void book_pair(Match *m, int k, const GameRecord g[2], Status st, ErrorIn
 static void ship_pair(Match *m, int k, const char *fen, const GameOutcome o[2],
                       const GameRecord g[2]) {
     ErrorInfo err;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    Status st = f ? write_pgn_pair(m, m->cfg->pgn_path ? f : NULL, k, fen, o, &err)
-                  : error_set(&err, STATUS_NOMEM, "match: out of memory");
-    if (f)
-        fclose(f);
+    char *text;
+    size_t len;
+    Status st = pair_pgn_text(m, k, fen, o, &text, &len, &err);
     PairMsg h = {.type = MSG_PAIR, .pair = k};
     for (int i = 0; i < 2; i++)
         h.winner[i] = g[i].winner, h.reason[i] = (int32_t)g[i].reason, h.plies[i] = g[i].plies;
@@ -577,8 +665,14 @@ static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2]
         return;
     }
     ErrorInfo err;
+    char *text;
+    size_t len;
+    Status st = pair_pgn_text(m, k, fen, o, &text, &len, &err);
     pthread_mutex_lock(&m->lock);
-    book_pair(m, k, g, write_pgn_pair(m, m->pgn, k, fen, o, &err), &err);
+    if (st == STATUS_OK)
+        st = append_pgn(m, text, len, &err);
+    book_pair(m, k, g, st, &err);
+    free(text);
 }
 
 static void *worker_main(void *arg) {
@@ -746,9 +840,8 @@ static void book_remote(Match *m, int source, const char *msg, size_t len) {
     Status st = ok ? STATUS_OK
                    : error_set(&err, STATUS_FORMAT, "match: rank %d sent a bad result for pair %d",
                                source, h.pair);
-    size_t text = len - sizeof h;
-    if (st == STATUS_OK && m->pgn && fwrite(msg + sizeof h, 1, text, m->pgn) != text)
-        st = error_set(&err, STATUS_IO, "PGN %s: write failed", m->cfg->pgn_path);
+    if (st == STATUS_OK)
+        st = append_pgn(m, msg + sizeof h, len - sizeof h, &err);
     book_pair(m, h.pair, g, st, &err);
 }
 
@@ -908,6 +1001,8 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     time_t now = time(NULL);
     struct tm tm;
     strftime(m->date, sizeof m->date, "%Y.%m.%d", gmtime_r(&now, &tm));
+    sha256_init(&m->pgn_hash); // the PGN's digest so far: a resume's state file tells it
+    update_pgn_digest(m);
     m->done = calloc((size_t)m->tally.pairs_total, sizeof *m->done);
     w = calloc((size_t)c->concurrency, sizeof *w);
     if (!m->done || !w) {
@@ -922,7 +1017,7 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         (st = load_openings(m, err)) == STATUS_OK &&
         (!files || c->resume || (st = check_fresh(c, err)) == STATUS_OK) &&
         (!files || !c->resume || (st = state_load(m, err)) == STATUS_OK) &&
-        (!files || !c->resume || (st = check_pgn_length(m, err)) == STATUS_OK) &&
+        (!files || !c->resume || (st = check_pgn_prefix(m, err)) == STATUS_OK) &&
         (st = probe_engine(m, 0, err)) == STATUS_OK &&
         (st = probe_engine(m, 1, err)) == STATUS_OK && files &&
         (st = open_outputs(m, err)) == STATUS_OK && m->tally.sprt_result != SPRT_CONTINUE)
