@@ -16,6 +16,7 @@
 
 #include "engine.h"
 #include "match.h"
+#include "pgn.h"
 #include "rules.h"
 #include "timeman.h"
 #include "uci_child.h"
@@ -725,6 +726,55 @@ static void test_resume_edited_pgn(void **state) {
     unlink(pgn), unlink(st);
 }
 
+// Issue 23: PGN tag values are escaped (a name A"B\C wrote [White "A"B\C"], which no reader
+// takes), in the match's PGN and in pgn_write itself (hansu-selfplay export's writer); a '}'
+// in a comment no longer ends it early.
+static void test_pgn_escaping(void **state) {
+    (void)state;
+    char pgn[512];
+    temp_path(pgn, sizeof pgn, "esc.pgn");
+    MatchConfig c = base_config(2);
+    c.pgn_path = pgn;
+    c.event = "ev\"il";
+    fake_spec(&c.engine[0], "A\"B\\C", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_int_equal(count_in_file(pgn, "[White \"A\\\"B\\\\C\"]\n"), 1);
+    assert_int_equal(count_in_file(pgn, "[Black \"A\\\"B\\\\C\"]\n"), 1);
+    assert_int_equal(count_in_file(pgn, "[Event \"ev\\\"il\"]\n"), 2);
+    unlink(pgn);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    Move moves[1] = {MOVE_NONE};
+    const char *comments[1] = {"a}b"};
+    PgnTag tag = {"Seed", "1\\2"};
+    PgnGame g = {.event = "e",
+                 .site = "line\nbreak",
+                 .date = "2026.01.01",
+                 .white = "w",
+                 .black = "b",
+                 .fen = "x",
+                 .moves = moves,
+                 .nmoves = 1,
+                 .winner = CHO,
+                 .reason = REASON_CHECKMATE,
+                 .detail = "why } not",
+                 .comments = comments,
+                 .tags = &tag,
+                 .ntags = 1};
+    assert_int_equal(pgn_write(f, &g, &err), STATUS_OK);
+    fclose(f);
+    assert_non_null(strstr(text, "[Site \"line break\"]\n"));
+    assert_non_null(strstr(text, "[Seed \"1\\\\2\"]\n"));
+    assert_non_null(strstr(text, "{why ) not} 1-0\n"));
+    assert_non_null(strstr(text, "{a)b}"));
+    free(text);
+}
+
 typedef struct Writer {
     MatchConfig c;
     MatchTally t;
@@ -1006,6 +1056,7 @@ int main(void) {
         cmocka_unit_test(test_no_overwrite),
         cmocka_unit_test(test_resume_short_pgn),
         cmocka_unit_test(test_resume_edited_pgn),
+        cmocka_unit_test(test_pgn_escaping),
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_option_refused),
         cmocka_unit_test(test_engines_die_with_match),
