@@ -775,6 +775,43 @@ static void test_pgn_escaping(void **state) {
     free(text);
 }
 
+// Issue 23: every output path is checked before the first game (a --json that could not be
+// written was found after the first pair): a file under a missing folder, a folder given as
+// the file; no engine is even started (FAKE_ENGINE_PIDFILE stays empty).
+static void test_unwritable_outputs(void **state) {
+    (void)state;
+    char missing[512], folder[512], pids[512], pgn[600];
+    temp_path(missing, sizeof missing, "nodir");
+    strcat(missing, "/out");
+    snprintf(folder, sizeof folder, "%s/tests", HANSU_BINARY_DIR);
+    temp_path(pids, sizeof pids, "out_pids");
+    temp_path(pgn, sizeof pgn, "out.pgn");
+    const char *flag[] = {"--json", "--json", "--pgn", "--state", "--state"};
+    const char *path[] = {missing, folder, folder, missing, folder};
+    for (int i = 0; i < 5; i++) {
+        MatchConfig c = base_config(2);
+        fake_spec(&c.engine[0], "A", "good", NULL);
+        fake_spec(&c.engine[1], "B", "good", NULL);
+        c.json_path = i < 2 ? path[i] : NULL;
+        c.pgn_path = i == 2 ? path[i] : i > 2 ? pgn : NULL;
+        c.state_path = i > 2 ? path[i] : NULL;
+        unlink(pids);
+        setenv("FAKE_ENGINE_PIDFILE", pids, 1);
+        MatchTally t;
+        ErrorInfo err;
+        Status st = match_run(&c, &t, NULL, NULL, &err);
+        unsetenv("FAKE_ENGINE_PIDFILE");
+        assert_int_equal(st, STATUS_IO);
+        char want[600];
+        snprintf(want, sizeof want, "%s %s: ", flag[i], path[i]);
+        if (!strstr(err.msg, want))
+            fail_msg("case %d: %s", i, err.msg);
+        assert_int_equal(access(pids, F_OK), -1); // no engine started
+        assert_int_equal(access(pgn, F_OK), -1);  // nothing written
+    }
+    unlink(pids);
+}
+
 typedef struct Writer {
     MatchConfig c;
     MatchTally t;
@@ -1057,6 +1094,7 @@ int main(void) {
         cmocka_unit_test(test_resume_short_pgn),
         cmocka_unit_test(test_resume_edited_pgn),
         cmocka_unit_test(test_pgn_escaping),
+        cmocka_unit_test(test_unwritable_outputs),
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_option_refused),
         cmocka_unit_test(test_engines_die_with_match),

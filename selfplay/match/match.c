@@ -5,6 +5,7 @@
 #include "match.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,6 +386,39 @@ static Status check_pgn_prefix(Match *m, ErrorInfo *err) {
                          "it was edited; restore the PGN or start afresh with another --pgn",
                          c->pgn_path, c->state_path, m->pgn_end, hex, m->pgn_digest);
     m->pgn_hash = h;
+    return STATUS_OK;
+}
+
+// A file can be written at path (flag names it in the message): not a folder, and opened for
+// appending when it exists, or created (and removed again) in its folder when it does not.
+static Status check_writable(const char *flag, const char *path, ErrorInfo *err) {
+    struct stat sb;
+    bool exists = stat(path, &sb) == 0;
+    if (!exists && errno != ENOENT)
+        return error_set(err, STATUS_IO, "%s %s: %s", flag, path, strerror(errno));
+    if (exists && S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
+    int fd = exists ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+                    : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return error_set(err, STATUS_IO, "%s %s: cannot be written (%s)", flag, path,
+                         strerror(errno));
+    close(fd);
+    if (!exists)
+        unlink(path);
+    return STATUS_OK;
+}
+
+// Every file the match writes can be written, checked before the engines start: a JSON that
+// cannot be written used to be found after the first pair.
+static Status check_outputs(const MatchConfig *c, ErrorInfo *err) {
+    const char *paths[3] = {c->pgn_path, c->state_path, c->json_path};
+    const char *flags[3] = {"--pgn", "--state", "--json"};
+    for (int i = 0; i < 3; i++) {
+        Status st = paths[i] ? check_writable(flags[i], paths[i], err) : STATUS_OK;
+        if (st != STATUS_OK)
+            return st;
+    }
     return STATUS_OK;
 }
 
@@ -1015,6 +1049,7 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     if ((st = engines_for_variant(m, err)) == STATUS_OK &&
         (!files || (st = take_lock(c, &lock, err)) == STATUS_OK) &&
         (st = load_openings(m, err)) == STATUS_OK &&
+        (!files || (st = check_outputs(c, err)) == STATUS_OK) &&
         (!files || c->resume || (st = check_fresh(c, err)) == STATUS_OK) &&
         (!files || !c->resume || (st = state_load(m, err)) == STATUS_OK) &&
         (!files || !c->resume || (st = check_pgn_prefix(m, err)) == STATUS_OK) &&
