@@ -6,7 +6,10 @@
 // each move. hangchild forks a child that sleeps, writes its pid to PIDFILE, and hangs (an
 // engine run by a script whose helper outlives it unless the whole group is killed).
 // Unknown options are refused ("No such option: X"). FAKE_ENGINE_PIDFILE in the environment:
-// the engine appends its pid to that file at start.
+// the engine appends its pid to that file at start. FAKE_ENGINE_VARIANTS: the values of its
+// UCI_Variant combo, space-separated, the first the default (unset: "janggi"; empty: no
+// UCI_Variant option at all). Until told a variant other than janggi is not its game, it plays
+// a chess move (as Fairy-Stockfish plays chess when not told janggi).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,10 +56,25 @@ static Move pick_move(Board *b) {
     return moves.moves[(k >> 33) % (uint64_t)moves.count];
 }
 
+// The UCI_Variant combo's values ("" : no such option) and the variant now set.
+typedef struct Variants {
+    const char *offered;
+    char current[64];
+} Variants;
+
+// True when value is one of the words of list.
+static bool in_list(const char *list, const char *value) {
+    size_t n = strlen(value);
+    for (const char *p = list; *p; p += strcspn(p, " "), p += *p == ' ')
+        if (n > 0 && strncasecmp(p, value, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
 // "setoption name NAME value V": the options it offers are taken silently, any other is
 // refused as Stockfish and Fairy-Stockfish refuse it ("No such option: NAME").
-static void set_option(char *line) {
-    static const char *const known[] = {"Hash", "Threads", "UCI_Variant"};
+static void set_option(char *line, Variants *v) {
+    static const char *const known[] = {"Hash", "Threads"};
     line[strcspn(line, "\r\n")] = '\0';
     char *name = strstr(line, " name ");
     if (!name)
@@ -68,7 +86,28 @@ static void set_option(char *line) {
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
         if (strcasecmp(name, known[i]) == 0)
             return;
+    if (strcasecmp(name, "UCI_Variant") == 0 && v->offered[0]) {
+        if (value && in_list(v->offered, value + 7))
+            snprintf(v->current, sizeof v->current, "%s", value + 7);
+        else
+            printf("info string error: UCI_Variant %s is not offered\n", value ? value + 7 : "");
+        return;
+    }
     printf("No such option: %s\n", name);
+}
+
+// The reply to `uci`: the UCI_Variant combo when it has one.
+static void say_uci(const char *mode, const Variants *v) {
+    printf("id name fake-%s\noption name Hash type spin default 16 min 1 max 1024\n"
+           "option name Threads type spin default 1 min 1 max 1\n",
+           mode);
+    if (v->offered[0]) {
+        printf("option name UCI_Variant type combo default %s", v->current);
+        for (const char *p = v->offered; *p; p += strcspn(p, " "), p += *p == ' ')
+            printf(" var %.*s", (int)strcspn(p, " "), p);
+        printf("\n");
+    }
+    printf("uciok\n");
 }
 
 // The hangchild fault: a sleeping child whose pid goes to pidfile, then a hang.
@@ -86,10 +125,13 @@ static void hang_with_child(const char *pidfile) {
         pause();
 }
 
-static void go(Board *b, const char *mode, int n, int *gos, const char *pidfile) {
+static void go(Board *b, const char *mode, int n, int *gos, const char *pidfile,
+               const Variants *v) {
     bool fault = (*gos)++ >= n;
     char mv[MOVE_STR_LEN];
-    if (strcmp(mode, "slow") == 0)
+    if (v->offered[0] && strcasecmp(v->current, "janggi") != 0)
+        printf("bestmove e2e4\n"); // another game than janggi: its move is no janggi move
+    else if (strcmp(mode, "slow") == 0)
         usleep((useconds_t)n * 1000);
     else if (fault && strcmp(mode, "crash") == 0)
         abort();
@@ -123,22 +165,22 @@ int main(int argc, char **argv) {
         fprintf(pf, "%d\n", (int)getpid());
         fclose(pf);
     }
+    const char *offered = getenv("FAKE_ENGINE_VARIANTS");
+    Variants v = {.offered = offered ? offered : "janggi"};
+    snprintf(v.current, sizeof v.current, "%.*s", (int)strcspn(v.offered, " "), v.offered);
     fen_parse(&b, FEN_START, NULL);
     setvbuf(stdout, NULL, _IOLBF, 0);
     while (fgets(line, sizeof line, stdin)) {
         if (strncmp(line, "uci", 3) == 0 && (line[3] == '\n' || line[3] == '\r'))
-            printf("id name fake-%s\noption name Hash type spin default 16 min 1 max 1024\n"
-                   "option name Threads type spin default 1 min 1 max 1\n"
-                   "option name UCI_Variant type combo default janggi var janggi\nuciok\n",
-                   mode);
+            say_uci(mode, &v);
         else if (strncmp(line, "setoption ", 10) == 0)
-            set_option(line);
+            set_option(line, &v);
         else if (strncmp(line, "isready", 7) == 0)
             printf("readyok\n");
         else if (strncmp(line, "position", 8) == 0)
             set_position(&b, line);
         else if (strncmp(line, "go", 2) == 0)
-            go(&b, mode, n, &gos, argc > 3 ? argv[3] : NULL);
+            go(&b, mode, n, &gos, argc > 3 ? argv[3] : NULL, &v);
         else if (strncmp(line, "quit", 4) == 0)
             break;
         fflush(stdout);

@@ -15,6 +15,13 @@ if(TARGET hansu_match)
     --nodes 1 --games 4 --sprt elo0=0 elo1=5)
   set_tests_properties(match_cli PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "A wins by reason: crash 4  \\(restarts after faults: 0\\)")
+  # An engine without a UCI_Variant option is named in a warning and plays (issue 23).
+  add_test(NAME match_cli_no_variant_option COMMAND hansu-match
+    --engine cmd=$<TARGET_FILE:fake_engine> name=A --engine cmd=$<TARGET_FILE:fake_engine> name=B
+    --nodes 1 --games 2)
+  set_tests_properties(match_cli_no_variant_option PROPERTIES TIMEOUT 60
+    ENVIRONMENT "FAKE_ENGINE_VARIANTS="
+    PASS_REGULAR_EXPRESSION "warning: engine B offers no UCI_Variant option: taken to play janggi natively")
   add_test(NAME match_cli_bad_flag COMMAND hansu-match --engine cmd=x --games)
   set_tests_properties(match_cli_bad_flag PROPERTIES WILL_FAIL TRUE TIMEOUT 10)
   if(TARGET hansu)

@@ -16,6 +16,7 @@
 
 #include "engine.h"
 #include "match.h"
+#include "pgn.h"
 #include "rules.h"
 #include "timeman.h"
 #include "uci_child.h"
@@ -420,7 +421,10 @@ static void test_fsf_selfplay(void **state) {
     }
     MatchTally t;
     ErrorInfo err;
-    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    Status st = match_run(&c, &t, NULL, NULL, &err);
+    if (st != STATUS_OK)
+        print_error("match_run: %s\n", err.msg);
+    assert_int_equal(st, STATUS_OK);
     assert_consistent(&t, 16);
     print_message("FSF vs FSF: %ld - %ld, checkmate %ld, illegal %ld\n", t.wins[0], t.wins[1],
                   t.wins_by[0][REASON_CHECKMATE] + t.wins_by[1][REASON_CHECKMATE],
@@ -630,6 +634,184 @@ static void test_resume_short_pgn(void **state) {
     unlink(pgn), unlink(st);
 }
 
+// The whole file at path (malloc'd, NUL-terminated), its size in *len.
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    char *buf = malloc(*len + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, *len, f), *len);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void spill(const char *path, const char *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+// Resumes the 16-game match of run_resumable, expecting a refusal naming the state file, want,
+// and the PGN when names_pgn.
+static void assert_resume_refused(const char *pgn, const char *st, const char *want,
+                                  bool names_pgn) {
+    MatchConfig c = base_config(16);
+    c.pgn_path = pgn;
+    c.state_path = st;
+    c.resume = true;
+    c.random_plies = 2;
+    c.seed = 7;
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    size_t before, after;
+    free(slurp(pgn, &before));
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_FORMAT);
+    if ((names_pgn && !strstr(err.msg, pgn)) || !strstr(err.msg, st) || !strstr(err.msg, want))
+        fail_msg("not named: %s", err.msg);
+    free(slurp(pgn, &after));
+    assert_int_equal(after, before); // nothing cut, nothing written
+}
+
+// Issue 23: a resume refuses a PGN whose finished pairs were edited: a longer edit (a tag line
+// added: the PGN used to be cut at the recorded offset, mid-game), an edit of the same size (a
+// result swapped: it went unseen), a shorter file; an old state file without the PGN's digest
+// is refused clearly. The PGN as written resumes.
+static void test_resume_edited_pgn(void **state) {
+    (void)state;
+    char pgn[512], st[512];
+    temp_path(pgn, sizeof pgn, "edit.pgn");
+    temp_path(st, sizeof st, "edit.state");
+    MatchTally t;
+    run_resumable(pgn, st, 3, false, &t);
+    size_t len;
+    char *orig = slurp(pgn, &len), *edit = malloc(len + 64);
+    assert_non_null(edit);
+    // A line after the first, as `sed -i '1a [Annotator "me"]'` adds it.
+    size_t first = (size_t)(strchr(orig, '\n') - orig) + 1;
+    memcpy(edit, orig, first);
+    int n = sprintf(edit + first, "[Annotator \"me\"]\n");
+    memcpy(edit + first + n, orig + first, len - first);
+    spill(pgn, edit, len + (size_t)n);
+    assert_resume_refused(pgn, st, "differ", true);
+    // The same size: the first game's result turned round.
+    memcpy(edit, orig, len);
+    char *res = strstr(edit, "[Result \"");
+    assert_non_null(res);
+    res += 9;
+    memcpy(res, res[0] == '1' ? "0-1" : "1-0", 3);
+    spill(pgn, edit, len);
+    assert_resume_refused(pgn, st, "differ", true);
+    // Shorter by one byte.
+    spill(pgn, orig, len - 1);
+    assert_resume_refused(pgn, st, "(1 bytes missing)", true);
+    // As written: resumed to the end.
+    spill(pgn, orig, len);
+    run_resumable(pgn, st, 0, true, &t);
+    assert_int_equal(t.pairs_resumed, 3);
+    assert_consistent(&t, 8);
+    // A state file of the format before the digest (hansu-match-state 2): refused, not misread.
+    size_t slen;
+    char *state_text = slurp(st, &slen);
+    state_text[strlen("hansu-match-state ")] = '2';
+    spill(st, state_text, slen);
+    assert_resume_refused(pgn, st, "older hansu-match", false);
+    free(state_text), free(orig), free(edit);
+    unlink(pgn), unlink(st);
+}
+
+// Issue 23: PGN tag values are escaped (a name A"B\C wrote [White "A"B\C"], which no reader
+// takes), in the match's PGN and in pgn_write itself (hansu-selfplay export's writer); a '}'
+// in a comment no longer ends it early.
+static void test_pgn_escaping(void **state) {
+    (void)state;
+    char pgn[512];
+    temp_path(pgn, sizeof pgn, "esc.pgn");
+    MatchConfig c = base_config(2);
+    c.pgn_path = pgn;
+    c.event = "ev\"il";
+    fake_spec(&c.engine[0], "A\"B\\C", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_int_equal(count_in_file(pgn, "[White \"A\\\"B\\\\C\"]\n"), 1);
+    assert_int_equal(count_in_file(pgn, "[Black \"A\\\"B\\\\C\"]\n"), 1);
+    assert_int_equal(count_in_file(pgn, "[Event \"ev\\\"il\"]\n"), 2);
+    unlink(pgn);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    Move moves[1] = {MOVE_NONE};
+    const char *comments[1] = {"a}b"};
+    PgnTag tag = {"Seed", "1\\2"};
+    PgnGame g = {.event = "e",
+                 .site = "line\nbreak",
+                 .date = "2026.01.01",
+                 .white = "w",
+                 .black = "b",
+                 .fen = "x",
+                 .moves = moves,
+                 .nmoves = 1,
+                 .winner = CHO,
+                 .reason = REASON_CHECKMATE,
+                 .detail = "why } not",
+                 .comments = comments,
+                 .tags = &tag,
+                 .ntags = 1};
+    assert_int_equal(pgn_write(f, &g, &err), STATUS_OK);
+    fclose(f);
+    assert_non_null(strstr(text, "[Site \"line break\"]\n"));
+    assert_non_null(strstr(text, "[Seed \"1\\\\2\"]\n"));
+    assert_non_null(strstr(text, "{why ) not} 1-0\n"));
+    assert_non_null(strstr(text, "{a)b}"));
+    free(text);
+}
+
+// Issue 23: every output path is checked before the first game (a --json that could not be
+// written was found after the first pair): a file under a missing folder, a folder given as
+// the file; no engine is even started (FAKE_ENGINE_PIDFILE stays empty).
+static void test_unwritable_outputs(void **state) {
+    (void)state;
+    char missing[512], folder[512], pids[512], pgn[600];
+    temp_path(missing, sizeof missing, "nodir");
+    strcat(missing, "/out");
+    snprintf(folder, sizeof folder, "%s/tests", HANSU_BINARY_DIR);
+    temp_path(pids, sizeof pids, "out_pids");
+    temp_path(pgn, sizeof pgn, "out.pgn");
+    const char *flag[] = {"--json", "--json", "--pgn", "--state", "--state"};
+    const char *path[] = {missing, folder, folder, missing, folder};
+    for (int i = 0; i < 5; i++) {
+        MatchConfig c = base_config(2);
+        fake_spec(&c.engine[0], "A", "good", NULL);
+        fake_spec(&c.engine[1], "B", "good", NULL);
+        c.json_path = i < 2 ? path[i] : NULL;
+        c.pgn_path = i == 2 ? path[i] : i > 2 ? pgn : NULL;
+        c.state_path = i > 2 ? path[i] : NULL;
+        unlink(pids);
+        setenv("FAKE_ENGINE_PIDFILE", pids, 1);
+        MatchTally t;
+        ErrorInfo err;
+        Status st = match_run(&c, &t, NULL, NULL, &err);
+        unsetenv("FAKE_ENGINE_PIDFILE");
+        assert_int_equal(st, STATUS_IO);
+        char want[600];
+        snprintf(want, sizeof want, "%s %s: ", flag[i], path[i]);
+        if (!strstr(err.msg, want))
+            fail_msg("case %d: %s", i, err.msg);
+        assert_int_equal(access(pids, F_OK), -1); // no engine started
+        assert_int_equal(access(pgn, F_OK), -1);  // nothing written
+    }
+    unlink(pids);
+}
+
 typedef struct Writer {
     MatchConfig c;
     MatchTally t;
@@ -726,6 +908,99 @@ static void test_option_refused(void **state) {
     }
 }
 
+// Warnings a match gave (MatchConfig.warn).
+typedef struct Warnings {
+    int count;
+    char text[4][256];
+} Warnings;
+
+static void collect_warning(const char *msg, void *arg) {
+    Warnings *w = arg;
+    if (w->count < 4)
+        snprintf(w->text[w->count], sizeof w->text[0], "%s", msg);
+    w->count++;
+}
+
+// A match of 2 games between two fake engines whose UCI_Variant combo is `offered`
+// (FAKE_ENGINE_VARIANTS), engine B given option.UCI_Variant=`given` unless NULL.
+static Status variant_match(const char *offered, const char *given, const char *pgn, MatchTally *t,
+                            Warnings *w, ErrorInfo *err) {
+    MatchConfig c = base_config(2);
+    c.pgn_path = pgn;
+    c.warn = collect_warning;
+    c.warn_arg = w;
+    *w = (Warnings){0};
+    fake_spec(&c.engine[0], "A", "good", NULL);
+    fake_spec(&c.engine[1], "B", "good", NULL);
+    if (given) {
+        snprintf(c.engine[1].opt_name[0], sizeof c.engine[1].opt_name[0], "UCI_Variant");
+        snprintf(c.engine[1].opt_value[0], sizeof c.engine[1].opt_value[0], "%s", given);
+        c.engine[1].noptions = 1;
+    }
+    setenv("FAKE_ENGINE_VARIANTS", offered, 1);
+    Status st = match_run(&c, t, NULL, NULL, err);
+    unsetenv("FAKE_ENGINE_VARIANTS");
+    return st;
+}
+
+// Issue 23: a janggi match tells every engine that offers UCI_Variant the variant (an engine
+// whose default is chess played chess moves: illegal-move losses, exit 0), refuses a combo that
+// lacks janggi and an option.UCI_Variant naming another variant before any game, and names an
+// engine without the option in a warning.
+static void test_variant_option(void **state) {
+    (void)state;
+    char pgn[512];
+    temp_path(pgn, sizeof pgn, "variant.pgn");
+    MatchTally t;
+    ErrorInfo err;
+    Warnings w;
+    // The default is chess: told janggi, both play janggi.
+    assert_int_equal(variant_match("chess janggi", NULL, NULL, &t, &w, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE], 0);
+    assert_int_equal(w.count, 0);
+    // An option.UCI_Variant that agrees (in any case) is taken as given.
+    assert_int_equal(variant_match("chess janggi", "JANGGI", NULL, &t, &w, &err), STATUS_OK);
+    assert_int_equal(t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE], 0);
+    // Another variant given: refused before any game, no file written.
+    unlink(pgn);
+    assert_int_equal(variant_match("janggi xiangqi", "xiangqi", pgn, &t, &w, &err), STATUS_SYNTAX);
+    if (!strstr(err.msg, "engine B: option.UCI_Variant=xiangqi, but the match plays janggi"))
+        fail_msg("%s", err.msg);
+    assert_int_equal(access(pgn, F_OK), -1);
+    // A combo without janggi: refused before any game, naming the engine and what it offers.
+    assert_int_equal(variant_match("chess shogi", NULL, pgn, &t, &w, &err), STATUS_RANGE);
+    if (!strstr(err.msg, "engine A: its UCI_Variant option does not offer janggi") ||
+        !strstr(err.msg, "chess shogi"))
+        fail_msg("%s", err.msg);
+    assert_int_equal(access(pgn, F_OK), -1);
+    // No UCI_Variant option: played as janggi, each engine named in a warning.
+    assert_int_equal(variant_match("", NULL, NULL, &t, &w, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(w.count, 2);
+    assert_non_null(strstr(w.text[0], "engine A offers no UCI_Variant option"));
+    assert_non_null(strstr(w.text[1], "engine B offers no UCI_Variant option"));
+}
+
+// Fairy-Stockfish (default chess) in a janggi match without option.UCI_Variant: told janggi by
+// the match, it plays no illegal move (skipped without it).
+static void test_fsf_told_janggi(void **state) {
+    (void)state;
+    if (access(FSF_PATH, X_OK) != 0)
+        skip();
+    MatchConfig c = base_config(2);
+    c.limits[0].nodes = c.limits[1].nodes = 200;
+    for (int e = 0; e < 2; e++) {
+        snprintf(c.engine[e].name, sizeof c.engine[e].name, "fsf%d", e);
+        snprintf(c.engine[e].cmd, sizeof c.engine[e].cmd, "%s", FSF_PATH);
+    }
+    MatchTally t;
+    ErrorInfo err;
+    assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_OK);
+    assert_consistent(&t, 1);
+    assert_int_equal(t.wins_by[0][REASON_ILLEGAL_MOVE] + t.wins_by[1][REASON_ILLEGAL_MOVE], 0);
+}
+
 // The engines die with the match, even a SIGKILLed one, while they are deep in a "search"
 // that reads no stdin (so no EOF would end them).
 static void test_engines_die_with_match(void **state) {
@@ -746,16 +1021,19 @@ static void test_engines_die_with_match(void **state) {
         match_run(&c, &t, NULL, NULL, &err);
         _exit(0);
     }
-    for (int i = 0; i < 500 && count_in_file(pids, "") < 2; i++)
+    // Each engine is started twice: once to read its options (it quits at once), then for
+    // the games; the last two pids are those playing.
+    for (int i = 0; i < 500 && count_in_file(pids, "") < 4; i++)
         usleep(10000);
     usleep(100000); // the first `go`: engine A hangs in pause()
-    int pid[2] = {0, 0};
+    int pid[2] = {0, 0}, probe[2];
     FILE *f = fopen(pids, "r");
-    assert_non_null(f);
-    assert_int_equal(fscanf(f, "%d %d", &pid[0], &pid[1]), 2);
-    fclose(f);
-    kill(child, SIGKILL);
+    int got = f ? fscanf(f, "%d %d %d %d", &probe[0], &probe[1], &pid[0], &pid[1]) : 0;
+    if (f)
+        fclose(f);
+    kill(child, SIGKILL); // before any check: a failed check must not leave the match running
     waitpid(child, NULL, 0);
+    assert_int_equal(got, 4);
     for (int e = 0; e < 2; e++) {
         bool gone = false;
         for (int i = 0; i < 200 && !(gone = process_gone(pid[e])); i++)
@@ -814,9 +1092,14 @@ int main(void) {
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_no_overwrite),
         cmocka_unit_test(test_resume_short_pgn),
+        cmocka_unit_test(test_resume_edited_pgn),
+        cmocka_unit_test(test_pgn_escaping),
+        cmocka_unit_test(test_unwritable_outputs),
         cmocka_unit_test(test_two_writers),
         cmocka_unit_test(test_option_refused),
         cmocka_unit_test(test_engines_die_with_match),
+        cmocka_unit_test(test_variant_option),
+        cmocka_unit_test(test_fsf_told_janggi),
         cmocka_unit_test(test_fsf_selfplay),
         cmocka_unit_test(test_fsf_xiangqi),
 #ifdef HANSU_ENGINE_PATH

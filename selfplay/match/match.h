@@ -20,10 +20,14 @@
 /// STATUS_SYNTAX or STATUS_RANGE with a message naming the text.
 Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
 
+/// Told of a warning before the games (an engine that offers no UCI_Variant option).
+typedef void (*MatchWarnFn)(const char *msg, void *arg);
+
 typedef struct MatchConfig {
-    const Variant *variant; // the game played (NULL: janggi); another than janggi sets each
-                            // engine's UCI_Variant to its name (an option.UCI_Variant given
-                            // must agree) and is written into the state file's identity
+    const Variant *variant; // the game played (NULL: janggi). Each engine whose `uci` reply
+                            // offers UCI_Variant is told it (an option.UCI_Variant given must
+                            // agree; a combo without it is refused); another than janggi is
+                            // written into the state file's identity
     EngineSpec engine[2];   // engine 0 is the candidate: scores are from its side
     Limits limits[2];
     int games;                 // total games, even (pairs = games / 2)
@@ -45,6 +49,8 @@ typedef struct MatchConfig {
     int stop_after_pairs; // test hook: stop as if interrupted after this many new pairs
     const char *event, *site;
     atomic_bool *stop; // set from outside (a signal) to stop; may be NULL
+    MatchWarnFn warn;  // may be NULL; under MPI called on rank 0 only
+    void *warn_arg;
 } MatchConfig;
 
 /// The running totals, always from engine 0's side unless indexed by engine.
@@ -68,9 +74,12 @@ typedef struct MatchTally {
 /// Called after each finished pair, with the totals so far (under the match's lock).
 typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void *arg);
 
-/// Plays the match. *tally gets the final totals. Errors: an engine that cannot be started,
-/// openings or state files that cannot be read, a state file of another match, the PGN or
-/// state file not writable — each with a message. A faulty engine during a game is not an
+/// Plays the match. *tally gets the final totals. Before any game each engine is started once
+/// to read its options (UCI_Variant, see MatchConfig.variant) and every output file is checked
+/// to be writable. Errors: an engine that cannot be started or does not offer the variant, an
+/// option.UCI_Variant naming another variant, openings or state files that cannot be read, a
+/// state file of another match, a PGN that differs from what its state file records, the PGN,
+/// state or JSON file not writable — each with a message. A faulty engine during a game is not an
 /// error: that game is scored against it and the engine is restarted.
 /// Under MPI (every rank calls it alike, cluster_init done) rank r of R plays the pairs
 /// k % R == r and sends each to rank 0, which alone touches the files and books every pair

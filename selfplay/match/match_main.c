@@ -339,6 +339,11 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
                t->pairs_total);
 }
 
+static void on_warning(const char *msg, void *arg) {
+    (void)arg;
+    fprintf(stderr, "hansu-match: warning: %s\n", msg);
+}
+
 // Under MPI only rank 0 prints (the usage, progress and summary); another rank prints only
 // an error, naming itself.
 static int run(int argc, char **argv, ClusterPart self) {
@@ -356,6 +361,7 @@ static int run(int argc, char **argv, ClusterPart self) {
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     cli.cfg.stop = &stop_requested;
+    cli.cfg.warn = on_warning;
     MatchTally tally;
     st = match_run(&cli.cfg, &tally, on_progress, NULL, &err);
     if (st != STATUS_OK && self.index > 1)

@@ -8,6 +8,25 @@
 #include "notation.h"
 #include "variant.h"
 
+// Writes one tag pair, its value escaped as a PGN string (PGN standard, 7: a quote as \" and
+// a backslash as \\); a control character (a tag is one line) as a space.
+static void put_tag(FILE *f, const char *name, const char *value) {
+    fprintf(f, "[%s \"", name);
+    for (const char *c = value ? value : ""; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fputc('\\', f);
+        fputc((unsigned char)*c < ' ' ? ' ' : *c, f);
+    }
+    fputs("\"]\n", f);
+}
+
+// Writes a comment's text: it ends at the first '}' (PGN has no escape there), so a '}' in
+// it is written as ')'.
+static void put_comment_text(FILE *f, const char *text) {
+    for (int i = 0; text[i]; i++)
+        fputc(text[i] == '}' ? ')' : text[i], f);
+}
+
 // Writes one token of the move text, wrapped before column 80.
 static void put_token(FILE *f, const char *tok, int *col) {
     int len = (int)strlen(tok);
@@ -40,31 +59,44 @@ static void write_moves(FILE *f, const PgnGame *g, const char *result) {
         commented = g->comments && g->comments[i] && g->comments[i][0];
         if (commented) {
             snprintf(tok, sizeof tok, "{%.60s}", g->comments[i]);
+            for (char *c = tok + 1; c[1]; c++) // the closing brace is the last character
+                *c = *c == '}' ? ')' : *c;
             put_token(f, tok, &col);
         }
     }
     if (col > 0)
         fputc('\n', f);
-    if (g->detail && g->detail[0])
-        fprintf(f, "{%s} ", g->detail);
+    if (g->detail && g->detail[0]) {
+        fputc('{', f);
+        put_comment_text(f, g->detail);
+        fputs("} ", f);
+    }
     fprintf(f, "%s\n\n", result);
 }
 
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
     const char *result = g->draw ? "1/2-1/2" : g->winner == CHO ? "1-0" : "0-1";
-    fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", g->event, g->site,
-            g->date, g->round);
-    fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", g->white, g->black, result);
-    fprintf(f, "[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n",
-            g->variant ? g->variant : variant_default()->name, g->fen);
+    char round[16], plies[16];
+    snprintf(round, sizeof round, "%d", g->round);
+    snprintf(plies, sizeof plies, "%d", g->nmoves);
+    put_tag(f, "Event", g->event);
+    put_tag(f, "Site", g->site);
+    put_tag(f, "Date", g->date);
+    put_tag(f, "Round", round);
+    put_tag(f, "White", g->white);
+    put_tag(f, "Black", g->black);
+    put_tag(f, "Result", result);
+    put_tag(f, "Variant", g->variant ? g->variant : variant_default()->name);
+    put_tag(f, "SetUp", "1");
+    put_tag(f, "FEN", g->fen);
     if (g->opening)
-        fprintf(f, "[Opening \"%s\"]\n", g->opening);
+        put_tag(f, "Opening", g->opening);
     if (g->time_control)
-        fprintf(f, "[TimeControl \"%s\"]\n", g->time_control);
-    fprintf(f, "[Termination \"%s\"]\n[PlyCount \"%d\"]\n", rules_reason_name(g->reason),
-            g->nmoves);
+        put_tag(f, "TimeControl", g->time_control);
+    put_tag(f, "Termination", rules_reason_name(g->reason));
+    put_tag(f, "PlyCount", plies);
     for (int i = 0; i < g->ntags; i++)
-        fprintf(f, "[%s \"%s\"]\n", g->tags[i].name, g->tags[i].value);
+        put_tag(f, g->tags[i].name, g->tags[i].value);
     fputc('\n', f);
     write_moves(f, g, result);
     if (fflush(f) != 0 || ferror(f))

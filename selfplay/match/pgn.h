@@ -16,8 +16,9 @@ typedef struct PgnTag {
     const char *name, *value;
 } PgnTag;
 
-/// One finished game as the PGN writer needs it. Strings may not contain '"' or newlines;
-/// comments may not contain '}'.
+/// One finished game as the PGN writer needs it. Any text may be given: tag values are escaped
+/// as PGN strings (a quote and a backslash each preceded by a backslash; a control character
+/// written as a space), and a '}' in a comment is written as ')'.
 typedef struct PgnGame {
     const char *event, *site, *date; // date as YYYY.MM.DD
     int round;                       // the game pair's number, shared by both games of a pair

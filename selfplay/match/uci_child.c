@@ -25,6 +25,8 @@ struct UciChild {
     int exit_status; // waitpid status once reaped, -1 before
     size_t len;      // bytes waiting in buf
     char buf[ENGINE_LINE_MAX * 2];
+    bool has_variant;                   // the `uci` reply offered a UCI_Variant option
+    char variants[ENGINE_LINE_MAX / 2]; // its combo values, each followed by one space
 };
 
 const EngineSpec *child_spec(const UciChild *e) { return &e->spec; }
@@ -135,7 +137,26 @@ static void describe_exit(int status, char *out, size_t len) {
         snprintf(out, len, "status %d", status);
 }
 
-// Reads lines until one starts with `want` or the deadline passes.
+// Keeps the values of an "option name UCI_Variant type combo ... var V ..." line of the `uci`
+// reply (the UCI protocol's option line; a value is the word after each "var").
+static void note_option(UciChild *e, const char *line) {
+    static const char PREFIX[] = "option name UCI_Variant type ";
+    if (strncasecmp(line, PREFIX, sizeof PREFIX - 1) != 0)
+        return;
+    e->has_variant = true;
+    e->variants[0] = '\0';
+    size_t n = 0;
+    for (const char *p = strstr(line, " var "); p; p = strstr(p, " var ")) {
+        p += 5;
+        int w = (int)strcspn(p, " ");
+        if (n + (size_t)w + 2 > sizeof e->variants)
+            break;
+        n += (size_t)snprintf(e->variants + n, sizeof e->variants - n, "%.*s ", w, p);
+    }
+}
+
+// Reads lines until one starts with `want` or the deadline passes; option lines (the `uci`
+// reply's) are noted.
 static ChildRead wait_for(UciChild *e, const char *want, int64_t deadline) {
     char line[ENGINE_LINE_MAX];
     size_t n = strlen(want);
@@ -145,8 +166,21 @@ static ChildRead wait_for(UciChild *e, const char *want, int64_t deadline) {
             return r;
         if (strncmp(line, want, n) == 0 && (line[n] == '\0' || line[n] == ' '))
             return CHILD_LINE;
+        note_option(e, line);
     }
 }
+
+VariantOffer child_variant_offer(const UciChild *e, const char *variant) {
+    if (!e->has_variant)
+        return VARIANT_OPTION_NONE;
+    size_t n = strlen(variant);
+    for (const char *p = e->variants; *p; p += strcspn(p, " ") + 1)
+        if (strncasecmp(p, variant, n) == 0 && p[n] == ' ')
+            return VARIANT_OPTION_OFFERS;
+    return VARIANT_OPTION_LACKS;
+}
+
+const char *child_variant_values(const UciChild *e) { return e->variants; }
 
 bool child_reply_is_refusal(const char *line) {
     // Stockfish and Fairy-Stockfish: "No such option: NAME"; Hansu and others: "info string

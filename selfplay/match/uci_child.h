@@ -35,7 +35,8 @@ typedef enum {
 
 typedef struct UciChild UciChild;
 
-/// Starts the engine, sends `uci` and waits for `uciok`, sends each option followed by
+/// Starts the engine, sends `uci` and waits for `uciok` (noting its UCI_Variant option:
+/// child_variant_offer), sends each option followed by
 /// `isready` and waits for `readyok`, all within timeout_ms. SIGPIPE is ignored from then on,
 /// so a write to a dead engine fails instead of killing the match. The child gets SIGKILL when
 /// the thread that started it ends (PR_SET_PDEATHSIG): start and stop an engine in one thread.
@@ -64,6 +65,21 @@ ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_m
 /// Sends `isready` and waits for `readyok` before deadline_ms, dropping other lines (e.g. a
 /// late `bestmove`). True when the engine answered.
 bool child_sync(UciChild *e, int64_t deadline_ms);
+
+/// How an engine's `uci` reply offered the UCI_Variant option (a combo of variant names).
+typedef enum {
+    VARIANT_OPTION_NONE = 0, // no UCI_Variant option: the engine plays one game natively
+    VARIANT_OPTION_OFFERS,   // the combo lists the variant
+    VARIANT_OPTION_LACKS     // the combo does not list it
+} VariantOffer;
+
+/// Whether the started engine's UCI_Variant combo lists variant (compared without case, as
+/// Stockfish compares combo values).
+VariantOffer child_variant_offer(const UciChild *e, const char *variant);
+
+/// The UCI_Variant combo's values as the engine listed them, each followed by a space ("" when
+/// it offers none; cut after about 4000 characters).
+const char *child_variant_values(const UciChild *e);
 
 /// The spec the engine was started from.
 const EngineSpec *child_spec(const UciChild *e);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// A match's output files: each finished pair's two games as PGN text (pgn.c writes them),
+// appended to the PGN with the length and SHA-256 that the state file records; and every
+// output file checked to be writable before the first game.
+#define _GNU_SOURCE
+#include "match_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pgn.h"
+#include "variant.h"
+
+static void time_control_text(const Limits *l, char *out, size_t len) {
+    if (l->kind == LIMIT_CLOCK && l->byoyomi > 0)
+        snprintf(out, len, "%g+%dx%g", l->base / 1000.0, l->periods, l->byoyomi / 1000.0);
+    else if (l->kind == LIMIT_CLOCK)
+        snprintf(out, len, "%g+%g", l->base / 1000.0, l->inc / 1000.0);
+    else if (l->kind == LIMIT_MOVETIME)
+        snprintf(out, len, "1/%g", l->movetime / 1000.0);
+    else
+        snprintf(out, len, "-");
+}
+
+// Writes both games of pair k as PGN to f (the PGN file, or a rank's message to rank 0).
+static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
+                             const GameOutcome o[2], ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
+    char tc[48];
+    time_control_text(&c->limits[0], tc, sizeof tc);
+    for (int i = 0; f && i < 2; i++) {
+        PgnGame p = {.event = c->event,
+                     .site = c->site,
+                     .date = m->date,
+                     .round = k + 1,
+                     .white = c->engine[i].name,
+                     .black = c->engine[1 - i].name,
+                     .fen = fen,
+                     .opening = m->openings[k % m->nopenings].name,
+                     .time_control = tc,
+                     .moves = o[i].moves,
+                     .nmoves = o[i].nmoves,
+                     .variant = m->variant->name,
+                     .winner = o[i].winner,
+                     .draw = o[i].draw,
+                     .reason = o[i].reason,
+                     .detail = o[i].detail};
+        Status st = pgn_write(f, &p, err);
+        if (st != STATUS_OK)
+            return st;
+    }
+    return STATUS_OK;
+}
+
+// The PGN text of pair k's two games in *text (malloc'd, *len bytes; none without a PGN).
+Status match_output_pair_text(const Match *m, int k, const char *fen, const GameOutcome o[2],
+                              char **text, size_t *len, ErrorInfo *err) {
+    *text = NULL;
+    *len = 0;
+    FILE *f = open_memstream(text, len);
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "match: out of memory");
+    Status st = write_pgn_pair(m, m->cfg->pgn_path ? f : NULL, k, fen, o, err);
+    if (fclose(f) != 0 && st == STATUS_OK)
+        st = error_set(err, STATUS_NOMEM, "match: out of memory");
+    return st;
+}
+
+// The hex digest of the PGN's bytes so far, as the next state line records it.
+void match_output_digest(Match *m) {
+    Sha256 copy = m->pgn_hash;
+    sha256_final(&copy, m->pgn_digest);
+}
+
+// Appends a pair's PGN text to the PGN (under the match's lock), its length and SHA-256
+// carried on for the state file.
+Status match_output_append(Match *m, const char *text, size_t len, ErrorInfo *err) {
+    if (!m->pgn)
+        return STATUS_OK;
+    if (fwrite(text, 1, len, m->pgn) != len || fflush(m->pgn) != 0)
+        return error_set(err, STATUS_IO, "PGN %s: write failed (%s)", m->cfg->pgn_path,
+                         strerror(errno));
+    sha256_update(&m->pgn_hash, text, len);
+    m->pgn_end += (long long)len;
+    match_output_digest(m);
+    return STATUS_OK;
+}
+
+// A file can be written at path (flag names it in the message): not a folder, and opened for
+// appending when it exists, or created (and removed again) in its folder when it does not.
+static Status check_writable(const char *flag, const char *path, ErrorInfo *err) {
+    struct stat sb;
+    bool exists = stat(path, &sb) == 0;
+    if (!exists && errno != ENOENT)
+        return error_set(err, STATUS_IO, "%s %s: %s", flag, path, strerror(errno));
+    if (exists && S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
+    int fd = exists ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+                    : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return error_set(err, STATUS_IO, "%s %s: cannot be written (%s)", flag, path,
+                         strerror(errno));
+    close(fd);
+    if (!exists)
+        unlink(path);
+    return STATUS_OK;
+}
+
+// Every file the match writes can be written, checked before the engines start: a JSON that
+// cannot be written used to be found after the first pair.
+Status match_output_check(const MatchConfig *c, ErrorInfo *err) {
+    const char *paths[3] = {c->pgn_path, c->state_path, c->json_path};
+    const char *flags[3] = {"--pgn", "--state", "--json"};
+    for (int i = 0; i < 3; i++) {
+        Status st = paths[i] ? check_writable(flags[i], paths[i], err) : STATUS_OK;
+        if (st != STATUS_OK)
+            return st;
+    }
+    return STATUS_OK;
+}

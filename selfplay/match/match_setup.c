@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// A match's preparation: its openings and start positions, its engines (the UCI_Variant each is
+// told, read from its options), and the writer lock.
+#define _GNU_SOURCE
+#include "match_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "board.h"
+#include "movegen.h"
+#include "openings.h"
+#include "prng.h"
+#include "rules.h"
+#include "variant.h"
+
+// The variant's start positions (janggi: the 16 formation pairings; a variant without
+// formations: its start position), or the FENs of the openings file (openings.h: each checked
+// by the rules core as a position of the match's variant).
+Status match_setup_openings(Match *m, ErrorInfo *err) {
+    Board *b = malloc(sizeof *b);
+    if (!b)
+        return error_set(err, STATUS_NOMEM, "openings: out of memory");
+    Status st = STATUS_OK;
+    const char *path = m->cfg->openings_path;
+    const Variant *v = m->variant;
+    const int pairings = v->formation_count ? variant_pairing_count(v) : 1;
+    m->openings = calloc(path ? OPENINGS_MAX : (size_t)pairings, sizeof *m->openings);
+    if (!m->openings) {
+        st = error_set(err, STATUS_NOMEM, "openings: out of memory");
+        goto cleanup;
+    }
+    if (!path && v->formation_count == 0) {
+        fen_parse_variant(b, v, v->start_fen, NULL);
+        fen_write(b, m->openings[0].fen, FEN_BUFFER);
+        snprintf(m->openings[0].name, sizeof m->openings[0].name, "start");
+        m->nopenings = 1;
+        goto cleanup;
+    }
+    if (!path) {
+        for (int p = 0; p < pairings; p++) {
+            variant_setup_pairing(v, b, p);
+            fen_write(b, m->openings[p].fen, FEN_BUFFER);
+            snprintf(m->openings[p].name, sizeof m->openings[p].name, "%s vs %s",
+                     v->formation_names[variant_pairing_cho(v, p)],
+                     v->formation_names[variant_pairing_han(v, p)]);
+        }
+        m->nopenings = pairings;
+        goto cleanup;
+    }
+    Openings file;
+    if ((st = openings_load(path, v, &file, err)) != STATUS_OK)
+        goto cleanup;
+    for (int i = 0; i < file.count; i++) {
+        Opening *o = &m->openings[m->nopenings++];
+        snprintf(o->fen, sizeof o->fen, "%s", file.fen[i]);
+        snprintf(o->name, sizeof o->name, "%s:%d", "line", file.line[i]);
+    }
+    openings_free(&file);
+cleanup:
+    free(b);
+    return st;
+}
+
+// The start FEN of pair k: its opening plus the seeded random plies (no passes), the same
+// for both games of the pair. Stops early rather than reach a finished game.
+void match_setup_pair_fen(const Match *m, int k, Board *b, char fen[FEN_BUFFER]) {
+    const Opening *o = &m->openings[k % m->nopenings];
+    fen_parse_variant(b, m->variant, o->fen, NULL);
+    uint64_t rng = m->cfg->seed ^ ((uint64_t)k * 0xD1B54A32D192ED03ull);
+    for (int i = 0; i < m->cfg->random_plies; i++) {
+        MoveList list, moves = {.count = 0};
+        movegen_legal(b, &list);
+        for (int j = 0; j < list.count; j++)
+            if (!move_is_pass(list.moves[j]))
+                moves.moves[moves.count++] = list.moves[j];
+        if (moves.count == 0)
+            break;
+        board_make(b, moves.moves[prng_next(&rng) % (uint64_t)moves.count]);
+        GameResult res;
+        if (rules_game_over(b, &res)) {
+            board_unmake(b);
+            break;
+        }
+    }
+    fen_write(b, fen, FEN_BUFFER);
+}
+
+// The index of engine e's option.UCI_Variant, or -1.
+static int given_variant(const EngineSpec *e) {
+    int given = -1;
+    for (int k = 0; k < e->noptions; k++)
+        if (strcasecmp(e->opt_name[k], "UCI_Variant") == 0)
+            given = k;
+    return given;
+}
+
+// The engines as started: an option.UCI_Variant given must name the match's variant (the
+// default one too: a janggi match refuses option.UCI_Variant=xiangqi).
+Status match_setup_variant_options(Match *m, ErrorInfo *err) {
+    for (int i = 0; i < 2; i++) {
+        EngineSpec *e = &m->engine[i];
+        *e = m->cfg->engine[i];
+        int given = given_variant(e);
+        if (given >= 0 && strcasecmp(e->opt_value[given], m->variant->name) != 0)
+            return error_set(err, STATUS_SYNTAX,
+                             "engine %s: option.UCI_Variant=%s, but the match plays %s", e->name,
+                             e->opt_value[given], m->variant->name);
+    }
+    return STATUS_OK;
+}
+
+// Starts engine i once, without its options, to read its `uci` reply: an engine whose
+// UCI_Variant combo lists the variant is told it (first, as a GUI does: Fairy-Stockfish resets
+// its position to the variant's start); one whose combo lacks it is refused; one without the
+// option is taken to play the variant natively, and named in a warning.
+Status match_setup_probe_engine(Match *m, int i, ErrorInfo *err) {
+    EngineSpec *e = &m->engine[i], bare = *e;
+    bare.noptions = 0;
+    UciChild *child = NULL;
+    Status st = child_start(&child, &bare, m->cfg->start_timeout, err);
+    if (st != STATUS_OK)
+        return st;
+    const char *name = m->variant->name;
+    VariantOffer offer = child_variant_offer(child, name);
+    if (offer == VARIANT_OPTION_LACKS)
+        st = error_set(err, STATUS_RANGE,
+                       "engine %s: its UCI_Variant option does not offer %s (it offers: %.120s)",
+                       e->name, name, child_variant_values(child));
+    child_stop(child);
+    if (st != STATUS_OK || given_variant(e) >= 0)
+        return st;
+    if (offer == VARIANT_OPTION_NONE) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "engine %s offers no UCI_Variant option: taken to play %s natively", e->name,
+                 name);
+        if (m->cfg->warn && m->rank == 0)
+            m->cfg->warn(msg, m->cfg->warn_arg);
+        return STATUS_OK;
+    }
+    if (e->noptions == ENGINE_MAX_OPTIONS)
+        return error_set(err, STATUS_RANGE, "engine %s: no room for option UCI_Variant", e->name);
+    memmove(e->opt_name[1], e->opt_name[0], sizeof e->opt_name[0] * (size_t)e->noptions);
+    memmove(e->opt_value[1], e->opt_value[0], sizeof e->opt_value[0] * (size_t)e->noptions);
+    snprintf(e->opt_name[0], sizeof e->opt_name[0], "UCI_Variant");
+    snprintf(e->opt_value[0], sizeof e->opt_value[0], "%s", name);
+    e->noptions++;
+    return STATUS_OK;
+}
+
+// The writer lock beside the PGN ("<pgn>.lock"), or beside the state file when there is no
+// PGN; none when the match writes no file.
+Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err) {
+    const char *target = c->pgn_path ? c->pgn_path : c->state_path;
+    *lock = NULL;
+    if (!target)
+        return STATUS_OK;
+    char path[4200];
+    if (snprintf(path, sizeof path, "%s.lock", target) >= (int)sizeof path)
+        return error_set(err, STATUS_RANGE, "%.200s...: path too long", target);
+    return run_lock_take(path, lock, err);
+}
