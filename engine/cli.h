@@ -39,3 +39,9 @@ void cli_json_number(FILE *f, double v);
 /// path, so a reader sees the old file or the new one, never a part. STATUS_IO naming the
 /// file and the cause.
 Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInfo *err);
+
+/// Checks before slow work that a file can be created at path (an output flag's value): it is
+/// not a folder, and a probe file can be made (and is removed again) in its folder, where a
+/// temporary file of cli_write_atomic goes too. STATUS_IO "FLAG PATH: a folder, not a file" or
+/// "FLAG PATH: cannot write into its folder DIR (cause)".
+Status cli_check_writable(const char *flag, const char *path, ErrorInfo *err);

@@ -800,6 +800,11 @@ static int play_run(const SelfplayConfig *cfg_in, const Cli *cli_in, bool tty) {
         fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
         return 2;
     }
+    // Every output path before the first game, not after the last.
+    if (cli.json_path && cli_check_writable("--json", cli.json_path, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+        return 2;
+    }
     // The folder before the bench: a bad --out or --resume is told at once.
     Status st = runner_prepare_out(&cfg, &err);
     if (st != STATUS_OK && self.count == 1) {

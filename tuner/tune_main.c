@@ -2,14 +2,12 @@
 // hansu-tune: fits the evaluation weights to self-play outcomes (Texel tuning) and writes
 // the weights header. The only file of the tuner that prints or exits.
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -343,24 +341,6 @@ static Status hash_inputs(const Options *o, EvalBannerInput **out, int *n, Error
     return st;
 }
 
-// A file can be created at path: it is not a folder, and a probe file can be made (and is
-// removed again) in its folder, where the header's temporary file goes too.
-static Status check_writable(const char *flag, const char *path, ErrorInfo *err) {
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
-    char dir[4096], probe[4200];
-    snprintf(dir, sizeof dir, "%s", path);
-    snprintf(probe, sizeof probe, "%s/.hansu-tune-probe-XXXXXX", dirname(dir));
-    int fd = mkstemp(probe);
-    if (fd < 0)
-        return error_set(err, STATUS_IO, "%s %s: cannot write into its folder %s (%s)", flag, path,
-                         dir, strerror(errno));
-    close(fd);
-    unlink(probe);
-    return STATUS_OK;
-}
-
 // Step 0: what can fail without the data is checked before it is read (which takes minutes):
 // --init is parsed, and files can be written where --out and --loss-csv say.
 static Status check_files(Run *r, ErrorInfo *err) {
@@ -370,12 +350,12 @@ static Status check_files(Run *r, ErrorInfo *err) {
     if (r->o.init &&
         (st = weights_read_header(r->o.init, spec->param_count, r->start, err)) != STATUS_OK)
         return st;
-    if (!r->o.dry_run && (st = check_writable("--out", r->o.out, err)) != STATUS_OK)
+    if (!r->o.dry_run && (st = cli_check_writable("--out", r->o.out, err)) != STATUS_OK)
         return st;
-    if (r->o.loss_csv && (st = check_writable("--loss-csv", r->o.loss_csv, err)) != STATUS_OK)
+    if (r->o.loss_csv && (st = cli_check_writable("--loss-csv", r->o.loss_csv, err)) != STATUS_OK)
         return st;
     if (r->o.json)
-        st = check_writable("--json", r->o.json, err);
+        st = cli_check_writable("--json", r->o.json, err);
     return st;
 }
 
