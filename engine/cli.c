@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,6 +61,8 @@ Status cli_parse_double(const char *flag, const char *text, double lo, double hi
     *out = v;
     return STATUS_OK;
 }
+
+void cli_ignore_sigxfsz(void) { signal(SIGXFSZ, SIG_IGN); }
 
 void cli_json_string(FILE *f, const char *s) {
     fputc('"', f);

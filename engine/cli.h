@@ -28,6 +28,11 @@ Status cli_parse_int(const char *flag, const char *text, int lo, int hi, int *ou
 Status cli_parse_double(const char *flag, const char *text, double lo, double hi, double *out,
                         ErrorInfo *err);
 
+/// Ignores SIGXFSZ, called first by every front end: past a file size limit (ulimit -f) a
+/// write then fails with EFBIG and is reported with the file's name ("File too large")
+/// instead of the signal killing the process without a word, a temporary file left behind.
+void cli_ignore_sigxfsz(void);
+
 /// Writes s as a JSON string (quoted; '"', '\\' and control characters escaped).
 void cli_json_string(FILE *f, const char *s);
 

@@ -160,6 +160,7 @@ static int run_print_weights(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    cli_ignore_sigxfsz();
     engine_init();
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         if (argc > 2) {

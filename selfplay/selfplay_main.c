@@ -42,7 +42,8 @@ static void on_signal(int sig) {
 static void usage(FILE *f) {
     fprintf(
         f, "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
-           "       hansu-selfplay merge -o OUT.h5 DIR|FILE...   combine shards into one file\n"
+           "       hansu-selfplay merge -o OUT.h5 [--force] DIR|FILE...   combine shards into one "
+           "file\n"
            "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
            "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
            "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
@@ -285,13 +286,17 @@ static bool collect_inputs(int argc, char **argv, char ***files, size_t *n, Erro
 
 static int cmd_merge(int argc, char **argv) {
     const char *out = NULL;
+    bool force = false;
     int first = 1;
-    if (argc >= 3 && strcmp(argv[1], "-o") == 0) {
-        out = argv[2];
-        first = 3;
-    }
+    for (; first < argc; first++)
+        if (strcmp(argv[first], "-o") == 0 && first + 1 < argc)
+            out = argv[++first];
+        else if (strcmp(argv[first], "--force") == 0)
+            force = true;
+        else
+            break;
     if (!out || first >= argc) {
-        fprintf(stderr, "usage: hansu-selfplay merge -o OUT.h5 DIR|FILE...\n");
+        fprintf(stderr, "usage: hansu-selfplay merge -o OUT.h5 [--force] DIR|FILE...\n");
         return 2;
     }
     char **files;
@@ -310,6 +315,12 @@ static int cmd_merge(int argc, char **argv) {
     Status st = out_copy ? run_lock_take_dir(dirname(out_copy), &lock, &err)
                          : error_set(&err, STATUS_NOMEM, "out of memory");
     free(out_copy);
+    // An existing file is replaced only when asked: a merge must not lose a file without a word.
+    if (st == STATUS_OK && !force && access(out, F_OK) == 0)
+        st = error_set(&err, STATUS_IO,
+                       "-o %s already exists: give --force to replace it, or "
+                       "another -o",
+                       out);
     if (st == STATUS_OK)
         st = h5store_merge(files, n, out, &err);
     run_lock_release(lock);
@@ -859,9 +870,7 @@ static int play_run(const SelfplayConfig *cfg_in, const Cli *cli_in, bool tty) {
 
 int main(int argc, char **argv) {
     engine_init();
-    // Past a file size limit (ulimit -f) a write must fail with EFBIG, reported with the
-    // file's name, instead of SIGXFSZ killing the run without a word.
-    signal(SIGXFSZ, SIG_IGN);
+    cli_ignore_sigxfsz();
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "verify") == 0)

@@ -10,3 +10,11 @@ if(TARGET hansu-match AND TARGET hansu-selfplay AND TARGET hansu-tune AND EXISTS
            ${CMAKE_CURRENT_BINARY_DIR}/json_outputs.d $<TARGET_FILE:hansu-tune>)
   set_tests_properties(json_outputs_py PROPERTIES TIMEOUT 120)
 endif()
+# Output files of the front ends (issue 23 §5): a file size limit, one writer of a tuner's
+# --out, merge over an existing file.
+if(TARGET hansu-selfplay AND TARGET hansu-tune)
+  add_test(NAME cli_files COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_files.sh
+           $<TARGET_FILE:hansu-selfplay> $<TARGET_FILE:hansu-tune>
+           ${CMAKE_CURRENT_BINARY_DIR}/cli_files.d)
+  set_tests_properties(cli_files PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION "all checks passed")
+endif()

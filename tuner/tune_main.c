@@ -17,6 +17,7 @@
 #include "eval.h"
 #include "eval_header.h"
 #include "optimizer.h"
+#include "run_lock.h"
 #include "sha256.h"
 #include "timeman.h"
 #include "trace_store.h"
@@ -84,7 +85,8 @@ static void usage(FILE *f) {
         "  --seed S           split, per-game choice, shuffle and batch order (default 1)\n"
         "  --threads N        OpenMP threads (default: all cores)\n"
         "\nOutput:\n"
-        "  --out PATH         weights header to write (default engine/V/eval_weights.h)\n"
+        "  --out PATH         weights header to write (default engine/V/eval_weights.h);\n"
+        "                     one tuner at a time: a second one is refused (PATH.lock)\n"
         "  --dry-run          train and report, write no header\n"
         "  --loss-csv PATH    write the loss curve (epoch,train_mse,valid_mse,seconds)\n"
         "  --json FILE        the run's result for programs (docs/json-outputs.md)\n"
@@ -301,6 +303,7 @@ typedef struct Run {
     EvalBannerInput *inputs; // every input file with its "sha256:<hex>" (hash_inputs)
     int ninputs;
     char out_sha256[65]; // of the header written, "" for --dry-run
+    RunLock *out_lock;   // "OUT.lock", held from the checks to the end (one writer of --out)
     int64_t start_ms;    // wall clock at start (timeman_now_ms)
 } Run;
 
@@ -341,6 +344,19 @@ static Status hash_inputs(const Options *o, EvalBannerInput **out, int *n, Error
     return st;
 }
 
+// Takes the writer lock of --out: the file "OUT.lock" (run_lock.h).
+static Status lock_out(Run *r, ErrorInfo *err) {
+    size_t len = strlen(r->o.out);
+    char *path = malloc(len + 6);
+    if (!path)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    memcpy(path, r->o.out, len);
+    memcpy(path + len, ".lock", 6);
+    Status st = run_lock_take(path, &r->out_lock, err);
+    free(path);
+    return st;
+}
+
 // Step 0: what can fail without the data is checked before it is read (which takes minutes):
 // --init is parsed, and files can be written where --out and --loss-csv say.
 static Status check_files(Run *r, ErrorInfo *err) {
@@ -351,6 +367,10 @@ static Status check_files(Run *r, ErrorInfo *err) {
         (st = weights_read_header(r->o.init, spec->param_count, r->start, err)) != STATUS_OK)
         return st;
     if (!r->o.dry_run && (st = cli_check_writable("--out", r->o.out, err)) != STATUS_OK)
+        return st;
+    // Two tuners writing one header would both report success and one header would be lost:
+    // the second is refused, naming the first one's pid (rank 0 alone writes the files).
+    if (!r->o.dry_run && r->o.tune.rank == 0 && (st = lock_out(r, err)) != STATUS_OK)
         return st;
     if (r->o.loss_csv && (st = cli_check_writable("--loss-csv", r->o.loss_csv, err)) != STATUS_OK)
         return st;
@@ -586,10 +606,20 @@ static Status emit(Run *r, ErrorInfo *err) {
                          .epochs = r->res.epochs_run,
                          .train_loss = r->end_train,
                          .valid_loss = r->end_valid};
-    if (st == STATUS_OK &&
-        (st = eval_header_save(o->out, o->spec, &banner, r->out, err)) == STATUS_OK &&
+    // Printed whole in memory, then written at once: a failed write (a full disk, a file size
+    // limit) is told with its cause and leaves no "OUT.tmp" behind.
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *f = open_memstream(&text, &text_len);
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "%s: out of memory", o->out);
+    st = eval_header_write(f, o->spec, &banner, r->out, err);
+    if (fclose(f) != 0 && st == STATUS_OK)
+        st = error_set(err, STATUS_NOMEM, "%s: out of memory", o->out);
+    if (st == STATUS_OK && (st = cli_write_atomic(o->out, text, text_len, err)) == STATUS_OK &&
         (st = sha256_file(o->out, r->out_sha256, err)) == STATUS_OK)
         printf("wrote %s (sha256 %.16s...)\n", o->out, r->out_sha256);
+    free(text);
     return st;
 }
 
@@ -662,6 +692,7 @@ static Status write_json(const Run *r, ErrorInfo *err) {
 static int run_main(int argc, char **argv);
 
 int main(int argc, char **argv) {
+    cli_ignore_sigxfsz();
     ErrorInfo err;
     if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-tune: %s\n", err.msg);
@@ -735,7 +766,8 @@ static int run_main(int argc, char **argv) {
     if (st == STATUS_OK && lead && r->o.json && (st = write_json(r, &err)) == STATUS_OK)
         printf("wrote %s\n", r->o.json);
     if (r->csv && fclose(r->csv) != 0 && st == STATUS_OK)
-        st = error_set(&err, STATUS_IO, "%s: write error", r->o.loss_csv);
+        st = error_set(&err, STATUS_IO, "%s: %s", r->o.loss_csv, strerror(errno));
+    run_lock_release(r->out_lock);
     trace_store_free(&r->train);
     trace_store_free(&r->valid);
     for (int i = 0; i < r->ninputs; i++)

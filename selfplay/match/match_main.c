@@ -373,6 +373,7 @@ static int run(int argc, char **argv, ClusterPart self) {
 }
 
 int main(int argc, char **argv) {
+    cli_ignore_sigxfsz();
     ErrorInfo err;
     if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-match: %s\n", err.msg);
