@@ -38,7 +38,10 @@ static Status enum_error(const Flag *f, const char *value, ErrorInfo *err) {
         count++;
     for (size_t i = 0; i < count && len < sizeof list; i++)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-                                i == 0 ? "" : i + 1 < count ? ", " : " or ", f->choices[i]);
+                                i == 0          ? ""
+                                : i + 1 < count ? ", "
+                                                : " or ",
+                                f->choices[i]);
     return error_set(err, STATUS_SYNTAX, "%s: '%s' is not %s", f->name, value, list);
 }
 
@@ -168,4 +171,6 @@ void flags_help(FILE *f, const Flag *table, size_t n, int column) {
         fprintf(f, "%*s", len < column ? column - len : 1, "");
         help_text(f, fl->help, column);
     }
+    // The parser's own flag, in every table.
+    fprintf(f, "  --help%*sthis text\n", column > 8 ? column - 8 : 1, "");
 }

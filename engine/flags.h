@@ -56,9 +56,9 @@ struct Flag {
 
 /// What flags_parse found besides the flags.
 typedef struct FlagResult {
-    bool help;   // --help or -h was given (parsing stopped there)
-    int npos;    // positional words, in order, in pos
-    char **pos;  // the caller's array of at least argc entries, or NULL: a word is refused
+    bool help;  // --help or -h was given (parsing stopped there)
+    int npos;   // positional words, in order, in pos
+    char **pos; // the caller's array of at least argc entries, or NULL: a word is refused
 } FlagResult;
 
 /// Parses argv[first..argc) against table[0..n) into dest. "--name=value" is read as
@@ -71,7 +71,7 @@ Status flags_parse(const Flag *table, size_t n, int argc, char **argv, int first
                    FlagResult *res, ErrorInfo *err);
 
 /// Prints one line per flag of table (and its sections) to f: "  --name META" padded to
-/// column, then the help text, continuation lines indented to column.
+/// column, then the help text, continuation lines indented to column; last, "--help".
 void flags_help(FILE *f, const Flag *table, size_t n, int column);
 
 /// The entries of a table array.

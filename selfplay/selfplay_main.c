@@ -3,7 +3,6 @@
 // `verify`, `show`, `digest` and `export` subcommands for run folders. The only file here that
 // prints or exits.
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
@@ -20,6 +19,7 @@
 #include "engine.h"
 #include "export.h"
 #include "fen.h"
+#include "flags.h"
 #include "h5store.h"
 #include "notation.h"
 #include "openings.h"
@@ -39,65 +39,19 @@ static void on_signal(int sig) {
     atomic_store(&stop_requested, 1);
 }
 
-static void usage(FILE *f) {
-    fprintf(
-        f, "usage: hansu-selfplay [options]            play self-play games into a run folder\n"
-           "       hansu-selfplay merge -o OUT.h5 [--force] DIR|FILE...   combine shards into one "
-           "file\n"
-           "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
-           "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
-           "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
-           "replay\n"
-           "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
-           "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
-           "- is stdout)\n"
-           "\n"
-           "options (defaults in brackets):\n"
-           "  --games N            games to reach in the run folder [1000]\n"
-           "  --hours H            play for H hours (with --games: whichever comes first)\n"
-           "  --threads T          worker threads, at most 4 per CPU [all cores]\n"
-           "  --out DIR            run folder, one writer at a time [runs/selfplay]\n"
-           "  --seed S             run seed; game i uses a stream derived from (S, i) [1]\n"
-           "  --random-plies K     random legal opening plies per game [8]\n"
-           "  --variant V          janggi (16 formation pairings) or xiangqi (its start position)\n"
-           "                       [janggi]; a xiangqi game still going at ply 600 is drawn\n"
-           "  --openings FILE      start positions of the variant, one FEN a line (# comments):\n"
-           "                       game i from FEN i %% n, then the random plies [none]\n"
-           "  --nodes N            nodes per move, reproducible [2000]; give one of these three\n"
-           "  --depth D            plies per move instead of nodes\n"
-           "  --movetime MS        milliseconds per move instead of nodes (not reproducible)\n"
-           "  --nodes-spread F     draw each move's nodes from N*[1-F, 1+F], F < 1 [0]\n"
-           "  --resign-cp CP       resign when the mover's score stays <= -CP ... [off]\n"
-           "  --resign-plies N     ... for N of its own moves in a row [4]\n"
-           "  --adjudicate-cp CP   adjudicate a win when |score| >= CP with the same leader ... "
-           "[off]\n"
-           "  --adjudicate-plies N ... for N plies in a row [8]\n"
-           "  --hash MB            TT per worker, MB [16]\n"
-           "  --no-bench           skip the bench signature at start (recorded as 'skipped')\n"
-           "  --resume             continue the run in --out (same settings, shards there)\n"
-           "  --checkpoint-s S     seconds between checkpoints [5]\n"
-           "  --checkpoint-games N games between checkpoints [200]\n"
-           "  --shard-positions N  positions per shard file [262144]\n"
-           "  --progress S         seconds between progress lines [1 on a terminal, else 30]\n"
-           "  --json FILE          the run's result for programs (docs/json-outputs.md)\n"
-           "  --part I/K           play part I of K of the schedule (games i with i %% K == I-1)\n"
-           "                       into the shared --out, e.g. as a Slurm job array; under\n"
-           "                       mpirun -np R (an MPI build) rank r plays part r+1/R itself\n"
-           "  --help               this text\n");
-}
+static void usage(FILE *f);
+
+// The play command's settings: the runner's, and the front end's own.
+typedef struct PlayArgs {
+    SelfplayConfig cfg;
+    bool hours_given, games_given, part_given;
+    const char *json_path; // --json FILE, or NULL
+} PlayArgs;
 
 // A flag's number, the whole text in 0..max; false with a message naming flag and text.
 static bool parse_u64(const char *flag, const char *s, uint64_t max, uint64_t *out) {
     ErrorInfo err;
     if (cli_parse_u64(flag, s, max, out, &err) == STATUS_OK)
-        return true;
-    fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
-    return false;
-}
-
-static bool parse_double(const char *flag, const char *s, double *out) {
-    ErrorInfo err;
-    if (cli_parse_double(flag, s, 0, HUGE_VAL, out, &err) == STATUS_OK)
         return true;
     fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
     return false;
@@ -535,169 +489,124 @@ static int cmd_show(int argc, char **argv) {
     return rc;
 }
 
-enum {
-    OPT_GAMES = 256,
-    OPT_HOURS,
-    OPT_THREADS,
-    OPT_OUT,
-    OPT_SEED,
-    OPT_RANDOM,
-    OPT_NODES,
-    OPT_DEPTH,
-    OPT_MOVETIME,
-    OPT_SPREAD,
-    OPT_RESIGN_CP,
-    OPT_RESIGN_PLIES,
-    OPT_ADJ_CP,
-    OPT_ADJ_PLIES,
-    OPT_HASH,
-    OPT_RESUME,
-    OPT_CKPT_S,
-    OPT_CKPT_GAMES,
-    OPT_SHARD,
-    OPT_PROGRESS,
-    OPT_NO_BENCH,
-    OPT_JSON,
-    OPT_VARIANT,
-    OPT_PART,
-    OPT_OPENINGS,
-    OPT_HELP
-};
-
-static const struct option OPTIONS[] = {
-    {"games", 1, 0, OPT_GAMES},
-    {"hours", 1, 0, OPT_HOURS},
-    {"threads", 1, 0, OPT_THREADS},
-    {"out", 1, 0, OPT_OUT},
-    {"seed", 1, 0, OPT_SEED},
-    {"random-plies", 1, 0, OPT_RANDOM},
-    {"nodes", 1, 0, OPT_NODES},
-    {"depth", 1, 0, OPT_DEPTH},
-    {"movetime", 1, 0, OPT_MOVETIME},
-    {"nodes-spread", 1, 0, OPT_SPREAD},
-    {"resign-cp", 1, 0, OPT_RESIGN_CP},
-    {"resign-plies", 1, 0, OPT_RESIGN_PLIES},
-    {"adjudicate-cp", 1, 0, OPT_ADJ_CP},
-    {"adjudicate-plies", 1, 0, OPT_ADJ_PLIES},
-    {"hash", 1, 0, OPT_HASH},
-    {"resume", 0, 0, OPT_RESUME},
-    {"checkpoint-s", 1, 0, OPT_CKPT_S},
-    {"checkpoint-games", 1, 0, OPT_CKPT_GAMES},
-    {"shard-positions", 1, 0, OPT_SHARD},
-    {"progress", 1, 0, OPT_PROGRESS},
-    {"no-bench", 0, 0, OPT_NO_BENCH},
-    {"json", 1, 0, OPT_JSON},
-    {"variant", 1, 0, OPT_VARIANT},
-    {"part", 1, 0, OPT_PART},
-    {"openings", 1, 0, OPT_OPENINGS},
-    {"help", 0, 0, OPT_HELP},
-    {0, 0, 0, 0},
-};
-
-// The front end's own settings, beside the runner's.
-typedef struct Cli {
-    bool hours_given, games_given, part_given;
-    const char *json_path; // --json FILE, or NULL
-} Cli;
-
-// Applies one option; false on a malformed value.
-static bool apply_option(SelfplayConfig *cfg, Cli *cli, int opt, const char *arg) {
+// A search limit per move (--nodes, --depth, --movetime): the number, then the runner's
+// setter, which records that it was given (runner_config_check refuses two).
+static Status set_limit(const Flag *flag, const char *value, void *dest, RunnerLimit which,
+                        ErrorInfo *err) {
     uint64_t u = 0;
-    char flag[32] = "option";
-    for (const struct option *o = OPTIONS; o->name; o++)
-        if (o->val == opt)
-            snprintf(flag, sizeof flag, "--%s", o->name);
-    switch (opt) {
-    case OPT_HOURS:
-        cli->hours_given = true;
-        return parse_double(flag, arg, &cfg->hours);
-    case OPT_JSON:
-        cli->json_path = arg;
-        return true;
-    case OPT_VARIANT:
-        if (!(cfg->variant = variant_find(arg)))
-            fprintf(stderr, "hansu-selfplay: --variant: '%s' is not janggi or xiangqi\n", arg);
-        return cfg->variant != NULL;
-    case OPT_PART: {
-        ErrorInfo err;
-        ClusterPart part;
-        if (cluster_parse_part(flag, arg, RUNNER_PARTS_MAX, &part, &err) != STATUS_OK) {
-            fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
-            return false;
-        }
-        cfg->part_index = part.index, cfg->part_count = part.count, cli->part_given = true;
-        return true;
-    }
-    case OPT_SPREAD:
-        return parse_double(flag, arg, &cfg->nodes_spread);
-    case OPT_CKPT_S:
-        return parse_double(flag, arg, &cfg->checkpoint_s);
-    case OPT_PROGRESS:
-        return parse_double(flag, arg, &cfg->progress_s);
-    case OPT_OUT:
-        cfg->out_dir = arg;
-        return true;
-    case OPT_OPENINGS:
-        cfg->openings_path = arg;
-        return true;
-    case OPT_RESUME:
-        cfg->resume = true;
-        return true;
-    case OPT_NO_BENCH:
-        cfg->bench = false;
-        return true;
-    default:
-        break;
-    }
-    if (!parse_u64(flag, arg, opt == OPT_SEED || opt == OPT_NODES ? UINT64_MAX : INT32_MAX, &u))
-        return false;
-    switch (opt) {
-    case OPT_GAMES:
-        cfg->games = u, cli->games_given = true;
-        break;
-    case OPT_THREADS:
-        cfg->threads = (int)u;
-        break;
-    case OPT_SEED:
-        cfg->seed = u;
-        break;
-    case OPT_RANDOM:
-        cfg->random_plies = (int)u;
-        break;
-    case OPT_NODES:
-        runner_config_set_limit(cfg, RUNNER_LIMIT_NODES, u);
-        break;
-    case OPT_DEPTH:
-        runner_config_set_limit(cfg, RUNNER_LIMIT_DEPTH, u);
-        break;
-    case OPT_MOVETIME:
-        runner_config_set_limit(cfg, RUNNER_LIMIT_MOVETIME, u);
-        break;
-    case OPT_RESIGN_CP:
-        cfg->resign_cp = (int)u;
-        break;
-    case OPT_RESIGN_PLIES:
-        cfg->resign_plies = (int)u;
-        break;
-    case OPT_ADJ_CP:
-        cfg->adjudicate_cp = (int)u;
-        break;
-    case OPT_ADJ_PLIES:
-        cfg->adjudicate_plies = (int)u;
-        break;
-    case OPT_HASH:
-        cfg->hash_mb = u;
-        break;
-    case OPT_CKPT_GAMES:
-        cfg->checkpoint_games = u;
-        break;
-    case OPT_SHARD:
-        cfg->shard_positions = u;
-        break;
-    default:
-        return false;
-    }
-    return true;
+    Status st = cli_parse_u64(flag->name, value, flag->max, &u, err);
+    if (st == STATUS_OK)
+        runner_config_set_limit(&((PlayArgs *)dest)->cfg, which, u);
+    return st;
+}
+
+static Status set_nodes(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    return set_limit(flag, value, dest, RUNNER_LIMIT_NODES, err);
+}
+
+static Status set_depth(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    return set_limit(flag, value, dest, RUNNER_LIMIT_DEPTH, err);
+}
+
+static Status set_movetime(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    return set_limit(flag, value, dest, RUNNER_LIMIT_MOVETIME, err);
+}
+
+static Status set_variant(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    PlayArgs *a = dest;
+    if (!(a->cfg.variant = variant_find(value)))
+        return error_set(err, STATUS_SYNTAX, "%s: '%s' is not janggi or xiangqi", flag->name,
+                         value);
+    return STATUS_OK;
+}
+
+static Status set_part(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    PlayArgs *a = dest;
+    ClusterPart part;
+    Status st = cluster_parse_part(flag->name, value, RUNNER_PARTS_MAX, &part, err);
+    if (st == STATUS_OK)
+        a->cfg.part_index = part.index, a->cfg.part_count = part.count;
+    return st;
+}
+
+#define CFG(field) FLAG_DEST(PlayArgs, cfg.field)
+// Counts, plies and centipawns: whole numbers in 0..INT32_MAX; seconds and hours: any finite
+// number >= 0 (runner_config_check checks what combinations and sizes mean).
+#define COUNT(name, field, value, text)                                                            \
+    { name, FLAG_UINT, CFG(field), .max = INT32_MAX, .meta = value, .help = text }
+#define SECONDS(name, field, value, text)                                                          \
+    { name, FLAG_DOUBLE, CFG(field), .dlo = 0, .dhi = HUGE_VAL, .meta = value, .help = text }
+
+// The play command's flags (defaults in brackets).
+static const Flag PLAY_FLAGS[] = {
+    {"--games", FLAG_UINT, CFG(games), .max = INT32_MAX, FLAG_GIVEN(PlayArgs, games_given),
+     .meta = "N", .help = "games to reach in the run folder [1000]"},
+    {"--hours", FLAG_DOUBLE, CFG(hours), .dlo = 0, .dhi = HUGE_VAL,
+     FLAG_GIVEN(PlayArgs, hours_given), .meta = "H",
+     .help = "play for H hours (with --games: whichever comes first)"},
+    COUNT("--threads", threads, "T", "worker threads, at most 4 per CPU [all cores]"),
+    {"--out", FLAG_PATH, CFG(out_dir), .meta = "DIR",
+     .help = "run folder, one writer at a time [runs/selfplay]"},
+    {"--seed", FLAG_UINT, CFG(seed), .max = UINT64_MAX, .meta = "S",
+     .help = "run seed; game i uses a stream derived from (S, i) [1]"},
+    COUNT("--random-plies", random_plies, "K", "random legal opening plies per game [8]"),
+    {"--variant", FLAG_CALL, .set = set_variant, .value = true, .meta = "V",
+     .help = "janggi (16 formation pairings) or xiangqi (its start position)\n"
+             "[janggi]; a xiangqi game still going at ply 600 is drawn"},
+    {"--openings", FLAG_PATH, CFG(openings_path), .meta = "FILE",
+     .help = "start positions of the variant, one FEN a line (# comments):\n"
+             "game i from FEN i % n, then the random plies [none]"},
+    {"--nodes", FLAG_CALL, .set = set_nodes, .value = true, .max = UINT64_MAX, .meta = "N",
+     .help = "nodes per move, reproducible [2000]; give one of these three"},
+    {"--depth", FLAG_CALL, .set = set_depth, .value = true, .max = INT32_MAX, .meta = "D",
+     .help = "plies per move instead of nodes"},
+    {"--movetime", FLAG_CALL, .set = set_movetime, .value = true, .max = INT32_MAX, .meta = "MS",
+     .help = "milliseconds per move instead of nodes (not reproducible)"},
+    SECONDS("--nodes-spread", nodes_spread, "F",
+            "draw each move's nodes from N*[1-F, 1+F], F < 1 [0]"),
+    COUNT("--resign-cp", resign_cp, "CP", "resign when the mover's score stays <= -CP ... [off]"),
+    COUNT("--resign-plies", resign_plies, "N", "... for N of its own moves in a row [4]"),
+    COUNT("--adjudicate-cp", adjudicate_cp, "CP",
+          "adjudicate a win when |score| >= CP with the same leader ... [off]"),
+    COUNT("--adjudicate-plies", adjudicate_plies, "N", "... for N plies in a row [8]"),
+    COUNT("--hash", hash_mb, "MB", "TT per worker, MB [16]"),
+    {"--no-bench", FLAG_BOOL, CFG(bench), .off = true,
+     .help = "skip the bench signature at start (recorded as 'skipped')"},
+    {"--resume", FLAG_BOOL, CFG(resume),
+     .help = "continue the run in --out (same settings, shards there)"},
+    SECONDS("--checkpoint-s", checkpoint_s, "S", "seconds between checkpoints [5]"),
+    COUNT("--checkpoint-games", checkpoint_games, "N", "games between checkpoints [200]"),
+    COUNT("--shard-positions", shard_positions, "N", "positions per shard file [262144]"),
+    SECONDS("--progress", progress_s, "S",
+            "seconds between progress lines [1 on a terminal, else 30]"),
+    {"--json", FLAG_PATH, FLAG_DEST(PlayArgs, json_path), .meta = "FILE",
+     .help = "the run's result for programs (docs/json-outputs.md)"},
+    {"--part", FLAG_CALL, .set = set_part, .value = true, FLAG_GIVEN(PlayArgs, part_given),
+     .meta = "I/K",
+     .help = "play part I of K of the schedule (games i with i % K == I-1)\n"
+             "into the shared --out, e.g. as a Slurm job array; under\n"
+             "mpirun -np R (an MPI build) rank r plays part r+1/R itself"},
+};
+
+#undef CFG
+#undef COUNT
+#undef SECONDS
+
+static void usage(FILE *f) {
+    fputs("usage: hansu-selfplay [options]            play self-play games into a run folder\n"
+          "       hansu-selfplay merge -o OUT.h5 [--force] DIR|FILE...   combine shards into one "
+          "file\n"
+          "       hansu-selfplay verify DIR|FILE...   replay every game and check it\n"
+          "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
+          "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
+          "replay\n"
+          "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
+          "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
+          "- is stdout)\n"
+          "\n"
+          "options (defaults in brackets):\n",
+          f);
+    flags_help(f, PLAY_FLAGS, FLAGS_COUNT(PLAY_FLAGS), 23);
 }
 
 // An MPI run's ranks made one: rank 0 gets the sums of the games, positions, results, CPU and
@@ -744,51 +653,47 @@ static void gather_ranks(const SelfplayConfig *cfg, RunnerProgress *p, int *rc, 
     h5store_free_list(files, n);
 }
 
-static int play_run(const SelfplayConfig *cfg, const Cli *cli, bool tty);
+static int play_run(const SelfplayConfig *cfg, const PlayArgs *args, bool tty);
 
 // The play command: options, the openings, the run folder, the games, the summary; under MPI
 // every rank runs it and rank 0 reports for all.
 static int play(int argc, char **argv) {
-    SelfplayConfig cfg;
-    runner_config_default(&cfg);
-    Cli cli = {0};
+    PlayArgs args = {0};
+    SelfplayConfig *cfg = &args.cfg;
+    runner_config_default(cfg);
     bool tty = isatty(STDERR_FILENO);
-    cfg.progress_s = tty ? 1.0 : 30.0; // a line a second only for a person watching
-    for (int opt; (opt = getopt_long(argc, argv, "", OPTIONS, NULL)) != -1;) {
-        if (opt == OPT_HELP) {
-            usage(stdout);
-            return 0;
-        }
-        if (opt == '?' || !apply_option(&cfg, &cli, opt, optarg)) {
-            fprintf(stderr, "hansu-selfplay: see --help\n");
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "hansu-selfplay: unexpected argument '%s' (see --help)\n", argv[optind]);
+    cfg->progress_s = tty ? 1.0 : 30.0; // a line a second only for a person watching
+    FlagResult res = {0};
+    ErrorInfo err;
+    if (flags_parse(PLAY_FLAGS, FLAGS_COUNT(PLAY_FLAGS), argc, argv, 1, &args, &res, &err) !=
+        STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: %s (see --help)\n", err.msg);
         return 2;
     }
-    if (cli.hours_given && !cli.games_given)
-        cfg.games = 0;
+    if (res.help) {
+        usage(stdout);
+        return 0;
+    }
+    if (args.hours_given && !args.games_given)
+        cfg->games = 0;
     Openings openings = {0};
-    ErrorInfo err;
-    if (cfg.openings_path) {
-        const Variant *v = variant_or_default(cfg.variant);
-        if (openings_load(cfg.openings_path, v, &openings, &err) != STATUS_OK) {
+    if (cfg->openings_path) {
+        const Variant *v = variant_or_default(cfg->variant);
+        if (openings_load(cfg->openings_path, v, &openings, &err) != STATUS_OK) {
             fprintf(stderr, "hansu-selfplay: --openings: %s\n", err.msg);
             return 2;
         }
-        cfg.openings = &openings;
+        cfg->openings = &openings;
     }
-    int rc = play_run(&cfg, &cli, tty);
+    int rc = play_run(cfg, &args, tty);
     openings_free(&openings);
     return rc;
 }
 
 // The games of the play command, its settings read.
-static int play_run(const SelfplayConfig *cfg_in, const Cli *cli_in, bool tty) {
+static int play_run(const SelfplayConfig *cfg_in, const PlayArgs *args, bool tty) {
     SelfplayConfig cfg = *cfg_in;
-    Cli cli = *cli_in;
+    PlayArgs cli = *args;
     ClusterPart self = cluster_self();
     if (self.count > 1 && cli.part_given) {
         fprintf(stderr,

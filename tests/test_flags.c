@@ -140,8 +140,8 @@ static void test_errors(void **state) {
     expect_error("--hash 2000", STATUS_RANGE, "--hash: 2000 is out of range 0..1024", true);
     expect_error("--valid 1.5", STATUS_RANGE, "--valid: 1.5 is out of range 0..1", true);
     expect_error("--valid nan", STATUS_SYNTAX, "--valid: 'nan' is not a finite number", true);
-    expect_error("--optimizer lbfgs", STATUS_SYNTAX,
-                 "--optimizer: 'lbfgs' is not adam, gd or sgd", true);
+    expect_error("--optimizer lbfgs", STATUS_SYNTAX, "--optimizer: 'lbfgs' is not adam, gd or sgd",
+                 true);
     expect_error("--out=", STATUS_SYNTAX, "--out: empty path", true);
     expect_error("--resume=1", STATUS_SYNTAX, "--resume takes no value", true);
     expect_error("--half odd", STATUS_SYNTAX, "--half: 'odd' is odd", true);
