@@ -168,7 +168,8 @@ void flags_help(FILE *f, const Flag *table, size_t n, int column) {
         }
         assert(fl->help && fl->help[0]);
         int len = fprintf(f, "  %s%s%s", fl->name, fl->meta ? " " : "", fl->meta ? fl->meta : "");
-        fprintf(f, "%*s", len < column ? column - len : 1, "");
+        if (fl->help[0] != '\n') // else the help starts on the next line
+            fprintf(f, "%*s", len < column ? column - len : 1, "");
         help_text(f, fl->help, column);
     }
     // The parser's own flag, in every table.

@@ -532,10 +532,10 @@ static Status set_part(const Flag *flag, const char *value, void *dest, ErrorInf
 #define CFG(field) FLAG_DEST(PlayArgs, cfg.field)
 // Counts, plies and centipawns: whole numbers in 0..INT32_MAX; seconds and hours: any finite
 // number >= 0 (runner_config_check checks what combinations and sizes mean).
-#define COUNT(name, field, value, text)                                                            \
-    { name, FLAG_UINT, CFG(field), .max = INT32_MAX, .meta = value, .help = text }
-#define SECONDS(name, field, value, text)                                                          \
-    { name, FLAG_DOUBLE, CFG(field), .dlo = 0, .dhi = HUGE_VAL, .meta = value, .help = text }
+#define COUNT(name, field, var, text)                                                              \
+    { name, FLAG_UINT, CFG(field), .max = INT32_MAX, .meta = var, .help = text }
+#define SECONDS(name, field, var, text)                                                            \
+    { name, FLAG_DOUBLE, CFG(field), .dlo = 0, .dhi = HUGE_VAL, .meta = var, .help = text }
 
 // The play command's flags (defaults in brackets).
 static const Flag PLAY_FLAGS[] = {
