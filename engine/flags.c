@@ -159,7 +159,7 @@ static void help_text(FILE *f, const char *text, int column) {
     fputc('\n', f);
 }
 
-void flags_help(FILE *f, const Flag *table, size_t n, int column) {
+void flags_help_lines(FILE *f, const Flag *table, size_t n, int column) {
     for (size_t i = 0; i < n; i++) {
         const Flag *fl = &table[i];
         if (fl->kind == FLAG_SECTION) {
@@ -172,6 +172,10 @@ void flags_help(FILE *f, const Flag *table, size_t n, int column) {
             fprintf(f, "%*s", len < column ? column - len : 1, "");
         help_text(f, fl->help, column);
     }
+}
+
+void flags_help(FILE *f, const Flag *table, size_t n, int column) {
+    flags_help_lines(f, table, n, column);
     // The parser's own flag, in every table.
     fprintf(f, "  --help%*sthis text\n", column > 8 ? column - 8 : 1, "");
 }

@@ -74,5 +74,8 @@ Status flags_parse(const Flag *table, size_t n, int argc, char **argv, int first
 /// column, then the help text, continuation lines indented to column; last, "--help".
 void flags_help(FILE *f, const Flag *table, size_t n, int column);
 
+/// The same without the last "--help" line (for a tool listing several tables).
+void flags_help_lines(FILE *f, const Flag *table, size_t n, int column);
+
 /// The entries of a table array.
 #define FLAGS_COUNT(table) (sizeof(table) / sizeof((table)[0]))
