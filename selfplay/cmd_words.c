@@ -16,6 +16,7 @@ int cmd_read_words(const char *usage_line, int argc, char **argv, int min, char 
                        : error_set(&err, STATUS_NOMEM, "out of memory");
     if (st == STATUS_OK && res.help) {
         fputs(usage_line, stdout);
+        flags_help(stdout, NULL, 0, 10);
         return 0;
     }
     if (st != STATUS_OK)

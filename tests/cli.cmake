@@ -19,3 +19,17 @@ if(TARGET hansu-selfplay AND TARGET hansu-tune)
            ${CMAKE_CURRENT_BINARY_DIR}/cli_files.d)
   set_tests_properties(cli_files PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION "all checks passed")
 endif()
+# Every front end's --help (generated from its flag table, engine/flags.h) exits 0 and lists the
+# parser's own --help last: no table entry without its help line (flags_help asserts it).
+if(TARGET hansu AND TARGET hansu-selfplay AND TARGET hansu-match AND TARGET hansu-tune)
+  add_test(NAME cli_help COMMAND sh -c
+    "for c in '$<TARGET_FILE:hansu>' '$<TARGET_FILE:hansu> perft' '$<TARGET_FILE:hansu> bench' \
+'$<TARGET_FILE:hansu-selfplay>' '$<TARGET_FILE:hansu-selfplay> merge' \
+'$<TARGET_FILE:hansu-selfplay> export' '$<TARGET_FILE:hansu-selfplay> verify' \
+'$<TARGET_FILE:hansu-match>' '$<TARGET_FILE:hansu-tune>'; do \
+$c --help >help.out 2>&1 || { echo \"FAIL: $c --help\"; exit 1; }; \
+grep -q -- '--help' help.out || { echo \"FAIL: $c --help lists no --help\"; exit 1; }; done; \
+echo all help texts")
+  set_tests_properties(cli_help PROPERTIES TIMEOUT 30 PASS_REGULAR_EXPRESSION "all help texts"
+    FAIL_REGULAR_EXPRESSION "FAIL")
+endif()
