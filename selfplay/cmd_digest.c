@@ -34,8 +34,8 @@ static int digest_file(const char *path, ShardData *d) {
 int cmd_digest(int argc, char **argv) {
     char **inputs = NULL;
     int ninputs = 0;
-    int done = cmd_read_words("usage: hansu-selfplay digest DIR|FILE...\n", argc, argv, 1,
-                              &inputs, &ninputs);
+    int done = cmd_read_words("usage: hansu-selfplay digest DIR|FILE...\n", argc, argv, 1, &inputs,
+                              &ninputs);
     if (done >= 0)
         return free(inputs), done;
     ShardData d;

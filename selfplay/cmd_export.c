@@ -76,8 +76,8 @@ int cmd_export(int argc, char **argv) {
             st = error_set(&err, STATUS_IO, "%s: %s", tmp, strerror(errno));
     }
     if (st == STATUS_OK)
-        st = export_pgn(files, n, &args.sel, event ? event : default_event, to_stdout ? stdout : f, &sum,
-                        &err);
+        st = export_pgn(files, n, &args.sel, event ? event : default_event, to_stdout ? stdout : f,
+                        &sum, &err);
     if (f && fclose(f) != 0 && st == STATUS_OK)
         st = error_set(&err, STATUS_IO, "%s: %s", tmp, strerror(errno));
     if (st == STATUS_OK && f && rename(tmp, out) != 0)

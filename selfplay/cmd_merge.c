@@ -50,8 +50,10 @@ static int merge(const char *out, bool force, char **inputs, size_t ninputs) {
     free(out_copy);
     // An existing file is replaced only when asked: a merge must not lose a file without a word.
     if (st == STATUS_OK && !force && access(out, F_OK) == 0)
-        st = error_set(&err, STATUS_IO, "-o %s already exists: give --force to replace it, or "
-                       "another -o", out);
+        st = error_set(&err, STATUS_IO,
+                       "-o %s already exists: give --force to replace it, or "
+                       "another -o",
+                       out);
     if (st == STATUS_OK)
         st = h5store_merge(files, n, out, &err);
     run_lock_release(lock);

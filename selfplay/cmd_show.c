@@ -17,8 +17,8 @@
 int cmd_show(int argc, char **argv) {
     char **words = NULL;
     int nwords = 0;
-    int done =
-        cmd_read_words("usage: hansu-selfplay show FILE [ROW...]\n", argc, argv, 1, &words, &nwords);
+    int done = cmd_read_words("usage: hansu-selfplay show FILE [ROW...]\n", argc, argv, 1, &words,
+                              &nwords);
     if (done >= 0)
         return free(words), done;
     ShardData d;

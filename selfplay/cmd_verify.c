@@ -13,8 +13,8 @@ int cmd_verify(int argc, char **argv) {
     size_t n;
     int ninputs = 0;
     ErrorInfo cerr;
-    int done = cmd_read_words("usage: hansu-selfplay verify DIR|FILE...\n", argc, argv, 1,
-                              &inputs, &ninputs);
+    int done = cmd_read_words("usage: hansu-selfplay verify DIR|FILE...\n", argc, argv, 1, &inputs,
+                              &ninputs);
     if (done >= 0)
         return free(inputs), done;
     Status cst = h5store_expand_inputs(inputs, (size_t)ninputs, &files, &n, &cerr);
