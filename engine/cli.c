@@ -4,9 +4,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 Status cli_parse_i64(const char *flag, const char *text, int64_t lo, int64_t hi, int64_t *out,
@@ -59,6 +62,8 @@ Status cli_parse_double(const char *flag, const char *text, double lo, double hi
     return STATUS_OK;
 }
 
+void cli_ignore_sigxfsz(void) { signal(SIGXFSZ, SIG_IGN); }
+
 void cli_json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -106,5 +111,21 @@ Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInf
         unlink(tmp);
         return error_set(err, STATUS_IO, "%s: %s", path, strerror(saved));
     }
+    return STATUS_OK;
+}
+
+Status cli_check_writable(const char *flag, const char *path, ErrorInfo *err) {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
+    char dir[4096], probe[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    snprintf(probe, sizeof probe, "%s/.hansu-probe-XXXXXX", dirname(dir));
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return error_set(err, STATUS_IO, "%s %s: cannot write into its folder %s (%s)", flag, path,
+                         dir, strerror(errno));
+    close(fd);
+    unlink(probe);
     return STATUS_OK;
 }

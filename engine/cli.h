@@ -28,6 +28,11 @@ Status cli_parse_int(const char *flag, const char *text, int lo, int hi, int *ou
 Status cli_parse_double(const char *flag, const char *text, double lo, double hi, double *out,
                         ErrorInfo *err);
 
+/// Ignores SIGXFSZ, called first by every front end: past a file size limit (ulimit -f) a
+/// write then fails with EFBIG and is reported with the file's name ("File too large")
+/// instead of the signal killing the process without a word, a temporary file left behind.
+void cli_ignore_sigxfsz(void);
+
 /// Writes s as a JSON string (quoted; '"', '\\' and control characters escaped).
 void cli_json_string(FILE *f, const char *s);
 
@@ -39,3 +44,9 @@ void cli_json_number(FILE *f, double v);
 /// path, so a reader sees the old file or the new one, never a part. STATUS_IO naming the
 /// file and the cause.
 Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInfo *err);
+
+/// Checks before slow work that a file can be created at path (an output flag's value): it is
+/// not a folder, and a probe file can be made (and is removed again) in its folder, where a
+/// temporary file of cli_write_atomic goes too. STATUS_IO "FLAG PATH: a folder, not a file" or
+/// "FLAG PATH: cannot write into its folder DIR (cause)".
+Status cli_check_writable(const char *flag, const char *path, ErrorInfo *err);

@@ -12,56 +12,109 @@
 #include "eval.h"
 #include "eval_header.h"
 #include "fen.h"
+#include "flags.h"
 #include "notation.h"
 #include "perft.h"
 #include "uci.h"
 #include "variant.h"
 
+// --variant V of every command: the Variant * at the flag's offset.
+static Status set_variant(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    const Variant *v = variant_find(value);
+    if (!v)
+        return error_set(err, STATUS_SYNTAX, "%s '%s' is not known (janggi, xiangqi)", flag->name,
+                         value);
+    memcpy((char *)dest + flag->offset, &v, sizeof v);
+    return STATUS_OK;
+}
+
+typedef struct PerftArgs {
+    const Variant *variant;
+    const char *fen;
+    int depth;
+    bool divide, depth_given;
+} PerftArgs;
+
+static const Flag PERFT_FLAGS[] = {
+    {"--variant", FLAG_CALL, FLAG_DEST(PerftArgs, variant), .set = set_variant, .value = true,
+     .meta = "V", .help = "janggi (the default) or xiangqi"},
+    {"--fen", FLAG_STRING, FLAG_DEST(PerftArgs, fen), .meta = "FEN",
+     .help = "the position (default: the variant's start)"},
+    {"--depth", FLAG_INT, FLAG_DEST(PerftArgs, depth), .lo = 0, .hi = 20, .meta = "N",
+     FLAG_GIVEN(PerftArgs, depth_given), .help = "plies (required)"},
+    {"--divide", FLAG_BOOL, FLAG_DEST(PerftArgs, divide), .help = "the count under each move"},
+};
+
+typedef struct BenchArgs {
+    const Variant *variant;
+} BenchArgs;
+
+static const Flag BENCH_FLAGS[] = {
+    {"--variant", FLAG_CALL, FLAG_DEST(BenchArgs, variant), .set = set_variant, .value = true,
+     .meta = "V", .help = "janggi (the default) or xiangqi"},
+};
+
+typedef struct PrintArgs {
+    const Variant *variant;
+    const char *note;
+} PrintArgs;
+
+static const Flag PRINT_FLAGS[] = {
+    {"--variant", FLAG_CALL, FLAG_DEST(PrintArgs, variant), .set = set_variant, .value = true,
+     .meta = "V", .help = "janggi (the default) or xiangqi"},
+    {"--note", FLAG_STRING, FLAG_DEST(PrintArgs, note), .meta = "TEXT",
+     .help = "the banner's note"},
+};
+
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: hansu                      UCI engine on standard input/output\n"
-            "       hansu perft [--variant V] [--fen FEN] --depth N [--divide]\n"
-            "                                  (V: janggi, the default, or xiangqi)\n"
-            "                                  count legal move sequences of N plies\n"
-            "       hansu bench [--variant V] [DEPTH]\n"
-            "                                  search the bench positions; prints Nodes searched\n"
-            "       hansu print-weights [--variant V] [--note TEXT]\n"
-            "                                  write the compiled-in weights as eval_weights.h\n"
-            "       hansu --help\n");
+    fputs("usage: hansu                      UCI engine on standard input/output\n"
+          "       hansu perft [options]      count legal move sequences of N plies:\n",
+          f);
+    flags_help_lines(f, PERFT_FLAGS, FLAGS_COUNT(PERFT_FLAGS), 34);
+    fputs("       hansu bench [options] [DEPTH]\n"
+          "                                  search the bench positions; prints Nodes "
+          "searched:\n",
+          f);
+    flags_help_lines(f, BENCH_FLAGS, FLAGS_COUNT(BENCH_FLAGS), 34);
+    fputs("       hansu print-weights [options]\n"
+          "                                  write the compiled-in weights as eval_weights.h:\n",
+          f);
+    flags_help_lines(f, PRINT_FLAGS, FLAGS_COUNT(PRINT_FLAGS), 34);
+    fputs("       hansu --help               this text\n", f);
+}
+
+// Reads the flags of command argv[1] into dest; false after printing why (or the help: *rc 0).
+static bool parse_command(const Flag *table, size_t n, int argc, char **argv, void *dest,
+                          FlagResult *res, int *rc) {
+    ErrorInfo err;
+    if (flags_parse(table, n, argc, argv, 2, dest, res, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu %s: %s (see hansu --help)\n", argv[1], err.msg);
+        *rc = 2;
+        return false;
+    }
+    if (res->help) {
+        usage(stdout);
+        *rc = 0;
+        return false;
+    }
+    return true;
 }
 
 static int run_perft(int argc, char **argv) {
-    const char *fen = NULL;
-    const Variant *variant = variant_default();
-    int depth = -1;
-    int divide = 0;
-    ErrorInfo err;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
-            fen = argv[++i];
-        else if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
-            if (!(variant = variant_find(argv[++i]))) {
-                fprintf(stderr, "hansu perft: --variant '%s' is not known (janggi, xiangqi)\n",
-                        argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
-            if (cli_parse_int("--depth", argv[++i], 0, 20, &depth, &err) != STATUS_OK) {
-                fprintf(stderr, "hansu perft: %s\n", err.msg);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--divide") == 0)
-            divide = 1;
-        else {
-            fprintf(stderr, "hansu perft: unknown or incomplete option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (depth < 0) {
+    PerftArgs a = {.variant = variant_default()};
+    FlagResult res = {0};
+    int rc = 0;
+    if (!parse_command(PERFT_FLAGS, FLAGS_COUNT(PERFT_FLAGS), argc, argv, &a, &res, &rc))
+        return rc;
+    if (!a.depth_given) {
         fprintf(stderr, "hansu perft: --depth N is required\n");
         return 2;
     }
+    const Variant *variant = a.variant;
+    const char *fen = a.fen;
+    int depth = a.depth;
+    bool divide = a.divide;
+    ErrorInfo err;
     static Board board;
     if (fen_parse_variant(&board, variant, fen ? fen : variant->start_fen, &err) != STATUS_OK) {
         fprintf(stderr, "hansu perft: %s\n", err.msg);
@@ -85,38 +138,26 @@ static int run_perft(int argc, char **argv) {
     return 0;
 }
 
-// The variant named by argv[i + 1] (--variant V); NULL after printing the error.
-static const Variant *variant_arg(const char *cmd, int argc, char **argv, int i) {
-    const Variant *v = i + 1 < argc ? variant_find(argv[i + 1]) : NULL;
-    if (!v)
-        fprintf(stderr, "hansu %s: --variant '%s' is not known (janggi, xiangqi)\n", cmd,
-                i + 1 < argc ? argv[i + 1] : "");
-    return v;
-}
-
 static int run_bench(int argc, char **argv) {
-    int depth = BENCH_DEPTH;
-    const Variant *variant = variant_default();
-    bool have_depth = false;
+    BenchArgs a = {.variant = variant_default()};
+    char **words = calloc((size_t)argc, sizeof *words);
+    FlagResult fr = {.pos = words};
+    int rc = 0, depth = BENCH_DEPTH;
     ErrorInfo err;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--variant") == 0) {
-            if (!(variant = variant_arg("bench", argc, argv, i++)))
-                return 2;
-        } else if (!have_depth) {
-            if (cli_parse_int("depth", argv[i], 1, 64, &depth, &err) != STATUS_OK) {
-                fprintf(stderr, "hansu bench: %s\n", err.msg);
-                return 2;
-            }
-            have_depth = true;
-        } else {
-            fprintf(stderr,
-                    "hansu bench: unexpected argument '%s' (usage: hansu bench [--variant V] "
-                    "[DEPTH])\n",
-                    argv[i]);
-            return 2;
-        }
-    }
+    bool ok =
+        words && parse_command(BENCH_FLAGS, FLAGS_COUNT(BENCH_FLAGS), argc, argv, &a, &fr, &rc);
+    if (ok && fr.npos > 1)
+        fprintf(stderr,
+                "hansu bench: unexpected argument '%s' (usage: hansu bench [--variant V] "
+                "[DEPTH])\n",
+                fr.pos[1]),
+            ok = false, rc = 2;
+    if (ok && fr.npos == 1 && cli_parse_int("depth", fr.pos[0], 1, 64, &depth, &err) != STATUS_OK)
+        fprintf(stderr, "hansu bench: %s\n", err.msg), ok = false, rc = 2;
+    free(words);
+    if (!ok)
+        return words ? rc : 1;
+    const Variant *variant = a.variant;
     BenchResult res;
     if (bench_run(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, stdout, &res, &err) !=
         STATUS_OK) {
@@ -132,20 +173,13 @@ static int run_bench(int argc, char **argv) {
 // with a `converted:` banner line); tuned headers, the shipped engine/janggi/eval_weights.h
 // among them, carry the tuner's own banner.
 static int run_print_weights(int argc, char **argv) {
-    EvalBanner banner = {.generator = "hansu print-weights",
-                         .note = "the compiled-in weights, reprinted"};
-    const Variant *variant = variant_default();
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--note") == 0 && i + 1 < argc)
-            banner.note = argv[++i];
-        else if (strcmp(argv[i], "--variant") == 0) {
-            if (!(variant = variant_arg("print-weights", argc, argv, i++)))
-                return 2;
-        } else {
-            fprintf(stderr, "hansu print-weights: unknown or incomplete option '%s'\n", argv[i]);
-            return 2;
-        }
-    }
+    PrintArgs a = {.variant = variant_default(), .note = "the compiled-in weights, reprinted"};
+    FlagResult res = {0};
+    int rc = 0;
+    if (!parse_command(PRINT_FLAGS, FLAGS_COUNT(PRINT_FLAGS), argc, argv, &a, &res, &rc))
+        return rc;
+    EvalBanner banner = {.generator = "hansu print-weights", .note = a.note};
+    const Variant *variant = a.variant;
     ErrorInfo err;
     if (eval_banner_check(&banner, &err) != STATUS_OK) { // before a byte is written
         fprintf(stderr, "hansu print-weights: %s\n", err.msg);
@@ -160,6 +194,7 @@ static int run_print_weights(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    cli_ignore_sigxfsz();
     engine_init();
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         if (argc > 2) {

@@ -11,7 +11,7 @@
 #include "packed_board.h"
 #include "prng.h"
 #include "rules.h"
-#include "runner.h"
+#include "selfplay_config.h"
 #include "variant.h"
 
 uint64_t game_driver_seed(uint64_t seed, uint64_t index) {

@@ -11,7 +11,7 @@
 #include "shard_data.h"
 #include "status.h"
 
-typedef struct SelfplayConfig SelfplayConfig; // runner.h: the run's settings
+typedef struct SelfplayConfig SelfplayConfig; // selfplay_config.h: the run's settings
 
 /// Plays game `index` of a run with a cleared searcher and appends it (one game row and its
 /// positions, pos_start/pos_end relative to out) to out; *played is false, and out unchanged,

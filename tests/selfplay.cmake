@@ -75,6 +75,7 @@ if(TARGET hansu-selfplay)
       "two_limits|--nodes;100;--depth;3|give only one of --nodes, --depth and --movetime"
       "resume_missing|--resume;--out;${hansu_sp_dir}/missing|nothing to resume in"
       "bad_out|--out;/proc/hansu-x|/proc/hansu-x: cannot create the folder"
+      "json_unwritable|--games;1;--nodes;10;--no-bench;--json;${hansu_sp_dir}/no-such-folder/r.json|--json .*/no-such-folder/r.json: cannot write into its folder"
       "threads_many|--threads;5000|--threads 5000: must be in 0\\.\\.[0-9]+ \\(at most 4 per CPU")
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 name)

@@ -2,14 +2,12 @@
 // hansu-tune: fits the evaluation weights to self-play outcomes (Texel tuning) and writes
 // the weights header. The only file of the tuner that prints or exits.
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -18,7 +16,9 @@
 #include "engine.h"
 #include "eval.h"
 #include "eval_header.h"
+#include "flags.h"
 #include "optimizer.h"
+#include "run_lock.h"
 #include "sha256.h"
 #include "timeman.h"
 #include "trace_store.h"
@@ -43,210 +43,127 @@ typedef struct Options {
     DatasetFilter filter;
     TuneConfig tune;
     double lambda;
-    bool k_given;
+    bool k_given, lr_given;
+    int optimizer; // --optimizer: the index in OPTIMIZERS (a TuneMethod)
     const char *out, *loss_csv, *freeze, *init, *json;
     bool dry_run;
     const EvalSpec *spec; // the variant whose term list is fitted (--variant, default janggi)
 } Options;
 
-static void usage(FILE *f) {
-    fputs(
-        "usage: hansu-tune [options] FILE.h5|RUN_DIR...\n"
-        "Texel tuning of the evaluation weights on self-play HDF5 data; writes a weights header.\n"
-        "  --variant V        the variant fitted: janggi (default) or xiangqi; its own term list\n"
-        "                     (engine/V/eval_terms.def); every input must hold V's games\n"
-        "\nPositions:\n"
-        "  --skip-plies N     drop the first N plies of every game (default 8)\n"
-        "  --min-ply N        drop positions before ply N (default 0)\n"
-        "  --max-ply N        drop positions after ply N (default -1: no bound)\n"
-        "  --max-score CP     drop |stored score| > CP, mates included (default -1: no bound)\n"
-        "  --keep-check       keep positions whose side to move is in check (default: drop)\n"
-        "  --keep-capture     keep positions whose best move captures (default: drop)\n"
-        "  --quiesce          resolve check/capture positions by quiescence instead of dropping\n"
-        "  --per-game K       at most K positions per game, seeded choice (default 0: all)\n"
-        "  --valid F          share of games in the validation set (default 0.1)\n"
-        "\nOptimiser:\n"
-        "  --optimizer adam|gd  Adam (Kingma & Ba 2015, default) or plain gradient descent\n"
-        "  --lr X             Adam: step in cp (default 1); GD: gradient multiplier (20000)\n"
-        "  --beta1 X          Adam first-moment decay (default 0.9)\n"
-        "  --beta2 X          Adam second-moment decay (default 0.999)\n"
-        "  --epsilon X        Adam denominator guard (default 1e-8)\n"
-        "  --epochs N         passes over the training set (default 100)\n"
-        "  --batch N          positions per step, 0 = full batch (default 16384)\n"
-        "  --patience N       stop after N epochs without a better validation MSE (default 10,\n"
-        "                     0 = never); the best validation epoch's weights are kept\n"
-        "  --freeze T[,T...]  keep these terms fixed (names as in engine/V/eval_terms.def)\n"
-        "  --init PATH        starting weights from this header (default: the compiled-in ones)\n"
-        "  --k K              sigmoid scale K (default: fitted on the starting weights)\n"
-        "  --lambda L         target = (1-L)*result + L*sigmoid(K*score) (default 0)\n"
-        "  --l2 X             pull toward the starting weights: minimise MSE + (X/N) *\n"
-        "                     sum((w - w0)/100)^2, N training positions\n"
-        "                     (default " L2_DEFAULT_S ", safe on ~100 games; 100 keeps the gain\n"
-        "                     on 2000 games: docs/tuning.md)\n"
-        "  --seed S           split, per-game choice, shuffle and batch order (default 1)\n"
-        "  --threads N        OpenMP threads (default: all cores)\n"
-        "\nOutput:\n"
-        "  --out PATH         weights header to write (default engine/V/eval_weights.h)\n"
-        "  --dry-run          train and report, write no header\n"
-        "  --loss-csv PATH    write the loss curve (epoch,train_mse,valid_mse,seconds)\n"
-        "  --json FILE        the run's result for programs (docs/json-outputs.md)\n"
-        "  --help             this text\n",
-        f);
+static const char *const OPTIMIZERS[] = {"adam", "gd", NULL}; // in TuneMethod order
+
+// --seed: the split, choice and shuffle (the filter) and the batch order (the optimiser).
+static Status set_seed(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    Options *o = dest;
+    uint64_t seed = 0;
+    Status st = cli_parse_u64(flag->name, value, UINT64_MAX, &seed, err);
+    if (st == STATUS_OK)
+        o->tune.seed = seed, o->filter.seed = seed;
+    return st;
 }
 
-// One flag with a value: table of numeric flags (integer ones parsed as integers, by the
-// front ends' one strict parser in engine/cli.h) and where their values go.
-static int parse_value_flag(Options *o, const char *flag, const char *val) {
-    struct {
-        const char *name;
-        double lo, hi;
-        bool integer;
-    } t[] = {{"--skip-plies", 0, 1e4, true},    {"--min-ply", 0, 1e4, true},
-             {"--max-ply", -1, 1e4, true},      {"--max-score", -1, 32767, true},
-             {"--per-game", 0, 1e6, true},      {"--valid", 0, 1, false},
-             {"--lr", 1e-12, 1e12, false},      {"--beta1", 0, 0.999999, false},
-             {"--beta2", 0, 0.99999999, false}, {"--epsilon", 1e-30, 1, false},
-             {"--epochs", 0, 1e7, true},        {"--batch", 0, 1e12, true},
-             {"--patience", 0, 1e7, true},      {"--k", 1e-6, 1e3, false},
-             {"--lambda", 0, 1, false},         {"--seed", 0, 0, true},
-             {"--threads", 1, 256, true},       {"--l2", 0, 1e12, false}};
-    int n = (int)(sizeof t / sizeof t[0]), i = 0;
-    while (i < n && strcmp(t[i].name, flag))
-        i++;
-    if (i == n)
-        return 0;
-    ErrorInfo err = {{0}};
-    double v = 0;
-    uint64_t seed = 0;
-    Status st;
-    if (!strcmp(flag, "--seed"))
-        st = cli_parse_u64(flag, val, UINT64_MAX, &seed, &err);
-    else if (t[i].integer) {
-        int64_t iv;
-        st = cli_parse_i64(flag, val, (int64_t)t[i].lo, (int64_t)t[i].hi, &iv, &err);
-        v = (double)iv;
-    } else
-        st = cli_parse_double(flag, val, t[i].lo, t[i].hi, &v, &err);
-    if (st != STATUS_OK) {
-        fprintf(stderr, "hansu-tune: %s\n", err.msg);
-        return -1;
-    }
-    DatasetFilter *f = &o->filter;
-    TuneConfig *c = &o->tune;
-    int iv = (int)v;
-    switch (i) {
-    case 0:
-        f->skip_plies = iv;
-        break;
-    case 1:
-        f->min_ply = iv;
-        break;
-    case 2:
-        f->max_ply = iv;
-        break;
-    case 3:
-        f->max_score = iv;
-        break;
-    case 4:
-        f->per_game = iv;
-        break;
-    case 5:
-        f->valid_fraction = v;
-        break;
-    case 6:
-        c->lr = v;
-        break;
-    case 7:
-        c->beta1 = v;
-        break;
-    case 8:
-        c->beta2 = v;
-        break;
-    case 9:
-        c->epsilon = v;
-        break;
-    case 10:
-        c->epochs = iv;
-        break;
-    case 11:
-        c->batch = (size_t)v;
-        break;
-    case 12:
-        c->patience = iv;
-        break;
-    case 13:
-        c->k = v, o->k_given = true;
-        break;
-    case 14:
-        o->lambda = v;
-        break;
-    case 15:
-        c->seed = seed, f->seed = seed;
-        break;
-    case 16:
-        c->threads = iv;
-        break;
-    case 17:
-        c->l2 = v;
-        break;
-    }
-    return 1;
+static Status set_variant(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    Options *o = dest;
+    if (!(o->spec = eval_spec_find(value)))
+        return error_set(err, STATUS_SYNTAX, "%s: '%s' is not janggi or xiangqi", flag->name,
+                         value);
+    return STATUS_OK;
+}
+
+#define DEST(field) FLAG_DEST(Options, field)
+#define INT(name, field, lo_, hi_, var, text)                                                      \
+    { name, FLAG_INT, DEST(field), .lo = lo_, .hi = hi_, .meta = var, .help = text }
+#define NUM(name, field, lo_, hi_, var, text)                                                      \
+    { name, FLAG_DOUBLE, DEST(field), .dlo = lo_, .dhi = hi_, .meta = var, .help = text }
+
+static const Flag TUNE_FLAGS[] = {
+    {"--variant", FLAG_CALL, .set = set_variant, .value = true, .meta = "V",
+     .help = "the variant fitted: janggi (default) or xiangqi; its own term list\n"
+             "(engine/V/eval_terms.def); every input must hold V's games"},
+    {.kind = FLAG_SECTION, .help = "\nPositions:"},
+    INT("--skip-plies", filter.skip_plies, 0, 10000, "N",
+        "drop the first N plies of every game (default 8)"),
+    INT("--min-ply", filter.min_ply, 0, 10000, "N", "drop positions before ply N (default 0)"),
+    INT("--max-ply", filter.max_ply, -1, 10000, "N",
+        "drop positions after ply N (default -1: no bound)"),
+    INT("--max-score", filter.max_score, -1, 32767, "CP",
+        "drop |stored score| > CP, mates included (default -1: no bound)"),
+    {"--keep-check", FLAG_BOOL, DEST(filter.skip_check), .off = true,
+     .help = "keep positions whose side to move is in check (default: drop)"},
+    {"--keep-capture", FLAG_BOOL, DEST(filter.skip_capture), .off = true,
+     .help = "keep positions whose best move captures (default: drop)"},
+    {"--quiesce", FLAG_BOOL, DEST(filter.quiesce),
+     .help = "resolve check/capture positions by quiescence instead of dropping"},
+    INT("--per-game", filter.per_game, 0, 1000000, "K",
+        "at most K positions per game, seeded choice (default 0: all)"),
+    NUM("--valid", filter.valid_fraction, 0, 1, "F",
+        "share of games in the validation set (default 0.1)"),
+    {.kind = FLAG_SECTION, .help = "\nOptimiser:"},
+    {"--optimizer", FLAG_ENUM, DEST(optimizer), .choices = OPTIMIZERS, .meta = "adam|gd",
+     .help = "Adam (Kingma & Ba 2015, default) or plain gradient descent"},
+    {"--lr", FLAG_DOUBLE, DEST(tune.lr), .dlo = 1e-12, .dhi = 1e12, FLAG_GIVEN(Options, lr_given),
+     .meta = "X", .help = "Adam: step in cp (default 1); GD: gradient multiplier (20000)"},
+    NUM("--beta1", tune.beta1, 0, 0.999999, "X", "Adam first-moment decay (default 0.9)"),
+    NUM("--beta2", tune.beta2, 0, 0.99999999, "X", "Adam second-moment decay (default 0.999)"),
+    NUM("--epsilon", tune.epsilon, 1e-30, 1, "X", "Adam denominator guard (default 1e-8)"),
+    INT("--epochs", tune.epochs, 0, 10000000, "N", "passes over the training set (default 100)"),
+    INT("--batch", tune.batch, 0, 1000000000000, "N",
+        "positions per step, 0 = full batch (default 16384)"),
+    INT("--patience", tune.patience, 0, 10000000, "N",
+        "stop after N epochs without a better validation MSE (default 10,\n"
+        "0 = never); the best validation epoch's weights are kept"),
+    {"--freeze", FLAG_STRING, DEST(freeze), .meta = "T[,T...]",
+     .help = "keep these terms fixed (names as in engine/V/eval_terms.def)"},
+    {"--init", FLAG_PATH, DEST(init), .meta = "PATH",
+     .help = "starting weights from this header (default: the compiled-in ones)"},
+    {"--k", FLAG_DOUBLE, DEST(tune.k), .dlo = 1e-6, .dhi = 1e3, FLAG_GIVEN(Options, k_given),
+     .meta = "K", .help = "sigmoid scale K (default: fitted on the starting weights)"},
+    NUM("--lambda", lambda, 0, 1, "L", "target = (1-L)*result + L*sigmoid(K*score) (default 0)"),
+    NUM("--l2", tune.l2, 0, 1e12, "X",
+        "pull toward the starting weights: minimise MSE + (X/N) *\n"
+        "sum((w - w0)/100)^2, N training positions\n"
+        "(default " L2_DEFAULT_S ", safe on ~100 games; 100 keeps the gain\n"
+        "on 2000 games: docs/tuning.md)"),
+    {"--seed", FLAG_CALL, .set = set_seed, .value = true, .meta = "S",
+     .help = "split, per-game choice, shuffle and batch order (default 1)"},
+    INT("--threads", tune.threads, 1, 256, "N", "OpenMP threads (default: all cores)"),
+    {.kind = FLAG_SECTION, .help = "\nOutput:"},
+    {"--out", FLAG_PATH, DEST(out), .meta = "PATH",
+     .help = "weights header to write (default engine/V/eval_weights.h);\n"
+             "one tuner at a time: a second one is refused (PATH.lock)"},
+    {"--dry-run", FLAG_BOOL, DEST(dry_run), .help = "train and report, write no header"},
+    {"--loss-csv", FLAG_PATH, DEST(loss_csv), .meta = "PATH",
+     .help = "write the loss curve (epoch,train_mse,valid_mse,seconds)"},
+    {"--json", FLAG_PATH, DEST(json), .meta = "FILE",
+     .help = "the run's result for programs (docs/json-outputs.md)"},
+};
+
+#undef DEST
+#undef INT
+#undef NUM
+
+static void usage(FILE *f) {
+    fputs("usage: hansu-tune [options] FILE.h5|RUN_DIR...\n"
+          "Texel tuning of the evaluation weights on self-play HDF5 data; writes a weights "
+          "header.\n",
+          f);
+    flags_help(f, TUNE_FLAGS, FLAGS_COUNT(TUNE_FLAGS), 21);
 }
 
 // Returns 0 to go on, 1 to exit successfully (--help), -1 on a bad command line.
 static int parse_args(int argc, char **argv, Options *o) {
-    bool lr_given = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return usage(stdout), 1;
-        if (!strcmp(a, "--keep-check"))
-            o->filter.skip_check = false;
-        else if (!strcmp(a, "--keep-capture"))
-            o->filter.skip_capture = false;
-        else if (!strcmp(a, "--quiesce"))
-            o->filter.quiesce = true;
-        else if (!strcmp(a, "--dry-run"))
-            o->dry_run = true;
-        else if (a[0] == '-' && a[1] == '-') {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "hansu-tune: %s needs a value (see --help)\n", a);
-                return -1;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--out"))
-                o->out = v;
-            else if (!strcmp(a, "--variant")) {
-                if (!(o->spec = eval_spec_find(v))) {
-                    fprintf(stderr, "hansu-tune: --variant: '%s' is not janggi or xiangqi\n", v);
-                    return -1;
-                }
-            } else if (!strcmp(a, "--loss-csv"))
-                o->loss_csv = v;
-            else if (!strcmp(a, "--freeze"))
-                o->freeze = v;
-            else if (!strcmp(a, "--init"))
-                o->init = v;
-            else if (!strcmp(a, "--json"))
-                o->json = v;
-            else if (!strcmp(a, "--optimizer")) {
-                if (strcmp(v, "adam") && strcmp(v, "gd")) {
-                    fprintf(stderr, "hansu-tune: --optimizer: '%s' is not adam or gd\n", v);
-                    return -1;
-                }
-                o->tune.method = strcmp(v, "gd") ? TUNE_ADAM : TUNE_GD;
-            } else {
-                int r = parse_value_flag(o, a, v);
-                if (r == 0)
-                    fprintf(stderr, "hansu-tune: unknown option %s (see --help)\n", a);
-                if (r <= 0)
-                    return -1;
-                lr_given |= !strcmp(a, "--lr");
-            }
-        } else
-            o->inputs[o->ninputs++] = argv[i];
+    FlagResult res = {.pos = o->inputs};
+    ErrorInfo err;
+    if (flags_parse(TUNE_FLAGS, FLAGS_COUNT(TUNE_FLAGS), argc, argv, 1, o, &res, &err) !=
+        STATUS_OK) {
+        fprintf(stderr, "hansu-tune: %s (see --help)\n", err.msg);
+        return -1;
     }
-    if (!lr_given)
+    if (res.help)
+        return usage(stdout), 1;
+    o->ninputs = res.npos;
+    o->tune.method = o->optimizer == 1 ? TUNE_GD : TUNE_ADAM;
+    if (!o->lr_given)
         o->tune.lr = o->tune.method == TUNE_GD ? 20000 : 1;
     if (!o->out)
         o->out = o->spec->weights_file;
@@ -303,6 +220,7 @@ typedef struct Run {
     EvalBannerInput *inputs; // every input file with its "sha256:<hex>" (hash_inputs)
     int ninputs;
     char out_sha256[65]; // of the header written, "" for --dry-run
+    RunLock *out_lock;   // "OUT.lock", held from the checks to the end (one writer of --out)
     int64_t start_ms;    // wall clock at start (timeman_now_ms)
 } Run;
 
@@ -343,22 +261,17 @@ static Status hash_inputs(const Options *o, EvalBannerInput **out, int *n, Error
     return st;
 }
 
-// A file can be created at path: it is not a folder, and a probe file can be made (and is
-// removed again) in its folder, where the header's temporary file goes too.
-static Status check_writable(const char *flag, const char *path, ErrorInfo *err) {
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
-    char dir[4096], probe[4200];
-    snprintf(dir, sizeof dir, "%s", path);
-    snprintf(probe, sizeof probe, "%s/.hansu-tune-probe-XXXXXX", dirname(dir));
-    int fd = mkstemp(probe);
-    if (fd < 0)
-        return error_set(err, STATUS_IO, "%s %s: cannot write into its folder %s (%s)", flag, path,
-                         dir, strerror(errno));
-    close(fd);
-    unlink(probe);
-    return STATUS_OK;
+// Takes the writer lock of --out: the file "OUT.lock" (run_lock.h).
+static Status lock_out(Run *r, ErrorInfo *err) {
+    size_t len = strlen(r->o.out);
+    char *path = malloc(len + 6);
+    if (!path)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    memcpy(path, r->o.out, len);
+    memcpy(path + len, ".lock", 6);
+    Status st = run_lock_take(path, &r->out_lock, err);
+    free(path);
+    return st;
 }
 
 // Step 0: what can fail without the data is checked before it is read (which takes minutes):
@@ -370,12 +283,16 @@ static Status check_files(Run *r, ErrorInfo *err) {
     if (r->o.init &&
         (st = weights_read_header(r->o.init, spec->param_count, r->start, err)) != STATUS_OK)
         return st;
-    if (!r->o.dry_run && (st = check_writable("--out", r->o.out, err)) != STATUS_OK)
+    if (!r->o.dry_run && (st = cli_check_writable("--out", r->o.out, err)) != STATUS_OK)
         return st;
-    if (r->o.loss_csv && (st = check_writable("--loss-csv", r->o.loss_csv, err)) != STATUS_OK)
+    // Two tuners writing one header would both report success and one header would be lost:
+    // the second is refused, naming the first one's pid (rank 0 alone writes the files).
+    if (!r->o.dry_run && r->o.tune.rank == 0 && (st = lock_out(r, err)) != STATUS_OK)
+        return st;
+    if (r->o.loss_csv && (st = cli_check_writable("--loss-csv", r->o.loss_csv, err)) != STATUS_OK)
         return st;
     if (r->o.json)
-        st = check_writable("--json", r->o.json, err);
+        st = cli_check_writable("--json", r->o.json, err);
     return st;
 }
 
@@ -606,10 +523,20 @@ static Status emit(Run *r, ErrorInfo *err) {
                          .epochs = r->res.epochs_run,
                          .train_loss = r->end_train,
                          .valid_loss = r->end_valid};
-    if (st == STATUS_OK &&
-        (st = eval_header_save(o->out, o->spec, &banner, r->out, err)) == STATUS_OK &&
+    // Printed whole in memory, then written at once: a failed write (a full disk, a file size
+    // limit) is told with its cause and leaves no "OUT.tmp" behind.
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *f = open_memstream(&text, &text_len);
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "%s: out of memory", o->out);
+    st = eval_header_write(f, o->spec, &banner, r->out, err);
+    if (fclose(f) != 0 && st == STATUS_OK)
+        st = error_set(err, STATUS_NOMEM, "%s: out of memory", o->out);
+    if (st == STATUS_OK && (st = cli_write_atomic(o->out, text, text_len, err)) == STATUS_OK &&
         (st = sha256_file(o->out, r->out_sha256, err)) == STATUS_OK)
         printf("wrote %s (sha256 %.16s...)\n", o->out, r->out_sha256);
+    free(text);
     return st;
 }
 
@@ -682,6 +609,7 @@ static Status write_json(const Run *r, ErrorInfo *err) {
 static int run_main(int argc, char **argv);
 
 int main(int argc, char **argv) {
+    cli_ignore_sigxfsz();
     ErrorInfo err;
     if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-tune: %s\n", err.msg);
@@ -755,7 +683,8 @@ static int run_main(int argc, char **argv) {
     if (st == STATUS_OK && lead && r->o.json && (st = write_json(r, &err)) == STATUS_OK)
         printf("wrote %s\n", r->o.json);
     if (r->csv && fclose(r->csv) != 0 && st == STATUS_OK)
-        st = error_set(&err, STATUS_IO, "%s: write error", r->o.loss_csv);
+        st = error_set(&err, STATUS_IO, "%s: %s", r->o.loss_csv, strerror(errno));
+    run_lock_release(r->out_lock);
     trace_store_free(&r->train);
     trace_store_free(&r->valid);
     for (int i = 0; i < r->ninputs; i++)

@@ -2,7 +2,6 @@
 // hansu-match: plays a match between two UCI engines over the janggi formation pairings (or
 // xiangqi's start position, --variant xiangqi) and prints the running score, Elo, SPRT and a
 // final summary. The only part that prints.
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 #include "cli.h"
 #include "cluster.h"
 #include "engine.h"
+#include "flags.h"
 #include "match.h"
 #include "variant.h"
 
@@ -21,25 +21,6 @@ static atomic_bool stop_requested; // set by SIGINT / SIGTERM
 static void on_signal(int sig) {
     (void)sig;
     atomic_store(&stop_requested, true);
-}
-
-static void usage(void) {
-    fputs("usage: hansu-match --engine cmd=PATH [name=N] [arg=A]... [option.X=V]... [LIMIT]\n"
-          "                   --engine ... [options]\n"
-          "LIMIT (per engine, or for both as --LIMIT VALUE): nodes=N depth=D movetime=MS\n"
-          "      tc=BASE+INC (seconds) byoyomi=BASE+PERIODSxSECS (e.g. 300+3x30)\n"
-          "options: --games N (even, default 32) --concurrency N (default 1)\n"
-          "  --variant janggi|xiangqi (default janggi; xiangqi sets each engine's UCI_Variant,\n"
-          "  draws count half a point; a game still going at ply 600 is adjudicated drawn)\n"
-          "  --nodes N --depth D --movetime MS --tc B+I --byoyomi B+PxS\n"
-          "  --margin MS (clock overrun allowed, default 100) --watchdog MS (hang at\n"
-          "  nodes/depth, default 10000) --openings FILE (FENs) --random-plies N --seed S\n"
-          "  --pgn FILE --state FILE (default PGN.state) --resume\n"
-          "  --json FILE (the result for programs, docs/json-outputs.md; rewritten after\n"
-          "  each pair)\n"
-          "  --sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalised Elo, pentanomial)\n"
-          "  --event NAME --stop-after-pairs K (testing: stop as if interrupted)\n",
-          stderr);
 }
 
 // One key=value of an --engine group: cmd=, name=, arg=, option.X= or a limit.
@@ -76,11 +57,6 @@ static Status engine_done(EngineSpec *e, ErrorInfo *err) {
                  slash ? slash + 1 : e->cmd);
     }
     return STATUS_OK;
-}
-
-// A flag's int value in INT_MIN..INT_MAX (the match checks the ranges that matter).
-static Status parse_int(const char *flag, const char *s, int *out, ErrorInfo *err) {
-    return cli_parse_int(flag, s, INT_MIN, INT_MAX, out, err);
 }
 
 enum { SPRT_ELO_MAX = 1000 }; // normalised Elo bounds beyond this are a typo, not a test
@@ -120,76 +96,110 @@ typedef struct Cli {
     bool has_limit[2];
     Limits global;
     bool has_global;
+    int nengines;   // --engine groups so far
+    double sprt[4]; // elo0, elo1, alpha, beta of --sprt
     char state_buf[1024];
 } Cli;
 
-// Options that take one value. Returns STATUS_SYNTAX for an unknown flag.
-static Status parse_flag(Cli *cli, const char *flag, const char *val, ErrorInfo *err) {
-    MatchConfig *c = &cli->cfg;
-    char lim[128];
-    const char *limit_flags[] = {"--nodes", "--depth", "--movetime", "--tc", "--byoyomi"};
-    for (int k = 0; k < 5; k++)
-        if (strcmp(flag, limit_flags[k]) == 0) {
-            snprintf(lim, sizeof lim, "%s=%s", flag + 2, val);
-            cli->has_global = true;
-            return match_parse_limit(lim, &cli->global, err);
-        }
-    Status st = STATUS_OK;
-    if (strcmp(flag, "--games") == 0)
-        st = parse_int(flag, val, &c->games, err);
-    else if (strcmp(flag, "--concurrency") == 0)
-        st = parse_int(flag, val, &c->concurrency, err);
-    else if (strcmp(flag, "--margin") == 0)
-        st = cli_parse_i64(flag, val, 0, INT64_MAX, &c->margin, err);
-    else if (strcmp(flag, "--watchdog") == 0)
-        st = cli_parse_i64(flag, val, 1, INT64_MAX, &c->watchdog, err);
-    else if (strcmp(flag, "--openings") == 0)
-        c->openings_path = val;
-    else if (strcmp(flag, "--random-plies") == 0)
-        st = parse_int(flag, val, &c->random_plies, err);
-    else if (strcmp(flag, "--seed") == 0)
-        st = cli_parse_u64(flag, val, UINT64_MAX, &c->seed, err);
-    else if (strcmp(flag, "--pgn") == 0)
-        c->pgn_path = val;
-    else if (strcmp(flag, "--state") == 0)
-        c->state_path = val;
-    else if (strcmp(flag, "--json") == 0)
-        c->json_path = val;
-    else if (strcmp(flag, "--event") == 0)
-        c->event = val;
-    else if (strcmp(flag, "--variant") == 0) {
-        if (!(c->variant = variant_find(val)))
-            st = error_set(err, STATUS_SYNTAX, "--variant: '%s' is not janggi or xiangqi", val);
-    } else if (strcmp(flag, "--stop-after-pairs") == 0)
-        st = parse_int(flag, val, &c->stop_after_pairs, err);
-    else
-        return error_set(err, STATUS_SYNTAX, "unknown option %s", flag);
-    return st;
+// --engine: a new engine at the flag, then its key=value words.
+static Status set_engine(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    Cli *cli = dest;
+    if (!value && cli->nengines == 2)
+        return error_set(err, STATUS_SYNTAX, "more than two %s", flag->name);
+    if (!value) {
+        cli->nengines++;
+        return STATUS_OK;
+    }
+    int e = cli->nengines - 1;
+    return engine_item(value, &cli->cfg.engine[e], &cli->cfg.limits[e], &cli->has_limit[e], err);
 }
 
-enum { OPT_ENGINE = 256, OPT_SPRT, OPT_RESUME, OPT_HELP, OPT_VALUE };
+// --sprt: the test turned on at the flag, then its key=value words.
+static Status set_sprt(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    (void)flag;
+    Cli *cli = dest;
+    if (!value) {
+        cli->cfg.sprt_enabled = true;
+        return STATUS_OK;
+    }
+    return sprt_item(value, cli->sprt, err);
+}
 
-// getopt_long in "-" mode hands over the key=value items of --engine and --sprt in order (as
-// option 1); every other flag takes one value (OPT_VALUE, told apart by its name).
-// clang-format off
-static const struct option OPTIONS[] = {
-    {"engine", 0, 0, OPT_ENGINE},   {"sprt", 0, 0, OPT_SPRT},
-    {"resume", 0, 0, OPT_RESUME},   {"help", 0, 0, OPT_HELP},
-    {"nodes", 1, 0, OPT_VALUE},     {"depth", 1, 0, OPT_VALUE},
-    {"movetime", 1, 0, OPT_VALUE},  {"tc", 1, 0, OPT_VALUE},
-    {"byoyomi", 1, 0, OPT_VALUE},   {"games", 1, 0, OPT_VALUE},
-    {"concurrency", 1, 0, OPT_VALUE}, {"margin", 1, 0, OPT_VALUE},
-    {"watchdog", 1, 0, OPT_VALUE},  {"openings", 1, 0, OPT_VALUE},
-    {"random-plies", 1, 0, OPT_VALUE}, {"seed", 1, 0, OPT_VALUE},
-    {"pgn", 1, 0, OPT_VALUE},       {"state", 1, 0, OPT_VALUE},
-    {"json", 1, 0, OPT_VALUE},      {"event", 1, 0, OPT_VALUE},
-    {"stop-after-pairs", 1, 0, OPT_VALUE}, {"variant", 1, 0, OPT_VALUE},
-    {0, 0, 0, 0},
+// --nodes N and the other limits for both engines: read as the item "nodes=N".
+static Status set_limit(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    Cli *cli = dest;
+    char lim[128];
+    snprintf(lim, sizeof lim, "%s=%s", flag->name + 2, value);
+    cli->has_global = true;
+    return match_parse_limit(lim, &cli->global, err);
+}
+
+static Status set_variant(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    Cli *cli = dest;
+    if (!(cli->cfg.variant = variant_find(value)))
+        return error_set(err, STATUS_SYNTAX, "%s: '%s' is not janggi or xiangqi", flag->name,
+                         value);
+    return STATUS_OK;
+}
+
+#define CFG(field) FLAG_DEST(Cli, cfg.field)
+#define LIMIT(name, var, text)                                                                     \
+    { name, FLAG_CALL, .set = set_limit, .value = true, .meta = var, .help = text }
+// The match checks the ranges that matter (match_run): ints here in INT_MIN..INT_MAX.
+#define INT(name, field, var, text)                                                                \
+    { name, FLAG_INT, CFG(field), .lo = INT_MIN, .hi = INT_MAX, .meta = var, .help = text }
+
+static const Flag MATCH_FLAGS[] = {
+    {"--engine", FLAG_GROUP, .set = set_engine, .meta = "cmd=PATH ...",
+     .help = "an engine: cmd=PATH [name=N] [arg=A]... [option.X=V]... [LIMIT]\n"
+             "(twice: the first is scored)"},
+    {"--variant", FLAG_CALL, .set = set_variant, .value = true, .meta = "V",
+     .help = "janggi (default) or xiangqi (sets each engine's UCI_Variant,\n"
+             "draws count half a point; a game still going at ply 600 is\n"
+             "adjudicated drawn)"},
+    LIMIT("--nodes", "N", "nodes per move, for both engines"),
+    LIMIT("--depth", "D", "plies per move, for both engines"),
+    LIMIT("--movetime", "MS", "milliseconds per move, for both engines"),
+    LIMIT("--tc", "B+I", "clock: base and increment in seconds, for both engines"),
+    LIMIT("--byoyomi", "B+PxS", "base seconds, P periods of S seconds, for both engines"),
+    INT("--games", games, "N", "games, even (default 32)"),
+    INT("--concurrency", concurrency, "N", "games at once (default 1)"),
+    {"--margin", FLAG_INT, CFG(margin), .lo = 0, .hi = INT64_MAX, .meta = "MS",
+     .help = "clock overrun allowed (default 100)"},
+    {"--watchdog", FLAG_INT, CFG(watchdog), .lo = 1, .hi = INT64_MAX, .meta = "MS",
+     .help = "a hang at nodes/depth (default 10000)"},
+    {"--openings", FLAG_PATH, CFG(openings_path), .meta = "FILE",
+     .help = "start positions (FENs, one a line)"},
+    INT("--random-plies", random_plies, "N", "random opening plies"),
+    {"--seed", FLAG_UINT, CFG(seed), .max = UINT64_MAX, .meta = "S", .help = "seed"},
+    {"--pgn", FLAG_PATH, CFG(pgn_path), .meta = "FILE", .help = "the games as PGN"},
+    {"--state", FLAG_PATH, CFG(state_path), .meta = "FILE",
+     .help = "the resume state (default PGN.state)"},
+    {"--resume", FLAG_BOOL, CFG(resume), .help = "continue the match of --pgn and --state"},
+    {"--json", FLAG_PATH, CFG(json_path), .meta = "FILE",
+     .help = "the result for programs, docs/json-outputs.md; rewritten\nafter each pair"},
+    {"--sprt", FLAG_GROUP, .set = set_sprt, .meta = "elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]",
+     .help = "\nnormalised Elo, pentanomial"},
+    {"--event", FLAG_STRING, CFG(event), .meta = "NAME", .help = "the PGN's Event tag"},
+    INT("--stop-after-pairs", stop_after_pairs, "K", "testing: stop as if interrupted"),
 };
-// clang-format on
 
-static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {
-    *cli = (Cli){0};
+#undef CFG
+#undef LIMIT
+#undef INT
+
+static void usage(FILE *f) {
+    fputs("usage: hansu-match --engine cmd=PATH [name=N] [arg=A]... [option.X=V]... [LIMIT]\n"
+          "                   --engine ... [options]\n"
+          "LIMIT (per engine, or for both as --LIMIT VALUE): nodes=N depth=D movetime=MS\n"
+          "      tc=BASE+INC (seconds) byoyomi=BASE+PERIODSxSECS (e.g. 300+3x30)\n"
+          "options:\n",
+          f);
+    flags_help(f, MATCH_FLAGS, FLAGS_COUNT(MATCH_FLAGS), 24);
+}
+
+static Status parse_args(int argc, char **argv, Cli *cli, bool *help, ErrorInfo *err) {
+    *cli = (Cli){.sprt = {NAN, NAN, 0.05, 0.05}};
     MatchConfig *c = &cli->cfg;
     *c = (MatchConfig){.games = 32,
                        .concurrency = 1,
@@ -198,50 +208,17 @@ static Status parse_args(int argc, char **argv, Cli *cli, ErrorInfo *err) {
                        .start_timeout = 10000,
                        .event = "hansu-match",
                        .site = "local"};
-    enum { GROUP_NONE, GROUP_ENGINE, GROUP_SPRT } group = GROUP_NONE;
-    double sprt[4] = {NAN, NAN, 0.05, 0.05};
-    int nengines = 0, opt, index = 0;
-    Status st = STATUS_OK;
-    opterr = 0; // the messages below name the flag
-    while (st == STATUS_OK && (opt = getopt_long(argc, argv, "-h", OPTIONS, &index)) != -1) {
-        int e = nengines - 1;
-        if (opt == 1 && group == GROUP_ENGINE)
-            st = engine_item(optarg, &c->engine[e], &c->limits[e], &cli->has_limit[e], err);
-        else if (opt == 1 && group == GROUP_SPRT)
-            st = sprt_item(optarg, sprt, err);
-        else if (opt == 1)
-            st = error_set(err, STATUS_SYNTAX, "unexpected argument '%s'", optarg);
-        else if (group == GROUP_ENGINE && (st = engine_done(&c->engine[e], err)) != STATUS_OK)
-            break;
-        if (opt == 1)
-            continue;
-        group = GROUP_NONE;
-        if (opt == OPT_ENGINE && nengines == 2)
-            st = error_set(err, STATUS_SYNTAX, "more than two --engine");
-        else if (opt == OPT_ENGINE)
-            nengines++, group = GROUP_ENGINE;
-        else if (opt == OPT_SPRT)
-            c->sprt_enabled = true, group = GROUP_SPRT;
-        else if (opt == OPT_RESUME)
-            c->resume = true;
-        else if (opt == OPT_HELP || opt == 'h')
-            st = error_set(err, STATUS_SYNTAX, "help");
-        else if (opt == OPT_VALUE) {
-            char flag[32];
-            snprintf(flag, sizeof flag, "--%s", OPTIONS[index].name);
-            st = parse_flag(cli, flag, optarg, err);
-        } else if (optopt == OPT_VALUE) // getopt's '?' for a known flag without its value
-            st = error_set(err, STATUS_SYNTAX, "option %s needs a value", argv[optind - 1]);
-        else
-            st = error_set(err, STATUS_SYNTAX, "unknown option %s", argv[optind - 1]);
-    }
-    if (st == STATUS_OK && group == GROUP_ENGINE)
-        st = engine_done(&c->engine[nengines - 1], err);
+    FlagResult res = {0};
+    Status st = flags_parse(MATCH_FLAGS, FLAGS_COUNT(MATCH_FLAGS), argc, argv, 1, cli, &res, err);
+    if (st != STATUS_OK || (*help = res.help))
+        return st;
+    for (int e = 0; e < cli->nengines && st == STATUS_OK; e++)
+        st = engine_done(&c->engine[e], err);
     if (st == STATUS_OK && c->sprt_enabled)
-        st = sprt_done(sprt, &c->sprt, err);
+        st = sprt_done(cli->sprt, &c->sprt, err);
     if (st != STATUS_OK)
         return st;
-    if (nengines != 2)
+    if (cli->nengines != 2)
         return error_set(err, STATUS_SYNTAX, "two --engine groups are needed");
     for (int e = 0; e < 2; e++) {
         if (!cli->has_limit[e] && !cli->has_global)
@@ -349,13 +326,17 @@ static void on_warning(const char *msg, void *arg) {
 static int run(int argc, char **argv, ClusterPart self) {
     Cli cli;
     ErrorInfo err;
-    Status st = parse_args(argc, argv, &cli, &err);
+    bool help = false;
+    Status st = parse_args(argc, argv, &cli, &help, &err);
     if (st != STATUS_OK) {
-        if (self.index == 1 && strcmp(err.msg, "help") != 0)
-            fprintf(stderr, "hansu-match: %s\n", err.msg);
         if (self.index == 1)
-            usage();
+            fprintf(stderr, "hansu-match: %s (see --help)\n", err.msg);
         return 1;
+    }
+    if (help) {
+        if (self.index == 1)
+            usage(stdout);
+        return 0;
     }
     engine_init();
     signal(SIGINT, on_signal);
@@ -379,6 +360,7 @@ static int run(int argc, char **argv, ClusterPart self) {
 }
 
 int main(int argc, char **argv) {
+    cli_ignore_sigxfsz();
     ErrorInfo err;
     if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-match: %s\n", err.msg);
