@@ -90,6 +90,10 @@ const Variant *variant_at(int i);
 /// The variant called name (case-sensitive, as UCI_Variant writes it), NULL if unknown.
 const Variant *variant_find(const char *name);
 
+/// The same with name in any case ("XIANGQI" is xiangqi), for text a person writes: UCI's
+/// combo values (as Stockfish matches them) and an openings file's "# variant:" line.
+const Variant *variant_find_any_case(const char *name);
+
 /// The variant a Board gets when nothing else is asked for: janggi.
 static inline const Variant *variant_default(void) { return &VARIANT_JANGGI; }
 

@@ -4,6 +4,7 @@
 #include "variant.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "eval.h"
 #include "fen.h"
@@ -57,6 +58,13 @@ const Variant *variant_at(int i) { return i >= 0 && i < variant_count() ? VARIAN
 const Variant *variant_find(const char *name) {
     for (int i = 0; name && i < variant_count(); i++)
         if (strcmp(VARIANTS[i]->name, name) == 0)
+            return VARIANTS[i];
+    return NULL;
+}
+
+const Variant *variant_find_any_case(const char *name) {
+    for (int i = 0; name && i < variant_count(); i++)
+        if (strcasecmp(VARIANTS[i]->name, name) == 0)
             return VARIANTS[i];
     return NULL;
 }
