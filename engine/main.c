@@ -18,16 +18,18 @@
 #include "variant.h"
 
 static void usage(FILE *f) {
+    char names[256];
     fprintf(f,
             "usage: hansu                      UCI engine on standard input/output\n"
             "       hansu perft [--variant V] [--fen FEN] --depth N [--divide]\n"
-            "                                  (V: janggi, the default, or xiangqi)\n"
+            "                                  (V: one of %s; the first is the default)\n"
             "                                  count legal move sequences of N plies\n"
             "       hansu bench [--variant V] [DEPTH]\n"
             "                                  search the bench positions; prints Nodes searched\n"
             "       hansu print-weights [--variant V] [--note TEXT]\n"
             "                                  write the compiled-in weights as eval_weights.h\n"
-            "       hansu --help\n");
+            "       hansu --help\n",
+            variant_names(names, sizeof names));
 }
 
 static int run_perft(int argc, char **argv) {
@@ -41,8 +43,9 @@ static int run_perft(int argc, char **argv) {
             fen = argv[++i];
         else if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
             if (!(variant = variant_find(argv[++i]))) {
-                fprintf(stderr, "hansu perft: --variant '%s' is not known (janggi, xiangqi)\n",
-                        argv[i]);
+                char names[256];
+                fprintf(stderr, "hansu perft: --variant '%s' is not known (%s)\n", argv[i],
+                        variant_names(names, sizeof names));
                 return 2;
             }
         } else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
@@ -88,9 +91,10 @@ static int run_perft(int argc, char **argv) {
 // The variant named by argv[i + 1] (--variant V); NULL after printing the error.
 static const Variant *variant_arg(const char *cmd, int argc, char **argv, int i) {
     const Variant *v = i + 1 < argc ? variant_find(argv[i + 1]) : NULL;
+    char names[256];
     if (!v)
-        fprintf(stderr, "hansu %s: --variant '%s' is not known (janggi, xiangqi)\n", cmd,
-                i + 1 < argc ? argv[i + 1] : "");
+        fprintf(stderr, "hansu %s: --variant '%s' is not known (%s)\n", cmd,
+                i + 1 < argc ? argv[i + 1] : "", variant_names(names, sizeof names));
     return v;
 }
 
