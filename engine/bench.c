@@ -14,10 +14,13 @@
 #include "timeman.h"
 #include "variant.h"
 
-const char *bench_default_text(void) { return BENCH_FEN_TEXT; }
+const char *bench_default_text(void) { return bench_text(variant_default()); }
 
 const char *bench_text(const Variant *v) {
-    return v == &VARIANT_XIANGQI ? BENCH_XIANGQI_FEN_TEXT : BENCH_FEN_TEXT;
+    for (size_t i = 0; i < sizeof BENCH_DATA / sizeof BENCH_DATA[0]; i++)
+        if (strcmp(BENCH_DATA[i].variant, v->name) == 0)
+            return BENCH_DATA[i].text;
+    return NULL; // not reached: engine/CMakeLists.txt compiles in one list for every variant
 }
 
 Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, FILE *out,

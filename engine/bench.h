@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bench: the engine's signature. A fixed list of positions of a variant (janggi's
-// data/bench.fen, xiangqi's data/bench-xiangqi.fen) searched to a fixed depth with a cleared
-// TT; the total node count changes only when search or evaluation changes.
+// data/bench.fen, another's data/bench-<variant>.fen: engine/variants.def) searched to a fixed
+// depth with a cleared TT; the total node count changes only when search or evaluation changes.
 #pragma once
 
 #include <stdint.h>
@@ -22,12 +22,12 @@ typedef struct BenchResult {
     int64_t time_ms;
 } BenchResult;
 
-/// Janggi's compiled-in position list (data/bench.fen): one FEN per line; lines starting with
-/// '#' and blank lines are skipped.
+/// The default variant's compiled-in position list (janggi's data/bench.fen): one FEN per line;
+/// lines starting with '#' and blank lines are skipped.
 const char *bench_default_text(void);
 
-/// The compiled-in position list of variant v (janggi: data/bench.fen, xiangqi:
-/// data/bench-xiangqi.fen), in the same format.
+/// The compiled-in position list of variant v (the default's data/bench.fen, another's
+/// data/bench-<name>.fen), in the same format; every variant of variants.def has one.
 const char *bench_text(const Variant *v);
 
 /// Searches every FEN of text (positions of variant v) to depth plies, each with a freshly

@@ -4,13 +4,12 @@
 
 #include <pthread.h>
 
-#include "janggi/janggi.h"
-#include "xiangqi/xiangqi.h"
+#include "variant.h"
 #include "zobrist.h"
 
 static void init_once(void) {
-    janggi_geometry_init();
-    xiangqi_geometry_init();
+    for (int i = 0; i < variant_count(); i++)
+        variant_at(i)->init();
     zobrist_init();
 }
 

@@ -7,15 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "variant.h"
-
-const EvalTermInfo EVAL_TERMS[EVAL_TERM_NB] = {
-#define EVAL_TERM(ID, name, SHAPE, meaning)                                                        \
-    {#ID, #name, EVAL_SHAPE_##SHAPE, EVAL_OFF_##ID, EVAL_SHAPE_##SHAPE##_N, meaning},
-#include "janggi/eval_terms.def"
-#undef EVAL_TERM
-};
-
 static const char *or_none(const char *s) { return s && *s ? s : "(none)"; }
 
 static void write_banner(FILE *out, const EvalSpec *spec, const EvalBanner *bn) {

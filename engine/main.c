@@ -21,9 +21,10 @@
 // --variant V of every command: the Variant * at the flag's offset.
 static Status set_variant(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
     const Variant *v = variant_find(value);
+    char names[256];
     if (!v)
-        return error_set(err, STATUS_SYNTAX, "%s '%s' is not known (janggi, xiangqi)", flag->name,
-                         value);
+        return error_set(err, STATUS_SYNTAX, "%s '%s' is not known (%s)", flag->name, value,
+                         variant_names(names, sizeof names));
     memcpy((char *)dest + flag->offset, &v, sizeof v);
     return STATUS_OK;
 }
@@ -37,7 +38,7 @@ typedef struct PerftArgs {
 
 static const Flag PERFT_FLAGS[] = {
     {"--variant", FLAG_CALL, FLAG_DEST(PerftArgs, variant), .set = set_variant, .value = true,
-     .meta = "V", .help = "janggi (the default) or xiangqi"},
+     .meta = "V", .help = "a variant name (the first of variants.def, janggi, is the default)"},
     {"--fen", FLAG_STRING, FLAG_DEST(PerftArgs, fen), .meta = "FEN",
      .help = "the position (default: the variant's start)"},
     {"--depth", FLAG_INT, FLAG_DEST(PerftArgs, depth), .lo = 0, .hi = 20, .meta = "N",
@@ -51,7 +52,7 @@ typedef struct BenchArgs {
 
 static const Flag BENCH_FLAGS[] = {
     {"--variant", FLAG_CALL, FLAG_DEST(BenchArgs, variant), .set = set_variant, .value = true,
-     .meta = "V", .help = "janggi (the default) or xiangqi"},
+     .meta = "V", .help = "a variant name (the first of variants.def, janggi, is the default)"},
 };
 
 typedef struct PrintArgs {
@@ -61,7 +62,7 @@ typedef struct PrintArgs {
 
 static const Flag PRINT_FLAGS[] = {
     {"--variant", FLAG_CALL, FLAG_DEST(PrintArgs, variant), .set = set_variant, .value = true,
-     .meta = "V", .help = "janggi (the default) or xiangqi"},
+     .meta = "V", .help = "a variant name (the first of variants.def, janggi, is the default)"},
     {"--note", FLAG_STRING, FLAG_DEST(PrintArgs, note), .meta = "TEXT",
      .help = "the banner's note"},
 };

@@ -6,23 +6,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "board.h"
 #include "variant.h"
 
-static const char VARIANT_TAG[] = "# variant:";
-
-// A "# variant: NAME" line: STATUS_OK when NAME is v's name (or the line is another comment).
-static Status check_variant_line(const char *path, int lineno, const char *line, const Variant *v,
-                                 ErrorInfo *err) {
-    if (strncmp(line, VARIANT_TAG, sizeof VARIANT_TAG - 1) != 0)
+// A comment line (its text after the '#'): STATUS_OK unless it is a "variant: NAME" line (key
+// and name in any case) whose NAME is unknown or another variant than v.
+static Status check_comment(const char *path, int lineno, const char *text, const Variant *v,
+                            ErrorInfo *err) {
+    static const char KEY[] = "variant";
+    text += strspn(text, " \t");
+    if (strncasecmp(text, KEY, sizeof KEY - 1) != 0)
         return STATUS_OK;
-    const char *name = line + sizeof VARIANT_TAG - 1;
-    name += strspn(name, " \t");
-    size_t len = strcspn(name, " \t");
-    if (len != strlen(v->name) || strncmp(name, v->name, len) != 0)
-        return error_set(err, STATUS_FORMAT, "openings %s:%d: a file of variant '%.*s', not %s",
-                         path, lineno, (int)(len > 32 ? 32 : len), name, v->name);
+    text += sizeof KEY - 1;
+    text += strspn(text, " \t");
+    if (*text != ':')
+        return STATUS_OK;
+    text++;
+    text += strspn(text, " \t");
+    size_t len = strcspn(text, " \t");
+    char name[33];
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), text);
+    const Variant *named = len < sizeof name ? variant_find_any_case(name) : NULL;
+    if (!named)
+        return error_set(err, STATUS_FORMAT, "openings %s:%d: unknown variant '%s'", path, lineno,
+                         name);
+    if (named != v)
+        return error_set(err, STATUS_FORMAT, "openings %s:%d: a file of variant '%s', not %s", path,
+                         lineno, named->name, v->name);
     return STATUS_OK;
 }
 
@@ -42,14 +54,19 @@ Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInf
         goto cleanup;
     }
     char line[FEN_MAX_INPUT + 8];
+    static const char BOM[] = "\xEF\xBB\xBF"; // UTF-8's byte order mark, as editors may write
     for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '#' && (st = check_variant_line(path, lineno, line, v, err)) != STATUS_OK)
+        char *text = line;
+        if (lineno == 1 && strncmp(text, BOM, sizeof BOM - 1) == 0)
+            text += sizeof BOM - 1;
+        text += strspn(text, " \t");
+        if (text[0] == '#' && (st = check_comment(path, lineno, text + 1, v, err)) != STATUS_OK)
             goto cleanup;
-        if (line[0] == '\0' || line[0] == '#')
+        if (text[0] == '\0' || text[0] == '#')
             continue;
         ErrorInfo fe;
-        if ((st = fen_parse_variant(b, v, line, &fe)) != STATUS_OK) {
+        if ((st = fen_parse_variant(b, v, text, &fe)) != STATUS_OK) {
             error_set(err, st, "openings %s:%d: %s", path, lineno, fe.msg);
             goto cleanup;
         }

@@ -180,7 +180,7 @@ static bool pass_end_score(Board *b, int ply, int *score) {
 // The TT key of a node: the Zobrist key (the position), plus what the position does not tell
 // but the node's value depends on: whether the last ply was a pass (a pass back then ends the
 // game) or the null move (no pass back), and, where the evaluation starts to count the plies
-// (EVAL_POINTS_WINDOW before the move limit), the plies left.
+// (EvalSpec.points_window before the move limit), the plies left.
 static uint64_t node_key(const Board *b, bool after_null) {
     static const uint64_t AFTER_PASS = 0x9e3779b97f4a7c15ull, AFTER_NULL = 0xd6e8feb86659fd93ull,
                           PER_PLY = 0xc2b2ae3d27d4eb4full;
@@ -190,7 +190,7 @@ static uint64_t node_key(const Board *b, bool after_null) {
     else if (move_is_pass(board_state(b)->move))
         key ^= AFTER_PASS;
     int left = b->variant->ply_limit - board_game_ply(b);
-    if (left < EVAL_POINTS_WINDOW)
+    if (left < b->variant->eval->points_window)
         key ^= PER_PLY * (uint64_t)(left + 1);
     return key;
 }
@@ -296,7 +296,7 @@ static inline bool out_of_budget(Searcher *s) {
 static int static_eval(Searcher *s) {
     const Board *b = &s->board;
     uint64_t key = board_key(b);
-    bool cacheable = board_game_ply(b) <= b->variant->ply_limit - EVAL_POINTS_WINDOW;
+    bool cacheable = board_game_ply(b) <= b->variant->ply_limit - b->variant->eval->points_window;
     EvalCacheEntry *e = &s->eval_cache[key & (EVAL_CACHE_N - 1)];
     if (cacheable && e->key == key)
         return e->eval;

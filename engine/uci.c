@@ -253,16 +253,18 @@ static void print_perft(UciContext *ctx, const PerftDivide *pd) {
 // overflow.
 static const int64_t GO_MAX_MS = INT64_C(1) << 40;
 
-// Reads the number after token tok[i - 1] of go, at least min (0 or 1); false (after an
-// error naming the token) when it is missing, not a number or too small.
+// Reads the number after token tok[i - 1] of go, at least min (1, 0, or INT64_MIN for any);
+// false (after an error naming the token) when it is missing, not a number or too small.
 static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t min, int64_t *out) {
     char *end = NULL;
     long long v = i < n ? strtoll(tok[i], &end, 10) : -1;
     if (i >= n || end == tok[i] || *end || v < min) {
         char msg[160];
-        snprintf(msg, sizeof msg, "go: '%.40s' needs a %s number%s%.40s%s", tok[i - 1],
-                 min > 0 ? "positive" : "non-negative", i < n ? ", not '" : "", i < n ? tok[i] : "",
-                 i < n ? "'" : "");
+        snprintf(msg, sizeof msg, "go: '%.40s' needs a %snumber%s%.40s%s", tok[i - 1],
+                 min > 0    ? "positive "
+                 : min == 0 ? "non-negative "
+                            : "",
+                 i < n ? ", not '" : "", i < n ? tok[i] : "", i < n ? "'" : "");
         reply_error(ctx, msg);
         return false;
     }
@@ -272,6 +274,8 @@ static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t min, in
 
 // Stockfish's reading of the clocks: once any of wtime, btime, winc, binc, movestogo is
 // given, time management is on and a missing clock counts as 0; movetime, when given, wins.
+// A clock may be negative (a GUI's clock that ran past zero): read as 0, so that only the
+// mover's own clock decides, and a negative one means move now.
 // A clock of 0 (or movetime 0) means move now: a depth-1 search, which is always finished
 // (a 1 ms budget could cut it short and answer a move searched only in part).
 static void apply_move_now(SearchLimits *lim, Side us, bool clocks, bool movetime) {
@@ -314,10 +318,13 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
             return false;
         }
         // SearchLimits reads depth 0 and nodes 0 as "no limit": refused, not searched forever.
-        if (!go_number(ctx, tok, n, ++i, k <= 1 ? 1 : 0, &v))
+        int64_t min = k <= 1 ? 1 : k == 3 || k == 4 ? INT64_MIN : 0;
+        if (!go_number(ctx, tok, n, ++i, min, &v))
             return false;
         if (k >= 2 && v > GO_MAX_MS)
             v = GO_MAX_MS;
+        if (v < 0) // a clock past zero
+            v = 0;
         clocks |= k >= 3;
         movetime |= k == 2;
         switch (k) {
@@ -530,7 +537,7 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, msg);
         }
     } else if (strcasecmp(name, "UCI_Variant") == 0) {
-        const Variant *v = variant_find(value);
+        const Variant *v = variant_find_any_case(value);
         if (!v) {
             snprintf(msg, sizeof msg, "setoption: UCI_Variant '%.40s' is not supported", value);
             reply_error(ctx, msg);
@@ -607,30 +614,66 @@ static bool runs_beside_search(const char *cmd) {
     return strcmp(cmd, "isready") == 0 || strcmp(cmd, "uci") == 0;
 }
 
+// Waits for (or stops) a running search before command cmd, unless cmd runs beside it.
+static void settle_search(UciContext *ctx, const char *cmd) {
+    if (!ctx->searching || runs_beside_search(cmd))
+        return;
+    if (strcmp(cmd, "stop") == 0 || strcmp(cmd, "quit") == 0 || ctx->limits.infinite)
+        stop_search(ctx);
+    else
+        uci_wait(ctx);
+}
+
+// A line too long (over UCI_MAX_LINE bytes) or too many tokens to read: refused whole, with
+// what its command implies. A refused `position` leaves no position to search (as any refused
+// position does), and a refused `go` still gets its one `bestmove (none)`.
+static void refuse_line(UciContext *ctx, const char *cmd, const char *why) {
+    settle_search(ctx, cmd);
+    pthread_mutex_lock(&ctx->out_lock);
+    reply_error(ctx, why);
+    if (strcmp(cmd, "position") == 0)
+        ctx->position_ok = false;
+    else if (strcmp(cmd, "go") == 0)
+        fprintf(ctx->out, "bestmove (none)\n");
+    fflush(ctx->out);
+    pthread_mutex_unlock(&ctx->out_lock);
+}
+
+// The first word of line (at most cap - 1 bytes of it) into cmd.
+static void first_word(const char *line, char *cmd, size_t cap) {
+    size_t i = 0;
+    line += strspn(line, " \t\r\n");
+    while (line[i] && !strchr(" \t\r\n", line[i]) && i + 1 < cap) {
+        cmd[i] = line[i];
+        i++;
+    }
+    cmd[i] = '\0';
+}
+
 bool uci_handle_line(UciContext *ctx, const char *line) {
-    char *copy = strnlen(line, UCI_MAX_LINE + 1) > UCI_MAX_LINE ? NULL : strdup(line);
+    char cmd[16];
+    first_word(line, cmd, sizeof cmd);
+    if (strnlen(line, UCI_MAX_LINE + 1) > UCI_MAX_LINE) {
+        refuse_line(ctx, cmd, "command longer than 65536 characters");
+        return true;
+    }
+    char *copy = strdup(line);
     char **tokens = ctx->tokens;
     if (!copy) {
-        pthread_mutex_lock(&ctx->out_lock);
-        reply_error(ctx, strnlen(line, UCI_MAX_LINE + 1) > UCI_MAX_LINE
-                             ? "command longer than 65536 characters"
-                             : "out of memory");
-        pthread_mutex_unlock(&ctx->out_lock);
+        refuse_line(ctx, cmd, "out of memory");
         return true;
     }
     bool running = true;
     int n = tokenize(copy, tokens, UCI_MAX_TOKENS);
-    if (n > 0 && ctx->searching && !runs_beside_search(tokens[0])) {
-        if (strcmp(tokens[0], "stop") == 0 || strcmp(tokens[0], "quit") == 0 ||
-            ctx->limits.infinite)
-            stop_search(ctx);
-        else
-            uci_wait(ctx);
+    if (n < 0) {
+        refuse_line(ctx, cmd, "command has too many tokens");
+        free(copy);
+        return true;
     }
+    if (n > 0)
+        settle_search(ctx, tokens[0]);
     pthread_mutex_lock(&ctx->out_lock);
-    if (n < 0)
-        reply_error(ctx, "command has too many tokens");
-    else if (n == 0)
+    if (n == 0)
         ;
     else if (strcmp(tokens[0], "uci") == 0)
         cmd_uci(ctx);

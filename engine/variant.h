@@ -75,22 +75,32 @@ typedef struct Variant {
     // piece that breaks one (STATUS_ILLEGAL), naming it and its point.
     Status (*check_placement)(const Board *b, ErrorInfo *err);
     const struct EvalSpec *eval; // the variant's evaluation: terms, weights, phase (eval.h)
+    void (*init)(void);          // builds its start-up tables (its geometry): engine_init()
 } Variant;
 
-/// Janggi (engine/janggi/variant.c), the default variant.
-extern const Variant VARIANT_JANGGI;
+/// The known variants, one for each line of variants.def, each defined in its folder
+/// (VARIANT_JANGGI in engine/janggi/variant.c, the default; VARIANT_XIANGQI in
+/// engine/xiangqi/variant.c).
+#define VARIANT(SYMBOL, folder) extern const Variant SYMBOL;
+#include "variants.def"
+#undef VARIANT
 
-/// Xiangqi (engine/xiangqi/variant.c), with its own evaluation (engine/xiangqi/eval.c).
-extern const Variant VARIANT_XIANGQI;
-
-/// The known variants, variant_count() entries, janggi first, then xiangqi.
+/// The known variants, variant_count() entries in the order of variants.def (janggi first).
 int variant_count(void);
 const Variant *variant_at(int i);
 
 /// The variant called name (case-sensitive, as UCI_Variant writes it), NULL if unknown.
 const Variant *variant_find(const char *name);
 
-/// The variant a Board gets when nothing else is asked for: janggi.
+/// The same with name in any case ("XIANGQI" is xiangqi), for text a person writes: UCI's
+/// combo values (as Stockfish matches them) and an openings file's "# variant:" line.
+const Variant *variant_find_any_case(const char *name);
+
+/// The names of the known variants, "janggi, xiangqi", into buf (cap bytes, cut if short), for
+/// a front end's message or help. Returns buf.
+char *variant_names(char *buf, size_t cap);
+
+/// The variant a Board gets when nothing else is asked for: the first of variants.def (janggi).
 static inline const Variant *variant_default(void) { return &VARIANT_JANGGI; }
 
 /// v itself, or the default variant where v is NULL (a config that names no variant).

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The cluster room: part I of K from the command line, and the few MPI calls (start, rank,
 // sums, barrier, messages, end) that the front ends and the tuner need, compiled to nothing without
-// HANSU_MPI.
+// HANSU_MPI. Every wait sleeps between tests (wait_idle) instead of MPI's busy polling.
 #include "cluster.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -55,6 +56,19 @@ static bool mpi_running(void) {
     return started && !ended;
 }
 
+// Waits for request r without spinning: Open MPI's blocking calls poll the network at full
+// speed while they wait, so a rank waiting for the others (the tuner's chain sum, every batch)
+// burnt a core doing nothing. Tests, then sleeps, 10 us at first, doubling up to 1 ms: a short
+// wait ends within about its own length, a long one costs a test a millisecond.
+static void wait_idle(MPI_Request *r) {
+    long ns = 10000;
+    for (int done = 0; MPI_Test(r, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done;) {
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+        ns = ns < 1000000 ? ns * 2 : 1000000;
+    }
+}
+
 Status cluster_init(int *argc, char ***argv, ErrorInfo *err) {
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
@@ -82,14 +96,20 @@ ClusterPart cluster_self(void) {
 
 void cluster_sum_u64(uint64_t *v, size_t n) {
     enum { CHUNK = 1 << 26 }; // MPI counts are ints: long vectors go in pieces
-    for (size_t at = 0; mpi_running() && at < n; at += CHUNK)
-        MPI_Allreduce(MPI_IN_PLACE, v + at, (int)(n - at < CHUNK ? n - at : CHUNK), MPI_UINT64_T,
-                      MPI_SUM, MPI_COMM_WORLD);
+    for (size_t at = 0; mpi_running() && at < n; at += CHUNK) {
+        MPI_Request r;
+        MPI_Iallreduce(MPI_IN_PLACE, v + at, (int)(n - at < CHUNK ? n - at : CHUNK), MPI_UINT64_T,
+                       MPI_SUM, MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
 }
 
 void cluster_max_f64(double *v, size_t n) {
-    if (mpi_running() && n)
-        MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Request r;
+    if (mpi_running() && n) {
+        MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
 }
 
 void cluster_chain_sum(double *acc, size_t n, ClusterAddFn add, void *arg) {
@@ -100,22 +120,34 @@ void cluster_chain_sum(double *acc, size_t n, ClusterAddFn add, void *arg) {
     }
     int rank = (int)self.index - 1, size = (int)self.count;
     enum { TAG = 15 };
-    if (rank > 0)
-        MPI_Recv(acc, (int)n, MPI_DOUBLE, rank - 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Request r;
+    if (rank > 0) {
+        MPI_Irecv(acc, (int)n, MPI_DOUBLE, rank - 1, TAG, MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
     add(acc, arg);
-    if (rank + 1 < size)
-        MPI_Send(acc, (int)n, MPI_DOUBLE, rank + 1, TAG, MPI_COMM_WORLD);
-    MPI_Bcast(acc, (int)n, MPI_DOUBLE, size - 1, MPI_COMM_WORLD);
+    if (rank + 1 < size) {
+        MPI_Isend(acc, (int)n, MPI_DOUBLE, rank + 1, TAG, MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
+    MPI_Ibcast(acc, (int)n, MPI_DOUBLE, size - 1, MPI_COMM_WORLD, &r);
+    wait_idle(&r);
 }
 
 void cluster_barrier(void) {
-    if (mpi_running())
-        MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Request r;
+    if (mpi_running()) {
+        MPI_Ibarrier(MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
 }
 
 void cluster_send(int dest, int tag, const void *buf, size_t len) {
-    if (mpi_running())
-        MPI_Send(buf, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD);
+    MPI_Request r;
+    if (mpi_running()) {
+        MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
 }
 
 bool cluster_poll(int tag, int *source, size_t *len) {
@@ -130,13 +162,19 @@ bool cluster_poll(int tag, int *source, size_t *len) {
 }
 
 void cluster_recv(int source, int tag, void *buf, size_t len) {
-    if (mpi_running())
-        MPI_Recv(buf, (int)len, MPI_BYTE, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Request r;
+    if (mpi_running()) {
+        MPI_Irecv(buf, (int)len, MPI_BYTE, source, tag, MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
 }
 
 void cluster_bcast(void *buf, size_t len, int root) {
-    if (mpi_running() && len)
-        MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD);
+    MPI_Request r;
+    if (mpi_running() && len) {
+        MPI_Ibcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD, &r);
+        wait_idle(&r);
+    }
 }
 
 #else

@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "engine.h"
+#include "eval.h"
 #include "game_driver.h"
 #include "h5store.h"
 #include "rules.h"
@@ -148,8 +149,7 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
     snprintf(m->bench, sizeof m->bench, "%s", bench);
     const Variant *v = variant_or_default(cfg->variant);
     snprintf(m->variant, sizeof m->variant, "%s", v->name);
-    snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s",
-             v == &VARIANT_XIANGQI ? HANSU_XIANGQI_WEIGHTS_SHA256 : HANSU_WEIGHTS_SHA256);
+    snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s", v->eval->weights_sha256);
     if (cfg->depth)
         snprintf(m->limits, sizeof m->limits, "depth=%d", cfg->depth);
     else if (cfg->movetime_ms)

@@ -17,6 +17,13 @@ if(TARGET hansu-selfplay AND EXISTS /usr/bin/python3)
                        $<TARGET_FILE:hansu-selfplay> ${CMAKE_CURRENT_BINARY_DIR}/cluster_mpi.d
                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:hansu-tune>)
       set_tests_properties(cluster_selfplay_mpi PROPERTIES TIMEOUT 300 LABELS mpi)
+      # A rank waiting for another sleeps instead of polling (its CPU time over the wait).
+      add_executable(test_cluster_wait test_cluster_wait.c)
+      target_link_libraries(test_cluster_wait PRIVATE hansu_cluster)
+      add_test(NAME test_cluster_wait
+               COMMAND ${MPIEXEC_EXECUTABLE} --allow-run-as-root -np 2
+                       $<TARGET_FILE:test_cluster_wait>)
+      set_tests_properties(test_cluster_wait PROPERTIES TIMEOUT 60 LABELS mpi)
       # scripts/train's [cluster] launcher: its self-play and tuning steps over 2 ranks.
       add_test(NAME train_cluster_py
                COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_train_cluster.py

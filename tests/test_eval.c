@@ -14,9 +14,9 @@
 
 #include "board.h"
 #include "engine.h"
-#include "eval.h"
 #include "eval_header.h"
 #include "fen.h"
+#include "janggi/eval_layout.h"
 #include "janggi/formation.h"
 #include "movegen.h"
 #include "rules.h"

@@ -83,11 +83,50 @@ static void test_errors(void **state) {
     assert_non_null(strstr(err.msg, "/nonexistent/x.fen"));
 }
 
+// A UTF-8 byte order mark, indented comments and FENs, and the variant line in any case.
+static void test_bom_comments_case(void **state) {
+    (void)state;
+    Openings o;
+    ErrorInfo err;
+    char text[512];
+    snprintf(text, sizeof text,
+             "\xEF\xBB\xBF# Variant: Xiangqi\n  # indented comment\n\t#tab\n  %s\n", XQ_AFTER_C2E2);
+    assert_int_equal(load(text, &VARIANT_XIANGQI, &o, &err), STATUS_OK);
+    assert_int_equal(o.count, 1);
+    assert_string_equal(o.fen[0], XQ_AFTER_C2E2);
+    assert_int_equal(o.line[0], 4);
+    openings_free(&o);
+    // A BOM before a FEN on line 1.
+    snprintf(text, sizeof text, "\xEF\xBB\xBF%s\n", VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_XIANGQI, &o, &err), STATUS_OK);
+    assert_int_equal(o.count, 1);
+    openings_free(&o);
+    // The capitalised variant line still refuses a xiangqi file for janggi, and so does an
+    // indented one with a BOM before it.
+    snprintf(text, sizeof text, "# Variant: Xiangqi\n%s\n", VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_JANGGI, &o, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, ":1: a file of variant 'xiangqi', not janggi"));
+    snprintf(text, sizeof text, "\xEF\xBB\xBF  #VARIANT : XIANGQI\n%s\n",
+             VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_JANGGI, &o, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "not janggi"));
+    // An unknown variant: an error naming the file and line.
+    snprintf(text, sizeof text, "# a comment\n# variant: chess\n%s\n", VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_XIANGQI, &o, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "/tmp/hansu-openings-"));
+    assert_non_null(strstr(err.msg, ":2: unknown variant 'chess'"));
+    // A comment that only starts like the key is a comment.
+    snprintf(text, sizeof text, "# variants differ\n%s\n", VARIANT_XIANGQI.start_fen);
+    assert_int_equal(load(text, &VARIANT_XIANGQI, &o, &err), STATUS_OK);
+    openings_free(&o);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_in_order),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_bom_comments_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,10 +20,10 @@
 #include "board.h"
 #include "dataset.h"
 #include "engine.h"
-#include "eval.h"
 #include "eval_header.h"
 #include "h5store.h"
 #include "h5store_internal.h"
+#include "janggi/eval_layout.h"
 #include "optimizer.h"
 #include "packed_board.h"
 #include "prng.h"
@@ -31,6 +31,7 @@
 #include "synth.h"
 #include "trace_store.h"
 #include "weights_io.h"
+#include "xiangqi/eval_layout.h"
 
 enum { FIXTURE_GAMES = 40 };
 

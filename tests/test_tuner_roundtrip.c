@@ -14,9 +14,9 @@
 
 #include "board.h"
 #include "engine.h"
-#include "eval.h"
 #include "fen.h"
 #include "h5store.h"
+#include "janggi/eval_layout.h"
 #include "packed_board.h"
 #include "shard_data.h"
 #include "synth.h"

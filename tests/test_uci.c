@@ -234,6 +234,8 @@ static void test_go_move_now(void **state) {
         "go wtime 0 btime 9000 winc 50 binc 50 movestogo 3",
         "go depth 9 wtime 0", // move now wins over a deeper limit
         "go movetime 0 wtime 60000 btime 60000",
+        "go wtime -100 btime 100", // a clock past zero: move now, as Stockfish does
+        "go wtime -99999999999999999999 btime 100",
     };
     Session s;
     session_open(&s);
@@ -248,6 +250,13 @@ static void test_go_move_now(void **state) {
     say(&s, "position startpos moves c4c5");
     assert_non_null(strstr(say(&s, "go wtime 100000"), "bestmove "));
     assert_non_null(strstr(say(&s, "go btime 0 wtime 100000"), "bestmove "));
+    // Only the mover's clock counts: Han's search is not refused for Cho's clock past zero.
+    const char *a = say(&s, "go wtime -100 btime 5000");
+    if (strstr(a, "error") || !strstr(a, "bestmove ") || strstr(a, "bestmove (none)"))
+        fail_msg("'go wtime -100 btime 5000' with Han to move answered:\n%s", a);
+    a = say(&s, "go btime -5 wtime 100000");
+    if (!strstr(a, "info depth 1 ") || strstr(a, "info depth 2 ") || strstr(a, "error"))
+        fail_msg("'go btime -5 wtime 100000' with Han to move answered:\n%s", a);
     session_close(&s);
 }
 
@@ -271,7 +280,8 @@ static void test_go_refused(void **state) {
         {"go depth -1", "'depth'"},
         {"go nodes -5", "'nodes'"},
         {"go movetime -1", "go: 'movetime' needs a non-negative number"},
-        {"go wtime -100 btime 100", "'wtime'"},
+        {"go wtime -1x btime 100", "go: 'wtime' needs a number, not '-1x'"},
+        {"go btime - wtime 100", "'btime'"},
         {"go btime", "'btime'"},
         {"go ponder", "go: ponder is not supported"},
         {"go ponder wtime 1000 btime 1000", "go: ponder is not supported"},
@@ -430,6 +440,72 @@ static void test_go_after_refused_position(void **state) {
     assert_non_null(strstr(a, "info depth 1 "));
     assert_null(strstr(a, "bestmove (none)"));
     assert_non_null(strstr(say(&s, "go perft 1"), "Nodes searched: 32\n"));
+    session_close(&s);
+}
+
+// A line over 64 KiB is refused whole, with what its command implies: after a `position` so
+// refused, `go` searches nothing (bestmove (none)) until a good position arrives; a `go` so
+// refused still gets its one bestmove, `bestmove (none)`, after the error.
+static void test_overlong_lines(void **state) {
+    (void)state;
+    size_t len = 70000;
+    char *line = malloc(len + 1);
+    assert_non_null(line);
+    Session s;
+    session_open(&s);
+    say(&s, "position startpos moves c4c5");
+    // position startpos moves c4c5 c7c6 c5c4 c6c7 ... (legal, but too long to read)
+    static const char *const cycle[] = {" c4c5", " c7c6", " c5c4", " c6c7"};
+    size_t at = (size_t)sprintf(line, "position startpos moves");
+    for (size_t k = 0; at + 6 < len; k++)
+        at += (size_t)sprintf(line + at, "%s", cycle[k % 4]);
+    const char *a = say(&s, line);
+    assert_non_null(strstr(a, "info string error: command longer than 65536 characters"));
+    a = say(&s, "go depth 2");
+    if (!strstr(a, "info string error: go: no position to search") ||
+        count_of(a, "bestmove") != 1 || !strstr(a, "bestmove (none)\n") || strstr(a, "info depth"))
+        fail_msg("go after an over-long position answered:\n%s", a);
+    say(&s, "position startpos");
+    // go depth 1 depth 1 ... over 64 KiB: refused, one bestmove (none) after the error.
+    at = (size_t)sprintf(line, "go");
+    while (at + 9 < len)
+        at += (size_t)sprintf(line + at, " depth 1");
+    a = say(&s, line);
+    const char *err = strstr(a, "info string error: command longer than 65536 characters");
+    const char *none = strstr(a, "bestmove (none)\n");
+    if (!err || !none || none < err || count_of(a, "bestmove") != 1 || strstr(a, "info depth"))
+        fail_msg("an over-long go answered:\n%s", a);
+    // The position was good: the next go searches it.
+    a = say(&s, "go depth 1");
+    assert_non_null(strstr(a, "info depth 1 "));
+    assert_null(strstr(a, "bestmove (none)"));
+    // Too many tokens is refused the same way.
+    at = (size_t)sprintf(line, "go");
+    while (at + 3 < 2 * 5000)
+        at += (size_t)sprintf(line + at, " 1");
+    a = say(&s, line);
+    assert_non_null(strstr(a, "info string error: command has too many tokens"));
+    assert_int_equal(count_of(a, "bestmove (none)\n"), 1);
+    session_close(&s);
+    free(line);
+}
+
+// Option names and a combo's values are matched case-insensitively, as in Stockfish.
+static void test_option_case(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    char fen[256];
+    assert_string_equal(say(&s, "setoption name UCI_Variant value XIANGQI"), "");
+    current_fen(&s, fen, sizeof fen);
+    assert_string_equal(fen,
+                        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    assert_string_equal(say(&s, "setoption name uci_variant value Janggi"), "");
+    current_fen(&s, fen, sizeof fen);
+    assert_string_equal(fen, FEN_START);
+    assert_string_equal(say(&s, "setoption name HASH value 2"), "");
+    assert_non_null(strstr(say(&s, "setoption name UCI_Variant value chess"),
+                           "setoption: UCI_Variant 'chess' is not supported"));
     session_close(&s);
 }
 
@@ -662,6 +738,8 @@ int main(void) {
         cmocka_unit_test(test_binary_echo),
         cmocka_unit_test(test_nul_line),
         cmocka_unit_test(test_bench_arguments),
+        cmocka_unit_test(test_overlong_lines),
+        cmocka_unit_test(test_option_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,8 +9,10 @@
 
 #include <cmocka.h>
 
+#include "bench.h"
 #include "board.h"
 #include "engine.h"
+#include "eval.h"
 #include "fen.h"
 #include "movegen.h"
 #include "prng.h"
@@ -28,9 +30,39 @@ static void test_table(void **state) {
     assert_ptr_equal(variant_find("janggi"), &VARIANT_JANGGI);
     assert_ptr_equal(variant_find("xiangqi"), &VARIANT_XIANGQI);
     assert_null(variant_find("Janggi"));
+    assert_ptr_equal(variant_find_any_case("Janggi"), &VARIANT_JANGGI);
+    assert_ptr_equal(variant_find_any_case("XIANGQI"), &VARIANT_XIANGQI);
+    assert_null(variant_find_any_case("chess"));
+    assert_null(variant_find_any_case(NULL));
     assert_null(variant_find(NULL));
     assert_string_equal(VARIANT_JANGGI.start_fen, FEN_START);
     assert_int_equal(variant_pairing_count(&VARIANT_JANGGI), 16);
+}
+
+// What a variant of the list (variants.def) brings, read as data, never by identity: its
+// evaluation (both entry points, the SHA-256 of its weights header, a layout that fits a
+// trace), its bench positions, and its name found again.
+static void test_each_variant_complete(void **state) {
+    (void)state;
+    for (int i = 0; i < variant_count(); i++) {
+        const Variant *v = variant_at(i);
+        const EvalSpec *e = v->eval;
+        assert_non_null(e);
+        assert_string_equal(e->variant, v->name);
+        assert_ptr_equal(eval_spec_find(v->name), e);
+        assert_ptr_equal(variant_find(v->name), v);
+        assert_non_null(e->evaluate);
+        assert_non_null(e->evaluate_fast);
+        assert_true(e->param_count > 0 && e->param_count <= EVAL_PARAM_MAX);
+        assert_int_equal(strlen(e->weights_sha256), 64);
+        assert_int_equal(strspn(e->weights_sha256, "0123456789abcdef"), 64);
+        assert_non_null(bench_text(v));
+        assert_int_equal(fen_parse_variant(&board, v, v->start_fen, NULL), STATUS_OK);
+        static EvalTrace t;
+        assert_int_equal(eval_evaluate(&board), eval_trace(&board, &t));
+        assert_int_equal(eval_rebuild(e, &t, e->weights, board.side), eval_evaluate(&board));
+    }
+    assert_ptr_equal(bench_text(variant_default()), bench_default_text());
 }
 
 static void test_board_carries_variant(void **state) {
@@ -140,6 +172,7 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
+        cmocka_unit_test(test_each_variant_complete),
         cmocka_unit_test(test_board_carries_variant),
         cmocka_unit_test(test_end_order),
         cmocka_unit_test(test_point_sets),

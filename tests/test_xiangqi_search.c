@@ -16,7 +16,6 @@
 
 #include "board.h"
 #include "engine.h"
-#include "eval.h"
 #include "eval_header.h"
 #include "fen.h"
 #include "movegen.h"
@@ -24,6 +23,7 @@
 #include "rules.h"
 #include "search.h"
 #include "variant.h"
+#include "xiangqi/eval_layout.h"
 
 static Searcher *searcher;
 

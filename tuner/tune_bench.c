@@ -12,8 +12,8 @@
 
 #include "dataset.h"
 #include "engine.h"
-#include "eval.h"
 #include "h5store.h"
+#include "janggi/eval_layout.h"
 #include "optimizer.h"
 #include "shard_data.h"
 #include "synth.h"

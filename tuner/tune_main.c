@@ -22,6 +22,7 @@
 #include "sha256.h"
 #include "timeman.h"
 #include "trace_store.h"
+#include "variant.h"
 #include "weights_io.h"
 
 #ifndef HANSU_VERSION
@@ -639,7 +640,7 @@ static int run_main(int argc, char **argv) {
                               .patience = 10,
                               .threads = omp_get_num_procs(),
                               .seed = 1},
-                     .spec = &EVAL_SPEC_JANGGI};
+                     .spec = variant_default()->eval};
     int rc = parse_args(argc, argv, &r->o);
     if (rc == 0 && r->o.freeze && !parse_freeze(r->o.spec, r->o.freeze, r->frozen))
         rc = -1;

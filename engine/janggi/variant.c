@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "eval.h"
 #include "fen.h"
+#include "janggi/eval_layout.h"
 #include "janggi/formation.h"
 #include "janggi/janggi.h"
 
@@ -46,17 +46,5 @@ const Variant VARIANT_JANGGI = {
     .setup_formations = setup_formations,
     .check_placement = NULL,
     .eval = &EVAL_SPEC_JANGGI,
+    .init = janggi_geometry_init,
 };
-
-static const Variant *const VARIANTS[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};
-
-int variant_count(void) { return (int)(sizeof VARIANTS / sizeof VARIANTS[0]); }
-
-const Variant *variant_at(int i) { return i >= 0 && i < variant_count() ? VARIANTS[i] : NULL; }
-
-const Variant *variant_find(const char *name) {
-    for (int i = 0; name && i < variant_count(); i++)
-        if (strcmp(VARIANTS[i]->name, name) == 0)
-            return VARIANTS[i];
-    return NULL;
-}

@@ -4,7 +4,7 @@
 // (optionally into a trace). The formula is eval.h's; the terms are the common ones of xiangqi
 // engines (material, piece-square tables, mobility, a blocked horse leg, the cannon aimed at the
 // general over a screen, the general's missing defenders) with hand-set starting values.
-#include "eval.h"
+#include "xiangqi/eval_layout.h"
 
 #include <assert.h>
 #include <string.h>
@@ -14,11 +14,11 @@
 #include "variant.h"
 
 // The weights header: engine/xiangqi/eval_weights.h, or the one named by
-// -DHANSU_XIANGQI_EVAL_WEIGHTS.
+// -DHANSU_XIANGQI_EVAL_WEIGHTS (engine/CMakeLists.txt).
 #define S(mg, eg)                                                                                  \
     { (mg), (eg) }
-#ifdef HANSU_XIANGQI_EVAL_WEIGHTS_FILE
-#include HANSU_XIANGQI_EVAL_WEIGHTS_FILE
+#ifdef HANSU_EVAL_WEIGHTS_FILE
+#include HANSU_EVAL_WEIGHTS_FILE
 #else
 #include "xiangqi/eval_weights.h"
 #endif
@@ -26,6 +26,13 @@
 
 _Static_assert(sizeof EVAL_WEIGHTS_DATA / sizeof EVAL_WEIGHTS_DATA[0] == XQ_EVAL_PARAM_NB,
                "xiangqi/eval_weights.h does not match xiangqi/eval_terms.def");
+_Static_assert((int)XQ_EVAL_PARAM_NB <= (int)EVAL_PARAM_MAX,
+               "xiangqi's layout is larger than a trace");
+
+// The SHA-256 of the weights header, set by engine/CMakeLists.txt.
+#ifndef HANSU_EVAL_WEIGHTS_SHA256
+#define HANSU_EVAL_WEIGHTS_SHA256 "none"
+#endif
 
 // Running sums in Red's view, and the trace when one is wanted.
 typedef struct Acc {
@@ -162,6 +169,8 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
     return b->side == CHO ? t : -t;
 }
 
+static Score evaluate_untraced(const Board *b) { return evaluate(b, NULL); }
+
 static const EvalTermInfo XQ_TERMS[XQ_EVAL_TERM_NB] = {
 #define EVAL_TERM(ID, name, SHAPE, meaning)                                                        \
     {#ID, #name, EVAL_SHAPE_##SHAPE, XQ_EVAL_OFF_##ID, EVAL_SHAPE_##SHAPE##_N, meaning},
@@ -184,5 +193,7 @@ const EvalSpec EVAL_SPEC_XIANGQI = {
                   "chariot,\n// cannon, horse, elephant, soldier) and the phase of the full "
                   "set.\n",
     .kind_names = VARIANT_XIANGQI.kind_names,
+    .weights_sha256 = HANSU_EVAL_WEIGHTS_SHA256,
     .evaluate = evaluate,
+    .evaluate_fast = evaluate_untraced,
 };

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "board.h"
-#include "eval.h"
+#include "xiangqi/eval_layout.h"
 #include "xiangqi/xiangqi.h"
 
 // The start position, as Fairy-Stockfish writes it.
@@ -80,4 +80,5 @@ const Variant VARIANT_XIANGQI = {
     .setup_formations = NULL,
     .check_placement = check_placement,
     .eval = &EVAL_SPEC_XIANGQI,
+    .init = xiangqi_geometry_init,
 };
