@@ -11,7 +11,7 @@ import glob
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import hansu_shard  # noqa: E402
 
 GAME_SKIP = ("pos_start", "pos_end")  # rows of this file: differ between layouts

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SPSA = os.path.join(ROOT, "scripts", "spsa")
 DEF = os.path.join(ROOT, "engine", "search_params.def")
 

@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 train = importlib.machinery.SourceFileLoader(
     "train", os.path.join(REPO, "scripts", "train")).load_module()
 

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 train = importlib.machinery.SourceFileLoader("train", os.path.join(REPO, "scripts", "train")).load_module()
 
 
@@ -61,7 +61,7 @@ def main():
     one = replaced(replaced(seen[-1][len(launcher):], "--out", os.path.join(work, "one")),
                    "--json", os.path.join(work, "one.json"))
     subprocess.run(one, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    subprocess.run(["/usr/bin/python3", os.path.join(REPO, "tests", "cluster_games.py"),
+    subprocess.run(["/usr/bin/python3", os.path.join(REPO, "tests", "selfplay", "cluster_games.py"),
                     os.path.join(work, "one"), "--", os.path.join(run.iter_dir(1), "selfplay"),
                     "--count", "24"], check=True)
     run.step_tune(1, build, {})

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MATCH, FAKE, SELFPLAY, WORK = sys.argv[1:5]
 TUNE = sys.argv[5] if len(sys.argv) > 5 else None
 FAILURES = []

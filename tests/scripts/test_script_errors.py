@@ -14,7 +14,7 @@ import sys
 import h5py
 import numpy as np
 
-SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts")
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 sys.path.insert(0, SCRIPTS)
 import hansu_shard  # noqa: E402
 
