@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tuner core on synthetic sparse data: SHA-256 vectors, gradient against central finite
+// Tuner core on synthetic sparse data: gradient against central finite
 // differences, recovery of known weights, the K fit, freezing, determinism.
 #include <math.h>
 #include <setjmp.h>
@@ -13,44 +13,9 @@
 
 #include "optimizer.h"
 #include "prng.h"
-#include "sha256.h"
 #include "trace_store.h"
 
 enum { NP = 10, PHASE_MAX = 24 };
-
-static void test_sha256_vectors(void **state) {
-    (void)state;
-    // FIPS 180-4 examples (NIST CSRC "SHA256.pdf") and the empty message.
-    static const struct {
-        const char *msg;
-        const char *hex;
-    } v[] = {
-        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
-        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
-        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
-    };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        Sha256 s;
-        char hex[65];
-        sha256_init(&s);
-        sha256_update(&s, v[i].msg, strlen(v[i].msg));
-        sha256_final(&s, hex);
-        assert_string_equal(hex, v[i].hex);
-    }
-    // One million 'a', fed in uneven pieces.
-    Sha256 s;
-    char hex[65], buf[997];
-    memset(buf, 'a', sizeof buf);
-    sha256_init(&s);
-    for (size_t left = 1000000; left > 0;) {
-        size_t n = left < sizeof buf ? left : sizeof buf;
-        sha256_update(&s, buf, n);
-        left -= n;
-    }
-    sha256_final(&s, hex);
-    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-}
 
 // Random sparse positions: every parameter occurs, coefficients in -3..3, all phases.
 static void make_store(TraceStore *s, size_t n, uint64_t seed) {
@@ -557,7 +522,6 @@ static void test_freeze_determinism_gd(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha256_vectors),
         cmocka_unit_test(test_gradient_matches_finite_differences),
         cmocka_unit_test(test_danger_gradient_matches_finite_differences),
         cmocka_unit_test(test_gradient_split_over_ranks),
