@@ -26,7 +26,7 @@ static int setup(void **state) {
 static void test_squares(void **state) {
     (void)state;
     for (Square sq = 0; sq < SQUARE_NB; sq++) {
-        char s[4], want[4];
+        char s[4], want[16];
         snprintf(want, sizeof want, "%c%d", 'a' + square_file(sq), square_rank(sq) + 1);
         square_to_str(sq, s);
         assert_string_equal(s, want);
