@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SHA-256 as specified in FIPS 180-4 (sections 4.1.2, 4.2.2, 5.1.1, 6.2), written from the
-// standard; checked against its published test vectors in tests/test_tuner_optimizer.c.
+// standard; checked against its published test vectors in tests/selfplay/store/test_sha256.c.
 #include "sha256.h"
 
 #include <errno.h>

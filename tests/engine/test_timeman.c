@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// engine/timeman.c: the soft and hard budgets of one move from the UCI clock fields, as
+// timeman.h states them (sudden death, increments, movestogo, the caps, Move Overhead, the side
+// to move's own clock, the tunable tm_* constants), and the monotonic clock.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "search.h"
+#include "search_params.h"
+#include "timeman.h"
+
+static void expect_budget(SearchLimits lim, Side us, const SearchParams *p, int64_t soft,
+                          int64_t hard) {
+    TimeBudget tb = timeman_budget(&lim, us, p ? p : &SEARCH_PARAMS_DEFAULT);
+    if (tb.soft != soft || tb.hard != hard)
+        fail_msg("soft %lld hard %lld, expected %lld %lld", (long long)tb.soft, (long long)tb.hard,
+                 (long long)soft, (long long)hard);
+}
+
+static void test_no_limit(void **state) {
+    (void)state;
+    expect_budget((SearchLimits){.depth = 5}, CHO, NULL, 0, 0);
+    expect_budget((SearchLimits){.nodes = 1000}, CHO, NULL, 0, 0);
+    expect_budget((SearchLimits){.infinite = true, .time = {60000, 60000}}, CHO, NULL, 0, 0);
+    expect_budget((SearchLimits){.time = {0, 60000}}, CHO, NULL, 0, 0); // Cho has no clock
+    expect_budget((SearchLimits){.time = {-100, 5000}}, CHO, NULL, 0, 0);
+}
+
+static void test_movetime(void **state) {
+    (void)state;
+    expect_budget((SearchLimits){.movetime = 500}, CHO, NULL, 0, 500);
+    expect_budget((SearchLimits){.movetime = 500, .move_overhead = 30}, HAN, NULL, 0, 470);
+    expect_budget((SearchLimits){.movetime = 10, .move_overhead = 30}, CHO, NULL, 0, 1);
+}
+
+// Sudden death: a 30th of the clock plus 3/4 of the increment, hard 4 times that, both at most a
+// third of the clock; the side to move's clock and increment only.
+static void test_clock(void **state) {
+    (void)state;
+    expect_budget((SearchLimits){.time = {60000, 1000}}, CHO, NULL, 2000, 8000);
+    expect_budget((SearchLimits){.time = {60000, 30000}}, HAN, NULL, 1000, 4000);
+    expect_budget((SearchLimits){.time = {60000, 60000}, .inc = {1000, 0}}, CHO, NULL, 2750, 11000);
+    expect_budget((SearchLimits){.time = {60000, 60000}, .inc = {1000, 0}}, HAN, NULL, 2000, 8000);
+    // The cap: 100 + 1500 over a third of 3000.
+    expect_budget((SearchLimits){.time = {3000, 3000}, .inc = {2000, 2000}}, CHO, NULL, 1000, 1000);
+    // Move Overhead comes off the clock first; a clock below it leaves 1 ms.
+    expect_budget((SearchLimits){.time = {60030, 0}, .move_overhead = 30}, CHO, NULL, 2000, 8000);
+    expect_budget((SearchLimits){.time = {50, 0}, .move_overhead = 100}, CHO, NULL, 1, 1);
+}
+
+// movestogo divides the clock instead of 30 (at most 40); the last move before the control
+// may use 9/10 of the clock.
+static void test_movestogo(void **state) {
+    (void)state;
+    expect_budget((SearchLimits){.time = {40000, 0}, .movestogo = 10}, CHO, NULL, 4000, 13333);
+    expect_budget((SearchLimits){.time = {40000, 0}, .movestogo = 100}, CHO, NULL, 1000, 4000);
+    expect_budget((SearchLimits){.time = {10000, 0}, .movestogo = 1}, CHO, NULL, 9000, 9000);
+}
+
+// The tunable constants replace the defaults.
+static void test_params(void **state) {
+    (void)state;
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    p.tm_moves = 20;
+    p.tm_inc_pct = 50;
+    p.tm_hard_mult = 2;
+    p.tm_cap_div = 5;
+    expect_budget((SearchLimits){.time = {60000, 0}, .inc = {1000, 0}}, CHO, &p, 3500, 7000);
+    expect_budget((SearchLimits){.time = {60000, 0}, .inc = {1000, 0}}, CHO, NULL, 2750, 11000);
+}
+
+static void test_clock_monotonic(void **state) {
+    (void)state;
+    int64_t last = timeman_now_ms();
+    assert_true(last >= 0);
+    for (int i = 0; i < 100000; i++) {
+        int64_t now = timeman_now_ms();
+        assert_true(now >= last);
+        last = now;
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_limit), cmocka_unit_test(test_movetime),
+        cmocka_unit_test(test_clock),    cmocka_unit_test(test_movestogo),
+        cmocka_unit_test(test_params),   cmocka_unit_test(test_clock_monotonic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/spsa (issue 13): OpenBench's update against a step computed by hand, a resumed run
+reaching the same theta as an uninterrupted one, --apply writing theta back into a copy of
+engine/search_params.def (and again, keeping one provenance line), and bad flags answered with
+one line naming the problem. The games are played by a fake match command: the side whose
+rfp_margin is nearer 150 wins a pair more often, seeded by --seed, so no engine runs.
+Usage: test_spsa.py WORK_DIR"""
+import fcntl
+import importlib.machinery
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SPSA = os.path.join(ROOT, "scripts", "spsa")
+DEF = os.path.join(ROOT, "engine", "search_params.def")
+
+FAKE_MATCH = r'''#!/usr/bin/python3
+import json, random, sys
+args = sys.argv[1:]
+engines, opts, games, seed, out = [], [], 0, 0, None
+i = 0
+while i < len(args):
+    a = args[i]
+    if a == "--engine":
+        engines.append({})
+    elif a.startswith("option."):
+        k, v = a[7:].split("=")
+        engines[-1][k] = int(v)
+    elif a == "--games":
+        games = int(args[i + 1]); i += 1
+    elif a == "--seed":
+        seed = int(args[i + 1]); i += 1
+    elif a == "--json":
+        out = args[i + 1]; i += 1
+    i += 1
+rng = random.Random(seed)
+d0 = abs(engines[0].get("rfp_margin", 90) - 150)
+d1 = abs(engines[1].get("rfp_margin", 90) - 150)
+p0 = 0.5 + (0.2 if d0 < d1 else -0.2 if d0 > d1 else 0.0)
+w0 = sum(rng.random() < p0 for _ in range(games))
+json.dump({"games": games, "wins": [w0, games - w0], "faults": {}}, open(out, "w"))
+'''
+
+
+def load_spsa():
+    loader = importlib.machinery.SourceFileLoader("spsa", SPSA)
+    spec = importlib.util.spec_from_loader("spsa", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def spsa(args, check=True):
+    r = subprocess.run([sys.executable, SPSA] + args, capture_output=True, text=True)
+    if check:
+        assert r.returncode == 0, "spsa %s: exit %d\n%s%s" % (" ".join(args), r.returncode,
+                                                             r.stdout, r.stderr)
+    return r
+
+
+def test_update_by_hand(mod):
+    # N = 100 iterations, so A = 10; rfp_margin: c_end 8, r_end 0.002, theta 90; iteration 1.
+    #   c   = 8 * 100^0.101 = 8 * 1.592209 = 12.737670        c_1 = c / 1^0.101 = c
+    #   a   = 0.002 * 8^2 * (10 + 100)^0.602 = 0.128 * 16.940195 = 2.168345
+    #   r_1 = a / (10 + 1)^0.602 / c_1^2 = 2.168345 / 4.235634 / 162.2482 = 0.0031552
+    #   W - L = +3 for theta + c_1 (flip +1): theta = 90 + r_1 * c_1 * 3 = 90.120571
+    state = {"iterations": 100, "alpha": 0.602, "gamma": 0.101, "a_ratio": 0.1,
+             "params": [{"name": "rfp_margin", "min": 20, "max": 300, "c_end": 8.0,
+                         "r_end": 0.002, "default": 90}],
+             "theta": {"rfp_margin": 90.0}}
+    c_k, r_k = mod.schedule(state, 1)["rfp_margin"]
+    assert abs(c_k - 12.737670) < 1e-5, c_k
+    assert abs(r_k - 0.0031552) < 1e-7, r_k
+    theta = mod.update(state, 1, {"rfp_margin": 1}, 3)
+    assert abs(theta["rfp_margin"] - 90.120571) < 1e-5, theta
+    theta = mod.update(state, 1, {"rfp_margin": -1}, 3)
+    assert abs(theta["rfp_margin"] - (90 - 0.120571)) < 1e-5, theta
+    # An integer parameter's perturbation never falls below 0.5 (OpenBench), and theta stays
+    # within the range.
+    state["params"][0].update(c_end=0.1)
+    assert mod.schedule(state, 100)["rfp_margin"][0] == 0.5
+    state["theta"]["rfp_margin"] = 299.99
+    assert mod.update(state, 1, {"rfp_margin": 1}, 1000)["rfp_margin"] == 300
+    # The two sides of an iteration differ by about 2 c_k, rounded with one u, inside the range.
+    state["params"][0].update(c_end=8.0)
+    state["theta"]["rfp_margin"] = 90.0
+    state["seed"] = 5
+    flips, plus, minus, seed = mod.draw(state, 1)
+    f = flips["rfp_margin"]
+    assert plus["rfp_margin"] - minus["rfp_margin"] in (f * 25, f * 26), (plus, minus)
+
+
+def run_args(work, state, fake, extra):
+    return ["--state", os.path.join(work, state), "--params", "rfp_margin,fp_base",
+            "--iterations", "12", "--pairs", "4", "--nodes", "100", "--seed", "7",
+            "--engine", fake, "--match", fake] + extra
+
+
+def test_resume(work, fake):
+    spsa(run_args(work, "full.json", fake, []))
+    spsa(run_args(work, "part.json", fake, ["--stop-after", "5"]))
+    part = json.load(open(os.path.join(work, "part.json")))
+    assert part["done"] == 5, part["done"]
+    spsa(["--state", os.path.join(work, "part.json"), "--resume", "--stop-after", "4"])
+    spsa(["--state", os.path.join(work, "part.json"), "--resume"])
+    full = json.load(open(os.path.join(work, "full.json")))
+    part = json.load(open(os.path.join(work, "part.json")))
+    assert full["done"] == part["done"] == 12
+    assert full["theta"] == part["theta"], (full["theta"], part["theta"])
+    assert full["history"] == part["history"]
+    # The fake match rewards rfp_margin near 150: theta moves up from 90.
+    assert full["theta"]["rfp_margin"] > 90.5, full["theta"]
+    csv_rows = open(os.path.join(work, "full.csv")).read().splitlines()
+    assert csv_rows[0] == "iteration,games,result,rfp_margin,fp_base", csv_rows[0]
+    assert len(csv_rows) == 13 and csv_rows[-1].startswith("12,8,")
+    assert float(csv_rows[-1].split(",")[3]) == round(full["theta"]["rfp_margin"], 4)
+
+
+def test_apply(mod, work):
+    copy = os.path.join(work, "search_params.def")
+    shutil.copy(DEF, copy)
+    before = open(copy).read().splitlines()
+    state = json.load(open(os.path.join(work, "full.json")))
+    state["theta"] = {"rfp_margin": 123.6, "fp_base": 7.2}
+    path = os.path.join(work, "applied.json")
+    json.dump(state, open(path, "w"))
+    for _ in range(2):  # a second apply replaces the provenance line, adds none
+        spsa(["--apply", path, "--def", copy])
+        table = mod.read_def(copy)
+        assert table["rfp_margin"]["default"] == 124 and table["fp_base"]["default"] == 7
+        after = open(copy).read().splitlines()
+        assert len(after) == len(before) + 2, "\n".join(after)
+        prov = [a for a in after if a.startswith("// spsa:")]
+        assert len(prov) == 2 and "run full" in prov[0] and "12 iterations, 96 games" in prov[0]
+        assert "rfp_margin 90 -> 124" in prov[0], prov[0]
+    # Every other line, and every other field of the two lines, is as it was.
+    changed = [a for a in after if a not in before]
+    assert len(changed) == 4, changed
+    orig = mod.read_def(DEF)
+    for name in orig:
+        for key in ("min", "max", "c_end", "r_end"):
+            assert table[name][key] == orig[name][key]
+        if name not in ("rfp_margin", "fp_base"):
+            assert table[name]["default"] == orig[name]["default"]
+    # A theta outside the .def's range is refused.
+    state["theta"] = {"rfp_margin": 500.0}
+    json.dump(state, open(path, "w"))
+    expect_error(["--apply", path, "--def", copy], "rfp_margin = 500 is outside 20..300")
+
+
+def expect_error(args, text):
+    r = spsa(args, check=False)
+    lines = r.stderr.strip().splitlines()
+    ok = r.returncode == 1 and len(lines) == 1 and "Traceback" not in r.stderr and text in lines[0]
+    assert ok, "spsa %s: exit %d, want '%s', stderr:\n%s" % (" ".join(args), r.returncode, text,
+                                                            r.stderr)
+
+
+def test_bad_flags(work, fake):
+    s = os.path.join(work, "bad.json")
+    base = ["--state", s, "--iterations", "3", "--nodes", "100", "--engine", fake, "--match", fake]
+    expect_error(base + ["--params", "rfp_margin,bogus"], "unknown parameter 'bogus'")
+    expect_error(base + ["--params", "rfp_margin,rfp_margin"], "'rfp_margin' given twice")
+    expect_error(base, "--params: name the parameters")
+    expect_error(base + ["--params", "rfp_margin", "--tc", "5+0.05"], "one of --nodes N and --tc")
+    expect_error(["--state", s, "--params", "rfp_margin", "--iterations", "3", "--tc", "fast",
+                  "--engine", fake, "--match", fake], "--tc: 'fast' is not BASE+INC")
+    expect_error(base + ["--params", "rfp_margin", "--pairs", "0"], "--pairs: need >= 1")
+    expect_error(["--state", s, "--params", "rfp_margin", "--iterations", "0", "--nodes", "1",
+                  "--engine", fake, "--match", fake], "--iterations: give a count >= 1")
+    expect_error(base[:-2] + ["--params", "rfp_margin", "--match", os.path.join(work, "nope")],
+                 "--match: '%s' is not an executable file" % os.path.join(work, "nope"))
+    expect_error(["--params", "rfp_margin"], "give --state FILE")
+    # A state in a folder that does not exist, or under a regular file (issue 23): one line.
+    expect_error(["--state", "/nonexistent/x.json", "--resume"], "/nonexistent/x.json")
+    expect_error(base[:1] + [os.path.join(fake, "x.json")] + base[2:] + ["--params", "rfp_margin"],
+                 "cannot create its lock file")
+    expect_error(["--state", s, "--resume"], "%s: No such file or directory" % s)
+    full = os.path.join(work, "full.json")
+    expect_error(["--state", full, "--resume", "--nodes", "5"], "drop --nodes")
+    expect_error(run_args(work, "full.json", fake, []), "exists: continue it with --resume")
+    # A second run on a state in use is refused (two runs would overwrite each other's theta).
+    with open(full + ".lock", "a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        expect_error(["--state", full, "--resume"], "is in use by another spsa run")
+    junk = os.path.join(work, "junk.json")
+    open(junk, "w").write("{not json")
+    expect_error(["--state", junk, "--resume"], "not JSON")
+    expect_error(["--apply", junk], "not JSON")
+    # A match that fails names its command and exit status; the state keeps what was done.
+    expect_error(["--state", os.path.join(work, "fail.json"), "--params", "rfp_margin",
+                  "--iterations", "3", "--nodes", "100", "--engine", fake, "--match", "/bin/false"],
+                 "match failed (exit 1)")
+
+
+def main():
+    work = sys.argv[1]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    fake = os.path.join(work, "fake_match")
+    open(fake, "w").write(FAKE_MATCH)
+    os.chmod(fake, 0o755)
+    mod = load_spsa()
+    test_update_by_hand(mod)
+    test_resume(work, fake)
+    test_apply(mod, work)
+    test_bad_flags(work, fake)
+    print("test_spsa: all passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/train's command line before any step runs (issue 23):
+- a run folder is locked while a loop runs in it: a second scripts/train, new run or --resume,
+  is refused in one line naming the holder's pid (the holder here is this test, through
+  train_loop.lock_folder, the loop's own lock);
+- every setting is checked before the first step, from a --config file or --set, for a new run
+  and for --resume alike: an unknown or misspelt setting, a malformed --set item, a wrong type
+  (run.threads = 1.5), a number that is not finite (run.hours = nan), a match.sprt that
+  hansu-match would refuse, a run.start that is not a file;
+- run.start names the first engine's header ("" = the shipped one, data/train.toml's); the
+  demo (no --config) starts from data/weights/material-only.h, and its report says so first;
+- a corrupt state.json on --resume, and a run folder that cannot be made (under a regular file;
+  in read-only /proc) are one-line errors.
+Every refusal: exit 1, one line on stderr, no traceback, and no run folder made.
+
+Usage: test_train_cli.py WORK_DIR"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import train_loop  # noqa: E402
+
+
+def check(cond, msg):
+    if not cond:
+        print("FAIL: " + msg, file=sys.stderr)
+        sys.exit(1)
+
+
+def refused(args, text, made=None):
+    """scripts/train ARGS exits 1 with one line on stderr holding text; made (a folder) is
+    not created."""
+    r = subprocess.run([os.path.join(REPO, "scripts", "train")] + args, capture_output=True,
+                       text=True, timeout=60)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 1 and len(lines) == 1 and "Traceback" not in r.stderr and
+          text in lines[0], f"scripts/train {' '.join(args)}: exit {r.returncode}, want one "
+          f"line with {text!r}, stderr:\n{r.stderr}")
+    if made:
+        check(not os.path.exists(made), f"scripts/train {' '.join(args)} made {made}")
+
+
+def fake_run(folder):
+    """A run folder as a new run leaves it before its first step (no program is run here)."""
+    os.makedirs(os.path.join(folder, "weights"))
+    config = train_loop.load_config(None, [])
+    initial = os.path.join(folder, "weights", "initial.h")
+    shutil.copyfile(train_loop.start_header(config), initial)
+    state = {"config": config, "iteration": 0, "in_progress": False,
+             "first": {"name": "initial", "header": initial},
+             "current": {"name": "initial", "header": initial},
+             "iterations": [], "accepted": [], "started": "2026-01-01T00:00:00Z"}
+    with open(os.path.join(folder, "state.json"), "w") as f:
+        json.dump(state, f)
+
+
+def main(argv):
+    work = argv[1]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    new = os.path.join(work, "new")
+
+    # Settings, for a new run: each refused before the folder is made.
+    for args, text in [
+            (["--set", "run.itrations=3"], "unknown setting run.itrations"),
+            (["--set", "run.iterations"], "expected SECTION.KEY=VALUE"),
+            (["--set", "threads=2"], "expected SECTION.KEY=VALUE"),
+            (["--set", "run.threads=1.5"], "run.threads = 1.5: expected a whole number"),
+            (["--set", "run.hours=nan"], "run.hours = nan: expected a finite number"),
+            (["--set", "run.hours=inf"], "run.hours = inf: expected a finite number"),
+            (["--set", "run.install=3"], "run.install = 3: expected true or false"),
+            (["--set", "selfplay.extra=[1]"], "selfplay.extra = [1]: expected a list of strings"),
+            (["--set", 'match.sprt="garbage"'], "match.sprt = 'garbage'"),
+            (["--set", 'match.sprt="elo0=10 elo1=0"'], "need elo0 < elo1"),
+            (["--set", 'match.sprt="elo0=0 elo1=10 alpha=0.7"'], "0 < alpha, beta < 0.5"),
+            (["--set", 'run.start="data/weights/none.h"'], "run.start = 'data/weights/none.h'")]:
+        refused(["--run", new] + args, text, made=new)
+    bad = os.path.join(work, "bad.toml")
+    with open(bad, "w") as f:
+        f.write('[match]\nsprt = "garbage"\n')
+    refused(["--config", bad, "--run", new], "match.sprt = 'garbage'", made=new)
+    with open(bad, "w") as f:
+        f.write("[run]\nthreads = 1.5\n")
+    refused(["--config", bad, "--run", new], "run.threads = 1.5", made=new)
+
+    # Folders that cannot be made or written.
+    under_file = os.path.join(work, "file")
+    open(under_file, "w").close()
+    refused(["--run", os.path.join(under_file, "run")], "Not a directory")
+    refused(["--run", "/proc/hansu-run"], "/proc/hansu-run")
+
+    # --resume: the same checks on its --set, and a corrupt state.
+    run = os.path.join(work, "run")
+    fake_run(run)
+    for args, text in [
+            (["--set", "run.itrations=3"], "unknown setting run.itrations"),
+            (["--set", "run.iterations"], "expected SECTION.KEY=VALUE"),
+            (["--set", "run.hours=nan"], "expected a finite number"),
+            (["--set", 'match.sprt="garbage"'], "match.sprt = 'garbage'")]:
+        refused(["--resume", "--run", run] + args, text)
+    check(not os.path.exists(os.path.join(run, "log.txt")), "a refused --resume started")
+    corrupt = os.path.join(work, "corrupt")
+    fake_run(corrupt)
+    with open(os.path.join(corrupt, "state.json"), "w") as f:
+        f.write('{"config": {')
+    refused(["--resume", "--run", corrupt], "state.json: not a run's state")
+    with open(os.path.join(corrupt, "state.json"), "w") as f:
+        f.write("[1, 2]")
+    refused(["--resume", "--run", corrupt], "state.json: not a run's state")
+
+    # The lock: held here as the loop holds it, a second loop on the folder is refused.
+    lock = train_loop.lock_folder(run)
+    refused(["--resume", "--run", run], f"in use by another scripts/train (pid {os.getpid()}")
+    held = os.path.join(work, "held")
+    os.makedirs(held)
+    lock2 = train_loop.lock_folder(held)
+    refused(["--run", held], f"in use by another scripts/train (pid {os.getpid()}")
+    check(not os.path.exists(os.path.join(held, "state.json")), "a locked folder got a run")
+    lock.close()
+    lock2.close()
+
+    # run.start: the first engine's header; "" the shipped one. The demo starts from the
+    # material-only header, and a report of a run with a start says so at the top.
+    shipped = train_loop.load_config(os.path.join(REPO, "data", "train.toml"), [])
+    check(shipped["run"]["start"] == "" and train_loop.start_header(shipped) ==
+          train_loop.weights_header("janggi"), "data/train.toml does not start from the shipped "
+          "weights")
+    demo = train_loop.load_config(None, [])
+    material = os.path.join(REPO, "data", "weights", "material-only.h")
+    check(train_loop.start_header(demo) == material, f"the demo starts from {demo['run']}")
+    import train_report
+    top = "\n".join(train_report.start_lines(demo))
+    check("Started from `data/weights/material-only.h`, not the shipped weights" in top and
+          "material values only" in top, f"report top: {top!r}")
+    check(train_report.start_lines(shipped) == [], "a run from the shipped weights has a start line")
+    refused(["--run", run], "already holds a run; use --resume")
+    shutil.rmtree(work)
+    print("train: settings checked before any step (new and resumed runs), the run folder's "
+          "lock, corrupt state and unwritable folders: one-line errors")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,414 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/train's data window and verdicts, without running any program (issue 12):
+- the window is counted in positions: newest iterations first while the total stays within
+  tune.window_positions, always the newest one, so the data grows until the bound;
+- a candidate is accepted only when its SPRT accepts H1 and, with match.confirm, a second
+  SPRT with another seed accepts H1 too; the second is not played after an H0 or an
+  inconclusive first;
+- the old setting tune.window is refused with a message naming its replacement;
+- every accepted candidate, the first one included, plays the first engine in a fixed-length
+  match (all match.elo_games games, no SPRT) at match.elo_nodes (not match.nodes), openings from
+  a seed no SPRT uses; state.json keeps its games, Elo and nElo with their errors;
+- the end-of-run gauntlet plays the final and the first engine against gauntlet.engine at
+  gauntlet.tc (tests/fake_engine standing in for Fairy-Stockfish), resumes without replaying,
+  and is skipped with a log line and a report line when the engine is missing;
+- the hours limit counts the run's earlier processes (a resumed run has what is left);
+- report.md's Elo per CPU-hour line divides the final engine's fixed-length Elo and its error
+  by the measured CPU-hours;
+- the [report] caps (games in report.html's viewer) have data/train.toml's defaults, take
+  --set, and a value that is not a whole number of games >= 0 is refused naming the setting.
+The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
+
+Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import train_loop as train  # noqa: E402
+
+
+def check(cond, msg):
+    if not cond:
+        print("FAIL: " + msg, file=sys.stderr)
+        sys.exit(1)
+
+
+class QuietRun(train.Run):
+    def log(self, text):
+        self.logged.append(text)
+
+    def save_state(self):
+        pass
+
+
+def make_run(work, overrides):
+    run = QuietRun(work, train.load_config(None, overrides))
+    run.logged, run.state = [], {}
+    return run
+
+
+def test_window(work):
+    run = make_run(work, ["tune.window_positions=2500"])
+    for k, n in [(1, 1000), (2, 1200), (3, 900), (4, 3000)]:
+        os.makedirs(run.iter_dir(k))
+        with open(os.path.join(run.iter_dir(k), "selfplay.json"), "w") as f:
+            # a resumed folder: positions_saved counts the whole folder
+            json.dump({"schema": 1, "positions_played": n // 2, "positions_saved": n}, f)
+    got = [run.tune_window(k) for k in (1, 2, 3, 4)]
+    check(got == [([1], 1000), ([1, 2], 2200), ([2, 3], 2100), ([4], 3000)],
+          f"windows of 2500 positions: {got}")
+    run.config["tune"]["window_positions"] = 0
+    check(run.tune_window(4) == ([1, 2, 3, 4], 6100), "window 0 takes every iteration")
+    os.remove(os.path.join(run.iter_dir(2), "selfplay.json"))
+    try:
+        run.tune_window(4)
+        check(False, "a missing self-play result is an error")
+    except train.TrainError as e:
+        check("iteration 2" in str(e), str(e))
+    # A run started before window_positions, l2 and confirm existed resumes with its own
+    # setting: the last `window` iterations, and no confirming SPRT.
+    old = train.load_config(None, [])
+    for section, key in [("tune", "window_positions"), ("tune", "l2"), ("match", "confirm")]:
+        del old[section][key]
+    old["tune"]["window"] = 2
+    train.check_config(old)
+    run.config = old
+    check(run.tune_window(4) == ([3, 4], 3900), f"old window of 2 iterations: {run.tune_window(4)}")
+    check(run.verdict(4, {"match": {"sprt": "H1 accepted"}}, None, None), "old runs: one SPRT")
+
+
+def test_verdict(work):
+    for first, second, confirm, want, played in [
+            ("H1 accepted", "H1 accepted", True, True, 1),
+            ("H1 accepted", "H0 accepted", True, False, 1),
+            ("H1 accepted", "continue (no bound crossed)", True, False, 1),
+            ("H0 accepted", "H1 accepted", True, False, 0),
+            ("continue (no bound crossed)", "H1 accepted", True, False, 0),
+            ("H1 accepted", "H0 accepted", False, True, 0)]:
+        run = make_run(work, [f"match.confirm={'true' if confirm else 'false'}"])
+        seeds = []
+
+        def fake_match(k, name, engine, opponent, games, sprt, seed=None):
+            seeds.append(seed)
+            check(name == "confirm" and sprt == run.config["match"]["sprt"], name)
+            return {"sprt": second, "score": "1-0", "nelo": "1"}
+        run.match = fake_match
+        record = {"match": {"sprt": first}}
+        got = run.verdict(3, record, ("cand", "iter-003"), ("cur", "initial"))
+        check(got == want and len(seeds) == played,
+              f"{first} then {second}, confirm {confirm}: accepted {got}, {len(seeds)} played")
+        if played:
+            check(seeds[0] != run.config["run"]["seed"] * 1000 + 3, "the confirming SPRT's seed "
+                  "must differ from the first's")
+            # resumed after the confirming match: it is not played again
+            check(run.verdict(3, record, ("c", "n"), ("c", "n")) == want and len(seeds) == 1,
+                  "the confirming result is kept in the record")
+
+
+def test_renamed_setting():
+    try:
+        train.load_config(None, ["tune.window=3"])
+        check(False, "tune.window accepted")
+    except train.TrainError as e:
+        check("tune.window_positions" in str(e), str(e))
+
+
+class LoggingRun(train.Run):
+    """A run whose state is saved for real (the report reads it) and whose log is kept."""
+
+    def log(self, text):
+        self.logged.append(text)
+
+
+def fake_builds(work, fake, match_tool, names):
+    """A build folder per engine name whose hansu and hansu-match are the fake engine and the
+    real match tool."""
+    builds = {}
+    for name in names:
+        b = os.path.join(work, "builds", name)
+        for sub, target in (("engine/hansu", fake), ("selfplay/match/hansu-match", match_tool)):
+            os.makedirs(os.path.dirname(os.path.join(b, sub)), exist_ok=True)
+            os.symlink(target, os.path.join(b, sub))
+        builds[name] = b
+    return builds
+
+
+def new_run(work, fake, match_tool, extra):
+    os.makedirs(os.path.join(work, "weights"))
+    config = train.load_config(None, [
+        "run.threads=2", f"run.weights_dir={json.dumps(os.path.join(work, 'kept'))}",
+        "match.nodes=5", "match.elo_games=6", "match.elo_nodes=0", "gauntlet.enabled=true",
+        f"gauntlet.engine={json.dumps(fake)}", "gauntlet.games=4",
+        "gauntlet.tc=\"1+0.01\""] + extra)
+    run = LoggingRun(work, config)
+    run.logged = []
+    headers = {}
+    for name in ("initial", "iter-001", "iter-002"):
+        headers[name] = os.path.join(work, "weights", name + ".h")
+        with open(headers[name], "w") as f:
+            f.write(f"// {name}\nstatic const int w = {len(headers)};\n")
+    builds = fake_builds(work, fake, match_tool, headers)
+    by_header = {h: builds[n] for n, h in headers.items()}
+    run.build = lambda header, engine_only=False: by_header.get(header) or builds[
+        os.path.basename(header).split("-", 1)[-1][:-2]]  # kept copies: <run>-iter-00k.h
+    run.match_tool = os.path.join(builds["initial"], "selfplay", "match", "hansu-match")
+    first = {"name": "initial", "header": headers["initial"]}
+    run.state = {"config": config, "iteration": 0, "in_progress": False, "first": first,
+                 "current": dict(first), "iterations": [], "accepted": [], "started": "x"}
+    return run, headers, builds
+
+
+def flags(line):
+    """A logged command line's flags, as {flag: value}."""
+    words = line.split()
+    return {w: (words[i + 1] if i + 1 < len(words) else "") for i, w in enumerate(words)
+            if w.startswith("--")}
+
+
+def test_elo_matches(work, fake, match_tool):
+    run, headers, builds = new_run(work, fake, match_tool, [])
+    sprt_seeds = set()
+    for k in (1, 2):
+        name = f"iter-{k:03d}"
+        sprt_seeds |= {run.config["run"]["seed"] * 1000 + k,
+                       1_000_000_000 + run.config["run"]["seed"] * 1000 + k}
+        os.makedirs(run.iter_dir(k))
+        # The first acceptance: the current engine is the first one, and its SPRT stopped
+        # early; the Elo must still come from a match of its own.
+        record = {"k": k, "accepted": True, "match": {
+            "sprt": "H1 accepted", "score": "9-1", "elo": "400.0", "elo_error": "inf",
+            "nelo": "300.0", "nelo_error": "100.0", "pentanomial": [0, 0, 1, 0, 4]}}
+        run.state["iterations"].append(record)
+        before = len(run.logged)
+        run.accept(k, name, headers[name], builds[name], record)
+        e = record.get("elo_vs_first") or {}
+        lines = [l for l in run.logged[before:] if "hansu-match" in l]
+        check(len(lines) == 1, f"{name}: one Elo match, got {lines}")
+        f = flags(lines[0])
+        check(e.get("games") == 6 and sum(e.get("pentanomial", [])) == 3,
+              f"{name}: a fixed-length match of match.elo_games = 6 games: {e}")
+        check("--sprt" not in f and "sprt" not in e, f"{name}: no SPRT in the Elo match")
+        check(f.get("--nodes") == "10" and e.get("nodes") == 10,
+              f"{name}: elo_nodes 0 plays at 2 x match.nodes = 10: {f.get('--nodes')}")
+        check(int(f["--seed"]) not in sprt_seeds and e.get("seed") == int(f["--seed"]),
+              f"{name}: the Elo seed {f['--seed']} is an SPRT's")
+        check(f"{builds['initial']}/engine/hansu" in lines[0], f"{name}: not against the first")
+        for key in ("elo", "elo_error", "nelo", "nelo_error"):
+            check(isinstance(e.get(key), str) and e[key] != "", f"{name}: no {key} in {e}")
+        check(run.state["current"]["name"] == name and run.state["accepted"][-1] == name,
+              f"{name} is not current after its acceptance")
+    check(run.state["iterations"][0]["elo_vs_first"]["seed"] ==
+          run.state["iterations"][1]["elo_vs_first"]["seed"],
+          "every candidate meets the same Elo openings")
+    check(run.state.get("cpu_s", {}).get("elo", -1) >= 0, f"no CPU time kept: {run.state}")
+    for bad in (["match.elo_nodes=5"], ["gauntlet.tc=\"5s\""], ["gauntlet.games=3"]):
+        try:
+            train.load_config(None, ["match.nodes=5"] + bad)
+            check(False, f"{bad} accepted")
+        except train.TrainError as err:
+            check(bad[0].split("=")[0] in str(err), str(err))
+    return run
+
+
+def test_gauntlet(run, fake):
+    run.logged.clear()
+    run.gauntlet()
+    g = run.state.get("gauntlet", {})
+    res = g.get("results", {})
+    lines = [l for l in run.logged if "hansu-match" in l]
+    check(list(res) == ["iter-002", "initial"] and len(lines) == 2,
+          f"the final and the first engine play the gauntlet: {g}, {lines}")
+    for line, (name, r) in zip(lines, res.items()):
+        f = flags(line)
+        check(f.get("--tc") == "1+0.01" and "--nodes" not in f, f"{name}: not at tc: {line}")
+        check(f"cmd={fake}" in line and "option.UCI_Variant=janggi" in line, line)
+        check(r.get("games") == 4 and r.get("role") in ("final", "first"), f"{name}: {r}")
+        check(int(f["--seed"]) != run.state["iterations"][0]["elo_vs_first"]["seed"],
+              "the gauntlet's seed is the Elo matches'")
+    # Resumed: a finished engine is not played again; one whose result was not yet saved
+    # resumes its match file (no new games).
+    del res["initial"]
+    run.logged.clear()
+    run.gauntlet()
+    lines = [l for l in run.logged if "hansu-match" in l]
+    check(len(lines) == 1 and "--resume" in lines[0] and "name=initial" in lines[0],
+          f"resumed gauntlet: {lines}")
+    check(run.state["gauntlet"]["results"]["initial"]["games"] == 4, "resumed result")
+    run.save_state()
+    r = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "train_report.py"),
+                        run.folder], capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    text = open(os.path.join(run.folder, "report.md")).read()
+    row = re.search(r"^\| iter-002 \| final \| 4 \| \d+-\d+ \| \S+ ± \S+ \| \S+ ± \S+ \|",
+                    text, re.M)
+    check(row is not None and os.path.exists(os.path.join(run.folder, "gauntlet.png")),
+          "report.md: no gauntlet row with error bars, or no gauntlet.png")
+    check(re.search(r"^\| 2 \|.*\| yes \| \S+ ± \S+ \| \S+ ± \S+ \| 6 @ 10 nodes \|", text,
+                    re.M) is not None, "report.md: no fixed-length Elo in the table")
+
+
+def test_gauntlet_missing(work, fake, match_tool):
+    run, _, _ = new_run(work, fake, match_tool, ["gauntlet.engine=\"/nonexistent/fsf\""])
+    run.save_state()
+    run.finish()  # no crash; the report is written
+    skipped = [l for l in run.logged if l.startswith("gauntlet skipped")]
+    check(skipped and "/nonexistent/fsf" in skipped[0], f"no skip line: {run.logged}")
+    check("/nonexistent/fsf" in run.state["gauntlet"].get("skipped", ""), str(run.state))
+    text = open(os.path.join(run.folder, "report.md")).read()
+    check(re.search(r"^Skipped: .*/nonexistent/fsf", text, re.M) is not None,
+          "report.md does not say the gauntlet was skipped")
+    # The hours limit holds over resumes: 2 h already run, run.hours = 1 -> no new iteration.
+    run.config["run"].update(hours=1, iterations=5)
+    run.config["gauntlet"]["enabled"] = False
+    run.state["wall_s"] = 7200.0
+    run.wall_base = None
+    run.logged.clear()
+    run.iteration = lambda k: check(False, f"iteration {k} started after the hours limit")
+    run.run()
+    check(run.state["iteration"] == 0 and any("time limit" in l for l in run.logged),
+          f"hours limit over resumes: {run.logged}")
+
+
+def test_report_per_cpu_hour(work):
+    os.makedirs(work)
+    state = {"config": train.load_config(None, []), "iteration": 2, "started": "x",
+             "first": {"name": "initial"}, "current": {"name": "iter-002"},
+             "accepted": ["iter-002"], "threads": 2, "wall_s": 5400.0,
+             "cpu_s": {"self-play": 3600.0, "tune": 900.0, "build": 900.0, "elo": 1800.0},
+             "iterations": [{"k": 1, "accepted": False, "match": {}},
+                            {"k": 2, "accepted": True, "match": {},
+                             "elo_vs_first": {"games": 400, "nodes": 1200, "elo": "50.0",
+                                              "elo_error": "30.0", "nelo": "55.0",
+                                              "nelo_error": "33.0", "fixed_length": True}}]}
+    with open(os.path.join(work, "state.json"), "w") as f:
+        json.dump(state, f)
+    r = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "train_report.py"), work],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, r.stderr)
+    text = open(os.path.join(work, "report.md")).read()
+    # 50 +- 30 Elo over 2.00 CPU-hours (all steps); 1.50 without the Elo matches; 1.5 h x 2.
+    for want in ("**+25.0 ± 15.0 Elo per CPU-hour**", "1.50 CPU-hours, +33.3 ± 20.0",
+                 "1.50 h × 2 cores = 3.00 core-hours, +16.7 ± 10.0"):
+        check(want in text, f"report.md lacks {want!r}")
+
+
+def test_match_json_not_finite(work):
+    """hansu-match writes null for what is not finite (an LLR when every pair scored alike)."""
+    os.makedirs(work)
+    path = os.path.join(work, "m.json")
+    with open(path, "w") as f:
+        json.dump({"games": 8, "wins": [8, 0], "elo": None, "elo_error": None, "nelo": None,
+                   "nelo_error": None, "los": 1.0, "pentanomial": [0, 0, 0, 0, 4], "reasons": {},
+                   "sprt": {"result": "H1", "llr": None}}, f)
+    r = train.parse_match_json(path)
+    check(r["games"] == 8 and r["elo"] == "inf" and r["llr"] == "inf" and
+          r["sprt"] == "H1 accepted", f"not-finite match result: {r}")
+
+
+def test_variant_xiangqi(work):
+    """run.variant = xiangqi (data/train-xiangqi.toml): every tool gets --variant xiangqi (janggi's
+    command lines have none), the build takes xiangqi's weights flag, the weights header is
+    xiangqi's, an unknown variant is refused, a match result with draws reads W-D-L, and its
+    openings file goes to self-play and the matches (a missing one is refused)."""
+    os.makedirs(work)
+    config = train.load_config(train.XIANGQI_CONFIG, [])
+    train.check_config(config)
+    check(train.variant_of(config) == "xiangqi", "train-xiangqi.toml is not xiangqi")
+    check(train.weights_header("xiangqi").endswith(os.path.join("engine", "xiangqi", "eval_weights.h")),
+          "xiangqi's header")
+    run = QuietRun(work, config)
+    run.logged, run.state = [], {}
+    steps = []
+    run.run_step = lambda label, argv, log, **kw: steps.append(argv)
+    run.tune_window = lambda k: ([1], 1000)
+    run.match_tool = "hansu-match"
+    run.step_selfplay(1, "b")
+    run.step_tune(1, "b", {})
+    try:
+        run.play(work, "m", [["cmd=a", "name=a"], ["cmd=b", "name=b"]], ["--nodes", "1"], 2, 1,
+                 "e", "sprt")
+    except train.TrainError:
+        pass  # no result file: only the command line matters here
+    for argv in steps:
+        i = argv.index("--variant") if "--variant" in argv else -1
+        check(i >= 0 and argv[i + 1] == "xiangqi", f"no --variant xiangqi in {argv}")
+    # selfplay.openings and match.openings: --openings with the file in the repository, for
+    # self-play and the match, not the tuner.
+    book = os.path.join(train.REPO, "data", "openings-xiangqi.fen")
+    for argv in (steps[0], steps[2]):
+        check("--openings" in argv and argv[argv.index("--openings") + 1] == book,
+              f"no --openings {book} in {argv}")
+    check("--openings" not in steps[1], f"the tuner got openings: {steps[1]}")
+    janggi = make_run(os.path.join(work, "j"), [])
+    janggi.run_step = lambda label, argv, log, **kw: steps.append(argv)
+    janggi.step_selfplay(1, "b")
+    check("--variant" not in steps[-1], f"janggi's self-play got a variant: {steps[-1]}")
+    check("--openings" not in steps[-1], f"janggi's self-play got openings: {steps[-1]}")
+    try:
+        train.check_config(train.load_config(train.XIANGQI_CONFIG, ['selfplay.openings="no.fen"']))
+        check(False, "a missing openings file accepted")
+    except train.TrainError as e:
+        check("selfplay.openings" in str(e) and "no.fen" in str(e), str(e))
+    try:
+        train.check_config(train.load_config(None, ['run.variant="shogi"']))
+        check(False, "run.variant shogi accepted")
+    except train.TrainError as e:
+        check("run.variant" in str(e), str(e))
+    path = os.path.join(work, "m.json")
+    with open(path, "w") as f:
+        json.dump({"games": 8, "wins": [3, 1], "draws": 4, "elo": 44.0, "elo_error": 50.0,
+                   "nelo": 60.0, "nelo_error": 70.0, "los": 0.8, "pentanomial": [0, 0, 3, 1, 0],
+                   "reasons": {}, "sprt": None}, f)
+    r = train.parse_match_json(path)
+    check(r["score"] == "3-4-1", f"draws not in the score: {r}")
+
+
+def test_report_settings():
+    """[report]: the defaults as they were constants before, --set, bad values refused."""
+    c = train.load_config(None, [])
+    check(c["report"] == {"selfplay_games": 4, "match_games": 32, "gauntlet_games": 0},
+          f"[report] defaults: {c['report']}")
+    c = train.load_config(None, ["report.match_games=8", "report.gauntlet_games=0"])
+    check(c["report"]["match_games"] == 8, f"--set report.match_games=8: {c['report']}")
+    for bad in ("report.match_games=-1", "report.selfplay_games=2.5", 'report.gauntlet_games="all"',
+                "report.match_games=true", "report.games=3"):
+        try:
+            train.load_config(None, [bad])
+            check(False, f"{bad} accepted")
+        except train.TrainError as e:
+            check(bad.split("=")[0] in str(e), f"{bad}: {e}")
+
+
+def main():
+    work = sys.argv[1]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    test_window(os.path.join(work, "window"))
+    test_verdict(os.path.join(work, "verdict"))
+    test_renamed_setting()
+    test_report_settings()
+    test_match_json_not_finite(os.path.join(work, "json"))
+    test_report_per_cpu_hour(os.path.join(work, "report"))
+    test_variant_xiangqi(os.path.join(work, "xiangqi"))
+    print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
+          "Elo per CPU-hour, xiangqi")
+    if len(sys.argv) < 4:
+        print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
+        return 0
+    fake, match_tool = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    run = test_elo_matches(os.path.join(work, "elo"), fake, match_tool)
+    test_gauntlet(run, fake)
+    test_gauntlet_missing(os.path.join(work, "missing"), fake, match_tool)
+    print("ok: fixed-length Elo matches, gauntlet (played, resumed, engine missing), "
+          "hours over resumes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
