@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Openings files (openings.h): the one reader of the FEN lists that matches and self-play use.
+// Openings files (openings.h): the one reader of the FEN lists that matches and self-play use,
+// from a file or from a variant's compiled-in suite.
+#define _POSIX_C_SOURCE 200809L // fmemopen
 #include "openings.h"
 
 #include <errno.h>
@@ -9,6 +11,7 @@
 #include <strings.h>
 
 #include "board.h"
+#include "openings_data.h"
 #include "variant.h"
 
 // A comment line (its text after the '#'): STATUS_OK unless it is a "variant: NAME" line (key
@@ -38,19 +41,17 @@ static Status check_comment(const char *path, int lineno, const char *text, cons
     return STATUS_OK;
 }
 
-Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInfo *err) {
+// Reads the openings of stream f, named path in messages (openings_load's format and errors);
+// closes f.
+static Status read_openings(FILE *f, const char *path, const Variant *v, Openings *out,
+                            ErrorInfo *err) {
     memset(out, 0, sizeof *out);
     Status st = STATUS_OK;
     Board *b = malloc(sizeof *b);
-    FILE *f = NULL;
     out->fen = malloc(OPENINGS_MAX * sizeof *out->fen);
     out->line = malloc(OPENINGS_MAX * sizeof *out->line);
     if (!b || !out->fen || !out->line) {
         st = error_set(err, STATUS_NOMEM, "openings %s: out of memory", path);
-        goto cleanup;
-    }
-    if (!(f = fopen(path, "r"))) {
-        st = error_set(err, STATUS_IO, "openings %s: %s", path, strerror(errno));
         goto cleanup;
     }
     char line[FEN_MAX_INPUT + 8];
@@ -82,12 +83,45 @@ Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInf
     else if (out->count == 0)
         st = error_set(err, STATUS_FORMAT, "openings %s: no FEN in the file", path);
 cleanup:
-    if (f)
-        fclose(f);
+    fclose(f);
     free(b);
     if (st != STATUS_OK)
         openings_free(out);
     return st;
+}
+
+Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInfo *err) {
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return error_set(err, STATUS_IO, "openings %s: %s", path, strerror(errno));
+    return read_openings(f, path, v, out, err);
+}
+
+// The index of variant v's compiled-in suite in OPENINGS_DATA, or -1.
+static int builtin_index(const Variant *v) {
+    for (int i = 0; OPENINGS_DATA[i].variant; i++)
+        if (strcmp(OPENINGS_DATA[i].variant, v->name) == 0)
+            return i;
+    return -1;
+}
+
+const char *openings_builtin_name(const Variant *v) {
+    int i = builtin_index(v);
+    return i < 0 ? NULL : OPENINGS_DATA[i].file;
+}
+
+Status openings_load_builtin(const Variant *v, Openings *out, ErrorInfo *err) {
+    memset(out, 0, sizeof *out);
+    int i = builtin_index(v);
+    if (i < 0)
+        return error_set(err, STATUS_IO, "openings: %s has no built-in suite", v->name);
+    const char *text = OPENINGS_DATA[i].text;
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "openings %s: %s", OPENINGS_DATA[i].file,
+                         strerror(errno));
+    return read_openings(f, OPENINGS_DATA[i].file, v, out, err);
 }
 
 void openings_free(Openings *o) {

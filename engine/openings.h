@@ -28,5 +28,13 @@ typedef struct Openings {
 /// empty on error; free with openings_free.
 Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInfo *err);
 
+/// The name of variant v's compiled-in opening suite (its data/openings-<name>.fen when the build
+/// found one: "data/openings-janggi.fen"), or NULL where it has none.
+const char *openings_builtin_name(const Variant *v);
+
+/// Reads variant v's compiled-in suite as openings_load reads a file (errors name the suite's
+/// file); STATUS_IO where v has none.
+Status openings_load_builtin(const Variant *v, Openings *out, ErrorInfo *err);
+
 /// Frees what openings_load allocated and empties o (NULL accepted).
 void openings_free(Openings *o);

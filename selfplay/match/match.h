@@ -23,6 +23,10 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
 /// Told of a warning before the games (an engine that offers no UCI_Variant option).
 typedef void (*MatchWarnFn)(const char *msg, void *arg);
 
+/// MatchConfig.openings_path's word for the variant's start positions (janggi: the 16 formation
+/// pairings) instead of its suite; a file of that name is given as ./starts.
+#define MATCH_OPENINGS_STARTS "starts"
+
 typedef struct MatchConfig {
     const Variant *variant; // the game played (NULL: janggi). Each engine whose `uci` reply
                             // offers UCI_Variant is told it (an option.UCI_Variant given must
@@ -37,7 +41,9 @@ typedef struct MatchConfig {
     int64_t start_timeout;     // ms for uciok / readyok
     int random_plies;          // random opening plies (no passes) added to each opening
     uint64_t seed;             // for the random plies
-    const char *openings_path; // file of FENs, one a line; NULL = the variant's start positions
+    const char *openings_path; // file of FENs, one a line; NULL = the variant's compiled-in suite
+                               // (its start positions where it has none);
+                               // MATCH_OPENINGS_STARTS = its start positions
                                // (janggi: the 16 formation pairings; xiangqi: its one start)
     const char *pgn_path;      // NULL = no PGN
     const char *state_path;    // NULL = no state file (no resume)
@@ -54,6 +60,10 @@ typedef struct MatchConfig {
 } MatchConfig;
 
 /// The running totals, always from engine 0's side unless indexed by engine.
+/// Where config c's openings come from, for people: its file, the variant's compiled-in suite
+/// ("data/openings-janggi.fen"), "the formation pairings" or "the start position".
+const char *match_openings_source(const MatchConfig *c);
+
 typedef struct MatchTally {
     int pairs_total;   // pairs in the whole match
     int pairs_done;    // finished pairs, those of a resumed run included

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// hansu-match: plays a match between two UCI engines over the janggi formation pairings (or
-// xiangqi's start position, --variant xiangqi) and prints the running score, Elo, SPRT and a
+// hansu-match: plays a match between two UCI engines from the variant's opening suite (or a file
+// of FENs, or its start positions) and prints the running score, Elo, SPRT and a
 // final summary. The only part that prints.
 #include <limits.h>
 #include <math.h>
@@ -154,9 +154,9 @@ static const Flag MATCH_FLAGS[] = {
      .help = "an engine: cmd=PATH [name=N] [arg=A]... [option.X=V]... [LIMIT]\n"
              "(twice: the first is scored)"},
     {"--variant", FLAG_CALL, .set = set_variant, .value = true, .meta = "V",
-     .help = "janggi (default) or xiangqi (sets each engine's UCI_Variant,\n"
-             "draws count half a point; a game still going at ply 600 is\n"
-             "adjudicated drawn)"},
+     .help = "janggi (default) or xiangqi, told to every engine that offers\n"
+             "UCI_Variant (xiangqi: draws count half a point; a game still\n"
+             "going at ply 600 is adjudicated drawn)"},
     LIMIT("--nodes", "N", "nodes per move, for both engines"),
     LIMIT("--depth", "D", "plies per move, for both engines"),
     LIMIT("--movetime", "MS", "milliseconds per move, for both engines"),
@@ -169,8 +169,10 @@ static const Flag MATCH_FLAGS[] = {
     {"--watchdog", FLAG_INT, CFG(watchdog), .lo = 1, .hi = INT64_MAX, .meta = "MS",
      .help = "a hang at nodes/depth (default 10000)"},
     {"--openings", FLAG_PATH, CFG(openings_path), .meta = "FILE",
-     .help = "start positions (FENs, one a line)"},
-    INT("--random-plies", random_plies, "N", "random opening plies"),
+     .help = "start positions (FENs, one a line; default: the variant's\n"
+             "suite, data/openings-<variant>.fen, compiled in; 'starts': the\n"
+             "variant's start positions, janggi's 16 formation pairings)"},
+    INT("--random-plies", random_plies, "N", "random opening plies (default 0)"),
     {"--seed", FLAG_UINT, CFG(seed), .max = UINT64_MAX, .meta = "S", .help = "seed"},
     {"--pgn", FLAG_PATH, CFG(pgn_path), .meta = "FILE", .help = "the games as PGN"},
     {"--state", FLAG_PATH, CFG(state_path), .meta = "FILE",
@@ -279,6 +281,7 @@ static void print_reasons(const MatchTally *t, const MatchConfig *c) {
 static void print_summary(const MatchTally *t, const MatchConfig *c) {
     printf("\n=== %s vs %s: %ld games, %d pairs (%d read back from the state file) ===\n",
            c->engine[0].name, c->engine[1].name, t->games, t->pairs_done, t->pairs_resumed);
+    printf("Openings: %s, %d random plies\n", match_openings_source(c), c->random_plies);
     if (t->draws) {
         printf("Score %ld - %ld - %ld (wins - draws - losses, %.1f %%); the side moving first "
                "won %ld\n",

@@ -15,30 +15,45 @@
 #include "rules.h"
 #include "variant.h"
 
-// The variant's start positions (janggi: the 16 formation pairings; a variant without
-// formations: its start position), or the FENs of the openings file (openings.h: each checked
-// by the rules core as a position of the match's variant).
+// The FENs of the openings file (openings.h: each checked by the rules core as a position of
+// the match's variant); without one the variant's compiled-in suite (openings_load_builtin);
+// with MATCH_OPENINGS_STARTS, or for a variant without a suite, its start positions (janggi:
+// the 16 formation pairings; a variant without formations: its start position).
+// Whether config c plays the variant's start positions rather than a suite or file.
+static bool plays_starts(const MatchConfig *c, const Variant *v) {
+    return c->openings_path ? strcmp(c->openings_path, MATCH_OPENINGS_STARTS) == 0
+                            : openings_builtin_name(v) == NULL;
+}
+
+const char *match_openings_source(const MatchConfig *c) {
+    const Variant *v = variant_or_default(c->variant);
+    if (plays_starts(c, v))
+        return v->formation_count ? "the formation pairings" : "the start position";
+    return c->openings_path ? c->openings_path : openings_builtin_name(v);
+}
+
 Status match_setup_openings(Match *m, ErrorInfo *err) {
     Board *b = malloc(sizeof *b);
     if (!b)
         return error_set(err, STATUS_NOMEM, "openings: out of memory");
     Status st = STATUS_OK;
-    const char *path = m->cfg->openings_path;
     const Variant *v = m->variant;
+    const bool starts = plays_starts(m->cfg, v);
+    const char *path = starts ? NULL : m->cfg->openings_path;
     const int pairings = v->formation_count ? variant_pairing_count(v) : 1;
-    m->openings = calloc(path ? OPENINGS_MAX : (size_t)pairings, sizeof *m->openings);
+    m->openings = calloc(starts ? (size_t)pairings : OPENINGS_MAX, sizeof *m->openings);
     if (!m->openings) {
         st = error_set(err, STATUS_NOMEM, "openings: out of memory");
         goto cleanup;
     }
-    if (!path && v->formation_count == 0) {
+    if (starts && v->formation_count == 0) {
         fen_parse_variant(b, v, v->start_fen, NULL);
         fen_write(b, m->openings[0].fen, FEN_BUFFER);
         snprintf(m->openings[0].name, sizeof m->openings[0].name, "start");
         m->nopenings = 1;
         goto cleanup;
     }
-    if (!path) {
+    if (starts) {
         for (int p = 0; p < pairings; p++) {
             variant_setup_pairing(v, b, p);
             fen_write(b, m->openings[p].fen, FEN_BUFFER);
@@ -50,7 +65,8 @@ Status match_setup_openings(Match *m, ErrorInfo *err) {
         goto cleanup;
     }
     Openings file;
-    if ((st = openings_load(path, v, &file, err)) != STATUS_OK)
+    if ((st = path ? openings_load(path, v, &file, err) : openings_load_builtin(v, &file, err)) !=
+        STATUS_OK)
         goto cleanup;
     for (int i = 0; i < file.count; i++) {
         Opening *o = &m->openings[m->nopenings++];

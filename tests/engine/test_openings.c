@@ -121,12 +121,47 @@ static void test_bom_comments_case(void **state) {
     openings_free(&o);
 }
 
+// Each variant's compiled-in suite reads as its file data/openings-<name>.fen does, FEN for FEN
+// and line for line (the build embeds the file as it is at configure time).
+static void test_builtin_equals_file(void **state) {
+    (void)state;
+    const Variant *variants[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        const Variant *v = variants[i];
+        char want_name[64], path[512];
+        snprintf(want_name, sizeof want_name, "data/openings-%s.fen", v->name);
+        assert_non_null(openings_builtin_name(v));
+        assert_string_equal(openings_builtin_name(v), want_name);
+        snprintf(path, sizeof path, "%s/%s", HANSU_SOURCE_DIR, want_name);
+        Openings file, built;
+        ErrorInfo err;
+        assert_int_equal(openings_load(path, v, &file, &err), STATUS_OK);
+        assert_int_equal(openings_load_builtin(v, &built, &err), STATUS_OK);
+        assert_true(built.count > 0);
+        assert_int_equal(built.count, file.count);
+        for (int k = 0; k < file.count; k++) {
+            assert_string_equal(built.fen[k], file.fen[k]);
+            assert_int_equal(built.line[k], file.line[k]);
+        }
+        openings_free(&file);
+        openings_free(&built);
+    }
+    // The janggi suite is a janggi file: read as xiangqi it is refused by its variant line.
+    Openings o;
+    ErrorInfo err;
+    char path[512];
+    snprintf(path, sizeof path, "%s/data/openings-janggi.fen", HANSU_SOURCE_DIR);
+    assert_int_equal(openings_load(path, &VARIANT_XIANGQI, &o, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "a file of variant 'janggi'"));
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_in_order),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_bom_comments_case),
+        cmocka_unit_test(test_builtin_equals_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

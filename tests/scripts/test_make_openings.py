@@ -49,7 +49,7 @@ def product_starts():
         if os.path.exists(p):
             os.remove(p)
     subprocess.run([MATCH, "--engine", f"cmd={HANSU}", "--engine", f"cmd={HANSU}", "--depth", "1",
-                    "--games", "32", "--pgn", pgn], capture_output=True, check=True)
+                    "--games", "32", "--openings", "starts", "--pgn", pgn], capture_output=True, check=True)
     text = open(pgn).read()
     starts = dict(zip(re.findall(r'\[Opening "([^"]+)"\]', text),
                       re.findall(r'\[FEN "([^"]+)"\]', text)))

@@ -90,6 +90,7 @@ static void test_bookkeeping_16_pairings(void **state) {
     c.concurrency = 2;
     c.pgn_path = pgn;
     c.state_path = st;
+    c.openings_path = MATCH_OPENINGS_STARTS; // the formation pairings, not the default suite
     fake_spec(&c.engine[0], "A", "good", NULL);
     fake_spec(&c.engine[1], "B", "good", NULL);
     MatchTally t;
