@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "timeman.h" // SearchLimits
 #include "types.h"
 
 // Scores, from the side to move's view. A position still in play scores in centipawns,
@@ -51,18 +52,6 @@ static inline bool score_is_decided(Score v) { return v >= SCORE_DECISIVE || v <
 static inline int score_end_plies(Score v) {
     return (SCORE_WIN - (v < 0 ? -v : v)) / SCORE_PER_PLY;
 }
-
-/// What limits one search. Zero/false fields are unused. Times in milliseconds.
-typedef struct SearchLimits {
-    int depth;             // plies; fixed-depth search
-    uint64_t nodes;        // stop after this many nodes (exactly reproducible)
-    int64_t movetime;      // ms for this move
-    int64_t time[SIDE_NB]; // remaining clock, ms (wtime = Cho, btime = Han)
-    int64_t inc[SIDE_NB];  // increment per move, ms
-    int movestogo;         // moves to the next time control, 0 = sudden death
-    bool infinite;         // search until stopped
-    int64_t move_overhead; // ms kept back from any time budget for lag (UCI Move Overhead)
-} SearchLimits;
 
 /// One finished iteration, as reported in `info` lines.
 typedef struct SearchInfo {

@@ -4,7 +4,6 @@
 
 #include <time.h>
 
-#include "search.h"
 #include "search_params.h"
 
 int64_t timeman_now_ms(void) {

@@ -6,8 +6,19 @@
 
 #include "types.h"
 
-typedef struct SearchLimits SearchLimits; // search.h: what one search may spend
 typedef struct SearchParams SearchParams; // search_params.h: the tunable constants
+
+/// What limits one search. Zero/false fields are unused. Times in milliseconds.
+typedef struct SearchLimits {
+    int depth;             // plies; fixed-depth search
+    uint64_t nodes;        // stop after this many nodes (exactly reproducible)
+    int64_t movetime;      // ms for this move
+    int64_t time[SIDE_NB]; // remaining clock, ms (wtime = Cho, btime = Han)
+    int64_t inc[SIDE_NB];  // increment per move, ms
+    int movestogo;         // moves to the next time control, 0 = sudden death
+    bool infinite;         // search until stopped
+    int64_t move_overhead; // ms kept back from any time budget for lag (UCI Move Overhead)
+} SearchLimits;
 
 /// The two budgets of one move, in ms. 0 means no limit.
 typedef struct TimeBudget {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The match scheduler: workers playing game pairs (each with its two engines), the tally, the
-// booking of each finished pair and the stop rules. Its rooms: match_setup.c, match_state.c,
-// match_output.c, match_cluster.c (match_internal.h).
+// The match scheduler: workers playing game pairs (each with its two engines) and the match's
+// run from setup to summary. Its rooms (match_internal.h): match_setup.c, match_state.c,
+// match_output.c, match_book.c (a finished pair booked), match_tally.c (tally, stop flags,
+// errors), match_cluster.c.
 #define _GNU_SOURCE
 #include "match.h"
 
@@ -52,32 +53,6 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// Adds a finished pair to the tally (game 0: engine 0 is Cho; game 1: engine 1 is Cho).
-void match_tally_pair(Match *m, int k, const GameRecord g[2]) {
-    MatchTally *t = &m->tally;
-    m->done[k] = true;
-    t->pairs_done++;
-    int half = 0; // engine 0's half points of the pair: a win 2, a draw 1
-    for (int i = 0; i < 2; i++) {
-        t->games++;
-        if (g[i].winner == GAME_DRAWN) {
-            t->draws++;
-            t->draws_by[g[i].reason]++;
-            half += 1;
-            continue;
-        }
-        t->wins[g[i].winner]++;
-        t->wins_by[g[i].winner][g[i].reason]++;
-        t->cho_wins += g[i].winner == i; // the Cho engine of game i is engine i
-        half += g[i].winner == 0 ? 2 : 0;
-    }
-    t->penta[half]++;
-    if (m->cfg->sprt_enabled) {
-        t->llr = stats_sprt_llr_penta(&m->cfg->sprt, t->penta);
-        t->sprt_result = stats_sprt_decide(&m->cfg->sprt, t->llr);
-    }
-}
-
 // Per-worker state: its two engines (indexed by engine, not side) and the abort flag games see.
 typedef struct Worker {
     Match *m;
@@ -87,39 +62,6 @@ typedef struct Worker {
     Board board;         // the referee's position
     GameOutcome game[2]; // the two games of the current pair
 } Worker;
-
-static atomic_bool *external_stop(const Match *m) { return m->cfg->stop; }
-
-bool match_should_stop(Match *m) {
-    atomic_bool *ext = external_stop(m);
-    return (ext && atomic_load(ext)) || m->stopping;
-}
-
-// Records a fatal error (the first one wins) and stops the match.
-void match_fail(Match *m, Status st, const ErrorInfo *err) {
-    pthread_mutex_lock(&m->lock);
-    if (m->status == STATUS_OK) {
-        m->status = st;
-        m->err = *err;
-    }
-    m->stopping = true;
-    atomic_store(&m->abort, true);
-    pthread_mutex_unlock(&m->lock);
-}
-
-int match_workers_running(Match *m) {
-    pthread_mutex_lock(&m->lock);
-    int n = m->running;
-    pthread_mutex_unlock(&m->lock);
-    return n;
-}
-
-void match_stop_here(Match *m) {
-    pthread_mutex_lock(&m->lock);
-    m->stopping = true;
-    atomic_store(&m->abort, true);
-    pthread_mutex_unlock(&m->lock);
-}
 
 // (Re)starts engine i of a worker. False (and the match failed) when it will not start.
 static bool restart(Worker *w, int i, bool count) {
@@ -180,34 +122,6 @@ static int take_pair(Match *m) {
     }
     pthread_mutex_unlock(&m->lock);
     return k;
-}
-
-// With the games of pair k in the PGN (st: how that went), books it under the match's lock,
-// which it releases: state line, tally, JSON, the stop rules (SPRT, test hook), progress.
-void match_book_pair(Match *m, int k, const GameRecord g[2], Status st, ErrorInfo *err) {
-    if (st == STATUS_OK)
-        st = match_state_write_pair(m, k, g, err);
-    if (st != STATUS_OK) {
-        pthread_mutex_unlock(&m->lock);
-        match_fail(m, st, err);
-        return;
-    }
-    match_tally_pair(m, k, g);
-    m->new_pairs++;
-    if (m->cfg->json_path &&
-        (st = match_json_write(m->cfg->json_path, m->cfg, &m->tally, err)) != STATUS_OK) {
-        pthread_mutex_unlock(&m->lock);
-        match_fail(m, st, err);
-        return;
-    }
-    if (m->tally.sprt_result != SPRT_CONTINUE ||
-        (m->cfg->stop_after_pairs > 0 && m->new_pairs >= m->cfg->stop_after_pairs)) {
-        m->stopping = true;
-        atomic_store(&m->abort, true);
-    }
-    if (m->progress)
-        m->progress(&m->tally, m->cfg, m->progress_arg);
-    pthread_mutex_unlock(&m->lock);
 }
 
 // Books a finished pair: PGN, state, tally, progress, and the stop rules (SPRT, test hook);
