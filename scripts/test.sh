@@ -70,7 +70,7 @@ fi
 if command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
   echo "== MPI build (build-mpi, -DHANSU_MPI=ON) and its tests (label mpi)"
   cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_MPI=ON >/dev/null
-  ninja -C build-mpi hansu-selfplay hansu-tune hansu-match hansu fake_engine
+  ninja -C build-mpi hansu-selfplay hansu-tune hansu-match hansu fake_engine test_cluster_wait
   run_ctest --test-dir build-mpi -L mpi --output-on-failure -j "$JOBS"
 else
   echo "test.sh: no Open MPI (mpirun, mpicc): the MPI tests are skipped (scripts/setup.sh installs it)"
