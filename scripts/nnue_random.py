@@ -33,8 +33,12 @@ def main() -> int:
     body += struct.pack(f"<{2 * L1}h", *out) + struct.pack("<i", rng.randint(-10**6, 10**6))
     data = head + body
     data += struct.pack("<I", zlib.crc32(data) & 0xFFFFFFFF)
-    with open(a.out, "wb") as f:
-        f.write(data)
+    try:
+        with open(a.out, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        print(f"nnue_random.py: cannot write {a.out}: {e.strerror}", file=sys.stderr)
+        return 1
     return 0
 
 
