@@ -25,11 +25,16 @@ const char *bench_text(const Variant *v) {
 
 Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, FILE *out,
                  BenchResult *res, ErrorInfo *err) {
+    return bench_run_net(v, text, depth, hash_mb, NULL, out, res, err);
+}
+
+Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_mb,
+                     const NnueNet *net, FILE *out, BenchResult *res, ErrorInfo *err) {
     Status st = STATUS_OK;
     Searcher *s = search_create(hash_mb);
     Board *b = malloc(sizeof *b);
     memset(res, 0, sizeof *res);
-    if (!s || !b) {
+    if (!s || !b || (net && !search_set_net(s, net))) {
         st = error_set(err, STATUS_NOMEM, "bench: out of memory");
         goto cleanup;
     }

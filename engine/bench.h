@@ -36,3 +36,9 @@ const char *bench_text(const Variant *v);
 /// FEN, STATUS_NOMEM.
 Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, FILE *out,
                  BenchResult *res, ErrorInfo *err);
+
+typedef struct NnueNet NnueNet; // nnue.h
+
+/// bench_run() evaluating with net (of variant v; NULL: the classical evaluation, as bench_run).
+Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_mb,
+                     const NnueNet *net, FILE *out, BenchResult *res, ErrorInfo *err);

@@ -13,6 +13,7 @@
 #include "eval_header.h"
 #include "fen.h"
 #include "flags.h"
+#include "nnue.h"
 #include "notation.h"
 #include "perft.h"
 #include "uci.h"
@@ -48,11 +49,17 @@ static const Flag PERFT_FLAGS[] = {
 
 typedef struct BenchArgs {
     const Variant *variant;
+    const char *evalfile;
+    bool classical;
 } BenchArgs;
 
 static const Flag BENCH_FLAGS[] = {
     {"--variant", FLAG_CALL, FLAG_DEST(BenchArgs, variant), .set = set_variant, .value = true,
      .meta = "V", .help = "a variant name (the first of variants.def, janggi, is the default)"},
+    {"--evalfile", FLAG_STRING, FLAG_DEST(BenchArgs, evalfile), .meta = "FILE",
+     .help = "evaluate with this .nnue net (default: the variant's compiled-in net, if any)"},
+    {"--classical", FLAG_BOOL, FLAG_DEST(BenchArgs, classical),
+     .help = "the classical evaluation, even where a net is compiled in"},
 };
 
 typedef struct PrintArgs {
@@ -150,7 +157,7 @@ static int run_bench(int argc, char **argv) {
     if (ok && fr.npos > 1)
         fprintf(stderr,
                 "hansu bench: unexpected argument '%s' (usage: hansu bench [--variant V] "
-                "[DEPTH])\n",
+                "[--evalfile FILE | --classical] [DEPTH])\n",
                 fr.pos[1]),
             ok = false, rc = 2;
     if (ok && fr.npos == 1 && cli_parse_int("depth", fr.pos[0], 1, 64, &depth, &err) != STATUS_OK)
@@ -159,9 +166,35 @@ static int run_bench(int argc, char **argv) {
     if (!ok)
         return words ? rc : 1;
     const Variant *variant = a.variant;
+    if (a.classical && a.evalfile) {
+        fprintf(stderr, "hansu bench: --classical and --evalfile exclude each other\n");
+        return 2;
+    }
+    // The evaluation: --evalfile's net, else the compiled-in one, else (or --classical) none.
+    NnueNet *net = NULL;
+    const uint8_t *data;
+    size_t len;
+    bool embedded = !a.classical && !a.evalfile && nnue_embedded(variant, &data, &len);
+    if (a.evalfile || embedded) {
+        Status st = STATUS_NOMEM;
+        net = nnue_net_alloc();
+        if (!net)
+            error_set(&err, st, "out of memory for the net");
+        else if (embedded)
+            st = nnue_load_memory(data, len, "the compiled-in net", variant, net, &err);
+        else
+            st = nnue_load(a.evalfile, variant, net, &err);
+        if (st != STATUS_OK) {
+            fprintf(stderr, "hansu bench: %s\n", err.msg);
+            free(net);
+            return 1;
+        }
+    }
     BenchResult res;
-    if (bench_run(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, stdout, &res, &err) !=
-        STATUS_OK) {
+    Status st = bench_run_net(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, stdout,
+                              &res, &err);
+    free(net);
+    if (st != STATUS_OK) {
         fprintf(stderr, "hansu bench: %s\n", err.msg);
         return 1;
     }

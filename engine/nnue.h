@@ -101,6 +101,11 @@ Status nnue_load(const char *path, const Variant *v, NnueNet *net, ErrorInfo *er
 Status nnue_load_memory(const uint8_t *data, size_t len, const char *name, const Variant *v,
                         NnueNet *net, ErrorInfo *err);
 
+/// The net compiled into the binary for variant v (NULL: janggi): engine/<variant>/net.nnue at
+/// build time (engine/CMakeLists.txt). Sets *data and *len (the file's bytes, for
+/// nnue_load_memory) and returns true; false when v has none.
+bool nnue_embedded(const Variant *v, const uint8_t **data, size_t *len);
+
 /// Serialises net (format in docs/nnue.md) into a malloc'ed buffer of *len bytes. NULL when out
 /// of memory.
 uint8_t *nnue_serialise(const NnueNet *net, size_t *len);

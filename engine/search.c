@@ -6,6 +6,7 @@
 // rules page's game ends in the tree, a pass that ends the game scored as that end at every node.
 #include "search.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "board.h"
 #include "eval.h"
 #include "movegen.h"
+#include "nnue.h"
 #include "rules.h"
 #include "search_params.h"
 #include "see.h"
@@ -60,6 +62,14 @@ struct Searcher {
     int seldepth;
     bool after_null[MAX_PLY + 2]; // the last ply was the null move: no pass back here
     bool tt_off;                  // quiescence neither probes nor stores the TT (search_quiet_pv)
+    // The net's evaluation (search_set_net); NULL: the variant's classical one. acc[ply] is the
+    // accumulator of the board at ply: refreshed at the root, updated after each make from the
+    // ply before (make_move), nothing to do at unmake.
+    const NnueNet *net;
+    NnuePath nnue_path;
+    NnueAccumulator *acc; // MAX_PLY + 2 entries, 64-byte aligned; allocated with the first net
+    bool nnue_check;      // search_set_nnue_check: compare every evaluated accumulator
+    uint64_t nnue_checked, nnue_mismatches;
 };
 
 Searcher *search_create(size_t hash_mb) {
@@ -87,6 +97,7 @@ void search_destroy(Searcher *s) {
     if (!s)
         return;
     tt_free(&s->tt);
+    free(s->acc);
     free(s);
 }
 
@@ -97,6 +108,56 @@ void search_clear(Searcher *s) {
     memset(s->history, 0, sizeof s->history);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->eval_cache, 0, sizeof s->eval_cache);
+}
+
+bool search_set_net(Searcher *s, const NnueNet *net) {
+    if (net && !s->acc) {
+        s->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2));
+        if (!s->acc)
+            return false;
+    }
+    s->net = net;
+    s->nnue_path = nnue_path_best();
+    // The TT's and the cache's evaluations came from the other evaluation.
+    search_clear(s);
+    return true;
+}
+
+const NnueNet *search_get_net(const Searcher *s) { return s->net; }
+
+void search_set_nnue_check(Searcher *s, bool on) {
+    s->nnue_check = on;
+    s->nnue_checked = s->nnue_mismatches = 0;
+}
+
+uint64_t search_nnue_checked(const Searcher *s, uint64_t *mismatches) {
+    *mismatches = s->nnue_mismatches;
+    return s->nnue_checked;
+}
+
+// Refreshes the root's accumulator (acc[0]) from s->board when a net evaluates.
+static void nnue_root(Searcher *s) {
+    if (s->net)
+        nnue_refresh(s->net, &s->board, &s->acc[0], s->nnue_path);
+}
+
+// board_make(m) at ply, and with a net the accumulator of ply + 1 from ply's (the move's delta;
+// a pass copies it). Unmaking is board_unmake alone: the search steps back to acc[ply].
+static inline void make_move(Searcher *s, Move m, int ply) {
+    board_make(&s->board, m);
+    if (s->net) {
+        NnueDelta d;
+        nnue_delta_after_make(&s->board, &d);
+        nnue_update(s->net, &s->acc[ply], &s->acc[ply + 1], &d, s->nnue_path);
+    }
+}
+
+// Whether the incrementally kept acc[ply] equals a refresh of the board (the test hook and, in
+// Debug builds, an assertion at one evaluation in 16).
+static bool nnue_acc_matches(const Searcher *s, int ply) {
+    static _Alignas(64) _Thread_local NnueAccumulator fresh;
+    nnue_refresh(s->net, &s->board, &fresh, s->nnue_path);
+    return memcmp(&fresh, &s->acc[ply], sizeof fresh) == 0;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -293,14 +354,21 @@ static inline bool out_of_budget(Searcher *s) {
     return s->stopped;
 }
 
-static int static_eval(Searcher *s) {
+// The static evaluation at ply: the net's on acc[ply] when s has one, else the variant's
+// classical evaluation; cached by key, clamped to +-EVAL_CLAMP.
+static int static_eval(Searcher *s, int ply) {
     const Board *b = &s->board;
+    if (s->net && s->nnue_check) {
+        s->nnue_checked++;
+        s->nnue_mismatches += !nnue_acc_matches(s, ply);
+    }
+    assert(!s->net || (s->nodes & 15) || nnue_acc_matches(s, ply));
     uint64_t key = board_key(b);
     bool cacheable = board_game_ply(b) <= b->variant->ply_limit - b->variant->eval->points_window;
     EvalCacheEntry *e = &s->eval_cache[key & (EVAL_CACHE_N - 1)];
     if (cacheable && e->key == key)
         return e->eval;
-    int v = eval_evaluate(b);
+    int v = s->net ? nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path) : eval_evaluate(b);
     v = v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
     if (cacheable) {
         e->key = key;
@@ -370,7 +438,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (ply >= MAX_PLY - 1)
-        return static_eval(s);
+        return static_eval(s, ply);
     static const uint64_t QS_CHECKS_KEY = 0x8cb92ba72f3d8dd7ull;
     const bool pv_node = beta - alpha > 1;
     bool in_check = board_in_check(b), all = in_check || quiet_move_may_end(b);
@@ -391,7 +459,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     int best = -SCORE_INFINITE, stand = -SCORE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE;
     if (!all)
-        best = stand = static_eval(s);
+        best = stand = static_eval(s, ply);
     if (!s->after_null[ply] && pass_end_score(b, ply, &end) && end > best) {
         best = end;
         best_move = move_make(b->general[b->side], b->general[b->side]);
@@ -418,7 +486,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
         if (!movegen_is_legal(b, m))
             continue;
         played++;
-        board_make(b, m);
+        make_move(s, m, ply);
         int v = -qsearch(s, -beta, -alpha, ply + 1, qdepth - 1);
         board_unmake(b);
         if (s->stopped)
@@ -487,7 +555,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (ply >= MAX_PLY - 1)
-        return static_eval(s);
+        return static_eval(s, ply);
 
     // 3. Transposition table: cut-offs outside PV nodes, and the move to try first.
     const uint64_t key = node_key(b, s->after_null[ply]);
@@ -506,7 +574,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (in_check)
         eval = -SCORE_INFINITE;
     else
-        eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval : static_eval(s);
+        eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval : static_eval(s, ply);
     s->eval_stack[ply] = eval;
     // Improving: the static eval rose since our previous move; prune less when it did.
     const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
@@ -543,7 +611,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             return eval;
         if (null_ok && depth >= sp->nmp_depth && eval >= beta && null_move_allowed(b, depth)) {
             int r = sp->nmp_base + depth / sp->nmp_div;
-            board_make(b, move_make(b->general[b->side], b->general[b->side]));
+            make_move(s, move_make(b->general[b->side], b->general[b->side]), ply);
             s->after_null[ply + 1] = true;
             int v = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
             s->after_null[ply + 1] = false;
@@ -572,7 +640,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
                         (played >= sp->lmp_base + (sp->lmp_scale + improving) * depth * depth ||
                          (!killer && eval + sp->fp_base + sp->fp_margin * depth <= alpha));
         int hist = quiet ? s->history[history_index(b, m)][move_to(m)] : 0;
-        board_make(b, m);
+        make_move(s, m, ply);
         bool gives_check = board_in_check(b);
         if (prunable && !gives_check) {
             board_unmake(b);
@@ -682,6 +750,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     GameResult gr;
     if (rules_game_over(b, &gr))
         return res;
+    nnue_root(s);
     s->start_ms = timeman_now_ms();
     TimeBudget tb = timeman_budget(limits, b->side, &s->params);
     s->hard_ms = tb.hard;
@@ -753,6 +822,7 @@ int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
     memset(s->killers, 0, sizeof s->killers);
     memset(s->after_null, 0, sizeof s->after_null);
     s->tt_off = true;
+    nnue_root(s);
     qsearch(s, -SCORE_INFINITE, SCORE_INFINITE, 0, QS_NO_CHECKS);
     s->tt_off = false;
     // The line stops before a pass or a move that ends the game: what it reaches is a position
@@ -770,4 +840,14 @@ int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
         pv[n] = m;
     }
     return n;
+}
+
+// ---------------------------------------------------------------------------------------
+// The static evaluation, for `eval` and tests
+
+Score search_evaluate(Searcher *s, const Board *b) {
+    memcpy(&s->board, b, offsetof(Board, states) + sizeof(StateInfo) * (size_t)b->nstates);
+    s->nodes = 0;
+    nnue_root(s);
+    return (Score)static_eval(s, 0);
 }

@@ -92,6 +92,32 @@ void search_set_params(Searcher *s, const SearchParams *params);
 /// The parameters s searches with.
 const SearchParams *search_get_params(const Searcher *s);
 
+typedef struct NnueNet NnueNet; // nnue.h: a quantised network
+
+/// Makes s evaluate with net, or with NULL the position's variant's classical evaluation (as a
+/// new searcher does). The net is read only: any number of searchers (threads) may share one; it
+/// must outlive its use and be of the variant searched (nnue_load checks the file's). Clears
+/// what s learnt (search_clear): the TT's and the cache's evaluations came from the other
+/// evaluation. False when the accumulator stack (one per ply, about 130 KB) cannot be
+/// allocated; s then keeps its evaluation. Not during a search.
+bool search_set_net(Searcher *s, const NnueNet *net);
+
+/// The net s evaluates with, NULL for the classical evaluation.
+const NnueNet *search_get_net(const Searcher *s);
+
+/// The static evaluation s's search uses at b (not modified): the net's, on a refreshed
+/// accumulator, or the classical one; centipawns from the side to move's view, clamped as the
+/// search clamps it. For `eval` and tests; not during a search.
+Score search_evaluate(Searcher *s, const Board *b);
+
+/// Test hook: with on, every evaluation by the net in a search compares the incrementally kept
+/// accumulator with a full refresh (slow). Resets the counts.
+void search_set_nnue_check(Searcher *s, bool on);
+
+/// The evaluations compared since search_set_nnue_check(s, true), and in *mismatches how many
+/// differed from a refresh (0 when the incremental updates are right).
+uint64_t search_nnue_checked(const Searcher *s, uint64_t *mismatches);
+
 /// Frees a searcher (NULL accepted).
 void search_destroy(Searcher *s);
 

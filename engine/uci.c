@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // UCI command handling in Fairy-Stockfish's janggi dialect: uci, isready, ucinewgame,
-// setoption, position, go (search or perft, in a thread of its own), stop, d, bench, quit.
+// setoption, position, go (search or perft, in a thread of its own), stop, d, eval, bench, quit.
 #include "uci.h"
 
 #include <ctype.h>
@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "board.h"
 #include "fen.h"
+#include "nnue.h"
 #include "notation.h"
 #include "perft.h"
 #include "rules.h"
@@ -30,8 +31,12 @@ enum {
     HASH_MAX_MB = 65536,
     MOVE_OVERHEAD_DEFAULT_MS = 10, // Stockfish's default
     MOVE_OVERHEAD_MAX_MS = 5000,
-    ECHO_MAX = 40 // bytes of the user's text quoted in an error message
+    ECHO_MAX = 40,          // bytes of the user's text quoted in an error message
+    OPTION_VALUE_MAX = 1024 // bytes of a setoption value (EvalFile's path)
 };
+
+// The EvalFile value that stands for the variant's compiled-in net (none: no net).
+static const char EVAL_FILE_EMBEDDED[] = "<embedded>";
 
 // What the thread started by `go` does.
 typedef enum { JOB_SEARCH, JOB_PERFT } Job;
@@ -44,6 +49,11 @@ struct UciContext {
     int64_t move_overhead; // ms, the Move Overhead option
     bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
+    // The evaluation: the net of `variant` (EvalFile's, or the compiled-in one; NULL: none),
+    // used when use_nnue (`Use NNUE`); the classical evaluation otherwise.
+    NnueNet *net;
+    char eval_file[OPTION_VALUE_MAX];
+    bool use_nnue;
     // The running search or perft: its thread, its own copy of the position and limits (or
     // depth), the stop flag.
     pthread_t thread;
@@ -58,6 +68,9 @@ struct UciContext {
     Board scratch;            // `position` builds here and commits only when all is valid
     char *tokens[UCI_MAX_TOKENS];
 };
+
+static void nnue_take_embedded(UciContext *ctx);
+static void nnue_apply(UciContext *ctx);
 
 UciContext *uci_create(FILE *out) {
     UciContext *ctx = calloc(1, sizeof *ctx);
@@ -76,6 +89,9 @@ UciContext *uci_create(FILE *out) {
     pthread_mutex_init(&ctx->out_lock, NULL);
     ctx->variant = variant_default();
     fen_parse(&ctx->board, FEN_START, NULL);
+    nnue_take_embedded(ctx);
+    ctx->use_nnue = ctx->net != NULL;
+    nnue_apply(ctx);
     return ctx;
 }
 
@@ -97,6 +113,7 @@ void uci_destroy(UciContext *ctx) {
         return;
     stop_search(ctx);
     search_destroy(ctx->searcher);
+    free(ctx->net);
     pthread_mutex_destroy(&ctx->out_lock);
     free(ctx);
 }
@@ -130,6 +147,116 @@ static void reply_error(UciContext *ctx, const char *msg) {
     fflush(ctx->out);
 }
 
+// ---------------------------------------------------------------------------------------
+// The evaluation: Use NNUE and EvalFile
+
+// Makes the searcher evaluate as the options say: the net when Use NNUE is on and a net is
+// loaded, the classical evaluation otherwise.
+static void nnue_apply(UciContext *ctx) {
+    const NnueNet *want = ctx->use_nnue ? ctx->net : NULL;
+    if (search_get_net(ctx->searcher) == want)
+        return;
+    if (!search_set_net(ctx->searcher, want))
+        reply_error(ctx, "Use NNUE: out of memory for the accumulators; the evaluation is "
+                         "unchanged");
+}
+
+// Says that Use NNUE is on without a net for the variant, so the classical evaluation stands
+// in: never a silent fallback.
+static void nnue_say_missing(UciContext *ctx) {
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "Use NNUE: no net is loaded for %s (set EvalFile to a .nnue file); the classical "
+             "evaluation is used until one is",
+             ctx->variant->name);
+    reply_error(ctx, msg);
+}
+
+// Replaces the net by the variant's compiled-in one (none: no net). A compiled-in net that does
+// not load (a build from a damaged file) is said, and leaves no net.
+static void nnue_take_embedded(UciContext *ctx) {
+    const uint8_t *data;
+    size_t len;
+    free(ctx->net);
+    ctx->net = NULL;
+    snprintf(ctx->eval_file, sizeof ctx->eval_file, "%s", EVAL_FILE_EMBEDDED);
+    if (!nnue_embedded(ctx->variant, &data, &len))
+        return;
+    ErrorInfo err;
+    NnueNet *net = nnue_net_alloc();
+    if (!net)
+        reply_error(ctx, "EvalFile: out of memory for the compiled-in net");
+    else if (nnue_load_memory(data, len, "the compiled-in net", ctx->variant, net, &err) !=
+             STATUS_OK) {
+        reply_error(ctx, err.msg);
+        free(net);
+    } else
+        ctx->net = net;
+}
+
+// setoption name EvalFile value PATH: loads the net at once; a file refused (missing,
+// truncated, damaged, another variant's) is named with the reason and the evaluation stays as
+// it was. <embedded> (or an empty value) goes back to the compiled-in net.
+static void set_eval_file(UciContext *ctx, const char *path) {
+    if (!*path || strcmp(path, EVAL_FILE_EMBEDDED) == 0 || strcmp(path, "<empty>") == 0) {
+        nnue_take_embedded(ctx);
+        nnue_apply(ctx);
+        if (ctx->use_nnue && !ctx->net)
+            nnue_say_missing(ctx);
+        return;
+    }
+    ErrorInfo err;
+    NnueNet *net = nnue_net_alloc();
+    char msg[sizeof err.msg + 96];
+    if (!net) {
+        reply_error(ctx, "EvalFile: out of memory for the net; the evaluation is unchanged");
+        return;
+    }
+    if (nnue_load(path, ctx->variant, net, &err) != STATUS_OK) {
+        free(net);
+        snprintf(msg, sizeof msg, "EvalFile refused: %s; the evaluation is unchanged (%s)", err.msg,
+                 search_get_net(ctx->searcher) ? "the previous net" : "classical");
+        reply_error(ctx, msg);
+        return;
+    }
+    // The searcher may hold the old net: switch it first, then free the old one.
+    NnueNet *old = ctx->net;
+    ctx->net = net;
+    nnue_apply(ctx);
+    if (search_get_net(ctx->searcher) == old && old) { // out of memory: keep the old net
+        ctx->net = old;
+        free(net);
+        return;
+    }
+    free(old);
+    snprintf(ctx->eval_file, sizeof ctx->eval_file, "%s", path);
+    fprintf(ctx->out, "info string EvalFile: loaded %s (a %s net)%s\n", path, net->variant,
+            ctx->use_nnue ? "" : "; Use NNUE is false, so the classical evaluation is used");
+}
+
+// setoption name Use NNUE value true|false.
+static void set_use_nnue(UciContext *ctx, const char *value) {
+    char msg[128];
+    if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
+        snprintf(msg, sizeof msg, "setoption: Use NNUE value '%.40s' is not true or false", value);
+        reply_error(ctx, msg);
+        return;
+    }
+    ctx->use_nnue = strcasecmp(value, "true") == 0;
+    nnue_apply(ctx);
+    if (ctx->use_nnue && !ctx->net)
+        nnue_say_missing(ctx);
+}
+
+// A new variant drops the net of the old one: the new variant's compiled-in net, if any.
+static void nnue_new_variant(UciContext *ctx) {
+    search_set_net(ctx->searcher, NULL); // before the net it may hold is freed
+    nnue_take_embedded(ctx);
+    nnue_apply(ctx);
+    if (ctx->use_nnue && !ctx->net)
+        nnue_say_missing(ctx);
+}
+
 // Splits line into whitespace-separated tokens (modifies line). Returns the count, or -1
 // when there are more than max.
 static int tokenize(char *line, char **tokens, int max) {
@@ -154,6 +281,12 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
+    // Use NNUE defaults to true where the variant has a compiled-in net.
+    const uint8_t *data;
+    size_t len;
+    fprintf(ctx->out, "option name Use NNUE type check default %s\n",
+            nnue_embedded(ctx->variant, &data, &len) ? "true" : "false");
+    fprintf(ctx->out, "option name EvalFile type string default %s\n", EVAL_FILE_EMBEDDED);
     // The search's tunable constants (search_params.def), for SPSA (scripts/spsa).
     for (int i = 0; i < search_params_count(); i++) {
         const SearchParamInfo *p = search_param_info(i);
@@ -483,6 +616,8 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
                     gr.points_half[HAN] % 2 * 5);
         return false;
     }
+    if (ctx->use_nnue && !ctx->net)
+        nnue_say_missing(ctx);
     lim.move_overhead = ctx->move_overhead;
     ctx->limits = lim;
     return start_job(ctx, JOB_SEARCH);
@@ -497,7 +632,7 @@ static void cmd_go(UciContext *ctx, char **tok, int n) {
 
 // setoption name <name...> [value <value...>]
 static void cmd_setoption(UciContext *ctx, char **tok, int n) {
-    char name[64] = "", value[64] = "";
+    char name[64] = "", value[OPTION_VALUE_MAX] = "";
     int i = 1;
     if (i >= n || strcmp(tok[i], "name") != 0) {
         reply_error(ctx, "setoption: expected 'name'");
@@ -506,9 +641,16 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
     for (i++; i < n && strcmp(tok[i], "value") != 0; i++)
         snprintf(name + strlen(name), sizeof name - strlen(name), "%s%.40s", *name ? " " : "",
                  tok[i]);
-    for (i++; i < n; i++)
-        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%.40s", *value ? " " : "",
-                 tok[i]);
+    for (i++; i < n; i++) {
+        size_t used = strlen(value), tl = strlen(tok[i]);
+        if (used + 1 + tl >= sizeof value) {
+            reply_error(ctx, "setoption: value longer than 1023 characters");
+            return;
+        }
+        if (used)
+            value[used++] = ' ';
+        memcpy(value + used, tok[i], tl + 1);
+    }
     char msg[160 + sizeof(ErrorInfo)];
     int param;
     if (strcasecmp(name, "Hash") == 0) {
@@ -546,7 +688,12 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             ctx->variant = v;
             fen_parse_variant(&ctx->board, v, v->start_fen, NULL);
             ctx->position_ok = true;
+            nnue_new_variant(ctx);
         }
+    } else if (strcasecmp(name, "Use NNUE") == 0) {
+        set_use_nnue(ctx, value);
+    } else if (strcasecmp(name, "EvalFile") == 0) {
+        set_eval_file(ctx, value);
     } else if ((param = search_param_find(name)) >= 0) {
         SearchParams p = *search_get_params(ctx->searcher);
         ErrorInfo err;
@@ -582,9 +729,9 @@ static void cmd_bench(UciContext *ctx, char **tok, int n) {
     }
     BenchResult res;
     ErrorInfo err;
-    // The bench of the variant UCI_Variant names.
-    if (bench_run(ctx->variant, bench_text(ctx->variant), (int)depth, BENCH_HASH_MB, ctx->out, &res,
-                  &err) != STATUS_OK)
+    // The bench of the variant UCI_Variant names, with the evaluation the options select.
+    if (bench_run_net(ctx->variant, bench_text(ctx->variant), (int)depth, BENCH_HASH_MB,
+                      search_get_net(ctx->searcher), ctx->out, &res, &err) != STATUS_OK)
         reply_error(ctx, err.msg);
 }
 
@@ -607,6 +754,14 @@ static void cmd_display(UciContext *ctx) {
     fen_write(b, fen, sizeof fen);
     fprintf(ctx->out, "    a b c d e f g h i\n\nFen: %s\nKey: %016llx\n", fen,
             (unsigned long long)board_key(b));
+}
+
+// eval: the static evaluation the search uses at the position, and which one it is.
+static void cmd_eval(UciContext *ctx) {
+    Score v = search_evaluate(ctx->searcher, &ctx->board);
+    bool nnue = search_get_net(ctx->searcher) != NULL;
+    fprintf(ctx->out, "Evaluation: %d cp (side to move; %s%s)\n", v, nnue ? "nnue " : "classical",
+            nnue ? ctx->eval_file : "");
 }
 
 // Commands that may run beside a search: the rest wait for it (or stop `go infinite`).
@@ -691,6 +846,8 @@ bool uci_handle_line(UciContext *ctx, const char *line) {
         ;
     else if (strcmp(tokens[0], "d") == 0)
         cmd_display(ctx);
+    else if (strcmp(tokens[0], "eval") == 0)
+        cmd_eval(ctx);
     else if (strcmp(tokens[0], "bench") == 0)
         cmd_bench(ctx, tokens, n);
     else if (strcmp(tokens[0], "quit") == 0)

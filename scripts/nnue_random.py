@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Writes a .nnue file (format version 1, docs/nnue.md) with random weights in the ranges a trained
+# net has, for speed measurements of the NNUE engine before a trained net exists
+# (scripts/bench-nnue-speed.sh). Not a net to play with: its evaluation is noise.
+# Usage: scripts/nnue_random.py OUT.nnue [--variant janggi] [--seed 1]
+import argparse
+import random
+import struct
+import sys
+import zlib
+
+INPUTS, L1, QA, QB, SCALE = 1260, 256, 255, 64, 400
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("out")
+    ap.add_argument("--variant", default="janggi")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    if len(a.variant.encode()) > 15:
+        print(f"nnue_random.py: variant name '{a.variant}' is longer than 15 bytes", file=sys.stderr)
+        return 2
+    rng = random.Random(a.seed)
+    prov = ('{"trainer": "scripts/nnue_random.py", "seed": %d}' % a.seed).encode()
+    head = b"HNSUNNUE" + struct.pack("<I", 1) + a.variant.encode().ljust(16, b"\0")
+    head += struct.pack("<IIIIIIiI", 1, INPUTS, L1, 1, QA, QB, SCALE, len(prov)) + prov
+    bias = [rng.randint(-200, 300) for _ in range(L1)]
+    weights = [rng.randint(-90, 90) for _ in range(INPUTS * L1)]
+    out = [rng.randint(-127, 127) for _ in range(2 * L1)]
+    body = struct.pack(f"<{L1}h", *bias) + struct.pack(f"<{INPUTS * L1}h", *weights)
+    body += struct.pack(f"<{2 * L1}h", *out) + struct.pack("<i", rng.randint(-10**6, 10**6))
+    data = head + body
+    data += struct.pack("<I", zlib.crc32(data) & 0xFFFFFFFF)
+    try:
+        with open(a.out, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        print(f"nnue_random.py: cannot write {a.out}: {e.strerror}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

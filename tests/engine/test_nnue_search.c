@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+// The NNUE in the engine (issue 26 §1): UCI `EvalFile` + `Use NNUE` make `eval` and the search
+// use the net (its evaluation equals nnue_evaluate on a refreshed accumulator, go answers a legal
+// move, the search's node count changes); the accumulators the search keeps incrementally equal
+// a refresh at every evaluated node, janggi and xiangqi; a missing, truncated or wrong-variant
+// EvalFile is refused by name with the reason, the evaluation stays and go still answers; a
+// new UCI_Variant drops the old variant's net and says so; the classical path is unchanged.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bench.h"
+#include "board.h"
+#include "engine.h"
+#include "eval.h"
+#include "fen.h"
+#include "nnue.h"
+#include "notation.h"
+#include "prng.h"
+#include "search.h"
+#include "uci.h"
+#include "variant.h"
+
+static uint64_t rng_state = 0x5eed;
+static int rnd(int lo, int hi) {
+    return lo + (int)(prng_next(&rng_state) % (uint64_t)(hi - lo + 1));
+}
+
+// A net with random weights in a trained net's ranges (as tests/engine/test_nnue.c builds).
+static NnueNet *random_net(const char *variant) {
+    NnueNet *net = nnue_net_alloc();
+    assert_non_null(net);
+    snprintf(net->variant, sizeof net->variant, "%s", variant);
+    net->scale = 400;
+    snprintf(net->provenance, sizeof net->provenance, "{\"test\": \"nnue_search\"}");
+    for (int i = 0; i < NNUE_L1; i++)
+        net->ft_bias[i] = (int16_t)rnd(-200, 300);
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int i = 0; i < NNUE_L1; i++)
+            net->ft_weight[f][i] = (int16_t)rnd(-90, 90);
+    for (int i = 0; i < 2 * NNUE_L1; i++)
+        net->out_weight[i] = (int16_t)rnd(-NNUE_OUT_WEIGHT_MAX, NNUE_OUT_WEIGHT_MAX);
+    net->out_bias = rnd(-1000000, 1000000);
+    return net;
+}
+
+// The files of the tests: a janggi net, a xiangqi net, a truncated janggi net, in a temp folder.
+static char dir[64], janggi_path[128], xiangqi_path[128], cut_path[128], missing_path[128];
+static NnueNet *janggi_net, *xiangqi_net;
+
+static int setup(void **state) {
+    (void)state;
+    engine_init();
+    snprintf(dir, sizeof dir, "/tmp/hansu-nnue-search-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(janggi_path, sizeof janggi_path, "%s/janggi.nnue", dir);
+    snprintf(xiangqi_path, sizeof xiangqi_path, "%s/xiangqi.nnue", dir);
+    snprintf(cut_path, sizeof cut_path, "%s/cut.nnue", dir);
+    snprintf(missing_path, sizeof missing_path, "%s/missing.nnue", dir);
+    janggi_net = random_net("janggi");
+    xiangqi_net = random_net("xiangqi");
+    ErrorInfo err;
+    if (nnue_save(janggi_net, janggi_path, &err) != STATUS_OK ||
+        nnue_save(xiangqi_net, xiangqi_path, &err) != STATUS_OK)
+        return -1;
+    size_t len;
+    uint8_t *bytes = nnue_serialise(janggi_net, &len);
+    FILE *f = fopen(cut_path, "wb");
+    if (!bytes || !f || fwrite(bytes, 1, len / 2, f) != len / 2)
+        return -1;
+    fclose(f);
+    free(bytes);
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    unlink(janggi_path);
+    unlink(xiangqi_path);
+    unlink(cut_path);
+    rmdir(dir);
+    free(janggi_net);
+    free(xiangqi_net);
+    return 0;
+}
+
+typedef struct Session {
+    UciContext *ctx;
+    FILE *out;
+    char *buf;
+    size_t len, seen;
+} Session;
+
+static void session_open(Session *s) {
+    memset(s, 0, sizeof *s);
+    s->out = open_memstream(&s->buf, &s->len);
+    assert_non_null(s->out);
+    s->ctx = uci_create(s->out);
+    assert_non_null(s->ctx);
+}
+
+static void session_close(Session *s) {
+    uci_destroy(s->ctx);
+    fclose(s->out);
+    free(s->buf);
+}
+
+// Sends a line, waits for any search it started, returns the new output (until the next call).
+static const char *say(Session *s, const char *line) {
+    static char answer[1 << 16];
+    uci_handle_line(s->ctx, line);
+    uci_wait(s->ctx);
+    fflush(s->out);
+    size_t n = s->len - s->seen;
+    if (n >= sizeof answer)
+        n = sizeof answer - 1;
+    memcpy(answer, s->buf + s->seen, n);
+    answer[n] = '\0';
+    s->seen = s->len;
+    return answer;
+}
+
+static const char *setoption(Session *s, const char *name, const char *value) {
+    char line[512];
+    snprintf(line, sizeof line, "setoption name %s value %s", name, value);
+    return say(s, line);
+}
+
+// The centipawns of `eval`'s answer; *nnue tells which evaluation answered.
+static int eval_cp(Session *s, bool *nnue) {
+    const char *a = say(s, "eval");
+    const char *e = strstr(a, "Evaluation: ");
+    assert_non_null(e);
+    *nnue = strstr(e, "; nnue ") != NULL;
+    if (!*nnue)
+        assert_non_null(strstr(e, "; classical)"));
+    return atoi(e + strlen("Evaluation: "));
+}
+
+// nnue_evaluate on a fresh accumulator of the FEN's position.
+static int reference_eval(const NnueNet *net, const Variant *v, const char *fen) {
+    static Board b;
+    static _Alignas(64) NnueAccumulator acc;
+    assert_int_equal(fen_parse_variant(&b, v, fen, NULL), STATUS_OK);
+    nnue_refresh(net, &b, &acc, nnue_path_best());
+    return nnue_evaluate(net, &acc, b.side, nnue_path_best());
+}
+
+// go's bestmove is a legal move of the FEN's position.
+static void assert_legal_bestmove(const char *answer, const Variant *v, const char *fen) {
+    static Board b;
+    const char *bm = strstr(answer, "bestmove ");
+    assert_non_null(bm);
+    char mv[16] = "";
+    sscanf(bm + 9, "%15s", mv);
+    assert_int_equal(fen_parse_variant(&b, v, fen, NULL), STATUS_OK);
+    Move m;
+    assert_int_equal(move_parse_uci(&b, mv, &m, NULL), STATUS_OK);
+}
+
+static const char *const FENS[] = {
+    "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcA5/4K4/RNB2AB2 w - - 0 1",
+    "4ka3/4a4/9/9/4c4/9/9/9/4A4/3K1A3 w - - 0 1",
+};
+
+// (a) EvalFile + Use NNUE: eval is the net's on a refreshed accumulator, go answers a legal
+// move; Use NNUE false goes back to the classical evaluation, exactly eval_evaluate.
+static void test_uci_evalfile(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    assert_non_null(strstr(say(&s, "uci"), "option name Use NNUE type check default false\n"));
+    assert_non_null(strstr(say(&s, "uci"), "option name EvalFile type string default"));
+    const char *a = setoption(&s, "EvalFile", janggi_path);
+    assert_non_null(strstr(a, "info string EvalFile: loaded"));
+    assert_non_null(strstr(a, "Use NNUE is false")); // loaded, not yet used: said
+    bool nnue;
+    int classical = eval_cp(&s, &nnue);
+    assert_false(nnue);
+    assert_string_equal(setoption(&s, "Use NNUE", "true"), "");
+    for (size_t i = 0; i < sizeof FENS / sizeof FENS[0]; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "position fen %s", FENS[i]);
+        assert_string_equal(say(&s, line), "");
+        int v = eval_cp(&s, &nnue);
+        assert_true(nnue);
+        int ref = reference_eval(janggi_net, &VARIANT_JANGGI, FENS[i]);
+        assert_true(ref > -18000 && ref < 18000); // inside the search's clamp
+        assert_int_equal(v, ref);
+        assert_legal_bestmove(say(&s, "go depth 4"), &VARIANT_JANGGI, FENS[i]);
+    }
+    assert_string_equal(say(&s, "position startpos"), "");
+    assert_int_not_equal(eval_cp(&s, &nnue), classical); // a random net is not the classical
+    setoption(&s, "Use NNUE", "false");
+    assert_int_equal(eval_cp(&s, &nnue), classical);
+    assert_false(nnue);
+    static Board b;
+    fen_parse(&b, FENS[0], NULL);
+    assert_int_equal(classical, eval_evaluate(&b));
+    session_close(&s);
+}
+
+// The search through the net: search_evaluate is the net's, and the net changes the search
+// (another node count at the same depth); a NULL net gives back the classical search exactly.
+static void test_search_uses_net(void **state) {
+    (void)state;
+    Searcher *sr = search_create(4);
+    assert_non_null(sr);
+    static Board b;
+    fen_parse(&b, FENS[1], NULL);
+    SearchLimits lim = {.depth = 6};
+    SearchResult classical = search_run(sr, &b, &lim, NULL, NULL, NULL);
+    assert_true(search_set_net(sr, janggi_net));
+    assert_ptr_equal(search_get_net(sr), janggi_net);
+    assert_int_equal(search_evaluate(sr, &b), reference_eval(janggi_net, &VARIANT_JANGGI, FENS[1]));
+    SearchResult with_net = search_run(sr, &b, &lim, NULL, NULL, NULL);
+    assert_int_not_equal(with_net.nodes, classical.nodes);
+    assert_true(search_set_net(sr, NULL));
+    SearchResult again = search_run(sr, &b, &lim, NULL, NULL, NULL);
+    assert_int_equal(again.nodes, classical.nodes);
+    assert_int_equal(again.best, classical.best);
+    search_destroy(sr);
+}
+
+// (b) Along searches of the bench positions, every accumulator the search evaluates, kept by
+// updates after each make (captures, passes, the null move, quiescence), equals a refresh.
+static void check_incremental(const Variant *v, const NnueNet *net, int positions) {
+    Searcher *sr = search_create(4);
+    assert_non_null(sr);
+    assert_true(search_set_net(sr, net));
+    search_set_nnue_check(sr, true);
+    static Board b;
+    const char *text = bench_text(v);
+    int done = 0;
+    SearchLimits lim = {.depth = 5};
+    for (const char *p = text; *p && done < positions;) {
+        char line[FEN_MAX_INPUT + 1];
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        p += len + (p[len] == '\n');
+        if (!*line || *line == '#')
+            continue;
+        assert_int_equal(fen_parse_variant(&b, v, line, NULL), STATUS_OK);
+        search_clear(sr);
+        search_run(sr, &b, &lim, NULL, NULL, NULL);
+        done++;
+    }
+    uint64_t mismatches = 99;
+    uint64_t checked = search_nnue_checked(sr, &mismatches);
+    print_message("%s: %llu evaluations compared with a refresh\n", v->name,
+                  (unsigned long long)checked);
+    assert_true(checked > 1000);
+    assert_int_equal(mismatches, 0);
+    search_destroy(sr);
+}
+
+static void test_incremental_janggi(void **state) {
+    (void)state;
+    check_incremental(&VARIANT_JANGGI, janggi_net, 12);
+}
+
+static void test_incremental_xiangqi(void **state) {
+    (void)state;
+    check_incremental(&VARIANT_XIANGQI, xiangqi_net, 12);
+}
+
+// (c) Refused files, each named with its reason; the evaluation stays as it was (the classical,
+// then a loaded net), and go answers a legal move.
+static void test_bad_evalfile(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    struct {
+        const char *path, *reason;
+    } bad[] = {
+        {missing_path, "No such file"},
+        {cut_path, "truncated"},
+        {xiangqi_path, "a net for xiangqi, not for janggi"},
+    };
+    const char *start = FENS[0];
+    bool nnue;
+    for (int round = 0; round < 2; round++) {
+        // Round 0 from the classical evaluation, round 1 with the janggi net in use.
+        if (round == 1) {
+            setoption(&s, "EvalFile", janggi_path);
+            setoption(&s, "Use NNUE", "true");
+        }
+        int before = eval_cp(&s, &nnue);
+        assert_int_equal(nnue, round == 1);
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            const char *a = setoption(&s, "EvalFile", bad[i].path);
+            assert_non_null(strstr(a, "info string error: EvalFile refused: "));
+            assert_non_null(strstr(a, bad[i].path));
+            assert_non_null(strstr(a, bad[i].reason));
+            assert_non_null(strstr(a, "the evaluation is unchanged"));
+            assert_int_equal(eval_cp(&s, &nnue), before);
+            assert_int_equal(nnue, round == 1);
+            say(&s, "position startpos");
+            assert_legal_bestmove(say(&s, "go depth 3"), &VARIANT_JANGGI, start);
+        }
+    }
+    session_close(&s);
+}
+
+// Use NNUE without a net says so (at setoption and at go) and evaluates classically; a new
+// UCI_Variant drops the old variant's net; <embedded> goes back to the compiled-in net (none).
+static void test_use_nnue_without_net(void **state) {
+    (void)state;
+    Session s;
+    session_open(&s);
+    const char *a = setoption(&s, "Use NNUE", "true");
+    assert_non_null(strstr(a, "info string error: Use NNUE: no net is loaded for janggi"));
+    bool nnue;
+    eval_cp(&s, &nnue);
+    assert_false(nnue);
+    a = say(&s, "go depth 2");
+    assert_non_null(strstr(a, "no net is loaded for janggi"));
+    assert_non_null(strstr(a, "bestmove "));
+    assert_non_null(strstr(setoption(&s, "Use NNUE", "maybe"), "is not true or false"));
+    setoption(&s, "EvalFile", janggi_path);
+    eval_cp(&s, &nnue);
+    assert_true(nnue); // Use NNUE was set first: the net is used once it loads
+    a = setoption(&s, "UCI_Variant", "xiangqi");
+    assert_non_null(strstr(a, "no net is loaded for xiangqi"));
+    eval_cp(&s, &nnue);
+    assert_false(nnue);
+    assert_non_null(strstr(setoption(&s, "EvalFile", xiangqi_path), "loaded"));
+    assert_int_equal(eval_cp(&s, &nnue),
+                     reference_eval(xiangqi_net, &VARIANT_XIANGQI, VARIANT_XIANGQI.start_fen));
+    assert_true(nnue);
+    const uint8_t *data;
+    size_t len;
+    assert_false(nnue_embedded(&VARIANT_XIANGQI, &data, &len)); // none shipped yet
+    a = setoption(&s, "EvalFile", "<embedded>");
+    assert_non_null(strstr(a, "no net is loaded for xiangqi"));
+    eval_cp(&s, &nnue);
+    assert_false(nnue);
+    session_close(&s);
+}
+
+// bench with a net: the same count on every run, another than the classical signature; with
+// NULL the classical count.
+static void test_bench_net(void **state) {
+    (void)state;
+    BenchResult classical, net1, net2;
+    ErrorInfo err;
+    const char *text = bench_text(&VARIANT_JANGGI);
+    assert_int_equal(bench_run_net(&VARIANT_JANGGI, text, 4, 1, NULL, NULL, &classical, &err),
+                     STATUS_OK);
+    BenchResult plain;
+    assert_int_equal(bench_run(&VARIANT_JANGGI, text, 4, 1, NULL, &plain, &err), STATUS_OK);
+    assert_int_equal(plain.nodes, classical.nodes);
+    assert_int_equal(bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, NULL, &net1, &err),
+                     STATUS_OK);
+    assert_int_equal(bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, NULL, &net2, &err),
+                     STATUS_OK);
+    assert_int_equal(net1.nodes, net2.nodes);
+    assert_int_not_equal(net1.nodes, classical.nodes);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uci_evalfile),       cmocka_unit_test(test_search_uses_net),
+        cmocka_unit_test(test_incremental_janggi), cmocka_unit_test(test_incremental_xiangqi),
+        cmocka_unit_test(test_bad_evalfile),       cmocka_unit_test(test_use_nnue_without_net),
+        cmocka_unit_test(test_bench_net),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/nnue_random.py and `hansu bench --evalfile` (issue 26): the random net the speed
+benchmark uses loads in the engine (bench runs, the same seed writes the same bytes, the net
+changes the search), a net of the other variant and a truncated one are refused by name with
+exit status 1, --classical with --evalfile is a usage error.
+Usage: test_nnue_random.py HANSU WORK_DIR"""
+import os
+import shutil
+import subprocess
+import sys
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                      "nnue_random.py")
+
+
+def bench(hansu, *args):
+    return subprocess.run([hansu, "bench", *args], capture_output=True, text=True)
+
+
+def nodes(r):
+    assert r.returncode == 0, r.stderr
+    return int(r.stdout.split("Nodes searched: ")[1].split()[0])
+
+
+def main():
+    hansu, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    nets = {}
+    for variant in ("janggi", "xiangqi"):
+        nets[variant] = os.path.join(work, variant + ".nnue")
+        subprocess.run([sys.executable, SCRIPT, nets[variant], "--variant", variant, "--seed", "3"],
+                       check=True)
+    again = os.path.join(work, "again.nnue")
+    subprocess.run([sys.executable, SCRIPT, again, "--seed", "3"], check=True)
+    assert open(again, "rb").read() == open(nets["janggi"], "rb").read(), "same seed, other bytes"
+
+    classical = nodes(bench(hansu, "--classical", "3"))
+    assert nodes(bench(hansu, "3")) == classical  # no net compiled in: the classical bench
+    with_net = nodes(bench(hansu, "--evalfile", nets["janggi"], "3"))
+    assert with_net != classical, "the net did not change the search"
+    assert nodes(bench(hansu, "--evalfile", nets["janggi"], "3")) == with_net
+    nodes(bench(hansu, "--variant", "xiangqi", "--evalfile", nets["xiangqi"], "3"))
+
+    cut = os.path.join(work, "cut.nnue")
+    with open(cut, "wb") as f:
+        f.write(open(nets["janggi"], "rb").read()[:5000])
+    for path, reason in ((nets["xiangqi"], "a net for xiangqi, not for janggi"),
+                         (cut, "truncated"), (os.path.join(work, "missing.nnue"), "missing")):
+        r = bench(hansu, "--evalfile", path, "3")
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 1 and len(lines) == 1 and path in lines[0], r.stderr
+        assert reason == "missing" or reason in lines[0], r.stderr
+    r = bench(hansu, "--classical", "--evalfile", nets["janggi"], "3")
+    assert r.returncode == 2 and "exclude" in r.stderr, r.stderr
+    shutil.rmtree(work)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
