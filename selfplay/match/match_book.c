@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Booking a finished pair once its games are in the PGN: its state line, the tally, the JSON,
-// the stop rules and the progress; called by the scheduler and, under MPI, by rank 0 for every rank.
+// the stop rules and the progress; called by the scheduler and, under MPI, by rank 0 for every
+// rank.
 #include "match_internal.h"
 
 #include "match_json.h"
@@ -32,4 +33,3 @@ void match_book_pair(Match *m, int k, const GameRecord g[2], Status st, ErrorInf
         m->progress(&m->tally, m->cfg, m->progress_arg);
     pthread_mutex_unlock(&m->lock);
 }
-

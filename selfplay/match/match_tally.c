@@ -65,4 +65,3 @@ void match_stop_here(Match *m) {
     atomic_store(&m->abort, true);
     pthread_mutex_unlock(&m->lock);
 }
-
