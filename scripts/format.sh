@@ -13,8 +13,9 @@ sources() {
   done
 }
 if [ "${1:-}" = "--check" ]; then
-  bad=$(sources | while read -r f; do
-    clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || echo "$f"; done)
+  # One clang-format a file, as many at once as there are cores (CI's time).
+  bad=$(sources | xargs -P "$(nproc)" -n 16 sh -c \
+    'for f; do clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || echo "$f"; done' _ | sort)
   if [ -n "$bad" ]; then
     echo "format.sh: not clang-formatted (run scripts/format.sh):" >&2
     echo "$bad" | sed 's/^/  /' >&2

@@ -17,21 +17,35 @@ ninja -C "$BUILD" -j "${FUZZ_JOBS:-2}" fuzz_fen fuzz_move
 
 status=0
 mkdir -p "$BUILD/artifacts"
-for target in fen move; do
-  corpus="$BUILD/corpus/$target"
+# Runs fuzz_$1 for SECS seconds; its report goes to $BUILD/fuzz_$1.report.
+fuzz_one() {
+  local target=$1 corpus="$BUILD/corpus/$1"
   mkdir -p "$corpus"
-  echo "== fuzz_$target for ${SECS}s"
-  # New inputs go to the first folder; the committed seeds stay as they are.
-  if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-      "$BUILD/fuzz/fuzz_$target" -max_total_time="$SECS" -max_len=600 -timeout=10 \
-      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$BUILD/artifacts/$target-" \
-      "$corpus" "fuzz/corpus/$target" 2>"$BUILD/fuzz_$target.log"; then
-    echo "fuzz_$target: FAILED (log: $BUILD/fuzz_$target.log)"
-    tail -n 40 "$BUILD/fuzz_$target.log"
-    status=1
-  else
+  {
+    echo "== fuzz_$target for ${SECS}s"
+    # New inputs go to the first folder; the committed seeds stay as they are.
+    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        "$BUILD/fuzz/fuzz_$target" -max_total_time="$SECS" -max_len=600 -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$BUILD/artifacts/$target-" \
+        "$corpus" "fuzz/corpus/$target" 2>"$BUILD/fuzz_$target.log"; then
+      echo "fuzz_$target: FAILED (log: $BUILD/fuzz_$target.log)"
+      tail -n 40 "$BUILD/fuzz_$target.log"
+      return 1
+    fi
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$BUILD/fuzz_$target.log" || true
     echo "fuzz_$target: no crash"
-  fi
+  } >"$BUILD/fuzz_$target.report"
+}
+# The targets side by side (one core each), their reports in turn.
+pids=()
+for target in fen move; do
+  fuzz_one "$target" &
+  pids+=($!)
+done
+for i in 0 1; do
+  wait "${pids[$i]}" || status=1
+done
+for target in fen move; do
+  cat "$BUILD/fuzz_$target.report"
 done
 exit $status
