@@ -26,6 +26,7 @@
 #include "prng.h"
 #include "search.h"
 #include "uci.h"
+#include "uci_session.h"
 #include "variant.h"
 
 static uint64_t rng_state = 0x5eed;
@@ -92,51 +93,15 @@ static int teardown(void **state) {
     return 0;
 }
 
-typedef struct Session {
-    UciContext *ctx;
-    FILE *out;
-    char *buf;
-    size_t len, seen;
-} Session;
-
-static void session_open(Session *s) {
-    memset(s, 0, sizeof *s);
-    s->out = open_memstream(&s->buf, &s->len);
-    assert_non_null(s->out);
-    s->ctx = uci_create(s->out);
-    assert_non_null(s->ctx);
-}
-
-static void session_close(Session *s) {
-    uci_destroy(s->ctx);
-    fclose(s->out);
-    free(s->buf);
-}
-
-// Sends a line, waits for any search it started, returns the new output (until the next call).
-static const char *say(Session *s, const char *line) {
-    static char answer[1 << 16];
-    uci_handle_line(s->ctx, line);
-    uci_wait(s->ctx);
-    fflush(s->out);
-    size_t n = s->len - s->seen;
-    if (n >= sizeof answer)
-        n = sizeof answer - 1;
-    memcpy(answer, s->buf + s->seen, n);
-    answer[n] = '\0';
-    s->seen = s->len;
-    return answer;
-}
-
-static const char *setoption(Session *s, const char *name, const char *value) {
+static const char *setoption(UciSession *s, const char *name, const char *value) {
     char line[512];
     snprintf(line, sizeof line, "setoption name %s value %s", name, value);
-    return say(s, line);
+    return uci_session_say(s, line);
 }
 
 // The centipawns of `eval`'s answer; *nnue tells which evaluation answered.
-static int eval_cp(Session *s, bool *nnue) {
-    const char *a = say(s, "eval");
+static int eval_cp(UciSession *s, bool *nnue) {
+    const char *a = uci_session_say(s, "eval");
     const char *e = strstr(a, "Evaluation: ");
     assert_non_null(e);
     *nnue = strstr(e, "; nnue ") != NULL;
@@ -176,10 +141,11 @@ static const char *const FENS[] = {
 // move; Use NNUE false goes back to the classical evaluation, exactly eval_evaluate.
 static void test_uci_evalfile(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    assert_non_null(strstr(say(&s, "uci"), "option name Use NNUE type check default false\n"));
-    assert_non_null(strstr(say(&s, "uci"), "option name EvalFile type string default"));
+    UciSession s;
+    uci_session_open(&s);
+    assert_non_null(
+        strstr(uci_session_say(&s, "uci"), "option name Use NNUE type check default false\n"));
+    assert_non_null(strstr(uci_session_say(&s, "uci"), "option name EvalFile type string default"));
     const char *a = setoption(&s, "EvalFile", janggi_path);
     assert_non_null(strstr(a, "info string EvalFile: loaded"));
     assert_non_null(strstr(a, "Use NNUE is false")); // loaded, not yet used: said
@@ -190,15 +156,15 @@ static void test_uci_evalfile(void **state) {
     for (size_t i = 0; i < sizeof FENS / sizeof FENS[0]; i++) {
         char line[256];
         snprintf(line, sizeof line, "position fen %s", FENS[i]);
-        assert_string_equal(say(&s, line), "");
+        assert_string_equal(uci_session_say(&s, line), "");
         int v = eval_cp(&s, &nnue);
         assert_true(nnue);
         int ref = reference_eval(janggi_net, &VARIANT_JANGGI, FENS[i]);
         assert_true(ref > -18000 && ref < 18000); // inside the search's clamp
         assert_int_equal(v, ref);
-        assert_legal_bestmove(say(&s, "go depth 4"), &VARIANT_JANGGI, FENS[i]);
+        assert_legal_bestmove(uci_session_say(&s, "go depth 4"), &VARIANT_JANGGI, FENS[i]);
     }
-    assert_string_equal(say(&s, "position startpos"), "");
+    assert_string_equal(uci_session_say(&s, "position startpos"), "");
     assert_int_not_equal(eval_cp(&s, &nnue), classical); // a random net is not the classical
     setoption(&s, "Use NNUE", "false");
     assert_int_equal(eval_cp(&s, &nnue), classical);
@@ -206,7 +172,7 @@ static void test_uci_evalfile(void **state) {
     static Board b;
     fen_parse(&b, FENS[0], NULL);
     assert_int_equal(classical, eval_evaluate(&b));
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // The search through the net: search_evaluate is the net's, and the net changes the search
@@ -277,8 +243,8 @@ static void test_incremental_xiangqi(void **state) {
 // then a loaded net), and go answers a legal move.
 static void test_bad_evalfile(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     struct {
         const char *path, *reason;
     } bad[] = {
@@ -304,25 +270,25 @@ static void test_bad_evalfile(void **state) {
             assert_non_null(strstr(a, "the evaluation is unchanged"));
             assert_int_equal(eval_cp(&s, &nnue), before);
             assert_int_equal(nnue, round == 1);
-            say(&s, "position startpos");
-            assert_legal_bestmove(say(&s, "go depth 3"), &VARIANT_JANGGI, start);
+            uci_session_say(&s, "position startpos");
+            assert_legal_bestmove(uci_session_say(&s, "go depth 3"), &VARIANT_JANGGI, start);
         }
     }
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // Use NNUE without a net says so (at setoption and at go) and evaluates classically; a new
 // UCI_Variant drops the old variant's net; <embedded> goes back to the compiled-in net (none).
 static void test_use_nnue_without_net(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     const char *a = setoption(&s, "Use NNUE", "true");
     assert_non_null(strstr(a, "info string error: Use NNUE: no net is loaded for janggi"));
     bool nnue;
     eval_cp(&s, &nnue);
     assert_false(nnue);
-    a = say(&s, "go depth 2");
+    a = uci_session_say(&s, "go depth 2");
     assert_non_null(strstr(a, "no net is loaded for janggi"));
     assert_non_null(strstr(a, "bestmove "));
     assert_non_null(strstr(setoption(&s, "Use NNUE", "maybe"), "is not true or false"));
@@ -344,7 +310,7 @@ static void test_use_nnue_without_net(void **state) {
     assert_non_null(strstr(a, "no net is loaded for xiangqi"));
     eval_cp(&s, &nnue);
     assert_false(nnue);
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // bench with a net: the same count on every run, another than the classical signature; with

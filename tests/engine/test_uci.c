@@ -22,47 +22,11 @@
 #include "search_params.h"
 #include "timeman.h"
 #include "uci.h"
-
-typedef struct Session {
-    UciContext *ctx;
-    FILE *out;
-    char *buf;
-    size_t len, seen;
-} Session;
-
-static void session_open(Session *s) {
-    memset(s, 0, sizeof *s);
-    s->out = open_memstream(&s->buf, &s->len);
-    assert_non_null(s->out);
-    s->ctx = uci_create(s->out);
-    assert_non_null(s->ctx);
-}
-
-static void session_close(Session *s) {
-    uci_destroy(s->ctx);
-    fclose(s->out);
-    free(s->buf);
-}
-
-// Sends a line, waits for any search it started, and returns the new output (valid until
-// the next call).
-static const char *say(Session *s, const char *line) {
-    static char answer[1 << 16];
-    uci_handle_line(s->ctx, line);
-    uci_wait(s->ctx);
-    fflush(s->out);
-    size_t n = s->len - s->seen;
-    if (n >= sizeof answer)
-        n = sizeof answer - 1;
-    memcpy(answer, s->buf + s->seen, n);
-    answer[n] = '\0';
-    s->seen = s->len;
-    return answer;
-}
+#include "uci_session.h"
 
 // The FEN that `d` prints.
-static void current_fen(Session *s, char *fen, size_t n) {
-    const char *d = strstr(say(s, "d"), "Fen: ");
+static void current_fen(UciSession *s, char *fen, size_t n) {
+    const char *d = strstr(uci_session_say(s, "d"), "Fen: ");
     assert_non_null(d);
     snprintf(fen, n, "%s", d + 5);
     fen[strcspn(fen, "\n")] = '\0';
@@ -70,9 +34,9 @@ static void current_fen(Session *s, char *fen, size_t n) {
 
 static void test_handshake(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    const char *a = say(&s, "uci");
+    UciSession s;
+    uci_session_open(&s);
+    const char *a = uci_session_say(&s, "uci");
     assert_non_null(strstr(a, "id name Hansu"));
     assert_non_null(
         strstr(a, "option name UCI_Variant type combo default janggi var janggi var xiangqi\n"));
@@ -80,26 +44,29 @@ static void test_handshake(void **state) {
     assert_non_null(strstr(a, "option name Threads type spin default 1 min 1 max 1"));
     assert_non_null(strstr(a, "option name Move Overhead type spin default 10 min 0 max 5000\n"));
     assert_non_null(strstr(a, "uciok\n"));
-    assert_string_equal(say(&s, "isready"), "readyok\n");
-    assert_string_equal(say(&s, "setoption name UCI_Variant value janggi"), "");
-    assert_string_equal(say(&s, "setoption name Hash value 8"), "");
-    assert_string_equal(say(&s, "setoption name Move Overhead value 0"), "");
-    assert_string_equal(say(&s, "setoption name move overhead value 5000"), "");
+    assert_string_equal(uci_session_say(&s, "isready"), "readyok\n");
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_Variant value janggi"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name Hash value 8"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name Move Overhead value 0"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name move overhead value 5000"), "");
     static const char *const bad_overheads[] = {"-1", "5001", "x", "10ms", ""};
     for (size_t i = 0; i < sizeof bad_overheads / sizeof bad_overheads[0]; i++) {
         char line[96];
         snprintf(line, sizeof line, "setoption name Move Overhead value %s", bad_overheads[i]);
-        const char *e = say(&s, line);
+        const char *e = uci_session_say(&s, line);
         if (!strstr(e, "info string error: setoption: Move Overhead value '"))
             fail_msg("'%s' answered: %s", line, e);
     }
-    assert_non_null(strstr(say(&s, "setoption name Hash value 0"), "info string error:"));
-    assert_non_null(strstr(say(&s, "setoption name Bogus Option value 3"), "'Bogus Option'"));
-    assert_non_null(strstr(say(&s, "setoption name UCI_Variant value shogi"), "'shogi'"));
     assert_non_null(
-        strstr(say(&s, "frobnicate"), "info string error: unknown command 'frobnicate'"));
-    assert_string_equal(say(&s, "ucinewgame"), "");
-    session_close(&s);
+        strstr(uci_session_say(&s, "setoption name Hash value 0"), "info string error:"));
+    assert_non_null(
+        strstr(uci_session_say(&s, "setoption name Bogus Option value 3"), "'Bogus Option'"));
+    assert_non_null(
+        strstr(uci_session_say(&s, "setoption name UCI_Variant value shogi"), "'shogi'"));
+    assert_non_null(strstr(uci_session_say(&s, "frobnicate"),
+                           "info string error: unknown command 'frobnicate'"));
+    assert_string_equal(uci_session_say(&s, "ucinewgame"), "");
+    uci_session_close(&s);
 }
 
 // UCI_Variant xiangqi: startpos, fen, moves and go perft in xiangqi; go searches with xiangqi's
@@ -107,20 +74,20 @@ static void test_handshake(void **state) {
 // game), bench runs xiangqi's positions; back to janggi, whose search and bench are janggi's.
 static void test_variant_xiangqi(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     char fen[256];
-    assert_string_equal(say(&s, "setoption name UCI_Variant value xiangqi"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_Variant value xiangqi"), "");
     current_fen(&s, fen, sizeof fen);
     assert_string_equal(fen,
                         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
-    assert_string_equal(say(&s, "position startpos moves h3e3 h10g8"), "");
+    assert_string_equal(uci_session_say(&s, "position startpos moves h3e3 h10g8"), "");
     current_fen(&s, fen, sizeof fen);
     assert_string_equal(fen,
                         "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
-    say(&s, "position startpos");
-    assert_non_null(strstr(say(&s, "go perft 2"), "\nNodes searched: 1920\n"));
-    const char *a = say(&s, "go depth 3");
+    uci_session_say(&s, "position startpos");
+    assert_non_null(strstr(uci_session_say(&s, "go perft 2"), "\nNodes searched: 1920\n"));
+    const char *a = uci_session_say(&s, "go depth 3");
     assert_non_null(strstr(a, "info depth 3 seldepth "));
     assert_null(strstr(a, "info string error"));
     const char *bm = strstr(a, "bestmove ");
@@ -129,76 +96,78 @@ static void test_variant_xiangqi(void **state) {
     assert_int_equal(sscanf(bm, "bestmove %15s", move), 1);
     char line[64];
     snprintf(line, sizeof line, "position startpos moves %s", move);
-    assert_string_equal(say(&s, line), ""); // a legal xiangqi move
+    assert_string_equal(uci_session_say(&s, line), ""); // a legal xiangqi move
     // Two chariots: b10 mates at once (a9 holds rank 9).
-    say(&s, "position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1");
-    a = say(&s, "go depth 3");
+    uci_session_say(&s, "position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1");
+    a = uci_session_say(&s, "go depth 3");
     assert_non_null(strstr(a, " score mate 1 "));
     assert_non_null(strstr(a, "bestmove b2b10\n"));
     // Black has no legal move and is not in check: stalemate, Black lost.
-    say(&s, "position fen 5k3/R8/9/9/9/9/9/9/9/4K4 b - - 0 1");
-    a = say(&s, "go depth 3");
+    uci_session_say(&s, "position fen 5k3/R8/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    a = uci_session_say(&s, "go depth 3");
     assert_non_null(strstr(a, "info string game over: stalemate, red wins\n"));
     assert_non_null(strstr(a, "bestmove (none)\n"));
-    a = say(&s, "bench 2");
+    a = uci_session_say(&s, "bench 2");
     assert_non_null(strstr(a, "Positions: 40\n"));
     // A xiangqi position in janggi's palaces only under xiangqi: an elephant across the river.
-    assert_non_null(strstr(say(&s, "position fen 4k4/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1"),
+    assert_non_null(strstr(uci_session_say(&s, "position fen 4k4/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1"),
                            "elephant across the river"));
-    assert_string_equal(say(&s, "setoption name UCI_Variant value janggi"), "");
-    say(&s, "position startpos");
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_Variant value janggi"), "");
+    uci_session_say(&s, "position startpos");
     current_fen(&s, fen, sizeof fen);
     assert_string_equal(fen, FEN_START);
-    assert_non_null(strstr(say(&s, "bench 1"), "Positions: 50\n"));
-    session_close(&s);
+    assert_non_null(strstr(uci_session_say(&s, "bench 1"), "Positions: 50\n"));
+    uci_session_close(&s);
 }
 
 static void test_position_errors(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     char before[256], after[256];
-    say(&s, "position startpos moves b1c3");
+    uci_session_say(&s, "position startpos moves b1c3");
     current_fen(&s, before, sizeof before);
-    const char *a = say(&s, "position startpos moves a4a5 e2e4x");
+    const char *a = uci_session_say(&s, "position startpos moves a4a5 e2e4x");
     assert_non_null(strstr(a, "info string error:"));
     assert_non_null(strstr(a, "e2e4x"));
     current_fen(&s, after, sizeof after);
     assert_string_equal(before, after);
-    assert_non_null(strstr(say(&s, "position startpos moves a1a9"), "info string error:"));
-    assert_non_null(strstr(say(&s, "position fen 9/4k4/9 w - - 0 1"), "info string error:"));
-    assert_non_null(strstr(say(&s, "position sideways"), "info string error:"));
+    assert_non_null(
+        strstr(uci_session_say(&s, "position startpos moves a1a9"), "info string error:"));
+    assert_non_null(
+        strstr(uci_session_say(&s, "position fen 9/4k4/9 w - - 0 1"), "info string error:"));
+    assert_non_null(strstr(uci_session_say(&s, "position sideways"), "info string error:"));
     current_fen(&s, after, sizeof after);
     assert_string_equal(before, after);
     // The three spellings of a pass.
-    assert_string_equal(say(&s, "position startpos moves e2e2 e9e9"), "");
-    assert_string_equal(say(&s, "position startpos moves 0000 @@@@"), "");
-    session_close(&s);
+    assert_string_equal(uci_session_say(&s, "position startpos moves e2e2 e9e9"), "");
+    assert_string_equal(uci_session_say(&s, "position startpos moves 0000 @@@@"), "");
+    uci_session_close(&s);
 }
 
 static void test_go_limits(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    say(&s, "position startpos");
-    const char *a = say(&s, "go depth 4");
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos");
+    const char *a = uci_session_say(&s, "go depth 4");
     assert_non_null(strstr(a, "info depth 4 seldepth "));
     assert_non_null(strstr(a, " score cp "));
     assert_non_null(strstr(a, " nps "));
     assert_non_null(strstr(a, " pv "));
     assert_non_null(strstr(a, "bestmove "));
     int64_t t0 = timeman_now_ms();
-    assert_non_null(strstr(say(&s, "go movetime 100"), "bestmove "));
+    assert_non_null(strstr(uci_session_say(&s, "go movetime 100"), "bestmove "));
     int64_t t1 = timeman_now_ms();
     assert_true(t1 - t0 < 1000);
-    assert_non_null(
-        strstr(say(&s, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20"), "bestmove "));
+    assert_non_null(strstr(
+        uci_session_say(&s, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20"), "bestmove "));
     assert_true(timeman_now_ms() - t1 < 1500);
-    assert_non_null(strstr(say(&s, "go depth x"), "'depth'"));
-    assert_non_null(strstr(say(&s, "go sideways 3"), "'sideways'"));
-    a = say(&s, "go perft 2");
+    assert_non_null(strstr(uci_session_say(&s, "go depth x"), "'depth'"));
+    assert_non_null(strstr(uci_session_say(&s, "go sideways 3"), "'sideways'"));
+    a = uci_session_say(&s, "go perft 2");
     assert_non_null(strstr(a, "Nodes searched: 1024"));
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // A decided game prints as `score mate N` whatever its kind, N the moves to the end, negative
@@ -206,19 +175,19 @@ static void test_go_limits(void **state) {
 // Han's pass back wins on points; a mate in 2 is `mate 2`, being mated next move `mate -1`.
 static void test_decided_scores(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    say(&s, "position startpos moves e2e2");
-    const char *a = say(&s, "go depth 3");
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos moves e2e2");
+    const char *a = uci_session_say(&s, "go depth 3");
     assert_non_null(strstr(a, "info depth 3 "));
     assert_non_null(strstr(a, " score mate 1 "));
     assert_non_null(strstr(a, "bestmove e9e9"));
     // Han's general held on rank 10: whatever Han plays, the pass included, b1b10 mates.
-    say(&s, "position fen 4k4/R8/9/9/9/9/3PPP3/9/9/1R1K5 b - - 0 30");
-    assert_non_null(strstr(say(&s, "go depth 4"), " score mate -1 "));
-    say(&s, "position fen 3aa4/3k5/4c4/4b1pp1/9/9/1p1P5/5R2C/4A3r/4K2C1 w - - 7 34");
-    assert_non_null(strstr(say(&s, "go depth 7"), " score mate 2 "));
-    session_close(&s);
+    uci_session_say(&s, "position fen 4k4/R8/9/9/9/9/3PPP3/9/9/1R1K5 b - - 0 30");
+    assert_non_null(strstr(uci_session_say(&s, "go depth 4"), " score mate -1 "));
+    uci_session_say(&s, "position fen 3aa4/3k5/4c4/4b1pp1/9/9/1p1P5/5R2C/4A3r/4K2C1 w - - 7 34");
+    assert_non_null(strstr(uci_session_say(&s, "go depth 7"), " score mate 2 "));
+    uci_session_close(&s);
 }
 
 // Once a clock field is given, a missing or zero clock of the side to move, like movetime 0,
@@ -237,27 +206,27 @@ static void test_go_move_now(void **state) {
         "go wtime -100 btime 100", // a clock past zero: move now, as Stockfish does
         "go wtime -99999999999999999999 btime 100",
     };
-    Session s;
-    session_open(&s);
-    say(&s, "position startpos");
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos");
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        const char *a = say(&s, forms[i]);
+        const char *a = uci_session_say(&s, forms[i]);
         if (!strstr(a, "info depth 1 ") || strstr(a, "info depth 2 ") || !strstr(a, "bestmove ") ||
             strstr(a, "error"))
             fail_msg("'%s' answered:\n%s", forms[i], a);
     }
     // Han to move: now btime is the clock that counts, and wtime alone means move now.
-    say(&s, "position startpos moves c4c5");
-    assert_non_null(strstr(say(&s, "go wtime 100000"), "bestmove "));
-    assert_non_null(strstr(say(&s, "go btime 0 wtime 100000"), "bestmove "));
+    uci_session_say(&s, "position startpos moves c4c5");
+    assert_non_null(strstr(uci_session_say(&s, "go wtime 100000"), "bestmove "));
+    assert_non_null(strstr(uci_session_say(&s, "go btime 0 wtime 100000"), "bestmove "));
     // Only the mover's clock counts: Han's search is not refused for Cho's clock past zero.
-    const char *a = say(&s, "go wtime -100 btime 5000");
+    const char *a = uci_session_say(&s, "go wtime -100 btime 5000");
     if (strstr(a, "error") || !strstr(a, "bestmove ") || strstr(a, "bestmove (none)"))
         fail_msg("'go wtime -100 btime 5000' with Han to move answered:\n%s", a);
-    a = say(&s, "go btime -5 wtime 100000");
+    a = uci_session_say(&s, "go btime -5 wtime 100000");
     if (!strstr(a, "info depth 1 ") || strstr(a, "info depth 2 ") || strstr(a, "error"))
         fail_msg("'go btime -5 wtime 100000' with Han to move answered:\n%s", a);
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // Number of times needle occurs in hay.
@@ -295,39 +264,39 @@ static void test_go_refused(void **state) {
         {"go depth", "'depth'"},
         {"go movetime +", "'movetime'"},
     };
-    Session s;
-    session_open(&s);
-    say(&s, "position startpos");
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos");
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        const char *a = say(&s, refused[i].go);
+        const char *a = uci_session_say(&s, refused[i].go);
         const char *err = strstr(a, "info string error: ");
         const char *none = strstr(a, "bestmove (none)\n");
         if (!err || !strstr(a, refused[i].says) || !none || none < err ||
             count_of(a, "bestmove") != 1 || strstr(a, "info depth"))
             fail_msg("'%s' answered:\n%s", refused[i].go, a);
     }
-    assert_non_null(strstr(say(&s, "go depth 1"), "bestmove "));
-    session_close(&s);
+    assert_non_null(strstr(uci_session_say(&s, "go depth 1"), "bestmove "));
+    uci_session_close(&s);
 }
 
 static void test_go_infinite_stop(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     uci_handle_line(s.ctx, "position startpos moves c4c5");
     uci_handle_line(s.ctx, "go infinite");
     uci_handle_line(s.ctx, "isready"); // answered while the search runs
-    const char *a = say(&s, "stop");
+    const char *a = uci_session_say(&s, "stop");
     assert_non_null(strstr(a, "readyok"));
     assert_non_null(strstr(a, "bestmove "));
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // Returns the node count of the last info line and copies the bestmove line.
-static uint64_t run_nodes(Session *s, char *best, size_t n) {
-    say(s, "ucinewgame");
-    say(s, "position startpos moves c4c5 g7g6");
-    const char *a = say(s, "go nodes 20000");
+static uint64_t run_nodes(UciSession *s, char *best, size_t n) {
+    uci_session_say(s, "ucinewgame");
+    uci_session_say(s, "position startpos moves c4c5 g7g6");
+    const char *a = uci_session_say(s, "go nodes 20000");
     const char *bm = strstr(a, "bestmove ");
     assert_non_null(bm);
     snprintf(best, n, "%s", bm);
@@ -339,71 +308,74 @@ static uint64_t run_nodes(Session *s, char *best, size_t n) {
 
 static void test_reproducible_nodes(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     char b1[64], b2[64];
     uint64_t n1 = run_nodes(&s, b1, sizeof b1);
-    say(&s, "go depth 6"); // disturb the TT and history in between
+    uci_session_say(&s, "go depth 6"); // disturb the TT and history in between
     uint64_t n2 = run_nodes(&s, b2, sizeof b2);
     assert_true(n1 > 0);
     assert_int_equal(n1, n2);
     assert_string_equal(b1, b2);
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 static void test_game_over(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    say(&s, "position startpos moves e2e2 e9e9");
-    const char *a = say(&s, "go depth 3");
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos moves e2e2 e9e9");
+    const char *a = uci_session_say(&s, "go depth 3");
     assert_non_null(strstr(a, "info string game over: double-pass"));
     assert_non_null(strstr(a, "bestmove (none)"));
     assert_int_equal(count_of(a, "bestmove"), 1);
-    say(&s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 "
+    uci_session_say(
+        &s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 "
             "100 moves e9e9");
-    a = say(&s, "go nodes 100");
+    a = uci_session_say(&s, "go nodes 100");
     assert_non_null(strstr(a, "game over: move-limit"));
     assert_non_null(strstr(a, "bestmove (none)"));
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // A move after the end of the game is refused by name, with the reason and the ply, and the
 // position stays as it was; a FEN of an ended game alone still loads.
 static void test_moves_after_game_over(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     char before[256], after[256];
-    say(&s, "position startpos moves c4c5");
+    uci_session_say(&s, "position startpos moves c4c5");
     current_fen(&s, before, sizeof before);
-    assert_string_equal(say(&s, "position startpos moves e2e2 e9e9 b1c3"),
+    assert_string_equal(uci_session_say(&s, "position startpos moves e2e2 e9e9 b1c3"),
                         "info string error: move 'b1c3': the game is already over "
                         "(double-pass at ply 2)\n");
     current_fen(&s, after, sizeof after);
     assert_string_equal(before, after);
     // The GUI thinks the refused position stands: go must not answer a move of the old one.
-    const char *a = say(&s, "go depth 3");
+    const char *a = uci_session_say(&s, "go depth 3");
     assert_non_null(strstr(a, "info string error: go: no position to search"));
     assert_non_null(strstr(a, "bestmove (none)\n"));
     assert_null(strstr(a, "info depth"));
     // Han is mated: the a10 chariot checks along rank 10, the i9 chariot holds e9.
     const char *mate = "position fen R3k4/8R/9/9/9/9/9/9/9/3K5 b - - 0 1";
-    assert_string_equal(say(&s, mate), "");
-    a = say(&s, "go depth 3");
+    assert_string_equal(uci_session_say(&s, mate), "");
+    a = uci_session_say(&s, "go depth 3");
     assert_non_null(strstr(a, "info string game over: checkmate"));
     assert_non_null(strstr(a, "bestmove (none)"));
     char moves[128];
     snprintf(moves, sizeof moves, "%s moves e10e9", mate);
-    assert_non_null(strstr(say(&s, moves), "info string error: move 'e10e9': the game is "
-                                           "already over (checkmate at ply 1)"));
+    assert_non_null(strstr(uci_session_say(&s, moves),
+                           "info string error: move 'e10e9': the game is "
+                           "already over (checkmate at ply 1)"));
     // The 200-ply limit: the move that reaches ply 200 is fine, the next one is not.
-    a = say(&s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR "
-                "b - - 0 100 moves e9e9 e2e2");
+    a = uci_session_say(
+        &s, "position fen rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR "
+            "b - - 0 100 moves e9e9 e2e2");
     assert_non_null(strstr(a, "move 'e2e2': the game is already over (move-limit at ply 200)"));
     current_fen(&s, after, sizeof after);
     assert_string_equal(after, "R3k4/8R/9/9/9/9/9/9/9/3K5 b - - 0 1");
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // After a refused position every go and go perft is refused (with its one bestmove (none)
@@ -416,31 +388,31 @@ static void test_go_after_refused_position(void **state) {
         "position sideways",
         "position startpos junk",
     };
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_non_null(strstr(say(&s, "position startpos moves c4c5"), ""));
-        assert_non_null(strstr(say(&s, bad[i]), "info string error: "));
+        assert_non_null(strstr(uci_session_say(&s, "position startpos moves c4c5"), ""));
+        assert_non_null(strstr(uci_session_say(&s, bad[i]), "info string error: "));
         static const char *const gos[] = {"go depth 2", "go nodes 500", "go movetime 20",
                                           "go infinite"};
         for (size_t k = 0; k < sizeof gos / sizeof gos[0]; k++) {
-            const char *a = say(&s, gos[k]);
+            const char *a = uci_session_say(&s, gos[k]);
             if (!strstr(a, "info string error: go: no position to search") ||
                 count_of(a, "bestmove") != 1 || !strstr(a, "bestmove (none)\n") ||
                 strstr(a, "info depth"))
                 fail_msg("'%s' then '%s' answered:\n%s", bad[i], gos[k], a);
         }
-        const char *p = say(&s, "go perft 1");
+        const char *p = uci_session_say(&s, "go perft 1");
         assert_non_null(strstr(p, "info string error: go perft: no position"));
         assert_null(strstr(p, "Nodes searched"));
     }
     // A good position lifts the refusal.
-    say(&s, "position startpos");
-    const char *a = say(&s, "go depth 1");
+    uci_session_say(&s, "position startpos");
+    const char *a = uci_session_say(&s, "go depth 1");
     assert_non_null(strstr(a, "info depth 1 "));
     assert_null(strstr(a, "bestmove (none)"));
-    assert_non_null(strstr(say(&s, "go perft 1"), "Nodes searched: 32\n"));
-    session_close(&s);
+    assert_non_null(strstr(uci_session_say(&s, "go perft 1"), "Nodes searched: 32\n"));
+    uci_session_close(&s);
 }
 
 // A line over 64 KiB is refused whole, with what its command implies: after a `position` so
@@ -451,62 +423,62 @@ static void test_overlong_lines(void **state) {
     size_t len = 70000;
     char *line = malloc(len + 1);
     assert_non_null(line);
-    Session s;
-    session_open(&s);
-    say(&s, "position startpos moves c4c5");
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos moves c4c5");
     // position startpos moves c4c5 c7c6 c5c4 c6c7 ... (legal, but too long to read)
     static const char *const cycle[] = {" c4c5", " c7c6", " c5c4", " c6c7"};
     size_t at = (size_t)sprintf(line, "position startpos moves");
     for (size_t k = 0; at + 6 < len; k++)
         at += (size_t)sprintf(line + at, "%s", cycle[k % 4]);
-    const char *a = say(&s, line);
+    const char *a = uci_session_say(&s, line);
     assert_non_null(strstr(a, "info string error: command longer than 65536 characters"));
-    a = say(&s, "go depth 2");
+    a = uci_session_say(&s, "go depth 2");
     if (!strstr(a, "info string error: go: no position to search") ||
         count_of(a, "bestmove") != 1 || !strstr(a, "bestmove (none)\n") || strstr(a, "info depth"))
         fail_msg("go after an over-long position answered:\n%s", a);
-    say(&s, "position startpos");
+    uci_session_say(&s, "position startpos");
     // go depth 1 depth 1 ... over 64 KiB: refused, one bestmove (none) after the error.
     at = (size_t)sprintf(line, "go");
     while (at + 9 < len)
         at += (size_t)sprintf(line + at, " depth 1");
-    a = say(&s, line);
+    a = uci_session_say(&s, line);
     const char *err = strstr(a, "info string error: command longer than 65536 characters");
     const char *none = strstr(a, "bestmove (none)\n");
     if (!err || !none || none < err || count_of(a, "bestmove") != 1 || strstr(a, "info depth"))
         fail_msg("an over-long go answered:\n%s", a);
     // The position was good: the next go searches it.
-    a = say(&s, "go depth 1");
+    a = uci_session_say(&s, "go depth 1");
     assert_non_null(strstr(a, "info depth 1 "));
     assert_null(strstr(a, "bestmove (none)"));
     // Too many tokens is refused the same way.
     at = (size_t)sprintf(line, "go");
     while (at + 3 < 2 * 5000)
         at += (size_t)sprintf(line + at, " 1");
-    a = say(&s, line);
+    a = uci_session_say(&s, line);
     assert_non_null(strstr(a, "info string error: command has too many tokens"));
     assert_int_equal(count_of(a, "bestmove (none)\n"), 1);
-    session_close(&s);
+    uci_session_close(&s);
     free(line);
 }
 
 // Option names and a combo's values are matched case-insensitively, as in Stockfish.
 static void test_option_case(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
+    UciSession s;
+    uci_session_open(&s);
     char fen[256];
-    assert_string_equal(say(&s, "setoption name UCI_Variant value XIANGQI"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_Variant value XIANGQI"), "");
     current_fen(&s, fen, sizeof fen);
     assert_string_equal(fen,
                         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
-    assert_string_equal(say(&s, "setoption name uci_variant value Janggi"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name uci_variant value Janggi"), "");
     current_fen(&s, fen, sizeof fen);
     assert_string_equal(fen, FEN_START);
-    assert_string_equal(say(&s, "setoption name HASH value 2"), "");
-    assert_non_null(strstr(say(&s, "setoption name UCI_Variant value chess"),
+    assert_string_equal(uci_session_say(&s, "setoption name HASH value 2"), "");
+    assert_non_null(strstr(uci_session_say(&s, "setoption name UCI_Variant value chess"),
                            "setoption: UCI_Variant 'chess' is not supported"));
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // `go perft 20` (years of counting) runs beside the command loop like a search: isready is
@@ -515,14 +487,14 @@ static void test_perft_interrupted(void **state) {
     (void)state;
     static const char *const enders[] = {"stop", "quit"};
     for (int e = 0; e < 2; e++) {
-        Session s;
-        session_open(&s);
-        say(&s, "position startpos");
+        UciSession s;
+        uci_session_open(&s);
+        uci_session_say(&s, "position startpos");
         uci_handle_line(s.ctx, "go perft 20");
         uci_handle_line(s.ctx, "isready");
         bool running = uci_handle_line(s.ctx, enders[e]);
         assert_int_equal(running, e == 0);
-        const char *a = say(&s, "isready");
+        const char *a = uci_session_say(&s, "isready");
         if (!strstr(a, "readyok\n") || !strstr(a, "info string perft interrupted: ") ||
             !strstr(a, "root moves counted in full\n") || count_of(a, " (interrupted)\n") != 1 ||
             count_of(a, "Nodes searched: ") != 1 || strstr(a, "bestmove"))
@@ -531,8 +503,9 @@ static void test_perft_interrupted(void **state) {
         assert_int_equal(sscanf(strstr(a, "Nodes searched: "), "Nodes searched: %llu (", &total),
                          1);
         if (e == 0) // the engine goes on as usual
-            assert_non_null(strstr(say(&s, "go perft 2"), "\nNodes searched: 1024\n\n"));
-        session_close(&s);
+            assert_non_null(
+                strstr(uci_session_say(&s, "go perft 2"), "\nNodes searched: 1024\n\n"));
+        uci_session_close(&s);
     }
 }
 
@@ -604,9 +577,9 @@ static void test_time_budget(void **state) {
 // time budget.
 static void test_search_params(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    const char *a = say(&s, "uci");
+    UciSession s;
+    uci_session_open(&s);
+    const char *a = uci_session_say(&s, "uci");
     assert_non_null(strstr(a, "option name rfp_margin type spin default 90 min 20 max 300\n"));
     for (int i = 0; i < search_params_count(); i++) {
         const SearchParamInfo *p = search_param_info(i);
@@ -622,17 +595,18 @@ static void test_search_params(void **state) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char line[96];
         snprintf(line, sizeof line, "setoption name rfp_margin value %s", bad[i]);
-        const char *e = say(&s, line);
+        const char *e = uci_session_say(&s, line);
         if (!strstr(e, "info string error: setoption: rfp_margin value '"))
             fail_msg("'%s' answered: %s", line, e);
     }
-    assert_non_null(strstr(say(&s, "setoption name rfp_margin value 301"), "is not 20..300"));
+    assert_non_null(
+        strstr(uci_session_say(&s, "setoption name rfp_margin value 301"), "is not 20..300"));
     assert_int_equal(run_nodes(&s, best, sizeof best), n_default); // the refused values left it
-    assert_string_equal(say(&s, "setoption name LMR_DIV value 150"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name LMR_DIV value 150"), "");
     assert_int_not_equal(run_nodes(&s, best, sizeof best), n_default);
-    assert_string_equal(say(&s, "setoption name lmr_div value 225"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name lmr_div value 225"), "");
     assert_int_equal(run_nodes(&s, best, sizeof best), n_default);
-    session_close(&s);
+    uci_session_close(&s);
 
     SearchParams p = SEARCH_PARAMS_DEFAULT;
     ErrorInfo err;
@@ -656,14 +630,14 @@ static bool printable(const char *text) {
 // Bytes that are not text come back escaped as \xNN, and a long command is quoted cut short.
 static void test_binary_echo(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    const char *a = say(&s, "isr\x01\xff\x1b[2Jeady");
+    UciSession s;
+    uci_session_open(&s);
+    const char *a = uci_session_say(&s, "isr\x01\xff\x1b[2Jeady");
     assert_string_equal(a, "info string error: unknown command 'isr\\x01\\xFF\\x1B[2Jeady'\n");
     char lng[300];
     memset(lng, 'x', sizeof lng - 1);
     lng[sizeof lng - 1] = '\0';
-    a = say(&s, lng);
+    a = uci_session_say(&s, lng);
     assert_non_null(strstr(a, "unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'\n"));
     assert_true(strlen(a) < 120);
     // Binary inside other commands' errors (move strings, FEN letters, go tokens).
@@ -671,11 +645,11 @@ static void test_binary_echo(void **state) {
         "position startpos moves b1c3\x7f", "position fen 4k4/9/9/9/9/9/9/9/4K4/\x02\x03 w - - 0 1",
         "go depth \x80\x81", "setoption name \x05 value 1", "bench \x9b"};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        a = say(&s, lines[i]);
+        a = uci_session_say(&s, lines[i]);
         if (!strstr(a, "info string error: ") || !printable(a))
             fail_msg("line %zu answered unescaped:\n%s", i, a);
     }
-    session_close(&s);
+    uci_session_close(&s);
 }
 
 // A NUL byte would cut the line short (`isready\0junk` read as `isready`): refused whole.
@@ -707,13 +681,13 @@ static void test_nul_line(void **state) {
 // bench takes one optional depth and nothing more.
 static void test_bench_arguments(void **state) {
     (void)state;
-    Session s;
-    session_open(&s);
-    const char *a = say(&s, "bench 3 extra");
+    UciSession s;
+    uci_session_open(&s);
+    const char *a = uci_session_say(&s, "bench 3 extra");
     assert_non_null(strstr(a, "info string error: bench: unexpected argument 'extra'"));
     assert_null(strstr(a, "Nodes searched"));
-    assert_non_null(strstr(say(&s, "bench 0"), "info string error: bench: depth '0'"));
-    session_close(&s);
+    assert_non_null(strstr(uci_session_say(&s, "bench 0"), "info string error: bench: depth '0'"));
+    uci_session_close(&s);
 }
 
 int main(void) {

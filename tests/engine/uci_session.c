@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// A UCI session in memory for tests (uci_session.h).
+#define _GNU_SOURCE // open_memstream
+#include "uci_session.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+void uci_session_open(UciSession *s) {
+    memset(s, 0, sizeof *s);
+    s->out = open_memstream(&s->buf, &s->len);
+    assert_non_null(s->out);
+    s->ctx = uci_create(s->out);
+    assert_non_null(s->ctx);
+}
+
+void uci_session_close(UciSession *s) {
+    uci_destroy(s->ctx);
+    fclose(s->out);
+    free(s->buf);
+}
+
+const char *uci_session_say(UciSession *s, const char *line) {
+    static char answer[1 << 16];
+    uci_handle_line(s->ctx, line);
+    uci_wait(s->ctx);
+    fflush(s->out);
+    size_t n = s->len - s->seen;
+    if (n >= sizeof answer)
+        n = sizeof answer - 1;
+    memcpy(answer, s->buf + s->seen, n);
+    answer[n] = '\0';
+    s->seen = s->len;
+    return answer;
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// A UCI session in memory for tests: lines go to uci_handle_line, answers are read back from a
+// memory stream, each call returning what the engine wrote since the one before.
+#pragma once
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "uci.h"
+
+typedef struct UciSession {
+    UciContext *ctx;
+    FILE *out;
+    char *buf;
+    size_t len, seen;
+} UciSession;
+
+/// Starts a session (a fresh UciContext writing into memory); asserts on failure.
+void uci_session_open(UciSession *s);
+
+/// Ends the session and frees its output.
+void uci_session_close(UciSession *s);
+
+/// Sends one line, waits for any search it started and returns the output written since the
+/// last call (at most 64 KiB; valid until the next call).
+const char *uci_session_say(UciSession *s, const char *line);
