@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "files.h"
 #include "variant.h"
 
 #define NNUE_MAGIC "HNSUNNUE"
@@ -175,9 +176,10 @@ Status nnue_load_memory(const uint8_t *data, size_t len, const char *name, const
 }
 
 Status nnue_load(const char *path, const Variant *v, NnueNet *net, ErrorInfo *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return error_set(err, STATUS_IO, "%s: %s", path, strerror(errno));
+    FILE *f;
+    Status opened = files_open_input(path, "rb", &f, err);
+    if (opened != STATUS_OK)
+        return opened;
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     Status s = STATUS_OK;
     uint8_t *buf = NULL;

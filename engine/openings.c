@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "board.h"
+#include "files.h"
 #include "openings_data.h"
 #include "variant.h"
 
@@ -92,9 +93,10 @@ cleanup:
 
 Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInfo *err) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return error_set(err, STATUS_IO, "openings %s: %s", path, strerror(errno));
+    FILE *f;
+    ErrorInfo fe;
+    if (files_open_input(path, "r", &f, &fe) != STATUS_OK)
+        return error_set(err, STATUS_IO, "openings %s", fe.msg);
     return read_openings(f, path, v, out, err);
 }
 

@@ -289,6 +289,9 @@ static void test_file_refusals(void **state) {
     remove(path);
     assert_int_equal(nnue_load(path, NULL, back, &err), STATUS_IO);
     assert_non_null(strstr(err.msg, path));
+    // A folder: named as one (it read as a file of 2^63 - 1 bytes before).
+    assert_int_equal(nnue_load("/tmp", NULL, back, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "/tmp: is a folder"));
     free(back);
     free(good);
     free(net);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -155,13 +156,29 @@ static void test_builtin_equals_file(void **state) {
     assert_non_null(strstr(err.msg, "a file of variant 'janggi'"));
 }
 
+// A folder or a FIFO named as the openings file is refused by what it is, at once (a FIFO
+// would block the reader: hansu-match hung on one, deaf to SIGTERM).
+static void test_not_a_regular_file(void **state) {
+    (void)state;
+    Openings o;
+    ErrorInfo err;
+    assert_int_equal(openings_load("/tmp", &VARIANT_JANGGI, &o, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "/tmp: is a folder"));
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/hansu-openings-fifo-%d", (int)getpid());
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(openings_load(fifo, &VARIANT_JANGGI, &o, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    unlink(fifo);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reads_in_order),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_bom_comments_case),
-        cmocka_unit_test(test_builtin_equals_file),
+        cmocka_unit_test(test_reads_in_order),     cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_bom_comments_case),  cmocka_unit_test(test_builtin_equals_file),
+        cmocka_unit_test(test_not_a_regular_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

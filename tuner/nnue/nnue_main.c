@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -162,6 +163,11 @@ static Status check_outputs(const Options *o, ErrorInfo *err) {
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         if (!files[i])
             continue;
+        struct stat st;
+        if (!files[i][0])
+            return error_set(err, STATUS_IO, "an output file name is empty");
+        if (stat(files[i], &st) == 0 && S_ISDIR(st.st_mode))
+            return error_set(err, STATUS_IO, "%s: is a folder, not a file", files[i]);
         char dir[1024];
         snprintf(dir, sizeof dir, "%s", files[i]);
         char *slash = strrchr(dir, '/');
