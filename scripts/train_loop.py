@@ -399,6 +399,20 @@ def read_state(path):
             state["config"], dict) or not all(isinstance(state["config"].get(s), dict)
                                               for s in ("run", "selfplay", "tune", "match")):
         raise TrainError(f"--resume: {path}: not a run's state (no {', '.join(keys)})")
+    # The fields the loop reads, each of the type a new run writes (a hand edit that makes
+    # "iteration" a string was a TypeError traceback deep in the loop).
+    kinds = {"iteration": int, "first": dict, "current": dict, "iterations": list,
+             "accepted": list}
+    for key, kind in kinds.items():
+        if not isinstance(state[key], kind) or isinstance(state[key], bool):
+            raise TrainError(f"--resume: {path}: not a run's state ({key} is not "
+                             f"{'an int' if kind is int else 'a ' + kind.__name__})")
+    for key in ("first", "current"):
+        if not isinstance(state[key].get("header"), str) or not isinstance(
+                state[key].get("name"), str):
+            raise TrainError(f"--resume: {path}: not a run's state ({key} names no header)")
+    if state["iteration"] < 0 or not isinstance(state.get("in_progress", False), bool):
+        raise TrainError(f"--resume: {path}: not a run's state (iteration or in_progress)")
     return state
 
 

@@ -112,6 +112,16 @@ def main(argv):
     with open(os.path.join(corrupt, "state.json"), "w") as f:
         f.write("[1, 2]")
     refused(["--resume", "--run", corrupt], "state.json: not a run's state")
+    # Right keys, wrong types (a hand edit): one line, not a TypeError in the loop.
+    with open(os.path.join(run, "state.json")) as f:
+        good = json.load(f)
+    for key, value, text in [("iteration", "x", "iteration is not an int"),
+                             ("iteration", True, "iteration is not an int"),
+                             ("accepted", {}, "accepted is not a list"),
+                             ("current", {"name": "x"}, "current names no header")]:
+        with open(os.path.join(corrupt, "state.json"), "w") as f:
+            json.dump(dict(good, **{key: value}), f)
+        refused(["--resume", "--run", corrupt], text)
 
     # The lock: held here as the loop holds it, a second loop on the folder is refused.
     lock = train_loop.lock_folder(run)
