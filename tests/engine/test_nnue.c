@@ -19,6 +19,7 @@
 #include "fen.h"
 #include "movegen.h"
 #include "nnue.h"
+#include "nnue_testnet.h"
 #include "prng.h"
 #include "rules.h"
 #include "variant.h"
@@ -26,24 +27,6 @@
 static uint64_t rng_state = 0x1234;
 static int rnd(int lo, int hi) {
     return lo + (int)(prng_next(&rng_state) % (uint64_t)(hi - lo + 1));
-}
-
-// A net with random weights in the ranges a trained one has (output weights to the limit).
-static NnueNet *random_net(const char *variant) {
-    NnueNet *net = nnue_net_alloc();
-    assert_non_null(net);
-    snprintf(net->variant, sizeof net->variant, "%s", variant);
-    net->scale = 400;
-    snprintf(net->provenance, sizeof net->provenance, "{\"test\": %d}", rnd(0, 999));
-    for (int i = 0; i < NNUE_L1; i++)
-        net->ft_bias[i] = (int16_t)rnd(-200, 300);
-    for (int f = 0; f < NNUE_INPUTS; f++)
-        for (int i = 0; i < NNUE_L1; i++)
-            net->ft_weight[f][i] = (int16_t)rnd(-90, 90);
-    for (int i = 0; i < 2 * NNUE_L1; i++)
-        net->out_weight[i] = (int16_t)rnd(-NNUE_OUT_WEIGHT_MAX, NNUE_OUT_WEIGHT_MAX);
-    net->out_bias = rnd(-1000000, 1000000);
-    return net;
 }
 
 static NnuePath other_path(void) {
@@ -58,7 +41,7 @@ static void assert_acc_equal(const NnueAccumulator *a, const NnueAccumulator *b)
 // (one per ply, as the search will keep them) equals a refresh, on both paths, and the two
 // paths' evaluations agree.
 static void check_incremental(const Variant *v, int steps) {
-    NnueNet *net = random_net(v->name);
+    NnueNet *net = nnue_test_random_net(v->name, &rng_state);
     Board *b = malloc(sizeof *b);
     NnueAccumulator *acc = aligned_alloc(64, (MAX_GAME_PLY + 1) * sizeof *acc), fresh;
     assert_non_null(b);
@@ -120,7 +103,7 @@ static void test_paths_equal(void **state) {
     if (!nnue_path_available(NNUE_AVX2))
         skip();
     for (int t = 0; t < 20; t++) {
-        NnueNet *net = random_net("janggi");
+        NnueNet *net = nnue_test_random_net("janggi", &rng_state);
         NnueAccumulator acc;
         for (int k = 0; k < 50; k++) {
             for (int s = 0; s < SIDE_NB; s++)
@@ -151,7 +134,7 @@ static void test_feature_rotation(void **state) {
     assert_int_equal(nnue_feature(HAN, piece_make(HAN, GENERAL), 85), 4);
     assert_int_equal(nnue_feature(HAN, piece_make(CHO, SOLDIER), 0),
                      (NNUE_KINDS + SOLDIER - 1) * SQUARE_NB + 89);
-    NnueNet *net = random_net("janggi");
+    NnueNet *net = nnue_test_random_net("janggi", &rng_state);
     Board *b = malloc(sizeof *b), *twin = malloc(sizeof *twin);
     NnueAccumulator acc, acc_twin;
     for (int p = 0; p < 16; p++) {
@@ -214,7 +197,7 @@ static void expect_refused(const char *path, const char *why) {
 
 static void test_file_roundtrip(void **state) {
     (void)state;
-    NnueNet *net = random_net("janggi"), *back = nnue_net_alloc();
+    NnueNet *net = nnue_test_random_net("janggi", &rng_state), *back = nnue_net_alloc();
     ErrorInfo err;
     assert_int_equal(nnue_save(net, tmp_path, &err), STATUS_OK);
     assert_int_equal(nnue_load(tmp_path, NULL, back, &err), STATUS_OK);
@@ -233,7 +216,7 @@ static void test_file_roundtrip(void **state) {
 
 static void test_file_refusals(void **state) {
     (void)state;
-    NnueNet *net = random_net("janggi");
+    NnueNet *net = nnue_test_random_net("janggi", &rng_state);
     ErrorInfo err;
     assert_int_equal(nnue_save(net, tmp_path, &err), STATUS_OK);
     size_t len;

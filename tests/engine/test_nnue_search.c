@@ -22,35 +22,14 @@
 #include "eval.h"
 #include "fen.h"
 #include "nnue.h"
+#include "nnue_testnet.h"
 #include "notation.h"
-#include "prng.h"
 #include "search.h"
 #include "uci.h"
 #include "uci_session.h"
 #include "variant.h"
 
-static uint64_t rng_state = 0x5eed;
-static int rnd(int lo, int hi) {
-    return lo + (int)(prng_next(&rng_state) % (uint64_t)(hi - lo + 1));
-}
-
-// A net with random weights in a trained net's ranges (as tests/engine/test_nnue.c builds).
-static NnueNet *random_net(const char *variant) {
-    NnueNet *net = nnue_net_alloc();
-    assert_non_null(net);
-    snprintf(net->variant, sizeof net->variant, "%s", variant);
-    net->scale = 400;
-    snprintf(net->provenance, sizeof net->provenance, "{\"test\": \"nnue_search\"}");
-    for (int i = 0; i < NNUE_L1; i++)
-        net->ft_bias[i] = (int16_t)rnd(-200, 300);
-    for (int f = 0; f < NNUE_INPUTS; f++)
-        for (int i = 0; i < NNUE_L1; i++)
-            net->ft_weight[f][i] = (int16_t)rnd(-90, 90);
-    for (int i = 0; i < 2 * NNUE_L1; i++)
-        net->out_weight[i] = (int16_t)rnd(-NNUE_OUT_WEIGHT_MAX, NNUE_OUT_WEIGHT_MAX);
-    net->out_bias = rnd(-1000000, 1000000);
-    return net;
-}
+static uint64_t rng_state = 0x5eed; // the random nets' draws
 
 // The files of the tests: a janggi net, a xiangqi net, a truncated janggi net, in a temp folder.
 static char dir[64], janggi_path[128], xiangqi_path[128], cut_path[128], missing_path[128];
@@ -66,8 +45,8 @@ static int setup(void **state) {
     snprintf(xiangqi_path, sizeof xiangqi_path, "%s/xiangqi.nnue", dir);
     snprintf(cut_path, sizeof cut_path, "%s/cut.nnue", dir);
     snprintf(missing_path, sizeof missing_path, "%s/missing.nnue", dir);
-    janggi_net = random_net("janggi");
-    xiangqi_net = random_net("xiangqi");
+    janggi_net = nnue_test_random_net("janggi", &rng_state);
+    xiangqi_net = nnue_test_random_net("xiangqi", &rng_state);
     ErrorInfo err;
     if (nnue_save(janggi_net, janggi_path, &err) != STATUS_OK ||
         nnue_save(xiangqi_net, xiangqi_path, &err) != STATUS_OK)

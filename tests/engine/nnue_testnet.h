@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+// Random nets for the NNUE tests: weights in the ranges a trained net has.
+#pragma once
+
+#include <stdint.h>
+
+#include "nnue.h"
+
+/// A net of the variant named variant with random weights drawn from *rng (prng_next): feature
+/// biases -200..300, feature weights -90..90, output weights to the loader's limit
+/// (NNUE_OUT_WEIGHT_MAX), SCALE 400, a provenance naming a random test number. Free with free().
+NnueNet *nnue_test_random_net(const char *variant, uint64_t *rng);
