@@ -116,6 +116,8 @@ Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInf
 
 Status cli_check_writable(const char *flag, const char *path, ErrorInfo *err) {
     struct stat sb;
+    if (!path[0])
+        return error_set(err, STATUS_IO, "%s: an empty file name", flag);
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
         return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
     char dir[4096], probe[4200];

@@ -47,6 +47,7 @@ Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInf
 
 /// Checks before slow work that a file can be created at path (an output flag's value): it is
 /// not a folder, and a probe file can be made (and is removed again) in its folder, where a
-/// temporary file of cli_write_atomic goes too. STATUS_IO "FLAG PATH: a folder, not a file" or
+/// temporary file of cli_write_atomic goes too. STATUS_IO "FLAG: an empty file name",
+/// "FLAG PATH: a folder, not a file" or
 /// "FLAG PATH: cannot write into its folder DIR (cause)".
 Status cli_check_writable(const char *flag, const char *path, ErrorInfo *err);

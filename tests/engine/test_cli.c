@@ -102,11 +102,28 @@ static void test_write_atomic(void **state) {
     rmdir(dir);
 }
 
+// An output path is checked before the work: an empty name, a folder, a missing folder refused
+// by flag and name; a writable path accepted and left as it was (no file made).
+static void test_check_writable(void **state) {
+    (void)state;
+    ErrorInfo err;
+    assert_int_equal(cli_check_writable("--out", "", &err), STATUS_IO);
+    assert_string_equal(err.msg, "--out: an empty file name");
+    assert_int_equal(cli_check_writable("--out", "/tmp", &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "--out /tmp: a folder, not a file"));
+    assert_int_equal(cli_check_writable("--json", "/nonexistent-hansu/x.json", &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "cannot write into its folder /nonexistent-hansu"));
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/hansu-check-writable-%d", (int)getpid());
+    assert_int_equal(cli_check_writable("--out", path, &err), STATUS_OK);
+    assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),     cmocka_unit_test(test_unsigned),
         cmocka_unit_test(test_doubles),      cmocka_unit_test(test_json_text),
-        cmocka_unit_test(test_write_atomic),
+        cmocka_unit_test(test_write_atomic), cmocka_unit_test(test_check_writable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -159,25 +158,12 @@ static int parse_args(int argc, char **argv, Options *o) {
 // The folder of each file the run will write exists and is writable: checked before any data is
 // read, so a typo costs no training.
 static Status check_outputs(const Options *o, ErrorInfo *err) {
+    const char *flags[] = {"--out", "--csv", "--checkpoint", "--json"};
     const char *files[] = {o->out, o->csv, o->checkpoint, o->json};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        if (!files[i])
-            continue;
-        struct stat st;
-        if (!files[i][0])
-            return error_set(err, STATUS_IO, "an output file name is empty");
-        if (stat(files[i], &st) == 0 && S_ISDIR(st.st_mode))
-            return error_set(err, STATUS_IO, "%s: is a folder, not a file", files[i]);
-        char dir[1024];
-        snprintf(dir, sizeof dir, "%s", files[i]);
-        char *slash = strrchr(dir, '/');
-        if (!slash)
-            snprintf(dir, sizeof dir, ".");
-        else
-            slash[slash == dir] = '\0'; // "/x" keeps "/"
-        if (access(dir, W_OK | X_OK) != 0)
-            return error_set(err, STATUS_IO, "%s: cannot write into %s: %s", files[i], dir,
-                             strerror(errno));
+        Status st = files[i] ? cli_check_writable(flags[i], files[i], err) : STATUS_OK;
+        if (st != STATUS_OK)
+            return st;
     }
     return STATUS_OK;
 }
