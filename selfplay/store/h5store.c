@@ -21,7 +21,7 @@
 enum {
     CHUNK_BYTES = 1 << 20, // fits the default 1 MiB chunk cache
     DEFLATE_LEVEL = 4,     // the measured size/speed trade-off (issue 4)
-    ATTR_STR_MAX = 4096,   // the longest string attribute a reader accepts, bytes
+    ATTR_STR_MAX = H5STORE_OPENINGS_MAX, // the longest string attribute a reader accepts, bytes
     ATTR_COMPACT_MAX = 64  // attributes kept in the root group's object header
 };
 
@@ -118,13 +118,15 @@ static herr_t read_attr_str(hid_t loc, const char *name, char *out, size_t out_l
         snprintf(out, out_len, "%s", s ? s : "");
         H5free_memory(s);
     } else {
-        char buf[ATTR_STR_MAX + 1];
-        if (n == 0 || n > ATTR_STR_MAX || H5Tset_size(mtype, n + 1) < 0 ||
-            H5Aread(attr, mtype, buf) < 0)
+        char *buf = n == 0 || n > ATTR_STR_MAX ? NULL : malloc(n + 1);
+        if (!buf || H5Tset_size(mtype, n + 1) < 0 || H5Aread(attr, mtype, buf) < 0) {
+            free(buf);
             goto cleanup;
+        }
         size_t k = strnlen(buf, n < out_len - 1 ? n : out_len - 1);
         memcpy(out, buf, k);
         out[k] = 0;
+        free(buf);
     }
     rc = 0;
 cleanup:

@@ -23,8 +23,9 @@ enum {
 // Bytes before the HDF5 data: the digest header (HDF5 user block, a power of 2 >= 512).
 enum { H5STORE_USERBLOCK = 512 };
 // The longest openings attribute (its FENs joined by newlines, the terminator included): the
-// longest string attribute a reader accepts.
-enum { H5STORE_OPENINGS_MAX = 4096 };
+// longest string attribute a reader accepts. 128 KiB: janggi's suite (480 FENs, about 35 KB)
+// with room for a book four times its size.
+enum { H5STORE_OPENINGS_MAX = 131072 };
 #define H5STORE_FORMAT "hansu-selfplay"
 #define H5STORE_SHARD_PREFIX "shard-"
 
