@@ -285,6 +285,37 @@ static void run_and_read(SelfplayConfig *cfg, ShardData *d) {
 // stopped and resumed with the same openings equals one uninterrupted run. A resume with other
 // openings or none is refused, and so are openings a file cannot record and a FEN of another
 // variant (the hansu-selfplay binary names the file and line).
+// Janggi's suite (data/openings-janggi.fen, 480 FENs, about 35 KB recorded) fits a file: the
+// attribute reads back whole, and the games replay from it (the attribute once held 4 KiB).
+static void test_janggi_suite_openings(void **state) {
+    (void)state;
+    Openings o;
+    ErrorInfo err;
+    assert_int_equal(
+        openings_load(HANSU_SOURCE_DIR "/data/openings-janggi.fen", &VARIANT_JANGGI, &o, &err),
+        STATUS_OK);
+    assert_true(o.count >= 400);
+    SelfplayConfig cfg = tiny(BASE "/jg-suite", 3, 1);
+    cfg.nodes = 100;
+    cfg.openings = &o;
+    cfg.openings_path = "openings-janggi.fen";
+    assert_int_equal(runner_config_check(&cfg, &err), STATUS_OK);
+    ShardData d;
+    shard_data_init(&d);
+    run_and_read(&cfg, &d);
+    assert_int_equal(shard_data_opening_count(&d), o.count);
+    StoreMeta m;
+    ShardData f;
+    shard_data_init(&f);
+    assert_int_equal(h5store_read(BASE "/jg-suite/shard-000000.h5", &m, &f, &err), STATUS_OK);
+    assert_true(strlen(m.openings) > 20000);
+    assert_string_equal(m.openings, d.openings);
+    assert_int_equal(verify_games(&f, &err), STATUS_OK);
+    shard_data_free(&d);
+    shard_data_free(&f);
+    openings_free(&o);
+}
+
 static void test_xiangqi_openings(void **state) {
     (void)state;
     Openings o;
@@ -348,15 +379,15 @@ static void test_xiangqi_openings(void **state) {
     cfg.openings = NULL;
     assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_FORMAT);
     assert_non_null(strstr(err.msg, "other settings"));
-    // More FENs than a file's attribute takes.
+    // More FENs than a file's attribute takes (128 KiB: 3000 xiangqi FENs do not fit).
     Openings big = o;
-    big.count = 80;
-    big.fen = calloc(80, sizeof *big.fen);
+    big.count = 3000;
+    big.fen = calloc(3000, sizeof *big.fen);
     for (int i = 0; i < big.count; i++)
         snprintf(big.fen[i], sizeof big.fen[i], "%s", o.fen[i % o.count]);
     cfg.openings = &big;
     assert_int_equal(runner_config_check(&cfg, &err), STATUS_RANGE);
-    assert_non_null(strstr(err.msg, "--openings openings-xiangqi.fen: 80 FENs"));
+    assert_non_null(strstr(err.msg, "--openings openings-xiangqi.fen: 3000 FENs"));
     free(big.fen);
     // The binary: a bad FEN names the file and line; a file of another variant is refused.
     FILE *f = fopen(BASE "/bad.fen", "w");
@@ -599,6 +630,7 @@ int main(void) {
         cmocka_unit_test(test_disk_full),           cmocka_unit_test(test_lock_in_process),
         cmocka_unit_test(test_two_writers),         cmocka_unit_test(test_xiangqi_run),
         cmocka_unit_test(test_schema2_file_reads),  cmocka_unit_test(test_xiangqi_openings),
+        cmocka_unit_test(test_janggi_suite_openings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
