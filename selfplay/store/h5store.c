@@ -19,10 +19,10 @@
 #include "variant.h"
 
 enum {
-    CHUNK_BYTES = 1 << 20, // fits the default 1 MiB chunk cache
-    DEFLATE_LEVEL = 4,     // the measured size/speed trade-off (issue 4)
+    CHUNK_BYTES = 1 << 20,               // fits the default 1 MiB chunk cache
+    DEFLATE_LEVEL = 4,                   // the measured size/speed trade-off (issue 4)
     ATTR_STR_MAX = H5STORE_OPENINGS_MAX, // the longest string attribute a reader accepts, bytes
-    ATTR_COMPACT_MAX = 64  // attributes kept in the root group's object header
+    ATTR_COMPACT_MAX = 64                // attributes kept in the root group's object header
 };
 
 Status h5store_fail(ErrorInfo *err, const char *path, const char *what) {

@@ -623,13 +623,20 @@ static void test_two_writers(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pairings_and_replay), cmocka_unit_test(test_threads_determinism),
-        cmocka_unit_test(test_resume_in_process),   cmocka_unit_test(test_resign_adjudicate),
-        cmocka_unit_test(test_unwritable),          cmocka_unit_test(test_resume_nothing),
-        cmocka_unit_test(test_kill_and_resume),     cmocka_unit_test(test_sigterm),
-        cmocka_unit_test(test_disk_full),           cmocka_unit_test(test_lock_in_process),
-        cmocka_unit_test(test_two_writers),         cmocka_unit_test(test_xiangqi_run),
-        cmocka_unit_test(test_schema2_file_reads),  cmocka_unit_test(test_xiangqi_openings),
+        cmocka_unit_test(test_pairings_and_replay),
+        cmocka_unit_test(test_threads_determinism),
+        cmocka_unit_test(test_resume_in_process),
+        cmocka_unit_test(test_resign_adjudicate),
+        cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_resume_nothing),
+        cmocka_unit_test(test_kill_and_resume),
+        cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_lock_in_process),
+        cmocka_unit_test(test_two_writers),
+        cmocka_unit_test(test_xiangqi_run),
+        cmocka_unit_test(test_schema2_file_reads),
+        cmocka_unit_test(test_xiangqi_openings),
         cmocka_unit_test(test_janggi_suite_openings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
