@@ -18,7 +18,7 @@ enum {
     NNUE_KINDS = KIND_NB - 1,                 // piece kinds of every variant (7)
     NNUE_INPUTS = 2 * NNUE_KINDS * SQUARE_NB, // (own/their, kind, point): 1,260
     NNUE_QA = 255,                            // feature transformer scale (activation 1.0)
-    NNUE_QB = 64,                             // output weight scale
+    NNUE_QB = 256,                            // output weight scale (64 erred 11 cp mean)
     NNUE_OUT_WEIGHT_MAX = 128,                // |output weight|: QA * w fits in int16
     NNUE_ACTIVATION_SCRELU = 1,               // clamp(x, 0, 1)^2, the only one so far
     NNUE_PROVENANCE_MAX = 8192                // bytes of provenance JSON, NUL excluded

@@ -10,7 +10,7 @@ import struct
 import sys
 import zlib
 
-INPUTS, L1, QA, QB, SCALE = 1260, 256, 255, 64, 400
+INPUTS, L1, QA, QB, SCALE = 1260, 256, 255, 256, 400
 
 
 def main() -> int:

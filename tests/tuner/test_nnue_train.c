@@ -201,6 +201,32 @@ static void test_same_seed_same_net(void **state) {
     free(pos);
 }
 
+// Every weight stays within clip and every output weight within out_clip (the default is the
+// quantised limit (NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB); small bounds here, so they bind.
+static void test_weights_clipped(void **state) {
+    (void)state;
+    enum { N = 1500 };
+    NnuePosition *pos = random_positions(N, NULL);
+    NnueTrainer t;
+    ErrorInfo err;
+    NnueTrainConfig c = tiny_config(1, 7);
+    assert_true(fabs(nnue_train_config_default().out_clip * NNUE_QB - (NNUE_OUT_WEIGHT_MAX - 1)) <
+                1e-9);
+    c.lr = 0.05, c.clip = 0.3, c.out_clip = 0.02;
+    assert_int_equal(nnue_trainer_init(&t, &c, &err), STATUS_OK);
+    train_epochs(&t, pos, N, 3);
+    int at_out = 0;
+    for (size_t e = 0; e < t.net.n; e++)
+        assert_true(fabsf(t.net.p[e]) <= 0.3f);
+    for (int j = 0; j < 2 * t.net.hidden; j++) {
+        assert_true(fabsf(t.net.out_w[j]) <= 0.02f);
+        at_out += fabsf(t.net.out_w[j]) == 0.02f;
+    }
+    assert_true(at_out > 0); // the bound was reached, so it was applied
+    nnue_trainer_free(&t);
+    free(pos);
+}
+
 // Two epochs, a checkpoint, a fresh trainer resumed from it, the third epoch: the bytes of an
 // unbroken three-epoch run. A checkpoint of other settings is refused, naming the setting.
 static void test_resume_equals_unbroken(void **state) {
@@ -350,6 +376,7 @@ int main(void) {
         cmocka_unit_test(test_gradient_finite_differences),
         cmocka_unit_test(test_quantised_follows_float),
         cmocka_unit_test(test_same_seed_same_net),
+        cmocka_unit_test(test_weights_clipped),
         cmocka_unit_test(test_resume_equals_unbroken),
         cmocka_unit_test(test_end_to_end),
     };

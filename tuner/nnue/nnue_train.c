@@ -156,6 +156,7 @@ NnueTrainConfig nnue_train_config_default(void) {
                              .s = 0,
                              .scale = 400,
                              .clip = 1.98,
+                             .out_clip = (double)(NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB,
                              .seed = 1};
 }
 
@@ -199,9 +200,12 @@ static void adam_range(NnueTrainer *t, size_t lo, size_t hi, float inv_batch, fl
                        float bc2) {
     const NnueTrainConfig *c = &t->cfg;
     const float b1 = (float)c->beta1, b2 = (float)c->beta2, eps = (float)c->eps;
-    const float wd = (float)c->weight_decay, clip = (float)c->clip;
+    const float wd = (float)c->weight_decay;
     float *restrict p = t->net.p, *restrict m = t->m, *restrict v = t->v;
+    // Output weights have the tighter range: a quantised one fits NNUE_OUT_WEIGHT_MAX.
+    const size_t out_lo = (size_t)(t->net.out_w - p), out_hi = out_lo + 2 * (size_t)t->net.hidden;
     for (size_t e = lo; e < hi; e++) {
+        const float clip = (float)(e >= out_lo && e < out_hi ? c->out_clip : c->clip);
         float g = 0;
         for (int k = 0; k < c->threads; k++)
             g += t->grad[k][e], t->grad[k][e] = 0;

@@ -51,11 +51,13 @@ typedef struct NnueTrainConfig {
     double s;      // sigmoid scale of scores, centipawns (fitted when <= 0)
     int scale;     // centipawns per unit of net output (NnueNet.scale)
     double clip;   // every weight kept in +-clip: quantised sums stay inside int16
+    double out_clip; // output weights kept in +-out_clip: (NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB
     uint64_t seed;
 } NnueTrainConfig;
 
 /// Defaults: hidden NNUE_L1, 10 epochs, batch 16384, 1 thread, lr 0.001 -> 0.00001, decay 0.01,
-/// betas 0.9 / 0.999, eps 1e-8, lambda 0.5, s fitted, scale 400, clip 1.98, seed 1.
+/// betas 0.9 / 0.999, eps 1e-8, lambda 0.5, s fitted, scale 400, clip 1.98,
+/// output clip 127 / NNUE_QB, seed 1.
 NnueTrainConfig nnue_train_config_default(void);
 
 /// Figures of one epoch.
