@@ -16,6 +16,10 @@ const EvalSpec *eval_spec_find(const char *name) {
 
 Score eval_evaluate(const Board *b) { return b->variant->eval->evaluate_fast(b); }
 
+Score eval_ply_term(const Board *b) {
+    return b->variant->eval->ply_term ? b->variant->eval->ply_term(b) : 0;
+}
+
 Score eval_trace(const Board *b, EvalTrace *trace) {
     memset(trace, 0, sizeof *trace);
     return b->variant->eval->evaluate(b, trace);

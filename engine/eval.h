@@ -130,10 +130,17 @@ typedef struct EvalSpec {
     Score (*evaluate)(const Board *b, EvalTrace *trace);
     // The same without a trace: the search's hot path (a copy compiled without trace tests).
     Score (*evaluate_fast)(const Board *b);
+    // The part of evaluate that depends on the game's ply (janggi: the points near the move
+    // limit), side to move's view; NULL where none. A net sees no ply: the search adds this.
+    Score (*ply_term)(const Board *b);
 } EvalSpec;
 
 /// The evaluation of the variant called name, NULL if unknown.
 const EvalSpec *eval_spec_find(const char *name);
+
+/// The ply-dependent part of b's evaluation (EvalSpec.ply_term), centipawns, side to move's
+/// view; 0 where the variant has none or b is outside its window (EvalSpec.points_window).
+Score eval_ply_term(const Board *b);
 
 /// Evaluation of b in centipawns from the side to move's view, by its variant's spec
 /// (EvalSpec.evaluate_fast). Does not judge the game end.

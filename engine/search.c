@@ -368,7 +368,11 @@ static int static_eval(Searcher *s, int ply) {
     EvalCacheEntry *e = &s->eval_cache[key & (EVAL_CACHE_N - 1)];
     if (cacheable && e->key == key)
         return e->eval;
-    int v = s->net ? nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path) : eval_evaluate(b);
+    // A net sees no ply: near the move limit it gets the evaluation's points term added.
+    int v = !s->net ? eval_evaluate(b)
+            : cacheable
+                ? nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path)
+                : nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path) + eval_ply_term(b);
     v = v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
     if (cacheable) {
         e->key = key;

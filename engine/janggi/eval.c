@@ -471,6 +471,18 @@ static int eval_phase(const Board *b) {
 
 // The evaluation (eval.h's formula); written once, inlined into the two callers below so that
 // the search's copy, with no trace, drops every trace test.
+// The point rule decides every game that reaches the 200-ply limit: let the points weigh more
+// and more as it nears (this term is the one that knows Han's 1.5 bonus). False before the
+// window (EVAL_POINTS_WINDOW plies before the limit), where it counts nothing.
+static bool points_late(const Board *b, Acc *a) {
+    int late = board_game_ply(b) - (b->variant->ply_limit - EVAL_POINTS_WINDOW);
+    if (late <= 0)
+        return false;
+    for (Side us = CHO; us <= HAN; us++)
+        add(a, EVAL_OFF_POINTS_LATE, us, rules_points_half(b, us) * late);
+    return true;
+}
+
 static inline __attribute__((always_inline)) Score evaluate_terms(const Board *b,
                                                                   EvalTrace *trace) {
     assert(b->variant->eval == &EVAL_SPEC_JANGGI &&
@@ -490,12 +502,7 @@ static inline __attribute__((always_inline)) Score evaluate_terms(const Board *b
     }
     eval_safety(b, geo, &m, &a);
     add(&a, EVAL_OFF_TEMPO, b->side, 1);
-    // The point rule decides every game that reaches the 200-ply limit: let the points weigh
-    // more and more as it nears (this term is the one that knows Han's 1.5 bonus).
-    int late = board_game_ply(b) - (b->variant->ply_limit - EVAL_POINTS_WINDOW);
-    if (late > 0)
-        for (Side us = CHO; us <= HAN; us++)
-            add(&a, EVAL_OFF_POINTS_LATE, us, rules_points_half(b, us) * late);
+    points_late(b, &a);
     int phase = eval_phase(b);
     if (trace)
         trace->phase = phase;
@@ -504,6 +511,15 @@ static inline __attribute__((always_inline)) Score evaluate_terms(const Board *b
 }
 
 static Score evaluate(const Board *b, EvalTrace *trace) { return evaluate_terms(b, trace); }
+
+// The points term alone, tapered, side to move's view: what a net, which sees no ply, adds.
+static Score evaluate_ply_term(const Board *b) {
+    Acc a = {0};
+    if (!points_late(b, &a))
+        return 0;
+    int t = (int)eval_taper(a.mg, a.eg, eval_phase(b), EVAL_PHASE_MAX);
+    return b->side == CHO ? t : -t;
+}
 
 static Score evaluate_untraced(const Board *b) { return evaluate_terms(b, NULL); }
 
@@ -528,4 +544,5 @@ const EvalSpec EVAL_SPEC_JANGGI = {
     .weights_sha256 = HANSU_EVAL_WEIGHTS_SHA256,
     .evaluate = evaluate,
     .evaluate_fast = evaluate_untraced,
+    .ply_term = evaluate_ply_term,
 };

@@ -176,6 +176,29 @@ static void test_search_uses_net(void **state) {
     search_destroy(sr);
 }
 
+// Near the move limit the search adds the evaluation's points term (eval_ply_term) to the net,
+// which sees no ply; earlier the net alone. FENS[1] at ply 190 (move 96, Cho to move).
+static void test_net_gets_ply_term(void **state) {
+    (void)state;
+    const char *late_fen =
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcA5/4K4/RNB2AB2 w - - 0 96";
+    Searcher *sr = search_create(4);
+    assert_non_null(sr);
+    assert_true(search_set_net(sr, janggi_net));
+    static Board early, late;
+    assert_int_equal(fen_parse(&early, FENS[1], NULL), STATUS_OK);
+    assert_int_equal(fen_parse(&late, late_fen, NULL), STATUS_OK);
+    assert_int_equal(board_game_ply(&late), 190);
+    assert_int_equal(eval_ply_term(&early), 0);
+    int term = eval_ply_term(&late);
+    assert_int_not_equal(term, 0);
+    int net = reference_eval(janggi_net, &VARIANT_JANGGI, late_fen);
+    assert_int_equal(net, reference_eval(janggi_net, &VARIANT_JANGGI, FENS[1]));
+    assert_int_equal(search_evaluate(sr, &early), net);
+    assert_int_equal(search_evaluate(sr, &late), net + term);
+    search_destroy(sr);
+}
+
 // (b) Along searches of the bench positions, every accumulator the search evaluates, kept by
 // updates after each make (captures, passes, the null move, quiescence), equals a refresh.
 static void check_incremental(const Variant *v, const NnueNet *net, int positions) {
@@ -314,10 +337,10 @@ static void test_bench_net(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_uci_evalfile),       cmocka_unit_test(test_search_uses_net),
-        cmocka_unit_test(test_incremental_janggi), cmocka_unit_test(test_incremental_xiangqi),
-        cmocka_unit_test(test_bad_evalfile),       cmocka_unit_test(test_use_nnue_without_net),
-        cmocka_unit_test(test_bench_net),
+        cmocka_unit_test(test_uci_evalfile),         cmocka_unit_test(test_search_uses_net),
+        cmocka_unit_test(test_net_gets_ply_term),    cmocka_unit_test(test_incremental_janggi),
+        cmocka_unit_test(test_incremental_xiangqi),  cmocka_unit_test(test_bad_evalfile),
+        cmocka_unit_test(test_use_nnue_without_net), cmocka_unit_test(test_bench_net),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -47,10 +47,10 @@ typedef struct NnueTrainConfig {
     double lr, lr_min;   // cosine schedule from lr down to lr_min over all steps
     double weight_decay; // AdamW's decoupled decay
     double beta1, beta2, eps;
-    double lambda; // weight of the result in the target
-    double s;      // sigmoid scale of scores, centipawns (fitted when <= 0)
-    int scale;     // centipawns per unit of net output (NnueNet.scale)
-    double clip;   // every weight kept in +-clip: quantised sums stay inside int16
+    double lambda;   // weight of the result in the target
+    double s;        // sigmoid scale of scores, centipawns (fitted when <= 0)
+    int scale;       // centipawns per unit of net output (NnueNet.scale)
+    double clip;     // every weight kept in +-clip: quantised sums stay inside int16
     double out_clip; // output weights kept in +-out_clip: (NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB
     uint64_t seed;
 } NnueTrainConfig;
