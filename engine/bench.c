@@ -25,16 +25,20 @@ const char *bench_text(const Variant *v) {
 
 Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, FILE *out,
                  BenchResult *res, ErrorInfo *err) {
-    return bench_run_net(v, text, depth, hash_mb, NULL, out, res, err);
+    return bench_run_net(v, text, depth, hash_mb, NULL, nnue_path_best(), out, res, err);
 }
 
 Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_mb,
-                     const NnueNet *net, FILE *out, BenchResult *res, ErrorInfo *err) {
+                     const NnueNet *net, NnuePath path, FILE *out, BenchResult *res,
+                     ErrorInfo *err) {
     Status st = STATUS_OK;
+    if (!nnue_path_available(path))
+        return error_set(err, STATUS_RANGE, "bench: this build has no %s kernels",
+                         nnue_path_name(path));
     Searcher *s = search_create(hash_mb);
     Board *b = malloc(sizeof *b);
     memset(res, 0, sizeof *res);
-    if (!s || !b || (net && !search_set_net(s, net))) {
+    if (!s || !b || (net && !search_set_net(s, net)) || !search_set_nnue_path(s, path)) {
         st = error_set(err, STATUS_NOMEM, "bench: out of memory");
         goto cleanup;
     }

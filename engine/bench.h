@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nnue.h" // NnuePath
 #include "status.h"
 #include "types.h"
 
@@ -39,6 +40,9 @@ Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, 
 
 typedef struct NnueNet NnueNet; // nnue.h
 
-/// bench_run() evaluating with net (of variant v; NULL: the classical evaluation, as bench_run).
+/// bench_run() evaluating with net (of variant v; NULL: the classical evaluation, as bench_run)
+/// on the kernels of path (nnue_path_best() for the engine's own; STATUS_RANGE if this build
+/// lacks it).
 Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_mb,
-                     const NnueNet *net, FILE *out, BenchResult *res, ErrorInfo *err);
+                     const NnueNet *net, NnuePath path, FILE *out, BenchResult *res,
+                     ErrorInfo *err);

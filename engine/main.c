@@ -51,6 +51,7 @@ typedef struct BenchArgs {
     const Variant *variant;
     const char *evalfile;
     bool classical;
+    const char *simd;
 } BenchArgs;
 
 static const Flag BENCH_FLAGS[] = {
@@ -60,6 +61,8 @@ static const Flag BENCH_FLAGS[] = {
      .help = "evaluate with this .nnue net (default: the variant's compiled-in net, if any)"},
     {"--classical", FLAG_BOOL, FLAG_DEST(BenchArgs, classical),
      .help = "the classical evaluation, even where a net is compiled in"},
+    {"--simd", FLAG_STRING, FLAG_DEST(BenchArgs, simd), .meta = "K",
+     .help = "the net's kernels: portable, avx2 or avx512 (default: the fastest built)"},
 };
 
 typedef struct PrintArgs {
@@ -170,6 +173,14 @@ static int run_bench(int argc, char **argv) {
         fprintf(stderr, "hansu bench: --classical and --evalfile exclude each other\n");
         return 2;
     }
+    NnuePath path = nnue_path_best();
+    if (a.simd && (!nnue_path_find(a.simd, &path) || !nnue_path_available(path))) {
+        fprintf(stderr,
+                "hansu bench: --simd '%.40s': not a kernel of this build (it has portable%s%s)\n",
+                a.simd, nnue_path_available(NNUE_AVX2) ? ", avx2" : "",
+                nnue_path_available(NNUE_AVX512) ? ", avx512" : "");
+        return 2;
+    }
     // The evaluation: --evalfile's net, else the compiled-in one, else (or --classical) none.
     NnueNet *net = NULL;
     const uint8_t *data;
@@ -191,8 +202,8 @@ static int run_bench(int argc, char **argv) {
         }
     }
     BenchResult res;
-    Status st = bench_run_net(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, stdout,
-                              &res, &err);
+    Status st = bench_run_net(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, path,
+                              stdout, &res, &err);
     free(net);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu bench: %s\n", err.msg);

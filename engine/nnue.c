@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // NNUE inference: accumulator refresh and update, the SCReLU output layer; a portable C path
-// and an AVX2 path that compute the same integers (int16 wraps alike, int32 lanes never wrap).
+// and AVX2 and AVX-512 paths that compute the same integers (int16 wraps alike, int32 lanes never
+// wrap, lanes summed in int64).
 #include "nnue.h"
 
 #include <stdlib.h>
@@ -8,12 +9,21 @@
 
 #include "board.h"
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) || defined(__AVX512BW__)
 #include <immintrin.h>
+#endif
+#if defined(__AVX2__)
 #define NNUE_HAVE_AVX2 1
 #else
 #define NNUE_HAVE_AVX2 0
 #endif
+#if defined(__AVX512BW__)
+#define NNUE_HAVE_AVX512 1
+#else
+#define NNUE_HAVE_AVX512 0
+#endif
+
+static const char *const PATH_NAMES[NNUE_PATH_NB] = {"portable", "avx2", "avx512"};
 
 NnueNet *nnue_net_alloc(void) {
     NnueNet *net = aligned_alloc(64, sizeof *net); // sizeof is a multiple of the alignment
@@ -22,9 +32,27 @@ NnueNet *nnue_net_alloc(void) {
     return net;
 }
 
-NnuePath nnue_path_best(void) { return NNUE_HAVE_AVX2 ? NNUE_AVX2 : NNUE_PORTABLE; }
+NnuePath nnue_path_best(void) {
+    return NNUE_HAVE_AVX512 ? NNUE_AVX512 : NNUE_HAVE_AVX2 ? NNUE_AVX2 : NNUE_PORTABLE;
+}
 
-bool nnue_path_available(NnuePath path) { return path == NNUE_PORTABLE || NNUE_HAVE_AVX2; }
+bool nnue_path_available(NnuePath path) {
+    return path == NNUE_PORTABLE || (path == NNUE_AVX2 && NNUE_HAVE_AVX2) ||
+           (path == NNUE_AVX512 && NNUE_HAVE_AVX512);
+}
+
+const char *nnue_path_name(NnuePath path) {
+    return path >= 0 && path < NNUE_PATH_NB ? PATH_NAMES[path] : "?";
+}
+
+bool nnue_path_find(const char *name, NnuePath *path) {
+    for (int p = 0; p < NNUE_PATH_NB; p++)
+        if (strcmp(name, PATH_NAMES[p]) == 0) {
+            *path = (NnuePath)p;
+            return true;
+        }
+    return false;
+}
 
 // --- row kernels (unaligned loads: a net or accumulator on any heap or stack address) -----
 // --------------------------------------------------------------------------
@@ -85,8 +113,44 @@ static int64_t screlu_avx2(const int16_t *v, const int16_t *w) {
 }
 #endif
 
+#if NNUE_HAVE_AVX512
+static void rows_avx512(const int16_t *src, int16_t *dst, const int16_t *const *add, int nadd,
+                        const int16_t *const *sub, int nsub) {
+    for (int i = 0; i < NNUE_L1; i += 32) {
+        __m512i x = _mm512_loadu_si512((const void *)(src + i));
+        for (int k = 0; k < nadd; k++)
+            x = _mm512_add_epi16(x, _mm512_loadu_si512((const void *)(add[k] + i)));
+        for (int k = 0; k < nsub; k++)
+            x = _mm512_sub_epi16(x, _mm512_loadu_si512((const void *)(sub[k] + i)));
+        _mm512_storeu_si512((void *)(dst + i), x);
+    }
+}
+
+// Each of 16 int32 lanes sums 2 * NNUE_L1 / 32 products of at most QA * (QA * 128): < 2^31;
+// the lanes are added in int64 (their int32 sum could wrap).
+static int64_t screlu_avx512(const int16_t *v, const int16_t *w) {
+    const __m512i zero = _mm512_setzero_si512(), qa = _mm512_set1_epi16(NNUE_QA);
+    __m512i sum = _mm512_setzero_si512();
+    for (int i = 0; i < NNUE_L1; i += 32) {
+        __m512i c = _mm512_loadu_si512((const void *)(v + i));
+        c = _mm512_min_epi16(_mm512_max_epi16(c, zero), qa);
+        __m512i cw = _mm512_mullo_epi16(c, _mm512_loadu_si512((const void *)(w + i)));
+        sum = _mm512_add_epi32(sum, _mm512_madd_epi16(cw, c));
+    }
+    __m512i lo = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(sum));
+    __m512i hi = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(sum, 1));
+    return _mm512_reduce_add_epi64(_mm512_add_epi64(lo, hi));
+}
+#endif
+
 static void rows(NnuePath path, const int16_t *src, int16_t *dst, const int16_t *const *add,
                  int nadd, const int16_t *const *sub, int nsub) {
+#if NNUE_HAVE_AVX512
+    if (path == NNUE_AVX512) {
+        rows_avx512(src, dst, add, nadd, sub, nsub);
+        return;
+    }
+#endif
 #if NNUE_HAVE_AVX2
     if (path == NNUE_AVX2) {
         rows_avx2(src, dst, add, nadd, sub, nsub);
@@ -98,6 +162,10 @@ static void rows(NnuePath path, const int16_t *src, int16_t *dst, const int16_t 
 }
 
 static int64_t screlu(NnuePath path, const int16_t *v, const int16_t *w) {
+#if NNUE_HAVE_AVX512
+    if (path == NNUE_AVX512)
+        return screlu_avx512(v, w);
+#endif
 #if NNUE_HAVE_AVX2
     if (path == NNUE_AVX2)
         return screlu_avx2(v, w);

@@ -55,14 +55,21 @@ typedef struct NnueDelta {
 /// vector code the compiler may emit). Free with free(). NULL when out of memory.
 NnueNet *nnue_net_alloc(void);
 
-/// Which code computes updates and outputs. NNUE_AVX2 exists only when built with __AVX2__.
-typedef enum { NNUE_PORTABLE = 0, NNUE_AVX2 = 1 } NnuePath;
+/// Which code computes updates and outputs; all give the same integers. NNUE_AVX2 exists only
+/// when built with __AVX2__, NNUE_AVX512 with __AVX512BW__ (-march=native on such a CPU).
+typedef enum { NNUE_PORTABLE = 0, NNUE_AVX2 = 1, NNUE_AVX512 = 2, NNUE_PATH_NB } NnuePath;
 
-/// The fastest path this build has (NNUE_AVX2 when compiled with AVX2).
+/// The fastest path this build has: AVX-512, else AVX2, else portable.
 NnuePath nnue_path_best(void);
 
 /// True when path is compiled into this build.
 bool nnue_path_available(NnuePath path);
+
+/// The path's name: "portable", "avx2", "avx512".
+const char *nnue_path_name(NnuePath path);
+
+/// The path called name (as nnue_path_name writes it) into *path; false for another name.
+bool nnue_path_find(const char *name, NnuePath *path);
 
 /// Input index 0..NNUE_INPUTS-1 of piece pc on point sq seen from perspective: (own 0 / their
 /// 1, kind - 1, point) with the point rotated 180 degrees (sq -> 89 - sq) for Han.

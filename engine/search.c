@@ -79,6 +79,7 @@ Searcher *search_create(size_t hash_mb) {
         return NULL;
     }
     search_set_params(s, &SEARCH_PARAMS_DEFAULT);
+    s->nnue_path = nnue_path_best();
     return s;
 }
 
@@ -117,13 +118,19 @@ bool search_set_net(Searcher *s, const NnueNet *net) {
             return false;
     }
     s->net = net;
-    s->nnue_path = nnue_path_best();
     // The TT's and the cache's evaluations came from the other evaluation.
     search_clear(s);
     return true;
 }
 
 const NnueNet *search_get_net(const Searcher *s) { return s->net; }
+
+bool search_set_nnue_path(Searcher *s, NnuePath path) {
+    if (!nnue_path_available(path))
+        return false;
+    s->nnue_path = path;
+    return true;
+}
 
 void search_set_nnue_check(Searcher *s, bool on) {
     s->nnue_check = on;

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "nnue.h"    // NnuePath
 #include "timeman.h" // SearchLimits
 #include "types.h"
 
@@ -101,6 +102,10 @@ typedef struct NnueNet NnueNet; // nnue.h: a quantised network
 /// evaluation. False when the accumulator stack (one per ply, about 130 KB) cannot be
 /// allocated; s then keeps its evaluation. Not during a search.
 bool search_set_net(Searcher *s, const NnueNet *net);
+
+/// Makes s's net run on the kernels of path (nnue.h; a new searcher has nnue_path_best()): the
+/// same scores, another speed, for benchmarks. False, s unchanged, when this build lacks path.
+bool search_set_nnue_path(Searcher *s, NnuePath path);
 
 /// The net s evaluates with, NULL for the classical evaluation.
 const NnueNet *search_get_net(const Searcher *s);

@@ -731,7 +731,8 @@ static void cmd_bench(UciContext *ctx, char **tok, int n) {
     ErrorInfo err;
     // The bench of the variant UCI_Variant names, with the evaluation the options select.
     if (bench_run_net(ctx->variant, bench_text(ctx->variant), (int)depth, BENCH_HASH_MB,
-                      search_get_net(ctx->searcher), ctx->out, &res, &err) != STATUS_OK)
+                      search_get_net(ctx->searcher), nnue_path_best(), ctx->out, &res,
+                      &err) != STATUS_OK)
         reply_error(ctx, err.msg);
 }
 

@@ -275,6 +275,16 @@ static void test_cli_perft_xiangqi(void **state) {
     assert_int_equal(rc, 2);
     assert_non_null(strstr(out, "hansu bench: --variant 'shogi' is not known"));
     free(out);
+    // --simd names the kernels: an unknown one is refused before the bench, naming those built.
+    out = hansu_cli("bench --simd avx9 1", &rc);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--simd 'avx9': not a kernel of this build (it has portable"));
+    assert_null(strstr(out, "Nodes searched"));
+    free(out);
+    out = hansu_cli("bench --simd portable 1", &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "Nodes searched"));
+    free(out);
 }
 
 // `hansu perft` against the oracle: every oracle position at depth 2 with --divide, the start

@@ -322,17 +322,34 @@ static void test_bench_net(void **state) {
     BenchResult classical, net1, net2;
     ErrorInfo err;
     const char *text = bench_text(&VARIANT_JANGGI);
-    assert_int_equal(bench_run_net(&VARIANT_JANGGI, text, 4, 1, NULL, NULL, &classical, &err),
-                     STATUS_OK);
+    assert_int_equal(
+        bench_run_net(&VARIANT_JANGGI, text, 4, 1, NULL, nnue_path_best(), NULL, &classical, &err),
+        STATUS_OK);
     BenchResult plain;
     assert_int_equal(bench_run(&VARIANT_JANGGI, text, 4, 1, NULL, &plain, &err), STATUS_OK);
     assert_int_equal(plain.nodes, classical.nodes);
-    assert_int_equal(bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, NULL, &net1, &err),
-                     STATUS_OK);
-    assert_int_equal(bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, NULL, &net2, &err),
-                     STATUS_OK);
+    assert_int_equal(
+        bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, nnue_path_best(), NULL, &net1, &err),
+        STATUS_OK);
+    assert_int_equal(
+        bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, nnue_path_best(), NULL, &net2, &err),
+        STATUS_OK);
     assert_int_equal(net1.nodes, net2.nodes);
     assert_int_not_equal(net1.nodes, classical.nodes);
+    // Every kernel this build has searches the same tree (the same scores); one it lacks is
+    // refused by name.
+    for (NnuePath path = NNUE_PORTABLE; path < NNUE_PATH_NB; path++) {
+        BenchResult r;
+        Status st = bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, path, NULL, &r, &err);
+        if (!nnue_path_available(path)) {
+            assert_int_equal(st, STATUS_RANGE);
+            assert_non_null(strstr(err.msg, nnue_path_name(path)));
+            continue;
+        }
+        assert_int_equal(st, STATUS_OK);
+        print_message("%s: %llu nodes\n", nnue_path_name(path), (unsigned long long)r.nodes);
+        assert_int_equal(r.nodes, net1.nodes);
+    }
 }
 
 int main(void) {
