@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +52,14 @@ static void usage(FILE *f) {
 
 // The outputs named, checked before any input is read: at least one, at most one of them
 // standard output, not both the same file, each a file that can be created.
-static Status check_outputs(const char *const out[NFORMATS], int *usage_error, ErrorInfo *err) {
-    *usage_error = 1;
+static Status check_outputs(const char *const out[NFORMATS], bool *usage_error, ErrorInfo *err) {
+    *usage_error = true;
     if (!out[EXPORT_PGN] && !out[EXPORT_PLAIN])
         return error_set(err, STATUS_SYNTAX, "--pgn OUT or --plain OUT is required");
     if (out[EXPORT_PGN] && out[EXPORT_PLAIN] && strcmp(out[EXPORT_PGN], out[EXPORT_PLAIN]) == 0)
         return error_set(err, STATUS_SYNTAX, "--pgn and --plain name the same file '%s'",
                          out[EXPORT_PGN]);
-    *usage_error = 0;
+    *usage_error = false;
     for (int f = 0; f < NFORMATS; f++) {
         Status st = out[f] && strcmp(out[f], "-") != 0
                         ? cli_check_writable(FORMAT_FLAGS[f], out[f], err)
@@ -123,7 +124,7 @@ int cmd_export(int argc, char **argv) {
         return 0;
     }
     const char *const out[NFORMATS] = {args.pgn, args.plain};
-    int usage_error = 1;
+    bool usage_error = true;
     if (st == STATUS_OK)
         st = check_outputs(out, &usage_error, &err);
     if (st != STATUS_OK || res.npos == 0) {
