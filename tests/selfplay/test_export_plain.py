@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: MIT
 """hansu-selfplay export --plain (issue 27, section 4): Fairy-Stockfish's `.plain` training
 records, one per stored position. Three tiny runs (janggi from its formations; janggi from an
-opening whose only legal move is a pass, so both sides pass; xiangqi, one game drawn) are exported and every
-record is checked against the store, rebuilt here from the stored columns alone: the FEN is the
-stored board with its side to move, a halfmove clock counted here and the move number of the
-ply; the move is the stored move (a pass as the general's square twice); score and ply are as
-stored; the result is the game's winner seen from the side to move. With Fairy-Stockfish
-installed, every record is also fed to it as its converter reads one (`position fen FEN moves
-MOVE`): it must take the move and reach the next record's FEN (janggi's halfmove clock aside:
-see fen_fields). Then --games, both outputs in one
-pass, standard output, and refusals (same file twice, a folder, a corrupt or foreign input),
-none of which leaves a file or touches an existing one.
+opening whose only legal move is a pass, so both sides pass; xiangqi, one game drawn) are
+exported and every record is checked against the store, rebuilt here from the stored columns
+alone: the FEN is the stored board with its side to move, a halfmove clock counted here and the
+move number of the ply; the move is the stored move (a pass as the general's square twice);
+score and ply are as stored; the result is the game's winner seen from the side to move. With
+Fairy-Stockfish installed, every record is also fed to it as its converter reads one (`position
+fen FEN moves MOVE`): it must take the move and reach the next record's FEN (janggi's halfmove
+clock aside: see fen_fields). Then --games, both outputs in one pass, standard output, and
+refusals (same file twice, a folder, a corrupt or foreign input, a sealed file whose stored
+board is not the replay of its moves), none of which leaves a file or touches an existing one.
 
 Usage: test_export_plain.py HANSU_SELFPLAY WORK_DIR [FAIRY_STOCKFISH]"""
 import glob
@@ -165,6 +165,23 @@ def fsf_check(fsf, records, what):
                   f"{what}: record {i}: Fairy-Stockfish did not take {r['move']} in {r['fen']}")
 
 
+def tamper(src, dst):
+    """A copy of shard src with one piece of game 1's ply 2 moved, its digest header made
+    anew: a sound file by every check but the replay."""
+    import h5py
+    shutil.copy(src, dst)
+    with h5py.File(dst, "r+") as f:
+        ids = [int(i) for i in f["games/game_id"][:]]
+        row = int(f["games/pos_start"][ids.index(1)]) + 2
+        board = f["positions/board"][row]
+        board[0] = board[0] + 1 if board[0] % 9 < 5 else board[0] - 1  # Cho's general
+        f["positions/board"][row] = board
+    data = open(dst, "rb").read()
+    body = data[hansu_shard.USERBLOCK:]
+    open(dst, "wb").write(hansu_shard.header(body) + body)
+    return dst
+
+
 def selfplay(sp, folder, *args):
     r = run([sp, "--nodes", "60", "--threads", "1", "--hash", "1", "--no-bench", "--progress",
              "1000", "--out", folder] + list(args))
@@ -252,6 +269,8 @@ def main(argv):
     open(corrupt, "wb").write(data)
     foreign = os.path.join(work, "foreign.h5")
     open(foreign, "w").write("not a shard\n")
+    tampered = tamper(glob.glob(os.path.join(runs["janggi"], "shard-*.h5"))[0],
+                      os.path.join(work, "tampered.h5"))
     cases = [
         (["--pgn", kept, "--plain", kept, runs["janggi"]], 2,
          f"--pgn and --plain name the same file '{kept}'"),
@@ -262,6 +281,8 @@ def main(argv):
          "cannot write into its folder"),
         (["--plain", kept, corrupt], 1, f"{corrupt}: corrupt"),
         (["--plain", kept, runs["janggi"], foreign], 1, foreign),
+        (["--plain", kept, tampered], 1,
+         f"{tampered}: game 1 ply 2: the stored position is not the replay"),
         (["--plain", kept, runs["janggi"], "--games", "2-9"], 1, "game 4 is not in the input"),
         ([runs["janggi"]], 2, "--pgn OUT or --plain OUT is required"),
     ]
