@@ -1,21 +1,27 @@
 // SPDX-License-Identifier: MIT
-// hansu-selfplay export: stored games as PGN (export.h).
+// hansu-selfplay export: stored games as PGN and as `.plain` training records (export.h).
 #include "commands.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "export.h"
 #include "flags.h"
 #include "h5store.h"
 
+enum { NFORMATS = 2 }; // index ExportFormat
+
 typedef struct ExportArgs {
-    const char *out, *event;
+    const char *pgn, *plain, *event;
     GameSelection sel;
 } ExportArgs;
+
+static const char *const FORMAT_FLAGS[NFORMATS] = {"--pgn", "--plain"};
 
 static Status set_games(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
     (void)flag;
@@ -23,22 +29,87 @@ static Status set_games(const Flag *flag, const char *value, void *dest, ErrorIn
 }
 
 static const Flag EXPORT_FLAGS[] = {
-    {"--pgn", FLAG_PATH, FLAG_DEST(ExportArgs, out), .meta = "OUT.pgn",
-     .help = "the PGN file (required; - is standard output)"},
+    {"--pgn", FLAG_PATH, FLAG_DEST(ExportArgs, pgn), .meta = "OUT.pgn",
+     .help = "the games as PGN (- is standard output)"},
+    {"--plain", FLAG_PATH, FLAG_DEST(ExportArgs, plain), .meta = "OUT.plain",
+     .help = "one training record per stored position, Fairy-Stockfish's .plain\n"
+             "(fen, move, score, ply, result, e; score and result from the side to\n"
+             "move's view; docs/data-format.md; - is standard output)"},
     {"--games", FLAG_CALL, .set = set_games, .value = true, .meta = "SEL",
      .help = "the games, e.g. 0-9,15,100- (default: all)"},
     {"--event", FLAG_STRING, FLAG_DEST(ExportArgs, event), .meta = "TEXT",
-     .help = "the Event tag (default: hansu-selfplay and the first input)"},
+     .help = "the PGN Event tag (default: hansu-selfplay and the first input)"},
 };
 
 static void usage(FILE *f) {
-    fputs("usage: hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n",
+    fputs("usage: hansu-selfplay export [--pgn OUT.pgn] [--plain OUT.plain] DIR|FILE...\n"
+          "                             [--games SEL] [--event TEXT]\n"
+          "  at least one of --pgn and --plain; given both, one pass over the inputs writes\n"
+          "  both files, and a failure leaves neither\n",
           f);
-    flags_help(f, EXPORT_FLAGS, FLAGS_COUNT(EXPORT_FLAGS), 18);
+    flags_help(f, EXPORT_FLAGS, FLAGS_COUNT(EXPORT_FLAGS), 20);
 }
 
-// Writes to "<out>.tmp" and renames it over out at the end, so that a failed export leaves
-// no half file; "-" writes to standard output.
+// The outputs named, checked before any input is read: at least one, at most one of them
+// standard output, not both the same file, each a file that can be created.
+static Status check_outputs(const char *const out[NFORMATS], bool *usage_error, ErrorInfo *err) {
+    *usage_error = true;
+    if (!out[EXPORT_PGN] && !out[EXPORT_PLAIN])
+        return error_set(err, STATUS_SYNTAX, "--pgn OUT or --plain OUT is required");
+    if (out[EXPORT_PGN] && out[EXPORT_PLAIN] && strcmp(out[EXPORT_PGN], out[EXPORT_PLAIN]) == 0)
+        return error_set(err, STATUS_SYNTAX, "--pgn and --plain name the same file '%s'",
+                         out[EXPORT_PGN]);
+    *usage_error = false;
+    for (int f = 0; f < NFORMATS; f++) {
+        Status st = out[f] && strcmp(out[f], "-") != 0
+                        ? cli_check_writable(FORMAT_FLAGS[f], out[f], err)
+                        : STATUS_OK;
+        if (st != STATUS_OK)
+            return st;
+    }
+    return STATUS_OK;
+}
+
+// Opens each output: "<out>.tmp", renamed over out at the end (so that a failed export leaves
+// no half file, and keeps an existing out as it was); "-" is standard output.
+static Status open_outputs(const char *const out[NFORMATS], ExportOutput *outs, char tmp[][4096],
+                           size_t *nouts, ErrorInfo *err) {
+    *nouts = 0;
+    for (int f = 0; f < NFORMATS; f++) {
+        if (!out[f])
+            continue;
+        ExportOutput *o = &outs[(*nouts)++];
+        *o = (ExportOutput){.format = (ExportFormat)f, .out = stdout, .name = "standard output"};
+        tmp[f][0] = '\0';
+        if (strcmp(out[f], "-") == 0)
+            continue;
+        o->name = out[f];
+        snprintf(tmp[f], sizeof tmp[f], "%s.tmp", out[f]);
+        if (!(o->out = fopen(tmp[f], "w"))) {
+            tmp[f][0] = '\0';
+            return error_set(err, STATUS_IO, "%s: %s", out[f], strerror(errno));
+        }
+    }
+    return STATUS_OK;
+}
+
+// Closes the outputs; on success renames each over its file, else removes every temporary.
+static Status close_outputs(const char *const out[NFORMATS], ExportOutput *outs, size_t nouts,
+                            char tmp[][4096], Status st, ErrorInfo *err) {
+    for (size_t i = 0; i < nouts; i++)
+        if (outs[i].out && outs[i].out != stdout && fclose(outs[i].out) != 0 && st == STATUS_OK)
+            st = error_set(err, STATUS_IO, "%s: %s", outs[i].name, strerror(errno));
+    if (st == STATUS_OK && fflush(stdout) != 0)
+        st = error_set(err, STATUS_IO, "standard output: %s", strerror(errno));
+    for (int f = 0; f < NFORMATS && st == STATUS_OK; f++)
+        if (tmp[f][0] && rename(tmp[f], out[f]) != 0)
+            st = error_set(err, STATUS_IO, "%s: %s", out[f], strerror(errno));
+    for (int f = 0; f < NFORMATS && st != STATUS_OK; f++)
+        if (tmp[f][0])
+            unlink(tmp[f]);
+    return st;
+}
+
 int cmd_export(int argc, char **argv) {
     ExportArgs args = {0};
     ErrorInfo err;
@@ -52,45 +123,38 @@ int cmd_export(int argc, char **argv) {
         free(inputs);
         return 0;
     }
-    if (st == STATUS_OK && !args.out)
-        st = error_set(&err, STATUS_SYNTAX, "--pgn OUT is required");
+    const char *const out[NFORMATS] = {args.pgn, args.plain};
+    bool usage_error = true;
+    if (st == STATUS_OK)
+        st = check_outputs(out, &usage_error, &err);
     if (st != STATUS_OK || res.npos == 0) {
         if (st != STATUS_OK)
             fprintf(stderr, "hansu-selfplay export: %s\n", err.msg);
-        usage(stderr);
+        if (st == STATUS_OK || usage_error)
+            usage(stderr);
         free(inputs);
         return 2;
     }
-    const char *out = args.out, *event = args.event;
-    int ninputs = res.npos;
-    char **files = NULL, tmp[4096] = "", default_event[600];
-    size_t n = 0;
+    char **files = NULL, tmp[NFORMATS][4096] = {"", ""}, default_event[600];
+    size_t n = 0, nouts = 0;
     snprintf(default_event, sizeof default_event, "hansu-selfplay %.500s", inputs[0]);
-    bool to_stdout = strcmp(out, "-") == 0;
-    FILE *f = NULL;
+    ExportOutput outs[NFORMATS] = {{0}};
     ExportSummary sum;
-    st = h5store_expand_inputs(inputs, (size_t)ninputs, &files, &n, &err);
-    if (st == STATUS_OK && !to_stdout) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        if (!(f = fopen(tmp, "w")))
-            st = error_set(&err, STATUS_IO, "%s: %s", tmp, strerror(errno));
-    }
+    st = h5store_expand_inputs(inputs, (size_t)res.npos, &files, &n, &err);
     if (st == STATUS_OK)
-        st = export_pgn(files, n, &args.sel, event ? event : default_event, to_stdout ? stdout : f,
-                        &sum, &err);
-    if (f && fclose(f) != 0 && st == STATUS_OK)
-        st = error_set(&err, STATUS_IO, "%s: %s", tmp, strerror(errno));
-    if (st == STATUS_OK && f && rename(tmp, out) != 0)
-        st = error_set(&err, STATUS_IO, "%s: %s", out, strerror(errno));
-    if (st != STATUS_OK && tmp[0])
-        unlink(tmp);
+        st = open_outputs(out, outs, tmp, &nouts, &err);
+    if (st == STATUS_OK)
+        st = export_games(files, n, &args.sel, args.event ? args.event : default_event, outs, nouts,
+                          &sum, &err);
+    st = close_outputs(out, outs, nouts, tmp, st, &err);
     h5store_free_list(files, n);
     free(inputs);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay export: %s\n", err.msg);
         return 1;
     }
-    fprintf(stderr, "exported %zu games (%zu plies) from %zu files to %s\n", sum.games, sum.plies,
-            sum.files, to_stdout ? "standard output" : out);
+    fprintf(stderr, "exported %zu games (%zu plies) from %zu files to %s%s%s\n", sum.games,
+            sum.plies, sum.files, outs[0].name, nouts > 1 ? " and " : "",
+            nouts > 1 ? outs[1].name : "");
     return 0;
 }

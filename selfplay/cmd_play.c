@@ -323,9 +323,11 @@ static void usage(FILE *f) {
           "       hansu-selfplay show FILE [ROW...]   FEN, move and score of stored positions\n"
           "       hansu-selfplay digest DIR|FILE...   give schema-1 files (no digest) one, after "
           "replay\n"
-          "       hansu-selfplay export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]\n"
-          "                                           games as PGN (SEL e.g. 0-9,15,100-; OUT "
-          "- is stdout)\n"
+          "       hansu-selfplay export [--pgn OUT.pgn] [--plain OUT.plain] DIR|FILE... "
+          "[--games SEL]\n"
+          "                                           games as PGN, positions as .plain "
+          "training records\n"
+          "                                           (SEL e.g. 0-9,15,100-; OUT - is stdout)\n"
           "\n"
           "options (defaults in brackets):\n",
           f);

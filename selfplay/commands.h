@@ -19,7 +19,8 @@ int cmd_show(int argc, char **argv);
 /// digest DIR|FILE...: schema-1 files given a digest, after replay.
 int cmd_digest(int argc, char **argv);
 
-/// export --pgn OUT.pgn DIR|FILE... [--games SEL] [--event TEXT]: games as PGN.
+/// export [--pgn OUT.pgn] [--plain OUT.plain] DIR|FILE... [--games SEL] [--event TEXT]: games
+/// as PGN, positions as Fairy-Stockfish's .plain training records.
 int cmd_export(int argc, char **argv);
 
 /// Reads the command line of a command that takes words only (files, rows) and --help: the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// PGN export of stored self-play games (hansu-selfplay export).
+// Export of stored self-play games (hansu-selfplay export): one replay of each selected game
+// feeds every output, PGN and `.plain` training records.
 #include "export.h"
 
 #include <errno.h>
@@ -9,6 +10,9 @@
 #include "board.h"
 #include "fen.h"
 #include "h5store.h"
+#include "movegen.h"
+#include "notation.h"
+#include "packed_board.h"
 #include "pgn.h"
 #include "rules.h"
 #include "shard_data.h"
@@ -94,65 +98,127 @@ static void end_detail(const GameColumns *gc, size_t g, const Variant *v, char *
                  v->side_names[w], v->side_names[0], pc, v->side_names[1], ph);
 }
 
-typedef struct GameText {
+// One selected game, replayed once for every output: the FEN before each stored move, and
+// the PGN writer's move and comment lists.
+typedef struct Replay {
+    const ShardData *d;
+    const StoreMeta *meta;
+    const Variant *v;
+    const char *file;
+    size_t g; // row of the game in d
+    int n;    // positions replayed
+    char fen[STORE_PLY_MAX][FEN_BUFFER];
     Move moves[STORE_PLY_MAX];
     char comment[STORE_PLY_MAX][16];
     const char *comments[STORE_PLY_MAX];
-} GameText;
+} Replay;
 
-// Writes game g of d (meta gives its provenance) to out.
-static Status write_game(const ShardData *d, size_t g, const StoreMeta *meta, const Variant *v,
-                         const char *event, Board *b, GameText *t, FILE *out, ErrorInfo *err) {
-    const GameColumns *gc = &d->games;
-    const PositionColumns *pc = &d->positions;
+// Replays game r->g from its start, checking each stored position against the replay before
+// its move is made: a record written from the stored columns then describes the position its
+// FEN shows (verify.c checks more: the flags, the end).
+static Status replay_game(Replay *r, Board *b, ErrorInfo *err) {
+    const GameColumns *gc = &r->d->games;
+    const PositionColumns *pc = &r->d->positions;
+    uint32_t id = gc->game_id[r->g];
+    Status st = shard_data_game_start(r->d, r->g, b, err);
+    r->n = 0;
+    for (uint64_t p = gc->pos_start[r->g]; st == STATUS_OK && p < gc->pos_end[r->g]; p++) {
+        PackedBoard pb;
+        Move m = pc->move[p];
+        int ply = board_game_ply(b);
+        packed_board_encode(b, &pb);
+        if (r->n == STORE_PLY_MAX || pc->stm[p] != b->side || pc->ply[p] != ply ||
+            memcmp(pb.sq, pc->board + p * PACKED_BOARD_BYTES, PACKED_BOARD_BYTES) != 0)
+            return error_set(err, STATUS_FORMAT,
+                             "%s: game %u ply %d: the stored position is not the replay of the "
+                             "game's moves ('hansu-selfplay verify' tells more)",
+                             r->file, id, ply);
+        if (!movegen_is_pseudo_legal(b, m) || !movegen_is_legal(b, m))
+            return error_set(err, STATUS_FORMAT, "%s: game %u ply %d: stored move %u is illegal",
+                             r->file, id, ply, m);
+        fen_write(b, r->fen[r->n], FEN_BUFFER);
+        r->moves[r->n++] = m;
+        board_make(b, m);
+    }
+    return st;
+}
+
+// Writes the replayed game r as PGN.
+static Status write_pgn(Replay *r, const char *event, FILE *out, ErrorInfo *err) {
+    const GameColumns *gc = &r->d->games;
+    const PositionColumns *pc = &r->d->positions;
+    const Variant *v = r->v;
+    size_t g = r->g;
     int cho = gc->cho_formation[g], han = gc->han_formation[g];
-    char fen[FEN_BUFFER], opening[96], detail[160], id[16], seed[24], date[16];
-    Status st = shard_data_game_start(d, g, b, err);
-    if (st != STATUS_OK)
-        return st;
-    if (d->openings)
+    char opening[96], detail[160], id[16], seed[24], date[16];
+    if (r->d->openings)
         snprintf(opening, sizeof opening, "opening %u of the run's openings",
-                 gc->game_id[g] % (uint32_t)shard_data_opening_count(d) + 1);
+                 gc->game_id[g] % (uint32_t)shard_data_opening_count(r->d) + 1);
     else if (v->formation_count)
         snprintf(opening, sizeof opening, "%s vs %s", v->formation_names[cho],
                  v->formation_names[han]);
     else
         snprintf(opening, sizeof opening, "start");
-    fen_write(b, fen, sizeof fen);
-    int n = 0;
-    for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g] && n < STORE_PLY_MAX; p++, n++) {
-        t->moves[n] = pc->move[p];
-        score_comment(pc->score[p], pc->flags[p], t->comment[n], sizeof t->comment[n]);
-        t->comments[n] = t->comment[n];
+    for (int i = 0; i < r->n; i++) {
+        uint64_t p = gc->pos_start[g] + (uint64_t)i;
+        score_comment(pc->score[p], pc->flags[p], r->comment[i], sizeof r->comment[i]);
+        r->comments[i] = r->comment[i];
     }
     end_detail(gc, g, v, detail, sizeof detail);
     snprintf(id, sizeof id, "%u", gc->game_id[g]);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)gc->seed[g]);
     // start_time is ISO 8601 (YYYY-MM-DDTHH:MM:SSZ); PGN writes the date as YYYY.MM.DD.
     snprintf(date, sizeof date, "%.10s",
-             meta->start_time[0] ? meta->start_time : "\?\?\?\?-\?\?-\?\?");
+             r->meta->start_time[0] ? r->meta->start_time : "\?\?\?\?-\?\?-\?\?");
     for (char *c = date; *c; c++)
         *c = *c == '-' ? '.' : *c;
-    PgnTag tags[] = {{"GameId", id}, {"Seed", seed}, {"SearchLimits", meta->limits}};
+    PgnTag tags[] = {{"GameId", id}, {"Seed", seed}, {"SearchLimits", r->meta->limits}};
     PgnGame pg = {.event = event,
-                  .site = meta->host,
+                  .site = r->meta->host,
                   .date = date,
                   .round = (int)gc->game_id[g] + 1,
-                  .white = meta->engine_version,
-                  .black = meta->engine_version,
+                  .white = r->meta->engine_version,
+                  .black = r->meta->engine_version,
                   .variant = v->name,
-                  .fen = fen,
+                  .fen = r->fen[0],
                   .opening = opening,
-                  .moves = t->moves,
-                  .nmoves = n,
+                  .moves = r->moves,
+                  .nmoves = r->n,
                   .winner = gc->winner[g] == WINNER_DRAW ? CHO : (Side)gc->winner[g],
                   .draw = gc->winner[g] == WINNER_DRAW,
                   .reason = (EndReason)gc->reason[g],
                   .detail = detail,
-                  .comments = t->comments,
+                  .comments = r->comments,
                   .tags = tags,
                   .ntags = 3};
     return pgn_write(out, &pg, err);
+}
+
+// Writes the replayed game r as `.plain` records (export.h): score, ply and result are the
+// stored columns as they are (the side to move's view, as the store holds them); the FEN and
+// the move's text come from the replay.
+static Status write_plain(const Replay *r, FILE *out, const char *name, ErrorInfo *err) {
+    const PositionColumns *pc = &r->d->positions;
+    uint64_t p = r->d->games.pos_start[r->g];
+    for (int i = 0; i < r->n; i++, p++) {
+        char move[MOVE_STR_LEN];
+        move_to_uci(r->moves[i], move);
+        fprintf(out, "fen %s\nmove %s\nscore %d\nply %u\nresult %d\ne\n", r->fen[i], move,
+                pc->score[p], (unsigned)pc->ply[p], pc->result_stm[p]);
+    }
+    if (ferror(out))
+        return error_set(err, STATUS_IO, "%s: write failed", name);
+    return STATUS_OK;
+}
+
+// Replays game r->g once and writes it to every output.
+static Status export_game(Replay *r, Board *b, const char *event, const ExportOutput *outs,
+                          size_t nouts, ErrorInfo *err) {
+    Status st = replay_game(r, b, err);
+    for (size_t o = 0; o < nouts && st == STATUS_OK; o++)
+        st = outs[o].format == EXPORT_PGN ? write_pgn(r, event, outs[o].out, err)
+                                          : write_plain(r, outs[o].out, outs[o].name, err);
+    return st;
 }
 
 static int compare_id(const void *a, const void *b) {
@@ -203,16 +269,16 @@ static size_t *sorted_rows(const ShardData *d) {
     return rows;
 }
 
-Status export_pgn(char *const *files, size_t n, const GameSelection *sel, const char *event,
-                  FILE *out, ExportSummary *sum, ErrorInfo *err) {
+Status export_games(char *const *files, size_t n, const GameSelection *sel, const char *event,
+                    const ExportOutput *outs, size_t nouts, ExportSummary *sum, ErrorInfo *err) {
     ShardData d;
     shard_data_init(&d);
     StoreMeta meta;
     Board *b = malloc(sizeof *b);
-    GameText *t = malloc(sizeof *t);
+    Replay *r = malloc(sizeof *r);
     uint32_t *ids = NULL;
     size_t nids = 0, cap = 0, *rows = NULL;
-    Status st = b && t ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
+    Status st = b && r ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
     memset(sum, 0, sizeof *sum);
     for (size_t f = 0; f < n && st == STATUS_OK; f++) {
         if ((st = h5store_read(files[f], &meta, &d, err)) != STATUS_OK)
@@ -235,13 +301,14 @@ Status export_pgn(char *const *files, size_t n, const GameSelection *sel, const 
             st = error_set(err, STATUS_NOMEM, "out of memory");
             break;
         }
+        r->d = &d, r->meta = &meta, r->v = v, r->file = files[f];
         for (size_t i = 0; i < d.games.count && st == STATUS_OK; i++) {
-            size_t g = rows[i];
-            if (!export_selected(sel, d.games.game_id[g]))
+            r->g = rows[i];
+            if (!export_selected(sel, d.games.game_id[r->g]))
                 continue;
-            st = write_game(&d, g, &meta, v, event, b, t, out, err);
-            ids[nids++] = d.games.game_id[g];
-            sum->plies += d.games.plies[g];
+            st = export_game(r, b, event, outs, nouts, err);
+            ids[nids++] = d.games.game_id[r->g];
+            sum->plies += d.games.plies[r->g];
         }
         sum->files++;
     }
@@ -250,7 +317,7 @@ Status export_pgn(char *const *files, size_t n, const GameSelection *sel, const 
     sum->games = nids;
     free(rows);
     free(ids);
-    free(t);
+    free(r);
     free(b);
     shard_data_free(&d);
     return st;

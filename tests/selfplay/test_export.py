@@ -117,7 +117,8 @@ def main(argv):
     check(r.returncode == 1 and "missing" in r.stderr and not os.path.exists(bad),
           f"missing folder: rc {r.returncode}, {r.stderr!r}")
     r = run([selfplay, "export", folder])
-    check(r.returncode == 2 and "--pgn OUT is required" in r.stderr, f"no --pgn: {r.stderr!r}")
+    check(r.returncode == 2 and "--pgn OUT or --plain OUT is required" in r.stderr,
+          f"no --pgn: {r.stderr!r}")
     shutil.rmtree(work)
     print("export: 6 games with tags, moves and scores as stored; selection and errors checked")
 
