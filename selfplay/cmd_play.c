@@ -35,7 +35,41 @@ typedef struct PlayArgs {
     SelfplayConfig cfg;
     bool hours_given, games_given, part_given;
     const char *json_path; // --json FILE, or NULL
+    const char *evalfile;  // --evalfile FILE, or NULL
+    bool classical;        // --classical
 } PlayArgs;
+
+// The run's net into *net (freed by the caller; NULL for the classical evaluation) and its
+// SHA-256 into sha: --evalfile's, else the variant's compiled-in net unless --classical.
+static Status load_net(const PlayArgs *a, const Variant *v, NnueNet **net, char sha[65],
+                       ErrorInfo *err) {
+    *net = NULL;
+    const uint8_t *data;
+    size_t len;
+    if (a->classical && a->evalfile)
+        return error_set(err, STATUS_RANGE, "--classical and --evalfile exclude each other");
+    bool embedded = !a->classical && !a->evalfile && nnue_embedded(v, &data, &len);
+    if (!embedded && !a->evalfile)
+        return STATUS_OK;
+    if (!(*net = nnue_net_alloc()))
+        return error_set(err, STATUS_NOMEM, "out of memory for the net");
+    Status st = embedded ? nnue_load_memory(data, len, "the compiled-in net", v, *net, err)
+                         : nnue_load(a->evalfile, v, *net, err);
+    uint8_t *bytes = st == STATUS_OK ? nnue_serialise(*net, &len) : NULL;
+    if (st == STATUS_OK && !bytes)
+        st = error_set(err, STATUS_NOMEM, "out of memory for the net");
+    if (st != STATUS_OK) {
+        free(*net);
+        *net = NULL;
+        return st;
+    }
+    Sha256 h;
+    sha256_init(&h);
+    sha256_update(&h, bytes, len);
+    sha256_final(&h, sha);
+    free(bytes);
+    return STATUS_OK;
+}
 
 static void format_duration(double s, char *out, size_t len) {
     long t = s < 0 ? 0 : (long)(s + 0.5);
@@ -96,6 +130,10 @@ static void print_summary(const RunnerProgress *p, const SelfplayConfig *cfg, un
     printf("games played      %llu in %s (%.3f games/s, %.1f games/hour/core, %d threads)\n",
            (unsigned long long)p->done_here, elapsed, p->games_per_s,
            threads ? p->games_per_s * 3600 / threads : 0.0, threads);
+    if (cfg->net)
+        printf("evaluation        nnue, net SHA-256 %s\n", cfg->net_sha256);
+    else
+        printf("evaluation        classical\n");
     if (ranks > 1)
         printf("ranks             %u (MPI), the whole schedule\n", ranks);
     else if (cfg->part_count > 1)
@@ -161,6 +199,9 @@ static Status write_json(const char *path, const SelfplayConfig *cfg, const Runn
     cli_json_string(f, cfg->out_dir);
     fprintf(f, ",\n  \"interrupted\": %s,\n  \"threads\": %d", interrupted ? "true" : "false",
             p->threads);
+    fprintf(f, ",\n  \"evaluation\": \"%s\"", cfg->net ? "nnue" : "classical");
+    if (cfg->net)
+        fprintf(f, ",\n  \"net_sha256\": \"%s\"", cfg->net_sha256);
     if (ranks > 1) // only in split runs: a whole run's JSON stays as it was
         fprintf(f, ",\n  \"ranks\": %u", ranks);
     else if (cfg->part_count > 1)
@@ -276,6 +317,10 @@ static const Flag PLAY_FLAGS[] = {
     {"--variant", FLAG_CALL, .set = set_variant, .value = true, .meta = "V",
      .help = "janggi (16 formation pairings) or xiangqi (its start position)\n"
              "[janggi]; a xiangqi game still going at ply 600 is drawn"},
+    {"--evalfile", FLAG_PATH, FLAG_DEST(PlayArgs, evalfile), .meta = "FILE",
+     .help = "evaluate with this .nnue net [the variant's compiled-in net,\nif any]"},
+    {"--classical", FLAG_BOOL, FLAG_DEST(PlayArgs, classical),
+     .help = "the classical evaluation, even where a net is compiled in"},
     {"--openings", FLAG_PATH, CFG(openings_path), .meta = "FILE",
      .help = "start positions of the variant, one FEN a line (# comments):\n"
              "game i from FEN i % n, then the random plies [none]"},
@@ -410,8 +455,17 @@ int cmd_play(int argc, char **argv) {
         }
         cfg->openings = &openings;
     }
+    NnueNet *net = NULL;
+    if (load_net(&args, variant_or_default(cfg->variant), &net, cfg->net_sha256, &err) !=
+        STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay: %s\n", err.msg);
+        openings_free(&openings);
+        return 2;
+    }
+    cfg->net = net;
     int rc = play_run(cfg, &args, tty);
     openings_free(&openings);
+    free(net);
     return rc;
 }
 

@@ -181,6 +181,10 @@ static void make_meta(const SelfplayConfig *cfg, const char *bench, StoreMeta *m
         size_t n = strlen(m->run_config);
         snprintf(m->run_config + n, sizeof m->run_config - n, " variant=%s", v->name);
     }
+    if (cfg->net) {
+        size_t n = strlen(m->run_config);
+        snprintf(m->run_config + n, sizeof m->run_config - n, " net=%.16s", cfg->net_sha256);
+    }
     if (cfg->openings) {
         Sha256 h;
         char hex[65];
@@ -289,6 +293,11 @@ static void worker(Run *r) {
     if (!s) {
         error_set(&e, STATUS_NOMEM, "cannot allocate a %zu MB hash table", r->cfg->hash_mb);
         run_fail(r, STATUS_NOMEM, &e);
+    } else if (r->cfg->net && !search_set_net(s, r->cfg->net)) {
+        error_set(&e, STATUS_NOMEM, "cannot allocate the net's accumulators");
+        run_fail(r, STATUS_NOMEM, &e);
+        search_destroy(s);
+        s = NULL;
     }
     uint64_t index;
     while (s && next_index(r, &index)) {

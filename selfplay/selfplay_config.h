@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nnue.h"
 #include "openings.h"
 #include "types.h"
 
@@ -54,6 +55,11 @@ typedef struct SelfplayConfig {
     // (named in messages).
     const Openings *openings;
     const char *openings_path;
+    // The evaluation every worker's searcher uses: a net of the variant (nnue.h), or NULL for
+    // the classical one. net_sha256: the hex SHA-256 of the net's bytes (nnue_serialise: a
+    // trainer's file as written), in run_config so that a resume needs the same net.
+    const NnueNet *net;
+    char net_sha256[65];
 } SelfplayConfig;
 
 /// Most parts a run can be split into (--part I/K, mpirun -np K).
