@@ -17,11 +17,13 @@
 
 #include "board.h"
 #include "engine.h"
+#include "fen.h"
 #include "movegen.h"
 #include "nnue.h"
 #include "nnue_data.h"
 #include "nnue_train.h"
 #include "packed_board.h"
+#include "perft.h"
 #include "prng.h"
 #include "rules.h"
 #include "variant.h"
@@ -57,6 +59,67 @@ static NnuePosition *random_positions(size_t n, Board **out_boards) {
     }
     free(b);
     return pos;
+}
+
+// The mirror the trainer adds (--mirror) is a position of the same game: mirrored twice it is
+// the position again; decoded, it has the legal move counts of the original at depth 3 (the
+// rules are symmetric under a file flip), in janggi and xiangqi; its features are the
+// original's with every point's file flipped. And the data loader doubles the training set
+// with them, validation untouched.
+static void test_mirror(void **state) {
+    (void)state;
+    enum { N = 60 };
+    Board **boards = malloc(N * sizeof *boards);
+    for (int i = 0; i < N; i++)
+        boards[i] = malloc(sizeof(Board));
+    NnuePosition *pos = random_positions(N, boards);
+    static Board m;
+    for (int i = 0; i < N; i += 3) {
+        NnuePosition mp = pos[i], back = pos[i];
+        nnue_mirror_board(pos[i].board, mp.board);
+        nnue_mirror_board(mp.board, back.board);
+        assert_memory_equal(back.board, pos[i].board, PACKED_BOARD_BYTES);
+        PackedBoard pb;
+        memcpy(pb.sq, mp.board, sizeof pb.sq);
+        ErrorInfo err;
+        if (packed_board_decode(&pb, (Side)mp.stm, 20, &m, &err) != STATUS_OK)
+            fail_msg("%s", err.msg);
+        // The original decoded the same way (no history: repetitions aside, as the mirror).
+        static Board o;
+        memcpy(pb.sq, pos[i].board, sizeof pb.sq);
+        assert_int_equal(packed_board_decode(&pb, (Side)mp.stm, 20, &o, &err), STATUS_OK);
+        assert_int_equal(perft(&m, 3), perft(&o, 3));
+        uint16_t f[2][32], g[2][32];
+        int n = nnue_position_features(&pos[i], f);
+        assert_int_equal(nnue_position_features(&mp, g), n);
+        for (int k = 0; k < n; k++)
+            for (int p = 0; p < 2; p++) {
+                int sq = f[p][k] % SQUARE_NB, rest = f[p][k] - sq;
+                int want = rest + square_make(FILE_NB - 1 - square_file(sq), square_rank(sq));
+                assert_int_equal(g[p][k], want);
+            }
+    }
+    // Xiangqi: its start position and a few random plies, mirrored, move alike.
+    static Board x;
+    assert_int_equal(fen_parse_variant(&x, &VARIANT_XIANGQI, VARIANT_XIANGQI.start_fen, NULL),
+                     STATUS_OK);
+    for (int ply = 0; ply < 12; ply++) {
+        MoveList l;
+        movegen_legal(&x, &l);
+        board_make(&x, l.moves[rnd(l.count)]);
+    }
+    PackedBoard pb, mb;
+    packed_board_encode(&x, &pb);
+    nnue_mirror_board(pb.sq, mb.sq);
+    assert_int_equal(packed_board_decode_variant(&mb, &VARIANT_XIANGQI, x.side, 12, &m, NULL),
+                     STATUS_OK);
+    assert_int_equal(packed_board_decode_variant(&pb, &VARIANT_XIANGQI, x.side, 12, &x, NULL),
+                     STATUS_OK);
+    assert_int_equal(perft(&m, 3), perft(&x, 3));
+    for (int i = 0; i < N; i++)
+        free(boards[i]);
+    free(boards);
+    free(pos);
 }
 
 // The trainer reads features from packed slots; the engine from the Board: the same indices.
@@ -309,7 +372,7 @@ static void check_json_documented(const char *json_path) {
 // net the engine loads, its JSON and CSV; a resumed finished run writes the same net again.
 static void test_end_to_end(void **state) {
     (void)state;
-    char dir[256], cmd[2048];
+    char dir[256], cmd[4096];
     snprintf(dir, sizeof dir, "%s/test_nnue_train.%d.d", HANSU_BINARY_DIR, (int)getpid());
     snprintf(cmd, sizeof cmd,
              "rm -rf '%s' && mkdir -p '%s' && '%s/selfplay/hansu-selfplay' --games 6 --nodes 60 "
@@ -347,6 +410,19 @@ static void test_end_to_end(void **state) {
     assert_int_equal(system(cmd), 0);
     snprintf(path, sizeof path, "%s/net0.json", dir);
     check_json_documented(path);
+    // --no-mirror: half the training positions (the mirrors are the other half), the same
+    // validation positions.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --no-mirror --out '%s/plain.nnue' --json "
+             "'%s/plain.json' '%s/run' > /dev/null && "
+             "a=$(grep -o '\"train_positions\": [0-9]*' '%s/net0.json' | grep -o '[0-9]*$') && "
+             "b=$(grep -o '\"train_positions\": [0-9]*' '%s/plain.json' | grep -o '[0-9]*$') && "
+             "v=$(grep -o '\"valid_positions\": [0-9]*' '%s/net0.json' | grep -o '[0-9]*$') && "
+             "w=$(grep -o '\"valid_positions\": [0-9]*' '%s/plain.json' | grep -o '[0-9]*$') && "
+             "test \"$a\" -gt 0 && test \"$a\" -eq $((2 * b)) && test \"$v\" -eq \"$w\" && "
+             "grep -q '\"mirror\": false' '%s/plain.json'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
     // Resuming a finished run trains nothing more and writes the same net.
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' %s --resume --out '%s/net0.nnue' '%s/run' > /dev/null && "
@@ -376,6 +452,7 @@ int main(void) {
         cmocka_unit_test(test_gradient_finite_differences),
         cmocka_unit_test(test_quantised_follows_float),
         cmocka_unit_test(test_same_seed_same_net),
+        cmocka_unit_test(test_mirror),
         cmocka_unit_test(test_weights_clipped),
         cmocka_unit_test(test_resume_equals_unbroken),
         cmocka_unit_test(test_end_to_end),

@@ -20,6 +20,7 @@ NnueFilter nnue_filter_default(void) {
                         .skip_check = true,
                         .skip_capture = true,
                         .valid_fraction = 0.1,
+                        .mirror = true,
                         .seed = 1};
 }
 
@@ -79,6 +80,28 @@ static Status take_file(const ShardData *sd, const NnueFilter *f, NnueData *d, s
     return s;
 }
 
+void nnue_mirror_board(const uint8_t b[PACKED_BOARD_BYTES], uint8_t out[PACKED_BOARD_BYTES]) {
+    for (int i = 0; i < PACKED_BOARD_BYTES; i++)
+        out[i] = b[i] == PACKED_NONE
+                     ? PACKED_NONE
+                     : (uint8_t)(square_make(FILE_NB - 1 - square_file(b[i]), square_rank(b[i])));
+}
+
+// Appends the mirror of every training position (score, result and side to move unchanged).
+static Status add_mirrors(NnueData *d, ErrorInfo *err) {
+    NnuePosition *a = realloc(d->train, 2 * d->ntrain * sizeof *a);
+    if (!a)
+        return error_set(err, STATUS_NOMEM, "out of memory holding %zu mirrored positions",
+                         2 * d->ntrain);
+    d->train = a;
+    for (size_t i = 0; i < d->ntrain; i++) {
+        a[d->ntrain + i] = a[i];
+        nnue_mirror_board(a[i].board, a[d->ntrain + i].board);
+    }
+    d->ntrain *= 2;
+    return STATUS_OK;
+}
+
 Status nnue_data_load(char *const *paths, size_t n, const NnueFilter *f, NnueData *d,
                       ErrorInfo *err) {
     memset(d, 0, sizeof *d);
@@ -107,6 +130,8 @@ Status nnue_data_load(char *const *paths, size_t n, const NnueFilter *f, NnueDat
                       "%zu training and %zu validation positions left of %zu read: the net needs "
                       "both (more games, --valid, or fewer filters)",
                       d->ntrain, d->nvalid, d->read);
+    if (s == STATUS_OK && f->mirror)
+        s = add_mirrors(d, err);
     return s;
 }
 

@@ -28,11 +28,13 @@ typedef struct NnueFilter {
     bool skip_capture;     // drop positions whose best move captures (--skip-capture)
     double valid_fraction; // share of games held out for validation (--valid)
     size_t max_positions;  // keep at most this many positions in all; 0: all (--max-positions)
-    uint64_t seed;         // decides the split (with the game's seed and id)
+    bool mirror;   // train on each training position and its left-right mirror (--mirror): the
+                   // rules of both variants are symmetric under a file flip (a <-> i)
+    uint64_t seed; // decides the split (with the game's seed and id)
 } NnueFilter;
 
 /// Filter defaults: skip 8 plies, |score| <= 3000, positions in check and before a capture
-/// dropped, 10 % of games for validation, seed 1.
+/// dropped, 10 % of games for validation, mirrors added, seed 1.
 NnueFilter nnue_filter_default(void);
 
 /// Positions and the files they came from.
@@ -46,10 +48,16 @@ typedef struct NnueData {
 } NnueData;
 
 /// Reads every file of paths (files or run folders), keeps the positions f lets through and
-/// splits them by game. STATUS_FORMAT naming the file when one holds another variant; errors of
-/// h5store_read; STATUS_RANGE when no training or no validation position is left.
+/// splits them by game; with f->mirror the training positions are followed by their mirrors
+/// (files flipped; validation positions stay as played), so ntrain doubles. STATUS_FORMAT naming
+/// the file when one holds another variant; errors of h5store_read; STATUS_RANGE when no training
+/// or no validation position is left.
 Status nnue_data_load(char *const *paths, size_t n, const NnueFilter *f, NnueData *d,
                       ErrorInfo *err);
+
+/// The left-right mirror of packed board b into out: each piece's file f becomes 8 - f (slot
+/// order within a kind is not restored: the features do not depend on it).
+void nnue_mirror_board(const uint8_t b[PACKED_BOARD_BYTES], uint8_t out[PACKED_BOARD_BYTES]);
 
 /// Frees d's arrays (NULL fields accepted) and zeroes it.
 void nnue_data_free(NnueData *d);

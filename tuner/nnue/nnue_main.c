@@ -63,6 +63,8 @@ static const Flag FLAGS[] = {
     {"--keep-check", F_OFF, OPT(filter.skip_check), 0, 0, "  keep them"},
     {"--skip-capture", F_ON, OPT(filter.skip_capture), 0, 0, "  drop best-move captures [on]"},
     {"--keep-capture", F_OFF, OPT(filter.skip_capture), 0, 0, "  keep them"},
+    {"--mirror", F_ON, OPT(filter.mirror), 0, 0, "  add each training position's mirror [on]"},
+    {"--no-mirror", F_OFF, OPT(filter.mirror), 0, 0, "  train on the positions as played"},
     {"--valid", F_DOUBLE, OPT(filter.valid_fraction), 0.001, 0.9, "F  games held out [0.1]"},
     {"--max-positions", F_SIZE, OPT(filter.max_positions), 0, 0, "N  positions kept at most [all]"},
     {"--quant-bound", F_DOUBLE, OPT(quant_bound), 0, 100000, "CP  max |float - quantised| [64]"},
@@ -190,8 +192,9 @@ static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t
             (unsigned long long)c->seed, c->lambda, c->s, c->lr);
     fprintf(f, "\"batch\": %d, \"threads\": %d, \"skip_plies\": %d, \"max_score\": %d, ", c->batch,
             c->threads, o->filter.skip_plies, o->filter.max_score);
-    fprintf(f, "\"skip_check\": %s, \"skip_capture\": %s}", o->filter.skip_check ? "true" : "false",
-            o->filter.skip_capture ? "true" : "false");
+    fprintf(f, "\"skip_check\": %s, \"skip_capture\": %s, \"mirror\": %s}",
+            o->filter.skip_check ? "true" : "false", o->filter.skip_capture ? "true" : "false",
+            o->filter.mirror ? "true" : "false");
     fclose(f);
     out[len - 1] = '\0';
 }
@@ -228,6 +231,7 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
     fprintf(f, "],\n  \"positions_read\": %zu,\n  \"positions_dropped\": %zu,\n", d->read,
             d->dropped);
     fprintf(f, "  \"train_positions\": %zu,\n  \"valid_positions\": %zu,\n", d->ntrain, d->nvalid);
+    fprintf(f, "  \"mirror\": %s,\n", o->filter.mirror ? "true" : "false");
     fprintf(f, "  \"bytes_per_position\": %zu,\n", sizeof(NnuePosition));
     fprintf(f, "  \"hidden\": %d,\n  \"threads\": %d,\n  \"batch\": %d,\n  \"seed\": %llu,\n",
             t->cfg.hidden, t->cfg.threads, t->cfg.batch, (unsigned long long)t->cfg.seed);
