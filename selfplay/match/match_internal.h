@@ -41,6 +41,8 @@ typedef struct Match {
     long long pgn_end;   // PGN bytes that belong to recorded pairs (read back on resume)
     Sha256 pgn_hash;     // SHA-256 of those bytes so far (with a PGN)
     char pgn_digest[65]; // its hex digest, recorded with each pair in the state file
+    Sha256 state_hash;   // SHA-256 of the state file's bytes so far: each pair line's checksum
+    long long state_end; // state file bytes read back whole on resume (a cut last line is not)
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
@@ -111,8 +113,9 @@ Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err);
 Status match_state_check_fresh(const MatchConfig *c, ErrorInfo *err);
 
 /// Reads the finished pairs of an earlier run of the same match into the tally, with the PGN's
-/// recorded length and digest. STATUS_IO, STATUS_FORMAT (another match, an older format, a
-/// bad line) naming the file.
+/// recorded length and digest, each pair line's checksum checked first. STATUS_IO,
+/// STATUS_FORMAT (another match, an older format, an edited or bad line) naming the file and
+/// line.
 Status match_state_load(Match *m, ErrorInfo *err);
 
 /// On resume, the PGN begins with exactly the bytes the state file records (length and
@@ -120,7 +123,7 @@ Status match_state_load(Match *m, ErrorInfo *err);
 Status match_state_check_pgn(Match *m, ErrorInfo *err);
 
 /// Opens the PGN and the state file: fresh, or for appending on resume (the PGN cut back to
-/// its recorded length). STATUS_IO naming the file.
+/// its recorded length, the state file to its last whole line). STATUS_IO naming the file.
 Status match_state_open(Match *m, ErrorInfo *err);
 
 /// Appends pair k's line to the state file (after its games are in the PGN).
