@@ -340,6 +340,10 @@ int main(int argc, char **argv) {
     NnueData d;
     NnueTrainer t = {0};
     Status s = check_outputs(&o, &err);
+    // Every check of --resume that needs no data comes before the data: reading the shards
+    // takes minutes at scale.
+    if (s == STATUS_OK && o.resume)
+        s = nnue_checkpoint_check(&o.train, o.checkpoint, &err);
     if (s == STATUS_OK)
         s = nnue_data_load(o.inputs, o.ninputs, &o.filter, &d, &err);
     else
