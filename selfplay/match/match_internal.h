@@ -104,7 +104,8 @@ Status match_setup_variant_options(Match *m, ErrorInfo *err);
 Status match_setup_probe_engine(Match *m, int i, ErrorInfo *err);
 
 /// The writer lock beside the PGN ("PGN.lock"), or beside the state file without a PGN; none
-/// when the match writes no file. run_lock_take's errors.
+/// when the match writes no file. A missing folder is told naming the PGN (or state file);
+/// run_lock_take's errors.
 Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err);
 
 // ---- match_state.c: the resume state
@@ -141,6 +142,10 @@ void match_output_digest(Match *m);
 /// Appends a pair's PGN text to the PGN under the match's lock, its length and SHA-256
 /// carried on. STATUS_IO naming the PGN.
 Status match_output_append(Match *m, const char *text, size_t len, ErrorInfo *err);
+
+/// The folder of the file at path (given by flag) exists: STATUS_IO naming the flag, the path
+/// and the folder otherwise.
+Status match_output_check_folder(const char *flag, const char *path, ErrorInfo *err);
 
 /// Every file the match writes (--pgn, --state, --json) can be written: STATUS_IO naming it.
 Status match_output_check(const MatchConfig *c, ErrorInfo *err);
