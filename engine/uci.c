@@ -679,7 +679,7 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, msg);
         }
     } else if (strcasecmp(name, "UCI_Variant") == 0) {
-        const Variant *v = variant_find_any_case(value);
+        const Variant *v = variant_find(value);
         if (!v) {
             snprintf(msg, sizeof msg, "setoption: UCI_Variant '%.40s' is not supported", value);
             reply_error(ctx, msg);

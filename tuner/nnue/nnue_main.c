@@ -146,6 +146,8 @@ static int parse_args(int argc, char **argv, Options *o) {
         fprintf(stderr, "hansu-nnue: %s (see --help)\n", why);
         return -1;
     }
+    if (o->filter.variant) // as the files and the net write it, whatever case was given
+        o->filter.variant = variant_find(o->filter.variant)->name;
     if (!o->csv)
         snprintf(o->csv_buf, sizeof o->csv_buf, "%s.csv", o->out), o->csv = o->csv_buf;
     if (!o->checkpoint)
