@@ -79,7 +79,10 @@ static void usage(FILE *f) {
           f);
     for (size_t i = 0; i < sizeof FLAGS / sizeof FLAGS[0]; i++)
         fprintf(f, "  %s %s\n", FLAGS[i].name, FLAGS[i].help);
-    fputs("  --help  this text\n", f);
+    // The rule of engine/flags.h (FLAGS_REPEAT_NOTE), which this parser keeps too.
+    fputs("  --help  this text\nA flag given twice counts once, with its last value (a script "
+          "puts its overrides last).\n",
+          f);
 }
 
 static Status set_flag(Options *o, const Flag *fl, const char *v, ErrorInfo *err) {
