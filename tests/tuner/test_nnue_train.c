@@ -349,6 +349,13 @@ static void test_end_to_end(void **state) {
     snprintf(cmd, sizeof cmd, "'%s/tuner/nnue/hansu-nnue' --epochs 0 --out x '%s/run' 2>/dev/null",
              HANSU_BINARY_DIR, dir);
     assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+    // hansu-nnue reads its flags with the parser of every tool (it had its own): --name=value,
+    // and the range in the message.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' --epochs=0 --out x '%s/run' 2>&1 | "
+             "grep -q -- '--epochs: 0 is out of range 1..100000'",
+             HANSU_BINARY_DIR, dir);
+    assert_int_equal(system(cmd), 0);
     // An output folder that does not exist: refused before any data is read.
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' --out '%s/no/such/net.nnue' '%s/run' 2>&1 | "
