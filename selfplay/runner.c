@@ -563,6 +563,8 @@ static size_t count_own_shards(const SelfplayConfig *cfg, char **paths, size_t n
     return own;
 }
 
+static Status check_resume_settings(const SelfplayConfig *cfg, ErrorInfo *err);
+
 // runner_prepare_out, keeping the folder's lock in *lock (taken before anything in the folder
 // is read or written; NULL on error).
 static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, ErrorInfo *err) {
@@ -603,6 +605,8 @@ static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, Erro
                        dir, n);
     if (st == STATUS_OK && n == 0 && cfg->resume)
         st = error_set(err, STATUS_IO, "nothing to resume in %s (no shard files)", dir);
+    if (st == STATUS_OK && cfg->resume)
+        st = check_resume_settings(cfg, err);
     if (st != STATUS_OK) {
         run_lock_release(*lock);
         *lock = NULL;
@@ -659,6 +663,35 @@ static void first_difference(const char *a, const char *b, char *out_a, char *ou
             return;
         }
     }
+}
+
+// Before the bench: the folder's first shard was made with this run's settings, the bench
+// aside (it is measured next; scan_run compares every shard whole after it). A resume with
+// another --nodes was refused only after the bench's seconds.
+static Status check_resume_settings(const SelfplayConfig *cfg, ErrorInfo *err) {
+    char **paths = NULL;
+    size_t n = 0, games, positions;
+    StoreMeta theirs, ours;
+    Status st = h5store_list_files(cfg->out_dir, &paths, &n, err);
+    if (st == STATUS_OK && n > 0)
+        st = h5store_read_meta(paths[0], &theirs, &games, &positions, err);
+    if (st == STATUS_OK && n > 0) {
+        // Their bench stands for the one about to be measured, unless one of them skips it.
+        bool skipped = strcmp(theirs.bench, "skipped") == 0;
+        make_meta(cfg,
+                  !cfg->bench ? "skipped"
+                  : skipped   ? "(to be measured)"
+                              : theirs.bench,
+                  &ours);
+        if (strcmp(theirs.run_config, ours.run_config) != 0) {
+            char a[160], b[160];
+            first_difference(theirs.run_config, ours.run_config, a, b, sizeof a);
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: made with other settings: it has %s, this run %s", paths[0], a, b);
+        }
+    }
+    h5store_free_list(paths, n);
+    return st;
 }
 
 // Reads every shard of the folder (runner_prepare_out has checked it): checks each belongs to
