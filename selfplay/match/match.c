@@ -303,6 +303,7 @@ cleanup:
             fclose(m->state);
         free(m->openings);
         free(m->done);
+        free(m->resumed);
         for (int i = 0; i < m->noutbox; i++)
             free(m->outbox[i]);
         free(m->outbox);

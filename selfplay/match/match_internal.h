@@ -21,6 +21,13 @@ typedef struct Opening {
     char name[48];
 } Opening;
 
+// A pair line read back from the state file on resume: where its games lie in the PGN, and
+// the winners it records (checked against the PGN's tags: match_state_check_pgn).
+typedef struct StatePair {
+    int k, lineno, winner[2];
+    long long start, end; // PGN bytes of its two games
+} StatePair;
+
 // Everything the workers share; fields below `lock` are guarded by it.
 typedef struct Match {
     const MatchConfig *cfg;
@@ -43,6 +50,8 @@ typedef struct Match {
     char pgn_digest[65]; // its hex digest, recorded with each pair in the state file
     Sha256 state_hash;   // SHA-256 of the state file's bytes so far: each pair line's checksum
     long long state_end; // state file bytes read back whole on resume (a cut last line is not)
+    StatePair *resumed;  // the pair lines read back, in the state file's order
+    int nresumed;
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
@@ -120,7 +129,8 @@ Status match_state_check_fresh(const MatchConfig *c, ErrorInfo *err);
 Status match_state_load(Match *m, ErrorInfo *err);
 
 /// On resume, the PGN begins with exactly the bytes the state file records (length and
-/// SHA-256); m->pgn_hash then holds them. STATUS_FORMAT naming both files.
+/// SHA-256), and each pair's two games there carry its round and the results its line records
+/// ([Round], [Result]); m->pgn_hash then holds those bytes. STATUS_FORMAT naming both files.
 Status match_state_check_pgn(Match *m, ErrorInfo *err);
 
 /// Opens the PGN and the state file: fresh, or for appending on resume (the PGN cut back to

@@ -144,6 +144,16 @@ Status match_state_load(Match *m, ErrorInfo *err) {
                            line);
             goto cleanup;
         }
+        if (!m->resumed &&
+            !(m->resumed = calloc((size_t)m->tally.pairs_total, sizeof *m->resumed))) {
+            st = error_set(err, STATUS_NOMEM, "resume: out of memory");
+            goto cleanup;
+        }
+        m->resumed[m->nresumed++] = (StatePair){.k = k,
+                                                .lineno = lineno,
+                                                .winner = {g[0].winner, g[1].winner},
+                                                .start = m->pgn_end,
+                                                .end = pgn_end};
         match_tally_pair(m, k, g);
         m->tally.pairs_resumed++;
         m->pgn_end = pgn_end; // the lines are written in the PGN's order: the last one counts
@@ -212,6 +222,80 @@ static Status hash_prefix(const char *path, long long len, Sha256 *h, ErrorInfo 
     return STATUS_OK;
 }
 
+// The value of the n-th (0-based) tag line `[name "value"]` of text (len bytes) into out;
+// false when there are not that many.
+static bool tag_value(const char *text, size_t len, const char *name, int n, char *out,
+                      size_t cap) {
+    char head[32];
+    int hl = snprintf(head, sizeof head, "[%s \"", name);
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t line = nl ? (size_t)(nl - (text + at)) : len - at;
+        if (line > (size_t)hl && memcmp(text + at, head, (size_t)hl) == 0 && n-- == 0) {
+            size_t vl = strcspn(text + at + hl, "\"\n");
+            snprintf(out, cap, "%.*s", (int)(vl < cap ? vl : cap - 1), text + at + hl);
+            return true;
+        }
+        at += line + 1;
+    }
+    return false;
+}
+
+// Pair p's games in the PGN (text: its bytes) against its state line: two games, round k + 1,
+// results that give the winners the line records (game i: engine i is White, Cho).
+static bool pair_agrees(const StatePair *p, const char *text, size_t len) {
+    char round[16], result[16], want[16];
+    snprintf(want, sizeof want, "%d", p->k + 1);
+    for (int i = 0; i < 2; i++) {
+        if (!tag_value(text, len, "Round", i, round, sizeof round) || strcmp(round, want) ||
+            !tag_value(text, len, "Result", i, result, sizeof result))
+            return false;
+        int winner = !strcmp(result, "1/2-1/2") ? GAME_DRAWN
+                     : !strcmp(result, "1-0")   ? i
+                     : !strcmp(result, "0-1")   ? 1 - i
+                                                : -2;
+        if (winner != p->winner[i])
+            return false;
+    }
+    return !tag_value(text, len, "Result", 2, result, sizeof result); // no third game
+}
+
+// Every resumed pair's games in the PGN (whose bytes the digest has vouched for) carry the
+// results its state line records: a line edited with its checksum made anew still disagrees
+// with the games.
+static Status check_results(Match *m, ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
+    FILE *f = m->nresumed ? fopen(c->pgn_path, "rb") : NULL;
+    if (m->nresumed && !f)
+        return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, strerror(errno));
+    Status st = STATUS_OK;
+    char *text = NULL;
+    for (int i = 0; i < m->nresumed && st == STATUS_OK; i++) {
+        const StatePair *p = &m->resumed[i];
+        size_t len = (size_t)(p->end - p->start);
+        if (len == 0)
+            continue; // played without a PGN (--state alone), resumed with one
+        char *grown = realloc(text, len + 1);
+        if (!grown) {
+            st = error_set(err, STATUS_NOMEM, "resume: out of memory");
+            break;
+        }
+        text = grown;
+        if (fseeko(f, (off_t)p->start, SEEK_SET) != 0 || fread(text, 1, len, f) != len)
+            st = error_set(err, STATUS_IO, "PGN %s: read failed", c->pgn_path);
+        else if (!pair_agrees(p, text, len))
+            st = error_set(err, STATUS_FORMAT,
+                           "resume: %s:%d: pair %d's results (%d, %d) are not those of its games "
+                           "in PGN %s (their [Round] and [Result] tags); restore the state file "
+                           "or start afresh with another --pgn",
+                           c->state_path, p->lineno, p->k, p->winner[0], p->winner[1], c->pgn_path);
+    }
+    free(text);
+    if (f)
+        fclose(f);
+    return st;
+}
+
 // On resume the PGN must begin with exactly the bytes the state file records for its finished
 // pairs: as many (shorter, it was cut or replaced: appending would leave a hole and lose games
 // the totals still count), and the same (SHA-256: an edit, even of the same size, would make
@@ -244,7 +328,7 @@ Status match_state_check_pgn(Match *m, ErrorInfo *err) {
                          "it was edited; restore the PGN or start afresh with another --pgn",
                          c->pgn_path, c->state_path, m->pgn_end, hex, m->pgn_digest);
     m->pgn_hash = h;
-    return STATUS_OK;
+    return check_results(m, err);
 }
 
 // Opens the PGN and the state file: fresh, or for appending on resume.

@@ -18,6 +18,7 @@
 #include "match.h"
 #include "pgn.h"
 #include "rules.h"
+#include "sha256.h"
 #include "timeman.h"
 #include "uci_child.h"
 #include "variant.h"
@@ -759,6 +760,36 @@ static void edit_state_result(const char *st, int nth) {
     free(edit), free(text);
 }
 
+// Makes every pair line's checksum of state file st anew, as a forger who read
+// match_state.c would: the SHA-256 of the file up to the line and of the line up to it.
+static void rechain(const char *st) {
+    size_t len;
+    char *text = slurp(st, &len), *out = malloc(len + 1);
+    assert_non_null(out);
+    Sha256 h;
+    sha256_init(&h);
+    size_t o = 0;
+    for (char *line = text; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t ll = (size_t)(nl - line) + 1;
+        if (strncmp(line, "pair ", 5) == 0) {
+            char *sum = nl;
+            while (*sum != ' ')
+                sum--;
+            Sha256 c = h;
+            sha256_update(&c, line, (size_t)(sum - line));
+            char hex[65];
+            sha256_final(&c, hex);
+            memcpy(sum + 1, hex, 64);
+        }
+        memcpy(out + o, line, ll);
+        sha256_update(&h, line, ll);
+        o += ll, line += ll;
+    }
+    spill(st, out, o);
+    free(out), free(text);
+}
+
 // Hostile trial: a result edited by hand on a state line was counted on --resume (a wrong
 // score, rc 0). Each line now carries a checksum over the state file up to it: an edited line
 // is refused naming the file and line, with a PGN and without one; a line deleted or moved is
@@ -775,6 +806,11 @@ static void test_resume_edited_state(void **state) {
     edit_state_result(st, 2); // the second pair line: line 4 of the file
     snprintf(st_line, sizeof st_line, "%s:4: the line's checksum does not match", st);
     assert_resume_refused(pgn, st, st_line, false);
+    // The same edit with every checksum made anew: the PGN's games (their bytes vouched for by
+    // its digest) still hold the results as played.
+    rechain(st);
+    assert_resume_refused(pgn, st, ":4: pair ", true);
+    assert_resume_refused(pgn, st, "are not those of its games", true);
     // The first pair line deleted: the next line's checksum no longer matches.
     char *second = strstr(orig, "\npair ") + 1, *third = strchr(second, '\n') + 1;
     char *cut = malloc(len);
