@@ -176,6 +176,7 @@ void flags_help_lines(FILE *f, const Flag *table, size_t n, int column) {
 
 void flags_help(FILE *f, const Flag *table, size_t n, int column) {
     flags_help_lines(f, table, n, column);
-    // The parser's own flag, in every table.
+    // The parser's own flag, in every table, and its one rule a person must know.
     fprintf(f, "  --help%*sthis text\n", column > 8 ? column - 8 : 1, "");
+    fputs(FLAGS_REPEAT_NOTE "\n", f);
 }

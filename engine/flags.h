@@ -70,8 +70,14 @@ typedef struct FlagResult {
 Status flags_parse(const Flag *table, size_t n, int argc, char **argv, int first, void *dest,
                    FlagResult *res, ErrorInfo *err);
 
+/// The rule for a flag given twice, as every help text states it (flags_parse; hansu-nnue's
+/// own parser keeps it too).
+#define FLAGS_REPEAT_NOTE                                                                          \
+    "A flag given twice counts once, with its last value (a script puts its overrides last)."
+
 /// Prints one line per flag of table (and its sections) to f: "  --name META" padded to
-/// column, then the help text, continuation lines indented to column; last, "--help".
+/// column, then the help text, continuation lines indented to column; last, "--help" and
+/// FLAGS_REPEAT_NOTE.
 void flags_help(FILE *f, const Flag *table, size_t n, int column);
 
 /// The same without the last "--help" line (for a tool listing several tables).

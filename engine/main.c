@@ -163,7 +163,8 @@ static int run_bench(int argc, char **argv) {
                 "[--evalfile FILE | --classical] [DEPTH])\n",
                 fr.pos[1]),
             ok = false, rc = 2;
-    if (ok && fr.npos == 1 && cli_parse_int("depth", fr.pos[0], 1, 64, &depth, &err) != STATUS_OK)
+    if (ok && fr.npos == 1 &&
+        cli_parse_int("depth", fr.pos[0], 1, DEPTH_MAX, &depth, &err) != STATUS_OK)
         fprintf(stderr, "hansu bench: %s\n", err.msg), ok = false, rc = 2;
     free(words);
     if (!ok)

@@ -32,7 +32,7 @@ static Status check_comment(const char *path, int lineno, const char *text, cons
     size_t len = strcspn(text, " \t");
     char name[33];
     snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), text);
-    const Variant *named = len < sizeof name ? variant_find_any_case(name) : NULL;
+    const Variant *named = len < sizeof name ? variant_find(name) : NULL;
     if (!named)
         return error_set(err, STATUS_FORMAT, "openings %s:%d: unknown variant '%s'", path, lineno,
                          name);

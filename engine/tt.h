@@ -9,6 +9,7 @@
 #include "types.h"
 
 enum { TT_EVAL_NONE = INT16_MIN }; // eval field of an entry stored without a static evaluation
+enum { TT_MB_MAX = 65536 };        // the largest table a tool accepts (UCI Hash, --hash), MB
 
 typedef enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 } Bound;
 

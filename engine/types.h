@@ -62,6 +62,9 @@ enum {
     MAX_GAME_PLY = 1024 // longest move history a Board keeps (games end at ply 200)
 };
 
+// The deepest search any tool asks for: --depth, hansu-match's depth=, go depth, bench.
+enum { DEPTH_MAX = MAX_PLY - 1 };
+
 /// Centipawn score; decided games (mates, other game ends) score near SCORE_WIN (search.h).
 typedef int32_t Score;
 

@@ -22,13 +22,13 @@
 #include "search.h"
 #include "search_params.h"
 #include "status.h"
+#include "tt.h"
 #include "variant.h"
 
 enum {
     UCI_MAX_LINE = 65536,
     UCI_MAX_TOKENS = 4096,
     HASH_DEFAULT_MB = 16,
-    HASH_MAX_MB = 65536,
     MOVE_OVERHEAD_DEFAULT_MS = 10, // Stockfish's default
     MOVE_OVERHEAD_MAX_MS = 5000,
     ECHO_MAX = 40,          // bytes of the user's text quoted in an error message
@@ -277,7 +277,7 @@ static void cmd_uci(UciContext *ctx) {
         fprintf(ctx->out, " var %s", variant_at(i)->name);
     fprintf(ctx->out, "\n");
     fprintf(ctx->out, "option name Hash type spin default %d min 1 max %d\n", HASH_DEFAULT_MB,
-            HASH_MAX_MB);
+            TT_MB_MAX);
     fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
@@ -462,7 +462,7 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
         movetime |= k == 2;
         switch (k) {
         case 0:
-            lim->depth = v < MAX_PLY - 1 ? (int)v : MAX_PLY - 1;
+            lim->depth = v < DEPTH_MAX ? (int)v : DEPTH_MAX;
             break;
         case 1:
             lim->nodes = (uint64_t)v;
@@ -656,9 +656,9 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
     if (strcasecmp(name, "Hash") == 0) {
         char *end;
         long mb = strtol(value, &end, 10);
-        if (!*value || *end || mb < 1 || mb > HASH_MAX_MB) {
+        if (!*value || *end || mb < 1 || mb > TT_MB_MAX) {
             snprintf(msg, sizeof msg, "setoption: Hash value '%.40s' is not 1..%d", value,
-                     HASH_MAX_MB);
+                     TT_MB_MAX);
             reply_error(ctx, msg);
         } else if (!search_resize(ctx->searcher, (size_t)mb))
             reply_error(ctx, "setoption: not enough memory for that Hash; kept the old table");
@@ -679,7 +679,7 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, msg);
         }
     } else if (strcasecmp(name, "UCI_Variant") == 0) {
-        const Variant *v = variant_find_any_case(value);
+        const Variant *v = variant_find(value);
         if (!v) {
             snprintf(msg, sizeof msg, "setoption: UCI_Variant '%.40s' is not supported", value);
             reply_error(ctx, msg);
@@ -720,9 +720,9 @@ static void cmd_bench(UciContext *ctx, char **tok, int n) {
     if (n == 2) {
         char *end;
         depth = strtol(tok[1], &end, 10);
-        if (*end || depth < 1 || depth > 64) {
+        if (*end || depth < 1 || depth > DEPTH_MAX) {
             char msg[128];
-            snprintf(msg, sizeof msg, "bench: depth '%.40s' is not 1..64", tok[1]);
+            snprintf(msg, sizeof msg, "bench: depth '%.40s' is not 1..%d", tok[1], DEPTH_MAX);
             reply_error(ctx, msg);
             return;
         }

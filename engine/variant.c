@@ -16,14 +16,9 @@ int variant_count(void) { return (int)(sizeof VARIANTS / sizeof VARIANTS[0]); }
 
 const Variant *variant_at(int i) { return i >= 0 && i < variant_count() ? VARIANTS[i] : NULL; }
 
+// Any case: a person may write XIANGQI, as UCI's combo values are matched (Stockfish does so),
+// and every front end, file and option takes the same names.
 const Variant *variant_find(const char *name) {
-    for (int i = 0; name && i < variant_count(); i++)
-        if (strcmp(VARIANTS[i]->name, name) == 0)
-            return VARIANTS[i];
-    return NULL;
-}
-
-const Variant *variant_find_any_case(const char *name) {
     for (int i = 0; name && i < variant_count(); i++)
         if (strcasecmp(VARIANTS[i]->name, name) == 0)
             return VARIANTS[i];

@@ -89,12 +89,10 @@ typedef struct Variant {
 int variant_count(void);
 const Variant *variant_at(int i);
 
-/// The variant called name (case-sensitive, as UCI_Variant writes it), NULL if unknown.
+/// The variant called name, in any case ("XIANGQI" is xiangqi): the one look-up of every
+/// --variant flag, UCI_Variant (as Stockfish matches combo values), an openings file's
+/// "# variant:" line and a stored file's variant. NULL if unknown (or name is NULL).
 const Variant *variant_find(const char *name);
-
-/// The same with name in any case ("XIANGQI" is xiangqi), for text a person writes: UCI's
-/// combo values (as Stockfish matches them) and an openings file's "# variant:" line.
-const Variant *variant_find_any_case(const char *name);
 
 /// The names of the known variants, "janggi, xiangqi", into buf (cap bytes, cut if short), for
 /// a front end's message or help. Returns buf.

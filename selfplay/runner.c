@@ -24,6 +24,7 @@
 #include "selfplay_build_info.h"
 #include "sha256.h"
 #include "timeman.h"
+#include "tt.h"
 #include "variant.h"
 
 enum { WRITE_SHARE_INVERSE = 24 }; // the writer waits 24x its last write: <= ~4% of the time
@@ -60,6 +61,24 @@ void runner_config_set_limit(SelfplayConfig *cfg, RunnerLimit which, uint64_t va
         cfg->depth = value > INT32_MAX ? INT32_MAX : (int)value;
     else
         cfg->movetime_ms = value > INT64_MAX ? INT64_MAX : (int64_t)value;
+}
+
+// --hash: 1..TT_MB_MAX per worker, and the workers' tables together within the machine's
+// memory: a table that cannot be allocated was told only after the bench, each worker failing.
+static Status check_memory(const SelfplayConfig *cfg, int cpus, ErrorInfo *err) {
+    if (cfg->hash_mb < 1 || cfg->hash_mb > TT_MB_MAX)
+        return error_set(err, STATUS_RANGE, "--hash %zu: must be in 1..%d (MB per worker)",
+                         cfg->hash_mb, TT_MB_MAX);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    unsigned long long workers = (unsigned long long)(cfg->threads ? cfg->threads : cpus);
+    unsigned long long want = workers * cfg->hash_mb;
+    unsigned long long have = pages > 0 && page > 0 ? (unsigned long long)pages * page >> 20 : 0;
+    if (have && want > have)
+        return error_set(err, STATUS_RANGE,
+                         "--hash %zu: %llu workers x %zu MB = %llu MB, more than the %llu MB of "
+                         "memory here",
+                         cfg->hash_mb, workers, cfg->hash_mb, want, have);
+    return STATUS_OK;
 }
 
 Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
@@ -99,11 +118,26 @@ Status runner_config_check(const SelfplayConfig *cfg, ErrorInfo *err) {
                          "--threads %d: must be in 0..%d (at most %d per CPU, %d CPUs here; "
                          "0 = one per CPU)",
                          cfg->threads, RUNNER_THREADS_PER_CPU * cpus, RUNNER_THREADS_PER_CPU, cpus);
-    if ((cfg->resign_cp > 0 && cfg->resign_plies < 1) ||
-        (cfg->adjudicate_cp > 0 && cfg->adjudicate_plies < 1))
-        return error_set(err, STATUS_RANGE, "resign/adjudication need a positive ply count");
-    if (cfg->hash_mb < 1 || cfg->shard_positions < GAME_PLY_LIMIT || cfg->checkpoint_s <= 0)
-        return error_set(err, STATUS_RANGE, "hash, shard size or checkpoint interval too small");
+    if (cfg->resign_cp > 0 && cfg->resign_plies < 1)
+        return error_set(err, STATUS_RANGE,
+                         "--resign-plies %d: must be at least 1 with --resign-cp",
+                         cfg->resign_plies);
+    if (cfg->adjudicate_cp > 0 && cfg->adjudicate_plies < 1)
+        return error_set(err, STATUS_RANGE,
+                         "--adjudicate-plies %d: must be at least 1 with --adjudicate-cp",
+                         cfg->adjudicate_plies);
+    if (cfg->depth > DEPTH_MAX)
+        return error_set(err, STATUS_RANGE, "--depth %d: must be in 1..%d", cfg->depth, DEPTH_MAX);
+    Status st = check_memory(cfg, cpus, err);
+    if (st != STATUS_OK)
+        return st;
+    // A shard must hold the longest game: a game is never split between two shards.
+    if (cfg->shard_positions < GAME_PLY_LIMIT || cfg->shard_positions > INT32_MAX)
+        return error_set(err, STATUS_RANGE, "--shard-positions %zu: must be in %d..%d",
+                         cfg->shard_positions, GAME_PLY_LIMIT, INT32_MAX);
+    if (!(cfg->checkpoint_s > 0))
+        return error_set(err, STATUS_RANGE, "--checkpoint-s %g: must be more than 0 (seconds)",
+                         cfg->checkpoint_s);
     if (!cfg->out_dir || !cfg->out_dir[0])
         return error_set(err, STATUS_RANGE, "--out needs a folder");
     if (cfg->part_count < 1 || cfg->part_count > RUNNER_PARTS_MAX || cfg->part_index < 1 ||
@@ -538,6 +572,8 @@ static size_t count_own_shards(const SelfplayConfig *cfg, char **paths, size_t n
     return own;
 }
 
+static Status check_resume_settings(const SelfplayConfig *cfg, ErrorInfo *err);
+
 // runner_prepare_out, keeping the folder's lock in *lock (taken before anything in the folder
 // is read or written; NULL on error).
 static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, ErrorInfo *err) {
@@ -578,6 +614,8 @@ static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, Erro
                        dir, n);
     if (st == STATUS_OK && n == 0 && cfg->resume)
         st = error_set(err, STATUS_IO, "nothing to resume in %s (no shard files)", dir);
+    if (st == STATUS_OK && cfg->resume)
+        st = check_resume_settings(cfg, err);
     if (st != STATUS_OK) {
         run_lock_release(*lock);
         *lock = NULL;
@@ -634,6 +672,35 @@ static void first_difference(const char *a, const char *b, char *out_a, char *ou
             return;
         }
     }
+}
+
+// Before the bench: the folder's first shard was made with this run's settings, the bench
+// aside (it is measured next; scan_run compares every shard whole after it). A resume with
+// another --nodes was refused only after the bench's seconds.
+static Status check_resume_settings(const SelfplayConfig *cfg, ErrorInfo *err) {
+    char **paths = NULL;
+    size_t n = 0, games, positions;
+    StoreMeta theirs, ours;
+    Status st = h5store_list_files(cfg->out_dir, &paths, &n, err);
+    if (st == STATUS_OK && n > 0)
+        st = h5store_read_meta(paths[0], &theirs, &games, &positions, err);
+    if (st == STATUS_OK && n > 0) {
+        // Their bench stands for the one about to be measured, unless one of them skips it.
+        bool skipped = strcmp(theirs.bench, "skipped") == 0;
+        make_meta(cfg,
+                  !cfg->bench ? "skipped"
+                  : skipped   ? "(to be measured)"
+                              : theirs.bench,
+                  &ours);
+        if (strcmp(theirs.run_config, ours.run_config) != 0) {
+            char a[160], b[160];
+            first_difference(theirs.run_config, ours.run_config, a, b, sizeof a);
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: made with other settings: it has %s, this run %s", paths[0], a, b);
+        }
+    }
+    h5store_free_list(paths, n);
+    return st;
 }
 
 // Reads every shard of the folder (runner_prepare_out has checked it): checks each belongs to

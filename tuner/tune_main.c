@@ -169,6 +169,14 @@ static int parse_args(int argc, char **argv, Options *o) {
     if (!o->out)
         o->out = o->spec->weights_file;
     o->filter.variant = o->spec->variant;
+    // Every game in the validation set leaves none to train on: told before any data is read.
+    if (o->filter.valid_fraction >= 1) {
+        fprintf(stderr,
+                "hansu-tune: --valid %g: must be in 0..1, below 1 (the share of games held out; "
+                "1 leaves none to train on) (see --help)\n",
+                o->filter.valid_fraction);
+        return -1;
+    }
     if (o->ninputs == 0) {
         fputs("hansu-tune: no input files (see --help)\n", stderr);
         return -1;
@@ -178,6 +186,17 @@ static int parse_args(int argc, char **argv, Options *o) {
 
 // Marks the parameters of every named term of spec's list in frozen (param_count flags).
 static bool parse_freeze(const EvalSpec *spec, const char *list, uint8_t *frozen) {
+    // strtok_r skips empty items: '' or 'a,,b' would freeze less than was asked, silently.
+    size_t n = strlen(list);
+    if (n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,")) {
+        fprintf(stderr, "hansu-tune: --freeze '%s': %s (give T[,T...])\n", list,
+                n == 0 ? "an empty list of terms" : "an empty term in the list");
+        return false;
+    }
+    if (n >= 1024) {
+        fprintf(stderr, "hansu-tune: --freeze: the list is too long (%zu bytes)\n", n);
+        return false;
+    }
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
     char *save = NULL;

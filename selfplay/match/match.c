@@ -21,6 +21,16 @@
 #include "timeman.h"
 #include "variant.h"
 
+// The keys of a limit, as match_parse_limit reads them.
+static const char *const LIMIT_KEYS[] = {"nodes=", "depth=", "movetime=", "tc=", "byoyomi="};
+
+bool match_limit_key(const char *text) {
+    for (size_t i = 0; i < sizeof LIMIT_KEYS / sizeof *LIMIT_KEYS; i++)
+        if (strncmp(text, LIMIT_KEYS[i], strlen(LIMIT_KEYS[i])) == 0)
+            return true;
+    return false;
+}
+
 Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
     Limits l = {0};
     double base, inc, secs;
@@ -29,6 +39,9 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
     if (sscanf(text, "nodes=%ld%c", &l.nodes, &tail) == 1 && l.nodes > 0) {
         l.kind = LIMIT_NODES;
     } else if (sscanf(text, "depth=%d%c", &l.depth, &tail) == 1 && l.depth > 0) {
+        if (l.depth > DEPTH_MAX) // the same bound as every tool's depth
+            return error_set(err, STATUS_RANGE, "limit \"%s\": depth must be in 1..%d", text,
+                             DEPTH_MAX);
         l.kind = LIMIT_DEPTH;
     } else if (sscanf(text, "movetime=%lf%c", &secs, &tail) == 1 && secs > 0) {
         l.kind = LIMIT_MOVETIME;
@@ -290,6 +303,7 @@ cleanup:
             fclose(m->state);
         free(m->openings);
         free(m->done);
+        free(m->resumed);
         for (int i = 0; i < m->noutbox; i++)
             free(m->outbox[i]);
         free(m->outbox);

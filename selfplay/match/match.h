@@ -15,9 +15,12 @@
 #include "status.h"
 #include "uci_child.h"
 
+/// True when text starts with a limit's key (nodes=, depth=, movetime=, tc=, byoyomi=).
+bool match_limit_key(const char *text);
+
 /// Parses a limit: "nodes=N", "depth=D", "movetime=MS", "tc=BASE+INC" (seconds, e.g.
 /// "10+0.1"), or "byoyomi=BASE+PERIODSxSECS" (seconds, e.g. "300+3x30", Ttakji's clock).
-/// STATUS_SYNTAX or STATUS_RANGE with a message naming the text.
+/// STATUS_SYNTAX or STATUS_RANGE (depth past DEPTH_MAX) with a message naming the text.
 Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
 
 /// Told of a warning before the games (an engine that offers no UCI_Variant option).
@@ -60,9 +63,10 @@ typedef struct MatchConfig {
 } MatchConfig;
 
 /// The running totals, always from engine 0's side unless indexed by engine.
-/// Where config c's openings come from, for people: its file, the variant's compiled-in suite
-/// ("data/openings-janggi.fen"), "the formation pairings" or "the start position".
-const char *match_openings_source(const MatchConfig *c);
+/// Where config c's openings come from, for people, into out (len bytes): its file, the
+/// variant's suite compiled into the tool ("data/openings-janggi.fen (compiled in)": no file is
+/// read), "the formation pairings" or "the start position".
+void match_openings_source(const MatchConfig *c, char *out, size_t len);
 
 typedef struct MatchTally {
     int pairs_total;   // pairs in the whole match

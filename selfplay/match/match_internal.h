@@ -21,6 +21,13 @@ typedef struct Opening {
     char name[48];
 } Opening;
 
+// A pair line read back from the state file on resume: where its games lie in the PGN, and
+// the winners it records (checked against the PGN's tags: match_state_check_pgn).
+typedef struct StatePair {
+    int k, lineno, winner[2];
+    long long start, end; // PGN bytes of its two games
+} StatePair;
+
 // Everything the workers share; fields below `lock` are guarded by it.
 typedef struct Match {
     const MatchConfig *cfg;
@@ -41,6 +48,10 @@ typedef struct Match {
     long long pgn_end;   // PGN bytes that belong to recorded pairs (read back on resume)
     Sha256 pgn_hash;     // SHA-256 of those bytes so far (with a PGN)
     char pgn_digest[65]; // its hex digest, recorded with each pair in the state file
+    Sha256 state_hash;   // SHA-256 of the state file's bytes so far: each pair line's checksum
+    long long state_end; // state file bytes read back whole on resume (a cut last line is not)
+    StatePair *resumed;  // the pair lines read back, in the state file's order
+    int nresumed;
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
@@ -102,7 +113,8 @@ Status match_setup_variant_options(Match *m, ErrorInfo *err);
 Status match_setup_probe_engine(Match *m, int i, ErrorInfo *err);
 
 /// The writer lock beside the PGN ("PGN.lock"), or beside the state file without a PGN; none
-/// when the match writes no file. run_lock_take's errors.
+/// when the match writes no file. A missing folder is told naming the PGN (or state file);
+/// run_lock_take's errors.
 Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err);
 
 // ---- match_state.c: the resume state
@@ -111,16 +123,18 @@ Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err);
 Status match_state_check_fresh(const MatchConfig *c, ErrorInfo *err);
 
 /// Reads the finished pairs of an earlier run of the same match into the tally, with the PGN's
-/// recorded length and digest. STATUS_IO, STATUS_FORMAT (another match, an older format, a
-/// bad line) naming the file.
+/// recorded length and digest, each pair line's checksum checked first. STATUS_IO,
+/// STATUS_FORMAT (another match, an older format, an edited or bad line) naming the file and
+/// line.
 Status match_state_load(Match *m, ErrorInfo *err);
 
 /// On resume, the PGN begins with exactly the bytes the state file records (length and
-/// SHA-256); m->pgn_hash then holds them. STATUS_FORMAT naming both files.
+/// SHA-256), and each pair's two games there carry its round and the results its line records
+/// ([Round], [Result]); m->pgn_hash then holds those bytes. STATUS_FORMAT naming both files.
 Status match_state_check_pgn(Match *m, ErrorInfo *err);
 
 /// Opens the PGN and the state file: fresh, or for appending on resume (the PGN cut back to
-/// its recorded length). STATUS_IO naming the file.
+/// its recorded length, the state file to its last whole line). STATUS_IO naming the file.
 Status match_state_open(Match *m, ErrorInfo *err);
 
 /// Appends pair k's line to the state file (after its games are in the PGN).
@@ -138,6 +152,10 @@ void match_output_digest(Match *m);
 /// Appends a pair's PGN text to the PGN under the match's lock, its length and SHA-256
 /// carried on. STATUS_IO naming the PGN.
 Status match_output_append(Match *m, const char *text, size_t len, ErrorInfo *err);
+
+/// The folder of the file at path (given by flag) exists: STATUS_IO naming the flag, the path
+/// and the folder otherwise.
+Status match_output_check_folder(const char *flag, const char *path, ErrorInfo *err);
 
 /// Every file the match writes (--pgn, --state, --json) can be written: STATUS_IO naming it.
 Status match_output_check(const MatchConfig *c, ErrorInfo *err);

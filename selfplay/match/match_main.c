@@ -29,15 +29,27 @@ static Status engine_item(const char *a, EngineSpec *e, Limits *l, bool *has_lim
     const char *eq = strchr(a, '=');
     if (!eq)
         return error_set(err, STATUS_SYNTAX, "--engine: \"%s\" is not key=value", a);
+    int key = (int)(eq - a);
     if (strncmp(a, "cmd=", 4) == 0) {
         snprintf(e->cmd, sizeof e->cmd, "%s", eq + 1);
     } else if (strncmp(a, "name=", 5) == 0) {
         snprintf(e->name, sizeof e->name, "%s", eq + 1);
-    } else if (strncmp(a, "arg=", 4) == 0 && e->nargs < ENGINE_MAX_ARGS) {
+    } else if (strncmp(a, "arg=", 4) == 0) {
+        if (e->nargs == ENGINE_MAX_ARGS)
+            return error_set(err, STATUS_RANGE, "--engine: \"%s\": more than %d arg= items", a,
+                             ENGINE_MAX_ARGS);
         snprintf(e->args[e->nargs++], sizeof e->args[0], "%s", eq + 1);
-    } else if (strncmp(a, "option.", 7) == 0 && e->noptions < ENGINE_MAX_OPTIONS) {
-        snprintf(e->opt_name[e->noptions], sizeof e->opt_name[0], "%.*s", (int)(eq - a - 7), a + 7);
+    } else if (strncmp(a, "option.", 7) == 0) {
+        if (e->noptions == ENGINE_MAX_OPTIONS)
+            return error_set(err, STATUS_RANGE, "--engine: \"%s\": more than %d option. items", a,
+                             ENGINE_MAX_OPTIONS);
+        snprintf(e->opt_name[e->noptions], sizeof e->opt_name[0], "%.*s", key - 7, a + 7);
         snprintf(e->opt_value[e->noptions++], sizeof e->opt_value[0], "%s", eq + 1);
+    } else if (!match_limit_key(a)) {
+        return error_set(err, STATUS_SYNTAX,
+                         "--engine: unknown key '%.*s' in \"%s\" (keys: cmd, name, arg, "
+                         "option.X, and the limits nodes, depth, movetime, tc, byoyomi)",
+                         key, a, a);
     } else {
         Status st = match_parse_limit(a, l, err);
         if (st != STATUS_OK)
@@ -281,7 +293,9 @@ static void print_reasons(const MatchTally *t, const MatchConfig *c) {
 static void print_summary(const MatchTally *t, const MatchConfig *c) {
     printf("\n=== %s vs %s: %ld games, %d pairs (%d read back from the state file) ===\n",
            c->engine[0].name, c->engine[1].name, t->games, t->pairs_done, t->pairs_resumed);
-    printf("Openings: %s, %d random plies\n", match_openings_source(c), c->random_plies);
+    char openings[4200];
+    match_openings_source(c, openings, sizeof openings);
+    printf("Openings: %s, %d random plies\n", openings, c->random_plies);
     if (t->draws) {
         printf("Score %ld - %ld - %ld (wins - draws - losses, %.1f %%); the side moving first "
                "won %ld\n",

@@ -90,9 +90,31 @@ Status match_output_append(Match *m, const char *text, size_t len, ErrorInfo *er
     return STATUS_OK;
 }
 
+Status match_output_check_folder(const char *flag, const char *path, ErrorInfo *err) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return STATUS_OK; // the working folder
+    if (slash == dir)
+        slash[1] = '\0'; // "/file": the root
+    else
+        *slash = '\0';
+    struct stat sb;
+    if (stat(dir, &sb) != 0)
+        return error_set(err, STATUS_IO, "%s %s: its folder %s %s", flag, path, dir,
+                         errno == ENOENT ? "does not exist" : strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s %s: %s is not a folder", flag, path, dir);
+    return STATUS_OK;
+}
+
 // A file can be written at path (flag names it in the message): not a folder, and opened for
 // appending when it exists, or created (and removed again) in its folder when it does not.
 static Status check_writable(const char *flag, const char *path, ErrorInfo *err) {
+    Status st = match_output_check_folder(flag, path, err);
+    if (st != STATUS_OK)
+        return st;
     struct stat sb;
     bool exists = stat(path, &sb) == 0;
     if (!exists && errno != ENOENT)

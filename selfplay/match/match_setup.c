@@ -25,11 +25,15 @@ static bool plays_starts(const MatchConfig *c, const Variant *v) {
                             : openings_builtin_name(v) == NULL;
 }
 
-const char *match_openings_source(const MatchConfig *c) {
+void match_openings_source(const MatchConfig *c, char *out, size_t len) {
     const Variant *v = variant_or_default(c->variant);
     if (plays_starts(c, v))
-        return v->formation_count ? "the formation pairings" : "the start position";
-    return c->openings_path ? c->openings_path : openings_builtin_name(v);
+        snprintf(out, len, "%s",
+                 v->formation_count ? "the formation pairings" : "the start position");
+    else if (c->openings_path)
+        snprintf(out, len, "%s", c->openings_path);
+    else // the suite's source file named, but the binary's copy played
+        snprintf(out, len, "%s (compiled in)", openings_builtin_name(v));
 }
 
 Status match_setup_openings(Match *m, ErrorInfo *err) {
@@ -173,6 +177,10 @@ Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err) {
     *lock = NULL;
     if (!target)
         return STATUS_OK;
+    // The lock is the first file touched: a missing folder is told as the user named it.
+    Status st = match_output_check_folder(c->pgn_path ? "--pgn" : "--state", target, err);
+    if (st != STATUS_OK)
+        return st;
     char path[4200];
     if (snprintf(path, sizeof path, "%s.lock", target) >= (int)sizeof path)
         return error_set(err, STATUS_RANGE, "%.200s...: path too long", target);

@@ -14,10 +14,15 @@
 #include "rules.h"
 #include "variant.h"
 
-// Format 3: each pair's line ends with the PGN's length and SHA-256 at that pair (format 2
-// had the length alone; its files are refused: match_state_load).
-static const char STATE_MAGIC[] = "hansu-match-state 3";
-static const char STATE_MAGIC_2[] = "hansu-match-state 2";
+// Format 4: each pair's line ends with the PGN's length and SHA-256 at that pair, then a
+// checksum: the SHA-256 of the state file's bytes before the line and of the line up to it, so
+// a hand-edited result (or a line deleted, moved or copied) is refused rather than counted.
+// Older formats are refused by name (match_state_load): 2 had no digest of the PGN, 3 no
+// checksum of its own lines, so neither can vouch for the results it holds.
+static const char STATE_MAGIC[] = "hansu-match-state 4";
+static const char *const STATE_OLDER[] = {"hansu-match-state 2", "hansu-match-state 3"};
+static const char *const STATE_OLDER_WHY[] = {"no digest of the PGN to check it by",
+                                              "no checksum of its lines to vouch for the results"};
 
 // The line that names the match in the state file; a resume must find the same line.
 static void state_identity(const Match *m, char *out, size_t len) {
@@ -39,7 +44,45 @@ static void state_identity(const Match *m, char *out, size_t len) {
     }
 }
 
-// Reads the finished pairs of an earlier run of the same match.
+// "resume: <path> is the state file of an older hansu-match ..." when line is an older
+// format's first line; STATUS_OK otherwise.
+static Status refuse_older(const char *path, const char *line, ErrorInfo *err) {
+    for (size_t i = 0; i < sizeof STATE_OLDER / sizeof *STATE_OLDER; i++)
+        if (strncmp(line, STATE_OLDER[i], strlen(STATE_OLDER[i])) == 0)
+            return error_set(err, STATUS_FORMAT,
+                             "resume: %s is the state file of an older hansu-match (%s: %s); "
+                             "finish that match with the hansu-match that began it, or start "
+                             "afresh with another --pgn",
+                             path, STATE_OLDER[i], STATE_OLDER_WHY[i]);
+    return STATUS_OK;
+}
+
+// Hex SHA-256 of the state file's bytes so far (*h, left as it was) and then len bytes of text.
+static void line_checksum(const Sha256 *h, const char *text, size_t len, char hex[65]) {
+    Sha256 copy = *h;
+    sha256_update(&copy, text, len);
+    sha256_final(&copy, hex);
+}
+
+// Pair line text (its checksum checked, its newline cut) into k, g, *pgn_end and digest; false
+// when a field is missing, extra or out of range.
+static bool parse_pair(Match *m, const char *text, int *k, GameRecord g[2], long long *pgn_end,
+                       char digest[72]) {
+    char r0[32], r1[32];
+    int used = -1;
+    if (sscanf(text, "pair %d %d %31s %d %d %31s %d %lld %71s%n", k, &g[0].winner, r0, &g[0].plies,
+               &g[1].winner, r1, &g[1].plies, pgn_end, digest, &used) != 9 ||
+        text[used] != '\0')
+        return false;
+    return strlen(digest) == 64 && strspn(digest, "0123456789abcdef") == 64 &&
+           *pgn_end >= m->pgn_end && *k >= 0 && *k < m->tally.pairs_total && !m->done[*k] &&
+           g[0].winner <= 1 && g[1].winner <= 1 && g[0].winner >= GAME_DRAWN &&
+           g[1].winner >= GAME_DRAWN && (g[0].reason = rules_reason_parse(r0)) &&
+           (g[1].reason = rules_reason_parse(r1)) && g[0].plies >= 0 && g[1].plies >= 0;
+}
+
+// Reads the finished pairs of an earlier run of the same match. Each pair line's checksum is
+// checked before its results are taken: a result edited by hand would otherwise be counted.
 Status match_state_load(Match *m, ErrorInfo *err) {
     const char *path = m->cfg->state_path;
     FILE *f = fopen(path, "r");
@@ -48,44 +91,76 @@ Status match_state_load(Match *m, ErrorInfo *err) {
     char line[640], ident[512];
     Status st = STATUS_OK;
     state_identity(m, ident, sizeof ident);
+    sha256_init(&m->state_hash);
+    // The first two lines: the format, then the match's identity.
     bool head = fgets(line, sizeof line, f) != NULL;
-    if (head && strncmp(line, STATE_MAGIC_2, strlen(STATE_MAGIC_2)) == 0) {
-        st = error_set(err, STATUS_FORMAT,
-                       "resume: %s is the state file of an older hansu-match (%s: no digest of "
-                       "the PGN to check it by); finish that match with the hansu-match that "
-                       "began it, or start afresh with another --pgn",
-                       path, STATE_MAGIC_2);
+    if (head && (st = refuse_older(path, line, err)) != STATUS_OK)
         goto cleanup;
+    bool same = head && strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) == 0 &&
+                strcmp(line + strlen(STATE_MAGIC), "\n") == 0;
+    if (same) {
+        sha256_update(&m->state_hash, line, strlen(line));
+        same = fgets(line, sizeof line, f) != NULL;
     }
-    if (!head || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 ||
-        !fgets(line, sizeof line, f) || (line[strcspn(line, "\n")] = '\0', strcmp(line, ident))) {
+    if (same) {
+        sha256_update(&m->state_hash, line, strlen(line));
+        line[strcspn(line, "\n")] = '\0';
+        same = strcmp(line, ident) == 0;
+    }
+    if (!same) {
         st = error_set(err, STATUS_FORMAT, "resume: %s is not the state of this match (%s)", path,
                        ident);
         goto cleanup;
     }
+    m->state_end = (long long)m->state_hash.length;
     for (int lineno = 3; fgets(line, sizeof line, f); lineno++) {
+        size_t len = strlen(line);
+        if (line[len - 1] != '\n' && feof(f))
+            break; // a last line cut short by the interruption: that pair is replayed
+        if (line[len - 1] != '\n') {
+            st = error_set(err, STATUS_FORMAT, "resume: %s:%d: line too long \"%.60s\"", path,
+                           lineno, line);
+            goto cleanup;
+        }
+        line[len - 1] = '\0';
+        char *sum = strrchr(line, ' '), hex[65];
+        if (sum)
+            line_checksum(&m->state_hash, line, (size_t)(sum - line), hex);
+        if (!sum || strcmp(sum + 1, hex) != 0) {
+            st = error_set(err, STATUS_FORMAT,
+                           "resume: %s:%d: the line's checksum does not match (edited by hand?), "
+                           "so its results cannot be counted: \"%.60s\"; restore the state file "
+                           "or start afresh with another --pgn",
+                           path, lineno, line);
+            goto cleanup;
+        }
+        *sum = '\0';
         int k;
-        char r0[32], r1[32];
         GameRecord g[2];
         long long pgn_end;
         char digest[72];
-        if (sscanf(line, "pair %d %d %31s %d %d %31s %d %lld %71s", &k, &g[0].winner, r0,
-                   &g[0].plies, &g[1].winner, r1, &g[1].plies, &pgn_end, digest) != 9 ||
-            strlen(digest) != 64 || strspn(digest, "0123456789abcdef") != 64 ||
-            pgn_end < m->pgn_end || k < 0 || k >= m->tally.pairs_total || m->done[k] ||
-            g[0].winner > 1 || g[1].winner > 1 || g[0].winner < GAME_DRAWN ||
-            g[1].winner < GAME_DRAWN || !(g[0].reason = rules_reason_parse(r0)) ||
-            !(g[1].reason = rules_reason_parse(r1))) {
-            if (!strchr(line, '\n'))
-                break; // a last line cut short by the interruption: that pair is replayed
+        if (!parse_pair(m, line, &k, g, &pgn_end, digest)) {
             st = error_set(err, STATUS_FORMAT, "resume: %s:%d: bad line \"%.60s\"", path, lineno,
                            line);
             goto cleanup;
         }
+        if (!m->resumed &&
+            !(m->resumed = calloc((size_t)m->tally.pairs_total, sizeof *m->resumed))) {
+            st = error_set(err, STATUS_NOMEM, "resume: out of memory");
+            goto cleanup;
+        }
+        m->resumed[m->nresumed++] = (StatePair){.k = k,
+                                                .lineno = lineno,
+                                                .winner = {g[0].winner, g[1].winner},
+                                                .start = m->pgn_end,
+                                                .end = pgn_end};
         match_tally_pair(m, k, g);
         m->tally.pairs_resumed++;
         m->pgn_end = pgn_end; // the lines are written in the PGN's order: the last one counts
         memcpy(m->pgn_digest, digest, sizeof m->pgn_digest);
+        *sum = ' ', line[len - 1] = '\n';
+        sha256_update(&m->state_hash, line, len);
+        m->state_end += (long long)len;
     }
 cleanup:
     fclose(f);
@@ -147,6 +222,80 @@ static Status hash_prefix(const char *path, long long len, Sha256 *h, ErrorInfo 
     return STATUS_OK;
 }
 
+// The value of the n-th (0-based) tag line `[name "value"]` of text (len bytes) into out;
+// false when there are not that many.
+static bool tag_value(const char *text, size_t len, const char *name, int n, char *out,
+                      size_t cap) {
+    char head[32];
+    int hl = snprintf(head, sizeof head, "[%s \"", name);
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t line = nl ? (size_t)(nl - (text + at)) : len - at;
+        if (line > (size_t)hl && memcmp(text + at, head, (size_t)hl) == 0 && n-- == 0) {
+            size_t vl = strcspn(text + at + hl, "\"\n");
+            snprintf(out, cap, "%.*s", (int)(vl < cap ? vl : cap - 1), text + at + hl);
+            return true;
+        }
+        at += line + 1;
+    }
+    return false;
+}
+
+// Pair p's games in the PGN (text: its bytes) against its state line: two games, round k + 1,
+// results that give the winners the line records (game i: engine i is White, Cho).
+static bool pair_agrees(const StatePair *p, const char *text, size_t len) {
+    char round[16], result[16], want[16];
+    snprintf(want, sizeof want, "%d", p->k + 1);
+    for (int i = 0; i < 2; i++) {
+        if (!tag_value(text, len, "Round", i, round, sizeof round) || strcmp(round, want) ||
+            !tag_value(text, len, "Result", i, result, sizeof result))
+            return false;
+        int winner = !strcmp(result, "1/2-1/2") ? GAME_DRAWN
+                     : !strcmp(result, "1-0")   ? i
+                     : !strcmp(result, "0-1")   ? 1 - i
+                                                : -2;
+        if (winner != p->winner[i])
+            return false;
+    }
+    return !tag_value(text, len, "Result", 2, result, sizeof result); // no third game
+}
+
+// Every resumed pair's games in the PGN (whose bytes the digest has vouched for) carry the
+// results its state line records: a line edited with its checksum made anew still disagrees
+// with the games.
+static Status check_results(Match *m, ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
+    FILE *f = m->nresumed ? fopen(c->pgn_path, "rb") : NULL;
+    if (m->nresumed && !f)
+        return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, strerror(errno));
+    Status st = STATUS_OK;
+    char *text = NULL;
+    for (int i = 0; i < m->nresumed && st == STATUS_OK; i++) {
+        const StatePair *p = &m->resumed[i];
+        size_t len = (size_t)(p->end - p->start);
+        if (len == 0)
+            continue; // played without a PGN (--state alone), resumed with one
+        char *grown = realloc(text, len + 1);
+        if (!grown) {
+            st = error_set(err, STATUS_NOMEM, "resume: out of memory");
+            break;
+        }
+        text = grown;
+        if (fseeko(f, (off_t)p->start, SEEK_SET) != 0 || fread(text, 1, len, f) != len)
+            st = error_set(err, STATUS_IO, "PGN %s: read failed", c->pgn_path);
+        else if (!pair_agrees(p, text, len))
+            st = error_set(err, STATUS_FORMAT,
+                           "resume: %s:%d: pair %d's results (%d, %d) are not those of its games "
+                           "in PGN %s (their [Round] and [Result] tags); restore the state file "
+                           "or start afresh with another --pgn",
+                           c->state_path, p->lineno, p->k, p->winner[0], p->winner[1], c->pgn_path);
+    }
+    free(text);
+    if (f)
+        fclose(f);
+    return st;
+}
+
 // On resume the PGN must begin with exactly the bytes the state file records for its finished
 // pairs: as many (shorter, it was cut or replaced: appending would leave a hole and lose games
 // the totals still count), and the same (SHA-256: an edit, even of the same size, would make
@@ -179,7 +328,7 @@ Status match_state_check_pgn(Match *m, ErrorInfo *err) {
                          "it was edited; restore the PGN or start afresh with another --pgn",
                          c->pgn_path, c->state_path, m->pgn_end, hex, m->pgn_digest);
     m->pgn_hash = h;
-    return STATUS_OK;
+    return check_results(m, err);
 }
 
 // Opens the PGN and the state file: fresh, or for appending on resume.
@@ -195,27 +344,37 @@ Status match_state_open(Match *m, ErrorInfo *err) {
         return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, strerror(errno));
     if (!c->state_path)
         return STATUS_OK;
+    // A last line cut short by a hard kill is cut away, so the next line starts on its own.
+    if (c->resume && truncate(c->state_path, (off_t)m->state_end) != 0)
+        return error_set(err, STATUS_IO, "state %s: truncate: %s", c->state_path, strerror(errno));
     if (!(m->state = fopen(c->state_path, mode)))
         return error_set(err, STATUS_IO, "state %s: %s", c->state_path, strerror(errno));
     if (!c->resume) {
-        char ident[512];
+        char ident[512], head[600];
         state_identity(m, ident, sizeof ident);
-        fprintf(m->state, "%s\n%s\n", STATE_MAGIC, ident);
+        snprintf(head, sizeof head, "%s\n%s\n", STATE_MAGIC, ident);
+        sha256_init(&m->state_hash);
+        sha256_update(&m->state_hash, head, strlen(head));
+        fputs(head, m->state);
         fflush(m->state);
     }
     return STATUS_OK;
 }
 
 // Writes pair k's line to the state file, after its games are in the PGN: a pair counts as
-// finished only when its games are there.
+// finished only when its games are there. The line ends with its checksum (STATE_MAGIC).
 Status match_state_write_pair(Match *m, int k, const GameRecord g[2], ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
-    if (m->state) {
-        fprintf(m->state, "pair %d %d %s %d %d %s %d %lld %s\n", k, g[0].winner,
-                rules_reason_name(g[0].reason), g[0].plies, g[1].winner,
-                rules_reason_name(g[1].reason), g[1].plies, m->pgn_end, m->pgn_digest);
-        if (fflush(m->state) != 0)
-            return error_set(err, STATUS_IO, "state %s: write failed", c->state_path);
-    }
+    if (!m->state)
+        return STATUS_OK;
+    char line[640], hex[65];
+    int n = snprintf(line, sizeof line, "pair %d %d %s %d %d %s %d %lld %s", k, g[0].winner,
+                     rules_reason_name(g[0].reason), g[0].plies, g[1].winner,
+                     rules_reason_name(g[1].reason), g[1].plies, m->pgn_end, m->pgn_digest);
+    line_checksum(&m->state_hash, line, (size_t)n, hex);
+    n += snprintf(line + n, sizeof line - (size_t)n, " %s\n", hex);
+    sha256_update(&m->state_hash, line, (size_t)n);
+    if (fputs(line, m->state) == EOF || fflush(m->state) != 0)
+        return error_set(err, STATUS_IO, "state %s: write failed", c->state_path);
     return STATUS_OK;
 }

@@ -173,6 +173,9 @@ static void test_help(void **state) {
     }
     assert_non_null(strstr(text, "  --games N         games [32]\n"));
     assert_non_null(strstr(text, "validation share\n                    of the games\n"));
+    // Hostile trial: a flag given twice took its last value without a word anywhere a person
+    // reads; the help says so now.
+    assert_non_null(strstr(text, "A flag given twice counts once, with its last value"));
     free(text);
 }
 

@@ -591,6 +591,30 @@ static void test_tune_variant(void **state) {
     assert_non_null(strstr(out, "fixture.h5 holds janggi games, the fit is xiangqi"));
     assert_int_equal(
         run_tune(fx, "--dry-run --variant janggi --freeze points_late", out, sizeof out), 0);
+    // Hostile trial: the variant in any case, as UCI takes it (XIANGQI was refused).
+    assert_int_equal(run_tune(fx, "--dry-run --variant XIANGQI --freeze tempo", out, sizeof out),
+                     1);
+    assert_non_null(strstr(out, "fixture.h5 holds janggi games, the fit is xiangqi"));
+}
+
+// Hostile trial: --freeze '' was accepted (nothing frozen), and --valid 1 was refused only
+// after the data was read. Both are refused at once, naming the flag.
+static void test_tune_flags_checked_first(void **state) {
+    Fixture *fx = *state;
+    char out[8192];
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"--dry-run --freeze ''", "--freeze '': an empty list of terms"},
+        {"--dry-run --freeze material,", "--freeze 'material,': an empty term"},
+        {"--dry-run --freeze material,,tempo", "an empty term in the list"},
+        {"--dry-run --valid 1", "--valid 1: must be in 0..1, below 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run_tune(fx, cases[i].args, out, sizeof out), 2);
+        if (!strstr(out, cases[i].want) || strstr(out, "loaded"))
+            fail_msg("%s: %s", cases[i].args, out);
+    }
 }
 
 // Xiangqi data (hansu-selfplay --variant xiangqi, seed 1 draws 3 of 8 games): a drawn game's
@@ -733,6 +757,7 @@ int main(void) {
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
         cmocka_unit_test(test_coverage_warning_and_l2),
         cmocka_unit_test(test_tune_variant),
+        cmocka_unit_test(test_tune_flags_checked_first),
         cmocka_unit_test(test_xiangqi_draws_and_mixing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

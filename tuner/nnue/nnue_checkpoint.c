@@ -24,17 +24,30 @@ static void settings(const NnueTrainConfig *c, char out[CKPT_SETTINGS]) {
              (unsigned long long)c->seed);
 }
 
-// Names the first setting (name=value word) where the checkpoint's and this run's differ.
-static Status settings_differ(const char *path, const char *was, const char *now, ErrorInfo *err) {
+// Names the first setting (name=value word) where the checkpoint's and this run's differ;
+// STATUS_OK when none does. With skip_s the sigmoid scale is left out: a run that fits it
+// knows it only once the data is read (nnue_checkpoint_load compares it then).
+static Status settings_differ(const char *path, const char *was, const char *now, bool skip_s,
+                              ErrorInfo *err) {
     char a[CKPT_SETTINGS], b[CKPT_SETTINGS];
     memcpy(a, was, CKPT_SETTINGS), memcpy(b, now, CKPT_SETTINGS);
     a[CKPT_SETTINGS - 1] = '\0';
     char *sa, *sb, *wa = strtok_r(a, " ", &sa), *wb = strtok_r(b, " ", &sb);
-    while (wa && wb && strcmp(wa, wb) == 0)
+    while (wa && wb &&
+           (strcmp(wa, wb) == 0 || (skip_s && !strncmp(wa, "s=", 2) && !strncmp(wb, "s=", 2))))
         wa = strtok_r(NULL, " ", &sa), wb = strtok_r(NULL, " ", &sb);
+    if (!wa && !wb)
+        return STATUS_OK;
     return error_set(err, STATUS_FORMAT,
                      "%s: written with %s, this run has %s: --resume needs the same settings", path,
                      wa ? wa : "(none)", wb ? wb : "(none)");
+}
+
+// Bytes before the CRC of a checkpoint for cfg.
+static size_t checkpoint_body(const NnueTrainConfig *cfg) {
+    size_t n = float_net_params(NNUE_INPUTS, cfg->hidden);
+    return 8 + 4 + CKPT_SETTINGS + 4 + 8 + (size_t)cfg->epochs * sizeof(NnueEpoch) +
+           3 * n * sizeof(float);
 }
 
 typedef struct Cursor {
@@ -49,8 +62,7 @@ static void put(Cursor *c, const void *src, size_t len) {
 Status nnue_checkpoint_save(const NnueTrainer *t, const char *path, ErrorInfo *err) {
     char set[CKPT_SETTINGS];
     settings(&t->cfg, set);
-    const size_t ne = (size_t)t->cfg.epochs, n = t->net.n;
-    size_t len = 8 + 4 + CKPT_SETTINGS + 4 + 8 + ne * sizeof(NnueEpoch) + 3 * n * sizeof(float);
+    const size_t ne = (size_t)t->cfg.epochs, n = t->net.n, len = checkpoint_body(&t->cfg);
     uint8_t *buf = malloc(len + 4);
     if (!buf)
         return error_set(err, STATUS_NOMEM, "%s: out of memory writing the checkpoint", path);
@@ -84,29 +96,49 @@ static Status read_file(const char *path, uint8_t **buf, size_t *len, ErrorInfo 
     return s;
 }
 
-Status nnue_checkpoint_load(NnueTrainer *t, const char *path, ErrorInfo *err) {
-    uint8_t *buf = NULL;
+// Reads the checkpoint at path into *buf (malloc'd) and checks it against cfg: a checkpoint
+// of this version, the same settings (the sigmoid scale aside with skip_s), the size of a
+// checkpoint of this net, its CRC. *buf is NULL on error.
+static Status read_checked(const NnueTrainConfig *cfg, const char *path, bool skip_s, uint8_t **buf,
+                           ErrorInfo *err) {
     size_t len = 0;
-    Status s = read_file(path, &buf, &len, err);
+    *buf = NULL;
+    Status s = read_file(path, buf, &len, err);
     char set[CKPT_SETTINGS];
-    settings(&t->cfg, set);
-    const size_t ne = (size_t)t->cfg.epochs, n = t->net.n;
-    size_t want = 8 + 4 + CKPT_SETTINGS + 4 + 8 + ne * sizeof(NnueEpoch) + 3 * n * sizeof(float);
-    uint32_t version = 0, crc = 0, epoch = 0;
-    if (s == STATUS_OK && (len < 12 || memcmp(buf, CKPT_MAGIC, 8) != 0))
+    settings(cfg, set);
+    const size_t want = checkpoint_body(cfg);
+    uint32_t version = 0, crc = 0;
+    if (s == STATUS_OK && (len < 12 || memcmp(*buf, CKPT_MAGIC, 8) != 0))
         s = error_set(err, STATUS_FORMAT, "%s: not a hansu-nnue checkpoint", path);
-    if (s == STATUS_OK && (memcpy(&version, buf + 8, 4), version != CKPT_VERSION))
+    if (s == STATUS_OK && (memcpy(&version, *buf + 8, 4), version != CKPT_VERSION))
         s = error_set(err, STATUS_FORMAT, "%s: checkpoint version %u, this trainer writes %d", path,
                       version, CKPT_VERSION);
-    if (s == STATUS_OK && len >= 12 + CKPT_SETTINGS && memcmp(buf + 12, set, CKPT_SETTINGS) != 0)
-        s = settings_differ(path, (const char *)buf + 12, set, err);
+    if (s == STATUS_OK && len >= 12 + CKPT_SETTINGS)
+        s = settings_differ(path, (const char *)*buf + 12, set, skip_s, err);
     if (s == STATUS_OK && len != want + 4)
         s = error_set(err, STATUS_FORMAT, "%s: %zu bytes, a checkpoint of this net has %zu", path,
                       len, want + 4);
-    if (s == STATUS_OK && (memcpy(&crc, buf + want, 4), crc != nnue_crc32(buf, want)))
+    if (s == STATUS_OK && (memcpy(&crc, *buf + want, 4), crc != nnue_crc32(*buf, want)))
         s = error_set(err, STATUS_FORMAT, "%s: checksum mismatch: damaged", path);
+    if (s != STATUS_OK)
+        free(*buf), *buf = NULL;
+    return s;
+}
+
+Status nnue_checkpoint_check(const NnueTrainConfig *cfg, const char *path, ErrorInfo *err) {
+    uint8_t *buf;
+    Status s = read_checked(cfg, path, cfg->s <= 0, &buf, err);
+    free(buf);
+    return s;
+}
+
+Status nnue_checkpoint_load(NnueTrainer *t, const char *path, ErrorInfo *err) {
+    uint8_t *buf;
+    Status s = read_checked(&t->cfg, path, false, &buf, err);
     if (s == STATUS_OK) {
+        const size_t ne = (size_t)t->cfg.epochs, n = t->net.n;
         const uint8_t *p = buf + 12 + CKPT_SETTINGS;
+        uint32_t epoch;
         memcpy(&epoch, p, 4), memcpy(&t->step, p + 4, 8), p += 12;
         t->epoch = (int)epoch;
         memcpy(t->epochs, p, ne * sizeof *t->epochs), p += ne * sizeof *t->epochs;

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "flags.h"
 #include "nnue.h"
 #include "nnue_data.h"
 #include "nnue_train.h"
@@ -31,47 +32,55 @@ typedef struct Options {
     char csv_buf[1024], ckpt_buf[1024];
 } Options;
 
-typedef enum { F_INT, F_DOUBLE, F_U64, F_SIZE, F_STR, F_ON, F_OFF } FlagKind;
-
-typedef struct Flag {
-    const char *name;
-    FlagKind kind;
-    size_t offset; // into Options
-    double lo, hi;
-    const char *help;
-} Flag;
-
-#define OPT(field) offsetof(Options, field)
+#define OPT(field) FLAG_DEST(Options, field)
+// The flags, read by engine/flags.c like every tool's (defaults in brackets).
 static const Flag FLAGS[] = {
-    {"--out", F_STR, OPT(out), 0, 0, "FILE.nnue  the net to write (required)"},
-    {"--variant", F_STR, OPT(filter.variant), 0, 0, "V  janggi or xiangqi [janggi]"},
-    {"--epochs", F_INT, OPT(train.epochs), 1, 100000, "N  passes over the training set [10]"},
-    {"--batch", F_INT, OPT(train.batch), 1, 1 << 24, "N  positions per step [16384]"},
-    {"--threads", F_INT, OPT(train.threads), 1, THREADS_MAX, "T  OpenMP threads [1]"},
-    {"--lr", F_DOUBLE, OPT(train.lr), 0, 10, "X  first learning rate [0.001]"},
-    {"--lr-min", F_DOUBLE, OPT(train.lr_min), 0, 10, "X  last (cosine schedule) [0.00001]"},
-    {"--weight-decay", F_DOUBLE, OPT(train.weight_decay), 0, 1, "X  AdamW decay [0.01]"},
-    {"--lambda", F_DOUBLE, OPT(train.lambda), 0, 1, "X  weight of the game result [0.5]"},
-    {"--sigmoid-s", F_DOUBLE, OPT(train.s), 1, 100000, "CP  sigmoid scale of scores [fitted]"},
-    {"--scale", F_INT, OPT(train.scale), 1, 100000, "CP  centipawns per net output unit [400]"},
-    {"--seed", F_U64, OPT(train.seed), 0, 0, "S  weights, shuffles and split [1]"},
-    {"--skip-plies", F_INT, OPT(filter.skip_plies), 0, 10000,
-     "N  drop each game's first plies [8]"},
-    {"--max-score", F_INT, OPT(filter.max_score), -1, 40000,
-     "CP  drop |score| above (-1 none) [3000]"},
-    {"--skip-check", F_ON, OPT(filter.skip_check), 0, 0, "  drop positions in check [on]"},
-    {"--keep-check", F_OFF, OPT(filter.skip_check), 0, 0, "  keep them"},
-    {"--skip-capture", F_ON, OPT(filter.skip_capture), 0, 0, "  drop best-move captures [on]"},
-    {"--keep-capture", F_OFF, OPT(filter.skip_capture), 0, 0, "  keep them"},
-    {"--mirror", F_ON, OPT(filter.mirror), 0, 0, "  add each training position's mirror [on]"},
-    {"--no-mirror", F_OFF, OPT(filter.mirror), 0, 0, "  train on the positions as played"},
-    {"--valid", F_DOUBLE, OPT(filter.valid_fraction), 0.001, 0.9, "F  games held out [0.1]"},
-    {"--max-positions", F_SIZE, OPT(filter.max_positions), 0, 0, "N  positions kept at most [all]"},
-    {"--quant-bound", F_DOUBLE, OPT(quant_bound), 0, 100000, "CP  max |float - quantised| [64]"},
-    {"--csv", F_STR, OPT(csv), 0, 0, "FILE  loss per epoch [OUT.csv]"},
-    {"--checkpoint", F_STR, OPT(checkpoint), 0, 0, "FILE  state after each epoch [OUT.ckpt]"},
-    {"--resume", F_ON, OPT(resume), 0, 0, "  continue from the checkpoint"},
-    {"--json", F_STR, OPT(json), 0, 0, "FILE  summary for programs (docs/json-outputs.md)"},
+    {"--out", FLAG_PATH, OPT(out), .meta = "FILE.nnue", .help = "the net to write (required)"},
+    {"--variant", FLAG_STRING, OPT(filter.variant), .meta = "V",
+     .help = "janggi or xiangqi [janggi]"},
+    {"--epochs", FLAG_INT, OPT(train.epochs), .lo = 1, .hi = 100000, .meta = "N",
+     .help = "passes over the training set [10]"},
+    {"--batch", FLAG_INT, OPT(train.batch), .lo = 1, .hi = 1 << 24, .meta = "N",
+     .help = "positions per step [16384]"},
+    {"--threads", FLAG_INT, OPT(train.threads), .lo = 1, .hi = THREADS_MAX, .meta = "T",
+     .help = "OpenMP threads [1]"},
+    {"--lr", FLAG_DOUBLE, OPT(train.lr), .dlo = 0, .dhi = 10, .meta = "X",
+     .help = "first learning rate [0.001]"},
+    {"--lr-min", FLAG_DOUBLE, OPT(train.lr_min), .dlo = 0, .dhi = 10, .meta = "X",
+     .help = "last (cosine schedule) [0.00001]"},
+    {"--weight-decay", FLAG_DOUBLE, OPT(train.weight_decay), .dlo = 0, .dhi = 1, .meta = "X",
+     .help = "AdamW decay [0.01]"},
+    {"--lambda", FLAG_DOUBLE, OPT(train.lambda), .dlo = 0, .dhi = 1, .meta = "X",
+     .help = "weight of the game result [0.5]"},
+    {"--sigmoid-s", FLAG_DOUBLE, OPT(train.s), .dlo = 1, .dhi = 100000, .meta = "CP",
+     .help = "sigmoid scale of scores [fitted]"},
+    {"--scale", FLAG_INT, OPT(train.scale), .lo = 1, .hi = 100000, .meta = "CP",
+     .help = "centipawns per net output unit [400]"},
+    {"--seed", FLAG_UINT, OPT(train.seed), .max = UINT64_MAX, .meta = "S",
+     .help = "weights, shuffles and split [1]"},
+    {"--skip-plies", FLAG_INT, OPT(filter.skip_plies), .lo = 0, .hi = 10000, .meta = "N",
+     .help = "drop each game's first plies [8]"},
+    {"--max-score", FLAG_INT, OPT(filter.max_score), .lo = -1, .hi = 40000, .meta = "CP",
+     .help = "drop |score| above (-1 none) [3000]"},
+    {"--skip-check", FLAG_BOOL, OPT(filter.skip_check), .help = "drop positions in check [on]"},
+    {"--keep-check", FLAG_BOOL, OPT(filter.skip_check), .off = true, .help = "keep them"},
+    {"--skip-capture", FLAG_BOOL, OPT(filter.skip_capture), .help = "drop best-move captures [on]"},
+    {"--keep-capture", FLAG_BOOL, OPT(filter.skip_capture), .off = true, .help = "keep them"},
+    {"--mirror", FLAG_BOOL, OPT(filter.mirror), .help = "add each training position's mirror [on]"},
+    {"--no-mirror", FLAG_BOOL, OPT(filter.mirror), .off = true,
+     .help = "train on the positions as played"},
+    {"--valid", FLAG_DOUBLE, OPT(filter.valid_fraction), .dlo = 0.001, .dhi = 0.9, .meta = "F",
+     .help = "games held out [0.1]"},
+    {"--max-positions", FLAG_UINT, OPT(filter.max_positions), .max = INT64_MAX, .meta = "N",
+     .help = "positions kept at most [all]"},
+    {"--quant-bound", FLAG_DOUBLE, OPT(quant_bound), .dlo = 0, .dhi = 100000, .meta = "CP",
+     .help = "max |float - quantised| [64]"},
+    {"--csv", FLAG_PATH, OPT(csv), .meta = "FILE", .help = "loss per epoch [OUT.csv]"},
+    {"--checkpoint", FLAG_PATH, OPT(checkpoint), .meta = "FILE",
+     .help = "state after each epoch [OUT.ckpt]"},
+    {"--resume", FLAG_BOOL, OPT(resume), .help = "continue from the checkpoint"},
+    {"--json", FLAG_PATH, OPT(json), .meta = "FILE",
+     .help = "summary for programs (docs/json-outputs.md)"},
 };
 #undef OPT
 
@@ -79,66 +88,20 @@ static void usage(FILE *f) {
     fputs("usage: hansu-nnue --out NET.nnue [options] FILE.h5|RUN_DIR...\n"
           "trains the NNUE evaluation from self-play shards (docs/nnue.md)\n\noptions:\n",
           f);
-    for (size_t i = 0; i < sizeof FLAGS / sizeof FLAGS[0]; i++)
-        fprintf(f, "  %s %s\n", FLAGS[i].name, FLAGS[i].help);
-    fputs("  --help  this text\n", f);
-}
-
-static Status set_flag(Options *o, const Flag *fl, const char *v, ErrorInfo *err) {
-    char *at = (char *)o + fl->offset;
-    int64_t i64;
-    Status s = STATUS_OK;
-    switch (fl->kind) {
-    case F_INT:
-        return cli_parse_int(fl->name, v, (int)fl->lo, (int)fl->hi, (int *)at, err);
-    case F_DOUBLE:
-        return cli_parse_double(fl->name, v, fl->lo, fl->hi, (double *)at, err);
-    case F_U64:
-        return cli_parse_u64(fl->name, v, UINT64_MAX, (uint64_t *)at, err);
-    case F_SIZE:
-        if ((s = cli_parse_i64(fl->name, v, 0, INT64_MAX, &i64, err)) == STATUS_OK)
-            *(size_t *)at = (size_t)i64;
-        return s;
-    case F_STR:
-        *(const char **)at = v;
-        return STATUS_OK;
-    case F_ON:
-    case F_OFF:
-        *(bool *)at = fl->kind == F_ON;
-        return STATUS_OK;
-    }
-    return s;
+    flags_help(f, FLAGS, FLAGS_COUNT(FLAGS), 22);
 }
 
 // 0: go on; 1: --help; -1: bad command line (message printed).
 static int parse_args(int argc, char **argv, Options *o) {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return usage(stdout), 1;
-        if (a[0] != '-') {
-            o->inputs[o->ninputs++] = argv[i];
-            continue;
-        }
-        const Flag *fl = NULL;
-        for (size_t k = 0; k < sizeof FLAGS / sizeof FLAGS[0] && !fl; k++)
-            if (!strcmp(a, FLAGS[k].name))
-                fl = &FLAGS[k];
-        if (!fl) {
-            fprintf(stderr, "hansu-nnue: unknown option '%s' (see --help)\n", a);
-            return -1;
-        }
-        bool takes = fl->kind != F_ON && fl->kind != F_OFF;
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "hansu-nnue: %s needs a value (see --help)\n", a);
-            return -1;
-        }
-        ErrorInfo err;
-        if (set_flag(o, fl, takes ? argv[++i] : NULL, &err) != STATUS_OK) {
-            fprintf(stderr, "hansu-nnue: %s\n", err.msg);
-            return -1;
-        }
+    FlagResult res = {.pos = o->inputs};
+    ErrorInfo err;
+    if (flags_parse(FLAGS, FLAGS_COUNT(FLAGS), argc, argv, 1, o, &res, &err) != STATUS_OK) {
+        fprintf(stderr, "hansu-nnue: %s (see --help)\n", err.msg);
+        return -1;
     }
+    if (res.help)
+        return usage(stdout), 1;
+    o->ninputs = (size_t)res.npos;
     const char *why = !o->out       ? "--out FILE.nnue is required"
                       : !o->ninputs ? "no input files or run folders"
                       : o->filter.variant && !variant_find(o->filter.variant)
@@ -148,6 +111,8 @@ static int parse_args(int argc, char **argv, Options *o) {
         fprintf(stderr, "hansu-nnue: %s (see --help)\n", why);
         return -1;
     }
+    if (o->filter.variant) // as the files and the net write it, whatever case was given
+        o->filter.variant = variant_find(o->filter.variant)->name;
     if (!o->csv)
         snprintf(o->csv_buf, sizeof o->csv_buf, "%s.csv", o->out), o->csv = o->csv_buf;
     if (!o->checkpoint)
@@ -344,6 +309,10 @@ int main(int argc, char **argv) {
     NnueData d;
     NnueTrainer t = {0};
     Status s = check_outputs(&o, &err);
+    // Every check of --resume that needs no data comes before the data: reading the shards
+    // takes minutes at scale.
+    if (s == STATUS_OK && o.resume)
+        s = nnue_checkpoint_check(&o.train, o.checkpoint, &err);
     if (s == STATUS_OK)
         s = nnue_data_load(o.inputs, o.ninputs, &o.filter, &d, &err);
     else

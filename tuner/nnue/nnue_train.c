@@ -20,13 +20,17 @@ static float uniform(uint64_t *rng, float a) {
     return a * (float)(2.0 * ((double)(prng_next(rng) >> 11) / 9007199254740992.0) - 1.0);
 }
 
+size_t float_net_params(int inputs, int hidden) {
+    return (size_t)inputs * (size_t)hidden + 3 * (size_t)hidden + 1;
+}
+
 Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, ErrorInfo *err) {
     memset(net, 0, sizeof *net);
     if (hidden < 1 || hidden > HIDDEN_MAX)
         return error_set(err, STATUS_RANGE, "hidden size %d out of range 1..%d", hidden,
                          HIDDEN_MAX);
     net->inputs = inputs, net->hidden = hidden;
-    net->n = (size_t)inputs * hidden + 3 * (size_t)hidden + 1;
+    net->n = float_net_params(inputs, hidden);
     net->p = aligned_alloc(64, (net->n * sizeof(float) + 63) / 64 * 64);
     if (!net->p)
         return error_set(err, STATUS_NOMEM, "out of memory for %zu weights", net->n);

@@ -23,6 +23,9 @@ typedef struct FloatNet {
     float *ft_w, *ft_b, *out_w, *out_b; // views into p
 } FloatNet;
 
+/// Parameters of a net of inputs x hidden: feature rows and bias, output weights and bias.
+size_t float_net_params(int inputs, int hidden);
+
 /// Allocates a net with uniform random weights from seed (Kaiming-like ranges). STATUS_NOMEM.
 Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, ErrorInfo *err);
 
@@ -100,6 +103,11 @@ double nnue_trainer_loss(const NnueTrainer *t, const NnuePosition *pos, size_t n
 
 /// Writes the trainer state to path (atomically). STATUS_IO, STATUS_NOMEM.
 Status nnue_checkpoint_save(const NnueTrainer *t, const char *path, ErrorInfo *err);
+
+/// Checks the checkpoint at path against cfg before any data is read (--resume): present and
+/// readable, a checkpoint of this version and net, the same settings (the sigmoid scale aside
+/// while cfg->s is still to be fitted from the data), undamaged. nnue_checkpoint_load's errors.
+Status nnue_checkpoint_check(const NnueTrainConfig *cfg, const char *path, ErrorInfo *err);
 
 /// Restores a trainer initialised with the same config from path: STATUS_FORMAT naming path
 /// when it is not a checkpoint, is damaged, or was written under other settings (the message

@@ -18,6 +18,7 @@
 #include "match.h"
 #include "pgn.h"
 #include "rules.h"
+#include "sha256.h"
 #include "timeman.h"
 #include "uci_child.h"
 #include "variant.h"
@@ -658,7 +659,7 @@ static void spill(const char *path, const char *data, size_t len) {
 }
 
 // Resumes the 16-game match of run_resumable, expecting a refusal naming the state file, want,
-// and the PGN when names_pgn.
+// and the PGN when names_pgn (pgn NULL: a match with a state file alone).
 static void assert_resume_refused(const char *pgn, const char *st, const char *want,
                                   bool names_pgn) {
     MatchConfig c = base_config(16);
@@ -671,13 +672,18 @@ static void assert_resume_refused(const char *pgn, const char *st, const char *w
     fake_spec(&c.engine[1], "B", "good", NULL);
     MatchTally t;
     ErrorInfo err;
-    size_t before, after;
-    free(slurp(pgn, &before));
+    size_t before = 0, after = 0, st_before, st_after;
+    if (pgn)
+        free(slurp(pgn, &before));
+    free(slurp(st, &st_before));
     assert_int_equal(match_run(&c, &t, NULL, NULL, &err), STATUS_FORMAT);
     if ((names_pgn && !strstr(err.msg, pgn)) || !strstr(err.msg, st) || !strstr(err.msg, want))
         fail_msg("not named: %s", err.msg);
-    free(slurp(pgn, &after));
+    if (pgn)
+        free(slurp(pgn, &after));
+    free(slurp(st, &st_after));
     assert_int_equal(after, before); // nothing cut, nothing written
+    assert_int_equal(st_after, st_before);
 }
 
 // Issue 23: a resume refuses a PGN whose finished pairs were edited: a longer edit (a tag line
@@ -717,14 +723,119 @@ static void test_resume_edited_pgn(void **state) {
     run_resumable(pgn, st, 0, true, &t);
     assert_int_equal(t.pairs_resumed, 3);
     assert_consistent(&t, 8);
-    // A state file of the format before the digest (hansu-match-state 2): refused, not misread.
+    // State files of the formats before the digest (hansu-match-state 2) and before each
+    // line's checksum (3): refused by name, not misread.
     size_t slen;
     char *state_text = slurp(st, &slen);
     state_text[strlen("hansu-match-state ")] = '2';
     spill(st, state_text, slen);
-    assert_resume_refused(pgn, st, "older hansu-match", false);
+    assert_resume_refused(pgn, st, "older hansu-match (hansu-match-state 2", false);
+    state_text[strlen("hansu-match-state ")] = '3';
+    spill(st, state_text, slen);
+    assert_resume_refused(pgn, st, "older hansu-match (hansu-match-state 3", false);
     free(state_text), free(orig), free(edit);
     unlink(pgn), unlink(st);
+}
+
+// Edits pair line `nth` (1-based) of state file st: its first game's winner turned round (a
+// draw made a win for engine 0), the rest of the line as it was.
+static void edit_state_result(const char *st, int nth) {
+    size_t len;
+    char *text = slurp(st, &len), *line = text;
+    for (int i = 0; i < nth; i++)
+        line = strstr(line + 1, "\npair ");
+    assert_non_null(line);
+    char *w = strchr(line + strlen("\npair "), ' ') + 1; // the first game's winner
+    char old[8] = "";
+    sscanf(w, "%7s", old);
+    const char *now = strcmp(old, "1") == 0 ? "0" : strcmp(old, "0") == 0 ? "1" : "0";
+    size_t skip = strlen(old);
+    char *edit = malloc(len + 8);
+    assert_non_null(edit);
+    size_t at = (size_t)(w - text);
+    memcpy(edit, text, at);
+    memcpy(edit + at, now, strlen(now));
+    memcpy(edit + at + strlen(now), w + skip, len - at - skip);
+    spill(st, edit, len - skip + strlen(now));
+    free(edit), free(text);
+}
+
+// Makes every pair line's checksum of state file st anew, as a forger who read
+// match_state.c would: the SHA-256 of the file up to the line and of the line up to it.
+static void rechain(const char *st) {
+    size_t len;
+    char *text = slurp(st, &len), *out = malloc(len + 1);
+    assert_non_null(out);
+    Sha256 h;
+    sha256_init(&h);
+    size_t o = 0;
+    for (char *line = text; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t ll = (size_t)(nl - line) + 1;
+        if (strncmp(line, "pair ", 5) == 0) {
+            char *sum = nl;
+            while (*sum != ' ')
+                sum--;
+            Sha256 c = h;
+            sha256_update(&c, line, (size_t)(sum - line));
+            char hex[65];
+            sha256_final(&c, hex);
+            memcpy(sum + 1, hex, 64);
+        }
+        memcpy(out + o, line, ll);
+        sha256_update(&h, line, ll);
+        o += ll, line += ll;
+    }
+    spill(st, out, o);
+    free(out), free(text);
+}
+
+// Hostile trial: a result edited by hand on a state line was counted on --resume (a wrong
+// score, rc 0). Each line now carries a checksum over the state file up to it: an edited line
+// is refused naming the file and line, with a PGN and without one; a line deleted or moved is
+// refused too. A last line cut short is cut away, so the file stays readable after the resume.
+static void test_resume_edited_state(void **state) {
+    (void)state;
+    char pgn[512], st[512], st_line[560];
+    temp_path(pgn, sizeof pgn, "estate.pgn");
+    temp_path(st, sizeof st, "estate.state");
+    MatchTally t;
+    run_resumable(pgn, st, 3, false, &t);
+    size_t len;
+    char *orig = slurp(st, &len);
+    edit_state_result(st, 2); // the second pair line: line 4 of the file
+    snprintf(st_line, sizeof st_line, "%s:4: the line's checksum does not match", st);
+    assert_resume_refused(pgn, st, st_line, false);
+    // The same edit with every checksum made anew: the PGN's games (their bytes vouched for by
+    // its digest) still hold the results as played.
+    rechain(st);
+    assert_resume_refused(pgn, st, ":4: pair ", true);
+    assert_resume_refused(pgn, st, "are not those of its games", true);
+    // The first pair line deleted: the next line's checksum no longer matches.
+    char *second = strstr(orig, "\npair ") + 1, *third = strchr(second, '\n') + 1;
+    char *cut = malloc(len);
+    assert_non_null(cut);
+    memcpy(cut, orig, (size_t)(second - orig));
+    memcpy(cut + (second - orig), third, len - (size_t)(third - orig));
+    spill(st, cut, len - (size_t)(third - second));
+    snprintf(st_line, sizeof st_line, "%s:3: the line's checksum does not match", st);
+    assert_resume_refused(pgn, st, st_line, false);
+    // The last line cut short (a hard kill): that pair is played again, and the cut text is
+    // gone from the state file, which a second resume reads whole.
+    spill(st, orig, len - 10);
+    run_resumable(pgn, st, 0, true, &t);
+    assert_int_equal(t.pairs_resumed, 2);
+    assert_consistent(&t, 8);
+    run_resumable(pgn, st, 0, true, &t);
+    assert_int_equal(t.pairs_resumed, 8);
+    unlink(pgn), unlink(st);
+    // A match with a state file and no PGN: the same checksum guards it.
+    run_resumable(NULL, st, 3, false, &t);
+    edit_state_result(st, 1);
+    snprintf(st_line, sizeof st_line, "%s:3: the line's checksum does not match", st);
+    assert_resume_refused(NULL, st, st_line, false);
+    free(cut), free(orig);
+    unlink(st);
 }
 
 // Issue 23: PGN tag values are escaped (a name A"B\C wrote [White "A"B\C"], which no reader
@@ -1094,6 +1205,7 @@ int main(void) {
         cmocka_unit_test(test_no_overwrite),
         cmocka_unit_test(test_resume_short_pgn),
         cmocka_unit_test(test_resume_edited_pgn),
+        cmocka_unit_test(test_resume_edited_state),
         cmocka_unit_test(test_pgn_escaping),
         cmocka_unit_test(test_unwritable_outputs),
         cmocka_unit_test(test_two_writers),
