@@ -1150,10 +1150,10 @@ def main():
             if args.config:
                 config = load_config(args.config, [])
             apply_sets(config, args.set)
-            check_config(config)
             if eval_of(config) != mode:
                 raise TrainError(f"--resume: the run trains run.eval = {mode!r}; it cannot "
                                  f"change to {eval_of(config)!r} (start a new run)")
+            check_config(config)
             run = Run(folder, config)
             run.load_state()
             run.state["config"] = config
