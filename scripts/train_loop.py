@@ -1010,7 +1010,9 @@ class Run:
             else:
                 self.log(f"to use them: cp {self.state['current']['header']} {target}")
         else:
-            self.log("no candidate was accepted; see each iteration's tune.log and match.txt")
+            self.log("no candidate was accepted; see each iteration's "
+                     f"{'train.log' if eval_of(self.config) == 'nnue' else 'tune.log'} and "
+                     "match.txt")
         self.gauntlet()
         self.save_state()
         self.report()

@@ -392,6 +392,34 @@ def test_texel_classical(work):
     check(not any(a.startswith("option.EvalFile") for a in argv), f"a net in texel: {argv}")
 
 
+def test_nnue_build(work):
+    """run.eval = "nnue" with nnue.build = "": one build of the run's sources (the first
+    engine's header), hansu-nnue among its targets, made once; nnue.build = a folder: that
+    folder, nothing built."""
+    os.makedirs(work)
+    run = make_run(work, ['run.eval="nnue"'])
+    header = os.path.join(work, "initial.h")
+    shutil.copyfile(train.start_header(run.config), header)
+    run.state = {"first": {"name": "initial", "header": header}}
+    steps = []
+
+    def step(label, argv, log, **kw):
+        steps.append(argv)
+        if argv[0] == "cmake":
+            os.makedirs(argv[argv.index("-B") + 1])
+    run.run_step = step
+    run.snapshot_source = lambda: "src"
+    folder = run.engine_build()
+    check(folder.startswith(os.path.join(work, "builds")) and len(steps) == 2 and
+          steps[0][0] == "cmake" and f"-DHANSU_EVAL_WEIGHTS={header}" in steps[0] and
+          steps[1][:3] == ["ninja", "-C", folder] and "hansu-nnue" in steps[1] and
+          "hansu-match" in steps[1], f"the nnue mode's build: {steps}")
+    check(run.engine_build() == folder and len(steps) == 2, "built twice")
+    run.config["nnue"]["build"] = "build"
+    check(run.engine_build() == os.path.join(train.REPO, "build") and len(steps) == 2,
+          "nnue.build: not that folder")
+
+
 def test_report_settings():
     """[report]: the defaults as they were constants before, --set, bad values refused."""
     c = train.load_config(None, [])
@@ -420,8 +448,9 @@ def main():
     test_report_per_cpu_hour(os.path.join(work, "report"))
     test_variant_xiangqi(os.path.join(work, "xiangqi"))
     test_texel_classical(os.path.join(work, "classical"))
+    test_nnue_build(os.path.join(work, "nnue-build"))
     print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
-          "Elo per CPU-hour, xiangqi, texel plays the classical evaluation")
+          "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's build")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """scripts/train with run.eval = "nnue" (issue 27), end to end on a tiny configuration with the
 build's real programs (nnue.build = BUILD_DIR, so no build is made):
-- the settings are checked before the first step: run.eval other than texel/nnue, [nnue] types
+- data/train-2core-nnue.toml passes the checks; the settings are checked before the first step: run.eval other than texel/nnue, [nnue] types
   and ranges, run.start_net that is missing, not a net, another variant's, or set in the texel
   mode, nnue.build without hansu-nnue, and a --resume that changes run.eval; each refused in
   one line naming the setting, no run folder made;
@@ -103,6 +103,12 @@ def test_refusals(work, config, build):
         os.symlink(os.path.join(build, tool), os.path.join(part, tool))
     refused(base + ["--set", f"nnue.build={json.dumps(part)}"],
             "no tuner/nnue/hansu-nnue built in", made)
+    # data/train-2core-nnue.toml passes every check (its nnue.build = "": built by the run).
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    import train_loop
+    c = train_loop.load_config(os.path.join(REPO, "data", "train-2core-nnue.toml"), [])
+    check(train_loop.eval_of(c) == "nnue" and c["selfplay"]["openings"] ==
+          "data/openings-janggi.fen", f"train-2core-nnue.toml: {c['run']}")
 
 
 # The real hansu-match, then a finished SPRT's result turned into H1 in its --json file.
