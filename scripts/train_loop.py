@@ -13,6 +13,11 @@ the first) against Fairy-Stockfish at a time control (the [gauntlet] settings). 
 done by the C programs (hansu-selfplay, hansu-tune, hansu-match); this script orders them, logs every
 step into the run folder, and can resume a run at the step where it stopped.
 
+With run.eval = "nnue" the loop trains nets instead (docs/nnue.md, "The loop of nets"): self-play
+with the current net, a candidate net trained by hansu-nnue on a window of the newest self-play,
+loaded at run time (EvalFile) into the run's one build, the same SPRTs, Elo match and gauntlet,
+accepted nets kept in RUN/nets/ with their provenance.
+
 The command is scripts/train (a wrapper of main() here); tests import this module.
 
 Usage: scripts/train [--config FILE] [--set SECTION.KEY=VALUE ...] [--run DIR] [--resume]
@@ -483,7 +488,8 @@ def read_state(path):
 
 
 class Run:
-    """A run folder: state.json, log.txt, builds/, weights/, iter-NNN/."""
+    """A run folder: state.json, log.txt, builds/, weights/, iter-NNN/ (and nets/ in the nnue
+    mode)."""
 
     def __init__(self, folder, config):
         self.folder = folder
