@@ -18,10 +18,12 @@ build's real programs (nnue.build = BUILD_DIR, so no build is made):
   nets/iter-NNN.nnue with its provenance (the trainer's JSON, the window, the matches), plays
   the first engine its fixed-length match, evaluates the next iteration's self-play, and is not
   installed (nnue.install = false: the log says where it is);
+- the gauntlet (tests/fake_engine standing in for Fairy-Stockfish) plays the final net and the
+  first engine, each with its net loaded into the one build;
 - report.md has the Nets table with the last epoch's losses of each train.csv, loss.png is
   drawn from the train.csv files and inlined in report.html.
 
-Usage: test_train_nnue.py WORK_DIR BUILD_DIR"""
+Usage: test_train_nnue.py WORK_DIR BUILD_DIR FAKE_ENGINE"""
 import csv
 import json
 import os
@@ -152,14 +154,16 @@ def log_lines(run, prefix):
         return [l.split(" ", 1)[1] for l in f if l.split(" ", 1)[1].startswith(prefix)]
 
 
-def test_run(work, config, build):
+def test_run(work, config, build, fake):
     run = os.path.join(work, "run")
     build = accepting_build(work, build)
     start = os.path.join(work, "start.nnue")
     subprocess.run([sys.executable, os.path.join(REPO, "scripts", "nnue_random.py"), start],
                    check=True)
     sets = ["--set", f"nnue.build={json.dumps(build)}", "--set",
-            f"run.start_net={json.dumps(start)}"]
+            f"run.start_net={json.dumps(start)}", "--set", "gauntlet.enabled=true",
+            "--set", f"gauntlet.engine={json.dumps(fake)}", "--set", "gauntlet.games=2",
+            "--set", 'gauntlet.tc="1+0.01"']
     # Stopped in iteration 1's SPRT: hansu-match stops after a pair as if interrupted (exit 2).
     r = train(["--config", config, "--run", run] + sets +
               ["--set", 'match.extra=["--stop-after-pairs", "1"]'])
@@ -214,6 +218,13 @@ def test_run(work, config, build):
           f"iteration 2's SPRT and its confirmation against iter-001: {m2}")
     check(state["current"]["net"] == os.path.join(run, "nets", accepted[-1] + ".nnue"),
           f"current: {state['current']}")
+    g = state.get("gauntlet", {}).get("results", {})
+    check(sorted(g) == ["initial", "iter-002"] and all(r["games"] == 2 for r in g.values()),
+          f"gauntlet: {state.get('gauntlet')}")
+    for name, net in (("iter-002", state["current"]["net"]), ("initial", initial)):
+        line = log_lines(run, f"match {name} vs Fairy-Stockfish-11.1:")
+        check(len(line) == 1 and f"name={name} option.EvalFile={net} option.Use NNUE=true"
+              in line[0] and f"cmd={fake}" in line[0], f"gauntlet of {name}: {line}")
     with open(os.path.join(run, "log.txt")) as f:
         log = f.read()
     check("not installed (nnue.install = false)" in log, "the log does not say where the net is")
@@ -238,7 +249,7 @@ def test_run(work, config, build):
 
 
 def main(argv):
-    work, build = argv[1], os.path.abspath(argv[2])
+    work, build, fake = argv[1], os.path.abspath(argv[2]), os.path.abspath(argv[3])
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     config = os.path.join(work, "tiny.toml")
@@ -246,7 +257,7 @@ def main(argv):
         f.write(TINY)
     test_refusals(work, config, build)
     print("ok: settings refused before the first step")
-    test_run(work, config, build)
+    test_run(work, config, build, fake)
     print("ok: nnue mode end to end, stopped and resumed, nets kept, report")
     return 0
 
