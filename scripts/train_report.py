@@ -17,9 +17,9 @@ config, else data/train.toml's defaults, otherwise); e.g. --set report.match_gam
 
 Plots (matplotlib, Agg): loss.png (training and validation loss per epoch, one line pair per
 iteration: the Texel tuner's MSE from iter-NNN/loss.csv, or in a run with run.eval = "nnue"
-the net trainer's loss from iter-NNN/train.csv), elo.png (Elo of each accepted candidate against the first engine from its
-fixed-length match, 95% error bars), gauntlet.png (the end-of-run gauntlet against
-Fairy-Stockfish, 95% error bars; only once it has results),
+the net trainer's loss from iter-NNN/train.csv), elo.png (Elo of each accepted candidate
+against the first engine from its fixed-length match, 95% error bars), gauntlet.png (the
+end-of-run gauntlet against Fairy-Stockfish, 95% error bars; only once it has results),
 reasons.png (self-play and match results by end reason, per iteration), pairings.png (Cho win
 share per formation pairing, 4x4 heat map over all self-play games of the run).
 

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 """scripts/train with run.eval = "nnue" (issue 27), end to end on a tiny configuration with the
 build's real programs (nnue.build = BUILD_DIR, so no build is made):
-- data/train-2core-nnue.toml passes the checks; the settings are checked before the first step: run.eval other than texel/nnue, [nnue] types
-  and ranges, run.start_net that is missing, not a net, another variant's, or set in the texel
-  mode, nnue.build without hansu-nnue, and a --resume that changes run.eval; each refused in
-  one line naming the setting, no run folder made;
+- data/train-2core-nnue.toml passes the checks; the settings are checked before the first step:
+  run.eval other than texel/nnue, [nnue] types and ranges, run.start_net that is missing, not a
+  net, another variant's, or set in the texel mode, nnue.build without hansu-nnue, and a --resume
+  that changes run.eval; each refused in one line naming the setting, no run folder made;
 - a run from a net (run.start_net, a random net of scripts/nnue_random.py): iteration 1's
   self-play evaluates with the run's copy of it (--evalfile RUN/nets/initial.nnue), hansu-nnue
   trains a candidate (candidate.nnue, train.csv, train.json in the iteration's folder), every
