@@ -13,6 +13,11 @@ the first) against Fairy-Stockfish at a time control (the [gauntlet] settings). 
 done by the C programs (hansu-selfplay, hansu-tune, hansu-match); this script orders them, logs every
 step into the run folder, and can resume a run at the step where it stopped.
 
+With run.eval = "nnue" the loop trains nets instead (docs/nnue.md, "The loop of nets"): self-play
+with the current net, a candidate net trained by hansu-nnue on a window of the newest self-play,
+loaded at run time (EvalFile) into the run's one build, the same SPRTs, Elo match and gauntlet,
+accepted nets kept in RUN/nets/ with their provenance.
+
 The command is scripts/train (a wrapper of main() here); tests import this module.
 
 Usage: scripts/train [--config FILE] [--set SECTION.KEY=VALUE ...] [--run DIR] [--resume]
@@ -71,6 +76,17 @@ def openings_flags(config, section):
     return ["--openings", os.path.join(REPO, path)] if path else []
 
 
+def eval_of(config):
+    """What a run trains (run.eval): "texel" (the default, and runs from before the setting)
+    or "nnue"."""
+    return config["run"].get("eval", "texel")
+
+
+def net_file(variant):
+    """The net compiled into a build of a variant when it exists, engine/VARIANT/net.nnue."""
+    return os.path.join(REPO, "engine", variant, "net.nnue")
+
+
 def variant_flags(config):
     """--variant V for the C tools, for a variant other than janggi (janggi's command lines
     are unchanged)."""
@@ -87,6 +103,10 @@ ELO_SEED_BASE = 2_000_000_000
 GAUNTLET_SEED_BASE = 3_000_000_000
 # Steps whose CPU time measures the engines rather than trains them (the report lists them).
 MEASURE_KINDS = ("elo", "gauntlet", "report")
+EVALS = ("texel", "nnue")
+# The programs of the nnue mode's one build (relative to the build folder).
+NNUE_TOOLS = ("engine/hansu", "selfplay/hansu-selfplay", "selfplay/match/hansu-match",
+              "tuner/nnue/hansu-nnue")
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -207,7 +227,7 @@ def apply_sets(config, items):
 
 
 # Settings whose default in data/train.toml is a whole number but which take fractions too.
-FRACTIONAL = {("run", "hours"), ("tune", "l2"), ("tune", "lr")}
+FRACTIONAL = {("run", "hours"), ("tune", "l2"), ("tune", "lr"), ("nnue", "lambda")}
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
 
 
@@ -305,6 +325,7 @@ def check_config(c):
                              f"{os.path.join(REPO, path)}")
     check_gauntlet(c.get("gauntlet"))
     check_report(c.get("report"))
+    check_nnue(c)
     if not isinstance(c["match"].get("confirm", False), bool):
         raise TrainError(f"setting match.confirm = {c['match']['confirm']!r}: "
                          "expected true or false")
@@ -313,6 +334,56 @@ def check_config(c):
     for s in ("selfplay", "tune", "match"):
         if not isinstance(c[s]["extra"], list):
             raise TrainError(f"setting {s}.extra must be a list of strings")
+
+
+def check_nnue(c):
+    """run.eval and, for eval = "nnue", the [nnue] settings, run.start_net (a readable net of
+    the variant) and the build's programs (runs from before the settings: texel)."""
+    mode = c["run"].get("eval", "texel")
+    if mode not in EVALS:
+        raise TrainError(f"setting run.eval = {mode!r}: expected one of {', '.join(EVALS)}")
+    start = c["run"].get("start_net", "")
+    if mode != "nnue":
+        if start:
+            raise TrainError(f"setting run.start_net = {start!r}: only for run.eval = \"nnue\" "
+                             "(the texel mode's first engine is run.start)")
+        return
+    n = c["nnue"]
+    for key in ("epochs", "batch", "lr"):
+        if n[key] <= 0:
+            raise TrainError(f"setting nnue.{key} = {n[key]!r}: expected a positive number")
+    for key in ("window_positions", "lr_min"):
+        if n[key] < 0:
+            raise TrainError(f"setting nnue.{key} = {n[key]!r}: expected a non-negative number")
+    if not 0 <= n["lambda"] <= 1:
+        raise TrainError(f"setting nnue.lambda = {n['lambda']!r}: expected 0..1")
+    if start:
+        check_net(start, c["run"].get("variant", "janggi"))
+    if n["build"]:
+        folder = os.path.join(REPO, n["build"])
+        for tool in NNUE_TOOLS:
+            if not os.access(os.path.join(folder, tool), os.X_OK):
+                raise TrainError(f"setting nnue.build = {n['build']!r}: no {tool} built in "
+                                 f"{folder} (ninja -C {folder})")
+    elif not os.path.isdir(os.path.join(REPO, "tuner", "nnue")):
+        raise TrainError(f"run.eval = \"nnue\": no hansu-nnue sources in {REPO}/tuner/nnue")
+
+
+def check_net(path, variant):
+    """run.start_net: a readable .nnue file (magic HNSUNNUE, docs/nnue.md "File format") whose
+    variant field names the run's variant; the engine checks the rest when it loads it."""
+    full = os.path.join(REPO, path)
+    name = f"setting run.start_net = {path!r}"
+    try:
+        with open(full, "rb") as f:
+            head = f.read(28)
+    except OSError as e:
+        raise TrainError(f"{name}: {full}: {e.strerror}")
+    if len(head) < 28 or head[:8] != b"HNSUNNUE":
+        raise TrainError(f"{name}: {full} is not a Hansu .nnue net")
+    net_variant = head[12:28].split(b"\0")[0].decode("ascii", "replace")
+    if net_variant != variant:
+        raise TrainError(f"{name}: {full} is a net for {net_variant}, not for {variant}")
 
 
 def check_gauntlet(g):
@@ -417,7 +488,8 @@ def read_state(path):
 
 
 class Run:
-    """A run folder: state.json, log.txt, builds/, weights/, iter-NNN/."""
+    """A run folder: state.json, log.txt, builds/, weights/, iter-NNN/ (and nets/ in the nnue
+    mode)."""
 
     def __init__(self, folder, config):
         self.folder = folder
@@ -530,16 +602,18 @@ class Run:
         self.log(f"sources of commit {commit} copied to {src}")
         return src
 
-    def build(self, header, engine_only=False):
+    def build(self, header, engine_only=False, nnue=False):
         """Builds hansu, hansu-selfplay, hansu-tune and hansu-match with this weights header, once per
         header content; with engine_only just hansu (a candidate plays its matches with the
-        current build's hansu-match: the rest is built, incrementally, if it is accepted).
-        Returns the build folder."""
+        current build's hansu-match: the rest is built, incrementally, if it is accepted); with
+        nnue hansu-nnue too. Returns the build folder."""
         sha = sha256_file(header)[:12] + ("-mpi" if self.launcher else "")
         folder = os.path.join(self.folder, "builds", sha)
         done = os.path.join(folder, ".hansu-built")
         engine_done = os.path.join(folder, ".hansu-built-engine")
-        if os.path.exists(done) or (engine_only and os.path.exists(engine_done)):
+        nnue_done = os.path.join(folder, ".hansu-built-nnue")
+        if (os.path.exists(nnue_done) or (not nnue and os.path.exists(done)) or
+                (engine_only and os.path.exists(engine_done))):
             return folder
         log = os.path.join(self.folder, "builds", sha + ".log")
         os.makedirs(os.path.dirname(log), exist_ok=True)
@@ -552,10 +626,20 @@ class Run:
                                            f"-D{flag}={os.path.abspath(header)}"]
                           + (["-DHANSU_MPI=ON"] if self.launcher else []), log)
         targets = ["hansu"] if engine_only else ["hansu", "hansu-selfplay", "hansu-tune",
-                                                 "hansu-match"]
+                                                 "hansu-match"] + (["hansu-nnue"] if nnue else [])
         self.run_step(f"build {sha}", ["ninja", "-C", folder] + targets, log)
         open(engine_done if engine_only else done, "w").close()
+        if nnue:
+            open(nnue_done, "w").close()
         return folder
+
+    def engine_build(self):
+        """The nnue mode's one build: nnue.build when set, else the run's sources built once
+        with the first engine's header (every candidate is a net loaded at run time)."""
+        folder = self.config["nnue"]["build"]
+        if folder:
+            return os.path.join(REPO, folder)
+        return self.build(self.state["first"]["header"], nnue=True)
 
     # --- the steps ---------------------------------------------------------------------
     def iter_dir(self, k):
@@ -564,7 +648,9 @@ class Run:
     def marker(self, k, step):
         return os.path.join(self.iter_dir(k), f".{step}-done")
 
-    def step_selfplay(self, k, build):
+    def step_selfplay(self, k, build, net=""):
+        """Iteration k's self-play with the build's hansu-selfplay: with net (a .nnue file) the
+        net evaluates, else the classical evaluation, named even where a net is compiled in."""
         c = self.config["selfplay"]
         out = os.path.join(self.iter_dir(k), "selfplay")
         argv = self.launcher + [os.path.join(build, "selfplay", "hansu-selfplay"), "--games",
@@ -573,7 +659,8 @@ class Run:
                 "--seed", str(self.config["run"]["seed"] * 1000 + k),
                 "--threads", str(self.threads), "--out", out, "--progress", "30",
                 "--json", os.path.join(self.iter_dir(k), "selfplay.json")] + variant_flags(
-                    self.config) + openings_flags(self.config, "selfplay") + c["extra"]
+                    self.config) + openings_flags(self.config, "selfplay") + (
+                        ["--evalfile", net] if net else ["--classical"]) + c["extra"]
         if glob.glob(os.path.join(out, "shard-*.h5")):
             argv.append("--resume")  # a folder with only a half-written .tmp starts afresh
         self.run_step("self-play", argv, os.path.join(self.iter_dir(k), "selfplay.log"))
@@ -591,11 +678,12 @@ class Run:
         except (ValueError, KeyError, TypeError) as e:
             raise TrainError(f"iteration {k}: {path}: not a hansu-selfplay result ({e})")
 
-    def tune_window(self, k):
-        """The iterations whose self-play iteration k tunes on, oldest first, and their
-        positions: the newest first while the total stays within tune.window_positions (0: no
-        bound), always iteration k. The data grows with the run until the bound."""
-        c = self.config["tune"]
+    def tune_window(self, k, section="tune"):
+        """The iterations whose self-play iteration k tunes (or, section "nnue", trains) on,
+        oldest first, and their positions: the newest first while the total stays within
+        SECTION.window_positions (0: no bound), always iteration k. The data grows with the run
+        until the bound."""
+        c = self.config[section]
         if "window_positions" not in c:  # a run started before the window was in positions
             chosen = list(range(max(1, k - c["window"] + 1), k + 1))
             return chosen, sum(self.selfplay_positions(i) for i in chosen)
@@ -624,6 +712,45 @@ class Run:
             "--threads", str(self.threads)] + variant_flags(self.config) + c["extra"]
         self.run_step("tune", argv, os.path.join(d, "tune.log"))
 
+    def step_train(self, k, build, record):
+        """Iteration k's candidate net, iter-NNN/candidate.nnue, trained from scratch by the
+        build's hansu-nnue on the newest self-play (nnue.window_positions), its loss per epoch
+        in train.csv and its summary in train.json; a training stopped half-way resumes from
+        its checkpoint."""
+        c = self.config["nnue"]
+        window, positions = self.tune_window(k, "nnue")
+        record["train_window"] = {"iterations": window, "positions": positions}
+        self.log(f"train window: iterations {window[0]}-{window[-1]}, {positions} positions")
+        d = self.iter_dir(k)
+        ckpt = os.path.join(d, "train.ckpt")
+        argv = [os.path.join(build, "tuner", "nnue", "hansu-nnue")] + [
+            os.path.join(self.iter_dir(i), "selfplay") for i in window] + [
+            "--out", os.path.join(d, "candidate.nnue"), "--json", os.path.join(d, "train.json"),
+            "--csv", os.path.join(d, "train.csv"), "--checkpoint", ckpt,
+            "--epochs", str(c["epochs"]), "--batch", str(c["batch"]), "--lr", str(c["lr"]),
+            "--lr-min", str(c["lr_min"]), "--lambda", str(c["lambda"]),
+            "--seed", str(self.config["run"]["seed"] * 1000 + k),
+            "--threads", str(self.threads)] + variant_flags(self.config) + c["extra"]
+        if os.path.exists(ckpt):
+            argv.append("--resume")
+        self.run_step("train", argv, os.path.join(d, "train.log"))
+
+    def train_summary(self, k):
+        """The figures of iteration k's train.json that state.json keeps (the report's table)."""
+        path = os.path.join(self.iter_dir(k), "train.json")
+        try:
+            with open(path) as f:
+                t = json.load(f)
+            last = t["epochs"][-1] if t["epochs"] else {}
+            return {"epochs": len(t["epochs"]), "train_loss": last.get("train_loss"),
+                    "valid_loss": last.get("valid_loss"), "train_positions":
+                    t["train_positions"], "valid_positions": t["valid_positions"],
+                    "net_sha256": t["out_sha256"], "seconds": t["seconds"]}
+        except OSError as e:
+            raise TrainError(f"iteration {k}: {path}: {e.strerror}")
+        except (ValueError, KeyError, TypeError, IndexError) as e:
+            raise TrainError(f"iteration {k}: {path}: not a hansu-nnue result ({e})")
+
     def play(self, folder, name, engines, limit, games, seed, event, kind, sprt=None):
         """Plays a match with hansu-match: engines are the two engines' --engine fields (the
         first is scored), limit the flags of the limit (e.g. ["--nodes", "800"]). Writes
@@ -650,8 +777,13 @@ class Run:
         return parse_match_json(result)
 
     def hansu(self, engine):
-        """hansu-match's --engine fields of (build folder, name)."""
-        return [f"cmd={os.path.join(engine[0], 'engine', 'hansu')}", f"name={engine[1]}"]
+        """hansu-match's --engine fields of (build folder, name[, net]): with a net (a .nnue
+        file) EvalFile, then Use NNUE (the engine refuses Use NNUE while no net is loaded);
+        without, the classical evaluation, named even where a net is compiled in."""
+        net = engine[2] if len(engine) > 2 else ""
+        fields = [f"cmd={os.path.join(engine[0], 'engine', 'hansu')}", f"name={engine[1]}"]
+        return fields + ([f"option.EvalFile={net}", "option.Use NNUE=true"] if net else
+                         ["option.Use NNUE=false"])
 
     def match(self, k, name, engine, opponent, games, sprt, seed=None):
         """Plays engine (candidate side) against opponent at match.nodes with an SPRT; returns
@@ -694,17 +826,24 @@ class Run:
             self.report()
         self.finish()
 
+    def record_of(self, k):
+        """Iteration k's record in state.json, made at its first start."""
+        record = next((r for r in self.state["iterations"] if r["k"] == k), None)
+        if record is None:
+            record = {"k": k, "current": self.state["current"]["name"], "started": now_iso()}
+            self.state["iterations"].append(record)
+            self.save_state()
+        return record
+
     def iteration(self, k):
+        if eval_of(self.config) == "nnue":
+            return self.iteration_nnue(k)
         d = self.iter_dir(k)
         os.makedirs(d, exist_ok=True)
         current = self.state["current"]
         cur_build = self.build(current["header"])
         self.match_tool = os.path.join(cur_build, "selfplay", "match", "hansu-match")
-        record = next((r for r in self.state["iterations"] if r["k"] == k), None)
-        if record is None:
-            record = {"k": k, "current": current["name"], "started": now_iso()}
-            self.state["iterations"].append(record)
-            self.save_state()
+        record = self.record_of(k)
         if not os.path.exists(self.marker(k, "selfplay")):
             self.step_selfplay(k, cur_build)
             open(self.marker(k, "selfplay"), "w").close()
@@ -723,22 +862,58 @@ class Run:
             self.save_state()
             return
         cand_build = self.build(candidate, engine_only=True)
-        if "match" not in record:
-            sprt = self.config["match"]["sprt"]
-            record["match"] = self.match(k, "match", (cand_build, name),
-                                         (cur_build, current["name"]),
-                                         self.config["match"]["games"], sprt)
-            self.save_state()
-        result = record["match"]
-        accepted = self.verdict(k, record, (cand_build, name), (cur_build, current["name"]))
-        record["accepted"] = accepted
-        self.log(f"iteration {k}: candidate {name} vs {current['name']}: score "
-                 f"{result.get('score')}, nElo {result.get('nelo')}, SPRT {result.get('sprt')}"
-                 f" -> {'ACCEPTED' if accepted else 'rejected'}")
-        if accepted:
+        if self.decide(k, record, (cand_build, name), (cur_build, current["name"])):
             self.accept(k, name, candidate, cand_build, record)
         record["finished"] = now_iso()
         self.save_state()
+
+    def iteration_nnue(self, k):
+        """An iteration of the nnue mode: self-play with the current net (or the classical
+        evaluation) -> a candidate net trained on the window -> the same SPRTs against the
+        current engine, every engine the one build with its net loaded at run time -> an
+        accepted net kept in RUN/nets/ with its provenance. Each step leaves a marker (or its
+        result in state.json), so --resume continues at the step where the run stopped."""
+        d = self.iter_dir(k)
+        os.makedirs(d, exist_ok=True)
+        current = self.state["current"]
+        build = self.engine_build()
+        self.match_tool = os.path.join(build, "selfplay", "match", "hansu-match")
+        record = self.record_of(k)
+        if not os.path.exists(self.marker(k, "selfplay")):
+            self.step_selfplay(k, build, current.get("net", ""))
+            open(self.marker(k, "selfplay"), "w").close()
+        if not os.path.exists(self.marker(k, "train")):
+            self.step_train(k, build, record)
+            open(self.marker(k, "train"), "w").close()
+            try:
+                os.remove(os.path.join(d, "train.ckpt"))  # 2 MB a net: only for a resume
+            except FileNotFoundError:
+                pass
+        if "train" not in record:
+            record["train"] = self.train_summary(k)
+            self.save_state()
+        name = f"iter-{k:03d}"
+        candidate = (build, name, os.path.join(d, "candidate.nnue"))
+        if self.decide(k, record, candidate, (build, current["name"], current.get("net", ""))):
+            self.accept_net(k, candidate, record)
+        record["finished"] = now_iso()
+        self.save_state()
+
+    def decide(self, k, record, candidate, current):
+        """Plays candidate against current (engines as hansu() takes them) with an SPRT, kept in
+        the record (not replayed on a resume), then the verdict; logs and returns it."""
+        if "match" not in record:
+            record["match"] = self.match(k, "match", candidate, current,
+                                         self.config["match"]["games"],
+                                         self.config["match"]["sprt"])
+            self.save_state()
+        result = record["match"]
+        accepted = self.verdict(k, record, candidate, current)
+        record["accepted"] = accepted
+        self.log(f"iteration {k}: candidate {candidate[1]} vs {current[1]}: score "
+                 f"{result.get('score')}, nElo {result.get('nelo')}, SPRT {result.get('sprt')}"
+                 f" -> {'ACCEPTED' if accepted else 'rejected'}")
+        return accepted
 
     def verdict(self, k, record, candidate, current):
         """True when the SPRT accepted H1 and, with match.confirm, a second SPRT against the
@@ -758,17 +933,23 @@ class Run:
                  f"nElo {record['confirm'].get('nelo')}, SPRT {record['confirm'].get('sprt')}")
         return record["confirm"].get("sprt") == "H1 accepted"
 
+    def measure_vs_first(self, k, candidate, first, record):
+        """An accepted candidate's fixed-length match against the first engine (engines as
+        hansu() takes them), once: kept in the record as elo_vs_first."""
+        if "elo_vs_first" in record or not self.config["match"]["elo_games"]:
+            return
+        record["elo_vs_first"] = self.elo_match(k, candidate, first)
+        e = record["elo_vs_first"]
+        self.log(f"iteration {k}: {candidate[1]} vs {first[1]} (first engine), "
+                 f"{e['games']} games at {e['nodes']} nodes: Elo {e['elo']} ± "
+                 f"{e['elo_error']}, nElo {e['nelo']} ± {e['nelo_error']}")
+        self.save_state()
+
     def accept(self, k, name, candidate, cand_build, record):
         first = self.state["first"]
         if "elo_vs_first" not in record and self.config["match"]["elo_games"]:
             first_build = self.build(first["header"], engine_only=True)
-            record["elo_vs_first"] = self.elo_match(k, (cand_build, name),
-                                                    (first_build, first["name"]))
-            e = record["elo_vs_first"]
-            self.log(f"iteration {k}: {name} vs {first['name']} (first engine), "
-                     f"{e['games']} games at {e['nodes']} nodes: Elo {e['elo']} ± "
-                     f"{e['elo_error']}, nElo {e['nelo']} ± {e['nelo_error']}")
-            self.save_state()
+            self.measure_vs_first(k, (cand_build, name), (first_build, first["name"]), record)
         # Keep the accepted header with its provenance under data/weights/.
         keep_dir = os.path.join(REPO, self.config["run"]["weights_dir"])
         os.makedirs(keep_dir, exist_ok=True)
@@ -783,6 +964,28 @@ class Run:
         self.state["current"] = {"name": name, "header": kept}
         self.state["accepted"].append(name)
 
+    def accept_net(self, k, candidate, record):
+        """Keeps an accepted net as RUN/nets/iter-NNN.nnue with its provenance beside it
+        (iter-NNN.json: the trainer's summary, the window, the matches), after its Elo match
+        against the first engine; it becomes the current engine."""
+        build, name, net = candidate
+        first = self.state["first"]
+        self.measure_vs_first(k, candidate, (build, first["name"], first.get("net", "")), record)
+        nets = os.path.join(self.folder, "nets")
+        os.makedirs(nets, exist_ok=True)
+        kept = os.path.join(nets, f"{name}.nnue")
+        shutil.copyfile(net, kept)
+        with open(os.path.join(self.iter_dir(k), "train.json")) as f:
+            trainer = json.load(f)
+        write_json_atomic(os.path.join(nets, f"{name}.json"), {
+            "net_sha256": sha256_file(kept), "run": self.folder, "iteration": k,
+            "accepted": now_iso(), "previous": self.state["current"],
+            "train_window": record.get("train_window"), "trainer": trainer,
+            "match": record["match"], "confirm": record.get("confirm"),
+            "elo_vs_first": record.get("elo_vs_first"), "config": self.config})
+        self.state["current"] = {"name": name, "header": first["header"], "net": kept}
+        self.state["accepted"].append(name)
+
     def report(self):
         script = os.path.join(REPO, "scripts", "train_report.py")
         log = os.path.join(self.folder, "report.log")
@@ -793,7 +996,17 @@ class Run:
 
     def finish(self):
         accepted = self.state["accepted"]
-        if accepted:
+        if accepted and eval_of(self.config) == "nnue":
+            net = self.state["current"]["net"]
+            target = os.path.relpath(net_file(variant_of(self.config)), REPO)
+            self.log(f"accepted nets: {', '.join(accepted)}; current net: {net}")
+            if self.config["nnue"]["install"]:
+                shutil.copyfile(net, os.path.join(REPO, target))
+                self.log(f"installed as {target} (compiled in by the next build)")
+            else:
+                self.log(f"not installed (nnue.install = false); to use it: UCI option EvalFile "
+                         f"{net}, or cp {net} {target} and rebuild")
+        elif accepted:
             self.log(f"accepted candidates: {', '.join(accepted)}; current weights: "
                      f"{self.state['current']['header']}")
             target = os.path.relpath(weights_header(variant_of(self.config)), REPO)
@@ -803,7 +1016,9 @@ class Run:
             else:
                 self.log(f"to use them: cp {self.state['current']['header']} {target}")
         else:
-            self.log("no candidate was accepted; see each iteration's tune.log and match.txt")
+            self.log("no candidate was accepted; see each iteration's "
+                     f"{'train.log' if eval_of(self.config) == 'nnue' else 'tune.log'} and "
+                     "match.txt")
         self.gauntlet()
         self.save_state()
         self.report()
@@ -842,11 +1057,12 @@ class Run:
         for player in players:
             if player["name"] in done:
                 continue
-            build = self.build(player["header"])
+            nnue = eval_of(self.config) == "nnue"
+            build = self.engine_build() if nnue else self.build(player["header"])
             self.match_tool = os.path.join(build, "selfplay", "match", "hansu-match")
             try:
                 r = self.play(folder, player["name"], [
-                    self.hansu((build, player["name"])),
+                    self.hansu((build, player["name"], player.get("net", ""))),
                     [f"cmd={engine}", f"name={g['name']}"] + g["options"]],
                     ["--tc", g["tc"]], g["games"], seed,
                     f"train gauntlet: {player['name']} vs {g['name']}, {g['tc']}", "gauntlet")
@@ -938,9 +1154,13 @@ def main():
                 raise TrainError(f"--resume: {folder} has no state.json")
             lock = lock_folder(folder)
             config = read_state(state_path)["config"]
+            mode = eval_of(config)
             if args.config:
                 config = load_config(args.config, [])
             apply_sets(config, args.set)
+            if eval_of(config) != mode:
+                raise TrainError(f"--resume: the run trains run.eval = {mode!r}; it cannot "
+                                 f"change to {eval_of(config)!r} (start a new run)")
             check_config(config)
             run = Run(folder, config)
             run.load_state()
@@ -961,10 +1181,16 @@ def main():
             os.makedirs(os.path.join(folder, "weights"), exist_ok=True)
             initial = os.path.join(folder, "weights", "initial.h")
             shutil.copyfile(start_header(config), initial)
+            first = {"name": "initial", "header": initial}
+            if eval_of(config) == "nnue":  # the first engine's net, "" = classical
+                first["net"] = ""
+                if config["run"]["start_net"]:
+                    os.makedirs(os.path.join(folder, "nets"), exist_ok=True)
+                    first["net"] = os.path.join(folder, "nets", "initial.nnue")
+                    shutil.copyfile(os.path.join(REPO, config["run"]["start_net"]), first["net"])
             run = Run(folder, config)
             run.state = {"config": config, "iteration": 0, "in_progress": False,
-                         "first": {"name": "initial", "header": initial},
-                         "current": {"name": "initial", "header": initial},
+                         "first": first, "current": dict(first),
                          "iterations": [], "accepted": [], "started": now_iso()}
             run.save_state()
             run.log(f"new run in {folder}")

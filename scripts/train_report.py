@@ -15,10 +15,11 @@ report.gauntlet_games per match).
 --set report.KEY=N: a [report] setting for this report only (the run's own, in state.json's
 config, else data/train.toml's defaults, otherwise); e.g. --set report.match_games=8.
 
-Plots (matplotlib, Agg): loss.png (training and validation MSE per epoch, one line pair per
-iteration), elo.png (Elo of each accepted candidate against the first engine from its
-fixed-length match, 95% error bars), gauntlet.png (the end-of-run gauntlet against
-Fairy-Stockfish, 95% error bars; only once it has results),
+Plots (matplotlib, Agg): loss.png (training and validation loss per epoch, one line pair per
+iteration: the Texel tuner's MSE from iter-NNN/loss.csv, or in a run with run.eval = "nnue"
+the net trainer's loss from iter-NNN/train.csv), elo.png (Elo of each accepted candidate
+against the first engine from its fixed-length match, 95% error bars), gauntlet.png (the
+end-of-run gauntlet against Fairy-Stockfish, 95% error bars; only once it has results),
 reasons.png (self-play and match results by end reason, per iteration), pairings.png (Cho win
 share per formation pairing, 4x4 heat map over all self-play games of the run).
 
@@ -104,13 +105,24 @@ def report_caps(run, state, overrides=()):
     return caps
 
 
-def read_loss(path):
+# Per run.eval: each iteration's loss file, its training and validation columns, the plot's
+# title and the loss's name (hansu-tune --loss-csv; hansu-nnue --csv, docs/nnue.md).
+LOSS_FILES = {"texel": ("loss.csv", "train_mse", "valid_mse", "Texel tuning loss", "MSE"),
+              "nnue": ("train.csv", "train_loss", "valid_loss", "Net training loss (hansu-nnue)",
+                       "loss")}
+
+
+def loss_file(state):
+    return LOSS_FILES[state["config"].get("run", {}).get("eval", "texel")]
+
+
+def read_loss(path, columns=("train_mse", "valid_mse")):
     rows = []
     with open(path) as f:
         for n, row in enumerate(csv.DictReader(f), start=2):
             try:
-                rows.append((int(row["epoch"]), float(row["train_mse"]),
-                             float(row["valid_mse"])))
+                rows.append((int(row["epoch"]), float(row[columns[0]]),
+                             float(row[columns[1]])))
             except (KeyError, TypeError, ValueError) as e:
                 raise ReportError(f"{path}:{n}: bad row ({type(e).__name__}: {e})")
     return rows
@@ -126,14 +138,15 @@ def number(text):
 def plot_loss(run, state, out):
     fig, ax = plt.subplots(figsize=(7, 4))
     records = state["iterations"]
+    name, train, valid, title, unit = loss_file(state)
     # Colour by iteration; with many iterations only some are named in the legend.
     step = max(1, math.ceil(len(records) / 6))
     colours = plt.cm.viridis(np.linspace(0, 0.9, max(1, len(records))))
     for i, rec in enumerate(records):
-        path = os.path.join(run, f"iter-{rec['k']:03d}", "loss.csv")
+        path = os.path.join(run, f"iter-{rec['k']:03d}", name)
         if not os.path.exists(path):
             continue
-        rows = read_loss(path)
+        rows = read_loss(path, (train, valid))
         if not rows:
             continue
         e, t, v = zip(*rows)
@@ -142,8 +155,8 @@ def plot_loss(run, state, out):
         ax.plot(e, v, "--", color=colours[i],
                 label=f"iter {rec['k']} validation" if named else None)
     ax.set_xlabel("epoch")
-    ax.set_ylabel("MSE")
-    ax.set_title("Texel tuning loss")
+    ax.set_ylabel(unit)
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     fig.tight_layout()
@@ -483,6 +496,38 @@ def start_lines(cfg):
             "measures what the loop learned from there.", ""]
 
 
+def loss_text(v):
+    return f"{v:.5f}" if isinstance(v, (int, float)) else ""
+
+
+def net_lines(run, state):
+    """A run with run.eval = "nnue": each iteration's net (its window, the trainer's figures
+    from state.json, where the accepted ones are kept) and where the final net is."""
+    if state["config"].get("run", {}).get("eval", "texel") != "nnue":
+        return []
+    lines = ["## Nets", "",
+             "Each iteration trains a candidate net from scratch with hansu-nnue on the newest "
+             "self-play; the last epoch's losses (training: the epoch's mean; validation: "
+             "after it). The curves per epoch are the loss plot below.", "",
+             "| iteration | window (iterations, positions) | train / valid positions | epochs | "
+             "train loss | valid loss | net |", "|---|---|---|---|---|---|---|"]
+    for rec in state["iterations"]:
+        w, t = rec.get("train_window") or {}, rec.get("train") or {}
+        its = w.get("iterations") or []
+        kept = f"nets/iter-{rec['k']:03d}.nnue" if rec.get("accepted") else (
+            "rejected" if "accepted" in rec else "")
+        lines.append(f"| {rec['k']} | {its[0] if its else ''}-{its[-1] if its else ''}, "
+                     f"{w.get('positions', '')} | {t.get('train_positions', '')} / "
+                     f"{t.get('valid_positions', '')} | {t.get('epochs', '')} | "
+                     f"{loss_text(t.get('train_loss'))} | {loss_text(t.get('valid_loss'))} | "
+                     f"{kept} |")
+    net = state["current"].get("net")
+    lines += ["", f"Final net: `{net}` ({state['current']['name']})." if net else
+              "Final engine: the first one, with the classical evaluation (no net accepted).",
+              ""]
+    return lines
+
+
 def write_markdown(run, state, out):
     cfg = state["config"]
     lines = [f"# Training run `{os.path.basename(run)}`", "",
@@ -508,6 +553,7 @@ def write_markdown(run, state, out):
     lines += ["", "Elo vs first: each accepted candidate against the first engine in a "
               "fixed-length match (all its games, openings of a seed no decision uses, at "
               "nodes other than the training's); ± is the 95 % half-width.", ""]
+    lines += net_lines(run, state)
     lines += gauntlet_lines(state)
     lines += ["## Settings", "", "```toml"]
     for section, values in cfg.items():

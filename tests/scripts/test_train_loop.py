@@ -369,6 +369,57 @@ def test_variant_xiangqi(work):
     check(r["score"] == "3-4-1", f"draws not in the score: {r}")
 
 
+def test_texel_classical(work):
+    """The texel mode measures the classical evaluation it tunes even when a net is compiled
+    into the engine (engine/janggi/net.nnue): its self-play runs with --classical, and every
+    Hansu engine of its matches (SPRTs, Elo matches, gauntlet) gets option.Use NNUE=false."""
+    run = make_run(work, [])
+    steps = []
+    run.run_step = lambda label, argv, log, **kw: steps.append(argv)
+    run.match_tool = "hansu-match"
+    run.step_selfplay(1, "b")
+    check("--classical" in steps[0] and "--evalfile" not in steps[0],
+          f"texel self-play without --classical: {steps[0]}")
+    try:
+        run.match(1, "match", ("cand", "iter-001"), ("cur", "initial"), 2, "elo0=0 elo1=10")
+    except train.TrainError:
+        pass  # no result file: only the command line matters here
+    argv = steps[1]
+    engines = [argv[i + 1:i + 4] for i, a in enumerate(argv) if a == "--engine"]
+    check(engines == [["cmd=cand/engine/hansu", "name=iter-001", "option.Use NNUE=false"],
+                      ["cmd=cur/engine/hansu", "name=initial", "option.Use NNUE=false"]],
+          f"texel match engines: {engines}")
+    check(not any(a.startswith("option.EvalFile") for a in argv), f"a net in texel: {argv}")
+
+
+def test_nnue_build(work):
+    """run.eval = "nnue" with nnue.build = "": one build of the run's sources (the first
+    engine's header), hansu-nnue among its targets, made once; nnue.build = a folder: that
+    folder, nothing built."""
+    os.makedirs(work)
+    run = make_run(work, ['run.eval="nnue"'])
+    header = os.path.join(work, "initial.h")
+    shutil.copyfile(train.start_header(run.config), header)
+    run.state = {"first": {"name": "initial", "header": header}}
+    steps = []
+
+    def step(label, argv, log, **kw):
+        steps.append(argv)
+        if argv[0] == "cmake":
+            os.makedirs(argv[argv.index("-B") + 1])
+    run.run_step = step
+    run.snapshot_source = lambda: "src"
+    folder = run.engine_build()
+    check(folder.startswith(os.path.join(work, "builds")) and len(steps) == 2 and
+          steps[0][0] == "cmake" and f"-DHANSU_EVAL_WEIGHTS={header}" in steps[0] and
+          steps[1][:3] == ["ninja", "-C", folder] and "hansu-nnue" in steps[1] and
+          "hansu-match" in steps[1], f"the nnue mode's build: {steps}")
+    check(run.engine_build() == folder and len(steps) == 2, "built twice")
+    run.config["nnue"]["build"] = "build"
+    check(run.engine_build() == os.path.join(train.REPO, "build") and len(steps) == 2,
+          "nnue.build: not that folder")
+
+
 def test_report_settings():
     """[report]: the defaults as they were constants before, --set, bad values refused."""
     c = train.load_config(None, [])
@@ -396,8 +447,10 @@ def main():
     test_match_json_not_finite(os.path.join(work, "json"))
     test_report_per_cpu_hour(os.path.join(work, "report"))
     test_variant_xiangqi(os.path.join(work, "xiangqi"))
+    test_texel_classical(os.path.join(work, "classical"))
+    test_nnue_build(os.path.join(work, "nnue-build"))
     print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
-          "Elo per CPU-hour, xiangqi")
+          "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's build")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0

@@ -74,7 +74,8 @@ static bool in_list(const char *list, const char *value) {
 // "setoption name NAME value V": the options it offers are taken silently, any other is
 // refused as Stockfish and Fairy-Stockfish refuse it ("No such option: NAME").
 static void set_option(char *line, Variants *v) {
-    static const char *const known[] = {"Hash", "Threads"};
+    // Use NNUE and EvalFile: Hansu's, which scripts/train names for every Hansu engine.
+    static const char *const known[] = {"Hash", "Threads", "Use NNUE", "EvalFile"};
     line[strcspn(line, "\r\n")] = '\0';
     char *name = strstr(line, " name ");
     if (!name)
