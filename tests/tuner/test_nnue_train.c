@@ -198,6 +198,42 @@ static void test_gradient_finite_differences(void **state) {
 // A float net whose weights lie on the quantisation grid quantises exactly: the engine's
 // integer score is the float score up to the final rounding (1 cp) and float rounding. An
 // off-grid net of trained magnitudes stays within the bound hansu-nnue states by default.
+// --init's dequantisation: a quantised net turned back into floats quantises to itself, at the
+// same scale and (output rescaled) at another; a net of another size is refused by name.
+static void test_from_quantised(void **state) {
+    (void)state;
+    FloatNet net, back, small;
+    ErrorInfo err;
+    NnueNet *q = nnue_net_alloc(), *again = nnue_net_alloc();
+    assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 9, &err), STATUS_OK);
+    assert_int_equal(float_net_init(&back, NNUE_INPUTS, NNUE_L1, 10, &err), STATUS_OK);
+    for (int j = 0; j < 2 * NNUE_L1; j++)
+        net.out_w[j] = (float)(rnd(801) - 400) / 1000.0f;
+    net.out_b[0] = 0.3f;
+    assert_int_equal(nnue_quantise(&net, 400, "janggi", "{}", q, &err), STATUS_OK);
+    for (int scale = 400; scale <= 800; scale += 400) {
+        assert_int_equal(float_net_from_quantised(&back, q, scale, &err), STATUS_OK);
+        assert_int_equal(nnue_quantise(&back, scale, "janggi", "{}", again, &err), STATUS_OK);
+        assert_memory_equal(q->ft_weight, again->ft_weight, sizeof q->ft_weight);
+        assert_memory_equal(q->ft_bias, again->ft_bias, sizeof q->ft_bias);
+        if (scale == 400) {
+            assert_memory_equal(q->out_weight, again->out_weight, sizeof q->out_weight);
+            assert_int_equal(q->out_bias, again->out_bias);
+        } else { // twice the centipawns per unit: half the output weights (rounded)
+            for (int j = 0; j < 2 * NNUE_L1; j++)
+                assert_true(abs(2 * again->out_weight[j] - q->out_weight[j]) <= 1);
+        }
+    }
+    assert_int_equal(float_net_init(&small, NNUE_INPUTS, 16, 1, &err), STATUS_OK);
+    assert_int_equal(float_net_from_quantised(&small, q, 400, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "1260 x 16"));
+    float_net_free(&net);
+    float_net_free(&back);
+    float_net_free(&small);
+    free(q);
+    free(again);
+}
+
 static void test_quantised_follows_float(void **state) {
     (void)state;
     FloatNet net;
@@ -423,6 +459,19 @@ static void test_end_to_end(void **state) {
              "grep -q '\"mirror\": false' '%s/plain.json'",
              HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir);
     assert_int_equal(system(cmd), 0);
+    // --init: starts from net0's weights (another net than from random weights, the JSON says
+    // so); a net of another variant is refused before any data is read (the input is missing).
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --init '%s/net0.nnue' --out '%s/init.nnue' --json "
+             "'%s/init.json' '%s/run' > /dev/null && grep -q '\"init\": \"' '%s/init.json' && "
+             "grep -q '\"init\": null' '%s/net0.json' && ! cmp -s '%s/init.nnue' '%s/net0.nnue'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' --variant xiangqi --init '%s/net0.nnue' --out '%s/x.nnue' "
+             "'%s/missing' 2>&1 | grep -q 'a net for janggi, not for xiangqi'",
+             HANSU_BINARY_DIR, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
     // Resuming a finished run trains nothing more and writes the same net.
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' %s --resume --out '%s/net0.nnue' '%s/run' > /dev/null && "
@@ -478,6 +527,7 @@ int main(void) {
         cmocka_unit_test(test_quantised_follows_float),
         cmocka_unit_test(test_same_seed_same_net),
         cmocka_unit_test(test_mirror),
+        cmocka_unit_test(test_from_quantised),
         cmocka_unit_test(test_weights_clipped),
         cmocka_unit_test(test_resume_equals_unbroken),
         cmocka_unit_test(test_end_to_end),

@@ -18,10 +18,10 @@ static void settings(const NnueTrainConfig *c, char out[CKPT_SETTINGS]) {
     memset(out, 0, CKPT_SETTINGS);
     snprintf(out, CKPT_SETTINGS,
              "hidden=%d epochs=%d batch=%d threads=%d lr=%.9g lr_min=%.9g wd=%.9g betas=%.9g,%.9g "
-             "eps=%.9g lambda=%.9g s=%.9g scale=%d clip=%.9g out_clip=%.9g seed=%llu",
+             "eps=%.9g lambda=%.9g s=%.9g scale=%d clip=%.9g out_clip=%.9g init=%08x seed=%llu",
              c->hidden, c->epochs, c->batch, c->threads, c->lr, c->lr_min, c->weight_decay,
              c->beta1, c->beta2, c->eps, c->lambda, c->s, c->scale, c->clip, c->out_clip,
-             (unsigned long long)c->seed);
+             (unsigned)c->init_crc, (unsigned long long)c->seed);
 }
 
 // Names the first setting (name=value word) where the checkpoint's and this run's differ;

@@ -25,6 +25,7 @@ typedef struct Options {
     NnueFilter filter;
     NnueTrainConfig train;
     const char *out, *json, *csv, *checkpoint;
+    const char *init; // --init NET.nnue, or NULL
     bool resume;
     double quant_bound; // cp: the largest |float - quantised| allowed on validation positions
     char **inputs;
@@ -79,6 +80,8 @@ static const Flag FLAGS[] = {
     {"--checkpoint", FLAG_PATH, OPT(checkpoint), .meta = "FILE",
      .help = "state after each epoch [OUT.ckpt]"},
     {"--resume", FLAG_BOOL, OPT(resume), .help = "continue from the checkpoint"},
+    {"--init", FLAG_PATH, OPT(init), .meta = "NET",
+     .help = "first weights from this .nnue of the variant [random]"},
     {"--json", FLAG_PATH, OPT(json), .meta = "FILE",
      .help = "summary for programs (docs/json-outputs.md)"},
 };
@@ -157,9 +160,13 @@ static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t
             (unsigned long long)c->seed, c->lambda, c->s, c->lr);
     fprintf(f, "\"batch\": %d, \"threads\": %d, \"skip_plies\": %d, \"max_score\": %d, ", c->batch,
             c->threads, o->filter.skip_plies, o->filter.max_score);
-    fprintf(f, "\"skip_check\": %s, \"skip_capture\": %s, \"mirror\": %s}",
+    fprintf(f, "\"skip_check\": %s, \"skip_capture\": %s, \"mirror\": %s, \"init_crc32\": ",
             o->filter.skip_check ? "true" : "false", o->filter.skip_capture ? "true" : "false",
             o->filter.mirror ? "true" : "false");
+    if (o->init)
+        fprintf(f, "\"%08x\"}", (unsigned)c->init_crc);
+    else
+        fputs("null}", f);
     fclose(f);
     out[len - 1] = '\0';
 }
@@ -204,7 +211,12 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
     cli_json_number(f, t->cfg.lambda);
     fprintf(f, ",\n  \"sigmoid_s\": ");
     cli_json_number(f, t->cfg.s);
-    fprintf(f, ",\n  \"sigmoid_s_fitted\": %s,\n  \"epochs\": [", fitted ? "true" : "false");
+    fprintf(f, ",\n  \"sigmoid_s_fitted\": %s,\n  \"init\": ", fitted ? "true" : "false");
+    if (o->init)
+        cli_json_string(f, o->init);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n  \"epochs\": [");
     for (int e = 0; e < t->epoch; e++) {
         fprintf(f, "%s\n    {\"epoch\": %d, \"train_loss\": ", e ? "," : "", e + 1);
         cli_json_number(f, t->epochs[e].train_loss);
@@ -234,6 +246,29 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
 }
 
 // --- the run ------------------------------------------------------------------------------
+
+// Reads --init's net (of the variant trained) into *out and records its CRC-32 in the settings.
+static Status load_init(Options *o, NnueNet **out, ErrorInfo *err) {
+    NnueNet *net = nnue_net_alloc();
+    if (!net)
+        return error_set(err, STATUS_NOMEM, "out of memory for --init's net");
+    const Variant *v = variant_find(o->filter.variant ? o->filter.variant : "janggi");
+    Status s = nnue_load(o->init, v, net, err);
+    size_t len = 0;
+    uint8_t *bytes = s == STATUS_OK ? nnue_serialise(net, &len) : NULL;
+    if (s == STATUS_OK && !bytes)
+        s = error_set(err, STATUS_NOMEM, "out of memory for --init's net");
+    if (s != STATUS_OK) {
+        free(net);
+        return s;
+    }
+    // The file's last 4 bytes are the CRC of the rest; 0 is kept for "no --init".
+    uint32_t crc = nnue_crc32(bytes, len - 4);
+    o->train.init_crc = crc ? crc : 1;
+    free(bytes);
+    *out = net;
+    return STATUS_OK;
+}
 
 static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *err) {
     Status s = STATUS_OK;
@@ -309,6 +344,10 @@ int main(int argc, char **argv) {
     NnueData d;
     NnueTrainer t = {0};
     Status s = check_outputs(&o, &err);
+    // --init's net is read and checked before the data (and named in the checkpoint's settings).
+    NnueNet *init = NULL;
+    if (s == STATUS_OK && o.init)
+        s = load_init(&o, &init, &err);
     // Every check of --resume that needs no data comes before the data: reading the shards
     // takes minutes at scale.
     if (s == STATUS_OK && o.resume)
@@ -326,7 +365,10 @@ int main(int argc, char **argv) {
                d.nfiles, d.read, d.dropped, d.ntrain, d.nvalid, sizeof(NnuePosition), o.train.s,
                fitted ? " (fitted)" : "");
         s = nnue_trainer_init(&t, &o.train, &err);
+        if (s == STATUS_OK && init)
+            s = float_net_from_quantised(&t.net, init, o.train.scale, &err);
     }
+    free(init);
     if (s == STATUS_OK)
         s = train(&o, &d, &t, &err);
     if (s == STATUS_OK)

@@ -16,6 +16,22 @@ static int16_t q16(float x, double unit, int limit) {
     return (int16_t)(r > limit ? limit : r < -limit ? -limit : r);
 }
 
+Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err) {
+    if (net->hidden != NNUE_L1 || net->inputs != NNUE_INPUTS)
+        return error_set(err, STATUS_RANGE, "a %d x %d net cannot start from the engine's %d x %d",
+                         net->inputs, net->hidden, NNUE_INPUTS, NNUE_L1);
+    const double out = (double)q->scale / scale;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int j = 0; j < NNUE_L1; j++)
+            net->ft_w[(size_t)f * NNUE_L1 + j] = (float)q->ft_weight[f][j] / NNUE_QA;
+    for (int j = 0; j < NNUE_L1; j++)
+        net->ft_b[j] = (float)q->ft_bias[j] / NNUE_QA;
+    for (int j = 0; j < 2 * NNUE_L1; j++)
+        net->out_w[j] = (float)(q->out_weight[j] * out / NNUE_QB);
+    net->out_b[0] = (float)(q->out_bias * out / ((double)NNUE_QA * NNUE_QA * NNUE_QB));
+    return STATUS_OK;
+}
+
 Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const char *provenance,
                      NnueNet *out, ErrorInfo *err) {
     if (net->hidden != NNUE_L1 || net->inputs != NNUE_INPUTS)

@@ -50,11 +50,13 @@ typedef struct NnueTrainConfig {
     double lr, lr_min;   // cosine schedule from lr down to lr_min over all steps
     double weight_decay; // AdamW's decoupled decay
     double beta1, beta2, eps;
-    double lambda;   // weight of the result in the target
-    double s;        // sigmoid scale of scores, centipawns (fitted when <= 0)
-    int scale;       // centipawns per unit of net output (NnueNet.scale)
-    double clip;     // every weight kept in +-clip: quantised sums stay inside int16
-    double out_clip; // output weights kept in +-out_clip: (NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB
+    double lambda;     // weight of the result in the target
+    double s;          // sigmoid scale of scores, centipawns (fitted when <= 0)
+    int scale;         // centipawns per unit of net output (NnueNet.scale)
+    double clip;       // every weight kept in +-clip: quantised sums stay inside int16
+    double out_clip;   // output weights kept in +-out_clip: (NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB
+    uint32_t init_crc; // 0: random first weights; else the CRC-32 of the net they came from
+                       // (--init; a resume needs the same)
     uint64_t seed;
 } NnueTrainConfig;
 
@@ -113,6 +115,12 @@ Status nnue_checkpoint_check(const NnueTrainConfig *cfg, const char *path, Error
 /// when it is not a checkpoint, is damaged, or was written under other settings (the message
 /// names the first that differs); STATUS_IO.
 Status nnue_checkpoint_load(NnueTrainer *t, const char *path, ErrorInfo *err);
+
+/// Sets net's weights (hidden must be NNUE_L1, inputs NNUE_INPUTS) to those of q in float
+/// units: q's integers over QA, QB and QA^2 QB, output weights and bias times q->scale / scale
+/// (the trainer's centipawns per output unit). Quantising the result with scale gives q back.
+/// STATUS_RANGE naming the sizes when they differ.
+Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err);
 
 /// Quantises net (hidden must be NNUE_L1) into out: weights rounded to QA, QB and QA^2 QB
 /// units. variant and provenance are copied. STATUS_RANGE when hidden is not NNUE_L1.
