@@ -104,6 +104,7 @@ GAUNTLET_SEED_BASE = 3_000_000_000
 # Steps whose CPU time measures the engines rather than trains them (the report lists them).
 MEASURE_KINDS = ("elo", "gauntlet", "report")
 EVALS = ("texel", "nnue")
+NNUE_INITS = ("scratch", "current")  # nnue.init: where a candidate's first weights come from
 # The programs of the nnue mode's one build (relative to the build folder).
 NNUE_TOOLS = ("engine/hansu", "selfplay/hansu-selfplay", "selfplay/match/hansu-match",
               "tuner/nnue/hansu-nnue")
@@ -357,6 +358,9 @@ def check_nnue(c):
             raise TrainError(f"setting nnue.{key} = {n[key]!r}: expected a non-negative number")
     if not 0 <= n["lambda"] <= 1:
         raise TrainError(f"setting nnue.lambda = {n['lambda']!r}: expected 0..1")
+    if n.get("init", "scratch") not in NNUE_INITS:
+        raise TrainError(f"setting nnue.init = {n['init']!r}: expected one of "
+                         f"{', '.join(NNUE_INITS)}")
     if start:
         check_net(start, c["run"].get("variant", "janggi"))
     if n["build"]:
@@ -713,10 +717,11 @@ class Run:
         self.run_step("tune", argv, os.path.join(d, "tune.log"))
 
     def step_train(self, k, build, record):
-        """Iteration k's candidate net, iter-NNN/candidate.nnue, trained from scratch by the
-        build's hansu-nnue on the newest self-play (nnue.window_positions), its loss per epoch
-        in train.csv and its summary in train.json; a training stopped half-way resumes from
-        its checkpoint."""
+        """Iteration k's candidate net, iter-NNN/candidate.nnue, trained by the build's
+        hansu-nnue on the newest self-play (nnue.window_positions) from random weights, or with
+        nnue.init = "current" from the current net's (hansu-nnue --init; a classical current
+        engine has none), its loss per epoch in train.csv and its summary in train.json; a
+        training stopped half-way resumes from its checkpoint."""
         c = self.config["nnue"]
         window, positions = self.tune_window(k, "nnue")
         record["train_window"] = {"iterations": window, "positions": positions}
@@ -731,6 +736,9 @@ class Run:
             "--lr-min", str(c["lr_min"]), "--lambda", str(c["lambda"]),
             "--seed", str(self.config["run"]["seed"] * 1000 + k),
             "--threads", str(self.threads)] + variant_flags(self.config) + c["extra"]
+        current = self.state["current"].get("net", "")
+        if c.get("init", "scratch") == "current" and current:
+            argv += ["--init", current]
         if os.path.exists(ckpt):
             argv.append("--resume")
         self.run_step("train", argv, os.path.join(d, "train.log"))
