@@ -242,7 +242,8 @@ def analyse_game(g, hansu_side, fsf, hansu, a, log):
             break
         decisive_start = i
         i -= 2
-    rec_game = {"game": g["index"], "round": g["tags"].get("Round"), "opening": g["tags"].get("Opening"),
+    rec_game = {"game": g["index"], "round": g["tags"].get("Round"),
+                "opening": g["tags"].get("Opening"),
                 "hansu_side": hansu_side, "plies": n, "walked": walked}
     if decisive_start is None:
         decisive_start = n - 2 if n >= 2 else 0  # the losing move is the one right before the mate
@@ -250,8 +251,8 @@ def analyse_game(g, hansu_side, fsf, hansu, a, log):
     rec_game["decisive_plies_to_mate"] = n - decisive_start
     rec_game["losing_ply"] = p_index
     # Where Hansu's 20k search first reported its own mate (walking forward), and FSF's.
-    hansu_seen = [r for r in walked if r["hansu20k"]["mate"] is not None and r["hansu20k"]["mate"] < 0]
-    fsf_seen = [r for r in walked if r["fsf"]["mate"] is not None and r["fsf"]["mate"] < 0]
+    hansu_seen = [r for r in walked if (r["hansu20k"]["mate"] or 0) < 0]
+    fsf_seen = [r for r in walked if (r["fsf"]["mate"] or 0) < 0]
     rec_game["hansu20k_mate_first_plies_to_mate"] = (
         max(r["plies_to_mate"] for r in hansu_seen) if hansu_seen else None)
     rec_game["fsf_mate_first_plies_to_mate"] = (
@@ -276,16 +277,12 @@ def analyse_game(g, hansu_side, fsf, hansu, a, log):
               "capture": (ff, fr) != (tf, tr) and (tf, tr) in board_p,
               "piece": NAMES[board_p[(ff, fr)].lower()], "gives_check": gives_check,
               "in_check_before": fsf_board(fsf, fen, moves[:p_index])[1],
-              "fsf_after_hansu_view": {"cp": -after["cp"] if after["cp"] is not None else None,
-                                       "mate": -after["mate"] if after["mate"] is not None else None,
-                                       "depth": after["depth"]},
+              "fsf_after_hansu_view": dict(negated(after), depth=after["depth"]),
               "hansu200k": brief(h2), "hansu20k_best_equals_played":
                   walked[-1]["hansu20k"]["best"] == m}
         if h2["best"] and h2["best"] != m:
             alt = fsf.go(fen, moves[:p_index] + [h2["best"]], a.fsf_nodes)
-            lm["fsf_after_200k_move_hansu_view"] = {
-                "cp": -alt["cp"] if alt["cp"] is not None else None,
-                "mate": -alt["mate"] if alt["mate"] is not None else None}
+            lm["fsf_after_200k_move_hansu_view"] = negated(alt)
             lm["200k_avoids"] = -value(alt) > -a.decisive
         else:
             lm["200k_avoids"] = False
@@ -352,14 +349,10 @@ def summarise(games, a):
     gaps = [fi - (hi or 0) for fi, hi in zip(f, h) if fi is not None]
     c["fsf_minus_hansu20k_mate_horizon_mean"] = round(sum(gaps) / len(gaps), 2) if gaps else None
     d2 = [g for g in games if "hansu200k_at_decisive" in g]
-    c["at_decisive_hansu20k_decisive"] = sum(
-        value(next(r for r in g["walked"] if r["ply"] == g["decisive_ply"])["hansu20k"]) <= -a.decisive
-        for g in d2)
+    c["at_decisive_hansu20k_decisive"] = sum(value(at_d(g)) <= -a.decisive for g in d2)
     c["at_decisive_hansu200k_decisive"] = sum(value(g["hansu200k_at_decisive"]) <= -a.decisive
                                               for g in d2)
-    c["at_decisive_hansu20k_sees_mate"] = sum(
-        (next(r for r in g["walked"] if r["ply"] == g["decisive_ply"])["hansu20k"]["mate"] or 0) < 0
-        for g in d2)
+    c["at_decisive_hansu20k_sees_mate"] = sum((at_d(g)["mate"] or 0) < 0 for g in d2)
     c["at_decisive_hansu200k_sees_mate"] = sum((g["hansu200k_at_decisive"]["mate"] or 0) < 0
                                                for g in d2)
     c["at_decisive_count"] = len(d2)
@@ -370,8 +363,8 @@ def summarise(games, a):
     c["attack_all_checks"] = sum(x["quiet_non_checks"] + x["captures_non_check"] == 0 for x in att)
     sur = [g["at_losing_move"] for g in games if "at_losing_move" in g]
     if sur:
-        c["at_losing_mean_material_hansu"] = round(sum(s["material_hansu"] for s in sur) / len(sur), 1)
-        c["at_losing_mean_material_fsf"] = round(sum(s["material_fsf"] for s in sur) / len(sur), 1)
+        c["at_losing_mean_material_hansu"] = mean([s["material_hansu"] for s in sur])
+        c["at_losing_mean_material_fsf"] = mean([s["material_fsf"] for s in sur])
         c["at_losing_guards_hist"] = hist([s["hansu_guards"] for s in sur])
         c["at_losing_elephants_hist"] = hist([s["hansu_elephants"] for s in sur])
         c["at_losing_palace_defenders_hist"] = hist([len(s["palace_defenders"]) for s in sur])
@@ -398,7 +391,23 @@ def hist(xs):
     out = {}
     for x in xs:
         out[str(x)] = out.get(str(x), 0) + 1
-    return dict(sorted(out.items(), key=lambda kv: (kv[0] == "None", int(kv[0]) if kv[0] != "None" else 0)))
+    return dict(sorted(out.items(), key=lambda kv: (kv[0] == "None",
+                                                    0 if kv[0] == "None" else int(kv[0]))))
+
+
+def mean(xs):
+    return round(sum(xs) / len(xs), 1)
+
+
+def at_d(g):
+    """Hansu's 20k result at the first decisive position D."""
+    return next(r for r in g["walked"] if r["ply"] == g["decisive_ply"])["hansu20k"]
+
+
+def negated(res):
+    """A search result of the side to move as {cp, mate} from the other side's view."""
+    return {"cp": None if res["cp"] is None else -res["cp"],
+            "mate": None if res["mate"] is None else -res["mate"]}
 
 
 def markdown(c, games, a):
@@ -450,9 +459,10 @@ def main():
     out = []
     try:
         for k, (g, s) in enumerate(lost):
-            out.append(analyse_game(g, s, fsf, hansu, a,
-                                    lambda msg: print(f"[{k + 1}/{len(lost)} {time.time() - t0:.0f}s] {msg}",
-                                                      file=sys.stderr, flush=True)))
+            def log(msg, k=k):
+                print(f"[{k + 1}/{len(lost)} {time.time() - t0:.0f}s] {msg}", file=sys.stderr,
+                      flush=True)
+            out.append(analyse_game(g, s, fsf, hansu, a, log))
     finally:
         fsf.close()
         hansu.close()
