@@ -469,8 +469,6 @@ static int eval_phase(const Board *b) {
     return phase < EVAL_PHASE_MAX ? phase : EVAL_PHASE_MAX;
 }
 
-// The evaluation (eval.h's formula); written once, inlined into the two callers below so that
-// the search's copy, with no trace, drops every trace test.
 // The point rule decides every game that reaches the 200-ply limit: let the points weigh more
 // and more as it nears (this term is the one that knows Han's 1.5 bonus). False before the
 // window (EVAL_POINTS_WINDOW plies before the limit), where it counts nothing.
@@ -483,6 +481,8 @@ static bool points_late(const Board *b, Acc *a) {
     return true;
 }
 
+// The evaluation (eval.h's formula); written once, inlined into the two callers below so that
+// the search's copy, with no trace, drops every trace test.
 static inline __attribute__((always_inline)) Score evaluate_terms(const Board *b,
                                                                   EvalTrace *trace) {
     assert(b->variant->eval == &EVAL_SPEC_JANGGI &&
