@@ -170,10 +170,6 @@ static int run_bench(int argc, char **argv) {
     if (!ok)
         return words ? rc : 1;
     const Variant *variant = a.variant;
-    if (a.classical && a.evalfile) {
-        fprintf(stderr, "hansu bench: --classical and --evalfile exclude each other\n");
-        return 2;
-    }
     NnuePath path = nnue_path_best();
     if (a.simd && (!nnue_path_find(a.simd, &path) || !nnue_path_available(path))) {
         fprintf(stderr,
@@ -183,24 +179,11 @@ static int run_bench(int argc, char **argv) {
         return 2;
     }
     // The evaluation: --evalfile's net, else the compiled-in one, else (or --classical) none.
-    NnueNet *net = NULL;
-    const uint8_t *data;
-    size_t len;
-    bool embedded = !a.classical && !a.evalfile && nnue_embedded(variant, &data, &len);
-    if (a.evalfile || embedded) {
-        Status st = STATUS_NOMEM;
-        net = nnue_net_alloc();
-        if (!net)
-            error_set(&err, st, "out of memory for the net");
-        else if (embedded)
-            st = nnue_load_memory(data, len, "the compiled-in net", variant, net, &err);
-        else
-            st = nnue_load(a.evalfile, variant, net, &err);
-        if (st != STATUS_OK) {
-            fprintf(stderr, "hansu bench: %s\n", err.msg);
-            free(net);
-            return 1;
-        }
+    NnueNet *net;
+    Status net_st = nnue_load_selected(variant, a.evalfile, a.classical, &net, &err);
+    if (net_st != STATUS_OK) {
+        fprintf(stderr, "hansu bench: %s\n", err.msg);
+        return net_st == STATUS_RANGE ? 2 : 1;
     }
     BenchResult res;
     Status st = bench_run_net(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, path,

@@ -113,6 +113,13 @@ Status nnue_load_memory(const uint8_t *data, size_t len, const char *name, const
 /// nnue_load_memory) and returns true; false when v has none.
 bool nnue_embedded(const Variant *v, const uint8_t **data, size_t *len);
 
+/// The net a front end's flags choose for variant v (NULL: janggi): the file evalfile when it is
+/// not NULL, else v's compiled-in net, else none; classical asks for none. Sets *net to a net the
+/// caller frees, or to NULL (the classical evaluation) with STATUS_OK. Errors: STATUS_RANGE when
+/// both classical and evalfile are given, STATUS_NOMEM, and nnue_load()'s refusals.
+Status nnue_load_selected(const Variant *v, const char *evalfile, bool classical, NnueNet **net,
+                          ErrorInfo *err);
+
 /// Serialises net (format in docs/nnue.md) into a malloc'ed buffer of *len bytes. NULL when out
 /// of memory.
 uint8_t *nnue_serialise(const NnueNet *net, size_t *len);

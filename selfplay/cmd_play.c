@@ -43,25 +43,15 @@ typedef struct PlayArgs {
 // SHA-256 into sha: --evalfile's, else the variant's compiled-in net unless --classical.
 static Status load_net(const PlayArgs *a, const Variant *v, NnueNet **net, char sha[65],
                        ErrorInfo *err) {
-    *net = NULL;
-    const uint8_t *data;
     size_t len;
-    if (a->classical && a->evalfile)
-        return error_set(err, STATUS_RANGE, "--classical and --evalfile exclude each other");
-    bool embedded = !a->classical && !a->evalfile && nnue_embedded(v, &data, &len);
-    if (!embedded && !a->evalfile)
-        return STATUS_OK;
-    if (!(*net = nnue_net_alloc()))
-        return error_set(err, STATUS_NOMEM, "out of memory for the net");
-    Status st = embedded ? nnue_load_memory(data, len, "the compiled-in net", v, *net, err)
-                         : nnue_load(a->evalfile, v, *net, err);
-    uint8_t *bytes = st == STATUS_OK ? nnue_serialise(*net, &len) : NULL;
-    if (st == STATUS_OK && !bytes)
-        st = error_set(err, STATUS_NOMEM, "out of memory for the net");
-    if (st != STATUS_OK) {
+    Status st = nnue_load_selected(v, a->evalfile, a->classical, net, err);
+    if (st != STATUS_OK || !*net)
+        return st;
+    uint8_t *bytes = nnue_serialise(*net, &len);
+    if (!bytes) {
         free(*net);
         *net = NULL;
-        return st;
+        return error_set(err, STATUS_NOMEM, "out of memory for the net");
     }
     Sha256 h;
     sha256_init(&h);

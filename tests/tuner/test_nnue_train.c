@@ -485,6 +485,13 @@ static void test_end_to_end(void **state) {
              "'%s/no/such/run' 2>&1 | grep -q 'written with epochs=2, this run has epochs=3'",
              HANSU_BINARY_DIR, flags, dir, dir);
     assert_int_equal(system(cmd), 0);
+    // The checkpoint names its variant: a janggi run is not resumed as xiangqi's.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --variant XiangQi --resume --out '%s/net0.nnue' "
+             "'%s/no/such/run' 2>&1 | grep -q 'written with variant=janggi, this run has "
+             "variant=xiangqi'",
+             HANSU_BINARY_DIR, flags, dir, dir);
+    assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' %s --resume --out '%s/none.nnue' '%s/no/such/run' 2>&1 "
              "| grep -q 'none.nnue.ckpt: cannot open the checkpoint'",

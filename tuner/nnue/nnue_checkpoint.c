@@ -11,17 +11,19 @@
 #include "cli.h"
 
 #define CKPT_MAGIC "HNSUNNCK"
-enum { CKPT_VERSION = 1, CKPT_SETTINGS = 512 };
+enum { CKPT_VERSION = 2, CKPT_SETTINGS = 512 }; // 2: the settings name the variant
 
 // The settings a resumed run must share (data aside): everything that shapes the weights.
 static void settings(const NnueTrainConfig *c, char out[CKPT_SETTINGS]) {
     memset(out, 0, CKPT_SETTINGS);
     snprintf(out, CKPT_SETTINGS,
              "hidden=%d epochs=%d batch=%d threads=%d lr=%.9g lr_min=%.9g wd=%.9g betas=%.9g,%.9g "
-             "eps=%.9g lambda=%.9g s=%.9g scale=%d clip=%.9g out_clip=%.9g init=%08x seed=%llu",
+             "eps=%.9g lambda=%.9g s=%.9g scale=%d clip=%.9g out_clip=%.9g init=%08x seed=%llu "
+             "variant=%s",
              c->hidden, c->epochs, c->batch, c->threads, c->lr, c->lr_min, c->weight_decay,
              c->beta1, c->beta2, c->eps, c->lambda, c->s, c->scale, c->clip, c->out_clip,
-             (unsigned)c->init_crc, (unsigned long long)c->seed);
+             (unsigned)c->init_crc, (unsigned long long)c->seed,
+             c->variant ? c->variant : "janggi");
 }
 
 // Names the first setting (name=value word) where the checkpoint's and this run's differ;

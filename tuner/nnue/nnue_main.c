@@ -116,6 +116,7 @@ static int parse_args(int argc, char **argv, Options *o) {
     }
     if (o->filter.variant) // as the files and the net write it, whatever case was given
         o->filter.variant = variant_find(o->filter.variant)->name;
+    o->train.variant = o->filter.variant ? o->filter.variant : "janggi";
     if (!o->csv)
         snprintf(o->csv_buf, sizeof o->csv_buf, "%s.csv", o->out), o->csv = o->csv_buf;
     if (!o->checkpoint)

@@ -161,7 +161,8 @@ NnueTrainConfig nnue_train_config_default(void) {
                              .scale = 400,
                              .clip = 1.98,
                              .out_clip = (double)(NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB,
-                             .seed = 1};
+                             .seed = 1,
+                             .variant = "janggi"};
 }
 
 Status nnue_trainer_init(NnueTrainer *t, const NnueTrainConfig *cfg, ErrorInfo *err) {

@@ -58,11 +58,12 @@ typedef struct NnueTrainConfig {
     uint32_t init_crc; // 0: random first weights; else the CRC-32 of the net they came from
                        // (--init; a resume needs the same)
     uint64_t seed;
+    const char *variant; // the variant's name ("janggi", "xiangqi"): a resume needs the same
 } NnueTrainConfig;
 
 /// Defaults: hidden NNUE_L1, 10 epochs, batch 16384, 1 thread, lr 0.001 -> 0.00001, decay 0.01,
 /// betas 0.9 / 0.999, eps 1e-8, lambda 0.5, s fitted, scale 400, clip 1.98,
-/// output clip 127 / NNUE_QB, seed 1.
+/// output clip 127 / NNUE_QB, seed 1, variant janggi.
 NnueTrainConfig nnue_train_config_default(void);
 
 /// Figures of one epoch.
