@@ -50,10 +50,13 @@ struct UciContext {
     bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
     // The evaluation: the net of `variant` (EvalFile's, or the compiled-in one; NULL: none),
-    // used when use_nnue (`Use NNUE`); the classical evaluation otherwise.
+    // used when use_nnue (`Use NNUE`); the classical evaluation otherwise. use_nnue starts true
+    // where the variant has a compiled-in net, and a variant without a net then evaluates
+    // classically; nnue_asked: `Use NNUE true` was set, so a missing net is said (at setoption,
+    // at a new variant, at go), never a silent fallback.
     NnueNet *net;
     char eval_file[OPTION_VALUE_MAX];
-    bool use_nnue;
+    bool use_nnue, nnue_asked;
     // The running search or perft: its thread, its own copy of the position and limits (or
     // depth), the stop flag.
     pthread_t thread;
@@ -242,7 +245,7 @@ static void set_use_nnue(UciContext *ctx, const char *value) {
         reply_error(ctx, msg);
         return;
     }
-    ctx->use_nnue = strcasecmp(value, "true") == 0;
+    ctx->use_nnue = ctx->nnue_asked = strcasecmp(value, "true") == 0;
     nnue_apply(ctx);
     if (ctx->use_nnue && !ctx->net)
         nnue_say_missing(ctx);
@@ -253,7 +256,7 @@ static void nnue_new_variant(UciContext *ctx) {
     search_set_net(ctx->searcher, NULL); // before the net it may hold is freed
     nnue_take_embedded(ctx);
     nnue_apply(ctx);
-    if (ctx->use_nnue && !ctx->net)
+    if (ctx->nnue_asked && !ctx->net)
         nnue_say_missing(ctx);
 }
 
@@ -616,7 +619,7 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
                     gr.points_half[HAN] % 2 * 5);
         return false;
     }
-    if (ctx->use_nnue && !ctx->net)
+    if (ctx->nnue_asked && !ctx->net)
         nnue_say_missing(ctx);
     lim.move_overhead = ctx->move_overhead;
     ctx->limits = lim;

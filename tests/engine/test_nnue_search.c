@@ -122,9 +122,15 @@ static void test_uci_evalfile(void **state) {
     (void)state;
     UciSession s;
     uci_session_open(&s);
-    assert_non_null(
-        strstr(uci_session_say(&s, "uci"), "option name Use NNUE type check default false\n"));
+    const uint8_t *data;
+    size_t len;
+    bool shipped = nnue_embedded(&VARIANT_JANGGI, &data, &len); // Use NNUE's default
+    assert_non_null(strstr(uci_session_say(&s, "uci"),
+                           shipped ? "option name Use NNUE type check default true\n"
+                                   : "option name Use NNUE type check default false\n"));
     assert_non_null(strstr(uci_session_say(&s, "uci"), "option name EvalFile type string default"));
+    if (shipped)
+        setoption(&s, "Use NNUE", "false");
     const char *a = setoption(&s, "EvalFile", janggi_path);
     assert_non_null(strstr(a, "info string EvalFile: loaded"));
     assert_non_null(strstr(a, "Use NNUE is false")); // loaded, not yet used: said
@@ -256,6 +262,7 @@ static void test_bad_evalfile(void **state) {
     };
     const char *start = FENS[0];
     bool nnue;
+    setoption(&s, "Use NNUE", "false"); // the classical evaluation, compiled-in net or not
     for (int round = 0; round < 2; round++) {
         // Round 0 from the classical evaluation, round 1 with the janggi net in use.
         if (round == 1) {
@@ -279,35 +286,45 @@ static void test_bad_evalfile(void **state) {
     uci_session_close(&s);
 }
 
-// Use NNUE without a net says so (at setoption and at go) and evaluates classically; a new
-// UCI_Variant drops the old variant's net; <embedded> goes back to the compiled-in net (none).
+// Use NNUE without a net says so (at setoption and at go) and evaluates classically; janggi
+// starts with its compiled-in net where it has one (Use NNUE then defaults to true); a new
+// UCI_Variant drops the old variant's net; <embedded> goes back to the compiled-in net (xiangqi:
+// none).
 static void test_use_nnue_without_net(void **state) {
     (void)state;
     UciSession s;
     uci_session_open(&s);
-    const char *a = setoption(&s, "Use NNUE", "true");
-    assert_non_null(strstr(a, "info string error: Use NNUE: no net is loaded for janggi"));
+    const uint8_t *data;
+    size_t len;
+    bool shipped = nnue_embedded(&VARIANT_JANGGI, &data, &len);
+    assert_false(nnue_embedded(&VARIANT_XIANGQI, &data, &len)); // none shipped yet
     bool nnue;
+    eval_cp(&s, &nnue);
+    assert_true(nnue == shipped);
+    setoption(&s, "UCI_Variant", "xiangqi");
+    const char *a = setoption(&s, "Use NNUE", "true");
+    assert_non_null(strstr(a, "info string error: Use NNUE: no net is loaded for xiangqi"));
     eval_cp(&s, &nnue);
     assert_false(nnue);
     a = uci_session_say(&s, "go depth 2");
-    assert_non_null(strstr(a, "no net is loaded for janggi"));
+    assert_non_null(strstr(a, "no net is loaded for xiangqi"));
     assert_non_null(strstr(a, "bestmove "));
     assert_non_null(strstr(setoption(&s, "Use NNUE", "maybe"), "is not true or false"));
+    assert_non_null(strstr(setoption(&s, "EvalFile", xiangqi_path), "loaded"));
+    assert_int_equal(eval_cp(&s, &nnue),
+                     reference_eval(xiangqi_net, &VARIANT_XIANGQI, VARIANT_XIANGQI.start_fen));
+    assert_true(nnue); // Use NNUE was set first: the net is used once it loads
+    a = setoption(&s, "UCI_Variant", "janggi"); // the xiangqi net is dropped
+    assert_true((strstr(a, "no net is loaded for janggi") == NULL) == shipped);
+    eval_cp(&s, &nnue);
+    assert_true(nnue == shipped);
     setoption(&s, "EvalFile", janggi_path);
     eval_cp(&s, &nnue);
-    assert_true(nnue); // Use NNUE was set first: the net is used once it loads
+    assert_true(nnue);
     a = setoption(&s, "UCI_Variant", "xiangqi");
     assert_non_null(strstr(a, "no net is loaded for xiangqi"));
     eval_cp(&s, &nnue);
     assert_false(nnue);
-    assert_non_null(strstr(setoption(&s, "EvalFile", xiangqi_path), "loaded"));
-    assert_int_equal(eval_cp(&s, &nnue),
-                     reference_eval(xiangqi_net, &VARIANT_XIANGQI, VARIANT_XIANGQI.start_fen));
-    assert_true(nnue);
-    const uint8_t *data;
-    size_t len;
-    assert_false(nnue_embedded(&VARIANT_XIANGQI, &data, &len)); // none shipped yet
     a = setoption(&s, "EvalFile", "<embedded>");
     assert_non_null(strstr(a, "no net is loaded for xiangqi"));
     eval_cp(&s, &nnue);

@@ -463,7 +463,8 @@ static pid_t spawn(const char *dir, const char *games, bool resume, rlim_t fsize
         snprintf(nodes, sizeof nodes, "%d", NODES);
         execl(BINARY, BINARY, "--games", games, "--threads", "2", "--nodes", nodes,
               "--random-plies", "4", "--hash", "1", "--no-bench", "--seed", "11", "--checkpoint-s",
-              "0.05", "--checkpoint-games", "4", "--shard-positions", shard_positions, "--out", dir,
+              "0.05", "--checkpoint-games", "4", "--shard-positions", shard_positions,
+              "--classical", "--out", dir, // as tiny()'s in-process runs (cfg.net NULL)
               resume ? "--resume" : "--progress", resume ? "--progress" : "1000",
               resume ? "1000" : NULL, NULL);
         _exit(127);

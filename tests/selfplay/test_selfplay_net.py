@@ -64,13 +64,25 @@ def main(binary, work):
     check(" net=" + sha[:16] in config, "run_config names the net: " + config)
 
     b = os.path.join(work, "classical")
-    rc, text = run(binary, *common, "--out", b, "--json", b + ".json")
+    rc, text = run(binary, *common, "--classical", "--out", b, "--json", b + ".json")
     check(rc == 0, "classical run failed: " + text)
     check("evaluation        classical" in text, "summary says classical: " + text)
     check(json.load(open(b + ".json"))["evaluation"] == "classical", "json says classical")
     classical_scores, config = scores(b)
     check(" net=" not in config, "a classical run_config names no net: " + config)
     check(net_scores != classical_scores, "the net's games are not the classical ones")
+
+    # Without --evalfile or --classical: janggi's compiled-in net where it ships one
+    # (engine/janggi/net.nnue), else the classical evaluation.
+    shipped = os.path.join(REPO, "engine", "janggi", "net.nnue")
+    d = os.path.join(work, "default")
+    rc, text = run(binary, "--games", "2", "--nodes", "100", "--threads", "1", "--no-bench",
+                   "--seed", "5", "--progress", "1000", "--out", d)
+    check(rc == 0, "default run failed: " + text)
+    want = ("evaluation        nnue, net SHA-256 " +
+            hashlib.sha256(open(shipped, "rb").read()).hexdigest()
+            if os.path.exists(shipped) else "evaluation        classical")
+    check(want in text, "default run's evaluation: want %r in %s" % (want, text))
 
     # A resume needs the same evaluation.
     more = [x if x != "4" else "6" for x in common]
