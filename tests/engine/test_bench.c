@@ -6,16 +6,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "bench.h"
 #include "engine.h"
+#include "nnue.h"
 #include "variant.h"
 
-// The signature of the current search and weights (state it in the commit: "Bench: N").
-#define BENCH_SIGNATURE 1253081ull
+// The signature of the current search and compiled-in janggi net: `hansu bench` (state it in
+// the commit: "Bench: N").
+#define BENCH_SIGNATURE 1297595ull
+// The classical evaluation's (the search with the weights header; `hansu bench --classical`):
+// the engine of the Texel loop.
+#define BENCH_SIGNATURE_CLASSICAL 1253081ull
 // Xiangqi's (data/bench-xiangqi.fen, its own weights): `hansu bench --variant xiangqi`.
 #define BENCH_SIGNATURE_XIANGQI 786019ull
 
@@ -27,11 +33,31 @@ static void test_bench_signature(void **state) {
                                NULL, &res, &err),
                      STATUS_OK);
     assert_true(res.positions >= 48);
+    print_message("bench --classical: %d positions, depth %d, %llu nodes\n", res.positions,
+                  BENCH_DEPTH, (unsigned long long)res.nodes);
+#ifndef HANSU_CUSTOM_WEIGHTS
+    assert_int_equal(res.nodes, BENCH_SIGNATURE_CLASSICAL);
+#endif
+}
+
+// `hansu bench`: the compiled-in janggi net (nnue_load_selected, as the front ends choose it);
+// every kernel gives the same count (test_nnue_search).
+static void test_bench_signature_net(void **state) {
+    (void)state;
+    BenchResult res;
+    ErrorInfo err;
+    NnueNet *net;
+    assert_int_equal(nnue_load_selected(variant_default(), NULL, false, &net, &err), STATUS_OK);
+    assert_non_null(net); // janggi ships a net (engine/janggi/net.nnue)
+    assert_int_equal(bench_run_net(variant_default(), bench_default_text(), BENCH_DEPTH,
+                                   BENCH_HASH_MB, net, nnue_path_best(), NULL, &res, &err),
+                     STATUS_OK);
     print_message("bench: %d positions, depth %d, %llu nodes\n", res.positions, BENCH_DEPTH,
                   (unsigned long long)res.nodes);
 #ifndef HANSU_CUSTOM_WEIGHTS
     assert_int_equal(res.nodes, BENCH_SIGNATURE);
 #endif
+    free(net);
 }
 
 // Xiangqi's bench: its own positions, the same count on every run (a cleared searcher each).
@@ -76,6 +102,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bench_bad_text),
         cmocka_unit_test(test_bench_signature),
+        cmocka_unit_test(test_bench_signature_net),
         cmocka_unit_test(test_bench_xiangqi),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
