@@ -16,7 +16,9 @@ FSF=${FSF:-/usr/games/fairy-stockfish}
 BUILD=${BENCH_BUILD_DIR:-build-bench}
 [ -x "$FSF" ] || { echo "bench-perft.sh: no Fairy-Stockfish at $FSF" >&2; exit 2; }
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_TESTS=OFF >/dev/null
+# A folder that is already configured (BENCH_BUILD_DIR=build, say) keeps its options: only a new
+# one is configured here, Release without the tests.
+[ -f "$BUILD"/CMakeCache.txt ] || cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_TESTS=OFF >/dev/null
 ninja -C "$BUILD" -j "${BENCH_JOBS:-2}" hansu >/dev/null
 HANSU="$BUILD/engine/hansu"
 

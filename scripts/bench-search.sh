@@ -10,7 +10,9 @@ depth=${1:-8}
 fsf_nodes=${2:-200000}
 fsf=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
 
-cmake -S "${HANSU_SRC:-$root}" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_TESTS=OFF >/dev/null
+# A folder that is already configured (HANSU_BUILD=build, say) keeps its options: only a new
+# one is configured here, Release without the tests.
+[ -f "$build"/CMakeCache.txt ] || cmake -S "${HANSU_SRC:-$root}" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_TESTS=OFF >/dev/null
 ninja -C "$build" -j2 hansu >/dev/null
 
 echo "== Hansu: bench depth $depth"

@@ -441,7 +441,7 @@ static void test_hansu_selfplay(void **state) {
     (void)state;
     MatchConfig c = base_config(32);
     c.concurrency = 2;
-    c.limits[0].nodes = c.limits[1].nodes = 300;
+    c.limits[0].nodes = c.limits[1].nodes = 150;
     for (int e = 0; e < 2; e++) {
         snprintf(c.engine[e].name, sizeof c.engine[e].name, "hansu%d", e);
         snprintf(c.engine[e].cmd, sizeof c.engine[e].cmd, "%s", HANSU_ENGINE_PATH);
