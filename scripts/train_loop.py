@@ -69,11 +69,21 @@ def start_header(config):
     return os.path.join(REPO, start) if start else weights_header(variant_of(config))
 
 
+def openings_path(config, section):
+    """The file SECTION.openings names, absolute: "suite" is the run's variant's suite
+    (data/openings-<variant>.fen, docs/openings.md), another name a file relative to the
+    repository; "" when it is "" or absent (runs from before it: the start positions)."""
+    path = config[section].get("openings", "")
+    if path == "suite":
+        path = os.path.join("data", f"openings-{variant_of(config)}.fen")
+    return os.path.join(REPO, path) if path else ""
+
+
 def openings_flags(config, section):
     """--openings FILE for hansu-selfplay or hansu-match when SECTION.openings names a file
-    (relative to the repository); nothing when it is "" or absent (runs from before it)."""
-    path = config[section].get("openings", "")
-    return ["--openings", os.path.join(REPO, path)] if path else []
+    (openings_path); nothing when it is "" or absent."""
+    path = openings_path(config, section)
+    return ["--openings", path] if path else []
 
 
 def eval_of(config):
@@ -320,10 +330,11 @@ def check_config(c):
     for s in ("selfplay", "match"):
         path = c[s].get("openings", "")
         if not isinstance(path, str):
-            raise TrainError(f"setting {s}.openings = {path!r}: expected a file name (or \"\")")
-        if path and not os.path.isfile(os.path.join(REPO, path)):
+            raise TrainError(f"setting {s}.openings = {path!r}: expected a file name, "
+                             f"\"suite\" or \"\"")
+        if path and not os.path.isfile(openings_path(c, s)):
             raise TrainError(f"setting {s}.openings = {path!r}: no such file "
-                             f"{os.path.join(REPO, path)}")
+                             f"{openings_path(c, s)}")
     check_gauntlet(c.get("gauntlet"))
     check_report(c.get("report"))
     check_nnue(c)

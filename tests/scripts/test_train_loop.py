@@ -349,7 +349,14 @@ def test_variant_xiangqi(work):
     janggi.run_step = lambda label, argv, log, **kw: steps.append(argv)
     janggi.step_selfplay(1, "b")
     check("--variant" not in steps[-1], f"janggi's self-play got a variant: {steps[-1]}")
-    check("--openings" not in steps[-1], f"janggi's self-play got openings: {steps[-1]}")
+    # data/train.toml's selfplay.openings = "suite": the run's variant's suite (issue 25).
+    suite = os.path.join(train.REPO, "data", "openings-janggi.fen")
+    check("--openings" in steps[-1] and steps[-1][steps[-1].index("--openings") + 1] == suite,
+          f"janggi's self-play did not get the janggi suite: {steps[-1]}")
+    xq_suite = train.load_config(train.XIANGQI_CONFIG, ['selfplay.openings="suite"'])
+    train.check_config(xq_suite)
+    check(train.openings_flags(xq_suite, "selfplay") == ["--openings", book],
+          f"\"suite\" for xiangqi: {train.openings_flags(xq_suite, 'selfplay')}")
     try:
         train.check_config(train.load_config(train.XIANGQI_CONFIG, ['selfplay.openings="no.fen"']))
         check(False, "a missing openings file accepted")
