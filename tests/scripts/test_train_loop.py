@@ -345,11 +345,12 @@ def test_variant_xiangqi(work):
         check("--openings" in argv and argv[argv.index("--openings") + 1] == book,
               f"no --openings {book} in {argv}")
     check("--openings" not in steps[1], f"the tuner got openings: {steps[1]}")
-    janggi = make_run(os.path.join(work, "j"), [])
+    # The default config (the demo read over data/train.toml) with data/train.toml's openings.
+    janggi = make_run(os.path.join(work, "j"), ['selfplay.openings="suite"'])
     janggi.run_step = lambda label, argv, log, **kw: steps.append(argv)
     janggi.step_selfplay(1, "b")
     check("--variant" not in steps[-1], f"janggi's self-play got a variant: {steps[-1]}")
-    # data/train.toml's selfplay.openings = "suite": the run's variant's suite (issue 25).
+    # selfplay.openings = "suite" (data/train.toml's): the run's variant's suite (issue 25).
     suite = os.path.join(train.REPO, "data", "openings-janggi.fen")
     check("--openings" in steps[-1] and steps[-1][steps[-1].index("--openings") + 1] == suite,
           f"janggi's self-play did not get the janggi suite: {steps[-1]}")
