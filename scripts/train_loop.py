@@ -332,9 +332,9 @@ def check_config(c):
         if not isinstance(path, str):
             raise TrainError(f"setting {s}.openings = {path!r}: expected a file name, "
                              f"\"suite\" or \"\"")
-        if path and not os.path.isfile(openings_path(c, s)):
-            raise TrainError(f"setting {s}.openings = {path!r}: no such file "
-                             f"{openings_path(c, s)}")
+        full = openings_path(c, s)
+        if path and not os.path.isfile(full):
+            raise TrainError(f"setting {s}.openings = {path!r}: no such file {full}")
     check_gauntlet(c.get("gauntlet"))
     check_report(c.get("report"))
     check_nnue(c)
