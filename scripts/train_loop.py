@@ -527,7 +527,26 @@ class Run:
             f.write(line + "\n")
 
     def load_state(self):
+        """Reads state.json. A run folder moved or copied elsewhere (its state names the
+        folder it was made in) has every path under the old folder rewritten to the new one."""
         self.state = read_state(self.state_path)
+        old = self.state.get("folder")
+        if old is None:  # runs from before the field: the folder of weights/initial.h
+            old = os.path.dirname(os.path.dirname(self.state["first"]["header"]))
+        if old != self.folder:
+            def moved(v):
+                if isinstance(v, str) and (v == old or v.startswith(old + os.sep)):
+                    return self.folder + v[len(old):]
+                if isinstance(v, dict):
+                    return {key: moved(x) for key, x in v.items()}
+                if isinstance(v, list):
+                    return [moved(x) for x in v]
+                return v
+            config = self.state["config"]
+            self.state = moved(self.state)
+            self.state["config"] = config  # settings name files of the repository, not the run
+            self.log(f"the run was made in {old}: its paths now name {self.folder}")
+        self.state["folder"] = self.folder
 
     def wall_s(self):
         """Wall-clock seconds the run has been running, over all its processes (resumes)."""
@@ -587,15 +606,25 @@ class Run:
         os.makedirs(src)
         parts = ["CMakeLists.txt", "engine", "selfplay", "tuner", "data/bench.fen", "data/bench-xiangqi.fen"]
         git = ["git", "-C", REPO]
-        head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+        # The run's commit, once chosen, is kept in state.json: a run folder carried to another
+        # checkout without its src/ (or with src/ deleted) is built again from that commit, not
+        # from whatever HEAD is there now.
+        kept = self.state.get("source_commit", "")
+        head = subprocess.run(git + ["rev-parse", "--short", "--verify",
+                                     (kept or "HEAD") + "^{commit}"], capture_output=True,
                               text=True)
-        if head.returncode == 0:
+        if kept and kept != "no-git" and head.returncode != 0:
+            raise TrainError(f"the run's sources are commit {kept} (state.json source_commit), "
+                             f"which {REPO} does not hold: fetch it, or start a new run")
+        if head.returncode == 0 and kept != "no-git":
             commit = head.stdout.strip()
-            dirty = subprocess.run(git + ["status", "--porcelain", "--"] + parts,
-                                   capture_output=True, text=True).stdout.strip()
-            if dirty:
-                self.log("warning: uncommitted changes in the sources are not used:\n" + dirty)
-            archive = subprocess.run(git + ["archive", "--format=tar", "HEAD"] + parts,
+            if not kept:
+                dirty = subprocess.run(git + ["status", "--porcelain", "--"] + parts,
+                                       capture_output=True, text=True).stdout.strip()
+                if dirty:
+                    self.log("warning: uncommitted changes in the sources are not used:\n"
+                             + dirty)
+            archive = subprocess.run(git + ["archive", "--format=tar", commit] + parts,
                                      capture_output=True)
             if archive.returncode != 0:
                 raise TrainError("git archive failed: " + archive.stderr.decode().strip())
@@ -614,6 +643,9 @@ class Run:
                     shutil.copyfile(a, b)
         with open(os.path.join(src, ".hansu-snapshot"), "w") as f:
             f.write(commit + "\n")
+        if not kept:
+            self.state["source_commit"] = commit
+            self.save_state()
         self.log(f"sources of commit {commit} copied to {src}")
         return src
 
@@ -663,9 +695,10 @@ class Run:
     def marker(self, k, step):
         return os.path.join(self.iter_dir(k), f".{step}-done")
 
-    def step_selfplay(self, k, build, net=""):
+    def step_selfplay(self, k, build, net="", kind="self-play"):
         """Iteration k's self-play with the build's hansu-selfplay: with net (a .nnue file) the
-        net evaluates, else the classical evaluation, named even where a net is compiled in."""
+        net evaluates, else the classical evaluation, named even where a net is compiled in.
+        Its CPU time counts as kind ("regenerate" when ensure_selfplay plays it again)."""
         c = self.config["selfplay"]
         out = os.path.join(self.iter_dir(k), "selfplay")
         argv = self.launcher + [os.path.join(build, "selfplay", "hansu-selfplay"), "--games",
@@ -678,7 +711,78 @@ class Run:
                         ["--evalfile", net] if net else ["--classical"]) + c["extra"]
         if glob.glob(os.path.join(out, "shard-*.h5")):
             argv.append("--resume")  # a folder with only a half-written .tmp starts afresh
-        self.run_step("self-play", argv, os.path.join(self.iter_dir(k), "selfplay.log"))
+        self.run_step("self-play" if kind == "self-play" else "self-play again", argv,
+                      os.path.join(self.iter_dir(k), "selfplay.log"), kind=kind)
+
+    def selfplay_engine(self, k):
+        """The engine that played iteration k's self-play, {"header": H, "net": N} (net "" for
+        the classical evaluation), as its record keeps it; for a record from before the field
+        (nnue mode only) the net of the engine the record names as current."""
+        record = self.record_of(k)
+        if "selfplay_engine" in record:
+            return record["selfplay_engine"]
+        name, first = record.get("current"), self.state["first"]
+        if eval_of(self.config) == "nnue":
+            if name == first["name"]:
+                return {"header": first["header"], "net": first.get("net", "")}
+            net = os.path.join(self.folder, "nets", f"{name}.nnue")
+            if os.path.exists(net):
+                return {"header": first["header"], "net": net}
+        raise TrainError(f"iteration {k}: its self-play data is missing and state.json does not "
+                         "say which engine played it; it cannot be played again")
+
+    def ensure_selfplay(self, k):
+        """Iteration k's self-play shards, played again when any is missing (a run folder
+        carried to another machine without its data, or its shards deleted to save space):
+        the same build, engine and seed, so the same games (hansu-selfplay seeds game i from
+        (seed, i) and clears the search before each game). The first result is kept as
+        selfplay-first.json, the counts of the two compared and logged, and the record notes
+        the replay. A replay stopped half-way resumes (the .selfplay-regenerating marker)."""
+        d = self.iter_dir(k)
+        out, path = os.path.join(d, "selfplay"), os.path.join(d, "selfplay.json")
+        regen = os.path.join(d, ".selfplay-regenerating")
+        first = os.path.join(d, "selfplay-first.json")
+        if not os.path.exists(regen):
+            self.selfplay_positions(k)  # a missing or foreign selfplay.json is named here
+            with open(path) as f:
+                shards = json.load(f).get("shards") or []
+            missing = [x for x in shards if not isinstance(x, dict) or not os.path.isfile(
+                os.path.join(out, os.path.basename(str(x.get("path", "")))))]
+            if shards and not missing:
+                return
+            if not os.path.exists(first):
+                shutil.copyfile(path, first)
+            self.log(f"iteration {k}: {len(missing)} of {len(shards)} self-play shards are "
+                     f"missing: playing its games again from the run's seed")
+            shutil.rmtree(out, ignore_errors=True)
+            open(regen, "w").close()
+        engine = self.selfplay_engine(k)
+        if engine["net"] and not os.path.isfile(engine["net"]):
+            raise TrainError(f"iteration {k}: its self-play net {engine['net']} is missing; "
+                             "its games cannot be played again")
+        build = (self.engine_build() if eval_of(self.config) == "nnue"
+                 else self.build(engine["header"]))
+        self.step_selfplay(k, build, engine["net"], kind="regenerate")
+        with open(first) as f:
+            before = json.load(f)
+        with open(path) as f:
+            after = json.load(f)
+        keys = ("games_saved", "positions_saved", "wins", "reasons")
+        same = all(before.get(x) == after.get(x) for x in keys)
+        record = self.record_of(k)
+        record.setdefault("regenerated", []).append({
+            "at": now_iso(), "same_counts": same, "positions_saved": after.get("positions_saved"),
+            "first_positions_saved": before.get("positions_saved")})
+        self.save_state()
+        os.remove(regen)
+        if same:
+            self.log(f"iteration {k}: self-play played again: the same {after['games_saved']} "
+                     f"games and {after['positions_saved']} positions as the first time")
+        else:
+            diff = ", ".join(f"{x} {before.get(x)} -> {after.get(x)}" for x in keys
+                             if before.get(x) != after.get(x))
+            self.log(f"warning: iteration {k}: self-play played again differs from the first "
+                     f"time ({diff}): another build or machine; the new games are used")
 
     def selfplay_positions(self, k):
         """Positions in iteration k's self-play folder: `positions_saved` of the result that
@@ -714,6 +818,8 @@ class Run:
     def step_tune(self, k, build, record):
         c = self.config["tune"]
         window, positions = self.tune_window(k)
+        for i in window:
+            self.ensure_selfplay(i)
         record["tune_window"] = {"iterations": window, "positions": positions}
         self.log(f"tune window: iterations {window[0]}-{window[-1]}, {positions} positions")
         inputs = [os.path.join(self.iter_dir(i), "selfplay") for i in window]
@@ -735,6 +841,8 @@ class Run:
         training stopped half-way resumes from its checkpoint."""
         c = self.config["nnue"]
         window, positions = self.tune_window(k, "nnue")
+        for i in window:
+            self.ensure_selfplay(i)
         record["train_window"] = {"iterations": window, "positions": positions}
         self.log(f"train window: iterations {window[0]}-{window[-1]}, {positions} positions")
         d = self.iter_dir(k)
@@ -864,6 +972,8 @@ class Run:
         self.match_tool = os.path.join(cur_build, "selfplay", "match", "hansu-match")
         record = self.record_of(k)
         if not os.path.exists(self.marker(k, "selfplay")):
+            record["selfplay_engine"] = {"header": current["header"], "net": ""}
+            self.save_state()
             self.step_selfplay(k, cur_build)
             open(self.marker(k, "selfplay"), "w").close()
         if not os.path.exists(self.marker(k, "tune")):
@@ -899,6 +1009,9 @@ class Run:
         self.match_tool = os.path.join(build, "selfplay", "match", "hansu-match")
         record = self.record_of(k)
         if not os.path.exists(self.marker(k, "selfplay")):
+            record["selfplay_engine"] = {"header": current["header"],
+                                         "net": current.get("net", "")}
+            self.save_state()
             self.step_selfplay(k, build, current.get("net", ""))
             open(self.marker(k, "selfplay"), "w").close()
         if not os.path.exists(self.marker(k, "train")):
@@ -1209,7 +1322,7 @@ def main():
                     shutil.copyfile(os.path.join(REPO, config["run"]["start_net"]), first["net"])
             run = Run(folder, config)
             run.state = {"config": config, "iteration": 0, "in_progress": False,
-                         "first": first, "current": dict(first),
+                         "folder": folder, "first": first, "current": dict(first),
                          "iterations": [], "accepted": [], "started": now_iso()}
             run.save_state()
             run.log(f"new run in {folder}")

@@ -17,7 +17,10 @@
 - report.md's Elo per CPU-hour line divides the final engine's fixed-length Elo and its error
   by the measured CPU-hours;
 - the [report] caps (games in report.html's viewer) have data/train.toml's defaults, take
-  --set, and a value that is not a whole number of games >= 0 is refused naming the setting.
+  --set, and a value that is not a whole number of games >= 0 is refused naming the setting;
+- the run's sources are the commit of its first snapshot, kept in state.json: a run folder
+  whose src/ is gone (carried to another checkout) is built again from that commit, not from a
+  newer HEAD, and a commit the checkout lacks is refused naming it.
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
@@ -45,6 +48,9 @@ class QuietRun(train.Run):
 
     def save_state(self):
         pass
+
+    def ensure_selfplay(self, k):
+        pass  # no self-play data here; played again in test_train_nnue.py's carried run
 
 
 def make_run(work, overrides):
@@ -428,6 +434,48 @@ def test_nnue_build(work):
           "nnue.build: not that folder")
 
 
+def test_source_commit(work):
+    """snapshot_source takes HEAD once and keeps its commit; later snapshots take that commit."""
+    repo = os.path.join(work, "repo")
+    for part, text in [("CMakeLists.txt", "project(x)\n"), ("engine/a.c", "A\n"),
+                       ("selfplay/b.c", "b\n"), ("tuner/c.c", "c\n"), ("data/bench.fen", "f\n"),
+                       ("data/bench-xiangqi.fen", "x\n")]:
+        os.makedirs(os.path.dirname(os.path.join(repo, part)), exist_ok=True)
+        with open(os.path.join(repo, part), "w") as f:
+            f.write(text)
+    git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"]
+
+    def commit(message):
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-qm", message], check=True)
+        return subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    first = commit("A")
+    run = make_run(os.path.join(work, "run"), [])
+    saved, train.REPO = train.REPO, repo
+    try:
+        src = run.snapshot_source()
+        check(run.state.get("source_commit") == first, f"source_commit: {run.state}")
+        with open(os.path.join(repo, "engine", "a.c"), "w") as f:
+            f.write("B\n")
+        commit("B")
+        shutil.rmtree(src)
+        src = run.snapshot_source()
+        with open(os.path.join(src, "engine", "a.c")) as f:
+            check(f.read() == "A\n", "the snapshot made again is not the run's commit")
+        check(run.state["source_commit"] == first, "source_commit changed")
+        shutil.rmtree(src)
+        run.state["source_commit"] = "0123abc"
+        try:
+            run.snapshot_source()
+            check(False, "a commit the checkout lacks is accepted")
+        except train.TrainError as e:
+            check("0123abc" in str(e) and "does not hold" in str(e), str(e))
+    finally:
+        train.REPO = saved
+
+
 def test_report_settings():
     """[report]: the defaults as they were constants before, --set, bad values refused."""
     c = train.load_config(None, [])
@@ -457,8 +505,10 @@ def main():
     test_variant_xiangqi(os.path.join(work, "xiangqi"))
     test_texel_classical(os.path.join(work, "classical"))
     test_nnue_build(os.path.join(work, "nnue-build"))
+    test_source_commit(os.path.join(work, "source"))
     print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
-          "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's build")
+          "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's "
+          "build, the run's source commit")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0

@@ -21,7 +21,11 @@ build's real programs (nnue.build = BUILD_DIR, so no build is made):
 - the gauntlet (tests/fake_engine standing in for Fairy-Stockfish) plays the final net and the
   first engine, each with its net loaded into the one build;
 - report.md has the Nets table with the last epoch's losses of each train.csv, loss.png is
-  drawn from the train.csv files and inlined in report.html.
+  drawn from the train.csv files and inlined in report.html;
+- the run folder copied elsewhere without its self-play data (as a run is carried to another
+  machine) resumes for a third iteration: its paths are moved to the new folder, and the
+  window's missing self-play is played again with each iteration's own net and seed, giving
+  the same games and positions as the first time.
 
 Usage: test_train_nnue.py WORK_DIR BUILD_DIR FAKE_ENGINE"""
 import csv
@@ -257,6 +261,38 @@ def test_run(work, config, build, fake):
             "the run trains run.eval = 'nnue'", os.path.join(work, "none"))
 
 
+def test_carried(work, run):
+    moved = os.path.join(work, "carried")
+    shutil.copytree(run, moved, ignore=lambda d, names: ["selfplay"] if os.path.basename(
+        d).startswith("iter-") else [])
+    r = train(["--resume", "--run", moved, "--set", "run.iterations=3",
+               "--set", "nnue.window_positions=0"])
+    check(r.returncode == 0, f"the carried run: exit {r.returncode}\n{r.stderr}")
+    with open(os.path.join(moved, "log.txt")) as f:
+        log = f.read()
+    check(f"the run was made in {run}: its paths now name {moved}" in log, "no move logged")
+    with open(os.path.join(moved, "state.json")) as f:
+        state = json.load(f)
+    check(state["folder"] == moved and state["current"]["net"].startswith(moved + "/") and
+          state["first"]["net"] == os.path.join(moved, "nets", "initial.nnue"),
+          f"paths not moved: {state['folder']} {state['current']} {state['first']}")
+    again = log_lines(moved, "self-play again:")
+    check(len(again) == 2 and flags_of(again[0]).get("--evalfile") ==
+          os.path.join(moved, "nets", "initial.nnue") and flags_of(again[1]).get("--evalfile")
+          == os.path.join(moved, "nets", "iter-001.nnue"), f"self-play played again: {again}")
+    for k in (1, 2):
+        rec = state["iterations"][k - 1]
+        regen = rec.get("regenerated") or [{}]
+        check(regen[-1].get("same_counts") is True and
+              f"iteration {k}: self-play played again: the same" in log,
+              f"iteration {k}: the replayed self-play differs: {rec.get('regenerated')}")
+        check(os.path.exists(os.path.join(moved, f"iter-{k:03d}", "selfplay-first.json")) and
+              not os.path.exists(os.path.join(moved, f"iter-{k:03d}", ".selfplay-regenerating")),
+              f"iteration {k}: markers")
+    check(state["iteration"] == 3 and state["iterations"][2]["train_window"]["iterations"] ==
+          [1, 2, 3], f"iteration 3's window: {state['iterations'][2].get('train_window')}")
+
+
 def main(argv):
     work, build, fake = argv[1], os.path.abspath(argv[2]), os.path.abspath(argv[3])
     shutil.rmtree(work, ignore_errors=True)
@@ -268,6 +304,8 @@ def main(argv):
     print("ok: settings refused before the first step")
     test_run(work, config, build, fake)
     print("ok: nnue mode end to end, stopped and resumed, nets kept, report")
+    test_carried(work, os.path.join(work, "run"))
+    print("ok: a run carried without its self-play data resumes and plays it again")
     return 0
 
 
