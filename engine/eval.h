@@ -29,6 +29,7 @@
 // xiangqi/eval_layout.h.
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "types.h"
@@ -93,6 +94,30 @@ static inline double eval_taper_real(double mg, double eg, int phase, int phase_
     return (mg * phase + eg * (phase_max - phase)) / phase_max;
 }
 
+/// What one evaluation counted: count[i][side] for each flat parameter i of the variant's
+/// layout (EvalSpec.param_count of EVAL_PARAM_MAX used), plus the phase.
+typedef struct EvalTrace EvalTrace;
+
+/// The running sums of an evaluation: d_mg and d_eg of the formula in Cho's view, each side's
+/// danger index D_mg and D_eg, and the trace when one is wanted (NULL: the search's copy).
+typedef struct EvalAcc {
+    int mg, eg;
+    int danger_mg[SIDE_NB], danger_eg[SIDE_NB];
+    EvalTrace *trace;
+} EvalAcc;
+
+/// Counts n occurrences of flat parameter param (weights w, the variant's) for side: a linear
+/// term, or with danger into side's danger index against the enemy general.
+static inline void eval_acc_add(EvalAcc *a, const EvalWeight *w, int param, Side side, int n,
+                                bool danger);
+
+/// Adds both sides' squared danger indices to d_mg and d_eg (the formula's danger part), once
+/// every danger term is counted.
+static inline void eval_acc_danger(EvalAcc *a) {
+    a->mg += (int)(eval_danger(a->danger_mg[CHO]) - eval_danger(a->danger_mg[HAN]));
+    a->eg += (int)(eval_danger(a->danger_eg[CHO]) - eval_danger(a->danger_eg[HAN]));
+}
+
 /// Description of one term of the list, for the tuner and the header printer.
 typedef struct EvalTermInfo {
     const char *id;   // "MATERIAL"
@@ -102,12 +127,24 @@ typedef struct EvalTermInfo {
     const char *meaning;
 } EvalTermInfo;
 
-/// What one evaluation counted: count[i][side] for each flat parameter i of the variant's
-/// layout (EvalSpec.param_count of EVAL_PARAM_MAX used), plus the phase.
-typedef struct EvalTrace {
+struct EvalTrace {
     int phase;
     int16_t count[EVAL_PARAM_MAX][SIDE_NB];
-} EvalTrace;
+};
+
+static inline void eval_acc_add(EvalAcc *a, const EvalWeight *w, int param, Side side, int n,
+                                bool danger) {
+    if (danger) {
+        a->danger_mg[side] += w[param].mg * n;
+        a->danger_eg[side] += w[param].eg * n;
+    } else {
+        int signed_n = side == CHO ? n : -n;
+        a->mg += w[param].mg * signed_n;
+        a->eg += w[param].eg * signed_n;
+    }
+    if (a->trace)
+        a->trace->count[param][side] = (int16_t)(a->trace->count[param][side] + n);
+}
 
 /// One variant's evaluation: its term list and layout, compiled-in weights, the untuned numbers
 /// of the formula, and where its files live. Reached by Variant.eval.

@@ -41,6 +41,10 @@ static void derive_reverse(Geometry *g, Square sq) {
         }
     for (int i = 0; i < g->palace_step_count[sq]; i++)
         g->palace_step_points[sq] |= (Points)1 << g->palace_steps[sq][i];
+    for (int i = 0; i < g->guard_step_count[sq]; i++)
+        g->guard_step_points[sq] |= (Points)1 << g->guard_steps[sq][i];
+    if (g->palace_of[sq] >= 0)
+        g->palace_points[g->palace_of[sq]] |= (Points)1 << sq;
 }
 
 // The horse's leg and the elephant's points lie one or two diagonal steps from the square

@@ -54,12 +54,15 @@ typedef struct Geometry {
     // leg_of[g][s]: s is one or two diagonal steps from g, where the blocking points of a
     // horse or elephant attack on g lie. Emptying s can create such an attack.
     uint8_t leg_of[SQUARE_NB][SQUARE_NB];
-    // The same tables as sets, for the evaluation's attack maps: ray_points[s][r] the points of
-    // rays[s][r], palace_step_points[s] those of palace_steps[s], soldier_points[side][s] those
-    // of soldier[side][s].
+    // The same tables as sets, for the evaluations' attack maps (attacks.h): ray_points[s][r]
+    // the points of rays[s][r], palace_step_points[s] those of palace_steps[s],
+    // guard_step_points[s] those of guard_steps[s], soldier_points[side][s] those of
+    // soldier[side][s], palace_points[side] the points of side's palace (palace_of).
     Points ray_points[SQUARE_NB][8];
     Points palace_step_points[SQUARE_NB];
+    Points guard_step_points[SQUARE_NB];
     Points soldier_points[SIDE_NB][SQUARE_NB];
+    Points palace_points[SIDE_NB];
 } Geometry;
 
 /// Adds the horse's steps, the same in both variants: one point straight (the leg, which

@@ -2,6 +2,7 @@
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu-tune 0.1.0
 // variant: xiangqi
+// converted: the 29 entries of the hanging and danger terms (added after this header was made) appended as zeros, which give its evaluation unchanged (docs/tuning.md)
 // note: Texel tuning of 584212 train / 64857 validation positions, kept epoch 7
 // input: /work/wt-xqtrain/runs/train-xiangqi/iter-001/selfplay/shard-000000.h5 sha256:1474ec546c89d565b8ec910dc784b6bc8b818826d31119a090ac292e81f2748b
 // input: /work/wt-xqtrain/runs/train-xiangqi/iter-001/selfplay/shard-000001.h5 sha256:c0622444ee9c7fdffc93bf1a4fba9f31670c1b0bd00ffbb684b1e2257e5d9cc2
@@ -16,7 +17,7 @@
 #include "eval.h"
 
 // clang-format off
-static const EvalWeight EVAL_WEIGHTS_DATA[740] = {
+static const EvalWeight EVAL_WEIGHTS_DATA[769] = {
     // MATERIAL (material): value of each piece on the board (general unused)
     S(    0,     0), // none
     S(    0,     0), // general
@@ -138,6 +139,51 @@ static const EvalWeight EVAL_WEIGHTS_DATA[740] = {
 
     // TEMPO (tempo): for the side to move
     S(   14,     2),
+
+    // HANGING (hanging): per own piece attacked and undefended, or attacked by a cheaper piece (general unused)
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // advisor
+    S(    0,     0), // chariot
+    S(    0,     0), // cannon
+    S(    0,     0), // horse
+    S(    0,     0), // elephant
+    S(    0,     0), // soldier
+
+    // DANGER_ATTACKER (danger_attacker): danger to the enemy general: per own piece attacking its ring
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // advisor
+    S(    0,     0), // chariot
+    S(    0,     0), // cannon
+    S(    0,     0), // horse
+    S(    0,     0), // elephant
+    S(    0,     0), // soldier
+
+    // DANGER_RING_ATTACK (danger_ring_attack): per attack of an own piece on a ring point
+    S(    0,     0),
+
+    // DANGER_WEAK_RING (danger_weak_ring): per ring point attacked by us and defended by fewer than two enemy pieces
+    S(    0,     0),
+
+    // DANGER_SAFE_CHECK (danger_safe_check): per kind with a check next move onto a point the enemy does not attack
+    S(    0,     0), // none
+    S(    0,     0), // general
+    S(    0,     0), // advisor
+    S(    0,     0), // chariot
+    S(    0,     0), // cannon
+    S(    0,     0), // horse
+    S(    0,     0), // elephant
+    S(    0,     0), // soldier
+
+    // DANGER_UNSAFE_CHECK (danger_unsafe_check): per kind whose checks next move all land on attacked points
+    S(    0,     0),
+
+    // DANGER_PINNED (danger_pinned): per enemy piece pinned to its general: a chariot line's sole blocker, a cannon line's screen with a second, a horse leg
+    S(    0,     0),
+
+    // DANGER_OFFSET (danger_offset): 1 for each side: the index's constant
+    S(    0,     0),
 };
 
 // Not tuned (engine/eval.h): phase weight per kind (none, general, advisor, chariot,

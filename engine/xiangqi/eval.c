@@ -3,12 +3,14 @@
 // xiangqi/eval_terms.def and sums the counts with the generated weights of xiangqi/eval_weights.h
 // (optionally into a trace). The formula is eval.h's; the terms are the common ones of xiangqi
 // engines (material, piece-square tables, mobility, a blocked horse leg, the cannon aimed at the
-// general over a screen, the general's missing defenders) with hand-set starting values.
+// general over a screen, the general's missing defenders), then hanging pieces and the danger
+// index against each general (attacks.h, the same account as janggi's with xiangqi's cannon).
 #include "xiangqi/eval_layout.h"
 
 #include <assert.h>
 #include <string.h>
 
+#include "attacks.h"
 #include "board.h"
 #include "geometry.h"
 #include "variant.h"
@@ -34,36 +36,31 @@ _Static_assert((int)XQ_EVAL_PARAM_NB <= (int)EVAL_PARAM_MAX,
 #define HANSU_EVAL_WEIGHTS_SHA256 "none"
 #endif
 
-// Running sums in Red's view, and the trace when one is wanted.
-typedef struct Acc {
-    int mg, eg;
-    EvalTrace *trace;
-} Acc;
-
-// Counts n occurrences of flat parameter `param` for side.
-static inline void add(Acc *a, int param, Side side, int n) {
-    int signed_n = side == CHO ? n : -n;
-    a->mg += EVAL_WEIGHTS_DATA[param].mg * signed_n;
-    a->eg += EVAL_WEIGHTS_DATA[param].eg * signed_n;
-    if (a->trace)
-        a->trace->count[param][side] = (int16_t)(a->trace->count[param][side] + n);
+// Counts n occurrences of flat parameter `param` for side (eval.h).
+static inline void add(EvalAcc *a, int param, Side side, int n) {
+    eval_acc_add(a, EVAL_WEIGHTS_DATA, param, side, n, false);
 }
+
+// Counts n occurrences of the danger parameter `param` for side (its attack on the enemy
+// general): into the side's danger index, squared at the end (eval.h).
+static inline void add_danger(EvalAcc *a, int param, Side side, int n) {
+    assert(param >= XQ_EVAL_OFF_DANGER_ATTACKER);
+    eval_acc_add(a, EVAL_WEIGHTS_DATA, param, side, n, true);
+}
+
+_Static_assert(XQ_EVAL_OFF_DANGER_OFFSET + 1 == XQ_EVAL_PARAM_NB &&
+                   XQ_EVAL_OFF_DANGER_ATTACKER == XQ_EVAL_END_HANGING + 1,
+               "the danger terms form one block at the end of xiangqi/eval_terms.def");
 
 // Rank of sq as side sees it (0 = own back rank).
 static inline int own_rank(Side side, Square sq) {
     return side == CHO ? square_rank(sq) : RANK_NB - 1 - square_rank(sq);
 }
 
-// A target point counts for mobility when it is empty or holds an enemy piece.
-static inline int target_counts(const Board *b, Square to, Side us) {
-    Piece t = b->squares[to];
-    return t == EMPTY || piece_side(t) != us;
-}
-
-// Chariot: the points up to and including the first piece (if an enemy). Cannon: the empty
-// points before its screen, and the enemy piece it would capture over that screen (any kind
-// screens and is captured, cannons included: the xiangqi cannon).
-static int slider_moves(const Board *b, const Geometry *geo, Square from, Side us, bool cannon) {
+// A cannon's moves: the empty points before its screen on each line, and the enemy piece it
+// would capture over that screen (any kind screens and is captured, cannons included: the
+// xiangqi cannon). The other kinds' moves are their attacks on empty or enemy points (attacks.h).
+static int cannon_moves(const Board *b, const Geometry *geo, Square from, Side us) {
     int moves = 0;
     for (int r = 0; r < geo->ray_count[from]; r++) {
         const Ray *ray = &geo->rays[from][r];
@@ -72,46 +69,9 @@ static int slider_moves(const Board *b, const Geometry *geo, Square from, Side u
             moves++;
         if (i == ray->len)
             continue;
-        if (!cannon) {
-            moves += target_counts(b, ray->sq[i], us);
-            continue;
-        }
         int j = ray_next_piece(b, ray, i + 1);
         if (j < ray->len && piece_side(b->squares[ray->sq[j]]) != us)
             moves++;
-    }
-    return moves;
-}
-
-// Targets of the stepping pieces; horse legs blocked are counted apart.
-static int stepper_moves(const Board *b, const Geometry *geo, Acc *a, Square from, Side us,
-                         Kind k) {
-    int moves = 0;
-    if (k == HORSE) {
-        int blocked = 0;
-        for (int i = 0; i < geo->horse_count[from]; i++) {
-            HorseStep h = geo->horse[from][i];
-            if (b->squares[h.leg] != EMPTY)
-                blocked++;
-            else
-                moves += target_counts(b, h.to, us);
-        }
-        add(a, XQ_EVAL_OFF_HORSE_BLOCKED, us, blocked);
-    } else if (k == ELEPHANT) {
-        for (int i = 0; i < geo->elephant_count[from]; i++) {
-            ElephantStep e = geo->elephant[from][i];
-            if (b->squares[e.leg1] == EMPTY && b->squares[e.leg2] == EMPTY)
-                moves += target_counts(b, e.to, us);
-        }
-    } else {
-        const uint8_t *steps = k == SOLDIER ? geo->soldier[us][from]
-                               : k == GUARD ? geo->guard_steps[from]
-                                            : geo->palace_steps[from];
-        int n = k == SOLDIER ? geo->soldier_count[us][from]
-                : k == GUARD ? geo->guard_step_count[from]
-                             : geo->palace_step_count[from];
-        for (int i = 0; i < n; i++)
-            moves += target_counts(b, steps[i], us);
     }
     return moves;
 }
@@ -136,24 +96,70 @@ static int eval_phase(const Board *b) {
     return phase < EVAL_PHASE_MAX_DATA ? phase : EVAL_PHASE_MAX_DATA;
 }
 
-static Score evaluate(const Board *b, EvalTrace *trace) {
-    const Geometry *geo = b->geo;
-    Acc a = {0, 0, trace};
+// Point values for "attacked by a cheaper piece": advisor 2, chariot 9, cannon 4.5 (5 here),
+// horse 4, elephant 2, soldier 1, the general above all.
+static const uint8_t KIND_VALUE[KIND_NB] = {0, 100, 2, 9, 5, 4, 2, 1};
+
+// The danger terms that need both sides' attacks, and the hanging pieces (attacks.h; the
+// attackers and ring attacks were counted piece by piece).
+static void eval_safety(const Board *b, const Geometry *geo, const Maps *m, EvalAcc *a) {
     for (Side us = CHO; us <= HAN; us++) {
-        for (Kind k = GENERAL; k <= SOLDIER; k++) {
-            Piece pc = piece_make(us, k);
-            for (int i = 0; i < b->count[pc]; i++) {
-                Square sq = b->list[pc][i];
-                int row = RANK_NB - 1 - own_rank(us, sq);
-                add(&a, XQ_EVAL_OFF_MATERIAL + k, us, 1);
-                add(&a, XQ_EVAL_OFF_PST + k * SQUARE_NB + row * FILE_NB + square_file(sq), us, 1);
-                int moves = k == CHARIOT || k == CANNON ? slider_moves(b, geo, sq, us, k == CANNON)
-                                                        : stepper_moves(b, geo, &a, sq, us, k);
-                add(&a, XQ_EVAL_OFF_MOBILITY + k, us, moves);
-                if (k == CANNON && cannon_aims(b, sq, us))
-                    add(&a, XQ_EVAL_OFF_CANNON_SCREEN, us, 1);
-            }
-        }
+        SafetyCounts c;
+        attacks_safety(b, geo, m, us, CANNON_XIANGQI, KIND_VALUE, &c);
+        add_danger(a, XQ_EVAL_OFF_DANGER_WEAK_RING, us, c.weak_ring);
+        for (Kind k = CHARIOT; k <= SOLDIER; k++)
+            if (c.safe_check[k])
+                add_danger(a, XQ_EVAL_OFF_DANGER_SAFE_CHECK + k, us, 1);
+        add_danger(a, XQ_EVAL_OFF_DANGER_UNSAFE_CHECK, us, c.unsafe_check);
+        add_danger(a, XQ_EVAL_OFF_DANGER_PINNED, us, c.pins);
+        add_danger(a, XQ_EVAL_OFF_DANGER_OFFSET, us, 1);
+        for (Kind k = GUARD; k <= SOLDIER; k++)
+            add(a, XQ_EVAL_OFF_HANGING + k, us, c.hanging[k]);
+    }
+    eval_acc_danger(a);
+}
+
+// The pieces of side us and kind k: material, PST, moves, the blocked horse legs, the aimed
+// cannons, and their attacks into the maps and on the enemy general's ring (the danger index).
+static inline __attribute__((always_inline)) void eval_kind(const Board *b, const Geometry *geo,
+                                                            Maps *m, EvalAcc *a, Side us, Kind k) {
+    Piece pc = piece_make(us, k);
+    Points occupied = m->occupied[CHO] | m->occupied[HAN];
+    int moves = 0, blocked = 0, aims = 0, ring = 0, attackers = 0;
+    for (int i = 0; i < b->count[pc]; i++) {
+        Square sq = b->list[pc][i];
+        int row = RANK_NB - 1 - own_rank(us, sq);
+        add(a, XQ_EVAL_OFF_PST + k * SQUARE_NB + row * FILE_NB + square_file(sq), us, 1);
+        Reach r = piece_reach(b, geo, occupied, sq, us, k, CANNON_XIANGQI);
+        moves +=
+            k == CANNON ? cannon_moves(b, geo, sq, us) : points_count(r.attacks & ~m->occupied[us]);
+        blocked += r.blocked;
+        aims += k == CANNON && cannon_aims(b, sq, us);
+        int hits = maps_add(m, us, k, r.attacks);
+        ring += hits;
+        attackers += hits > 0;
+    }
+    add(a, XQ_EVAL_OFF_MATERIAL + k, us, b->count[pc]);
+    add(a, XQ_EVAL_OFF_MOBILITY + k, us, moves);
+    if (k == HORSE)
+        add(a, XQ_EVAL_OFF_HORSE_BLOCKED, us, blocked);
+    else if (k == CANNON)
+        add(a, XQ_EVAL_OFF_CANNON_SCREEN, us, aims);
+    add_danger(a, XQ_EVAL_OFF_DANGER_ATTACKER + k, us, attackers);
+    add_danger(a, XQ_EVAL_OFF_DANGER_RING_ATTACK, us, ring);
+}
+
+// The evaluation (eval.h's formula); written once, inlined into the two callers below so that
+// the search's copy, with no trace, drops every trace test.
+static inline __attribute__((always_inline)) Score evaluate_terms(const Board *b,
+                                                                  EvalTrace *trace) {
+    const Geometry *geo = b->geo;
+    EvalAcc a = {.trace = trace};
+    Maps m;
+    maps_init(b, geo, &m);
+    for (Side us = CHO; us <= HAN; us++) {
+        for (Kind k = GENERAL; k <= SOLDIER; k++)
+            eval_kind(b, geo, &m, &a, us, k);
         // Without its advisors and elephants the general falls to the enemy's chariots and
         // cannons (the cannon wants screens, the chariot open lines): the pieces count for more
         // than their material while such attackers remain.
@@ -161,6 +167,7 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
             add(&a, XQ_EVAL_OFF_GUARDS_MISSING, us,
                 4 - board_count(b, us, GUARD) - board_count(b, us, ELEPHANT));
     }
+    eval_safety(b, geo, &m, &a);
     add(&a, XQ_EVAL_OFF_TEMPO, b->side, 1);
     int phase = eval_phase(b);
     if (trace)
@@ -169,7 +176,9 @@ static Score evaluate(const Board *b, EvalTrace *trace) {
     return b->side == CHO ? t : -t;
 }
 
-static Score evaluate_untraced(const Board *b) { return evaluate(b, NULL); }
+static Score evaluate(const Board *b, EvalTrace *trace) { return evaluate_terms(b, trace); }
+
+static Score evaluate_untraced(const Board *b) { return evaluate_terms(b, NULL); }
 
 static const EvalTermInfo XQ_TERMS[XQ_EVAL_TERM_NB] = {
 #define EVAL_TERM(ID, name, SHAPE, meaning)                                                        \
@@ -189,6 +198,8 @@ const EvalSpec EVAL_SPEC_XIANGQI = {
     .phase_weight = EVAL_PHASE_WEIGHT_DATA,
     .phase_max = EVAL_PHASE_MAX_DATA,
     .points_window = 0,
+    .danger_begin = XQ_EVAL_OFF_DANGER_ATTACKER,
+    .danger_end = XQ_EVAL_PARAM_NB,
     .phase_note = "// Not tuned (engine/eval.h): phase weight per kind (none, general, advisor, "
                   "chariot,\n// cannon, horse, elephant, soldier) and the phase of the full "
                   "set.\n",

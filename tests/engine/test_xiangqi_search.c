@@ -131,6 +131,41 @@ static void test_trace_parity_and_mirror(void **state) {
     assert_int_equal(eval_evaluate(&b), EVAL_SPEC_XIANGQI.weights[XQ_EVAL_OFF_TEMPO].mg);
 }
 
+// The counts of the hanging and danger terms (engine/attacks.h) on hand-built positions, with
+// xiangqi's cannon: it jumps any screen and takes any piece past it, cannons included.
+static void test_safety_counts(void **state) {
+    (void)state;
+    static Board b;
+    static EvalTrace t;
+    // Red's chariot on e2 checks Black's general on e10 up the open file: it attacks the ring
+    // point e9 (defended by the general and both advisors: not weak), and moving along the file
+    // keeps the check from points Black does not attack (e3-e7; e8 is the elephant's): a safe
+    // chariot check. No piece is pinned or hangs.
+    load(&b, "3akab2/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1", NULL);
+    eval_trace(&b, &t);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_ATTACKER + CHARIOT][CHO], 1);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_RING_ATTACK][CHO], 1);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_WEAK_RING][CHO], 0);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_SAFE_CHECK + CHARIOT][CHO], 1);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_UNSAFE_CHECK][CHO], 0);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_PINNED][CHO], 0);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_OFFSET][CHO], 1);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_OFFSET][HAN], 1);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_ATTACKER + CHARIOT][HAN], 0);
+    for (Kind k = GUARD; k <= SOLDIER; k++)
+        assert_int_equal(t.count[XQ_EVAL_OFF_HANGING + k][HAN], 0);
+    // Red's cannon on e3 behind Black's soldier on e7 and cannon on e8: either may leave the
+    // line and the other becomes the screen of a check, so both are pinned (a janggi cannon
+    // could not use the cannon as a screen: 1). Past the soldier the cannon attacks Black's
+    // cannon, which nothing defends: it hangs.
+    load(&b, "4k4/9/4c4/4p4/9/9/9/4C4/9/3K5 w - - 0 1", NULL);
+    eval_trace(&b, &t);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_PINNED][CHO], 2);
+    assert_int_equal(t.count[XQ_EVAL_OFF_HANGING + CANNON][HAN], 1);
+    assert_int_equal(t.count[XQ_EVAL_OFF_HANGING + SOLDIER][HAN], 0);
+    assert_int_equal(t.count[XQ_EVAL_OFF_DANGER_RING_ATTACK][CHO], 0);
+}
+
 // engine/xiangqi/eval_weights.h is the printer's output for xiangqi's spec, byte for byte from
 // "#pragma once" on, and names its variant and term list in the banner.
 static void test_header_reprinted(void **state) {
@@ -262,6 +297,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_parity_and_mirror),
         cmocka_unit_test(test_header_reprinted),
+        cmocka_unit_test(test_safety_counts),
         cmocka_unit_test(test_mate_in_2),
         cmocka_unit_test(test_stalemate_wins),
         cmocka_unit_test(test_repetition_draw_is_zero),
