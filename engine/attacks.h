@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "eval.h"
 #include "geometry.h"
 #include "variant.h"
 
@@ -294,4 +295,32 @@ static inline void attacks_safety(const Board *b, const Geometry *geo, const Map
             n += points_has(hanging, b->list[pc][i]);
         c->hanging[k] = n;
     }
+}
+
+/// Where a variant's layout keeps the safety terms (flat indices of eval_terms.def): hanging and
+/// safe_check by kind, the others scalars, all danger terms but hanging.
+typedef struct SafetyLayout {
+    int hanging, weak_ring, safe_check, unsafe_check, pinned, offset;
+} SafetyLayout;
+
+/// Counts both sides' safety terms (attacks_safety, the danger offset once per side) into a
+/// with the variant's weights w at the flat indices of layout, then adds the squared danger
+/// indices (eval_acc_danger): the last step of an evaluation, once every piece is in the maps.
+static inline void attacks_eval_safety(const Board *b, const Geometry *geo, const Maps *m,
+                                       EvalAcc *a, const EvalWeight *w, SafetyLayout layout,
+                                       CannonRule rule, const uint8_t kind_value[KIND_NB]) {
+    for (Side us = CHO; us <= HAN; us++) {
+        SafetyCounts c;
+        attacks_safety(b, geo, m, us, rule, kind_value, &c);
+        eval_acc_add(a, w, layout.weak_ring, us, c.weak_ring, true);
+        for (Kind k = CHARIOT; k <= SOLDIER; k++)
+            if (c.safe_check[k])
+                eval_acc_add(a, w, layout.safe_check + k, us, 1, true);
+        eval_acc_add(a, w, layout.unsafe_check, us, c.unsafe_check, true);
+        eval_acc_add(a, w, layout.pinned, us, c.pins, true);
+        eval_acc_add(a, w, layout.offset, us, 1, true);
+        for (Kind k = GUARD; k <= SOLDIER; k++)
+            eval_acc_add(a, w, layout.hanging + k, us, c.hanging[k], false);
+    }
+    eval_acc_danger(a);
 }

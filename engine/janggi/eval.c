@@ -132,20 +132,13 @@ static const uint8_t KIND_VALUE[KIND_NB] = {0, 100, 3, 13, 7, 5, 3, 2};
 // The danger terms of both sides that need both sides' attacks, and the hanging pieces
 // (attacks.h; the attackers and ring attacks were counted piece by piece in eval_kind()).
 static void eval_safety(const Board *b, const Geometry *geo, const Maps *m, EvalAcc *a) {
-    for (Side us = CHO; us <= HAN; us++) {
-        SafetyCounts c;
-        attacks_safety(b, geo, m, us, CANNON_JANGGI, KIND_VALUE, &c);
-        add_danger(a, EVAL_OFF_DANGER_WEAK_RING, us, c.weak_ring);
-        for (Kind k = CHARIOT; k <= SOLDIER; k++)
-            if (c.safe_check[k])
-                add_danger(a, EVAL_OFF_DANGER_SAFE_CHECK + k, us, 1);
-        add_danger(a, EVAL_OFF_DANGER_UNSAFE_CHECK, us, c.unsafe_check);
-        add_danger(a, EVAL_OFF_DANGER_PINNED, us, c.pins);
-        add_danger(a, EVAL_OFF_DANGER_OFFSET, us, 1);
-        for (Kind k = GUARD; k <= SOLDIER; k++)
-            add(a, EVAL_OFF_HANGING + k, us, c.hanging[k]);
-    }
-    eval_acc_danger(a);
+    const SafetyLayout layout = {.hanging = EVAL_OFF_HANGING,
+                                 .weak_ring = EVAL_OFF_DANGER_WEAK_RING,
+                                 .safe_check = EVAL_OFF_DANGER_SAFE_CHECK,
+                                 .unsafe_check = EVAL_OFF_DANGER_UNSAFE_CHECK,
+                                 .pinned = EVAL_OFF_DANGER_PINNED,
+                                 .offset = EVAL_OFF_DANGER_OFFSET};
+    attacks_eval_safety(b, geo, m, a, EVAL_WEIGHTS_DATA, layout, CANNON_JANGGI, KIND_VALUE);
 }
 
 // The pieces of side us and kind k: material, PST, moves, palace pressure, blocked legs and
