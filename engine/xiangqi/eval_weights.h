@@ -2,15 +2,17 @@
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu-tune 0.1.0
 // variant: xiangqi
-// converted: the 29 entries of the hanging and danger terms (added after this header was made) appended as zeros, which give its evaluation unchanged (docs/tuning.md)
-// note: Texel tuning of 584212 train / 64857 validation positions, kept epoch 7
-// input: /work/wt-xqtrain/runs/train-xiangqi/iter-001/selfplay/shard-000000.h5 sha256:1474ec546c89d565b8ec910dc784b6bc8b818826d31119a090ac292e81f2748b
-// input: /work/wt-xqtrain/runs/train-xiangqi/iter-001/selfplay/shard-000001.h5 sha256:c0622444ee9c7fdffc93bf1a4fba9f31670c1b0bd00ffbb684b1e2257e5d9cc2
-// input: /work/wt-xqtrain/runs/train-xiangqi/iter-002/selfplay/shard-000000.h5 sha256:9690e50a84110780c2399f8dee2891c99a3d497d864ede2dc57bbf18bc88e6e5
-// input: /work/wt-xqtrain/runs/train-xiangqi/iter-002/selfplay/shard-000001.h5 sha256:207707ac144872b0bfcc41d52f18b9bf6f97da4c7fad242993f1ee7946c8e693
-// filters: --skip-plies 8 --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1 --seed 1003 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8 --freeze pst,mobility
-// K: 0.201638  epochs: 15
-// final loss (MSE): train 0.01884945  validation 0.02104464
+// note: Texel tuning of 1124895 train / 116167 validation positions, kept epoch 22
+// input: /work/data/xq/sp/shard-000000.h5 sha256:94ccfad9b0a5a4d05b9ead4c756cf6eafe44d73fab47fa218fdab6c3d3f4aa0f
+// input: /work/data/xq/sp/shard-000001.h5 sha256:905c1d271085ca4864d59b2cc5430d380ca335b3a90bf6c42a82ccfd7499da34
+// input: /work/data/xq/sp/shard-000002.h5 sha256:3767cdb5dffcf61ca2034eb9d993144cef7c6f53b928f544f5b334d3f7cffaca
+// input: /work/data/xq/sp/shard-000003.h5 sha256:63425601b592f32a4ec7c0d908dd6e91af55aaefcb72484f356134f2b8a24c66
+// input: /work/data/xq/sp/shard-000004.h5 sha256:5ac7b8622a82b599df80abee9d36ee5a69eb68e1e72ce536f1838bbeb9b35cde
+// input: /work/data/xq/sp/shard-000005.h5 sha256:64cea142897f14d48a739aa27db8a3c9fcb635dda01a8a9e4bd9aba64e67433c
+// input: /work/data/xq/sp/shard-000006.h5 sha256:8e3202c59dc5eed6feaf23d3a191a95f276d64a86d3b462a0773f362d869d0d4
+// filters: --skip-plies 8 --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1 --seed 2727 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8 --freeze pst,mobility --init /work/xq-wt/data/weights/xiangqi-safety-start.h
+// K: 0.247777  epochs: 30
+// final loss (MSE): train 0.01881204  validation 0.01970474
 // Layout: engine/xiangqi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
 #pragma once
 
@@ -21,12 +23,12 @@ static const EvalWeight EVAL_WEIGHTS_DATA[769] = {
     // MATERIAL (material): value of each piece on the board (general unused)
     S(    0,     0), // none
     S(    0,     0), // general
-    S(  215,   148), // advisor
-    S(  936,  1053), // chariot
-    S(  473,   414), // cannon
-    S(  431,   452), // horse
-    S(  193,   161), // elephant
-    S(   80,   167), // soldier
+    S(  221,    84), // advisor
+    S(  987,  1121), // chariot
+    S(  503,   404), // cannon
+    S(  450,   425), // horse
+    S(  196,   108), // elephant
+    S(   80,   204), // soldier
 
     // PST (pst): piece-square bonus, own side's view, rank 10 printed first
     // pst none, rank 10 (top) to rank 1, files a to i
@@ -129,61 +131,61 @@ static const EvalWeight EVAL_WEIGHTS_DATA[769] = {
     S(    0,     0), // soldier
 
     // HORSE_BLOCKED (horse_blocked): per horse move blocked by a piece on its leg point
-    S(   -1,    -9),
+    S(   -1,    -7),
 
     // CANNON_SCREEN (cannon_screen): per cannon with a screen between it and the enemy general on its file
-    S(   26,    16),
+    S(   42,    26),
 
     // GUARDS_MISSING (guards_missing): per own advisor or elephant off the board, while the enemy has a chariot or cannon
-    S(  -48,     9),
+    S(  -77,    29),
 
     // TEMPO (tempo): for the side to move
-    S(   14,     2),
+    S(   31,     0),
 
     // HANGING (hanging): per own piece attacked and undefended, or attacked by a cheaper piece (general unused)
     S(    0,     0), // none
     S(    0,     0), // general
-    S(    0,     0), // advisor
-    S(    0,     0), // chariot
-    S(    0,     0), // cannon
-    S(    0,     0), // horse
-    S(    0,     0), // elephant
-    S(    0,     0), // soldier
+    S(  -18,    14), // advisor
+    S(  -39,   -33), // chariot
+    S(  -69,   -64), // cannon
+    S(  -62,   -49), // horse
+    S(  -50,   -24), // elephant
+    S(  -23,   -48), // soldier
 
     // DANGER_ATTACKER (danger_attacker): danger to the enemy general: per own piece attacking its ring
     S(    0,     0), // none
     S(    0,     0), // general
     S(    0,     0), // advisor
-    S(    0,     0), // chariot
-    S(    0,     0), // cannon
-    S(    0,     0), // horse
-    S(    0,     0), // elephant
-    S(    0,     0), // soldier
+    S(   32,    47), // chariot
+    S(   33,    33), // cannon
+    S(   55,    43), // horse
+    S(   18,    18), // elephant
+    S(   31,    26), // soldier
 
     // DANGER_RING_ATTACK (danger_ring_attack): per attack of an own piece on a ring point
-    S(    0,     0),
+    S(   39,    28),
 
     // DANGER_WEAK_RING (danger_weak_ring): per ring point attacked by us and defended by fewer than two enemy pieces
-    S(    0,     0),
+    S(   21,    14),
 
     // DANGER_SAFE_CHECK (danger_safe_check): per kind with a check next move onto a point the enemy does not attack
     S(    0,     0), // none
     S(    0,     0), // general
     S(    0,     0), // advisor
-    S(    0,     0), // chariot
-    S(    0,     0), // cannon
-    S(    0,     0), // horse
-    S(    0,     0), // elephant
-    S(    0,     0), // soldier
+    S(  161,    88), // chariot
+    S(  107,    54), // cannon
+    S(   72,    58), // horse
+    S(   31,    25), // elephant
+    S(   32,    28), // soldier
 
     // DANGER_UNSAFE_CHECK (danger_unsafe_check): per kind whose checks next move all land on attacked points
-    S(    0,     0),
+    S(   46,    51),
 
     // DANGER_PINNED (danger_pinned): per enemy piece pinned to its general: a chariot line's sole blocker, a cannon line's screen with a second, a horse leg
-    S(    0,     0),
+    S(   64,    52),
 
     // DANGER_OFFSET (danger_offset): 1 for each side: the index's constant
-    S(    0,     0),
+    S(   38,   -21),
 };
 
 // Not tuned (engine/eval.h): phase weight per kind (none, general, advisor, chariot,
