@@ -94,9 +94,21 @@ static inline double eval_taper_real(double mg, double eg, int phase, int phase_
     return (mg * phase + eg * (phase_max - phase)) / phase_max;
 }
 
+/// Description of one term of the list, for the tuner and the header printer.
+typedef struct EvalTermInfo {
+    const char *id;   // "MATERIAL"
+    const char *name; // "material"
+    EvalShape shape;
+    int offset, size; // first flat index and number of elements
+    const char *meaning;
+} EvalTermInfo;
+
 /// What one evaluation counted: count[i][side] for each flat parameter i of the variant's
 /// layout (EvalSpec.param_count of EVAL_PARAM_MAX used), plus the phase.
-typedef struct EvalTrace EvalTrace;
+typedef struct EvalTrace {
+    int phase;
+    int16_t count[EVAL_PARAM_MAX][SIDE_NB];
+} EvalTrace;
 
 /// The running sums of an evaluation: d_mg and d_eg of the formula in Cho's view, each side's
 /// danger index D_mg and D_eg, and the trace when one is wanted (NULL: the search's copy).
@@ -109,30 +121,6 @@ typedef struct EvalAcc {
 /// Counts n occurrences of flat parameter param (weights w, the variant's) for side: a linear
 /// term, or with danger into side's danger index against the enemy general.
 static inline void eval_acc_add(EvalAcc *a, const EvalWeight *w, int param, Side side, int n,
-                                bool danger);
-
-/// Adds both sides' squared danger indices to d_mg and d_eg (the formula's danger part), once
-/// every danger term is counted.
-static inline void eval_acc_danger(EvalAcc *a) {
-    a->mg += (int)(eval_danger(a->danger_mg[CHO]) - eval_danger(a->danger_mg[HAN]));
-    a->eg += (int)(eval_danger(a->danger_eg[CHO]) - eval_danger(a->danger_eg[HAN]));
-}
-
-/// Description of one term of the list, for the tuner and the header printer.
-typedef struct EvalTermInfo {
-    const char *id;   // "MATERIAL"
-    const char *name; // "material"
-    EvalShape shape;
-    int offset, size; // first flat index and number of elements
-    const char *meaning;
-} EvalTermInfo;
-
-struct EvalTrace {
-    int phase;
-    int16_t count[EVAL_PARAM_MAX][SIDE_NB];
-};
-
-static inline void eval_acc_add(EvalAcc *a, const EvalWeight *w, int param, Side side, int n,
                                 bool danger) {
     if (danger) {
         a->danger_mg[side] += w[param].mg * n;
@@ -144,6 +132,13 @@ static inline void eval_acc_add(EvalAcc *a, const EvalWeight *w, int param, Side
     }
     if (a->trace)
         a->trace->count[param][side] = (int16_t)(a->trace->count[param][side] + n);
+}
+
+/// Adds both sides' squared danger indices to d_mg and d_eg (the formula's danger part), once
+/// every danger term is counted.
+static inline void eval_acc_danger(EvalAcc *a) {
+    a->mg += (int)(eval_danger(a->danger_mg[CHO]) - eval_danger(a->danger_mg[HAN]));
+    a->eg += (int)(eval_danger(a->danger_eg[CHO]) - eval_danger(a->danger_eg[HAN]));
 }
 
 /// One variant's evaluation: its term list and layout, compiled-in weights, the untuned numbers
