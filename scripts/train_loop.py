@@ -872,7 +872,8 @@ class Run:
             return {"epochs": len(t["epochs"]), "train_loss": last.get("train_loss"),
                     "valid_loss": last.get("valid_loss"), "train_positions":
                     t["train_positions"], "valid_positions": t["valid_positions"],
-                    "net_sha256": t["out_sha256"], "seconds": t["seconds"]}
+                    "net_sha256": t["out_sha256"], "seconds": t["seconds"],
+                    "init": t.get("init"), "lr": t.get("lr")}
         except OSError as e:
             raise TrainError(f"iteration {k}: {path}: {e.strerror}")
         except (ValueError, KeyError, TypeError, IndexError) as e:

@@ -500,25 +500,58 @@ def loss_text(v):
     return f"{v:.5f}" if isinstance(v, (int, float)) else ""
 
 
+def trainer_start(run, rec, t):
+    """Where iteration rec's candidate started and its first learning rate: (from, lr), from
+    the state's summary or, for a run from before those fields, the iteration's train.json
+    (from: the --init net's name, or "random")."""
+    if "init" not in t or "lr" not in t:
+        try:
+            with open(os.path.join(run, f"iter-{rec['k']:03d}", "train.json")) as f:
+                t = json.load(f)
+        except (OSError, ValueError):
+            return "", ""
+    init, lr = t.get("init"), t.get("lr")
+    if not isinstance(lr, (int, float)):  # a hansu-nnue from before the field: its command
+        lr = trainer_flag(os.path.join(run, f"iter-{rec['k']:03d}", "train.log"), "--lr")
+    start = os.path.basename(init).removesuffix(".nnue") if init else "random"
+    return start, (f"{float(lr):g}" if math.isfinite(number(lr)) else "")
+
+
+def trainer_flag(log, flag):
+    """The value of flag in the last command of a step's log (run_step writes each command
+    on a line "=== TIME ARGV"), or None."""
+    try:
+        with open(log) as f:
+            cmds = [line.split()[2:] for line in f if line.startswith("=== ")]
+    except OSError:
+        return None
+    argv = cmds[-1] if cmds else []
+    return argv[argv.index(flag) + 1] if flag in argv[:-1] else None
+
+
 def net_lines(run, state):
-    """A run with run.eval = "nnue": each iteration's net (its window, the trainer's figures
-    from state.json, where the accepted ones are kept) and where the final net is."""
+    """A run with run.eval = "nnue": each iteration's net (its window, where its weights
+    started, the trainer's figures from state.json, where the accepted ones are kept) and where
+    the final net is."""
     if state["config"].get("run", {}).get("eval", "texel") != "nnue":
         return []
     lines = ["## Nets", "",
-             "Each iteration trains a candidate net from scratch with hansu-nnue on the newest "
-             "self-play; the last epoch's losses (training: the epoch's mean; validation: "
+             "Each iteration trains a candidate net with hansu-nnue on the newest self-play, "
+             "from random weights or (nnue.init = \"current\") from the current net's: the "
+             "column *from*; the last epoch's losses (training: the epoch's mean; validation: "
              "after it). The curves per epoch are the loss plot below.", "",
-             "| iteration | window (iterations, positions) | train / valid positions | epochs | "
-             "train loss | valid loss | net |", "|---|---|---|---|---|---|---|"]
+             "| iteration | window (iterations, positions) | train / valid positions | from | "
+             "lr | epochs | train loss | valid loss | net |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for rec in state["iterations"]:
         w, t = rec.get("train_window") or {}, rec.get("train") or {}
         its = w.get("iterations") or []
         kept = f"nets/iter-{rec['k']:03d}.nnue" if rec.get("accepted") else (
             "rejected" if "accepted" in rec else "")
+        start, lr = trainer_start(run, rec, t) if t else ("", "")
         lines.append(f"| {rec['k']} | {its[0] if its else ''}-{its[-1] if its else ''}, "
                      f"{w.get('positions', '')} | {t.get('train_positions', '')} / "
-                     f"{t.get('valid_positions', '')} | {t.get('epochs', '')} | "
+                     f"{t.get('valid_positions', '')} | {start} | {lr} | {t.get('epochs', '')} | "
                      f"{loss_text(t.get('train_loss'))} | {loss_text(t.get('valid_loss'))} | "
                      f"{kept} |")
     net = state["current"].get("net")

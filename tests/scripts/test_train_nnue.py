@@ -53,6 +53,7 @@ random_plies = 2
 window_positions = 5000
 epochs = 2
 batch = 1024
+lr = 0.0005
 [match]
 games = 8
 nodes = 100
@@ -251,6 +252,12 @@ def test_run(work, config, build, fake):
             last = list(csv.DictReader(f))[-1]
         row = (f"| {float(last['train_loss']):.5f} | {float(last['valid_loss']):.5f} |")
         check(row in md, f"report.md: iteration {k}'s losses {row} not in the Nets table")
+        with open(os.path.join(run, f"iter-{k:03d}", "train.json")) as f:
+            trainer = json.load(f)
+        check(trainer["lr"] == 0.0005 and trainer["lr_min"] == 1e-5, f"train.json: {trainer}")
+        start = "initial" if k == 1 else "iter-001"  # nnue.init = "current"
+        check(f"| {start} | 0.0005 | 2 |" in md, f"report.md: iteration {k} did not start from "
+              f"{start} with lr 0.0005")
     with open(os.path.join(run, "report.html")) as f:
         page = f.read()
     check(os.path.getsize(os.path.join(run, "loss.png")) > 1000 and

@@ -210,6 +210,12 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
             t->cfg.hidden, t->cfg.threads, t->cfg.batch, (unsigned long long)t->cfg.seed);
     fprintf(f, "  \"lambda\": ");
     cli_json_number(f, t->cfg.lambda);
+    fprintf(f, ",\n  \"lr\": ");
+    cli_json_number(f, t->cfg.lr);
+    fprintf(f, ",\n  \"lr_min\": ");
+    cli_json_number(f, t->cfg.lr_min);
+    fprintf(f, ",\n  \"weight_decay\": ");
+    cli_json_number(f, t->cfg.weight_decay);
     fprintf(f, ",\n  \"sigmoid_s\": ");
     cli_json_number(f, t->cfg.s);
     fprintf(f, ",\n  \"sigmoid_s_fitted\": %s,\n  \"init\": ", fitted ? "true" : "false");
