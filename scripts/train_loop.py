@@ -555,6 +555,17 @@ class Run:
             self.wall_start = time.monotonic()
         return self.wall_base + time.monotonic() - self.wall_start
 
+    def save_wall(self):
+        """On an interrupt: the wall-clock seconds so far into state.json as it is on disk (the
+        steps' records stay as last saved), so that the time of the step interrupted counts in
+        run.hours (its work resumes: a match from its state file, self-play from its shards)."""
+        if self.wall_base is None:
+            return
+        path = os.path.join(self.folder, "state.json")
+        state = read_state(path)
+        state["wall_s"] = round(self.wall_s(), 3)
+        write_json_atomic(path, state)
+
     def save_state(self):
         self.state["wall_s"] = round(self.wall_s(), 3)
         self.state["threads"] = self.threads
@@ -1268,7 +1279,7 @@ def main():
     ap.add_argument("--resume", action="store_true",
                     help="continue the run in --run (or the newest under runs/) where it stopped")
     args = ap.parse_args()
-    folder = None
+    folder, run = None, None
     try:
         folder = args.run
         if args.resume and not folder:
@@ -1341,6 +1352,11 @@ def main():
         print(f"train: {e.filename or folder or 'runs'}: {e.strerror or e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        try:
+            if run is not None:
+                run.save_wall()
+        except (OSError, TrainError) as e:
+            print(f"train: the run's wall time was not saved: {e}", file=sys.stderr)
         where = folder or "<run folder>"
         print(f"train: interrupted; continue with: scripts/train --resume --run {where}",
               file=sys.stderr)

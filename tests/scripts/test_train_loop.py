@@ -30,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
@@ -279,6 +280,15 @@ def test_gauntlet_missing(work, fake, match_tool):
     run.run()
     check(run.state["iteration"] == 0 and any("time limit" in l for l in run.logged),
           f"hours limit over resumes: {run.logged}")
+    # An interrupt saves the wall time so far (save_wall) and nothing else of the memory's state.
+    run.save_state()
+    run.state["iteration"] = 99
+    run.wall_base, run.wall_start = 100.0, time.monotonic() - 50.0
+    run.save_wall()
+    with open(os.path.join(run.folder, "state.json")) as f:
+        disk = json.load(f)
+    check(150.0 <= disk["wall_s"] < 160.0 and disk["iteration"] == 0,
+          f"save_wall: wall_s {disk['wall_s']}, iteration {disk['iteration']}")
 
 
 def test_report_per_cpu_hour(work):
