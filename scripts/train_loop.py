@@ -615,7 +615,11 @@ class Run:
             return src
         shutil.rmtree(src, ignore_errors=True)
         os.makedirs(src)
-        parts = ["CMakeLists.txt", "engine", "selfplay", "tuner", "data/bench.fen", "data/bench-xiangqi.fen"]
+        # The data files the build compiles in: the bench positions and each variant's opening
+        # suite (engine/CMakeLists.txt; without the suite the run's matches would play the
+        # start positions, not the suite, while saying so only in their summaries).
+        parts = ["CMakeLists.txt", "engine", "selfplay", "tuner", "data/bench.fen",
+                 "data/bench-xiangqi.fen", "data/openings-janggi.fen", "data/openings-xiangqi.fen"]
         git = ["git", "-C", REPO]
         # The run's commit, once chosen, is kept in state.json: a run folder carried to another
         # checkout without its src/ (or with src/ deleted) is built again from that commit, not
@@ -635,7 +639,11 @@ class Run:
                 if dirty:
                     self.log("warning: uncommitted changes in the sources are not used:\n"
                              + dirty)
-            archive = subprocess.run(git + ["archive", "--format=tar", commit] + parts,
+            # An older commit may lack one of the data files (a variant without a suite yet).
+            held = subprocess.run(git + ["ls-tree", "--name-only", commit, "--"] + parts,
+                                  capture_output=True, text=True).stdout.split()
+            archive = subprocess.run(git + ["archive", "--format=tar", commit] +
+                                     [p for p in parts if p in held],
                                      capture_output=True)
             if archive.returncode != 0:
                 raise TrainError("git archive failed: " + archive.stderr.decode().strip())
@@ -647,6 +655,8 @@ class Run:
                         (n.startswith("build") and os.path.isdir(os.path.join(folder, n)))]
             for part in parts:
                 a, b = os.path.join(REPO, part), os.path.join(src, part)
+                if not os.path.exists(a):
+                    continue
                 os.makedirs(os.path.dirname(b), exist_ok=True)
                 if os.path.isdir(a):
                     shutil.copytree(a, b, ignore=ignore)

@@ -370,6 +370,10 @@ def test_variant_xiangqi(work):
     suite = os.path.join(train.REPO, "data", "openings-janggi.fen")
     check("--openings" in steps[-1] and steps[-1][steps[-1].index("--openings") + 1] == suite,
           f"janggi's self-play did not get the janggi suite: {steps[-1]}")
+    # match.openings defaults to "suite" (data/train.toml): the matches name the suite's file,
+    # not the build's compiled-in default, which a run's copy of the sources once lacked.
+    check(train.openings_flags(janggi.config, "match") == ["--openings", suite],
+          f"the default match openings: {train.openings_flags(janggi.config, 'match')}")
     xq_suite = train.load_config(train.XIANGQI_CONFIG, ['selfplay.openings="suite"'])
     train.check_config(xq_suite)
     check(train.openings_flags(xq_suite, "selfplay") == ["--openings", book],
@@ -449,7 +453,7 @@ def test_source_commit(work):
     repo = os.path.join(work, "repo")
     for part, text in [("CMakeLists.txt", "project(x)\n"), ("engine/a.c", "A\n"),
                        ("selfplay/b.c", "b\n"), ("tuner/c.c", "c\n"), ("data/bench.fen", "f\n"),
-                       ("data/bench-xiangqi.fen", "x\n")]:
+                       ("data/bench-xiangqi.fen", "x\n"), ("data/openings-janggi.fen", "o\n")]:
         os.makedirs(os.path.dirname(os.path.join(repo, part)), exist_ok=True)
         with open(os.path.join(repo, part), "w") as f:
             f.write(text)
@@ -467,6 +471,10 @@ def test_source_commit(work):
     try:
         src = run.snapshot_source()
         check(run.state.get("source_commit") == first, f"source_commit: {run.state}")
+        # The suite is compiled in (the matches' default openings); a file the commit lacks
+        # (openings-xiangqi.fen here) is left out, not an error.
+        check(os.path.exists(os.path.join(src, "data", "openings-janggi.fen")),
+              "the snapshot lacks the opening suite")
         with open(os.path.join(repo, "engine", "a.c"), "w") as f:
             f.write("B\n")
         commit("B")
