@@ -18,7 +18,7 @@
 
 // The signature of the current search and compiled-in janggi net: `hansu bench` (state it in
 // the commit: "Bench: N").
-#define BENCH_SIGNATURE 1297595ull
+#define BENCH_SIGNATURE 983597ull
 // The classical evaluation's (the search with the weights header; `hansu bench --classical`):
 // the engine of the Texel loop.
 #define BENCH_SIGNATURE_CLASSICAL 1253081ull
