@@ -53,10 +53,11 @@ struct UciContext {
     // used when use_nnue (`Use NNUE`); the classical evaluation otherwise. use_nnue starts true
     // where the variant has a compiled-in net, and a variant without a net then evaluates
     // classically; nnue_asked: `Use NNUE true` was set, so a missing net is said (at setoption,
-    // at a new variant, at go), never a silent fallback.
+    // at a new variant, at go), never a silent fallback; nnue_set: Use NNUE was set at all, so
+    // it is kept (else use_nnue follows the net: true while one is loaded).
     NnueNet *net;
     char eval_file[OPTION_VALUE_MAX];
-    bool use_nnue, nnue_asked;
+    bool use_nnue, nnue_asked, nnue_set;
     // The running search or perft: its thread, its own copy of the position and limits (or
     // depth), the stop flag.
     pthread_t thread;
@@ -93,7 +94,6 @@ UciContext *uci_create(FILE *out) {
     ctx->variant = variant_default();
     fen_parse(&ctx->board, FEN_START, NULL);
     nnue_take_embedded(ctx);
-    ctx->use_nnue = ctx->net != NULL;
     nnue_apply(ctx);
     return ctx;
 }
@@ -154,8 +154,11 @@ static void reply_error(UciContext *ctx, const char *msg) {
 // The evaluation: Use NNUE and EvalFile
 
 // Makes the searcher evaluate as the options say: the net when Use NNUE is on and a net is
-// loaded, the classical evaluation otherwise.
+// loaded, the classical evaluation otherwise. Use NNUE never set follows the net: on when
+// one is loaded (compiled in or by EvalFile), off when none is.
 static void nnue_apply(UciContext *ctx) {
+    if (!ctx->nnue_set)
+        ctx->use_nnue = ctx->net != NULL;
     const NnueNet *want = ctx->use_nnue ? ctx->net : NULL;
     if (search_get_net(ctx->searcher) == want)
         return;
@@ -246,12 +249,14 @@ static void set_use_nnue(UciContext *ctx, const char *value) {
         return;
     }
     ctx->use_nnue = ctx->nnue_asked = strcasecmp(value, "true") == 0;
+    ctx->nnue_set = true;
     nnue_apply(ctx);
     if (ctx->use_nnue && !ctx->net)
         nnue_say_missing(ctx);
 }
 
-// A new variant drops the net of the old one: the new variant's compiled-in net, if any.
+// A new variant drops the net of the old one: the new variant's compiled-in net, if any. Use
+// NNUE, unless set, follows it (nnue_apply).
 static void nnue_new_variant(UciContext *ctx) {
     search_set_net(ctx->searcher, NULL); // before the net it may hold is freed
     nnue_take_embedded(ctx);

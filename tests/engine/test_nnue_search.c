@@ -286,10 +286,11 @@ static void test_bad_evalfile(void **state) {
     uci_session_close(&s);
 }
 
-// Use NNUE without a net says so (at setoption and at go) and evaluates classically; janggi
-// starts with its compiled-in net where it has one (Use NNUE then defaults to true); a new
-// UCI_Variant drops the old variant's net; <embedded> goes back to the compiled-in net (xiangqi:
-// none).
+// Each variant starts with its compiled-in net where it has one (Use NNUE then defaults to
+// true); a new UCI_Variant drops the old variant's net and, while Use NNUE was never set, takes
+// the new variant's default; <embedded> goes back to the compiled-in net. Use NNUE without a
+// net says so (at setoption, at a new variant and at go) and evaluates classically: in this
+// build that path runs for a variant that ships no net.
 static void test_use_nnue_without_net(void **state) {
     (void)state;
     UciSession s;
@@ -297,17 +298,21 @@ static void test_use_nnue_without_net(void **state) {
     const uint8_t *data;
     size_t len;
     bool shipped = nnue_embedded(&VARIANT_JANGGI, &data, &len);
-    assert_false(nnue_embedded(&VARIANT_XIANGQI, &data, &len)); // none shipped yet
+    bool xshipped = nnue_embedded(&VARIANT_XIANGQI, &data, &len);
     bool nnue;
     eval_cp(&s, &nnue);
     assert_true(nnue == shipped);
-    setoption(&s, "UCI_Variant", "xiangqi");
-    const char *a = setoption(&s, "Use NNUE", "true");
-    assert_non_null(strstr(a, "info string error: Use NNUE: no net is loaded for xiangqi"));
+    const char *a = setoption(&s, "UCI_Variant", "xiangqi");
+    assert_null(strstr(a, "error")); // Use NNUE was not set: nothing to say
     eval_cp(&s, &nnue);
-    assert_false(nnue);
+    assert_true(nnue == xshipped); // the new variant's default, whatever janggi's was
+    a = setoption(&s, "Use NNUE", "true");
+    assert_true((strstr(a, "info string error: Use NNUE: no net is loaded for xiangqi") == NULL) ==
+                xshipped);
+    eval_cp(&s, &nnue);
+    assert_true(nnue == xshipped);
     a = uci_session_say(&s, "go depth 2");
-    assert_non_null(strstr(a, "no net is loaded for xiangqi"));
+    assert_true((strstr(a, "no net is loaded for xiangqi") == NULL) == xshipped);
     assert_non_null(strstr(a, "bestmove "));
     assert_non_null(strstr(setoption(&s, "Use NNUE", "maybe"), "is not true or false"));
     assert_non_null(strstr(setoption(&s, "EvalFile", xiangqi_path), "loaded"));
@@ -322,13 +327,42 @@ static void test_use_nnue_without_net(void **state) {
     eval_cp(&s, &nnue);
     assert_true(nnue);
     a = setoption(&s, "UCI_Variant", "xiangqi");
-    assert_non_null(strstr(a, "no net is loaded for xiangqi"));
+    assert_true((strstr(a, "no net is loaded for xiangqi") == NULL) == xshipped);
     eval_cp(&s, &nnue);
-    assert_false(nnue);
+    assert_true(nnue == xshipped);
     a = setoption(&s, "EvalFile", "<embedded>");
-    assert_non_null(strstr(a, "no net is loaded for xiangqi"));
+    assert_true((strstr(a, "no net is loaded for xiangqi") == NULL) == xshipped);
+    eval_cp(&s, &nnue);
+    assert_true(nnue == xshipped);
+    // Use NNUE set false stays false across variants, compiled-in nets or not.
+    setoption(&s, "Use NNUE", "false");
+    setoption(&s, "UCI_Variant", "janggi");
     eval_cp(&s, &nnue);
     assert_false(nnue);
+    uci_session_close(&s);
+}
+
+// Use NNUE never set follows the net: a net loaded by EvalFile is used in a variant with no
+// compiled-in net as well, and going back to <embedded> gives that variant's default.
+static void test_eval_file_default_use_nnue(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    const uint8_t *data;
+    size_t len;
+    bool xshipped = nnue_embedded(&VARIANT_XIANGQI, &data, &len);
+    bool nnue;
+    setoption(&s, "UCI_Variant", "xiangqi");
+    const char *a = setoption(&s, "EvalFile", xiangqi_path);
+    assert_non_null(strstr(a, "loaded"));
+    assert_null(strstr(a, "Use NNUE is false"));
+    assert_int_equal(eval_cp(&s, &nnue),
+                     reference_eval(xiangqi_net, &VARIANT_XIANGQI, VARIANT_XIANGQI.start_fen));
+    assert_true(nnue);
+    a = setoption(&s, "EvalFile", "<embedded>");
+    assert_null(strstr(a, "error"));
+    eval_cp(&s, &nnue);
+    assert_true(nnue == xshipped);
     uci_session_close(&s);
 }
 
@@ -371,10 +405,15 @@ static void test_bench_net(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_uci_evalfile),         cmocka_unit_test(test_search_uses_net),
-        cmocka_unit_test(test_net_gets_ply_term),    cmocka_unit_test(test_incremental_janggi),
-        cmocka_unit_test(test_incremental_xiangqi),  cmocka_unit_test(test_bad_evalfile),
-        cmocka_unit_test(test_use_nnue_without_net), cmocka_unit_test(test_bench_net),
+        cmocka_unit_test(test_uci_evalfile),
+        cmocka_unit_test(test_search_uses_net),
+        cmocka_unit_test(test_net_gets_ply_term),
+        cmocka_unit_test(test_incremental_janggi),
+        cmocka_unit_test(test_incremental_xiangqi),
+        cmocka_unit_test(test_bad_evalfile),
+        cmocka_unit_test(test_use_nnue_without_net),
+        cmocka_unit_test(test_eval_file_default_use_nnue),
+        cmocka_unit_test(test_bench_net),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -37,17 +37,18 @@ def main():
     assert open(again, "rb").read() == open(nets["janggi"], "rb").read(), "same seed, other bytes"
 
     classical = nodes(bench(hansu, "--classical", "3"))
-    # Without a flag: janggi's compiled-in net where one ships, else the classical bench.
-    shipped = os.path.join(os.path.dirname(SCRIPT), "..", "engine", "janggi", "net.nnue")
-    default = nodes(bench(hansu, "3"))
-    if os.path.exists(shipped):
-        assert default == nodes(bench(hansu, "--evalfile", shipped, "3")), "not the shipped net"
-        assert default != classical, "the compiled-in net did not change the search"
-    else:
-        assert default == classical
-    # xiangqi has no net compiled in: its bench is the classical one.
-    assert nodes(bench(hansu, "--variant", "xiangqi", "3")) == nodes(
-        bench(hansu, "--variant", "xiangqi", "--classical", "3"))
+    # Without a flag: the variant's compiled-in net where one ships, else the classical bench.
+    for variant in ("janggi", "xiangqi"):
+        flags = ["--variant", variant]
+        shipped = os.path.join(os.path.dirname(SCRIPT), "..", "engine", variant, "net.nnue")
+        default = nodes(bench(hansu, *flags, "3"))
+        plain = nodes(bench(hansu, *flags, "--classical", "3"))
+        if os.path.exists(shipped):
+            assert default == nodes(bench(hansu, *flags, "--evalfile", shipped, "3")), \
+                f"{variant}: not the shipped net"
+            assert default != plain, f"{variant}: the compiled-in net did not change the search"
+        else:
+            assert default == plain, f"{variant}: no net ships, yet not the classical bench"
     with_net = nodes(bench(hansu, "--evalfile", nets["janggi"], "3"))
     assert with_net != classical, "the net did not change the search"
     assert nodes(bench(hansu, "--evalfile", nets["janggi"], "3")) == with_net
