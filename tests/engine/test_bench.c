@@ -22,7 +22,9 @@
 // The classical evaluation's (the search with the weights header; `hansu bench --classical`):
 // the engine of the Texel loop.
 #define BENCH_SIGNATURE_CLASSICAL 1253081ull
-// Xiangqi's (data/bench-xiangqi.fen, its own weights): `hansu bench --variant xiangqi`.
+// Xiangqi's (data/bench-xiangqi.fen) with its compiled-in net: `hansu bench --variant xiangqi`.
+#define BENCH_SIGNATURE_XIANGQI_NET 859244ull
+// Xiangqi's classical evaluation (its own weights): `hansu bench --variant xiangqi --classical`.
 #define BENCH_SIGNATURE_XIANGQI 761170ull
 
 // The Sanitize build (HANSU_BENCH_SHORT, tests/engine/CMakeLists.txt) checks memory, not the
@@ -86,7 +88,32 @@ static void test_bench_signature_net(void **state) {
     free(net);
 }
 
-// Xiangqi's bench: its own positions, the same count on every run (a cleared searcher each).
+// `hansu bench --variant xiangqi`: the compiled-in xiangqi net (engine/xiangqi/net.nnue).
+static void test_bench_signature_xiangqi_net(void **state) {
+    (void)state;
+    BenchResult res, again;
+    ErrorInfo err;
+    NnueNet *net;
+    const char *text = bench_text(&VARIANT_XIANGQI);
+    assert_int_equal(nnue_load_selected(&VARIANT_XIANGQI, NULL, false, &net, &err), STATUS_OK);
+    assert_non_null(net); // xiangqi ships a net (engine/xiangqi/net.nnue)
+    assert_int_equal(bench_run_net(&VARIANT_XIANGQI, text, TEST_DEPTH, BENCH_HASH_MB, net,
+                                   nnue_path_best(), NULL, &res, &err),
+                     STATUS_OK);
+    assert_int_equal(bench_run_net(&VARIANT_XIANGQI, text, TEST_DEPTH, BENCH_HASH_MB, net,
+                                   nnue_path_best(), NULL, &again, &err),
+                     STATUS_OK);
+    assert_int_equal(res.nodes, again.nodes);
+    print_message("bench --variant xiangqi: %d positions, depth %d, %llu nodes\n", res.positions,
+                  TEST_DEPTH, (unsigned long long)res.nodes);
+#if CHECK_SIGNATURES
+    assert_int_equal(res.nodes, BENCH_SIGNATURE_XIANGQI_NET);
+#endif
+    free(net);
+}
+
+// Xiangqi's classical bench: its own positions, the same count on every run (a cleared searcher
+// each).
 static void test_bench_xiangqi(void **state) {
     (void)state;
     BenchResult res, again;
@@ -130,6 +157,7 @@ int main(void) {
         cmocka_unit_test(test_bench_signature),
         cmocka_unit_test(test_bench_signature_net),
         cmocka_unit_test(test_bench_xiangqi),
+        cmocka_unit_test(test_bench_signature_xiangqi_net),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,6 +117,12 @@ def test_refusals(work, config, build):
     c = train_loop.load_config(os.path.join(REPO, "data", "train-2core-nnue.toml"), [])
     check(train_loop.eval_of(c) == "nnue" and c["selfplay"]["openings"] ==
           "data/openings-janggi.fen", f"train-2core-nnue.toml: {c['run']}")
+    # data/train-2core-nnue-xiangqi.toml: xiangqi's night of nets, from its shipped net.
+    c = train_loop.load_config(os.path.join(REPO, "data", "train-2core-nnue-xiangqi.toml"), [])
+    train_loop.check_config(c)
+    check(train_loop.variant_of(c) == "xiangqi" and train_loop.eval_of(c) == "nnue" and
+          train_loop.openings_flags(c, "match")[1].endswith("openings-xiangqi.fen"),
+          f"train-2core-nnue-xiangqi.toml: {c['run']}")
 
 
 # The real hansu-match, then a finished SPRT's result turned into H1 in its --json file.
