@@ -31,14 +31,17 @@
 static uint64_t rng_state = 0xabcdef;
 static int rnd(int n) { return (int)(prng_next(&rng_state) % (uint64_t)n); }
 
-// n positions from random janggi games (random scores and results), boards kept in out_boards
-// when not NULL.
-static NnuePosition *random_positions(size_t n, Board **out_boards) {
+// n positions from random games of variant v (random scores and results): janggi's from its
+// 16 formation pairings, xiangqi's from its start; boards kept in out_boards when not NULL.
+static NnuePosition *random_positions_of(const Variant *v, size_t n, Board **out_boards) {
     NnuePosition *pos = calloc(n, sizeof *pos);
     Board *b = malloc(sizeof *b);
     assert_non_null(pos);
     for (size_t i = 0; i < n;) {
-        variant_setup_pairing(&VARIANT_JANGGI, b, rnd(16));
+        if (v == &VARIANT_JANGGI)
+            variant_setup_pairing(v, b, rnd(16));
+        else
+            assert_int_equal(fen_parse_variant(b, v, v->start_fen, NULL), STATUS_OK);
         for (int ply = 0; ply < 120 && i < n; ply++) {
             GameResult gr;
             MoveList l;
@@ -59,6 +62,10 @@ static NnuePosition *random_positions(size_t n, Board **out_boards) {
     }
     free(b);
     return pos;
+}
+
+static NnuePosition *random_positions(size_t n, Board **out_boards) {
+    return random_positions_of(&VARIANT_JANGGI, n, out_boards);
 }
 
 // The mirror the trainer adds (--mirror) is a position of the same game: mirrored twice it is
@@ -234,35 +241,43 @@ static void test_from_quantised(void **state) {
     free(again);
 }
 
+// The quantised net follows the float net within hansu-nnue's default bound off the grid and
+// to the final rounding on it, on positions of each variant (a net carries its variant).
 static void test_quantised_follows_float(void **state) {
     (void)state;
-    FloatNet net;
-    ErrorInfo err;
-    NnueNet *q = nnue_net_alloc();
-    assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 3, &err), STATUS_OK);
-    for (int j = 0; j < 2 * NNUE_L1; j++) // trained magnitudes: a few QB units
-        net.out_w[j] = (float)(rnd(1201) - 600) / 10000.0f;
-    net.out_b[0] = 0.05f;
-    enum { N = 400 };
-    NnuePosition *pos = random_positions(N, NULL);
-    QuantCheck qc;
-    assert_int_equal(nnue_quantise(&net, 400, "janggi", "{}", q, &err), STATUS_OK);
-    assert_int_equal(nnue_quant_check(&net, q, pos, N, N, &qc, &err), STATUS_OK);
-    print_message("off grid: max %.2f cp, mean %.2f cp\n", qc.max_cp, qc.mean_cp);
-    assert_true(qc.max_cp < 64); // hansu-nnue --quant-bound default
-    for (size_t i = 0; i < (size_t)NNUE_INPUTS * NNUE_L1 + NNUE_L1; i++)
-        net.p[i] = roundf(net.p[i] * NNUE_QA) / NNUE_QA;
-    for (int j = 0; j < 2 * NNUE_L1; j++)
-        net.out_w[j] = (float)(rnd(255) - 127) / NNUE_QB;
-    net.out_b[0] = 3000.0f / (NNUE_QA * NNUE_QA * NNUE_QB);
-    assert_int_equal(nnue_quantise(&net, 400, "janggi", "{}", q, &err), STATUS_OK);
-    assert_int_equal(nnue_quant_check(&net, q, pos, N, N, &qc, &err), STATUS_OK);
-    print_message("on grid: max %.3f cp, mean %.3f cp\n", qc.max_cp, qc.mean_cp);
-    assert_int_equal(qc.positions, N);
-    assert_true(qc.max_cp < 1.01);
-    free(pos);
-    free(q);
-    float_net_free(&net);
+    const Variant *variants[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};
+    for (int k = 0; k < 2; k++) {
+        const Variant *v = variants[k];
+        FloatNet net;
+        ErrorInfo err;
+        NnueNet *q = nnue_net_alloc();
+        assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 3 + (uint64_t)k, &err),
+                         STATUS_OK);
+        for (int j = 0; j < 2 * NNUE_L1; j++) // trained magnitudes: a few QB units
+            net.out_w[j] = (float)(rnd(1201) - 600) / 10000.0f;
+        net.out_b[0] = 0.05f;
+        enum { N = 400 };
+        NnuePosition *pos = random_positions_of(v, N, NULL);
+        QuantCheck qc;
+        assert_int_equal(nnue_quantise(&net, 400, v->name, "{}", q, &err), STATUS_OK);
+        assert_string_equal(q->variant, v->name);
+        assert_int_equal(nnue_quant_check(&net, q, pos, N, N, &qc, &err), STATUS_OK);
+        print_message("%s off grid: max %.2f cp, mean %.2f cp\n", v->name, qc.max_cp, qc.mean_cp);
+        assert_true(qc.max_cp < 64); // hansu-nnue --quant-bound default
+        for (size_t i = 0; i < (size_t)NNUE_INPUTS * NNUE_L1 + NNUE_L1; i++)
+            net.p[i] = roundf(net.p[i] * NNUE_QA) / NNUE_QA;
+        for (int j = 0; j < 2 * NNUE_L1; j++)
+            net.out_w[j] = (float)(rnd(255) - 127) / NNUE_QB;
+        net.out_b[0] = 3000.0f / (NNUE_QA * NNUE_QA * NNUE_QB);
+        assert_int_equal(nnue_quantise(&net, 400, v->name, "{}", q, &err), STATUS_OK);
+        assert_int_equal(nnue_quant_check(&net, q, pos, N, N, &qc, &err), STATUS_OK);
+        print_message("%s on grid: max %.3f cp, mean %.3f cp\n", v->name, qc.max_cp, qc.mean_cp);
+        assert_int_equal(qc.positions, N);
+        assert_true(qc.max_cp < 1.01);
+        free(pos);
+        free(q);
+        float_net_free(&net);
+    }
 }
 
 static NnueTrainConfig tiny_config(int threads, uint64_t seed) {
