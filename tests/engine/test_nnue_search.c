@@ -110,6 +110,13 @@ static void assert_legal_bestmove(const char *answer, const Variant *v, const ch
     assert_int_equal(move_parse_uci(&b, mv, &m, NULL), STATUS_OK);
 }
 
+// Whether this build compiled in a net for v (engine/<variant>/net.nnue): Use NNUE's default.
+static bool has_compiled_in_net(const Variant *v) {
+    const uint8_t *data;
+    size_t len;
+    return nnue_embedded(v, &data, &len);
+}
+
 static const char *const FENS[] = {
     "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
     "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcA5/4K4/RNB2AB2 w - - 0 1",
@@ -122,9 +129,7 @@ static void test_uci_evalfile(void **state) {
     (void)state;
     UciSession s;
     uci_session_open(&s);
-    const uint8_t *data;
-    size_t len;
-    bool shipped = nnue_embedded(&VARIANT_JANGGI, &data, &len); // Use NNUE's default
+    bool shipped = has_compiled_in_net(&VARIANT_JANGGI); // Use NNUE's default
     assert_non_null(strstr(uci_session_say(&s, "uci"),
                            shipped ? "option name Use NNUE type check default true\n"
                                    : "option name Use NNUE type check default false\n"));
@@ -295,10 +300,8 @@ static void test_use_nnue_without_net(void **state) {
     (void)state;
     UciSession s;
     uci_session_open(&s);
-    const uint8_t *data;
-    size_t len;
-    bool shipped = nnue_embedded(&VARIANT_JANGGI, &data, &len);
-    bool xshipped = nnue_embedded(&VARIANT_XIANGQI, &data, &len);
+    bool shipped = has_compiled_in_net(&VARIANT_JANGGI);
+    bool xshipped = has_compiled_in_net(&VARIANT_XIANGQI);
     bool nnue;
     eval_cp(&s, &nnue);
     assert_true(nnue == shipped);
@@ -348,9 +351,7 @@ static void test_eval_file_default_use_nnue(void **state) {
     (void)state;
     UciSession s;
     uci_session_open(&s);
-    const uint8_t *data;
-    size_t len;
-    bool xshipped = nnue_embedded(&VARIANT_XIANGQI, &data, &len);
+    bool xshipped = has_compiled_in_net(&VARIANT_XIANGQI);
     bool nnue;
     setoption(&s, "UCI_Variant", "xiangqi");
     const char *a = setoption(&s, "EvalFile", xiangqi_path);
