@@ -65,10 +65,13 @@ assert two["sprt"]["result"] == "H1", two["sprt"]
 # it came (booked after it, as a second worker of one process may)
 assert one["pairs_done"] <= two["pairs_done"] <= one["pairs_done"] + 2, (one, two)
 assert two["pairs_done"] < two["pairs_total"], two
-# one restart per booked game, a few more for the pairs finished as the stop came (rank 1's
-# are dropped by rank 0); a rank playing on would add one per game of its ~400 pairs left
+# one restart per booked game, more for the pairs rank 1 finished while the stop was on its
+# way (rank 0 drops them): how many depends on how far rank 1 ran ahead of rank 0, a matter of
+# scheduling (1-4 on an idle machine, 9 seen under a loaded CI). A rank playing on would add one
+# per game of its half of the pairs left (~350 here): the bound is an eighth of that.
 restarts = two["faults"]["B"]["restarts"]
-assert restarts <= two["games"] + 8, (restarts, two["games"])
+left = two["pairs_total"] - two["pairs_done"]
+assert restarts <= two["games"] + left // 8, (restarts, two["games"], left)
 EOF
 
 # A rank killed with SIGKILL mid-match ends the job; mpirun --resume completes it: the totals
