@@ -76,6 +76,14 @@ else
   echo "test.sh: no Open MPI (mpirun, mpicc): the MPI tests are skipped (scripts/setup.sh installs it)"
 fi
 
+# Both variants ship a net, so the default build never runs the paths of a variant without one
+# (Use NNUE true with no net loaded, a new variant dropping the old one's net): a build with the
+# nets left out runs the UCI and NNUE search tests, which assert those paths there.
+echo "== A build without the compiled-in nets (build-nonet, -DHANSU_EMBED_NETS=OFF): UCI and NNUE search tests"
+cmake -S . -B build-nonet -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_EMBED_NETS=OFF >/dev/null
+ninja -C build-nonet test_uci test_nnue_search
+run_ctest --test-dir build-nonet -R '^(test_uci|test_nnue_search)$' --output-on-failure -j "$JOBS"
+
 # A tree with changes of its own: its committed state is tested in a clone besides.
 if $same_as_clone; then
   : # done first, above

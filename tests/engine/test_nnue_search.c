@@ -134,8 +134,7 @@ static void test_uci_evalfile(void **state) {
                            shipped ? "option name Use NNUE type check default true\n"
                                    : "option name Use NNUE type check default false\n"));
     assert_non_null(strstr(uci_session_say(&s, "uci"), "option name EvalFile type string default"));
-    if (shipped)
-        setoption(&s, "Use NNUE", "false");
+    setoption(&s, "Use NNUE", "false"); // set: a net loaded next is not used (never set, it is)
     const char *a = setoption(&s, "EvalFile", janggi_path);
     assert_non_null(strstr(a, "info string EvalFile: loaded"));
     assert_non_null(strstr(a, "Use NNUE is false")); // loaded, not yet used: said
