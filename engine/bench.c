@@ -31,6 +31,12 @@ Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, 
 Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_mb,
                      const NnueNet *net, NnuePath path, FILE *out, BenchResult *res,
                      ErrorInfo *err) {
+    return bench_run_smp(v, text, depth, hash_mb, net, path, 1, out, res, err);
+}
+
+Status bench_run_smp(const Variant *v, const char *text, int depth, size_t hash_mb,
+                     const NnueNet *net, NnuePath path, int threads, FILE *out, BenchResult *res,
+                     ErrorInfo *err) {
     Status st = STATUS_OK;
     if (!nnue_path_available(path))
         return error_set(err, STATUS_RANGE, "bench: this build has no %s kernels",
@@ -38,7 +44,8 @@ Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_
     Searcher *s = search_create(hash_mb);
     Board *b = malloc(sizeof *b);
     memset(res, 0, sizeof *res);
-    if (!s || !b || (net && !search_set_net(s, net)) || !search_set_nnue_path(s, path)) {
+    if (!s || !b || !search_set_threads(s, threads) || (net && !search_set_net(s, net)) ||
+        !search_set_nnue_path(s, path)) {
         st = error_set(err, STATUS_NOMEM, "bench: out of memory");
         goto cleanup;
     }

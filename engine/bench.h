@@ -46,3 +46,10 @@ typedef struct NnueNet NnueNet; // nnue.h
 Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_mb,
                      const NnueNet *net, NnuePath path, FILE *out, BenchResult *res,
                      ErrorInfo *err);
+
+/// bench_run_net() on threads search threads (Lazy SMP, search_set_threads): with more than one
+/// the node count varies from run to run, so it measures speed (nodes/s), not the signature.
+/// STATUS_NOMEM also when the threads cannot be had.
+Status bench_run_smp(const Variant *v, const char *text, int depth, size_t hash_mb,
+                     const NnueNet *net, NnuePath path, int threads, FILE *out, BenchResult *res,
+                     ErrorInfo *err);

@@ -16,6 +16,7 @@
 #include "nnue.h"
 #include "notation.h"
 #include "perft.h"
+#include "search.h"
 #include "uci.h"
 #include "variant.h"
 
@@ -52,6 +53,7 @@ typedef struct BenchArgs {
     const char *evalfile;
     bool classical;
     const char *simd;
+    int threads;
 } BenchArgs;
 
 static const Flag BENCH_FLAGS[] = {
@@ -63,6 +65,8 @@ static const Flag BENCH_FLAGS[] = {
      .help = "the classical evaluation, even where a net is compiled in"},
     {"--simd", FLAG_STRING, FLAG_DEST(BenchArgs, simd), .meta = "K",
      .help = "the net's kernels: portable, avx2 or avx512 (default: the fastest built)"},
+    {"--threads", FLAG_INT, FLAG_DEST(BenchArgs, threads), .lo = 1, .hi = SEARCH_THREADS_MAX,
+     .meta = "N", .help = "search threads (Lazy SMP; the node count is exact only with 1) [1]"},
 };
 
 typedef struct PrintArgs {
@@ -150,7 +154,7 @@ static int run_perft(int argc, char **argv) {
 }
 
 static int run_bench(int argc, char **argv) {
-    BenchArgs a = {.variant = variant_default()};
+    BenchArgs a = {.variant = variant_default(), .threads = 1};
     char **words = calloc((size_t)argc, sizeof *words);
     FlagResult fr = {.pos = words};
     int rc = 0, depth = BENCH_DEPTH;
@@ -186,8 +190,8 @@ static int run_bench(int argc, char **argv) {
         return net_st == STATUS_RANGE ? 2 : 1;
     }
     BenchResult res;
-    Status st = bench_run_net(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, path,
-                              stdout, &res, &err);
+    Status st = bench_run_smp(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, path,
+                              a.threads, stdout, &res, &err);
     free(net);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu bench: %s\n", err.msg);

@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,8 @@ static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
 
 struct Searcher {
     SearchParams params; // the tunable constants (search_params.def)
-    TT tt;
+    TT *tt;              // the table searched: the main searcher's tt_own, shared by its helpers
+    TT tt_own;
     Board board;
     int history[PIECE_NB][SQUARE_NB];
     Move killers[MAX_PLY + 2][2];
@@ -70,20 +72,94 @@ struct Searcher {
     NnueAccumulator *acc; // MAX_PLY + 2 entries, 64-byte aligned; allocated with the first net
     bool nnue_check;      // search_set_nnue_check: compare every evaluated accumulator
     uint64_t nnue_checked, nnue_mismatches;
+    // Lazy SMP (search_set_threads): the main searcher owns nhelpers helpers, which search the
+    // same root on their own threads with their own histories and share only the TT, the stop
+    // flag stop_all (smp_stop points to it; NULL when there are no helpers) and the node counts
+    // each thread publishes in nodes_pub every 256 nodes.
+    int nhelpers, id;
+    Searcher **helpers;
+    Searcher *main; // the main searcher (itself for the main searcher)
+    atomic_bool stop_all;
+    atomic_bool *smp_stop;
+    uint64_t smp_node_limit;        // `go nodes` over every thread (the per-thread node_limit is 0)
+    const SearchLimits *run_limits; // main's: the limits of the search under way
+    _Atomic uint64_t nodes_pub;
+    // The last iteration this thread completed, for the vote (smp_pick) and its info line.
+    int done_depth, done_seldepth;
+    Score done_score;
+    int done_pv_len;
+    Move done_pv[MAX_PLY];
 };
 
 Searcher *search_create(size_t hash_mb) {
     Searcher *s = calloc(1, sizeof *s);
-    if (!s || !tt_init(&s->tt, hash_mb)) {
+    if (!s || !tt_init(&s->tt_own, hash_mb)) {
         free(s);
         return NULL;
     }
+    s->tt = &s->tt_own;
+    s->main = s;
+    atomic_init(&s->stop_all, false);
+    atomic_init(&s->nodes_pub, 0);
     search_set_params(s, &SEARCH_PARAMS_DEFAULT);
     s->nnue_path = nnue_path_best();
     return s;
 }
 
-void search_set_params(Searcher *s, const SearchParams *params) {
+// A helper of main: main's table, parameters and evaluation, its own everything else.
+static Searcher *helper_create(Searcher *main, int id) {
+    Searcher *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->tt = main->tt;
+    h->main = main;
+    h->id = id;
+    atomic_init(&h->stop_all, false);
+    atomic_init(&h->nodes_pub, 0);
+    h->params = main->params;
+    memcpy(h->lmr, main->lmr, sizeof h->lmr);
+    h->nnue_path = main->nnue_path;
+    h->nnue_check = main->nnue_check;
+    h->net = main->net;
+    if (main->net && !(h->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2)))) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+static void helper_destroy(Searcher *h) {
+    if (h) {
+        free(h->acc);
+        free(h);
+    }
+}
+
+bool search_set_threads(Searcher *s, int threads) {
+    if (threads < 1 || threads > SEARCH_THREADS_MAX)
+        return false;
+    int n = threads - 1;
+    Searcher **hs = n ? calloc((size_t)n, sizeof *hs) : NULL;
+    if (n && !hs)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (!(hs[i] = i < s->nhelpers ? s->helpers[i] : helper_create(s, i + 1))) {
+            for (int k = s->nhelpers; k < i; k++)
+                helper_destroy(hs[k]);
+            free(hs);
+            return false;
+        }
+    for (int i = n; i < s->nhelpers; i++)
+        helper_destroy(s->helpers[i]);
+    free(s->helpers);
+    s->helpers = hs;
+    s->nhelpers = n;
+    return true;
+}
+
+int search_get_threads(const Searcher *s) { return s->nhelpers + 1; }
+
+static void params_apply(Searcher *s, const SearchParams *params) {
     s->params = *params;
     // Late move reductions grow with the log of depth and of the move number.
     for (int d = 1; d < LMR_N; d++)
@@ -92,32 +168,50 @@ void search_set_params(Searcher *s, const SearchParams *params) {
                 (uint8_t)(params->lmr_base / 100.0 + log(d) * log(m) / (params->lmr_div / 100.0));
 }
 
+void search_set_params(Searcher *s, const SearchParams *params) {
+    params_apply(s, params);
+    for (int i = 0; i < s->nhelpers; i++)
+        params_apply(s->helpers[i], params);
+}
+
 const SearchParams *search_get_params(const Searcher *s) { return &s->params; }
 
 void search_destroy(Searcher *s) {
     if (!s)
         return;
-    tt_free(&s->tt);
+    search_set_threads(s, 1);
+    tt_free(&s->tt_own);
     free(s->acc);
     free(s);
 }
 
-bool search_resize(Searcher *s, size_t hash_mb) { return tt_init(&s->tt, hash_mb); }
+bool search_resize(Searcher *s, size_t hash_mb) { return tt_init(s->tt, hash_mb); }
 
-void search_clear(Searcher *s) {
-    tt_clear(&s->tt);
+int search_hashfull(const Searcher *s) { return tt_hashfull(s->tt); }
+
+// What one thread learnt: histories, killers, evaluations.
+static void thread_clear(Searcher *s) {
     memset(s->history, 0, sizeof s->history);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->eval_cache, 0, sizeof s->eval_cache);
 }
 
+void search_clear(Searcher *s) {
+    tt_clear(s->tt);
+    thread_clear(s);
+    for (int i = 0; i < s->nhelpers; i++)
+        thread_clear(s->helpers[i]);
+}
+
 bool search_set_net(Searcher *s, const NnueNet *net) {
-    if (net && !s->acc) {
-        s->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2));
-        if (!s->acc)
+    for (int i = -1; net && i < s->nhelpers; i++) {
+        Searcher *t = i < 0 ? s : s->helpers[i];
+        if (!t->acc && !(t->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2))))
             return false;
     }
     s->net = net;
+    for (int i = 0; i < s->nhelpers; i++)
+        s->helpers[i]->net = net;
     // The TT's and the cache's evaluations came from the other evaluation.
     search_clear(s);
     return true;
@@ -129,17 +223,27 @@ bool search_set_nnue_path(Searcher *s, NnuePath path) {
     if (!nnue_path_available(path))
         return false;
     s->nnue_path = path;
+    for (int i = 0; i < s->nhelpers; i++)
+        s->helpers[i]->nnue_path = path;
     return true;
 }
 
 void search_set_nnue_check(Searcher *s, bool on) {
-    s->nnue_check = on;
-    s->nnue_checked = s->nnue_mismatches = 0;
+    for (int i = -1; i < s->nhelpers; i++) {
+        Searcher *t = i < 0 ? s : s->helpers[i];
+        t->nnue_check = on;
+        t->nnue_checked = t->nnue_mismatches = 0;
+    }
 }
 
 uint64_t search_nnue_checked(const Searcher *s, uint64_t *mismatches) {
+    uint64_t checked = s->nnue_checked;
     *mismatches = s->nnue_mismatches;
-    return s->nnue_checked;
+    for (int i = 0; i < s->nhelpers; i++) {
+        checked += s->helpers[i]->nnue_checked;
+        *mismatches += s->helpers[i]->nnue_mismatches;
+    }
+    return checked;
 }
 
 // Refreshes the root's accumulator (acc[0]) from s->board when a net evaluates.
@@ -342,8 +446,37 @@ static int history_index(const Board *b, Move m) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Node accounting: the node limit is checked at every node, so `go nodes N` stops at the
-// same node on every run; the clock and the stop flag are read every 256 nodes.
+// Node accounting: on one thread the node limit is checked at every node, so `go nodes N`
+// stops at the same node on every run; the clock and the stop flags are read every 256 nodes.
+// With helpers each thread publishes its count then, and the first to see the threads' total
+// reach the limit stops them all.
+
+// The nodes of main and its helpers, as last published (main's own count when it has none).
+static uint64_t smp_nodes(const Searcher *main) {
+    if (!main->nhelpers)
+        return main->nodes;
+    uint64_t n = atomic_load_explicit(&main->nodes_pub, memory_order_relaxed);
+    for (int i = 0; i < main->nhelpers; i++)
+        n += atomic_load_explicit(&main->helpers[i]->nodes_pub, memory_order_relaxed);
+    return n;
+}
+
+static void poll_stop(Searcher *s) {
+    if (s->smp_stop) {
+        atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
+        if (atomic_load_explicit(s->smp_stop, memory_order_relaxed) ||
+            (s->smp_node_limit && smp_nodes(s->main) >= s->smp_node_limit)) {
+            atomic_store_explicit(s->smp_stop, true, memory_order_relaxed);
+            s->stopped = true;
+            return;
+        }
+    }
+    if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
+        s->stopped = true;
+    else if (s->hard_ms && timeman_now_ms() - s->start_ms >= s->hard_ms)
+        s->stopped = true;
+}
+
 static inline bool out_of_budget(Searcher *s) {
     if (s->stopped)
         return true;
@@ -352,12 +485,8 @@ static inline bool out_of_budget(Searcher *s) {
         return true;
     }
     s->nodes++;
-    if ((s->nodes & 255) == 0) {
-        if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
-            s->stopped = true;
-        else if (s->hard_ms && timeman_now_ms() - s->start_ms >= s->hard_ms)
-            s->stopped = true;
-    }
+    if ((s->nodes & 255) == 0)
+        poll_stop(s);
     return s->stopped;
 }
 
@@ -457,7 +586,8 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     // not depend on the window.
     const bool checks_ply = !all && qdepth > -s->params.qs_check_plies;
     const uint64_t key = node_key(b, s->after_null[ply]) ^ (checks_ply ? QS_CHECKS_KEY : 0);
-    const TTEntry *tte = s->tt_off ? NULL : tt_probe(&s->tt, key);
+    TTEntry tt_entry;
+    const TTEntry *tte = !s->tt_off && tt_probe(s->tt, key, &tt_entry) ? &tt_entry : NULL;
     Move tt_move = MOVE_NONE;
     if (tte) {
         int tts = score_from_tt(tte->score, ply);
@@ -518,7 +648,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     if (s->tt_off)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, key, best_move, score_to_tt(best, ply), all ? TT_EVAL_NONE : stand, 0, bound);
+    tt_store(s->tt, key, best_move, score_to_tt(best, ply), all ? TT_EVAL_NONE : stand, 0, bound);
     return best;
 }
 
@@ -570,7 +700,11 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
 
     // 3. Transposition table: cut-offs outside PV nodes, and the move to try first.
     const uint64_t key = node_key(b, s->after_null[ply]);
-    const TTEntry *tte = tt_probe(&s->tt, key);
+    // The TT's move is only a hint: it is tried first when the move generator produces it
+    // (order_moves) and played only if legal, so a key collision or another thread's entry
+    // cannot make the search play an illegal move.
+    TTEntry tt_entry;
+    const TTEntry *tte = tt_probe(s->tt, key, &tt_entry) ? &tt_entry : NULL;
     Move tt_move = MOVE_NONE;
     int eval;
     if (tte) {
@@ -714,7 +848,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (played == 0 && !pass_ends)
         return eval;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,
+    tt_store(s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,
              bound);
     return best;
 }
@@ -726,7 +860,7 @@ static void fill_info(const Searcher *s, SearchInfo *info, int depth, int score)
     info->depth = depth;
     info->seldepth = s->seldepth;
     info->score = score;
-    info->nodes = s->nodes;
+    info->nodes = s->nhelpers ? smp_nodes(s) : s->nodes;
     info->time_ms = timeman_now_ms() - s->start_ms;
     info->pv_len = s->pv_len[0];
     memcpy(info->pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
@@ -753,6 +887,127 @@ static int aspiration(Searcher *s, int depth, int prev) {
     }
 }
 
+// Keeps the iteration s just completed for the vote and the final info line.
+static void keep_iteration(Searcher *s, int depth, int score) {
+    s->done_depth = depth;
+    s->done_seldepth = s->seldepth;
+    s->done_score = score;
+    s->done_pv_len = s->pv_len[0];
+    memcpy(s->done_pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
+}
+
+// Resets what one search counts and learns per search; history halves, killers go.
+static void thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *stop) {
+    s->nodes = 0;
+    atomic_store_explicit(&s->nodes_pub, 0, memory_order_relaxed);
+    s->stop = stop;
+    s->stopped = false;
+    s->done_depth = 0;
+    s->done_pv_len = 0;
+    s->node_limit = s->main->nhelpers ? 0 : limits->nodes;
+    s->smp_node_limit = s->main->nhelpers ? limits->nodes : 0;
+    s->smp_stop = s->main->nhelpers ? &s->main->stop_all : NULL;
+    for (int p = 0; p < PIECE_NB; p++)
+        for (int q = 0; q < SQUARE_NB; q++)
+            s->history[p][q] /= 2;
+    memset(s->killers, 0, sizeof s->killers);
+}
+
+static int max_depth_of(const SearchLimits *limits) {
+    return limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 1;
+}
+
+// Whether helper id skips an iteration: helper threads spread over the depths, so that they do
+// not all search the iteration the main thread searches. Helper i takes runs of `size` depths
+// (1 to 4, growing with i), every other run skipped, from a phase of its own; the main thread
+// (id 0) skips none.
+static bool skip_depth(int id, int depth) {
+    if (id == 0)
+        return false;
+    int size = 1 + (id > 2) + (id > 6) + (id > 14), phase = id % (2 * size);
+    return (depth + phase) / size % 2 == 1;
+}
+
+// A helper's search: iterative deepening on its copy of the root until it reaches the depth
+// limit or the main thread (or the node limit) stops it. Its iterations are kept for the vote.
+static void *helper_main(void *arg) {
+    Searcher *h = arg;
+    nnue_root(h);
+    int score = 0, max_depth = max_depth_of(h->main->run_limits);
+    for (int depth = 1; depth <= max_depth && !h->stopped; depth++) {
+        if (skip_depth(h->id, depth))
+            continue;
+        h->seldepth = 0;
+        int v = aspiration(h, depth, score);
+        if (h->stopped)
+            break;
+        score = v;
+        keep_iteration(h, depth, v);
+    }
+    atomic_store_explicit(&h->nodes_pub, h->nodes, memory_order_relaxed);
+    return NULL;
+}
+
+// Starts the helpers on root; started[i] tells which threads run (a thread that cannot be
+// created leaves its helper idle: the search goes on with fewer).
+static void helpers_start(Searcher *s, const Board *root, pthread_t *threads, bool *started) {
+    atomic_store(&s->stop_all, false);
+    for (int i = 0; i < s->nhelpers; i++) {
+        Searcher *h = s->helpers[i];
+        memcpy(&h->board, root,
+               offsetof(Board, states) + sizeof(StateInfo) * (size_t)root->nstates);
+        memset(h->after_null, 0, sizeof h->after_null);
+        thread_start(h, s->run_limits, s->stop);
+        h->start_ms = s->start_ms;
+        h->hard_ms = 0;
+        started[i] = pthread_create(&threads[i], NULL, helper_main, h) == 0;
+    }
+}
+
+static void helpers_join(Searcher *s, pthread_t *threads, const bool *started) {
+    atomic_store(&s->stop_all, true);
+    for (int i = 0; i < s->nhelpers; i++)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+}
+
+// The thread whose move is played: a vote of the threads' last completed iterations, each
+// weighted by its depth and by how far its score stands above the lowest (as Stockfish's
+// thread voting weighs them), the thread with the most votes for its move chosen; a thread that
+// proves a win is taken at once (the soonest win), and the main thread wins ties.
+static const Searcher *smp_pick(const Searcher *s) {
+    int n = s->nhelpers + 1;
+    Score low = SCORE_INFINITE;
+    for (int i = 0; i < n; i++) {
+        const Searcher *t = i ? s->helpers[i - 1] : s;
+        if (t->done_depth && t->done_pv_len && t->done_score < low)
+            low = t->done_score;
+    }
+    const Searcher *best = s->done_depth && s->done_pv_len ? s : NULL;
+    int64_t best_votes = -1;
+    for (int i = 0; i < n; i++) {
+        const Searcher *t = i ? s->helpers[i - 1] : s;
+        if (!t->done_depth || !t->done_pv_len)
+            continue;
+        int64_t votes = 0;
+        for (int k = 0; k < n; k++) {
+            const Searcher *u = k ? s->helpers[k - 1] : s;
+            if (u->done_depth && u->done_pv_len && u->done_pv[0] == t->done_pv[0])
+                votes += (int64_t)(u->done_score - low + 14) * u->done_depth;
+        }
+        bool t_wins = t->done_score >= SCORE_DECISIVE;
+        if (best && best->done_score >= SCORE_DECISIVE) {
+            if (t_wins && t->done_score > best->done_score)
+                best = t;
+        } else if (!best || t_wins || votes > best_votes) {
+            best = t;
+        }
+        if (best == t)
+            best_votes = votes;
+    }
+    return best;
+}
+
 SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
                         SearchInfoFn on_info, void *info_arg, atomic_bool *stop) {
     SearchResult res = {MOVE_NONE, MOVE_NONE, 0, 0, 0, 0};
@@ -765,21 +1020,19 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     s->start_ms = timeman_now_ms();
     TimeBudget tb = timeman_budget(limits, b->side, &s->params);
     s->hard_ms = tb.hard;
-    s->node_limit = limits->nodes;
-    s->nodes = 0;
-    s->stop = stop;
-    s->stopped = false;
-    tt_new_search(&s->tt);
-    for (int p = 0; p < PIECE_NB; p++)
-        for (int q = 0; q < SQUARE_NB; q++)
-            s->history[p][q] /= 2;
-    memset(s->killers, 0, sizeof s->killers);
+    s->run_limits = limits;
+    thread_start(s, limits, stop);
+    tt_new_search(s->tt);
 
     // A legal move to answer with even if no iteration completes.
     MoveList legal;
     movegen_legal(b, &legal);
     res.best = legal.moves[0];
-    int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 1;
+    pthread_t threads[SEARCH_THREADS_MAX];
+    bool started[SEARCH_THREADS_MAX];
+    if (s->nhelpers)
+        helpers_start(s, root, threads, started);
+    int max_depth = max_depth_of(limits);
     int score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->seldepth = 0;
@@ -795,6 +1048,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         score = v;
         res.score = v;
         res.depth = depth;
+        keep_iteration(s, depth, v);
         if (on_info) {
             SearchInfo info;
             fill_info(s, &info, depth, v);
@@ -811,7 +1065,29 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
             score_end_plies(v) <= depth)
             break;
     }
-    res.nodes = s->nodes;
+    if (s->nhelpers) {
+        atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
+        helpers_join(s, threads, started);
+        const Searcher *t = smp_pick(s);
+        if (t && t != s) {
+            res.best = t->done_pv[0];
+            res.ponder = t->done_pv_len > 1 ? t->done_pv[1] : MOVE_NONE;
+            res.score = t->done_score;
+            res.depth = t->done_depth;
+            if (on_info) {
+                SearchInfo info = {.depth = t->done_depth,
+                                   .seldepth = t->done_seldepth,
+                                   .score = t->done_score,
+                                   .nodes = smp_nodes(s),
+                                   .time_ms = timeman_now_ms() - s->start_ms,
+                                   .pv_len = t->done_pv_len};
+                memcpy(info.pv, t->done_pv, sizeof(Move) * (size_t)t->done_pv_len);
+                on_info(&info, info_arg);
+            }
+        }
+        res.nodes = smp_nodes(s);
+    } else
+        res.nodes = s->nodes;
     res.time_ms = timeman_now_ms() - s->start_ms;
     return res;
 }

@@ -77,12 +77,33 @@ typedef struct SearchResult {
 /// Called after each completed iteration (and may be NULL).
 typedef void (*SearchInfoFn)(const SearchInfo *info, void *arg);
 
-/// A searcher owns everything one search thread needs (TT, history, killers, stack).
-/// Create one per thread; they share nothing.
+/// A searcher owns everything a search needs (TT, history, killers, stack), and with Lazy SMP
+/// its helper threads (search_set_threads). Searchers share nothing: create one per
+/// concurrent search.
 typedef struct Searcher Searcher;
 
-/// Creates a searcher with a TT of hash_mb megabytes (>= 1). NULL when memory is short.
+enum { SEARCH_THREADS_MAX = 1024 }; // the most threads one search takes (UCI Threads)
+
+/// Creates a searcher with a TT of hash_mb megabytes (>= 1), searching on one thread. NULL when
+/// memory is short.
 Searcher *search_create(size_t hash_mb);
+
+/// Makes s search on threads threads (1..SEARCH_THREADS_MAX) by Lazy SMP: threads - 1 helper
+/// threads search the same root at once, each with its own history, killers and evaluation
+/// cache, sharing s's TT (lock-free, tt.h) and its stop flag; they start at each search_run
+/// and end before it returns. The move played is a vote of the threads' last completed
+/// iterations (search.c, smp_pick). Node limits count every thread's nodes; with more than one
+/// thread a search is not reproducible. Helpers kept when the count shrinks keep what they
+/// learnt. False (s unchanged) for a count out of range or when memory is short. Not during a
+/// search.
+bool search_set_threads(Searcher *s, int threads);
+
+/// The threads s searches on (1 for a new searcher).
+int search_get_threads(const Searcher *s);
+
+/// Permille of s's TT used by the current (or last) search, from a sample of its first 1000
+/// slots: UCI `info hashfull`.
+int search_hashfull(const Searcher *s);
 
 typedef struct SearchParams SearchParams; // search_params.h: the tunable constants
 

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Transposition table: buckets of two 16-byte entries indexed by the Zobrist key, replaced
-// by depth and age. One table per Searcher; nothing shared between threads.
+// Transposition table: buckets of two 16-byte slots indexed by the Zobrist key, replaced
+// by depth and age. One table per Searcher, shared by its Lazy SMP threads without a lock:
+// a slot is two 64-bit words, the entry packed in one and the key xor that word in the other,
+// so a slot torn by two threads writing at once fails the key check and reads as absent
+// (Hyatt and Mann, "A lockless transposition-table implementation for parallel search", 2002).
 #pragma once
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +17,7 @@ enum { TT_MB_MAX = 65536 };        // the largest table a tool accepts (UCI Hash
 
 typedef enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 } Bound;
 
+/// One entry, as a probe returns it (a copy: the table may change under a reader).
 typedef struct TTEntry {
     uint64_t key;
     Move move;
@@ -22,9 +27,15 @@ typedef struct TTEntry {
     uint8_t gen_bound; // generation << 2 | Bound
 } TTEntry;
 
+/// One slot of the table: data packs move, score, eval, depth and gen_bound (an entry less its
+/// key); check is key ^ data. Both words are read and written with relaxed atomics.
+typedef struct TTSlot {
+    _Atomic uint64_t check, data;
+} TTSlot;
+
 typedef struct TT {
-    TTEntry *entries;
-    size_t mask; // number of entries - 1 (a power of two), buckets are pairs
+    TTSlot *entries;
+    size_t mask; // number of slots - 1 (a power of two), buckets are pairs
     uint8_t generation;
 } TT;
 
@@ -41,11 +52,17 @@ void tt_clear(TT *tt);
 /// Starts a new search: older entries become preferred victims.
 void tt_new_search(TT *tt);
 
-/// Finds the entry of key; returns NULL when absent.
-const TTEntry *tt_probe(const TT *tt, uint64_t key);
+/// Finds the entry of key and copies it into *out; false (out untouched) when absent or when
+/// another thread's write tore it. Safe while other threads store.
+bool tt_probe(const TT *tt, uint64_t key, TTEntry *out);
 
-/// Stores a result for key. depth in plies (>= 0), score already converted by tt_score_to.
+/// Stores a result for key. depth in plies (>= 0), score already converted by tt_score_to. Safe
+/// while other threads probe and store: a race loses one of two stores, never mixes them.
 void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, Bound bound);
+
+/// Permille of the first 1000 slots (or all, if fewer) holding an entry of the current search
+/// (UCI `info hashfull`).
+int tt_hashfull(const TT *tt);
 
 /// Converts a search score at ply (the node's distance from the root, in the score units a
 /// ply of distance takes: the search's plies times SCORE_PER_PLY) to the TT form and back:

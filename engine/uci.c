@@ -286,7 +286,7 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "\n");
     fprintf(ctx->out, "option name Hash type spin default %d min 1 max %d\n", HASH_DEFAULT_MB,
             TT_MB_MAX);
-    fprintf(ctx->out, "option name Threads type spin default 1 min 1 max 1\n");
+    fprintf(ctx->out, "option name Threads type spin default 1 min 1 max %d\n", SEARCH_THREADS_MAX);
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
     // Use NNUE defaults to true where the variant has a compiled-in net.
@@ -518,8 +518,8 @@ static void on_info(const SearchInfo *info, void *arg) {
     uint64_t nps = info->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1);
     fprintf(ctx->out, "info depth %d seldepth %d score ", info->depth, info->seldepth);
     write_score(ctx->out, info->score);
-    fprintf(ctx->out, " nodes %" PRIu64 " nps %" PRIu64 " time %" PRId64 " pv", info->nodes, nps,
-            ms);
+    fprintf(ctx->out, " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64 " pv",
+            info->nodes, nps, search_hashfull(ctx->searcher), ms);
     for (int i = 0; i < info->pv_len; i++) {
         char mv[MOVE_STR_LEN];
         move_to_uci(info->pv[i], mv);
@@ -682,10 +682,15 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
         } else
             ctx->move_overhead = ms;
     } else if (strcasecmp(name, "Threads") == 0) {
-        if (strcmp(value, "1") != 0) {
-            snprintf(msg, sizeof msg, "setoption: Threads value '%.40s' is not 1", value);
+        char *end;
+        long threads = strtol(value, &end, 10);
+        if (!*value || *end || threads < 1 || threads > SEARCH_THREADS_MAX) {
+            snprintf(msg, sizeof msg, "setoption: Threads value '%.40s' is not 1..%d", value,
+                     SEARCH_THREADS_MAX);
             reply_error(ctx, msg);
-        }
+        } else if (!search_set_threads(ctx->searcher, (int)threads))
+            reply_error(ctx, "setoption: not enough memory for that many Threads; kept the old "
+                             "number");
     } else if (strcasecmp(name, "UCI_Variant") == 0) {
         const Variant *v = variant_find(value);
         if (!v) {

@@ -41,7 +41,7 @@ static void test_handshake(void **state) {
     assert_non_null(
         strstr(a, "option name UCI_Variant type combo default janggi var janggi var xiangqi\n"));
     assert_non_null(strstr(a, "option name Hash type spin"));
-    assert_non_null(strstr(a, "option name Threads type spin default 1 min 1 max 1"));
+    assert_non_null(strstr(a, "option name Threads type spin default 1 min 1 max 1024"));
     assert_non_null(strstr(a, "option name Move Overhead type spin default 10 min 0 max 5000\n"));
     assert_non_null(strstr(a, "uciok\n"));
     assert_string_equal(uci_session_say(&s, "isready"), "readyok\n");
