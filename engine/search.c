@@ -84,6 +84,17 @@ struct Searcher {
     uint64_t smp_node_limit;        // `go nodes` over every thread (the per-thread node_limit is 0)
     const SearchLimits *run_limits; // main's: the limits of the search under way
     _Atomic uint64_t nodes_pub;
+    // The root (search_run): the moves it may choose from (go searchmoves; nroot_allowed 0:
+    // every legal move) and those left out as the lines found before in this iteration
+    // (MultiPV); the main thread's info callback for the root move under search.
+    Move root_allowed[MAX_MOVES], root_excluded[SEARCH_MULTIPV_MAX];
+    int nroot_allowed, nroot_excluded;
+    SearchInfoFn on_info;
+    void *info_arg;
+    int root_depth;
+    // go ponder: the clock stands until search_ponderhit stores the time it was called.
+    bool pondering;
+    _Atomic int64_t ponderhit_ms;
     // The last iteration this thread completed, for the vote (smp_pick) and its info line.
     int done_depth, done_seldepth;
     Score done_score;
@@ -461,6 +472,23 @@ static uint64_t smp_nodes(const Searcher *main) {
     return n;
 }
 
+// Whether the clock runs: not while pondering, and from the ponderhit on.
+static bool clock_running(Searcher *s) {
+    if (!s->pondering)
+        return true;
+    int64_t hit = atomic_load_explicit(&s->ponderhit_ms, memory_order_relaxed);
+    if (!hit)
+        return false;
+    s->pondering = false;
+    s->start_ms = hit;
+    return true;
+}
+
+void search_ponderhit(Searcher *s) {
+    int64_t now = timeman_now_ms();
+    atomic_store_explicit(&s->ponderhit_ms, now > 0 ? now : 1, memory_order_relaxed);
+}
+
 static void poll_stop(Searcher *s) {
     if (s->smp_stop) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
@@ -473,7 +501,7 @@ static void poll_stop(Searcher *s) {
     }
     if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
         s->stopped = true;
-    else if (s->hard_ms && timeman_now_ms() - s->start_ms >= s->hard_ms)
+    else if (s->hard_ms && clock_running(s) && timeman_now_ms() - s->start_ms >= s->hard_ms)
         s->stopped = true;
 }
 
@@ -666,6 +694,35 @@ static bool null_move_allowed(const Board *b, int depth) {
            board_game_ply(b) + depth + 2 < b->variant->ply_limit;
 }
 
+// Whether the root may play m: one of go searchmoves' (when given) and not the first move of a
+// line found before in this iteration (MultiPV).
+static bool root_move_ok(const Searcher *s, Move m) {
+    for (int i = 0; i < s->nroot_excluded; i++)
+        if (s->root_excluded[i] == m)
+            return false;
+    if (!s->nroot_allowed)
+        return true;
+    for (int i = 0; i < s->nroot_allowed; i++)
+        if (s->root_allowed[i] == m)
+            return true;
+    return false;
+}
+
+// Reports the root move the main thread starts to search, once the search has run long enough
+// for a GUI to want to see it.
+static void report_currmove(Searcher *s, Move m, int number) {
+    int64_t elapsed = timeman_now_ms() - s->start_ms;
+    if (elapsed < SEARCH_CURRMOVE_MS)
+        return;
+    SearchInfo info = {.kind = SEARCH_INFO_CURRMOVE,
+                       .depth = s->root_depth,
+                       .nodes = smp_nodes(s),
+                       .time_ms = elapsed,
+                       .currmove = m,
+                       .currmovenumber = number};
+    s->on_info(&info, s->info_arg);
+}
+
 static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
     Board *b = &s->board;
     const SearchParams *sp = &s->params;
@@ -733,7 +790,11 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     int best = -SCORE_INFINITE, old_alpha = alpha, pass_score;
     Move best_move = MOVE_NONE;
     const bool after_null = s->after_null[ply];
-    const bool pass_ends = !after_null && pass_end_score(b, ply, &pass_score);
+    // At a root with moves left out (searchmoves, MultiPV) the pass may be one of them.
+    const bool root_restricted = root && (s->nroot_allowed || s->nroot_excluded);
+    const bool pass_ok =
+        !root_restricted || root_move_ok(s, move_make(b->general[b->side], b->general[b->side]));
+    const bool pass_ends = !after_null && pass_ok && pass_end_score(b, ply, &pass_score);
     if (pass_ends) {
         best = pass_score;
         if (best > alpha) {
@@ -770,12 +831,16 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
 
     // 6. The moves: PVS with late move reductions and late move pruning of quiets.
     ScoredMoves sm;
-    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null);
+    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null && pass_ok);
     Move quiets[MAX_MOVES];
     int nquiets = 0, played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
+        if (root_restricted && !root_move_ok(s, m))
+            continue;
         if (!movegen_is_legal(b, m))
             continue;
+        if (root && s->on_info)
+            report_currmove(s, m, played + 1);
         bool quiet = !is_capture(b, m);
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
         // Late move pruning and futility pruning of quiet moves near the leaves; a move that
@@ -847,6 +912,9 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         return -score_win(ply, SCORE_END_MATE);
     if (played == 0 && !pass_ends)
         return eval;
+    // A root that left moves out scored a part of the position's moves: not its value.
+    if (root_restricted)
+        return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,
              bound);
@@ -857,6 +925,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
 // Iterative deepening with aspiration windows
 
 static void fill_info(const Searcher *s, SearchInfo *info, int depth, int score) {
+    info->kind = SEARCH_INFO_LINE;
+    info->multipv = 1;
     info->depth = depth;
     info->seldepth = s->seldepth;
     info->score = score;
@@ -957,6 +1027,9 @@ static void helpers_start(Searcher *s, const Board *root, pthread_t *threads, bo
         memcpy(&h->board, root,
                offsetof(Board, states) + sizeof(StateInfo) * (size_t)root->nstates);
         memset(h->after_null, 0, sizeof h->after_null);
+        h->nroot_allowed = s->nroot_allowed;
+        memcpy(h->root_allowed, s->root_allowed, sizeof(Move) * (size_t)s->nroot_allowed);
+        h->nroot_excluded = 0;
         thread_start(h, s->run_limits, s->stop);
         h->start_ms = s->start_ms;
         h->hard_ms = 0;
@@ -1008,6 +1081,81 @@ static const Searcher *smp_pick(const Searcher *s) {
     return best;
 }
 
+// One MultiPV line of an iteration.
+typedef struct SearchLine {
+    Score score;
+    int seldepth, pv_len;
+    Move pv[MAX_PLY];
+} SearchLine;
+
+static void line_take(const Searcher *s, SearchLine *line, Score score) {
+    line->score = score;
+    line->seldepth = s->seldepth;
+    line->pv_len = s->pv_len[0];
+    memcpy(line->pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
+}
+
+static void line_report(const Searcher *s, const SearchLine *line, int depth, int rank,
+                        SearchInfoFn on_info, void *info_arg) {
+    SearchInfo info = {.kind = SEARCH_INFO_LINE,
+                       .depth = depth,
+                       .seldepth = line->seldepth,
+                       .multipv = rank,
+                       .score = line->score,
+                       .nodes = s->nhelpers ? smp_nodes(s) : s->nodes,
+                       .time_ms = timeman_now_ms() - s->start_ms,
+                       .pv_len = line->pv_len};
+    memcpy(info.pv, line->pv, sizeof(Move) * (size_t)line->pv_len);
+    on_info(&info, info_arg);
+}
+
+// Lines 2..n of a MultiPV iteration whose best line (lines[0]) is searched: line k with the
+// first moves of lines 1..k-1 left out at the root, then all n sorted by score (a stable
+// sort: the best line stays first on a tie). Returns the lines completed (all n unless the
+// search was stopped; the completed ones are then kept, sorted).
+static int search_more_lines(Searcher *s, int depth, SearchLine *lines, const Score *prev, int n) {
+    int done = 1;
+    s->nroot_excluded = 0;
+    for (int k = 1; k < n && lines[k - 1].pv_len > 0; k++) {
+        s->root_excluded[s->nroot_excluded++] = lines[k - 1].pv[0];
+        s->seldepth = 0;
+        int v = aspiration(s, depth, prev[k]);
+        if (s->stopped || s->pv_len[0] == 0)
+            break;
+        line_take(s, &lines[k], v);
+        done++;
+    }
+    s->nroot_excluded = 0;
+    for (int i = 1; i < done; i++)
+        for (int j = i; j > 0 && lines[j].score > lines[j - 1].score; j--) {
+            SearchLine t = lines[j];
+            lines[j] = lines[j - 1];
+            lines[j - 1] = t;
+        }
+    return done;
+}
+
+// Restricts the root to limits->searchmoves (those legal in legal) and returns how many root
+// moves there are to choose from; *first is one of them.
+static int root_moves_set(Searcher *s, const SearchLimits *limits, const MoveList *legal,
+                          Move *first) {
+    s->nroot_allowed = 0;
+    s->nroot_excluded = 0;
+    *first = legal->moves[0];
+    if (!limits->nsearchmoves)
+        return legal->count;
+    for (int k = 0; k < legal->count; k++) // each legal move once, however often it is named
+        for (int i = 0; i < limits->nsearchmoves && i < MAX_MOVES; i++)
+            if (legal->moves[k] == limits->searchmoves[i]) {
+                s->root_allowed[s->nroot_allowed++] = legal->moves[k];
+                break;
+            }
+    if (!s->nroot_allowed) // none legal: the caller checks; search every move then
+        return legal->count;
+    *first = s->root_allowed[0];
+    return s->nroot_allowed;
+}
+
 SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
                         SearchInfoFn on_info, void *info_arg, atomic_bool *stop) {
     SearchResult res = {MOVE_NONE, MOVE_NONE, 0, 0, 0, 0};
@@ -1021,13 +1169,24 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     TimeBudget tb = timeman_budget(limits, b->side, &s->params);
     s->hard_ms = tb.hard;
     s->run_limits = limits;
+    s->pondering = limits->ponder;
+    atomic_store_explicit(&s->ponderhit_ms, 0, memory_order_relaxed);
+    s->on_info = on_info;
+    s->info_arg = info_arg;
     thread_start(s, limits, stop);
     tt_new_search(s->tt);
 
     // A legal move to answer with even if no iteration completes.
     MoveList legal;
     movegen_legal(b, &legal);
-    res.best = legal.moves[0];
+    int nroot = root_moves_set(s, limits, &legal, &res.best);
+    int nlines = limits->multipv < 1 ? 1 : limits->multipv > nroot ? nroot : limits->multipv;
+    if (nlines > SEARCH_MULTIPV_MAX)
+        nlines = SEARCH_MULTIPV_MAX;
+    SearchLine *lines = nlines > 1 ? malloc(sizeof *lines * (size_t)nlines) : NULL;
+    Score *prev = nlines > 1 ? calloc((size_t)nlines, sizeof *prev) : NULL;
+    if (!lines || !prev)
+        nlines = 1;
     pthread_t threads[SEARCH_THREADS_MAX];
     bool started[SEARCH_THREADS_MAX];
     if (s->nhelpers)
@@ -1036,6 +1195,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     int score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->seldepth = 0;
+        s->root_depth = depth;
         int v = aspiration(s, depth, score);
         if (s->stopped && depth > 1)
             break;
@@ -1049,7 +1209,21 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         res.score = v;
         res.depth = depth;
         keep_iteration(s, depth, v);
-        if (on_info) {
+        if (nlines > 1) {
+            line_take(s, &lines[0], v);
+            int done = search_more_lines(s, depth, lines, prev, nlines);
+            for (int k = 0; k < done; k++)
+                prev[k] = lines[k].score;
+            if (lines[0].pv_len > 0) { // the best of the sorted lines is played
+                res.best = lines[0].pv[0];
+                res.ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
+                res.score = lines[0].score;
+            }
+            for (int k = 0; on_info && k < done; k++)
+                line_report(s, &lines[k], depth, k + 1, on_info, info_arg);
+            if (s->stopped)
+                break;
+        } else if (on_info) {
             SearchInfo info;
             fill_info(s, &info, depth, v);
             on_info(&info, info_arg);
@@ -1057,26 +1231,31 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         if (stop && atomic_load(stop))
             break;
         int64_t elapsed = timeman_now_ms() - s->start_ms;
-        if (tb.soft && elapsed >= tb.soft * s->params.tm_soft_pct / 100)
+        if (tb.soft && clock_running(s) && elapsed >= tb.soft * s->params.tm_soft_pct / 100)
+            break;
+        // go mate N: a win in N moves or fewer is proven.
+        if (limits->mate && v >= SCORE_DECISIVE && (score_end_plies(v) + 1) / 2 <= limits->mate)
             break;
         // A game end found and proven to this depth needs no deeper search: a sooner win, a
         // later loss or a line still open would score better and show within this depth.
-        if (!limits->infinite && !limits->depth && !limits->nodes && score_is_decided(v) &&
-            score_end_plies(v) <= depth)
+        if (!limits->infinite && !limits->ponder && !limits->depth && !limits->nodes &&
+            score_is_decided(v) && score_end_plies(v) <= depth)
             break;
     }
     if (s->nhelpers) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
         helpers_join(s, threads, started);
-        const Searcher *t = smp_pick(s);
+        const Searcher *t = nlines > 1 ? s : smp_pick(s);
         if (t && t != s) {
             res.best = t->done_pv[0];
             res.ponder = t->done_pv_len > 1 ? t->done_pv[1] : MOVE_NONE;
             res.score = t->done_score;
             res.depth = t->done_depth;
             if (on_info) {
-                SearchInfo info = {.depth = t->done_depth,
+                SearchInfo info = {.kind = SEARCH_INFO_LINE,
+                                   .depth = t->done_depth,
                                    .seldepth = t->done_seldepth,
+                                   .multipv = 1,
                                    .score = t->done_score,
                                    .nodes = smp_nodes(s),
                                    .time_ms = timeman_now_ms() - s->start_ms,
@@ -1089,6 +1268,10 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     } else
         res.nodes = s->nodes;
     res.time_ms = timeman_now_ms() - s->start_ms;
+    s->on_info = NULL;
+    s->nroot_allowed = 0;
+    free(lines);
+    free(prev);
     return res;
 }
 

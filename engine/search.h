@@ -54,12 +54,22 @@ static inline int score_end_plies(Score v) {
     return (SCORE_WIN - (v < 0 ? -v : v)) / SCORE_PER_PLY;
 }
 
-/// One finished iteration, as reported in `info` lines.
+/// What an info callback reports: a line of a finished iteration, or (on searches longer than
+/// SEARCH_CURRMOVE_MS) the root move the main thread starts to search.
+typedef enum SearchInfoKind { SEARCH_INFO_LINE, SEARCH_INFO_CURRMOVE } SearchInfoKind;
+
+enum { SEARCH_CURRMOVE_MS = 3000, SEARCH_MULTIPV_MAX = 256 };
+
+/// One finished iteration's line (or a root move under search), as reported in `info` lines.
 typedef struct SearchInfo {
+    SearchInfoKind kind;
     int depth, seldepth;
+    int multipv; // LINE: the line's rank, 1 = the best (MultiPV lines come in rank order)
     Score score; // centipawns from the side to move's view, or a mate score
     uint64_t nodes;
     int64_t time_ms;
+    Move currmove;      // CURRMOVE: the root move
+    int currmovenumber; // CURRMOVE: its number in the root's move order, from 1
     int pv_len;
     Move pv[MAX_PLY];
 } SearchInfo;
@@ -155,9 +165,19 @@ void search_clear(Searcher *s);
 
 /// Searches root (not modified) within limits. stop may be NULL; when another thread sets
 /// *stop the search ends and returns its best move so far. Deterministic for depth/nodes limits
-/// given the same searcher state (e.g. after search_clear).
+/// given the same searcher state (e.g. after search_clear) and one thread.
+/// limits->multipv lines (at most the root's moves) are searched each iteration, line k with
+/// the best moves of lines 1..k-1 left out at the root, and reported in rank order; the move
+/// played is the best line's. limits->searchmoves restricts the root's moves (each must be
+/// legal: the caller checks). limits->mate stops the search once a win in that many moves or
+/// fewer is proven. With limits->ponder the clock (soft and hard budgets) starts only when
+/// search_ponderhit is called; until then the search runs as `go infinite` does.
 SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
                         SearchInfoFn on_info, void *info_arg, atomic_bool *stop);
+
+/// Tells a running search of s started with limits->ponder that the move it pondered was
+/// played: its clock starts now. Called from another thread; harmless when none runs.
+void search_ponderhit(Searcher *s);
 
 /// The principal variation of the search's own quiescence (search.c, qsearch) from b (not
 /// modified), searched with a full window, no node or time limit, and nothing learnt before

@@ -18,6 +18,11 @@ typedef struct SearchLimits {
     int movestogo;         // moves to the next time control, 0 = sudden death
     bool infinite;         // search until stopped
     int64_t move_overhead; // ms kept back from any time budget for lag (UCI Move Overhead)
+    int multipv;           // lines to search and report (UCI MultiPV); 0 or 1: the best only
+    int mate;              // moves: stop once a win in at most this many is found (go mate)
+    bool ponder;           // go ponder: the clock starts at search_ponderhit, not before
+    int nsearchmoves;      // root moves to choose from (go searchmoves); 0: every legal move
+    Move searchmoves[MAX_MOVES];
 } SearchLimits;
 
 /// The two budgets of one move, in ms. 0 means no limit.

@@ -47,6 +47,7 @@ struct UciContext {
     Board board;
     size_t hash_mb;
     int64_t move_overhead; // ms, the Move Overhead option
+    int multipv;           // the MultiPV option: lines searched and reported
     bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
     // The evaluation: the net of `variant` (EvalFile's, or the compiled-in one; NULL: none),
@@ -63,6 +64,7 @@ struct UciContext {
     pthread_t thread;
     bool searching;
     atomic_bool stop;
+    atomic_bool ponderhit; // a `go ponder` search got its ponderhit
     Job job;
     Board search_board;
     SearchLimits limits;
@@ -83,6 +85,7 @@ UciContext *uci_create(FILE *out) {
     ctx->out = out;
     ctx->hash_mb = HASH_DEFAULT_MB;
     ctx->move_overhead = MOVE_OVERHEAD_DEFAULT_MS;
+    ctx->multipv = 1;
     ctx->position_ok = true;
     ctx->searcher = search_create(ctx->hash_mb);
     if (!ctx->searcher) {
@@ -90,6 +93,7 @@ UciContext *uci_create(FILE *out) {
         return NULL;
     }
     atomic_init(&ctx->stop, false);
+    atomic_init(&ctx->ponderhit, false);
     pthread_mutex_init(&ctx->out_lock, NULL);
     ctx->variant = variant_default();
     fen_parse(&ctx->board, FEN_START, NULL);
@@ -287,6 +291,9 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "option name Hash type spin default %d min 1 max %d\n", HASH_DEFAULT_MB,
             TT_MB_MAX);
     fprintf(ctx->out, "option name Threads type spin default 1 min 1 max %d\n", SEARCH_THREADS_MAX);
+    fprintf(ctx->out, "option name Clear Hash type button\n");
+    fprintf(ctx->out, "option name Ponder type check default false\n");
+    fprintf(ctx->out, "option name MultiPV type spin default 1 min 1 max %d\n", SEARCH_MULTIPV_MAX);
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
     // Use NNUE defaults to true where the variant has a compiled-in net.
@@ -428,12 +435,44 @@ static void apply_move_now(SearchLimits *lim, Side us, bool clocks, bool movetim
         lim->time[s] = lim->inc[s] = 0;
 }
 
+// Reads the moves after `searchmoves` (tok[*i]) up to the next keyword of go, each a legal
+// move of the position; *i is left on the last move read. False after an error naming the move.
+static bool parse_searchmoves(UciContext *ctx, char **tok, int n, int *i, SearchLimits *lim) {
+    static const char *const keywords[] = {"depth", "nodes",    "movetime", "wtime",
+                                           "btime", "winc",     "binc",     "movestogo",
+                                           "mate",  "infinite", "ponder",   "searchmoves"};
+    int first = *i + 1;
+    for (int k = first; k < n; k++) {
+        for (size_t w = 0; w < sizeof keywords / sizeof *keywords; w++)
+            if (strcmp(tok[k], keywords[w]) == 0)
+                goto done;
+        ErrorInfo err;
+        Move m;
+        *i = k;
+        if (!ctx->position_ok) // the go is refused for its position after the limits
+            continue;
+        if (move_parse_uci(&ctx->board, tok[k], &m, &err) != STATUS_OK) {
+            char msg[64 + sizeof err.msg];
+            snprintf(msg, sizeof msg, "go searchmoves: %s", err.msg);
+            reply_error(ctx, msg);
+            return false;
+        }
+        if (lim->nsearchmoves < MAX_MOVES)
+            lim->searchmoves[lim->nsearchmoves++] = m;
+    }
+done:
+    if (*i + 1 == first && ctx->position_ok) {
+        reply_error(ctx, "go searchmoves: no move given");
+        return false;
+    }
+    return true;
+}
+
 // Parses the limits of go for side us to move. False after an error naming the token.
 static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimits *lim) {
-    static const char *const names[] = {"depth", "nodes", "movetime", "wtime",
-                                        "btime", "winc",  "binc",     "movestogo"};
-    // Tokens of the protocol that Hansu does not offer (no Ponder option, no mate search).
-    static const char *const unsupported[] = {"ponder", "searchmoves", "mate"};
+    static const char *const names[] = {"depth", "nodes", "movetime",  "wtime", "btime",
+                                        "winc",  "binc",  "movestogo", "mate"};
+    enum { NAMES = 9 };
     bool clocks = false, movetime = false;
     memset(lim, 0, sizeof *lim);
     for (int i = 1; i < n; i++) {
@@ -444,24 +483,32 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
             lim->infinite = true;
             continue;
         }
-        for (int k = 0; k < 3; k++)
-            if (strcmp(t, unsupported[k]) == 0) {
-                snprintf(msg, sizeof msg, "go: %s is not supported", t);
-                reply_error(ctx, msg);
+        if (strcmp(t, "ponder") == 0) {
+            lim->ponder = true;
+            continue;
+        }
+        if (strcmp(t, "searchmoves") == 0) {
+            if (!parse_searchmoves(ctx, tok, n, &i, lim))
                 return false;
-            }
+            continue;
+        }
         int k = 0;
-        while (k < 8 && strcmp(t, names[k]) != 0)
+        while (k < NAMES && strcmp(t, names[k]) != 0)
             k++;
-        if (k == 8) {
+        if (k == NAMES) {
             snprintf(msg, sizeof msg, "go: unknown token '%.40s'", t);
             reply_error(ctx, msg);
             return false;
         }
-        // SearchLimits reads depth 0 and nodes 0 as "no limit": refused, not searched forever.
-        int64_t min = k <= 1 ? 1 : k == 3 || k == 4 ? INT64_MIN : 0;
+        // SearchLimits reads depth 0, nodes 0 and mate 0 as "no limit": refused, not searched
+        // forever.
+        int64_t min = k <= 1 || k == 8 ? 1 : k == 3 || k == 4 ? INT64_MIN : 0;
         if (!go_number(ctx, tok, n, ++i, min, &v))
             return false;
+        if (k == 8) {
+            lim->mate = v < MAX_PLY ? (int)v : MAX_PLY;
+            continue;
+        }
         if (k >= 2 && v > GO_MAX_MS)
             v = GO_MAX_MS;
         if (v < 0) // a clock past zero
@@ -516,7 +563,17 @@ static void on_info(const SearchInfo *info, void *arg) {
     pthread_mutex_lock(&ctx->out_lock);
     int64_t ms = info->time_ms;
     uint64_t nps = info->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1);
-    fprintf(ctx->out, "info depth %d seldepth %d score ", info->depth, info->seldepth);
+    if (info->kind == SEARCH_INFO_CURRMOVE) {
+        char mv[MOVE_STR_LEN];
+        move_to_uci(info->currmove, mv);
+        fprintf(ctx->out, "info depth %d currmove %s currmovenumber %d\n", info->depth, mv,
+                info->currmovenumber);
+        fflush(ctx->out);
+        pthread_mutex_unlock(&ctx->out_lock);
+        return;
+    }
+    fprintf(ctx->out, "info depth %d seldepth %d multipv %d score ", info->depth, info->seldepth,
+            info->multipv);
     write_score(ctx->out, info->score);
     fprintf(ctx->out, " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64 " pv",
             info->nodes, nps, search_hashfull(ctx->searcher), ms);
@@ -533,8 +590,10 @@ static void on_info(const SearchInfo *info, void *arg) {
 static void run_search(UciContext *ctx) {
     SearchResult r =
         search_run(ctx->searcher, &ctx->search_board, &ctx->limits, on_info, ctx, &ctx->stop);
-    // `go infinite` answers only after `stop`, as the protocol asks.
-    while (ctx->limits.infinite && !atomic_load(&ctx->stop)) {
+    // `go infinite` answers only after `stop`, `go ponder` after `stop` or `ponderhit`, as the
+    // protocol asks.
+    while ((ctx->limits.infinite || (ctx->limits.ponder && !atomic_load(&ctx->ponderhit))) &&
+           !atomic_load(&ctx->stop)) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -570,6 +629,7 @@ static bool start_job(UciContext *ctx, Job job) {
     ctx->job = job;
     ctx->search_board = ctx->board;
     atomic_store(&ctx->stop, false);
+    atomic_store(&ctx->ponderhit, false);
     if (pthread_create(&ctx->thread, NULL, go_thread, ctx) != 0) {
         reply_error(ctx, "go: cannot start the search thread");
         return false;
@@ -627,8 +687,20 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
     if (ctx->nnue_asked && !ctx->net)
         nnue_say_missing(ctx);
     lim.move_overhead = ctx->move_overhead;
+    lim.multipv = ctx->multipv;
     ctx->limits = lim;
     return start_job(ctx, JOB_SEARCH);
+}
+
+// ponderhit: the move pondered was played; the pondering search goes on on the clock.
+static void cmd_ponderhit(UciContext *ctx) {
+    if (!ctx->searching || ctx->job != JOB_SEARCH || !ctx->limits.ponder ||
+        atomic_load(&ctx->ponderhit)) {
+        reply_error(ctx, "ponderhit: no search is pondering (send 'go ponder' first)");
+        return;
+    }
+    search_ponderhit(ctx->searcher);
+    atomic_store(&ctx->ponderhit, true);
 }
 
 static void cmd_go(UciContext *ctx, char **tok, int n) {
@@ -691,6 +763,24 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
         } else if (!search_set_threads(ctx->searcher, (int)threads))
             reply_error(ctx, "setoption: not enough memory for that many Threads; kept the old "
                              "number");
+    } else if (strcasecmp(name, "MultiPV") == 0) {
+        char *end;
+        long lines = strtol(value, &end, 10);
+        if (!*value || *end || lines < 1 || lines > SEARCH_MULTIPV_MAX) {
+            snprintf(msg, sizeof msg, "setoption: MultiPV value '%.40s' is not 1..%d", value,
+                     SEARCH_MULTIPV_MAX);
+            reply_error(ctx, msg);
+        } else
+            ctx->multipv = (int)lines;
+    } else if (strcasecmp(name, "Clear Hash") == 0) {
+        search_clear(ctx->searcher);
+    } else if (strcasecmp(name, "Ponder") == 0) {
+        // The GUI tells whether it will send `go ponder`: nothing to change here.
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+            snprintf(msg, sizeof msg, "setoption: Ponder value '%.40s' is not true or false",
+                     value);
+            reply_error(ctx, msg);
+        }
     } else if (strcasecmp(name, "UCI_Variant") == 0) {
         const Variant *v = variant_find(value);
         if (!v) {
@@ -780,14 +870,17 @@ static void cmd_eval(UciContext *ctx) {
 
 // Commands that may run beside a search: the rest wait for it (or stop `go infinite`).
 static bool runs_beside_search(const char *cmd) {
-    return strcmp(cmd, "isready") == 0 || strcmp(cmd, "uci") == 0;
+    return strcmp(cmd, "isready") == 0 || strcmp(cmd, "uci") == 0 || strcmp(cmd, "ponderhit") == 0;
 }
 
 // Waits for (or stops) a running search before command cmd, unless cmd runs beside it.
 static void settle_search(UciContext *ctx, const char *cmd) {
     if (!ctx->searching || runs_beside_search(cmd))
         return;
-    if (strcmp(cmd, "stop") == 0 || strcmp(cmd, "quit") == 0 || ctx->limits.infinite)
+    // A search that would not end by itself (infinite, or pondering before its ponderhit) is
+    // stopped by any command that must wait for it.
+    if (strcmp(cmd, "stop") == 0 || strcmp(cmd, "quit") == 0 || ctx->limits.infinite ||
+        (ctx->limits.ponder && !atomic_load(&ctx->ponderhit)))
         stop_search(ctx);
     else
         uci_wait(ctx);
@@ -858,6 +951,8 @@ bool uci_handle_line(UciContext *ctx, const char *line) {
         cmd_go(ctx, tokens, n);
     else if (strcmp(tokens[0], "stop") == 0)
         ;
+    else if (strcmp(tokens[0], "ponderhit") == 0)
+        cmd_ponderhit(ctx);
     else if (strcmp(tokens[0], "d") == 0)
         cmd_display(ctx);
     else if (strcmp(tokens[0], "eval") == 0)

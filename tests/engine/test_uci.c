@@ -252,11 +252,12 @@ static void test_go_refused(void **state) {
         {"go wtime -1x btime 100", "go: 'wtime' needs a number, not '-1x'"},
         {"go btime - wtime 100", "'btime'"},
         {"go btime", "'btime'"},
-        {"go ponder", "go: ponder is not supported"},
-        {"go ponder wtime 1000 btime 1000", "go: ponder is not supported"},
-        {"go wtime 1000 btime 1000 ponder", "go: ponder is not supported"},
-        {"go searchmoves b1c3", "go: searchmoves is not supported"},
-        {"go mate 3", "go: mate is not supported"},
+        {"go searchmoves", "go searchmoves: no move given"},
+        {"go searchmoves depth 3", "go searchmoves: no move given"},
+        {"go searchmoves b1c3 b1b5", "go searchmoves: move 'b1b5' is not legal"},
+        {"go searchmoves zz9", "go searchmoves: "},
+        {"go mate 0", "go: 'mate' needs a positive number"},
+        {"go mate", "'mate'"},
         {"go depth 5x", "go: 'depth' needs a positive number, not '5x'"},
         {"go nodes 1e3", "'nodes'"},
         {"go movetime abc", "'movetime'"},
@@ -289,6 +290,174 @@ static void test_go_infinite_stop(void **state) {
     const char *a = uci_session_say(&s, "stop");
     assert_non_null(strstr(a, "readyok"));
     assert_non_null(strstr(a, "bestmove "));
+    uci_session_close(&s);
+}
+
+// The value after key in the last line of a that holds key (and "info depth"), as a number.
+static long last_value(const char *a, const char *key) {
+    long v = -1;
+    for (const char *p = a; (p = strstr(p, key)) != NULL; p += strlen(key))
+        v = strtol(p + strlen(key), NULL, 10);
+    return v;
+}
+
+// MultiPV 3: each iteration reports lines multipv 1, 2, 3 in that order, with scores that do not
+// rise and three different first moves; the bestmove is line 1's. MultiPV 1 prints `multipv 1`
+// and searches as before (the same nodes as a search that never set it); more lines than moves
+// are cut to the moves there are (a position with two legal moves).
+static void test_multipv(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    assert_string_equal(uci_session_say(&s, "setoption name MultiPV value 3"), "");
+    uci_session_say(&s, "position startpos moves c4c5");
+    const char *a = uci_session_say(&s, "go depth 5");
+    const char *d5 = strstr(a, "info depth 5 ");
+    assert_non_null(d5);
+    char first[3][16];
+    long score[3];
+    for (int k = 0; k < 3; k++) {
+        char key[32];
+        snprintf(key, sizeof key, " multipv %d score cp ", k + 1);
+        const char *p = strstr(d5, key);
+        assert_non_null(p);
+        score[k] = strtol(p + strlen(key), NULL, 10);
+        const char *pv = strstr(p, " pv ");
+        assert_non_null(pv);
+        assert_int_equal(sscanf(pv, " pv %15s", first[k]), 1);
+    }
+    assert_true(score[0] >= score[1] && score[1] >= score[2]);
+    assert_string_not_equal(first[0], first[1]);
+    assert_string_not_equal(first[1], first[2]);
+    assert_string_not_equal(first[0], first[2]);
+    char best[32];
+    snprintf(best, sizeof best, "bestmove %s", first[0]);
+    assert_non_null(strstr(a, best));
+    assert_non_null(strstr(uci_session_say(&s, "setoption name MultiPV value 0"), "1..256"));
+    assert_non_null(strstr(uci_session_say(&s, "setoption name MultiPV value 257"), "1..256"));
+    // MultiPV 1 searches as a context that never set it: the same nodes.
+    uci_session_say(&s, "setoption name MultiPV value 1");
+    uci_session_say(&s, "ucinewgame");
+    uci_session_say(&s, "position startpos moves c4c5");
+    a = uci_session_say(&s, "go depth 5");
+    assert_non_null(strstr(a, " multipv 1 "));
+    assert_null(strstr(a, " multipv 2 "));
+    long one = last_value(a, " nodes ");
+    UciSession fresh;
+    uci_session_open(&fresh);
+    uci_session_say(&fresh, "position startpos moves c4c5");
+    assert_int_equal(last_value(uci_session_say(&fresh, "go depth 5"), " nodes "), one);
+    uci_session_close(&fresh);
+    // More lines asked than the position has moves: one line per legal move (the pass
+    // included), no more. Cho's general and two guards against a lone general.
+    uci_session_say(&s, "setoption name MultiPV value 256");
+    uci_session_say(&s, "position fen 3k5/9/9/9/9/9/9/9/3A1A3/4K4 w - - 0 1");
+    long moves = last_value(uci_session_say(&s, "go perft 1"), "Nodes searched: ");
+    assert_true(moves > 1 && moves < 20);
+    a = uci_session_say(&s, "go depth 3");
+    char key[32];
+    snprintf(key, sizeof key, " multipv %ld ", moves);
+    assert_non_null(strstr(a, key));
+    snprintf(key, sizeof key, " multipv %ld ", moves + 1);
+    assert_null(strstr(a, key));
+    assert_null(strstr(a, "error"));
+    uci_session_close(&s);
+}
+
+// go searchmoves: the root chooses among the moves named (the bestmove and every line's first
+// move are one of them, even when a better move exists); with MultiPV 2 the two lines are the
+// two moves named.
+static void test_searchmoves(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos");
+    const char *a = uci_session_say(&s, "go depth 5 searchmoves i4i5 a4a5");
+    assert_true(strstr(a, "bestmove i4i5") || strstr(a, "bestmove a4a5"));
+    for (const char *p = a; (p = strstr(p, " pv ")) != NULL; p += 4)
+        assert_true(strncmp(p, " pv i4i5", 8) == 0 || strncmp(p, " pv a4a5", 8) == 0);
+    uci_session_say(&s, "setoption name MultiPV value 2");
+    a = uci_session_say(&s, "go depth 4 searchmoves i4i5 a4a5 i4i5");
+    const char *d4 = strstr(a, "info depth 4 ");
+    assert_non_null(d4);
+    assert_non_null(strstr(d4, " multipv 2 "));
+    assert_null(strstr(d4, " multipv 3 "));
+    assert_true((strstr(d4, " pv i4i5") != NULL) + (strstr(d4, " pv a4a5") != NULL) == 2);
+    // A mate exists elsewhere but not among the moves named: not played.
+    uci_session_say(&s, "setoption name MultiPV value 1");
+    uci_session_say(&s, "position fen 3k5/9/9/9/9/9/9/9/4R4/R3K4 w - - 0 1");
+    a = uci_session_say(&s, "go depth 3 searchmoves e2e3");
+    assert_non_null(strstr(a, "bestmove e2e3"));
+    uci_session_close(&s);
+}
+
+// go mate N: stops at the first iteration that proves a win within N moves (here a mate in 1,
+// found at depth 1), reported as `score mate 1`.
+static void test_go_mate(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position fen 3k5/9/9/9/9/9/9/9/4R4/R3K4 w - - 0 1");
+    const char *a = uci_session_say(&s, "go mate 2");
+    assert_non_null(strstr(a, " score mate 1 "));
+    assert_non_null(strstr(a, "bestmove a1d1"));
+    assert_null(strstr(a, "info depth 3 "));
+    uci_session_close(&s);
+}
+
+// Clear Hash, Ponder and the options a GUI looks for; hashfull in info lines.
+static void test_gui_options(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    const char *a = uci_session_say(&s, "uci");
+    assert_non_null(strstr(a, "option name Clear Hash type button\n"));
+    assert_non_null(strstr(a, "option name Ponder type check default false\n"));
+    assert_non_null(strstr(a, "option name MultiPV type spin default 1 min 1 max 256\n"));
+    uci_session_say(&s, "position startpos moves c4c5");
+    a = uci_session_say(&s, "go depth 6");
+    assert_true(last_value(a, " hashfull ") >= 0);
+    long before = last_value(a, " nodes ");
+    // After Clear Hash the same search starts from an empty table: the nodes of a first search.
+    assert_string_equal(uci_session_say(&s, "setoption name Clear Hash"), "");
+    uci_session_say(&s, "ucinewgame");
+    a = uci_session_say(&s, "go depth 6");
+    assert_int_equal(last_value(a, " nodes "), before);
+    assert_string_equal(uci_session_say(&s, "setoption name Ponder value true"), "");
+    assert_non_null(strstr(uci_session_say(&s, "setoption name Ponder value maybe"), "'maybe'"));
+    uci_session_close(&s);
+}
+
+// go ponder: no bestmove before ponderhit or stop, whatever the clock says; after ponderhit the
+// search ends on its clock with one bestmove; a ponderhit with nothing pondering is an error; a
+// `stop` ends a ponder search at once with its bestmove.
+static void test_ponder(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos moves c4c5");
+    uci_session_send(&s, "go ponder wtime 100 btime 100");
+    // The 100 ms clock would end the search at once: pondering, it runs on until ponderhit
+    // (here until its iterations reach depth 8, whatever the time).
+    static char seen[1 << 16];
+    seen[0] = '\0';
+    while (!strstr(seen, "info depth 8 ")) {
+        const char *a = uci_session_send(&s, "isready");
+        assert_true(strlen(seen) + strlen(a) < sizeof seen);
+        strcat(seen, a);
+        assert_null(strstr(seen, "bestmove"));
+    }
+    // After ponderhit the search ends on its 100 ms clock (uci_session_say waits for it).
+    const char *a = uci_session_say(&s, "ponderhit");
+    assert_int_equal(count_of(a, "bestmove"), 1);
+    assert_non_null(strstr(uci_session_say(&s, "ponderhit"), "ponderhit: no search is pondering"));
+    uci_session_send(&s, "go ponder wtime 100000 btime 100000");
+    a = uci_session_say(&s, "stop");
+    assert_int_equal(count_of(a, "bestmove"), 1);
+    // A command that must wait for the search (a new position) stops a ponder search first.
+    uci_session_send(&s, "go ponder wtime 100000 btime 100000");
+    a = uci_session_say(&s, "position startpos");
+    assert_int_equal(count_of(a, "bestmove"), 1);
     uci_session_close(&s);
 }
 
@@ -714,6 +883,11 @@ int main(void) {
         cmocka_unit_test(test_bench_arguments),
         cmocka_unit_test(test_overlong_lines),
         cmocka_unit_test(test_option_case),
+        cmocka_unit_test(test_multipv),
+        cmocka_unit_test(test_searchmoves),
+        cmocka_unit_test(test_go_mate),
+        cmocka_unit_test(test_gui_options),
+        cmocka_unit_test(test_ponder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

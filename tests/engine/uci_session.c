@@ -25,10 +25,9 @@ void uci_session_close(UciSession *s) {
     free(s->buf);
 }
 
-const char *uci_session_say(UciSession *s, const char *line) {
+// The output written since the last call.
+static const char *unread(UciSession *s) {
     static char answer[1 << 16];
-    uci_handle_line(s->ctx, line);
-    uci_wait(s->ctx);
     fflush(s->out);
     size_t n = s->len - s->seen;
     if (n >= sizeof answer)
@@ -37,4 +36,15 @@ const char *uci_session_say(UciSession *s, const char *line) {
     answer[n] = '\0';
     s->seen = s->len;
     return answer;
+}
+
+const char *uci_session_send(UciSession *s, const char *line) {
+    uci_handle_line(s->ctx, line);
+    return unread(s);
+}
+
+const char *uci_session_say(UciSession *s, const char *line) {
+    uci_handle_line(s->ctx, line);
+    uci_wait(s->ctx);
+    return unread(s);
 }

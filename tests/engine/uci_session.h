@@ -21,6 +21,10 @@ void uci_session_open(UciSession *s);
 /// Ends the session and frees its output.
 void uci_session_close(UciSession *s);
 
+/// Sends one line without waiting for a running search and returns the output written since
+/// the last call (as uci_session_say; a search may still add to it).
+const char *uci_session_send(UciSession *s, const char *line);
+
 /// Sends one line, waits for any search it started and returns the output written since the
 /// last call (at most 64 KiB; valid until the next call).
 const char *uci_session_say(UciSession *s, const char *line);
