@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Opening input files by name (files.h).
+// Files named by the user (files.h).
 #define _POSIX_C_SOURCE 200809L
 #include "files.h"
 
@@ -20,4 +20,21 @@ Status files_open_input(const char *path, const char *mode, FILE **out, ErrorInf
     if (!(*out = fopen(path, mode)))
         return error_set(err, STATUS_IO, "%s: %s", path, strerror(errno));
     return STATUS_OK;
+}
+
+long files_read_line(FILE *f, char *buf, size_t cap) {
+    long len = 0;
+    int c, last = 0;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if ((size_t)len < cap - 1)
+            buf[len] = (char)c;
+        len++;
+        last = c;
+    }
+    if (c == EOF && len == 0)
+        return -1;
+    if (last == '\r') // a "\r\n" line end: the '\r' goes with the '\n'
+        len--;
+    buf[(size_t)len < cap - 1 ? (size_t)len : cap - 1] = '\0';
+    return len;
 }

@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "eval.h"
 #include "fen.h"
+#include "files.h"
 
 int main(void) {
     engine_init();
@@ -18,12 +19,19 @@ int main(void) {
         return fputs("hansu-eval: out of memory\n", stderr), 1;
     char line[FEN_MAX_INPUT + 2];
     int lineno = 0;
-    while (fgets(line, sizeof line, stdin)) {
+    long len;
+    while ((len = files_read_line(stdin, line, sizeof line)) >= 0) {
         lineno++;
-        line[strcspn(line, "\r\n")] = 0;
+        ErrorInfo err;
+        // A line longer than any FEN is refused whole: its pieces are not FENs of their own.
+        if ((size_t)len >= sizeof line) {
+            fprintf(stderr, "hansu-eval: line %d: %ld bytes, longer than a FEN can be (%d)\n",
+                    lineno, len, FEN_MAX_INPUT);
+            free(b);
+            return 1;
+        }
         if (!*line)
             continue;
-        ErrorInfo err;
         if (fen_parse(b, line, &err) != STATUS_OK) {
             fprintf(stderr, "hansu-eval: line %d: %s\n", lineno, err.msg);
             free(b);
