@@ -3,14 +3,15 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "engine.h"
+#include "files.h"
 
 Status cli_parse_i64(const char *flag, const char *text, int64_t lo, int64_t hi, int64_t *out,
                      ErrorInfo *err) {
@@ -62,7 +63,10 @@ Status cli_parse_double(const char *flag, const char *text, double lo, double hi
     return STATUS_OK;
 }
 
-void cli_ignore_sigxfsz(void) { signal(SIGXFSZ, SIG_IGN); }
+void cli_init(void) {
+    signal(SIGXFSZ, SIG_IGN);
+    engine_init();
+}
 
 void cli_json_string(FILE *f, const char *s) {
     fputc('"', f);
@@ -85,43 +89,31 @@ void cli_json_number(FILE *f, double v) {
 }
 
 Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInfo *err) {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return error_set(err, STATUS_RANGE, "%.200s...: path too long", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return error_set(err, STATUS_IO, "%s: %s", tmp, strerror(errno));
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    int saved = done < len ? (errno ? errno : EIO) : 0;
-    if (!saved && fsync(fd) != 0)
-        saved = errno;
-    if (close(fd) != 0 && !saved)
-        saved = errno;
-    if (!saved && rename(tmp, path) != 0)
-        saved = errno;
-    if (saved) {
-        unlink(tmp);
-        return error_set(err, STATUS_IO, "%s: %s", path, strerror(saved));
-    }
-    return STATUS_OK;
+    OutputFile o;
+    Status st = files_output_open(path, &o, err);
+    if (st != STATUS_OK)
+        return st;
+    // A failed write leaves the stream's error flag set: the commit reports it and removes
+    // the temporary.
+    fwrite(data, 1, len, o.f);
+    return files_output_commit(&o, err);
 }
 
 Status cli_check_writable(const char *flag, const char *path, ErrorInfo *err) {
-    struct stat sb;
+    char target[FILES_PATH_MAX], dir[FILES_PATH_MAX], probe[FILES_PATH_MAX + 32];
+    bool in_place;
+    ErrorInfo te;
     if (!path[0])
         return error_set(err, STATUS_IO, "%s: an empty file name", flag);
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
-    char dir[4096], probe[4200];
-    snprintf(dir, sizeof dir, "%s", path);
+    if (files_output_target(path, target, &in_place, &te) != STATUS_OK)
+        return error_set(err, STATUS_IO, "%s %s", flag, te.msg);
+    // A device or FIFO is written into: opening it now could block (a FIFO) or lose output.
+    if (in_place)
+        return access(target, W_OK) == 0
+                   ? STATUS_OK
+                   : error_set(err, STATUS_IO, "%s %s: %s", flag, path, strerror(errno));
+    // The temporary goes beside the target, a link's target in its own folder.
+    snprintf(dir, sizeof dir, "%s", target);
     snprintf(probe, sizeof probe, "%s/.hansu-probe-XXXXXX", dirname(dir));
     int fd = mkstemp(probe);
     if (fd < 0)

@@ -28,10 +28,11 @@ Status cli_parse_int(const char *flag, const char *text, int lo, int hi, int *ou
 Status cli_parse_double(const char *flag, const char *text, double lo, double hi, double *out,
                         ErrorInfo *err);
 
-/// Ignores SIGXFSZ, called first by every front end: past a file size limit (ulimit -f) a
-/// write then fails with EFBIG and is reported with the file's name ("File too large")
-/// instead of the signal killing the process without a word, a temporary file left behind.
-void cli_ignore_sigxfsz(void);
+/// The start-up of every front end, the first call of each main(): ignores SIGXFSZ, so that
+/// past a file size limit (ulimit -f) a write fails with EFBIG and is reported with the file's
+/// name ("File too large") instead of the signal killing the process without a word, a
+/// temporary file left behind; then builds the engine's tables (engine_init).
+void cli_init(void);
 
 /// Writes s as a JSON string (quoted; '"', '\\' and control characters escaped).
 void cli_json_string(FILE *f, const char *s);
@@ -40,14 +41,17 @@ void cli_json_string(FILE *f, const char *s);
 /// infinity): readers take null as "not finite".
 void cli_json_number(FILE *f, double v);
 
-/// Replaces path with len bytes of data at once: written to "PATH.tmp", fsynced, renamed over
-/// path, so a reader sees the old file or the new one, never a part. STATUS_IO naming the
-/// file and the cause.
+/// Replaces path with len bytes of data at once (files_output_open and _commit): written to
+/// "TARGET.tmp", fsynced, renamed over TARGET, so a reader sees the old file or the new one,
+/// never a part. TARGET is path with its links followed (a link is never replaced); a device
+/// or FIFO is written into, never replaced; a folder or socket is refused. STATUS_IO naming
+/// the file and the cause, no temporary left.
 Status cli_write_atomic(const char *path, const char *data, size_t len, ErrorInfo *err);
 
 /// Checks before slow work that a file can be created at path (an output flag's value): it is
-/// not a folder, and a probe file can be made (and is removed again) in its folder, where a
-/// temporary file of cli_write_atomic goes too. STATUS_IO "FLAG: an empty file name",
-/// "FLAG PATH: a folder, not a file" or
-/// "FLAG PATH: cannot write into its folder DIR (cause)".
+/// not a folder or socket, and a probe file can be made (and is removed again) in its target's
+/// folder (files_output_target: a link's target), where a temporary file of cli_write_atomic
+/// goes too; a device or FIFO must be writable. STATUS_IO "FLAG: an empty file name",
+/// "FLAG PATH: a folder, not a file", "FLAG PATH: a socket, not a file",
+/// "FLAG PATH: cannot write into its folder DIR (cause)" or "FLAG PATH: cause".
 Status cli_check_writable(const char *flag, const char *path, ErrorInfo *err);

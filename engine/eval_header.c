@@ -3,9 +3,12 @@
 // alone.
 #include "eval_header.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "files.h"
 
 static const char *or_none(const char *s) { return s && *s ? s : "(none)"; }
 
@@ -119,35 +122,24 @@ Status eval_header_write(FILE *out, const EvalSpec *spec, const EvalBanner *bann
     fprintf(out, "};\n\n");
     write_phase(out, spec);
     fprintf(out, "// clang-format on\n");
+    errno = 0;
     if (fflush(out) != 0 || ferror(out))
-        return error_set(err, STATUS_IO, "writing the weights header failed");
+        return error_set(err, STATUS_IO, "writing the weights header failed: %s",
+                         strerror(errno ? errno : EIO));
     return STATUS_OK;
 }
 
 Status eval_header_save(const char *path, const EvalSpec *spec, const EvalBanner *banner,
                         const EvalWeight *params, ErrorInfo *err) {
-    Status st = STATUS_OK;
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 5);
-    FILE *f = NULL;
-    if (!tmp)
-        return error_set(err, STATUS_NOMEM, "out of memory writing %s", path);
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp", 5);
-    f = fopen(tmp, "w");
-    if (!f) {
-        st = error_set(err, STATUS_IO, "cannot create %s", tmp);
-        goto cleanup;
-    }
-    st = eval_header_write(f, spec, banner, params, err);
-    if (fclose(f) != 0 && st == STATUS_OK)
-        st = error_set(err, STATUS_IO, "cannot close %s", tmp);
-    f = NULL;
-    if (st == STATUS_OK && rename(tmp, path) != 0)
-        st = error_set(err, STATUS_IO, "cannot rename %s to %s", tmp, path);
+    OutputFile o;
+    Status st = files_output_open(path, &o, err);
     if (st != STATUS_OK)
-        remove(tmp);
-cleanup:
-    free(tmp);
-    return st;
+        return st;
+    st = eval_header_write(o.f, spec, banner, params, err);
+    // A failed write is reported by the commit, with the file's name and the cause.
+    if (st != STATUS_OK && st != STATUS_IO) {
+        files_output_abort(&o);
+        return st;
+    }
+    return files_output_commit(&o, err);
 }

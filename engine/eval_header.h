@@ -41,7 +41,8 @@ Status eval_banner_check(const EvalBanner *banner, ErrorInfo *err);
 Status eval_header_write(FILE *out, const EvalSpec *spec, const EvalBanner *banner,
                          const EvalWeight *params, ErrorInfo *err);
 
-/// Writes the header to path through a temporary file (path + ".tmp") renamed at the end,
-/// so a reader never sees half a header. Returns STATUS_IO with the path on failure.
+/// Writes the header to path as files_output_open and _commit do: through a temporary file
+/// ("TARGET.tmp") renamed at the end, so a reader never sees half a header; a link is
+/// followed, a device written into. Returns STATUS_IO with the path and cause on failure.
 Status eval_header_save(const char *path, const EvalSpec *spec, const EvalBanner *banner,
                         const EvalWeight *params, ErrorInfo *err);

@@ -1,12 +1,53 @@
 // SPDX-License-Identifier: MIT
-// Opening input files by name: only a regular file is read, so that a folder, a FIFO or a device
-// named by mistake is refused at once by what it is (a FIFO would block the reader forever).
+// Files named by the user. Inputs: only a regular file is read, so that a folder, a FIFO or a
+// device named by mistake is refused at once by what it is (a FIFO would block the reader
+// forever); lines are read whole, never in pieces. Outputs: written whole or not at all, and
+// never over what the name stands for (a link is followed, a device is written into).
 #pragma once
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "status.h"
 
+enum { FILES_PATH_MAX = 4096 };
+
 /// Opens the regular file at path for reading (mode "r" or "rb") into *out. STATUS_IO naming
 /// the file and why: it cannot be found or read, or it is a folder or not a regular file.
 Status files_open_input(const char *path, const char *mode, FILE **out, ErrorInfo *err);
+
+/// Reads the next line of f into buf (cap bytes, cap >= 2) without its "\n" or "\r\n", and
+/// returns its whole length in bytes; -1 at the end of the file or on a read error (ferror).
+/// A line of cap bytes or more leaves its first cap - 1 bytes in buf and the rest read and
+/// dropped: the next call returns the next line, so no piece of a line is read as a line.
+long files_read_line(FILE *f, char *buf, size_t cap);
+
+/// Where an output named path is to be written, into target (FILES_PATH_MAX bytes): path with
+/// its symbolic links followed (a link is never replaced: the file it points to is written,
+/// in that file's folder), or path itself with *in_place set when it names an existing
+/// device or FIFO (never replaced: written into). STATUS_IO naming path: "PATH: a folder, not
+/// a file", "PATH: a socket, not a file", a loop of links, or the cause stat gives.
+Status files_output_target(const char *path, char *target, bool *in_place, ErrorInfo *err);
+
+/// An output being written (files_output_open), into "TARGET.tmp" renamed over its target at
+/// commit, or in place into a device or FIFO.
+typedef struct OutputFile {
+    FILE *f;                      // where to write
+    const char *name;             // the name given, for messages
+    char target[FILES_PATH_MAX];  // files_output_target
+    char tmp[FILES_PATH_MAX + 8]; // "TARGET.tmp"; empty when written in place
+} OutputFile;
+
+/// Opens the output named path for writing into *o: files_output_target's target, a fresh
+/// "TARGET.tmp" beside it for a regular or new file. STATUS_IO naming path and the cause.
+Status files_output_open(const char *path, OutputFile *o, ErrorInfo *err);
+
+/// Finishes o: flushed and closed, a temporary fsynced and renamed over its target, so a
+/// reader sees the old file or the new one, never a part. On any failure (a write earlier, the
+/// flush, fsync, close or rename) the temporary is removed and STATUS_IO names the output and
+/// the cause ("OUT: File too large", "dev/full: No space left on device"); for a write that
+/// failed earlier the cause is errno as it left it, so commit right after the last write.
+Status files_output_commit(OutputFile *o, ErrorInfo *err);
+
+/// Gives o up: closed, its temporary removed, its target left as it was. Accepts a zeroed o.
+void files_output_abort(OutputFile *o);

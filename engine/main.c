@@ -8,7 +8,6 @@
 #include "bench.h"
 #include "board.h"
 #include "cli.h"
-#include "engine.h"
 #include "eval.h"
 #include "eval_header.h"
 #include "fen.h"
@@ -227,8 +226,7 @@ static int run_print_weights(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    cli_ignore_sigxfsz();
-    engine_init();
+    cli_init();
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         if (argc > 2) {
             fprintf(stderr, "hansu: unexpected argument '%s' after %s\n", argv[2], argv[1]);

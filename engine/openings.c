@@ -57,8 +57,8 @@ static Status read_openings(FILE *f, const char *path, const Variant *v, Opening
     }
     char line[FEN_MAX_INPUT + 8];
     static const char BOM[] = "\xEF\xBB\xBF"; // UTF-8's byte order mark, as editors may write
-    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
-        line[strcspn(line, "\r\n")] = '\0';
+    long len;
+    for (int lineno = 1; (len = files_read_line(f, line, sizeof line)) >= 0; lineno++) {
         char *text = line;
         if (lineno == 1 && strncmp(text, BOM, sizeof BOM - 1) == 0)
             text += sizeof BOM - 1;
@@ -66,7 +66,14 @@ static Status read_openings(FILE *f, const char *path, const Variant *v, Opening
         if (text[0] == '#' && (st = check_comment(path, lineno, text + 1, v, err)) != STATUS_OK)
             goto cleanup;
         if (text[0] == '\0' || text[0] == '#')
-            continue;
+            continue; // a comment, whatever its length: read whole, skipped whole
+        if ((size_t)len >= sizeof line) {
+            st = error_set(err, STATUS_RANGE,
+                           "openings %s:%d: a line of %ld bytes, longer than a FEN can be (%d): "
+                           "\"%.40s...\"",
+                           path, lineno, len, FEN_MAX_INPUT, text);
+            goto cleanup;
+        }
         ErrorInfo fe;
         if ((st = fen_parse_variant(b, v, text, &fe)) != STATUS_OK) {
             error_set(err, st, "openings %s:%d: %s", path, lineno, fe.msg);

@@ -19,12 +19,14 @@ typedef struct Openings {
 
 /// Reads the openings file at path as positions of variant v. The format: UTF-8 (a leading byte
 /// order mark skipped), one FEN a line (as fen_parse_variant reads it, leading blanks skipped),
-/// blank lines and comments (lines whose first non-blank character is '#') skipped; a comment
+/// blank lines and comments (lines whose first non-blank character is '#') skipped whatever
+/// their length (a line is always read whole, never in pieces); a comment
 /// "# variant: NAME" (key and name in any case) declares the file's variant, and a file of
 /// another variant than v, or of an unknown one, is refused. Each FEN is checked by the rules
 /// core and stored as fen_write writes it. Errors name the file and line: STATUS_IO (cannot be
 /// read), the FEN's status (bad FEN: "PATH:LINE: ..."), STATUS_FORMAT (another or an unknown
-/// variant; no FEN in the file), STATUS_RANGE (more than OPENINGS_MAX), STATUS_NOMEM. out is
+/// variant; no FEN in the file), STATUS_RANGE (more than OPENINGS_MAX; a line that is not a
+/// comment and longer than FEN_MAX_INPUT + 7 bytes), STATUS_NOMEM. out is
 /// empty on error; free with openings_free.
 Status openings_load(const char *path, const Variant *v, Openings *out, ErrorInfo *err);
 

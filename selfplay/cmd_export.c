@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "files.h"
 #include "flags.h"
 #include "h5store.h"
 
@@ -70,43 +71,45 @@ static Status check_outputs(const char *const out[NFORMATS], bool *usage_error, 
     return STATUS_OK;
 }
 
-// Opens each output: "<out>.tmp", renamed over out at the end (so that a failed export leaves
-// no half file, and keeps an existing out as it was); "-" is standard output.
-static Status open_outputs(const char *const out[NFORMATS], ExportOutput *outs, char tmp[][4096],
-                           size_t *nouts, ErrorInfo *err) {
+// Opens each output (files_output_open): "TARGET.tmp", renamed over its target at the end (so
+// that a failed export leaves no half file, and keeps an existing out as it was), a device or
+// FIFO written in place; "-" is standard output.
+static Status open_outputs(const char *const out[NFORMATS], ExportOutput *outs,
+                           OutputFile files[NFORMATS], size_t *nouts, ErrorInfo *err) {
     *nouts = 0;
     for (int f = 0; f < NFORMATS; f++) {
         if (!out[f])
             continue;
         ExportOutput *o = &outs[(*nouts)++];
         *o = (ExportOutput){.format = (ExportFormat)f, .out = stdout, .name = "standard output"};
-        tmp[f][0] = '\0';
         if (strcmp(out[f], "-") == 0)
             continue;
+        Status st = files_output_open(out[f], &files[f], err);
+        if (st != STATUS_OK)
+            return st;
         o->name = out[f];
-        snprintf(tmp[f], sizeof tmp[f], "%s.tmp", out[f]);
-        if (!(o->out = fopen(tmp[f], "w"))) {
-            tmp[f][0] = '\0';
-            return error_set(err, STATUS_IO, "%s: %s", out[f], strerror(errno));
-        }
+        o->out = files[f].f;
     }
     return STATUS_OK;
 }
 
-// Closes the outputs; on success renames each over its file, else removes every temporary.
-static Status close_outputs(const char *const out[NFORMATS], ExportOutput *outs, size_t nouts,
-                            char tmp[][4096], Status st, ErrorInfo *err) {
-    for (size_t i = 0; i < nouts; i++)
-        if (outs[i].out && outs[i].out != stdout && fclose(outs[i].out) != 0 && st == STATUS_OK)
-            st = error_set(err, STATUS_IO, "%s: %s", outs[i].name, strerror(errno));
+// Closes the outputs: on success each file is committed (renamed over its target), else every
+// temporary is removed. Every output is flushed before the first is committed, so that a write
+// failure of either (a full disk, a file size limit) leaves neither.
+static Status close_outputs(OutputFile files[NFORMATS], Status st, ErrorInfo *err) {
     if (st == STATUS_OK && fflush(stdout) != 0)
         st = error_set(err, STATUS_IO, "standard output: %s", strerror(errno));
     for (int f = 0; f < NFORMATS && st == STATUS_OK; f++)
-        if (tmp[f][0] && rename(tmp[f], out[f]) != 0)
-            st = error_set(err, STATUS_IO, "%s: %s", out[f], strerror(errno));
-    for (int f = 0; f < NFORMATS && st != STATUS_OK; f++)
-        if (tmp[f][0])
-            unlink(tmp[f]);
+        if (files[f].f && (fflush(files[f].f) != 0 || ferror(files[f].f)))
+            st = files_output_commit(&files[f], err); // reports the failure, removes the .tmp
+    for (int f = 0; f < NFORMATS; f++) {
+        if (!files[f].f)
+            continue;
+        if (st == STATUS_OK)
+            st = files_output_commit(&files[f], err);
+        else
+            files_output_abort(&files[f]);
+    }
     return st;
 }
 
@@ -135,18 +138,19 @@ int cmd_export(int argc, char **argv) {
         free(inputs);
         return 2;
     }
-    char **files = NULL, tmp[NFORMATS][4096] = {"", ""}, default_event[600];
+    char **files = NULL, default_event[600];
     size_t n = 0, nouts = 0;
     snprintf(default_event, sizeof default_event, "hansu-selfplay %.500s", inputs[0]);
     ExportOutput outs[NFORMATS] = {{0}};
+    OutputFile outfiles[NFORMATS] = {{0}};
     ExportSummary sum;
     st = h5store_expand_inputs(inputs, (size_t)res.npos, &files, &n, &err);
     if (st == STATUS_OK)
-        st = open_outputs(out, outs, tmp, &nouts, &err);
+        st = open_outputs(out, outs, outfiles, &nouts, &err);
     if (st == STATUS_OK)
         st = export_games(files, n, &args.sel, args.event ? args.event : default_event, outs, nouts,
                           &sum, &err);
-    st = close_outputs(out, outs, nouts, tmp, st, &err);
+    st = close_outputs(outfiles, st, &err);
     h5store_free_list(files, n);
     free(inputs);
     if (st != STATUS_OK) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "flags.h"
 #include "h5store.h"
 #include "run_lock.h"
@@ -31,13 +32,15 @@ static void usage(FILE *f) {
 }
 
 // The merge, its command line read: inputs checked, the lock taken, the file written.
-static int merge(const char *out, bool force, char **inputs, size_t ninputs) {
-    char **files;
+static int merge(const char *name, bool force, char **inputs, size_t ninputs) {
+    char **files, out[FILES_PATH_MAX];
     size_t n;
     ErrorInfo err;
+    // The file written is a link's target, in the target's folder, whose lock is taken.
     // Checked against the folders as named too: a merged file inside one would be read
     // with its shards, every game twice.
-    if (h5store_check_output(out, inputs, ninputs, &err) != STATUS_OK ||
+    if (h5store_output_target(name, out, &err) != STATUS_OK ||
+        h5store_check_output(out, inputs, ninputs, &err) != STATUS_OK ||
         h5store_expand_inputs(inputs, ninputs, &files, &n, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-selfplay merge: %s\n", err.msg);
         return 1;
@@ -53,7 +56,7 @@ static int merge(const char *out, bool force, char **inputs, size_t ninputs) {
         st = error_set(&err, STATUS_IO,
                        "-o %s already exists: give --force to replace it, or "
                        "another -o",
-                       out);
+                       name);
     if (st == STATUS_OK)
         st = h5store_merge(files, n, out, &err);
     run_lock_release(lock);
@@ -62,7 +65,7 @@ static int merge(const char *out, bool force, char **inputs, size_t ninputs) {
         fprintf(stderr, "hansu-selfplay merge: %s\n", err.msg);
         return 1;
     }
-    printf("merged %zu files into %s\n", n, out);
+    printf("merged %zu files into %s\n", n, name);
     return 0;
 }
 

@@ -143,8 +143,8 @@ static Status replay_game(Replay *r, Board *b, ErrorInfo *err) {
     return st;
 }
 
-// Writes the replayed game r as PGN.
-static Status write_pgn(Replay *r, const char *event, FILE *out, ErrorInfo *err) {
+// Writes the replayed game r as PGN to out, named name in messages.
+static Status write_pgn(Replay *r, const char *event, FILE *out, const char *name, ErrorInfo *err) {
     const GameColumns *gc = &r->d->games;
     const PositionColumns *pc = &r->d->positions;
     const Variant *v = r->v;
@@ -191,7 +191,8 @@ static Status write_pgn(Replay *r, const char *event, FILE *out, ErrorInfo *err)
                   .comments = r->comments,
                   .tags = tags,
                   .ntags = 3};
-    return pgn_write(out, &pg, err);
+    Status st = pgn_write(out, &pg, err);
+    return st == STATUS_IO ? error_set(err, st, "%s: %s", name, strerror(errno)) : st;
 }
 
 // Writes the replayed game r as `.plain` records (export.h): score, ply and result are the
@@ -207,7 +208,7 @@ static Status write_plain(const Replay *r, FILE *out, const char *name, ErrorInf
                 pc->score[p], (unsigned)pc->ply[p], pc->result_stm[p]);
     }
     if (ferror(out))
-        return error_set(err, STATUS_IO, "%s: write failed", name);
+        return error_set(err, STATUS_IO, "%s: %s", name, strerror(errno ? errno : EIO));
     return STATUS_OK;
 }
 
@@ -216,7 +217,7 @@ static Status export_game(Replay *r, Board *b, const char *event, const ExportOu
                           size_t nouts, ErrorInfo *err) {
     Status st = replay_game(r, b, err);
     for (size_t o = 0; o < nouts && st == STATUS_OK; o++)
-        st = outs[o].format == EXPORT_PGN ? write_pgn(r, event, outs[o].out, err)
+        st = outs[o].format == EXPORT_PGN ? write_pgn(r, event, outs[o].out, outs[o].name, err)
                                           : write_plain(r, outs[o].out, outs[o].name, err);
     return st;
 }

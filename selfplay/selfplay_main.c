@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "cluster.h"
 #include "commands.h"
-#include "engine.h"
 
 // The commands named by their first word; play is the default.
 static const struct {
@@ -19,8 +18,7 @@ static const struct {
 };
 
 int main(int argc, char **argv) {
-    cli_ignore_sigxfsz();
-    engine_init();
+    cli_init();
     for (size_t i = 0; argc > 1 && i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
             return COMMANDS[i].run(argc - 1, argv + 1);

@@ -2,28 +2,38 @@
 // hansu-eval: prints the static evaluation of the compiled-in weights for each FEN read on
 // standard input, one "cp" per line (side to move's view). The tuner's round-trip test builds
 // it against an emitted header (-DHANSU_EVAL_WEIGHTS=path) and compares with its predictions.
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
-#include "engine.h"
+#include "cli.h"
 #include "eval.h"
 #include "fen.h"
+#include "files.h"
 
 int main(void) {
-    engine_init();
+    cli_init();
     Board *b = malloc(sizeof *b);
     if (!b)
         return fputs("hansu-eval: out of memory\n", stderr), 1;
     char line[FEN_MAX_INPUT + 2];
     int lineno = 0;
-    while (fgets(line, sizeof line, stdin)) {
+    long len;
+    while ((len = files_read_line(stdin, line, sizeof line)) >= 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = 0;
+        ErrorInfo err;
+        // A line longer than any FEN is refused whole: its pieces are not FENs of their own.
+        if ((size_t)len >= sizeof line) {
+            fprintf(stderr, "hansu-eval: line %d: %ld bytes, longer than a FEN can be (%d)\n",
+                    lineno, len, FEN_MAX_INPUT);
+            free(b);
+            return 1;
+        }
         if (!*line)
             continue;
-        ErrorInfo err;
         if (fen_parse(b, line, &err) != STATUS_OK) {
             fprintf(stderr, "hansu-eval: line %d: %s\n", lineno, err.msg);
             free(b);
@@ -32,5 +42,11 @@ int main(void) {
         printf("%d\n", (int)eval_evaluate(b));
     }
     free(b);
+    // A write that failed (a full disk, a file size limit) is an error, not a short answer.
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "hansu-eval: standard output: %s\n", strerror(errno ? errno : EIO));
+        return 1;
+    }
     return 0;
 }

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "dataset.h"
-#include "engine.h"
 #include "h5store.h"
 #include "janggi/eval_layout.h"
 #include "optimizer.h"
@@ -117,7 +117,7 @@ static Status run(char *path, int repeats, ErrorInfo *err) {
 }
 
 int main(int argc, char **argv) {
-    engine_init();
+    cli_init();
     ErrorInfo err = {{0}};
     Status st;
     if (argc >= 4 && !strcmp(argv[1], "make"))

@@ -13,7 +13,6 @@
 #include "cli.h"
 #include "cluster.h"
 #include "dataset.h"
-#include "engine.h"
 #include "eval.h"
 #include "eval_header.h"
 #include "flags.h"
@@ -629,7 +628,7 @@ static Status write_json(const Run *r, ErrorInfo *err) {
 static int run_main(int argc, char **argv);
 
 int main(int argc, char **argv) {
-    cli_ignore_sigxfsz();
+    cli_init();
     ErrorInfo err;
     if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-tune: %s\n", err.msg);
@@ -682,7 +681,6 @@ static int run_main(int argc, char **argv) {
     bool lead = self.index == 1;
     if (!lead && !freopen("/dev/null", "w", stdout)) // rank 0 speaks for all
         return free(r), free(inputs), fputs("hansu-tune: cannot silence stdout\n", stderr), 1;
-    engine_init();
     r->start_ms = timeman_now_ms();
     trace_store_init(&r->train, r->o.spec->param_count, r->o.spec->phase_max);
     trace_store_init(&r->valid, r->o.spec->param_count, r->o.spec->phase_max);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "files.h"
+
 Status weights_read_header(const char *path, int nparams, EvalWeight *out, ErrorInfo *err) {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -14,8 +16,17 @@ Status weights_read_header(const char *path, int nparams, EvalWeight *out, Error
     int n = 0, lineno = 0;
     bool in_table = false;
     Status st = STATUS_OK;
-    while (st == STATUS_OK && fgets(line, sizeof line, f)) {
+    long len;
+    while (st == STATUS_OK && (len = files_read_line(f, line, sizeof line)) >= 0) {
         lineno++;
+        // A line is read whole: a piece of a long one is never read as a line of its own. A
+        // comment line is skipped whatever its length; any other line too long is refused.
+        if ((size_t)len >= sizeof line) {
+            if (strncmp(line + strspn(line, " \t"), "//", 2) != 0)
+                st = error_set(err, STATUS_FORMAT, "%s:%d: a line of %ld bytes, longer than %zu",
+                               path, lineno, len, sizeof line - 1);
+            continue;
+        }
         if (!in_table) {
             in_table = strstr(line, "EVAL_WEIGHTS_DATA[") != NULL;
             continue;

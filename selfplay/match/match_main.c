@@ -11,7 +11,6 @@
 
 #include "cli.h"
 #include "cluster.h"
-#include "engine.h"
 #include "flags.h"
 #include "match.h"
 #include "variant.h"
@@ -355,7 +354,6 @@ static int run(int argc, char **argv, ClusterPart self) {
             usage(stdout);
         return 0;
     }
-    engine_init();
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     cli.cfg.stop = &stop_requested;
@@ -377,7 +375,7 @@ static int run(int argc, char **argv, ClusterPart self) {
 }
 
 int main(int argc, char **argv) {
-    cli_ignore_sigxfsz();
+    cli_init();
     ErrorInfo err;
     if (cluster_init(&argc, &argv, &err) != STATUS_OK) {
         fprintf(stderr, "hansu-match: %s\n", err.msg);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "pgn.h"
 #include "variant.h"
 
@@ -109,26 +110,35 @@ Status match_output_check_folder(const char *flag, const char *path, ErrorInfo *
     return STATUS_OK;
 }
 
-// A file can be written at path (flag names it in the message): not a folder, and opened for
-// appending when it exists, or created (and removed again) in its folder when it does not.
+// A file can be written at path (flag names it in the message): not a folder or socket, opened
+// for appending when it exists, or created (and removed again) in its folder when it does not; a
+// link is followed (files_output_target), a device or FIFO need only be writable (opening a
+// FIFO would wait for its reader).
 static Status check_writable(const char *flag, const char *path, ErrorInfo *err) {
     Status st = match_output_check_folder(flag, path, err);
     if (st != STATUS_OK)
         return st;
+    char target[FILES_PATH_MAX];
+    bool in_place;
+    ErrorInfo te;
+    if (files_output_target(path, target, &in_place, &te) != STATUS_OK)
+        return error_set(err, STATUS_IO, "%s %s", flag, te.msg);
+    if (in_place)
+        return access(target, W_OK) == 0
+                   ? STATUS_OK
+                   : error_set(err, STATUS_IO, "%s %s: %s", flag, path, strerror(errno));
     struct stat sb;
-    bool exists = stat(path, &sb) == 0;
+    bool exists = stat(target, &sb) == 0;
     if (!exists && errno != ENOENT)
         return error_set(err, STATUS_IO, "%s %s: %s", flag, path, strerror(errno));
-    if (exists && S_ISDIR(sb.st_mode))
-        return error_set(err, STATUS_IO, "%s %s: a folder, not a file", flag, path);
-    int fd = exists ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-                    : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = exists ? open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
+                    : open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return error_set(err, STATUS_IO, "%s %s: cannot be written (%s)", flag, path,
                          strerror(errno));
     close(fd);
     if (!exists)
-        unlink(path);
+        unlink(target);
     return STATUS_OK;
 }
 

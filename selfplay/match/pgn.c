@@ -2,6 +2,7 @@
 // PGN writer for games of a variant (the Variant tag names it) with moves in UCI form.
 #include "pgn.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -99,7 +100,12 @@ Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
         put_tag(f, g->tags[i].name, g->tags[i].value);
     fputc('\n', f);
     write_moves(f, g, result);
-    if (fflush(f) != 0 || ferror(f))
-        return error_set(err, STATUS_IO, "PGN: write failed");
+    errno = 0;
+    if (fflush(f) != 0 || ferror(f)) {
+        int cause = errno ? errno : EIO;
+        error_set(err, STATUS_IO, "PGN: write failed (%s)", strerror(cause));
+        errno = cause; // for a caller that names the file
+        return STATUS_IO;
+    }
     return STATUS_OK;
 }

@@ -39,5 +39,6 @@ typedef struct PgnGame {
 } PgnGame;
 
 /// Appends one game to f. Termination is the rules page's reason name ("checkmate",
-/// "bikjang", "time", "illegal-move", "crash", ...). STATUS_IO when the write fails.
+/// "bikjang", "time", "illegal-move", "crash", ...). STATUS_IO when the write fails ("PGN:
+/// write failed (cause)"), errno left as its cause.
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err);

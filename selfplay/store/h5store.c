@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "durable.h"
+#include "files.h"
 #include "rules.h"
 #include "variant.h"
 
@@ -546,21 +547,35 @@ void h5writer_abort(H5Writer *w) {
     unlink(w->path);
 }
 
+Status h5store_output_target(const char *path, char *target, ErrorInfo *err) {
+    bool in_place;
+    Status st = files_output_target(path, target, &in_place, err);
+    if (st == STATUS_OK && in_place)
+        st = error_set(err, STATUS_IO,
+                       "%s: not a regular file (a device or FIFO), which a store "
+                       "file cannot be written into",
+                       path);
+    return st;
+}
+
 Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
                      ErrorInfo *err) {
     if (meta->variant[0] && !variant_find(meta->variant))
         return error_set(err, STATUS_RANGE, "%s: variant '%.15s' is not a known variant", path,
                          meta->variant);
     h5store_quiet();
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char target[FILES_PATH_MAX], tmp[FILES_PATH_MAX + 8];
+    Status st = h5store_output_target(path, target, err);
+    if (st != STATUS_OK)
+        return st;
+    snprintf(tmp, sizeof tmp, "%s.tmp", target);
     errno = 0;
     H5Writer w = {.file = -1, .in_memory = true};
-    Status st = h5writer_open(&w, tmp, meta, data->games.count, data->positions.count, err);
+    st = h5writer_open(&w, tmp, meta, data->games.count, data->positions.count, err);
     if (st == STATUS_OK)
         st = h5writer_put(&w, data, 0, 0, err);
     if (st == STATUS_OK)
-        st = h5writer_finish(&w, path, err);
+        st = h5writer_finish(&w, target, err);
     if (st != STATUS_OK)
         h5writer_abort(&w);
     return st;

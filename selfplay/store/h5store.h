@@ -54,12 +54,18 @@ typedef struct StoreMeta {
 } StoreMeta;
 
 /// Writes meta and data to path as one complete file: built in memory, its digest header
-/// filled in, written to "<path>.tmp", fsync'ed, renamed over path, and the folder fsync'ed,
+/// filled in, written to "<target>.tmp", fsync'ed, renamed over the target
+/// (h5store_output_target: a link is followed, a device or FIFO refused), and the folder fsync'ed,
 /// so path always holds either the old or the new complete file, each with its own digest. On error
 /// (full disk, unwritable folder) the temporary file is removed, path is untouched and err names
 /// the file and the cause. STATUS_IO on failure.
 Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
                      ErrorInfo *err);
+
+/// Where a store file named path is written (files_output_target, into target of
+/// FILES_PATH_MAX bytes): a link's target, never the link; STATUS_IO naming path when it is a
+/// device, FIFO, socket or folder, which a whole HDF5 file cannot replace or be written into.
+Status h5store_output_target(const char *path, char *target, ErrorInfo *err);
 
 /// Reads a whole file written by h5store_write (meta may be NULL). The file is read into
 /// memory and its digest header checked (h5store_check_digest) before libhdf5 parses those

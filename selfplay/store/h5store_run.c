@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "files.h"
 #include "h5store_internal.h"
 
 void h5store_shard_path(const char *dir, int64_t k, char *out, size_t out_len) {
@@ -276,8 +277,10 @@ Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *
     st = merge_scan(inputs, n, &meta, &games, &positions, err);
     if (st != STATUS_OK)
         return st;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    char target[FILES_PATH_MAX], tmp[FILES_PATH_MAX + 8];
+    if ((st = h5store_output_target(out, target, err)) != STATUS_OK)
+        return st;
+    snprintf(tmp, sizeof tmp, "%s.tmp", target);
     errno = 0;
     H5Writer w = {.file = -1, .path = tmp};
     ShardData d;
@@ -300,7 +303,7 @@ Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *
         poff += d.positions.count;
     }
     if (st == STATUS_OK)
-        st = h5writer_finish(&w, out, err);
+        st = h5writer_finish(&w, target, err);
     if (st != STATUS_OK)
         h5writer_abort(&w);
     shard_data_free(&d);

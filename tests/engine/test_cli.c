@@ -97,7 +97,7 @@ static void test_write_atomic(void **state) {
     char bad[160];
     snprintf(bad, sizeof bad, "%s/missing/r.json", dir);
     assert_int_equal(cli_write_atomic(bad, "{}", 2, &err), STATUS_IO);
-    assert_non_null(strstr(err.msg, "missing/r.json.tmp: No such file or directory"));
+    assert_non_null(strstr(err.msg, "missing/r.json: No such file or directory"));
     unlink(path);
     rmdir(dir);
 }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "fen.h"
 #include "openings.h"
 #include "variant.h"
 
@@ -122,6 +123,30 @@ static void test_bom_comments_case(void **state) {
     openings_free(&o);
 }
 
+// A line is read whole (issue 39 §2): a comment longer than the reader's line buffer is skipped
+// whole, even when it ends in a FEN (read in pieces, that FEN was played as an opening); a line
+// that is not a comment and too long for a FEN is refused naming its own line.
+static void test_long_lines(void **state) {
+    (void)state;
+    Openings o;
+    ErrorInfo err;
+    char pad[301], text[1024];
+    memset(pad, 'x', 300);
+    pad[300] = '\0';
+    // The old FEN starts right where a reader of FEN_MAX_INPUT + 7 bytes a line cut it.
+    snprintf(text, sizeof text, "# %.*s3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1\n%s\n",
+             FEN_MAX_INPUT + 5, pad, VARIANT_JANGGI.start_fen);
+    assert_int_equal(load(text, &VARIANT_JANGGI, &o, &err), STATUS_OK);
+    assert_int_equal(o.count, 1);
+    assert_string_equal(o.fen[0], VARIANT_JANGGI.start_fen);
+    assert_int_equal(o.line[0], 2);
+    openings_free(&o);
+    snprintf(text, sizeof text, "# %s\n%s\n%s\n", pad, VARIANT_JANGGI.start_fen, pad);
+    assert_int_equal(load(text, &VARIANT_JANGGI, &o, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, ":3: a line of 300 bytes, longer than a FEN can be"));
+    assert_int_equal(o.count, 0);
+}
+
 // Each variant's compiled-in suite reads as its file data/openings-<name>.fen does, FEN for FEN
 // and line for line (the build embeds the file as it is at configure time).
 static void test_builtin_equals_file(void **state) {
@@ -178,7 +203,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_in_order),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_bom_comments_case),  cmocka_unit_test(test_builtin_equals_file),
-        cmocka_unit_test(test_not_a_regular_file),
+        cmocka_unit_test(test_not_a_regular_file), cmocka_unit_test(test_long_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "engine.h"
 #include "flags.h"
 #include "nnue.h"
 #include "nnue_data.h"
@@ -335,6 +334,7 @@ static Status finish(const Options *o, NnueData *d, NnueTrainer *t, bool fitted,
 }
 
 int main(int argc, char **argv) {
+    cli_init();
     Options o = {.filter = nnue_filter_default(),
                  .train = nnue_train_config_default(),
                  .quant_bound = 64,
@@ -344,7 +344,6 @@ int main(int argc, char **argv) {
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return free(o.inputs), rc > 0 ? 0 : 2;
-    engine_init();
     double t0 = omp_get_wtime();
     o.filter.seed = o.train.seed;
     ErrorInfo err = {{0}};

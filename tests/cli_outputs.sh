@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every front end's output files (issue 39 §1, §4).
+# - Past a file size limit (ulimit -f) each built front end says "File too large" and exits 1,
+#   not killed by SIGXFSZ (rc 153), and leaves no *.tmp; every main() starts with cli_init() and
+#   every front end built from engine/, selfplay/ and tuner/ has its case here.
+# - An output named by a link writes the link's target, in another folder, and keeps the link;
+#   one naming a device is written into and stays a device (private nodes made by mknod, root
+#   only): a full device's error is reported by name.
+# Usage: cli_outputs.sh SOURCE_DIR WORKDIR NAME=BINARY...
+set -uo pipefail
+SRC=$1
+WORK=$2
+shift 2
+declare -A BIN
+for nb in "$@"; do BIN[${nb%%=*}]=${nb#*=}; done
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
+cd "$WORK" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+CASES="hansu hansu-selfplay hansu-match hansu-tune hansu-tune-bench hansu-eval hansu-nnue"
+
+# Every front end has a case, and every main() makes the one start-up call.
+for name in $(grep -ho 'add_executable([a-z-]*' "$SRC"/engine/CMakeLists.txt \
+              "$SRC"/selfplay/CMakeLists.txt "$SRC"/selfplay/match/CMakeLists.txt \
+              "$SRC"/tuner/CMakeLists.txt "$SRC"/tuner/nnue/CMakeLists.txt | cut -d'(' -f2); do
+    [[ " $CASES " == *" $name "* ]] || fail "front end $name has no case in cli_outputs.sh"
+    [ -n "${BIN[$name]:-}" ] || fail "front end $name not given to cli_outputs.sh"
+done
+for f in $(grep -rl --include='*.c' '^int main(' "$SRC"/engine "$SRC"/selfplay "$SRC"/tuner); do
+    grep -A1 '^int main(' "$f" | grep -q '^    cli_init();' || fail "$f: main() does not start with cli_init()"
+done
+
+"${BIN[hansu-selfplay]}" --games 16 --nodes 20 --threads 1 --hash 1 --no-bench --progress 1000 \
+    --out run >/dev/null || fail "self-play of the fixture"
+
+# limited NAME BLOCKS OUT COMMAND...: COMMAND under ulimit -f BLOCKS fails with rc 1 and
+# "File too large", and leaves no *.tmp (OUT: the file that must not be left either, or -).
+limited() {
+    local name=$1 blocks=$2 out=$3
+    shift 3
+    (ulimit -f "$blocks" && exec "$@") >"$name.stdout" 2>"$name.err"
+    local rc=$?
+    [ "$rc" = 1 ] || { cat "$name.err"; fail "$name under ulimit -f $blocks: rc $rc, want 1"; }
+    grep -q "File too large" "$name.err" || { cat "$name.err"; fail "$name: no 'File too large'"; }
+    [ -z "$(find . -name '*.tmp')" ] || fail "$name left $(find . -name '*.tmp')"
+    [ "$out" = - ] || [ ! -e "$out" ] || fail "$name wrote $out past the limit"
+}
+limited hansu 4 - "${BIN[hansu]}" print-weights
+limited hansu-selfplay 8 lim.plain "${BIN[hansu-selfplay]}" export --plain lim.plain run
+limited hansu-match 1 - "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" \
+    --engine "cmd=${BIN[hansu]}" --nodes 20 --games 2 --pgn lim.pgn
+limited hansu-tune 8 lim.h "${BIN[hansu-tune]}" run --threads 1 --epochs 1 --out lim.h
+limited hansu-tune-bench 8 lim.h5 "${BIN[hansu-tune-bench]}" make lim.h5 20
+seq 2000 | sed 's|.*|rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1|' \
+    >fens.txt
+limited hansu-eval 1 - sh -c "exec '${BIN[hansu-eval]}' <fens.txt"
+limited hansu-nnue 64 lim.nnue "${BIN[hansu-nnue]}" --out lim.nnue --epochs 1 --valid 0.3 run
+rm -f ./*.stdout ./*.err lim.*
+
+# Links: each output flag named by a link into another folder writes the link's target.
+mkdir -p links real
+link() { ln -s "../real/$1" "links/$1"; }
+OUTS="e.plain e.pgn s.json m.h5 t.h t.json t.csv n.nnue n.json n.csv n.ckpt x.json x.pgn"
+for f in $OUTS; do link "$f"; done
+echo old >real/m.h5 # merge --force replaces the target, not the link
+"${BIN[hansu-selfplay]}" export --plain links/e.plain --pgn links/e.pgn run >/dev/null 2>&1 ||
+    fail "export into links"
+"${BIN[hansu-selfplay]}" merge -o links/m.h5 --force run >/dev/null || fail "merge into a link"
+"${BIN[hansu-selfplay]}" --games 2 --nodes 20 --threads 1 --hash 1 --no-bench --progress 1000 \
+    --out run2 --json links/s.json >/dev/null 2>&1 || fail "self-play --json into a link"
+"${BIN[hansu-tune]}" run --threads 1 --epochs 1 --out links/t.h --json links/t.json \
+    --loss-csv links/t.csv >/dev/null 2>&1 || fail "hansu-tune into links"
+"${BIN[hansu-nnue]}" --out links/n.nnue --json links/n.json --csv links/n.csv \
+    --checkpoint links/n.ckpt --epochs 1 --valid 0.3 run >/dev/null 2>&1 || fail "hansu-nnue"
+"${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" --nodes 20 \
+    --games 2 --pgn links/x.pgn --json links/x.json >/dev/null 2>&1 || fail "hansu-match"
+for f in $OUTS; do
+    [ -L "links/$f" ] || fail "links/$f was replaced: no longer a link"
+    [ -s "real/$f" ] || fail "real/$f: the link's target got no output"
+done
+! echo old | cmp -s - real/m.h5 || fail "merge -o a link: its target not replaced"
+[ -z "$(find . -name '*.tmp')" ] || fail "left $(find . -name '*.tmp')"
+
+# Devices (root only): written into, never replaced; a full one's error names it.
+if mknod dev-null c 1 3 2>/dev/null && mknod dev-full c 1 7 2>/dev/null &&
+    echo probe >dev-null 2>/dev/null; then
+    device_case() { # WANT_RC DEVICE COMMAND...
+        local want=$1 dev=$2
+        shift 2
+        "$@" >dev.out 2>&1
+        local rc=$?
+        [ "$rc" = "$want" ] || { cat dev.out; fail "$* on $dev: rc $rc, want $want"; }
+        [ -c "$dev" ] || fail "$*: $dev is no longer a device"
+        [ "$want" = 0 ] || grep -q "$dev: No space left on device" dev.out ||
+            { cat dev.out; fail "$*: no 'No space left on device' naming $dev"; }
+    }
+    for dev in dev-null dev-full; do
+        want=$([ $dev = dev-null ] && echo 0 || echo 1)
+        device_case "$want" $dev "${BIN[hansu-selfplay]}" export --plain $dev run
+        device_case "$want" $dev "${BIN[hansu-selfplay]}" export --pgn $dev run
+        device_case "$want" $dev "${BIN[hansu-selfplay]}" --games 2 --nodes 20 --threads 1 \
+            --hash 1 --no-bench --progress 1000 --out run-$dev --json $dev
+        device_case "$want" $dev "${BIN[hansu-tune]}" run --threads 1 --epochs 1 --out t-$dev.h \
+            --json $dev
+        device_case "$want" $dev "${BIN[hansu-nnue]}" --out n-$dev.nnue --json $dev --epochs 1 \
+            --valid 0.3 run
+        device_case "$want" $dev "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" \
+            --engine "cmd=${BIN[hansu]}" --nodes 20 --games 2 --json $dev
+    done
+    "${BIN[hansu-selfplay]}" merge -o dev-null --force run >dev.out 2>&1 &&
+        fail "merge -o a device: not refused"
+    grep -q "dev-null: not a regular file" dev.out || { cat dev.out; fail "merge: no message"; }
+    [ -c dev-null ] || fail "merge -o dev-null replaced the device"
+    [ -z "$(find . -name '*.tmp')" ] || fail "left $(find . -name '*.tmp')"
+else
+    echo "devices: skipped (mknod needs root and a mount that allows devices)"
+fi
+echo "cli outputs: all checks passed"
