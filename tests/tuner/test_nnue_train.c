@@ -26,6 +26,7 @@
 #include "perft.h"
 #include "prng.h"
 #include "rules.h"
+#include "run_lock.h"
 #include "variant.h"
 
 static uint64_t rng_state = 0xabcdef;
@@ -386,6 +387,13 @@ static char *slurp(const char *path) {
     return text;
 }
 
+// The text of OUT.log.
+static char *slurp_log(const char *out) {
+    char path[512];
+    snprintf(path, sizeof path, "%s.log", out);
+    return slurp(path);
+}
+
 // Every field docs/json-outputs.md lists for hansu-nnue (the backticked names of the first
 // column of its table) is in the JSON, and every top-level key of the JSON is listed.
 static void check_json_documented(const char *json_path) {
@@ -541,6 +549,38 @@ static void test_end_to_end(void **state) {
     free(b);
 }
 
+// Issue 39: two hansu-nnue on one --out both wrote OUT.ckpt.tmp and one died minutes later.
+// The run takes OUT.lock first: while another process holds it (here this test), the run is
+// refused at start naming the holder's pid, before its (missing) input is read; released, the
+// same command goes on to the input.
+static void test_one_run_per_out(void **state) {
+    (void)state;
+    char out[256], lockfile[300], cmd[1024], want[64];
+    snprintf(out, sizeof out, "%s/test_nnue_train.%d.lock.nnue", HANSU_BINARY_DIR, (int)getpid());
+    snprintf(lockfile, sizeof lockfile, "%s.lock", out);
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' --out '%s' '%s/no/such/run' > '%s.log' 2>&1",
+             HANSU_BINARY_DIR, out, HANSU_BINARY_DIR, out);
+    RunLock *lock;
+    ErrorInfo err;
+    assert_int_equal(run_lock_take(lockfile, &lock, &err), STATUS_OK);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    char *log = slurp_log(out);
+    snprintf(want, sizeof want, "locked by another writer, pid %d", (int)getpid());
+    if (!strstr(log, want) || strstr(log, "no/such/run"))
+        fail_msg("a second run on --out: %s", log);
+    free(log);
+    run_lock_release(lock);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    log = slurp_log(out);
+    if (strstr(log, "locked") || !strstr(log, "no/such/run"))
+        fail_msg("the lock released: %s", log);
+    free(log);
+    assert_int_equal(access(lockfile, F_OK), -1); // the run removes its lock file
+    snprintf(cmd, sizeof cmd, "%s.log", out);
+    remove(cmd);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -553,6 +593,7 @@ int main(void) {
         cmocka_unit_test(test_weights_clipped),
         cmocka_unit_test(test_resume_equals_unbroken),
         cmocka_unit_test(test_end_to_end),
+        cmocka_unit_test(test_one_run_per_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

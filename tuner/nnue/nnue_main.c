@@ -16,6 +16,7 @@
 #include "nnue.h"
 #include "nnue_data.h"
 #include "nnue_train.h"
+#include "run_lock.h"
 #include "sha256.h"
 #include "variant.h"
 
@@ -36,7 +37,8 @@ typedef struct Options {
 #define OPT(field) FLAG_DEST(Options, field)
 // The flags, read by engine/flags.c like every tool's (defaults in brackets).
 static const Flag FLAGS[] = {
-    {"--out", FLAG_PATH, OPT(out), .meta = "FILE.nnue", .help = "the net to write (required)"},
+    {"--out", FLAG_PATH, OPT(out), .meta = "FILE.nnue",
+     .help = "the net to write (required); one run per FILE:\na second is refused (FILE.lock)"},
     {"--variant", FLAG_STRING, OPT(filter.variant), .meta = "V",
      .help = "janggi or xiangqi [janggi]"},
     {"--epochs", FLAG_INT, OPT(train.epochs), .lo = 1, .hi = 100000, .meta = "N",
@@ -137,6 +139,15 @@ static Status check_outputs(const Options *o, ErrorInfo *err) {
             return st;
     }
     return STATUS_OK;
+}
+
+// Takes the writer lock of --out, the file "OUT.lock" (run_lock.h): two runs on one --out would
+// write the same checkpoint and net.
+static Status lock_out(const Options *o, RunLock **lock, ErrorInfo *err) {
+    char path[1100];
+    if (snprintf(path, sizeof path, "%s.lock", o->out) >= (int)sizeof path)
+        return error_set(err, STATUS_RANGE, "%s: path too long for its lock file", o->out);
+    return run_lock_take(path, lock, err);
 }
 
 // Provenance of the net: what it was trained on and how (the .nnue header's JSON).
@@ -351,6 +362,10 @@ int main(int argc, char **argv) {
     NnueData d;
     NnueTrainer t = {0};
     Status s = check_outputs(&o, &err);
+    // One run per --out, taken before anything is read: a second is refused naming the first.
+    RunLock *lock = NULL;
+    if (s == STATUS_OK)
+        s = lock_out(&o, &lock, &err);
     // --init's net is read and checked before the data (and named in the checkpoint's settings).
     NnueNet *init = NULL;
     if (s == STATUS_OK && o.init)
@@ -383,6 +398,7 @@ int main(int argc, char **argv) {
     nnue_trainer_free(&t);
     nnue_data_free(&d);
     free(o.inputs);
+    run_lock_release(lock); // after the last write
     if (s != STATUS_OK) {
         fprintf(stderr, "hansu-nnue: %s error: %s\n", status_name(s), err.msg);
         return 1;
