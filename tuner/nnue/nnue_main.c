@@ -81,7 +81,8 @@ static const Flag FLAGS[] = {
     {"--csv", FLAG_PATH, OPT(csv), .meta = "FILE", .help = "loss per epoch [OUT.csv]"},
     {"--checkpoint", FLAG_PATH, OPT(checkpoint), .meta = "FILE",
      .help = "state after each epoch [OUT.ckpt]"},
-    {"--resume", FLAG_BOOL, OPT(resume), .help = "continue from the checkpoint"},
+    {"--resume", FLAG_BOOL, OPT(resume),
+     .help = "continue from the checkpoint (of the same settings,\nfilters and inputs)"},
     {"--init", FLAG_PATH, OPT(init), .meta = "NET",
      .help = "first weights from this .nnue of the variant [random]"},
     {"--json", FLAG_PATH, OPT(json), .meta = "FILE",
@@ -291,7 +292,7 @@ static Status load_init(Options *o, NnueNet **out, ErrorInfo *err) {
 static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *err) {
     Status s = STATUS_OK;
     if (o->resume) {
-        s = nnue_checkpoint_load(t, o->checkpoint, err);
+        s = nnue_checkpoint_load(t, d, o->checkpoint, err);
         if (s == STATUS_OK)
             printf("resumed from %s after epoch %d\n", o->checkpoint, t->epoch);
     }
@@ -305,7 +306,7 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
                t->epoch, t->cfg.epochs, ep->train_loss, ep->valid_loss, ep->pos_per_s,
                t->cfg.threads, t->cfg.threads > 1 ? "s" : "", ep->pos_per_cpu_s);
         fflush(stdout);
-        s = nnue_checkpoint_save(t, o->checkpoint, err);
+        s = nnue_checkpoint_save(t, d, o->checkpoint, err);
         if (s == STATUS_OK)
             s = write_csv(o, t, err);
     }
@@ -358,6 +359,7 @@ int main(int argc, char **argv) {
     engine_init();
     double t0 = omp_get_wtime();
     o.filter.seed = o.train.seed;
+    o.train.filter = &o.filter; // the checkpoint records the filters
     ErrorInfo err = {{0}};
     NnueData d;
     NnueTrainer t = {0};
