@@ -589,8 +589,37 @@ static void test_end_to_end(void **state) {
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' %s --init '%s/net0.nnue' --out '%s/init.nnue' --json "
              "'%s/init.json' '%s/run' > /dev/null && grep -q '\"init\": \"' '%s/init.json' && "
-             "grep -q '\"init\": null' '%s/net0.json' && ! cmp -s '%s/init.nnue' '%s/net0.nnue'",
-             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir);
+             "grep -q '\"init\": null' '%s/net0.json' && ! cmp -s '%s/init.nnue' '%s/net0.nnue' "
+             "&& grep -q '\"quant_equals_init\": false' '%s/init.json'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    // Issue 39: a fine-tune whose updates rounding erases writes its --init net again, silently.
+    // With --lr 0 nothing is learnt: the run says so, and the JSON's quant_equals_init.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --init '%s/net0.nnue' --lr 0 --lr-min 0 --out "
+             "'%s/same.nnue' --json '%s/same.json' '%s/run' > '%s/same.log' && "
+             "grep -q '\"quant_equals_init\": true' '%s/same.json' && "
+             "grep -q '^quantised: 0 of [0-9]* weights differ from --init' '%s/same.log' && "
+             "grep -q 'note: rounding erased what this run learnt' '%s/same.log' && "
+             "grep -q '\"quant_equals_init\": false' '%s/net0.json'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    // Issue 39: a net that fails --quant-bound is a rejected candidate, not an error: exit 3,
+    // no net, and the JSON written with written false and the reason (scripts/train reads them);
+    // a written net's JSON says written true.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --quant-bound 0 --out '%s/qb.nnue' --json "
+             "'%s/qb.json' '%s/run' > /dev/null 2> '%s/qb.err'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 3);
+    snprintf(cmd, sizeof cmd,
+             "test ! -e '%s/qb.nnue' && grep -q 'bound 0.0, --quant-bound): .*qb.nnue not written' "
+             "'%s/qb.err' && grep -q '\"written\": false' '%s/qb.json' && "
+             "grep -q '\"reason\": \"the quantised net differs from the float net by .*--quant-"
+             "bound' '%s/qb.json' && grep -q '\"out_sha256\": null' '%s/qb.json' && "
+             "grep -q '\"written\": true' '%s/net0.json' && grep -q '\"reason\": null' "
+             "'%s/net0.json'",
+             dir, dir, dir, dir, dir, dir, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' --variant xiangqi --init '%s/net0.nnue' --out '%s/x.nnue' "

@@ -137,6 +137,11 @@ Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, Erro
 Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const char *provenance,
                      NnueNet *out, ErrorInfo *err);
 
+/// Integer weights (feature rows and bias, output weights) that differ between a and b, of
+/// NNUE_INPUTS * NNUE_L1 + 3 * NNUE_L1; *out_bias_changed says whether the output bias does.
+/// 0 after a fine-tune from b means rounding erased what it learnt (issue 39).
+size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed);
+
 /// Float and quantised evaluations compared on positions (the engine's own refresh and
 /// evaluate on the decoded board): max and mean absolute difference in centipawns.
 typedef struct QuantCheck {
