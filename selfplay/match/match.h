@@ -77,7 +77,8 @@ typedef struct MatchTally {
     long wins_by[2][REASON_NB]; // games won by engine i, by end reason
     long draws;                 // drawn games (xiangqi; adjudication at GAME_PLY_CAP)
     long draws_by[REASON_NB];   // drawn games by end reason
-    long cho_wins;              // games won by the side that moved first
+    long cho_wins;              // games won by Cho (Red in xiangqi), whoever moved first
+    long first_mover_wins;      // games won by the side to move in the game's start position
     long penta[PENTA_NB];       // engine 0's game pairs
     long restarts[2];           // engine restarts after faults
     double llr;

@@ -88,6 +88,7 @@ Status match_json_write(const char *path, const MatchConfig *c, const MatchTally
     cli_json_string(f, c->variant ? c->variant->name : "janggi");
     fprintf(f, ",\n  \"wins\": [%ld, %ld],\n  \"draws\": %ld,\n  \"cho_wins\": %ld", t->wins[0],
             t->wins[1], t->draws, t->cho_wins);
+    fprintf(f, ",\n  \"first_mover_wins\": %ld", t->first_mover_wins);
     field(f, "score", e.score);
     field(f, "elo", e.elo);
     field(f, "elo_error", e.elo_error);

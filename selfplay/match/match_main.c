@@ -295,19 +295,22 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
     char openings[4200];
     match_openings_source(c, openings, sizeof openings);
     printf("Openings: %s, %d random plies\n", openings, c->random_plies);
+    // Cho's wins and the first mover's are told apart: Han moves first in many suite lines.
+    const char *cho = variant_or_default(c->variant)->side_names[0];
     if (t->draws) {
-        printf("Score %ld - %ld - %ld (wins - draws - losses, %.1f %%); the side moving first "
-               "won %ld\n",
-               t->wins[0], t->draws, t->wins[1], score_percent(t), t->cho_wins);
+        printf("Score %ld - %ld - %ld (wins - draws - losses, %.1f %%); %s won %ld, the side that "
+               "moved first in the start position %ld\n",
+               t->wins[0], t->draws, t->wins[1], score_percent(t), cho, t->cho_wins,
+               t->first_mover_wins);
         printf("Draws by reason:");
         for (int r = 1; r < REASON_NB; r++)
             if (t->draws_by[r])
                 printf(" %s %ld", rules_reason_name(r), t->draws_by[r]);
         printf("\n");
     } else
-        printf("Score %ld - %ld (%.1f %%); the side moving first (%s) won %ld\n", t->wins[0],
-               t->wins[1], score_percent(t), variant_or_default(c->variant)->side_names[0],
-               t->cho_wins);
+        printf("Score %ld - %ld (%.1f %%); %s won %ld, the side that moved first in the start "
+               "position %ld\n",
+               t->wins[0], t->wins[1], score_percent(t), cho, t->cho_wins, t->first_mover_wins);
     for (int e = 0; e < 2; e++) {
         printf("%s wins by reason:", c->engine[e].name);
         for (int r = 1; r < REASON_NB; r++)

@@ -5,11 +5,22 @@
 
 #include <stdatomic.h>
 
+#include "board.h"
 #include "stats.h"
+
+// The side to move in pair k's start position (its opening and random plies): the side that
+// moved first in both games of the pair. Han moves first in many suite lines.
+static Side pair_first_side(const Match *m, int k) {
+    Board b; // 28 KB on the stack: the tally runs on a worker's or the main thread
+    char fen[FEN_BUFFER];
+    match_setup_pair_fen(m, k, &b, fen);
+    return b.side;
+}
 
 // Adds a finished pair to the tally (game 0: engine 0 is Cho; game 1: engine 1 is Cho).
 void match_tally_pair(Match *m, int k, const GameRecord g[2]) {
     MatchTally *t = &m->tally;
+    const Side first = pair_first_side(m, k);
     m->done[k] = true;
     t->pairs_done++;
     int half = 0; // engine 0's half points of the pair: a win 2, a draw 1
@@ -23,7 +34,9 @@ void match_tally_pair(Match *m, int k, const GameRecord g[2]) {
         }
         t->wins[g[i].winner]++;
         t->wins_by[g[i].winner][g[i].reason]++;
-        t->cho_wins += g[i].winner == i; // the Cho engine of game i is engine i
+        const Side won = g[i].winner == i ? CHO : HAN; // the Cho engine of game i is engine i
+        t->cho_wins += won == CHO;
+        t->first_mover_wins += won == first;
         half += g[i].winner == 0 ? 2 : 0;
     }
     t->penta[half]++;

@@ -86,6 +86,50 @@ def test_match_resume():
           j["pentanomial"] and "sprt" not in rec, f"scripts/train record {rec}")
 
 
+def pgn_games(path):
+    """Each game's tags of a PGN as a dict."""
+    games, tags = [], {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("["):
+                name, value = line[1:].split(" ", 1)
+                tags[name] = value.strip().rstrip("]").strip('"')
+            elif tags and line.strip() and not line.startswith("["):
+                games.append(tags)
+                tags = {}
+    return games
+
+
+def test_match_first_mover():
+    """Issue 39: "the side moving first (Cho) won N" counted Cho's wins, but Han moves first in
+    many suite lines. Cho's wins and the wins of the side to move in each game's start position
+    are counted apart, as the PGN's tags (White is Cho, FEN's side field) say."""
+    fens = [line.split(" #")[0].strip() for line in
+            open(os.path.join(REPO, "data", "openings-janggi.fen"))
+            if line.strip() and not line.startswith("#")]
+    cho_first = next(f for f in fens if f.split()[1] == "w")
+    han_first = next(f for f in fens if f.split()[1] == "b")
+    openings = os.path.join(WORK, "first.fen")
+    with open(openings, "w") as f:
+        f.write(f"# variant: janggi\n{cho_first}\n{han_first}\n")
+    pgn, out = os.path.join(WORK, "first.pgn"), os.path.join(WORK, "first.json")
+    r = run([MATCH] + engines("good") + ["--nodes", "1", "--games", "8", "--openings", openings,
+                                        "--pgn", pgn, "--json", out])
+    check(r.returncode == 0, f"first-mover match ran: {r.stderr}")
+    games = pgn_games(pgn)
+    check(len(games) == 8, f"8 games in the PGN, not {len(games)}")
+    cho = sum(g["Result"] == "1-0" for g in games)
+    first = sum(g["Result"] == ("1-0" if g["FEN"].split()[1] == "w" else "0-1") for g in games)
+    check(sum(g["FEN"].split()[1] == "b" for g in games) == 4, "half the games start Han first")
+    check(cho != first, f"games where Cho's wins ({cho}) and the first mover's differ")
+    j = load(out)
+    check(j.get("cho_wins") == cho, f"cho_wins {j.get('cho_wins')}, the PGN says {cho}")
+    check(j.get("first_mover_wins") == first,
+          f"first_mover_wins {j.get('first_mover_wins')}, the PGN says {first}")
+    want = f"Cho won {cho}, the side that moved first in the start position {first}"
+    check(want in r.stdout, f"the summary says '{want}': {r.stdout[-400:]}")
+
+
 def test_selfplay():
     run_dir, out = os.path.join(WORK, "sp"), os.path.join(WORK, "sp.json")
     base = [SELFPLAY, "--nodes", "30", "--threads", "2", "--hash", "1", "--no-bench",
@@ -150,6 +194,7 @@ def main():
     os.makedirs(WORK)
     test_match()
     test_match_resume()
+    test_match_first_mover()
     test_selfplay()
     if TUNE:
         test_tune()

@@ -27,7 +27,7 @@ totals() {
   $PY -c 'import json, sys
 j = json.load(open(sys.argv[1]))
 print({k: j[k] for k in ("games", "pairs_done", "pairs_total", "finished", "wins", "draws",
-      "cho_wins", "pentanomial", "reasons", "faults", "sprt")})' "$1"
+      "cho_wins", "first_mover_wins", "pentanomial", "reasons", "faults", "sprt")})' "$1"
 }
 # The PGN's games as a sorted list (one text per game).
 games() {

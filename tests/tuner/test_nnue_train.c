@@ -26,6 +26,7 @@
 #include "perft.h"
 #include "prng.h"
 #include "rules.h"
+#include "run_lock.h"
 #include "variant.h"
 
 static uint64_t rng_state = 0xabcdef;
@@ -357,8 +358,8 @@ static void test_resume_equals_unbroken(void **state) {
     assert_int_equal(nnue_trainer_init(&again, &c, &err), STATUS_OK);
     train_epochs(&whole, pos, N, 3);
     train_epochs(&part, pos, N, 2);
-    assert_int_equal(nnue_checkpoint_save(&part, path, &err), STATUS_OK);
-    assert_int_equal(nnue_checkpoint_load(&again, path, &err), STATUS_OK);
+    assert_int_equal(nnue_checkpoint_save(&part, NULL, path, &err), STATUS_OK);
+    assert_int_equal(nnue_checkpoint_load(&again, NULL, path, &err), STATUS_OK);
     assert_int_equal(again.epoch, 2);
     train_epochs(&again, pos, N, 1);
     assert_memory_equal(whole.net.p, again.net.p, whole.net.n * sizeof(float));
@@ -366,7 +367,7 @@ static void test_resume_equals_unbroken(void **state) {
     NnueTrainer other;
     c.lr = 0.02;
     assert_int_equal(nnue_trainer_init(&other, &c, &err), STATUS_OK);
-    assert_int_equal(nnue_checkpoint_load(&other, path, &err), STATUS_FORMAT);
+    assert_int_equal(nnue_checkpoint_load(&other, NULL, path, &err), STATUS_FORMAT);
     assert_non_null(strstr(err.msg, "lr=0.01"));
     nnue_trainer_free(&other);
     remove(path);
@@ -374,6 +375,108 @@ static void test_resume_equals_unbroken(void **state) {
     nnue_trainer_free(&part);
     nnue_trainer_free(&again);
     free(pos);
+}
+
+// Loads the checkpoint at path into a fresh trainer of config c with inputs d: its status, the
+// message in err.
+static Status load_with(const NnueTrainConfig *c, const NnueData *d, const char *path,
+                        ErrorInfo *err) {
+    NnueTrainer t;
+    assert_int_equal(nnue_trainer_init(&t, c, err), STATUS_OK);
+    Status s = nnue_checkpoint_load(&t, d, path, err);
+    nnue_trainer_free(&t);
+    return s;
+}
+
+static void expect_refused(Status s, const ErrorInfo *err, const char *what) {
+    assert_int_equal(s, STATUS_FORMAT);
+    if (!strstr(err->msg, what))
+        fail_msg("expected \"%s\" in: %s", what, err->msg);
+}
+
+// Issue 39: a checkpoint held the optimiser's settings but neither the data filters nor the
+// inputs, so a run killed after epoch 4 and resumed with --no-mirror or other shards continued
+// the old weights on other data. The checkpoint records both; a resume with any filter, any
+// file's digest, the number of files or the position counts different is refused naming it. A
+// file whose path alone differs (a moved folder, the same bytes) is the same input. A
+// checkpoint of the version before (no filters, no inputs) is refused as an older trainer's.
+static void test_resume_other_data(void **state) {
+    (void)state;
+    char path[256], *files[2] = {"a/run/shard-000000.h5", "a/run/shard-000001.h5"};
+    char *moved[2] = {"b/run/shard-000000.h5", "b/run/shard-000001.h5"};
+    char sha[2][65];
+    memset(sha, 0, sizeof sha);
+    memset(sha[0], '1', 64), memset(sha[1], '2', 64);
+    snprintf(path, sizeof path, "%s/test_nnue_train.%d.data.ckpt", HANSU_BINARY_DIR, (int)getpid());
+    NnueFilter f = nnue_filter_default();
+    NnueTrainConfig c = tiny_config(1, 3);
+    c.epochs = 1, c.filter = &f;
+    NnueData d = {.files = files, .sha256 = sha, .nfiles = 2};
+    d.read = 1000, d.dropped = 100, d.ntrain = 1620, d.nvalid = 90;
+    NnueTrainer t;
+    ErrorInfo err;
+    assert_int_equal(nnue_trainer_init(&t, &c, &err), STATUS_OK);
+    assert_int_equal(nnue_checkpoint_save(&t, &d, path, &err), STATUS_OK);
+    nnue_trainer_free(&t);
+    assert_int_equal(load_with(&c, &d, path, &err), STATUS_OK);
+    NnueData e = d; // the same bytes elsewhere
+    e.files = moved;
+    assert_int_equal(load_with(&c, &e, path, &err), STATUS_OK);
+    // Each filter: refused before the data (nnue_checkpoint_check) and at the load.
+    const char *filters[] = {"mirror=1, this run has mirror=0",
+                             "skip_plies=8, this run has "
+                             "skip_plies=0",
+                             "max_score=3000, this run has max_score=-1",
+                             "skip_check=1, this run has skip_check=0",
+                             "skip_capture=1, this run has skip_capture=0",
+                             "valid=0.1, this run has valid=0.3",
+                             "max_positions=0, this run has max_positions=500"};
+    for (int i = 0; i < 7; i++) {
+        NnueFilter g = f;
+        g.mirror = i == 0 ? false : g.mirror;
+        g.skip_plies = i == 1 ? 0 : g.skip_plies;
+        g.max_score = i == 2 ? -1 : g.max_score;
+        g.skip_check = i == 3 ? false : g.skip_check;
+        g.skip_capture = i == 4 ? false : g.skip_capture;
+        g.valid_fraction = i == 5 ? 0.3 : g.valid_fraction;
+        g.max_positions = i == 6 ? 500 : g.max_positions;
+        NnueTrainConfig cg = c;
+        cg.filter = &g;
+        expect_refused(nnue_checkpoint_check(&cg, path, &err), &err, filters[i]);
+        expect_refused(load_with(&cg, &d, path, &err), &err, filters[i]);
+    }
+    // The inputs: another digest (named with the file's number and both paths), one file
+    // fewer, other position counts.
+    char other[2][65];
+    memcpy(other, sha, sizeof sha);
+    other[1][0] = 'f';
+    e.sha256 = other;
+    expect_refused(load_with(&c, &e, path, &err), &err,
+                   "input 2 was a/run/shard-000001.h5 (sha256 222222222222), this run has "
+                   "b/run/shard-000001.h5 (sha256 f22222222222)");
+    e = d, e.nfiles = 1;
+    expect_refused(load_with(&c, &e, path, &err), &err,
+                   "written with inputs=2, this run has "
+                   "inputs=1");
+    e = d, e.ntrain = 810;
+    expect_refused(load_with(&c, &e, path, &err), &err,
+                   "written with train=1620, this run has "
+                   "train=810");
+    e = d, e.read = 999;
+    expect_refused(load_with(&c, &e, path, &err), &err,
+                   "written with read=1000, this run has "
+                   "read=999");
+    // A checkpoint of version 2 (the version field turned back).
+    FILE *fp = fopen(path, "r+b");
+    uint32_t two = 2;
+    assert_non_null(fp);
+    assert_int_equal(fseek(fp, 8, SEEK_SET), 0);
+    assert_int_equal(fwrite(&two, 4, 1, fp), 1);
+    fclose(fp);
+    expect_refused(nnue_checkpoint_check(&c, path, &err), &err,
+                   "written by an older hansu-nnue (checkpoint version 2");
+    assert_non_null(strstr(err.msg, "delete it or train without --resume"));
+    remove(path);
 }
 
 static char *slurp(const char *path) {
@@ -384,6 +487,13 @@ static char *slurp(const char *path) {
     fclose(f);
     text[n] = '\0';
     return text;
+}
+
+// The text of OUT.log.
+static char *slurp_log(const char *out) {
+    char path[512];
+    snprintf(path, sizeof path, "%s.log", out);
+    return slurp(path);
 }
 
 // Every field docs/json-outputs.md lists for hansu-nnue (the backticked names of the first
@@ -479,8 +589,37 @@ static void test_end_to_end(void **state) {
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' %s --init '%s/net0.nnue' --out '%s/init.nnue' --json "
              "'%s/init.json' '%s/run' > /dev/null && grep -q '\"init\": \"' '%s/init.json' && "
-             "grep -q '\"init\": null' '%s/net0.json' && ! cmp -s '%s/init.nnue' '%s/net0.nnue'",
-             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir);
+             "grep -q '\"init\": null' '%s/net0.json' && ! cmp -s '%s/init.nnue' '%s/net0.nnue' "
+             "&& grep -q '\"quant_equals_init\": false' '%s/init.json'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    // Issue 39: a fine-tune whose updates rounding erases writes its --init net again, silently.
+    // With --lr 0 nothing is learnt: the run says so, and the JSON's quant_equals_init.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --init '%s/net0.nnue' --lr 0 --lr-min 0 --out "
+             "'%s/same.nnue' --json '%s/same.json' '%s/run' > '%s/same.log' && "
+             "grep -q '\"quant_equals_init\": true' '%s/same.json' && "
+             "grep -q '^quantised: 0 of [0-9]* weights differ from --init' '%s/same.log' && "
+             "grep -q 'note: rounding erased what this run learnt' '%s/same.log' && "
+             "grep -q '\"quant_equals_init\": false' '%s/net0.json'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    // Issue 39: a net that fails --quant-bound is a rejected candidate, not an error: exit 3,
+    // no net, and the JSON written with written false and the reason (scripts/train reads them);
+    // a written net's JSON says written true.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --quant-bound 0 --out '%s/qb.nnue' --json "
+             "'%s/qb.json' '%s/run' > /dev/null 2> '%s/qb.err'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 3);
+    snprintf(cmd, sizeof cmd,
+             "test ! -e '%s/qb.nnue' && grep -q 'bound 0.0, --quant-bound): .*qb.nnue not written' "
+             "'%s/qb.err' && grep -q '\"written\": false' '%s/qb.json' && "
+             "grep -q '\"reason\": \"the quantised net differs from the float net by .*--quant-"
+             "bound' '%s/qb.json' && grep -q '\"out_sha256\": null' '%s/qb.json' && "
+             "grep -q '\"written\": true' '%s/net0.json' && grep -q '\"reason\": null' "
+             "'%s/net0.json'",
+             dir, dir, dir, dir, dir, dir, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd,
              "'%s/tuner/nnue/hansu-nnue' --variant xiangqi --init '%s/net0.nnue' --out '%s/x.nnue' "
@@ -492,6 +631,27 @@ static void test_end_to_end(void **state) {
              "'%s/tuner/nnue/hansu-nnue' %s --resume --out '%s/net0.nnue' '%s/run' > /dev/null && "
              "cmp -s '%s/net0.nnue' '%s/net1.nnue'",
              HANSU_BINARY_DIR, flags, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    // Issue 39: the checkpoint records the data filters and the inputs. Resumed with
+    // --no-mirror it is refused before any data is read; on other shards (another self-play
+    // run), after they are read, naming the file; on the same shards copied elsewhere (a moved
+    // folder) it resumes (the net's provenance then names the new paths).
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --no-mirror --resume --out '%s/net0.nnue' "
+             "'%s/no/such/run' 2>&1 | grep -q 'written with mirror=1, this run has mirror=0'",
+             HANSU_BINARY_DIR, flags, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "'%s/selfplay/hansu-selfplay' --games 6 --nodes 60 --seed 2 --threads 1 --no-bench "
+             "--progress 0 --out '%s/run2' > /dev/null 2>&1 && '%s/tuner/nnue/hansu-nnue' %s "
+             "--resume --out '%s/net0.nnue' '%s/run2' 2>&1 | grep -q 'input 1 was .*/run/shard-"
+             "[0-9]*.h5 (sha256 [0-9a-f]*), this run has .*/run2/shard-[0-9]*.h5 (sha256'",
+             HANSU_BINARY_DIR, dir, HANSU_BINARY_DIR, flags, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "cp -r '%s/run' '%s/moved' && '%s/tuner/nnue/hansu-nnue' %s --resume --out "
+             "'%s/net0.nnue' '%s/moved' | grep -q 'resumed from .*net0.nnue.ckpt after epoch 2'",
+             dir, dir, HANSU_BINARY_DIR, flags, dir, dir);
     assert_int_equal(system(cmd), 0);
     // Hostile trial: --resume's checkpoint was checked only after every shard was read. Each
     // check now comes first: with an input that does not exist, the error is the checkpoint's.
@@ -541,6 +701,38 @@ static void test_end_to_end(void **state) {
     free(b);
 }
 
+// Issue 39: two hansu-nnue on one --out both wrote OUT.ckpt.tmp and one died minutes later.
+// The run takes OUT.lock first: while another process holds it (here this test), the run is
+// refused at start naming the holder's pid, before its (missing) input is read; released, the
+// same command goes on to the input.
+static void test_one_run_per_out(void **state) {
+    (void)state;
+    char out[256], lockfile[300], cmd[1024], want[64];
+    snprintf(out, sizeof out, "%s/test_nnue_train.%d.lock.nnue", HANSU_BINARY_DIR, (int)getpid());
+    snprintf(lockfile, sizeof lockfile, "%s.lock", out);
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' --out '%s' '%s/no/such/run' > '%s.log' 2>&1",
+             HANSU_BINARY_DIR, out, HANSU_BINARY_DIR, out);
+    RunLock *lock;
+    ErrorInfo err;
+    assert_int_equal(run_lock_take(lockfile, &lock, &err), STATUS_OK);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    char *log = slurp_log(out);
+    snprintf(want, sizeof want, "locked by another writer, pid %d", (int)getpid());
+    if (!strstr(log, want) || strstr(log, "no/such/run"))
+        fail_msg("a second run on --out: %s", log);
+    free(log);
+    run_lock_release(lock);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    log = slurp_log(out);
+    if (strstr(log, "locked") || !strstr(log, "no/such/run"))
+        fail_msg("the lock released: %s", log);
+    free(log);
+    assert_int_equal(access(lockfile, F_OK), -1); // the run removes its lock file
+    snprintf(cmd, sizeof cmd, "%s.log", out);
+    remove(cmd);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -552,7 +744,9 @@ int main(void) {
         cmocka_unit_test(test_from_quantised),
         cmocka_unit_test(test_weights_clipped),
         cmocka_unit_test(test_resume_equals_unbroken),
+        cmocka_unit_test(test_resume_other_data),
         cmocka_unit_test(test_end_to_end),
+        cmocka_unit_test(test_one_run_per_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,10 +15,13 @@
 #include "nnue.h"
 #include "nnue_data.h"
 #include "nnue_train.h"
+#include "run_lock.h"
 #include "sha256.h"
 #include "variant.h"
 
-enum { THREADS_MAX = 64, QUANT_CHECK_POSITIONS = 20000 };
+// EXIT_REJECTED: trained, but the quantised net failed --quant-bound and was not written (the
+// loop records a rejected candidate; docs/nnue.md).
+enum { THREADS_MAX = 64, QUANT_CHECK_POSITIONS = 20000, EXIT_REJECTED = 3 };
 
 typedef struct Options {
     NnueFilter filter;
@@ -35,7 +38,8 @@ typedef struct Options {
 #define OPT(field) FLAG_DEST(Options, field)
 // The flags, read by engine/flags.c like every tool's (defaults in brackets).
 static const Flag FLAGS[] = {
-    {"--out", FLAG_PATH, OPT(out), .meta = "FILE.nnue", .help = "the net to write (required)"},
+    {"--out", FLAG_PATH, OPT(out), .meta = "FILE.nnue",
+     .help = "the net to write (required); one run per FILE:\na second is refused (FILE.lock)"},
     {"--variant", FLAG_STRING, OPT(filter.variant), .meta = "V",
      .help = "janggi or xiangqi [janggi]"},
     {"--epochs", FLAG_INT, OPT(train.epochs), .lo = 1, .hi = 100000, .meta = "N",
@@ -74,11 +78,12 @@ static const Flag FLAGS[] = {
     {"--max-positions", FLAG_UINT, OPT(filter.max_positions), .max = INT64_MAX, .meta = "N",
      .help = "positions kept at most [all]"},
     {"--quant-bound", FLAG_DOUBLE, OPT(quant_bound), .dlo = 0, .dhi = 100000, .meta = "CP",
-     .help = "max |float - quantised| [64]"},
+     .help = "max |float - quantised| (above: exit 3) [64]"},
     {"--csv", FLAG_PATH, OPT(csv), .meta = "FILE", .help = "loss per epoch [OUT.csv]"},
     {"--checkpoint", FLAG_PATH, OPT(checkpoint), .meta = "FILE",
      .help = "state after each epoch [OUT.ckpt]"},
-    {"--resume", FLAG_BOOL, OPT(resume), .help = "continue from the checkpoint"},
+    {"--resume", FLAG_BOOL, OPT(resume),
+     .help = "continue from the checkpoint (of the same settings,\nfilters and inputs)"},
     {"--init", FLAG_PATH, OPT(init), .meta = "NET",
      .help = "first weights from this .nnue of the variant [random]"},
     {"--json", FLAG_PATH, OPT(json), .meta = "FILE",
@@ -91,6 +96,10 @@ static void usage(FILE *f) {
           "trains the NNUE evaluation from self-play shards (docs/nnue.md)\n\noptions:\n",
           f);
     flags_help(f, FLAGS, FLAGS_COUNT(FLAGS), 22);
+    fputs("\nexit status: 0 the net written; 1 an error; 2 a bad command line; 3 trained, but\n"
+          "the quantised net failed --quant-bound and was not written (--json is written,\n"
+          "with \"written\": false and the \"reason\")\n",
+          f);
 }
 
 // 0: go on; 1: --help; -1: bad command line (message printed).
@@ -136,6 +145,15 @@ static Status check_outputs(const Options *o, ErrorInfo *err) {
             return st;
     }
     return STATUS_OK;
+}
+
+// Takes the writer lock of --out, the file "OUT.lock" (run_lock.h): two runs on one --out would
+// write the same checkpoint and net.
+static Status lock_out(const Options *o, RunLock **lock, ErrorInfo *err) {
+    char path[1100];
+    if (snprintf(path, sizeof path, "%s.lock", o->out) >= (int)sizeof path)
+        return error_set(err, STATUS_RANGE, "%s: path too long for its lock file", o->out);
+    return run_lock_take(path, lock, err);
 }
 
 // Provenance of the net: what it was trained on and how (the .nnue header's JSON).
@@ -187,8 +205,20 @@ static Status write_csv(const Options *o, const NnueTrainer *t, ErrorInfo *err) 
     return s;
 }
 
+// What became of the quantised net: written, or why not; whether rounding gave --init's back.
+typedef struct Outcome {
+    QuantCheck q;
+    bool written;
+    char reason[256];      // why it was not written ("" when written)
+    char sha[65];          // its SHA-256 when written
+    bool equals_init;      // --init given and every weight but the output bias unchanged
+    size_t changed;        // weights changed from --init's (with --init)
+    bool out_bias_changed; // the output bias too
+} Outcome;
+
 static Status write_json(const Options *o, const NnueData *d, const NnueTrainer *t, bool fitted,
-                         const QuantCheck *q, const char *net_sha, double secs, ErrorInfo *err) {
+                         const Outcome *r, double secs, ErrorInfo *err) {
+    const QuantCheck *q = &r->q;
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -240,9 +270,20 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
     cli_json_number(f, q->mean_cp);
     fprintf(f, ",\n  \"quant_bound_cp\": ");
     cli_json_number(f, o->quant_bound);
+    fprintf(f, ",\n  \"quant_equals_init\": %s", r->equals_init ? "true" : "false");
+    fprintf(f, ",\n  \"written\": %s,\n  \"reason\": ", r->written ? "true" : "false");
+    if (r->written)
+        fputs("null", f);
+    else
+        cli_json_string(f, r->reason);
     fprintf(f, ",\n  \"out\": ");
     cli_json_string(f, o->out);
-    fprintf(f, ",\n  \"out_sha256\": \"%s\",\n  \"seconds\": ", net_sha);
+    fprintf(f, ",\n  \"out_sha256\": ");
+    if (r->written)
+        fprintf(f, "\"%s\"", r->sha);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n  \"seconds\": ");
     cli_json_number(f, secs);
     fprintf(f, "\n}\n");
     fclose(f);
@@ -279,7 +320,7 @@ static Status load_init(Options *o, NnueNet **out, ErrorInfo *err) {
 static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *err) {
     Status s = STATUS_OK;
     if (o->resume) {
-        s = nnue_checkpoint_load(t, o->checkpoint, err);
+        s = nnue_checkpoint_load(t, d, o->checkpoint, err);
         if (s == STATUS_OK)
             printf("resumed from %s after epoch %d\n", o->checkpoint, t->epoch);
     }
@@ -293,41 +334,64 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
                t->epoch, t->cfg.epochs, ep->train_loss, ep->valid_loss, ep->pos_per_s,
                t->cfg.threads, t->cfg.threads > 1 ? "s" : "", ep->pos_per_cpu_s);
         fflush(stdout);
-        s = nnue_checkpoint_save(t, o->checkpoint, err);
+        s = nnue_checkpoint_save(t, d, o->checkpoint, err);
         if (s == STATUS_OK)
             s = write_csv(o, t, err);
     }
     return s;
 }
 
-static Status finish(const Options *o, NnueData *d, NnueTrainer *t, bool fitted, double t0,
-                     ErrorInfo *err) {
+// Says whether rounding gave --init's net back (r->changed, r->equals_init): a fine-tune whose
+// every update is below half a quantisation step writes the net it started from.
+static void compare_init(const NnueNet *net, const NnueNet *init, Outcome *r) {
+    r->changed = nnue_weights_changed(net, init, &r->out_bias_changed);
+    r->equals_init = r->changed == 0;
+    const size_t all = (size_t)NNUE_INPUTS * NNUE_L1 + 3 * NNUE_L1;
+    printf("quantised: %zu of %zu weights differ from --init's, the output bias %s\n", r->changed,
+           all, r->out_bias_changed ? "too" : "does not");
+    if (r->equals_init)
+        printf("note: rounding erased what this run learnt: the quantised net equals --init's in "
+               "every weight%s: no weight moved by half a quantisation step. More optimiser "
+               "steps (a smaller --batch, more --epochs) or a larger --lr: docs/nnue.md, "
+               "\"Fine-tunes and quantisation\"\n",
+               r->out_bias_changed ? " but the output bias" : "");
+}
+
+// Quantises, checks and writes the net and the JSON. Above --quant-bound the net is not
+// written (STATUS_RANGE, *rejected set) but the JSON is, saying why.
+static Status finish(const Options *o, NnueData *d, NnueTrainer *t, bool fitted,
+                     const NnueNet *init, double t0, bool *rejected, ErrorInfo *err) {
     NnueNet *net = nnue_net_alloc();
-    char *prov = malloc(NNUE_PROVENANCE_MAX + 1), sha[65] = "";
+    char *prov = malloc(NNUE_PROVENANCE_MAX + 1);
     Status s = net && prov ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
-    QuantCheck q = {0};
+    Outcome r = {.written = false};
     if (s == STATUS_OK) {
         provenance(o, d, t, prov, NNUE_PROVENANCE_MAX + 1);
         s = nnue_quantise(&t->net, t->cfg.scale, o->filter.variant ? o->filter.variant : "janggi",
                           prov, net, err);
     }
     if (s == STATUS_OK)
-        s = nnue_quant_check(&t->net, net, d->valid, d->nvalid, QUANT_CHECK_POSITIONS, &q, err);
+        s = nnue_quant_check(&t->net, net, d->valid, d->nvalid, QUANT_CHECK_POSITIONS, &r.q, err);
     if (s == STATUS_OK)
         printf("quantised: |float - quantised| on %zu validation positions: max %.2f cp, mean "
                "%.3f cp (bound %.1f cp)\n",
-               q.positions, q.max_cp, q.mean_cp, o->quant_bound);
-    if (s == STATUS_OK && q.max_cp > o->quant_bound)
-        s = error_set(err, STATUS_RANGE,
-                      "the quantised net differs from the float net by %.2f cp (bound %.1f, "
-                      "--quant-bound): %s not written",
-                      q.max_cp, o->quant_bound, o->out);
-    if (s == STATUS_OK && (s = nnue_save(net, o->out, err)) == STATUS_OK)
-        s = sha256_file(o->out, sha, err);
-    if (s == STATUS_OK)
-        printf("wrote %s (sha256 %s)\n", o->out, sha);
+               r.q.positions, r.q.max_cp, r.q.mean_cp, o->quant_bound);
+    if (s == STATUS_OK && init)
+        compare_init(net, init, &r);
+    if (s == STATUS_OK && r.q.max_cp > o->quant_bound) {
+        snprintf(r.reason, sizeof r.reason,
+                 "the quantised net differs from the float net by %.2f cp (bound %.1f, "
+                 "--quant-bound): %s not written",
+                 r.q.max_cp, o->quant_bound, o->out);
+        *rejected = true;
+    } else if (s == STATUS_OK && (s = nnue_save(net, o->out, err)) == STATUS_OK)
+        s = sha256_file(o->out, r.sha, err);
+    if (s == STATUS_OK && !*rejected)
+        r.written = true, printf("wrote %s (sha256 %s)\n", o->out, r.sha);
     if (s == STATUS_OK && o->json)
-        s = write_json(o, d, t, fitted, &q, sha, omp_get_wtime() - t0, err);
+        s = write_json(o, d, t, fitted, &r, omp_get_wtime() - t0, err);
+    if (s == STATUS_OK && *rejected)
+        s = error_set(err, STATUS_RANGE, "%s", r.reason);
     free(prov);
     free(net);
     return s;
@@ -346,10 +410,15 @@ int main(int argc, char **argv) {
         return free(o.inputs), rc > 0 ? 0 : 2;
     double t0 = omp_get_wtime();
     o.filter.seed = o.train.seed;
+    o.train.filter = &o.filter; // the checkpoint records the filters
     ErrorInfo err = {{0}};
     NnueData d;
     NnueTrainer t = {0};
     Status s = check_outputs(&o, &err);
+    // One run per --out, taken before anything is read: a second is refused naming the first.
+    RunLock *lock = NULL;
+    if (s == STATUS_OK)
+        s = lock_out(&o, &lock, &err);
     // --init's net is read and checked before the data (and named in the checkpoint's settings).
     NnueNet *init = NULL;
     if (s == STATUS_OK && o.init)
@@ -374,17 +443,19 @@ int main(int argc, char **argv) {
         if (s == STATUS_OK && init)
             s = float_net_from_quantised(&t.net, init, o.train.scale, &err);
     }
-    free(init);
     if (s == STATUS_OK)
         s = train(&o, &d, &t, &err);
+    bool rejected = false; // the net failed --quant-bound: exit 3, the JSON says so
     if (s == STATUS_OK)
-        s = finish(&o, &d, &t, fitted, t0, &err);
+        s = finish(&o, &d, &t, fitted, init, t0, &rejected, &err);
+    free(init);
     nnue_trainer_free(&t);
     nnue_data_free(&d);
     free(o.inputs);
+    run_lock_release(lock); // after the last write
     if (s != STATUS_OK) {
         fprintf(stderr, "hansu-nnue: %s error: %s\n", status_name(s), err.msg);
-        return 1;
+        return rejected ? EXIT_REJECTED : 1;
     }
     return 0;
 }

@@ -53,6 +53,19 @@ Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const 
     return STATUS_OK;
 }
 
+size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed) {
+    size_t n = 0;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int j = 0; j < NNUE_L1; j++)
+            n += a->ft_weight[f][j] != b->ft_weight[f][j];
+    for (int j = 0; j < NNUE_L1; j++)
+        n += a->ft_bias[j] != b->ft_bias[j];
+    for (int j = 0; j < 2 * NNUE_L1; j++)
+        n += a->out_weight[j] != b->out_weight[j];
+    *out_bias_changed = a->out_bias != b->out_bias;
+    return n;
+}
+
 Status nnue_quant_check(const FloatNet *fnet, const NnueNet *qnet, const NnuePosition *pos,
                         size_t n, size_t limit, QuantCheck *out, ErrorInfo *err) {
     memset(out, 0, sizeof *out);

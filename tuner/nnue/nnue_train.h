@@ -58,7 +58,8 @@ typedef struct NnueTrainConfig {
     uint32_t init_crc; // 0: random first weights; else the CRC-32 of the net they came from
                        // (--init; a resume needs the same)
     uint64_t seed;
-    const char *variant; // the variant's name ("janggi", "xiangqi"): a resume needs the same
+    const char *variant;      // the variant's name ("janggi", "xiangqi"): a resume needs the same
+    const NnueFilter *filter; // the data's filters (a resume needs the same); NULL: the defaults
 } NnueTrainConfig;
 
 /// Defaults: hidden NNUE_L1, 10 epochs, batch 16384, 1 thread, lr 0.001 -> 0.00001, decay 0.01,
@@ -104,18 +105,26 @@ void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain
 /// Mean loss over positions (no gradient), threads as the config says.
 double nnue_trainer_loss(const NnueTrainer *t, const NnuePosition *pos, size_t n);
 
-/// Writes the trainer state to path (atomically). STATUS_IO, STATUS_NOMEM.
-Status nnue_checkpoint_save(const NnueTrainer *t, const char *path, ErrorInfo *err);
+/// Writes the trainer state to path (atomically), with its settings (the data filters among
+/// them, cfg.filter) and the inputs of d (each file's path and SHA-256; the positions read,
+/// dropped, trained on, held out; d NULL: none). STATUS_IO, STATUS_NOMEM.
+Status nnue_checkpoint_save(const NnueTrainer *t, const NnueData *d, const char *path,
+                            ErrorInfo *err);
 
 /// Checks the checkpoint at path against cfg before any data is read (--resume): present and
-/// readable, a checkpoint of this version and net, the same settings (the sigmoid scale aside
-/// while cfg->s is still to be fitted from the data), undamaged. nnue_checkpoint_load's errors.
+/// readable, a checkpoint of this version and net, the same settings and data filters (the
+/// sigmoid scale aside while cfg->s is still to be fitted from the data), undamaged.
+/// nnue_checkpoint_load's errors but the inputs'.
 Status nnue_checkpoint_check(const NnueTrainConfig *cfg, const char *path, ErrorInfo *err);
 
-/// Restores a trainer initialised with the same config from path: STATUS_FORMAT naming path
-/// when it is not a checkpoint, is damaged, or was written under other settings (the message
-/// names the first that differs); STATUS_IO.
-Status nnue_checkpoint_load(NnueTrainer *t, const char *path, ErrorInfo *err);
+/// Restores a trainer initialised with the same config from path, trained on the inputs of d
+/// (as nnue_checkpoint_save). STATUS_FORMAT naming path when it is not a checkpoint, is damaged,
+/// was written by an older trainer (checkpoint version 2 and before: no filters or inputs
+/// recorded; "delete it or train without --resume"), under other settings or filters (the
+/// message names the first that differs), or from other inputs: another number of files, a file
+/// whose SHA-256 differs (its path may: a moved folder), other position counts (the message
+/// names the first, a file by its number, paths and short digests); STATUS_IO, STATUS_NOMEM.
+Status nnue_checkpoint_load(NnueTrainer *t, const NnueData *d, const char *path, ErrorInfo *err);
 
 /// Sets net's weights (hidden must be NNUE_L1, inputs NNUE_INPUTS) to those of q in float
 /// units: q's integers over QA, QB and QA^2 QB, output weights and bias times q->scale / scale
@@ -127,6 +136,11 @@ Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, Erro
 /// units. variant and provenance are copied. STATUS_RANGE when hidden is not NNUE_L1.
 Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const char *provenance,
                      NnueNet *out, ErrorInfo *err);
+
+/// Integer weights (feature rows and bias, output weights) that differ between a and b, of
+/// NNUE_INPUTS * NNUE_L1 + 3 * NNUE_L1; *out_bias_changed says whether the output bias does.
+/// 0 after a fine-tune from b means rounding erased what it learnt (issue 39).
+size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed);
 
 /// Float and quantised evaluations compared on positions (the engine's own refresh and
 /// evaluate on the decoded board): max and mean absolute difference in centipawns.
