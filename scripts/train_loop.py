@@ -291,8 +291,37 @@ def check_sprt(text):
                          "and 0 < alpha, beta < 0.5")
 
 
+# The settings the loop reads without a default of its own (every run since the fixed-length
+# Elo matches has them); [nnue] only with run.eval = "nnue", [gauntlet] when the run has it.
+REQUIRED_SETTINGS = {
+    "run": ("iterations", "hours", "threads", "seed", "install"),
+    "selfplay": ("games", "nodes", "random_plies", "extra"),
+    "tune": ("epochs", "lr", "batch", "patience", "skip_plies", "extra"),
+    "match": ("games", "nodes", "sprt", "random_plies", "elo_games", "extra"),
+    "nnue": ("window_positions", "epochs", "batch", "lr", "lr_min", "lambda", "extra", "build",
+             "install"),
+    "gauntlet": ("enabled", "first", "games", "tc", "engine", "name", "options", "extra")}
+
+
+def check_present(c):
+    """The settings the loop reads are there: a resumed run's come from its state.json, where a
+    hand edit may have removed one (a KeyError deep in the loop before)."""
+    nets = c["run"].get("eval", "texel") == "nnue"
+    for section, keys in REQUIRED_SETTINGS.items():
+        if section not in c and (section == "gauntlet" or (section == "nnue" and not nets)):
+            continue
+        values = c.get(section)
+        if not isinstance(values, dict):
+            raise TrainError(f"setting section [{section}] is missing")
+        for key in keys:
+            if key not in values:
+                raise TrainError(f"setting {section}.{key} is missing (a state.json edited by "
+                                 f"hand? --set {section}.{key}=VALUE)")
+
+
 def check_config(c):
-    """Every setting, before the first step: types, ranges, names and files."""
+    """Every setting, before the first step: present, types, ranges, names and files."""
+    check_present(c)
     check_types(c)
     check_sprt(c["match"].get("sprt", ""))
     start = c["run"].get("start", "")
@@ -472,7 +501,9 @@ def lock_folder(folder):
 
 
 def read_state(path):
-    """state.json of a run folder; a file that is not a run's state is a TrainError."""
+    """state.json of a run folder; a file that is not a run's state is a TrainError. Every
+    field the loop reads is checked for the type a run writes (check_state), so that a hand
+    edit is a one-line refusal naming the field, not a traceback deep in the loop."""
     try:
         with open(path) as f:
             state = json.load(f)
@@ -485,21 +516,81 @@ def read_state(path):
             state["config"], dict) or not all(isinstance(state["config"].get(s), dict)
                                               for s in ("run", "selfplay", "tune", "match")):
         raise TrainError(f"--resume: {path}: not a run's state (no {', '.join(keys)})")
-    # The fields the loop reads, each of the type a new run writes (a hand edit that makes
-    # "iteration" a string was a TypeError traceback deep in the loop).
-    kinds = {"iteration": int, "first": dict, "current": dict, "iterations": list,
-             "accepted": list}
-    for key, kind in kinds.items():
-        if not isinstance(state[key], kind) or isinstance(state[key], bool):
-            raise TrainError(f"--resume: {path}: not a run's state ({key} is not "
-                             f"{'an int' if kind is int else 'a ' + kind.__name__})")
-    for key in ("first", "current"):
-        if not isinstance(state[key].get("header"), str) or not isinstance(
-                state[key].get("name"), str):
-            raise TrainError(f"--resume: {path}: not a run's state ({key} names no header)")
-    if state["iteration"] < 0 or not isinstance(state.get("in_progress", False), bool):
-        raise TrainError(f"--resume: {path}: not a run's state (iteration or in_progress)")
+    problem = check_state(state)
+    if problem:
+        raise TrainError(f"--resume: {path}: not a run's state ({problem})")
     return state
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def kind_problem(name, v, kind):
+    """What is wrong with field name's value v for kind ("int", "number", "str", "bool",
+    "dict", "list", "strings": a list of strings), or None."""
+    ok = {"int": is_int, "number": is_number, "str": lambda x: isinstance(x, str),
+          "bool": lambda x: isinstance(x, bool), "dict": lambda x: isinstance(x, dict),
+          "list": lambda x: isinstance(x, list),
+          "strings": lambda x: isinstance(x, list) and all(isinstance(y, str) for y in x)}
+    words = {"int": "an int", "number": "a finite number", "str": "a string", "bool": "true or "
+             "false", "dict": "an object", "list": "a list", "strings": "a list of strings"}
+    return None if ok[kind](v) else f"{name} is not {words[kind]}"
+
+
+# The fields of state.json the loop reads and their kinds (kind_problem); those marked optional
+# may be absent (runs from before them, or not reached yet).
+STATE_FIELDS = {"iteration": "int", "first": "dict", "current": "dict", "iterations": "list",
+                "accepted": "strings"}
+STATE_OPTIONAL = {"in_progress": "bool", "folder": "str", "wall_s": "number", "cpu_s": "dict",
+                  "source_commit": "str", "gauntlet": "dict", "started": "str"}
+RECORD_OPTIONAL = {"current": "str", "selfplay_engine": "dict", "match": "dict",
+                   "confirm": "dict", "elo_vs_first": "dict", "train": "dict",
+                   "train_window": "dict", "tune_window": "dict", "regenerated": "list",
+                   "accepted": "bool"}
+
+
+def check_state(state):
+    """The first problem of a state read from state.json (read_state), or None: every field
+    the loop reads, of the type a new run writes. In a run of nets (run.eval = "nnue") the first
+    and the current engine name their net (current.net; "" = the classical evaluation): a run
+    whose current.net was removed would go on with the classical engine as current."""
+    fields = [(k, state[k], kind) for k, kind in STATE_FIELDS.items()]
+    fields += [(k, state[k], kind) for k, kind in STATE_OPTIONAL.items() if k in state]
+    problems = [kind_problem(k, v, kind) for k, v, kind in fields]
+    if any(problems):
+        return next(p for p in problems if p)
+    nets = state["config"]["run"].get("eval", "texel") == "nnue"
+    for key in ("first", "current"):
+        engine = state[key]
+        if not isinstance(engine.get("header"), str) or not isinstance(engine.get("name"), str):
+            return f"{key} names no header"
+        if nets and "net" not in engine:
+            return f"{key}.net is missing (a run of nets names its net; \"\" = classical)"
+        if "net" in engine and not isinstance(engine["net"], str):
+            return f"{key}.net is not a string"
+    if state["iteration"] < 0:
+        return "iteration is negative"
+    if any(not is_number(v) for v in state.get("cpu_s", {}).values()):
+        return "cpu_s holds a value that is not a number"
+    if "results" in state.get("gauntlet", {}) and not isinstance(
+            state["gauntlet"]["results"], dict):
+        return "gauntlet.results is not an object"
+    for i, rec in enumerate(state["iterations"]):
+        where = f"iterations[{i}]"
+        if not isinstance(rec, dict) or not is_int(rec.get("k")) or rec["k"] < 1:
+            return f"{where} has no iteration number k"
+        for key, kind in RECORD_OPTIONAL.items():
+            if key in rec and kind_problem(key, rec[key], kind):
+                return f"{where}.{kind_problem(key, rec[key], kind)}"
+        engine = rec.get("selfplay_engine", {})
+        if any(not isinstance(engine.get(x, ""), str) for x in ("header", "net")):
+            return f"{where}.selfplay_engine: header and net are not strings"
+    return None
 
 
 class Run:
@@ -547,6 +638,10 @@ class Run:
             self.state["config"] = config  # settings name files of the repository, not the run
             self.log(f"the run was made in {old}: its paths now name {self.folder}")
         self.state["folder"] = self.folder
+        for key in ("first", "current"):  # a net that is gone: named now, not by a step's log
+            net = self.state[key].get("net", "")
+            if net and not os.path.isfile(net):
+                raise TrainError(f"--resume: {self.state_path}: {key}.net {net}: no such file")
 
     def wall_s(self):
         """Wall-clock seconds the run has been running, over all its processes (resumes)."""
