@@ -73,10 +73,14 @@ def openings_path(config, section):
     """The file SECTION.openings names, absolute: "suite" is the run's variant's suite
     (data/openings-<variant>.fen, docs/openings.md), another name a file relative to the
     repository; "" when it is "" or absent (runs from before it: the start positions)."""
-    path = config[section].get("openings", "")
-    if path == "suite":
-        path = os.path.join("data", f"openings-{variant_of(config)}.fen")
-    return os.path.join(REPO, path) if path else ""
+    return openings_file(config[section].get("openings", ""), variant_of(config))
+
+
+def openings_file(name, variant):
+    """An openings setting's file, absolute (openings_path): "suite" the variant's suite."""
+    if name == "suite":
+        name = os.path.join("data", f"openings-{variant}.fen")
+    return os.path.join(REPO, name) if name else ""
 
 
 def openings_flags(config, section):
@@ -114,6 +118,11 @@ GAUNTLET_SEED_BASE = 3_000_000_000
 # Steps whose CPU time measures the engines rather than trains them (the report lists them).
 MEASURE_KINDS = ("elo", "gauntlet", "report")
 EVALS = ("texel", "nnue")
+# What an iteration's self-play is played with, kept in its record (selfplay_settings) so that a
+# resumed or replayed self-play plays the same games: each key and the setting it comes from.
+SELFPLAY_SETTINGS = {"seed": "run.seed", "games": "selfplay.games", "nodes": "selfplay.nodes",
+                     "random_plies": "selfplay.random_plies", "openings": "selfplay.openings",
+                     "extra": "selfplay.extra", "variant": "run.variant"}
 NNUE_INITS = ("scratch", "current")  # nnue.init: where a candidate's first weights come from
 # The programs of the nnue mode's one build (relative to the build folder).
 NNUE_TOOLS = ("engine/hansu", "selfplay/hansu-selfplay", "selfplay/match/hansu-match",
@@ -548,10 +557,12 @@ STATE_FIELDS = {"iteration": "int", "first": "dict", "current": "dict", "iterati
                 "accepted": "strings"}
 STATE_OPTIONAL = {"in_progress": "bool", "folder": "str", "wall_s": "number", "cpu_s": "dict",
                   "source_commit": "str", "gauntlet": "dict", "started": "str"}
-RECORD_OPTIONAL = {"current": "str", "selfplay_engine": "dict", "match": "dict",
-                   "confirm": "dict", "elo_vs_first": "dict", "train": "dict",
+RECORD_OPTIONAL = {"current": "str", "selfplay_engine": "dict", "selfplay_settings": "dict",
+                   "match": "dict", "confirm": "dict", "elo_vs_first": "dict", "train": "dict",
                    "train_window": "dict", "tune_window": "dict", "regenerated": "list",
                    "accepted": "bool"}
+SETTINGS_KINDS = {"seed": "int", "games": "int", "nodes": "int", "random_plies": "int",
+                  "openings": "str", "extra": "strings", "variant": "str"}
 
 
 def check_state(state):
@@ -590,6 +601,12 @@ def check_state(state):
         engine = rec.get("selfplay_engine", {})
         if any(not isinstance(engine.get(x, ""), str) for x in ("header", "net")):
             return f"{where}.selfplay_engine: header and net are not strings"
+        settings = rec.get("selfplay_settings")
+        for key, kind in SETTINGS_KINDS.items() if settings is not None else ():
+            if key not in settings:
+                return f"{where}.selfplay_settings has no {key}"
+            if kind_problem(key, settings[key], kind):
+                return f"{where}.selfplay_settings.{kind_problem(key, settings[key], kind)}"
     return None
 
 
@@ -811,19 +828,56 @@ class Run:
     def marker(self, k, step):
         return os.path.join(self.iter_dir(k), f".{step}-done")
 
-    def step_selfplay(self, k, build, net="", kind="self-play"):
+    def selfplay_settings(self, k):
+        """Today's settings of iteration k's self-play (SELFPLAY_SETTINGS): the seed
+        run.seed * 1000 + k, [selfplay]'s games, nodes, random plies, openings (the setting,
+        "suite" or a file of the repository) and extra flags, and the variant. The thread count
+        is left out: hansu-selfplay plays the same games with any (game i seeds from (seed, i))."""
+        c = self.config["selfplay"]
+        return {"seed": self.config["run"]["seed"] * 1000 + k, "games": c["games"],
+                "nodes": c["nodes"], "random_plies": c["random_plies"],
+                "openings": c.get("openings", ""), "extra": list(c["extra"]),
+                "variant": variant_of(self.config)}
+
+    def played_settings(self, k, record, replay=False):
+        """The settings iteration k's self-play is played with: those its record keeps
+        (selfplay_settings, written when it was first started), so that a resumed or replayed
+        self-play plays the same games whatever today's config says; each setting that differs
+        from today's is logged by name. A record without them takes today's and keeps them (a
+        replay of a record from before the field warns: its first games may have had others)."""
+        today = self.selfplay_settings(k)
+        kept = record.get("selfplay_settings")
+        if kept is None:
+            if replay:
+                self.log(f"warning: iteration {k}: state.json does not keep the settings its "
+                         "self-play was played with (a run from before they were kept): played "
+                         "again with today's")
+            record["selfplay_settings"] = today
+            self.save_state()
+            return today
+        diff = [f"{SELFPLAY_SETTINGS[key]}{': seed ' if key == 'seed' else ' = '}{kept[key]!r} "
+                f"(today's: {today[key]!r})" for key in SELFPLAY_SETTINGS
+                if kept[key] != today[key]]
+        if diff:
+            self.log(f"iteration {k}: self-play {'played again' if replay else 'resumed'} with "
+                     f"the settings it was played with, not today's: {'; '.join(diff)}")
+        return kept
+
+    def step_selfplay(self, k, build, net="", kind="self-play", settings=None):
         """Iteration k's self-play with the build's hansu-selfplay: with net (a .nnue file) the
         net evaluates, else the classical evaluation, named even where a net is compiled in.
-        Its CPU time counts as kind ("regenerate" when ensure_selfplay plays it again)."""
-        c = self.config["selfplay"]
+        settings: as selfplay_settings() gives them (default: today's). Its CPU time counts as
+        kind ("regenerate" when ensure_selfplay plays it again)."""
+        c = settings or self.selfplay_settings(k)
         out = os.path.join(self.iter_dir(k), "selfplay")
-        argv = self.launcher + [os.path.join(build, "selfplay", "hansu-selfplay"), "--games",
-                                str(c["games"]),
-                "--nodes", str(c["nodes"]), "--random-plies", str(c["random_plies"]),
-                "--seed", str(self.config["run"]["seed"] * 1000 + k),
-                "--threads", str(self.threads), "--out", out, "--progress", "30",
-                "--json", os.path.join(self.iter_dir(k), "selfplay.json")] + variant_flags(
-                    self.config) + openings_flags(self.config, "selfplay") + (
+        book = openings_file(c["openings"], c["variant"])
+        argv = self.launcher + [
+            os.path.join(build, "selfplay", "hansu-selfplay"), "--games", str(c["games"]),
+            "--nodes", str(c["nodes"]), "--random-plies", str(c["random_plies"]),
+            "--seed", str(c["seed"]), "--threads", str(self.threads), "--out", out,
+            "--progress", "30", "--json", os.path.join(self.iter_dir(k), "selfplay.json")] + (
+                [] if c["variant"] == "janggi" else ["--variant", c["variant"]]) + (
+                    ["--openings", book] if book else []) + (
                         ["--evalfile", net] if net else ["--classical"]) + c["extra"]
         if glob.glob(os.path.join(out, "shard-*.h5")):
             argv.append("--resume")  # a folder with only a half-written .tmp starts afresh
@@ -850,8 +904,9 @@ class Run:
     def ensure_selfplay(self, k):
         """Iteration k's self-play shards, played again when any is missing (a run folder
         carried to another machine without its data, or its shards deleted to save space):
-        the same build, engine and seed, so the same games (hansu-selfplay seeds game i from
-        (seed, i) and clears the search before each game). The first result is kept as
+        the same build, engine, seed and settings (the record's selfplay_settings, not today's
+        config: played_settings), so the same games (hansu-selfplay seeds game i from (seed, i)
+        and clears the search before each game). The first result is kept as
         selfplay-first.json, the counts of the two compared and logged, and the record notes
         the replay. A replay stopped half-way resumes (the .selfplay-regenerating marker)."""
         d = self.iter_dir(k)
@@ -878,7 +933,8 @@ class Run:
                              "its games cannot be played again")
         build = (self.engine_build() if eval_of(self.config) == "nnue"
                  else self.build(engine["header"]))
-        self.step_selfplay(k, build, engine["net"], kind="regenerate")
+        settings = self.played_settings(k, self.record_of(k), replay=True)
+        self.step_selfplay(k, build, engine["net"], kind="regenerate", settings=settings)
         with open(first) as f:
             before = json.load(f)
         with open(path) as f:
@@ -1091,7 +1147,7 @@ class Run:
         if not os.path.exists(self.marker(k, "selfplay")):
             record["selfplay_engine"] = {"header": current["header"], "net": ""}
             self.save_state()
-            self.step_selfplay(k, cur_build)
+            self.step_selfplay(k, cur_build, settings=self.played_settings(k, record))
             open(self.marker(k, "selfplay"), "w").close()
         if not os.path.exists(self.marker(k, "tune")):
             self.step_tune(k, cur_build, record)
@@ -1129,7 +1185,8 @@ class Run:
             record["selfplay_engine"] = {"header": current["header"],
                                          "net": current.get("net", "")}
             self.save_state()
-            self.step_selfplay(k, build, current.get("net", ""))
+            self.step_selfplay(k, build, current.get("net", ""),
+                               settings=self.played_settings(k, record))
             open(self.marker(k, "selfplay"), "w").close()
         if not os.path.exists(self.marker(k, "train")):
             self.step_train(k, build, record)

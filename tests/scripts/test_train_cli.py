@@ -74,9 +74,12 @@ def hand_edited_nets(work):
     net = os.path.join(run, "nets", "initial.nnue")
     os.makedirs(os.path.dirname(net))
     shutil.copyfile(os.path.join(REPO, "engine", "janggi", "net.nnue"), net)
+    settings = {"seed": 1001, "games": 8, "nodes": 100, "random_plies": 2, "openings": "suite",
+                "extra": [], "variant": "janggi"}
     good.update(iteration=1, first=dict(good["first"], net=net),
                 current=dict(good["current"], net=net),
-                iterations=[{"k": 1, "current": "initial", "accepted": False, "finished": "x"}])
+                iterations=[{"k": 1, "current": "initial", "accepted": False, "finished": "x",
+                             "selfplay_settings": settings}])
 
     def edited(change):
         state = json.loads(json.dumps(good))
@@ -98,6 +101,10 @@ def hand_edited_nets(work):
         (lambda s: s["iterations"][0].update(match="H1"), "iterations[0].match is not an object"),
         (lambda s: s["iterations"][0].update(selfplay_engine={"net": 1}),
          "iterations[0].selfplay_engine: header and net are not strings"),
+        (lambda s: s["iterations"][0]["selfplay_settings"].update(nodes="100"),
+         "iterations[0].selfplay_settings.nodes is not an int"),
+        (lambda s: s["iterations"][0]["selfplay_settings"].pop("seed"),
+         "iterations[0].selfplay_settings has no seed"),
         (lambda s: s["config"]["match"].pop("games"), "setting match.games is missing"),
         (lambda s: s["config"].pop("nnue"), "setting section [nnue] is missing")]
     for change, text in cases:

@@ -20,7 +20,9 @@
   --set, and a value that is not a whole number of games >= 0 is refused naming the setting;
 - the run's sources are the commit of its first snapshot, kept in state.json: a run folder
   whose src/ is gone (carried to another checkout) is built again from that commit, not from a
-  newer HEAD, and a commit the checkout lacks is refused naming it.
+  newer HEAD, and a commit the checkout lacks is refused naming it;
+- each iteration's record keeps the settings its self-play was played with, and a replay of its
+  missing shards uses them rather than today's config, naming each setting that differs.
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
@@ -494,6 +496,58 @@ def test_source_commit(work):
         train.REPO = saved
 
 
+def test_selfplay_settings(work):
+    """Each iteration's record keeps the settings its self-play was played with, and a replay
+    of its missing shards uses them, not today's config, naming each setting that differs
+    (issue 39, item 7); a record from before the field is replayed with today's, with a
+    warning, and keeps them from then on."""
+    os.makedirs(work)
+    run = make_run(work, ["selfplay.games=8", "selfplay.nodes=100", 'selfplay.openings="suite"'])
+    run.state = {"first": {"name": "initial", "header": "h"}, "current": {"name": "initial",
+                 "header": "h"}, "iterations": []}
+    run.build = lambda header, engine_only=False, nnue=False: "b"
+    steps = []
+
+    def step(label, argv, log, **kw):  # hansu-selfplay: the same counts as the first time
+        steps.append(argv)
+        shutil.copyfile(os.path.join(os.path.dirname(log), "selfplay-first.json"),
+                        os.path.join(os.path.dirname(log), "selfplay.json"))
+    run.run_step = step
+    for k in (1, 2):
+        record = run.record_of(k)
+        record["selfplay_engine"] = {"header": "h", "net": ""}
+        os.makedirs(os.path.join(run.iter_dir(k), "selfplay"))
+        with open(os.path.join(run.iter_dir(k), "selfplay.json"), "w") as f:
+            json.dump({"schema": 1, "games_saved": 8, "positions_saved": 800, "wins": [4, 4],
+                       "reasons": {}, "shards": [{"path": "shard-000000.h5"}]}, f)
+    first = run.played_settings(1, run.record_of(1))
+    check(run.record_of(1)["selfplay_settings"] == first and first["seed"] == 1001 and
+          first["nodes"] == 100 and first["openings"] == "suite" and not run.logged,
+          f"iteration 1's record keeps its settings: {run.record_of(1)}")
+    run.config["run"]["seed"] = 9
+    run.config["selfplay"].update(nodes=150, extra=["--hash", "4"], openings="")
+    train.Run.ensure_selfplay(run, 1)
+    f = flags(" ".join(steps[-1]))
+    check(f.get("--seed") == "1001" and f.get("--nodes") == "100" and "--hash" not in f and
+          f.get("--openings", "").endswith("openings-janggi.fen") and f.get("--games") == "8",
+          f"the replay does not use the recorded settings: {steps[-1]}")
+    said = [line for line in run.logged if "not today's" in line]
+    check(len(said) == 1 and all(x in said[0] for x in (
+        "run.seed: seed 1001 (today's: 9001)", "selfplay.nodes = 100 (today's: 150)",
+        "selfplay.extra = [] (today's: ['--hash', '4'])", "selfplay.openings = 'suite'")) and
+        "selfplay.games" not in said[0], f"the replay does not name the settings: {run.logged}")
+    check(run.record_of(1)["regenerated"][-1]["same_counts"] is True, "replay counts")
+    # A record from before the field: today's settings, a warning, and kept from then on.
+    run.logged.clear()
+    train.Run.ensure_selfplay(run, 2)
+    f = flags(" ".join(steps[-1]))
+    check(f.get("--seed") == "9002" and f.get("--nodes") == "150" and f.get("--hash") == "4",
+          f"an old record's replay: {steps[-1]}")
+    check(any(line.startswith("warning: iteration 2: state.json does not keep the settings")
+              for line in run.logged), f"no warning for an old record: {run.logged}")
+    check(run.record_of(2)["selfplay_settings"]["nodes"] == 150, "the replay's settings not kept")
+
+
 def test_report_settings():
     """[report]: the defaults as they were constants before, --set, bad values refused."""
     c = train.load_config(None, [])
@@ -524,9 +578,11 @@ def main():
     test_texel_classical(os.path.join(work, "classical"))
     test_nnue_build(os.path.join(work, "nnue-build"))
     test_source_commit(os.path.join(work, "source"))
+    test_selfplay_settings(os.path.join(work, "selfplay-settings"))
     print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
           "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's "
-          "build, the run's source commit")
+          "build, the run's source commit, self-play replayed with its recorded "
+          "settings")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0
