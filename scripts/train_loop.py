@@ -118,6 +118,7 @@ GAUNTLET_SEED_BASE = 3_000_000_000
 # Steps whose CPU time measures the engines rather than trains them (the report lists them).
 MEASURE_KINDS = ("elo", "gauntlet", "report")
 EVALS = ("texel", "nnue")
+TRAIN_NOT_WRITTEN = 3  # hansu-nnue's exit status when its quantised net failed --quant-bound
 # What an iteration's self-play is played with, kept in its record (selfplay_settings) so that a
 # resumed or replayed self-play plays the same games: each key and the setting it comes from.
 SELFPLAY_SETTINGS = {"seed": "run.seed", "games": "selfplay.games", "nodes": "selfplay.nodes",
@@ -560,7 +561,7 @@ STATE_OPTIONAL = {"in_progress": "bool", "folder": "str", "wall_s": "number", "c
 RECORD_OPTIONAL = {"current": "str", "selfplay_engine": "dict", "selfplay_settings": "dict",
                    "match": "dict", "confirm": "dict", "elo_vs_first": "dict", "train": "dict",
                    "train_window": "dict", "tune_window": "dict", "regenerated": "list",
-                   "accepted": "bool"}
+                   "accepted": "bool", "rejected": "str"}
 SETTINGS_KINDS = {"seed": "int", "games": "int", "nodes": "int", "random_plies": "int",
                   "openings": "str", "extra": "strings", "variant": "str"}
 
@@ -684,8 +685,9 @@ class Run:
         write_json_atomic(self.state_path, self.state)
 
     # --- running programs --------------------------------------------------------------
-    def run_step(self, name, argv, log_file, cwd=None, kind=None):
-        """Runs one program, its output appended to log_file. Raises TrainError on failure.
+    def run_step(self, name, argv, log_file, cwd=None, kind=None, ok_exits=(0,)):
+        """Runs one program, its output appended to log_file, and returns its exit status.
+        Raises TrainError on failure: an exit status not in ok_exits.
         Its CPU time (user + system, its waited-for descendants included) is added to the
         state's cpu_s[kind] (kind: default the name's first word).
         The program runs in a process group of its own that dies with this script: SIGTERM
@@ -715,8 +717,9 @@ class Run:
                 raise
             finally:
                 add_cpu(self, kind or name.split()[0], children_cpu() - cpu)
-        if rc != 0:
+        if rc not in ok_exits:
             raise TrainError(f"{name} failed (exit {rc}); see {log_file}")
+        return rc
 
     def snapshot_source(self):
         """Copies the sources into RUN/src once, so that every engine of the run is built from
@@ -1010,7 +1013,9 @@ class Run:
         hansu-nnue on the newest self-play (nnue.window_positions) from random weights, or with
         nnue.init = "current" from the current net's (hansu-nnue --init; a classical current
         engine has none), its loss per epoch in train.csv and its summary in train.json; a
-        training stopped half-way resumes from its checkpoint."""
+        training stopped half-way resumes from its checkpoint. Exit 3 (TRAIN_NOT_WRITTEN: the
+        quantised net failed --quant-bound, train.json says why) is a rejected candidate, not a
+        failed step (candidate_rejection)."""
         c = self.config["nnue"]
         window, positions = self.tune_window(k, "nnue")
         for i in window:
@@ -1032,24 +1037,50 @@ class Run:
             argv += ["--init", current]
         if os.path.exists(ckpt):
             argv.append("--resume")
-        self.run_step("train", argv, os.path.join(d, "train.log"))
+        self.run_step("train", argv, os.path.join(d, "train.log"),
+                      ok_exits=(0, TRAIN_NOT_WRITTEN))
 
     def train_summary(self, k):
-        """The figures of iteration k's train.json that state.json keeps (the report's table)."""
+        """The figures of iteration k's train.json that state.json keeps (the report's table),
+        and whether a net was written (hansu-nnue's "written": false with its "reason" when the
+        quantised net failed --quant-bound) and equals its --init net ("quant_equals_init")."""
         path = os.path.join(self.iter_dir(k), "train.json")
         try:
             with open(path) as f:
                 t = json.load(f)
-            last = t["epochs"][-1] if t["epochs"] else {}
-            return {"epochs": len(t["epochs"]), "train_loss": last.get("train_loss"),
-                    "valid_loss": last.get("valid_loss"), "train_positions":
-                    t["train_positions"], "valid_positions": t["valid_positions"],
-                    "net_sha256": t["out_sha256"], "seconds": t["seconds"],
-                    "init": t.get("init"), "lr": t.get("lr")}
+            written = t.get("written", True) is not False
+            epochs = t["epochs"] if written else t.get("epochs") or []
+            last = epochs[-1] if epochs else {}
+            return {"epochs": len(epochs), "train_loss": last.get("train_loss"),
+                    "valid_loss": last.get("valid_loss"),
+                    "train_positions": t["train_positions"] if written else t.get(
+                        "train_positions"),
+                    "valid_positions": t["valid_positions"] if written else t.get(
+                        "valid_positions"),
+                    "net_sha256": t["out_sha256"] if written else None,
+                    "seconds": t.get("seconds"), "init": t.get("init"), "lr": t.get("lr"),
+                    "written": written, "reason": t.get("reason"),
+                    "quant_equals_init": t.get("quant_equals_init"),
+                    "quant_max_abs_cp": t.get("quant_max_abs_cp"),
+                    "quant_bound_cp": t.get("quant_bound_cp")}
         except OSError as e:
             raise TrainError(f"iteration {k}: {path}: {e.strerror}")
-        except (ValueError, KeyError, TypeError, IndexError) as e:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
             raise TrainError(f"iteration {k}: {path}: not a hansu-nnue result ({e})")
+
+    def candidate_rejection(self, k, summary):
+        """Why iteration k's candidate net is rejected before its match, or None: hansu-nnue
+        wrote no net (its quantised net failed --quant-bound), or the quantised net equals its
+        --init net (the update was smaller than the rounding: an SPRT of a net against itself
+        would only cost time)."""
+        if not summary.get("written", True):
+            why = summary.get("reason") or "no reason given"
+            return f"hansu-nnue wrote no net ({why}); see iter-{k:03d}/train.log"
+        if summary.get("quant_equals_init") is True:
+            init = os.path.basename(summary.get("init") or "the --init net")
+            return (f"rounding erased the update: the quantised net equals its --init net "
+                    f"{init} (the training moved no weight by a quantisation step)")
+        return None
 
     def play(self, folder, name, engines, limit, games, seed, event, kind, sprt=None):
         """Plays a match with hansu-match: engines are the two engines' --engine fields (the
@@ -1173,8 +1204,10 @@ class Run:
         """An iteration of the nnue mode: self-play with the current net (or the classical
         evaluation) -> a candidate net trained on the window -> the same SPRTs against the
         current engine, every engine the one build with its net loaded at run time -> an
-        accepted net kept in RUN/nets/ with its provenance. Each step leaves a marker (or its
-        result in state.json), so --resume continues at the step where the run stopped."""
+        accepted net kept in RUN/nets/ with its provenance. A candidate that hansu-nnue did not
+        write, or whose rounding erased the update, is rejected without a match
+        (candidate_rejection). Each step leaves a marker (or its result in state.json), so
+        --resume continues at the step where the run stopped."""
         d = self.iter_dir(k)
         os.makedirs(d, exist_ok=True)
         current = self.state["current"]
@@ -1199,6 +1232,19 @@ class Run:
             record["train"] = self.train_summary(k)
             self.save_state()
         name = f"iter-{k:03d}"
+        why = self.candidate_rejection(k, record["train"])
+        if why:
+            # Rejected before its match: kept in the record, the log, train.log and the report,
+            # and the run goes on with the next iteration.
+            if "rejected" not in record:
+                record.update(rejected=why, accepted=False)
+                with open(os.path.join(d, "train.log"), "a") as f:
+                    # not "=== ": those lines are the commands (train_report.trainer_flag)
+                    f.write(f"\n*** {now_iso()} candidate {name} rejected: {why}\n")
+                self.log(f"iteration {k}: candidate {name} rejected before its match: {why}")
+            record["finished"] = now_iso()
+            self.save_state()
+            return
         candidate = (build, name, os.path.join(d, "candidate.nnue"))
         if self.decide(k, record, candidate, (build, current["name"], current.get("net", ""))):
             self.accept_net(k, candidate, record)
