@@ -73,10 +73,14 @@ def openings_path(config, section):
     """The file SECTION.openings names, absolute: "suite" is the run's variant's suite
     (data/openings-<variant>.fen, docs/openings.md), another name a file relative to the
     repository; "" when it is "" or absent (runs from before it: the start positions)."""
-    path = config[section].get("openings", "")
-    if path == "suite":
-        path = os.path.join("data", f"openings-{variant_of(config)}.fen")
-    return os.path.join(REPO, path) if path else ""
+    return openings_file(config[section].get("openings", ""), variant_of(config))
+
+
+def openings_file(name, variant):
+    """An openings setting's file, absolute (openings_path): "suite" the variant's suite."""
+    if name == "suite":
+        name = os.path.join("data", f"openings-{variant}.fen")
+    return os.path.join(REPO, name) if name else ""
 
 
 def openings_flags(config, section):
@@ -114,6 +118,12 @@ GAUNTLET_SEED_BASE = 3_000_000_000
 # Steps whose CPU time measures the engines rather than trains them (the report lists them).
 MEASURE_KINDS = ("elo", "gauntlet", "report")
 EVALS = ("texel", "nnue")
+TRAIN_NOT_WRITTEN = 3  # hansu-nnue's exit status when its quantised net failed --quant-bound
+# What an iteration's self-play is played with, kept in its record (selfplay_settings) so that a
+# resumed or replayed self-play plays the same games: each key and the setting it comes from.
+SELFPLAY_SETTINGS = {"seed": "run.seed", "games": "selfplay.games", "nodes": "selfplay.nodes",
+                     "random_plies": "selfplay.random_plies", "openings": "selfplay.openings",
+                     "extra": "selfplay.extra", "variant": "run.variant"}
 NNUE_INITS = ("scratch", "current")  # nnue.init: where a candidate's first weights come from
 # The programs of the nnue mode's one build (relative to the build folder).
 NNUE_TOOLS = ("engine/hansu", "selfplay/hansu-selfplay", "selfplay/match/hansu-match",
@@ -291,8 +301,37 @@ def check_sprt(text):
                          "and 0 < alpha, beta < 0.5")
 
 
+# The settings the loop reads without a default of its own (every run since the fixed-length
+# Elo matches has them); [nnue] only with run.eval = "nnue", [gauntlet] when the run has it.
+REQUIRED_SETTINGS = {
+    "run": ("iterations", "hours", "threads", "seed", "install"),
+    "selfplay": ("games", "nodes", "random_plies", "extra"),
+    "tune": ("epochs", "lr", "batch", "patience", "skip_plies", "extra"),
+    "match": ("games", "nodes", "sprt", "random_plies", "elo_games", "extra"),
+    "nnue": ("window_positions", "epochs", "batch", "lr", "lr_min", "lambda", "extra", "build",
+             "install"),
+    "gauntlet": ("enabled", "first", "games", "tc", "engine", "name", "options", "extra")}
+
+
+def check_present(c):
+    """The settings the loop reads are there: a resumed run's come from its state.json, where a
+    hand edit may have removed one (a KeyError deep in the loop before)."""
+    nets = c["run"].get("eval", "texel") == "nnue"
+    for section, keys in REQUIRED_SETTINGS.items():
+        if section not in c and (section == "gauntlet" or (section == "nnue" and not nets)):
+            continue
+        values = c.get(section)
+        if not isinstance(values, dict):
+            raise TrainError(f"setting section [{section}] is missing")
+        for key in keys:
+            if key not in values:
+                raise TrainError(f"setting {section}.{key} is missing (a state.json edited by "
+                                 f"hand? --set {section}.{key}=VALUE)")
+
+
 def check_config(c):
-    """Every setting, before the first step: types, ranges, names and files."""
+    """Every setting, before the first step: present, types, ranges, names and files."""
+    check_present(c)
     check_types(c)
     check_sprt(c["match"].get("sprt", ""))
     start = c["run"].get("start", "")
@@ -472,7 +511,9 @@ def lock_folder(folder):
 
 
 def read_state(path):
-    """state.json of a run folder; a file that is not a run's state is a TrainError."""
+    """state.json of a run folder; a file that is not a run's state is a TrainError. Every
+    field the loop reads is checked for the type a run writes (check_state), so that a hand
+    edit is a one-line refusal naming the field, not a traceback deep in the loop."""
     try:
         with open(path) as f:
             state = json.load(f)
@@ -485,21 +526,89 @@ def read_state(path):
             state["config"], dict) or not all(isinstance(state["config"].get(s), dict)
                                               for s in ("run", "selfplay", "tune", "match")):
         raise TrainError(f"--resume: {path}: not a run's state (no {', '.join(keys)})")
-    # The fields the loop reads, each of the type a new run writes (a hand edit that makes
-    # "iteration" a string was a TypeError traceback deep in the loop).
-    kinds = {"iteration": int, "first": dict, "current": dict, "iterations": list,
-             "accepted": list}
-    for key, kind in kinds.items():
-        if not isinstance(state[key], kind) or isinstance(state[key], bool):
-            raise TrainError(f"--resume: {path}: not a run's state ({key} is not "
-                             f"{'an int' if kind is int else 'a ' + kind.__name__})")
-    for key in ("first", "current"):
-        if not isinstance(state[key].get("header"), str) or not isinstance(
-                state[key].get("name"), str):
-            raise TrainError(f"--resume: {path}: not a run's state ({key} names no header)")
-    if state["iteration"] < 0 or not isinstance(state.get("in_progress", False), bool):
-        raise TrainError(f"--resume: {path}: not a run's state (iteration or in_progress)")
+    problem = check_state(state)
+    if problem:
+        raise TrainError(f"--resume: {path}: not a run's state ({problem})")
     return state
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def kind_problem(name, v, kind):
+    """What is wrong with field name's value v for kind ("int", "number", "str", "bool",
+    "dict", "list", "strings": a list of strings), or None."""
+    ok = {"int": is_int, "number": is_number, "str": lambda x: isinstance(x, str),
+          "bool": lambda x: isinstance(x, bool), "dict": lambda x: isinstance(x, dict),
+          "list": lambda x: isinstance(x, list),
+          "strings": lambda x: isinstance(x, list) and all(isinstance(y, str) for y in x)}
+    words = {"int": "an int", "number": "a finite number", "str": "a string", "bool": "true or "
+             "false", "dict": "an object", "list": "a list", "strings": "a list of strings"}
+    return None if ok[kind](v) else f"{name} is not {words[kind]}"
+
+
+# The fields of state.json the loop reads and their kinds (kind_problem); those marked optional
+# may be absent (runs from before them, or not reached yet).
+STATE_FIELDS = {"iteration": "int", "first": "dict", "current": "dict", "iterations": "list",
+                "accepted": "strings"}
+STATE_OPTIONAL = {"in_progress": "bool", "folder": "str", "wall_s": "number", "cpu_s": "dict",
+                  "source_commit": "str", "gauntlet": "dict", "started": "str"}
+RECORD_OPTIONAL = {"current": "str", "selfplay_engine": "dict", "selfplay_settings": "dict",
+                   "match": "dict", "confirm": "dict", "elo_vs_first": "dict", "train": "dict",
+                   "train_window": "dict", "tune_window": "dict", "regenerated": "list",
+                   "accepted": "bool", "rejected": "str"}
+SETTINGS_KINDS = {"seed": "int", "games": "int", "nodes": "int", "random_plies": "int",
+                  "openings": "str", "extra": "strings", "variant": "str"}
+
+
+def check_state(state):
+    """The first problem of a state read from state.json (read_state), or None: every field
+    the loop reads, of the type a new run writes. In a run of nets (run.eval = "nnue") the first
+    and the current engine name their net (current.net; "" = the classical evaluation): a run
+    whose current.net was removed would go on with the classical engine as current."""
+    fields = [(k, state[k], kind) for k, kind in STATE_FIELDS.items()]
+    fields += [(k, state[k], kind) for k, kind in STATE_OPTIONAL.items() if k in state]
+    problems = [kind_problem(k, v, kind) for k, v, kind in fields]
+    if any(problems):
+        return next(p for p in problems if p)
+    nets = state["config"]["run"].get("eval", "texel") == "nnue"
+    for key in ("first", "current"):
+        engine = state[key]
+        if not isinstance(engine.get("header"), str) or not isinstance(engine.get("name"), str):
+            return f"{key} names no header"
+        if nets and "net" not in engine:
+            return f"{key}.net is missing (a run of nets names its net; \"\" = classical)"
+        if "net" in engine and not isinstance(engine["net"], str):
+            return f"{key}.net is not a string"
+    if state["iteration"] < 0:
+        return "iteration is negative"
+    if any(not is_number(v) for v in state.get("cpu_s", {}).values()):
+        return "cpu_s holds a value that is not a number"
+    if "results" in state.get("gauntlet", {}) and not isinstance(
+            state["gauntlet"]["results"], dict):
+        return "gauntlet.results is not an object"
+    for i, rec in enumerate(state["iterations"]):
+        where = f"iterations[{i}]"
+        if not isinstance(rec, dict) or not is_int(rec.get("k")) or rec["k"] < 1:
+            return f"{where} has no iteration number k"
+        for key, kind in RECORD_OPTIONAL.items():
+            if key in rec and kind_problem(key, rec[key], kind):
+                return f"{where}.{kind_problem(key, rec[key], kind)}"
+        engine = rec.get("selfplay_engine", {})
+        if any(not isinstance(engine.get(x, ""), str) for x in ("header", "net")):
+            return f"{where}.selfplay_engine: header and net are not strings"
+        settings = rec.get("selfplay_settings")
+        for key, kind in SETTINGS_KINDS.items() if settings is not None else ():
+            if key not in settings:
+                return f"{where}.selfplay_settings has no {key}"
+            if kind_problem(key, settings[key], kind):
+                return f"{where}.selfplay_settings.{kind_problem(key, settings[key], kind)}"
+    return None
 
 
 class Run:
@@ -547,6 +656,10 @@ class Run:
             self.state["config"] = config  # settings name files of the repository, not the run
             self.log(f"the run was made in {old}: its paths now name {self.folder}")
         self.state["folder"] = self.folder
+        for key in ("first", "current"):  # a net that is gone: named now, not by a step's log
+            net = self.state[key].get("net", "")
+            if net and not os.path.isfile(net):
+                raise TrainError(f"--resume: {self.state_path}: {key}.net {net}: no such file")
 
     def wall_s(self):
         """Wall-clock seconds the run has been running, over all its processes (resumes)."""
@@ -572,8 +685,9 @@ class Run:
         write_json_atomic(self.state_path, self.state)
 
     # --- running programs --------------------------------------------------------------
-    def run_step(self, name, argv, log_file, cwd=None, kind=None):
-        """Runs one program, its output appended to log_file. Raises TrainError on failure.
+    def run_step(self, name, argv, log_file, cwd=None, kind=None, ok_exits=(0,)):
+        """Runs one program, its output appended to log_file, and returns its exit status.
+        Raises TrainError on failure: an exit status not in ok_exits.
         Its CPU time (user + system, its waited-for descendants included) is added to the
         state's cpu_s[kind] (kind: default the name's first word).
         The program runs in a process group of its own that dies with this script: SIGTERM
@@ -603,8 +717,9 @@ class Run:
                 raise
             finally:
                 add_cpu(self, kind or name.split()[0], children_cpu() - cpu)
-        if rc != 0:
+        if rc not in ok_exits:
             raise TrainError(f"{name} failed (exit {rc}); see {log_file}")
+        return rc
 
     def snapshot_source(self):
         """Copies the sources into RUN/src once, so that every engine of the run is built from
@@ -716,19 +831,56 @@ class Run:
     def marker(self, k, step):
         return os.path.join(self.iter_dir(k), f".{step}-done")
 
-    def step_selfplay(self, k, build, net="", kind="self-play"):
+    def selfplay_settings(self, k):
+        """Today's settings of iteration k's self-play (SELFPLAY_SETTINGS): the seed
+        run.seed * 1000 + k, [selfplay]'s games, nodes, random plies, openings (the setting,
+        "suite" or a file of the repository) and extra flags, and the variant. The thread count
+        is left out: hansu-selfplay plays the same games with any (game i seeds from (seed, i))."""
+        c = self.config["selfplay"]
+        return {"seed": self.config["run"]["seed"] * 1000 + k, "games": c["games"],
+                "nodes": c["nodes"], "random_plies": c["random_plies"],
+                "openings": c.get("openings", ""), "extra": list(c["extra"]),
+                "variant": variant_of(self.config)}
+
+    def played_settings(self, k, record, replay=False):
+        """The settings iteration k's self-play is played with: those its record keeps
+        (selfplay_settings, written when it was first started), so that a resumed or replayed
+        self-play plays the same games whatever today's config says; each setting that differs
+        from today's is logged by name. A record without them takes today's and keeps them (a
+        replay of a record from before the field warns: its first games may have had others)."""
+        today = self.selfplay_settings(k)
+        kept = record.get("selfplay_settings")
+        if kept is None:
+            if replay:
+                self.log(f"warning: iteration {k}: state.json does not keep the settings its "
+                         "self-play was played with (a run from before they were kept): played "
+                         "again with today's")
+            record["selfplay_settings"] = today
+            self.save_state()
+            return today
+        diff = [f"{SELFPLAY_SETTINGS[key]}{': seed ' if key == 'seed' else ' = '}{kept[key]!r} "
+                f"(today's: {today[key]!r})" for key in SELFPLAY_SETTINGS
+                if kept[key] != today[key]]
+        if diff:
+            self.log(f"iteration {k}: self-play {'played again' if replay else 'resumed'} with "
+                     f"the settings it was played with, not today's: {'; '.join(diff)}")
+        return kept
+
+    def step_selfplay(self, k, build, net="", kind="self-play", settings=None):
         """Iteration k's self-play with the build's hansu-selfplay: with net (a .nnue file) the
         net evaluates, else the classical evaluation, named even where a net is compiled in.
-        Its CPU time counts as kind ("regenerate" when ensure_selfplay plays it again)."""
-        c = self.config["selfplay"]
+        settings: as selfplay_settings() gives them (default: today's). Its CPU time counts as
+        kind ("regenerate" when ensure_selfplay plays it again)."""
+        c = settings or self.selfplay_settings(k)
         out = os.path.join(self.iter_dir(k), "selfplay")
-        argv = self.launcher + [os.path.join(build, "selfplay", "hansu-selfplay"), "--games",
-                                str(c["games"]),
-                "--nodes", str(c["nodes"]), "--random-plies", str(c["random_plies"]),
-                "--seed", str(self.config["run"]["seed"] * 1000 + k),
-                "--threads", str(self.threads), "--out", out, "--progress", "30",
-                "--json", os.path.join(self.iter_dir(k), "selfplay.json")] + variant_flags(
-                    self.config) + openings_flags(self.config, "selfplay") + (
+        book = openings_file(c["openings"], c["variant"])
+        argv = self.launcher + [
+            os.path.join(build, "selfplay", "hansu-selfplay"), "--games", str(c["games"]),
+            "--nodes", str(c["nodes"]), "--random-plies", str(c["random_plies"]),
+            "--seed", str(c["seed"]), "--threads", str(self.threads), "--out", out,
+            "--progress", "30", "--json", os.path.join(self.iter_dir(k), "selfplay.json")] + (
+                [] if c["variant"] == "janggi" else ["--variant", c["variant"]]) + (
+                    ["--openings", book] if book else []) + (
                         ["--evalfile", net] if net else ["--classical"]) + c["extra"]
         if glob.glob(os.path.join(out, "shard-*.h5")):
             argv.append("--resume")  # a folder with only a half-written .tmp starts afresh
@@ -755,8 +907,9 @@ class Run:
     def ensure_selfplay(self, k):
         """Iteration k's self-play shards, played again when any is missing (a run folder
         carried to another machine without its data, or its shards deleted to save space):
-        the same build, engine and seed, so the same games (hansu-selfplay seeds game i from
-        (seed, i) and clears the search before each game). The first result is kept as
+        the same build, engine, seed and settings (the record's selfplay_settings, not today's
+        config: played_settings), so the same games (hansu-selfplay seeds game i from (seed, i)
+        and clears the search before each game). The first result is kept as
         selfplay-first.json, the counts of the two compared and logged, and the record notes
         the replay. A replay stopped half-way resumes (the .selfplay-regenerating marker)."""
         d = self.iter_dir(k)
@@ -783,7 +936,8 @@ class Run:
                              "its games cannot be played again")
         build = (self.engine_build() if eval_of(self.config) == "nnue"
                  else self.build(engine["header"]))
-        self.step_selfplay(k, build, engine["net"], kind="regenerate")
+        settings = self.played_settings(k, self.record_of(k), replay=True)
+        self.step_selfplay(k, build, engine["net"], kind="regenerate", settings=settings)
         with open(first) as f:
             before = json.load(f)
         with open(path) as f:
@@ -859,7 +1013,9 @@ class Run:
         hansu-nnue on the newest self-play (nnue.window_positions) from random weights, or with
         nnue.init = "current" from the current net's (hansu-nnue --init; a classical current
         engine has none), its loss per epoch in train.csv and its summary in train.json; a
-        training stopped half-way resumes from its checkpoint."""
+        training stopped half-way resumes from its checkpoint. Exit 3 (TRAIN_NOT_WRITTEN: the
+        quantised net failed --quant-bound, train.json says why) is a rejected candidate, not a
+        failed step (candidate_rejection)."""
         c = self.config["nnue"]
         window, positions = self.tune_window(k, "nnue")
         for i in window:
@@ -881,24 +1037,50 @@ class Run:
             argv += ["--init", current]
         if os.path.exists(ckpt):
             argv.append("--resume")
-        self.run_step("train", argv, os.path.join(d, "train.log"))
+        self.run_step("train", argv, os.path.join(d, "train.log"),
+                      ok_exits=(0, TRAIN_NOT_WRITTEN))
 
     def train_summary(self, k):
-        """The figures of iteration k's train.json that state.json keeps (the report's table)."""
+        """The figures of iteration k's train.json that state.json keeps (the report's table),
+        and whether a net was written (hansu-nnue's "written": false with its "reason" when the
+        quantised net failed --quant-bound) and equals its --init net ("quant_equals_init")."""
         path = os.path.join(self.iter_dir(k), "train.json")
         try:
             with open(path) as f:
                 t = json.load(f)
-            last = t["epochs"][-1] if t["epochs"] else {}
-            return {"epochs": len(t["epochs"]), "train_loss": last.get("train_loss"),
-                    "valid_loss": last.get("valid_loss"), "train_positions":
-                    t["train_positions"], "valid_positions": t["valid_positions"],
-                    "net_sha256": t["out_sha256"], "seconds": t["seconds"],
-                    "init": t.get("init"), "lr": t.get("lr")}
+            written = t.get("written", True) is not False
+            epochs = t["epochs"] if written else t.get("epochs") or []
+            last = epochs[-1] if epochs else {}
+            return {"epochs": len(epochs), "train_loss": last.get("train_loss"),
+                    "valid_loss": last.get("valid_loss"),
+                    "train_positions": t["train_positions"] if written else t.get(
+                        "train_positions"),
+                    "valid_positions": t["valid_positions"] if written else t.get(
+                        "valid_positions"),
+                    "net_sha256": t["out_sha256"] if written else None,
+                    "seconds": t.get("seconds"), "init": t.get("init"), "lr": t.get("lr"),
+                    "written": written, "reason": t.get("reason"),
+                    "quant_equals_init": t.get("quant_equals_init"),
+                    "quant_max_abs_cp": t.get("quant_max_abs_cp"),
+                    "quant_bound_cp": t.get("quant_bound_cp")}
         except OSError as e:
             raise TrainError(f"iteration {k}: {path}: {e.strerror}")
-        except (ValueError, KeyError, TypeError, IndexError) as e:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
             raise TrainError(f"iteration {k}: {path}: not a hansu-nnue result ({e})")
+
+    def candidate_rejection(self, k, summary):
+        """Why iteration k's candidate net is rejected before its match, or None: hansu-nnue
+        wrote no net (its quantised net failed --quant-bound), or the quantised net equals its
+        --init net (the update was smaller than the rounding: an SPRT of a net against itself
+        would only cost time)."""
+        if not summary.get("written", True):
+            why = summary.get("reason") or "no reason given"
+            return f"hansu-nnue wrote no net ({why}); see iter-{k:03d}/train.log"
+        if summary.get("quant_equals_init") is True:
+            init = os.path.basename(summary.get("init") or "the --init net")
+            return (f"rounding erased the update: the quantised net equals its --init net "
+                    f"{init} (the training moved no weight by a quantisation step)")
+        return None
 
     def play(self, folder, name, engines, limit, games, seed, event, kind, sprt=None):
         """Plays a match with hansu-match: engines are the two engines' --engine fields (the
@@ -996,7 +1178,7 @@ class Run:
         if not os.path.exists(self.marker(k, "selfplay")):
             record["selfplay_engine"] = {"header": current["header"], "net": ""}
             self.save_state()
-            self.step_selfplay(k, cur_build)
+            self.step_selfplay(k, cur_build, settings=self.played_settings(k, record))
             open(self.marker(k, "selfplay"), "w").close()
         if not os.path.exists(self.marker(k, "tune")):
             self.step_tune(k, cur_build, record)
@@ -1022,8 +1204,10 @@ class Run:
         """An iteration of the nnue mode: self-play with the current net (or the classical
         evaluation) -> a candidate net trained on the window -> the same SPRTs against the
         current engine, every engine the one build with its net loaded at run time -> an
-        accepted net kept in RUN/nets/ with its provenance. Each step leaves a marker (or its
-        result in state.json), so --resume continues at the step where the run stopped."""
+        accepted net kept in RUN/nets/ with its provenance. A candidate that hansu-nnue did not
+        write, or whose rounding erased the update, is rejected without a match
+        (candidate_rejection). Each step leaves a marker (or its result in state.json), so
+        --resume continues at the step where the run stopped."""
         d = self.iter_dir(k)
         os.makedirs(d, exist_ok=True)
         current = self.state["current"]
@@ -1034,7 +1218,8 @@ class Run:
             record["selfplay_engine"] = {"header": current["header"],
                                          "net": current.get("net", "")}
             self.save_state()
-            self.step_selfplay(k, build, current.get("net", ""))
+            self.step_selfplay(k, build, current.get("net", ""),
+                               settings=self.played_settings(k, record))
             open(self.marker(k, "selfplay"), "w").close()
         if not os.path.exists(self.marker(k, "train")):
             self.step_train(k, build, record)
@@ -1047,6 +1232,19 @@ class Run:
             record["train"] = self.train_summary(k)
             self.save_state()
         name = f"iter-{k:03d}"
+        why = self.candidate_rejection(k, record["train"])
+        if why:
+            # Rejected before its match: kept in the record, the log, train.log and the report,
+            # and the run goes on with the next iteration.
+            if "rejected" not in record:
+                record.update(rejected=why, accepted=False)
+                with open(os.path.join(d, "train.log"), "a") as f:
+                    # not "=== ": those lines are the commands (train_report.trainer_flag)
+                    f.write(f"\n*** {now_iso()} candidate {name} rejected: {why}\n")
+                self.log(f"iteration {k}: candidate {name} rejected before its match: {why}")
+            record["finished"] = now_iso()
+            self.save_state()
+            return
         candidate = (build, name, os.path.join(d, "candidate.nnue"))
         if self.decide(k, record, candidate, (build, current["name"], current.get("net", ""))):
             self.accept_net(k, candidate, record)

@@ -539,7 +539,9 @@ def net_lines(run, state):
              "Each iteration trains a candidate net with hansu-nnue on the newest self-play, "
              "from random weights or (nnue.init = \"current\") from the current net's: the "
              "column *from*; the last epoch's losses (training: the epoch's mean; validation: "
-             "after it). The curves per epoch are the loss plot below.", "",
+             "after it). The curves per epoch are the loss plot below. A candidate is rejected "
+             "before its match when hansu-nnue wrote no net (its rounding failed "
+             "`--quant-bound`) or its rounded net equals the one it started from.", "",
              "| iteration | window (iterations, positions) | train / valid positions | from | "
              "lr | epochs | train loss | valid loss | net |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -547,6 +549,7 @@ def net_lines(run, state):
         w, t = rec.get("train_window") or {}, rec.get("train") or {}
         its = w.get("iterations") or []
         kept = f"nets/iter-{rec['k']:03d}.nnue" if rec.get("accepted") else (
+            f"rejected before its match: {rec['rejected']}" if rec.get("rejected") else
             "rejected" if "accepted" in rec else "")
         start, lr = trainer_start(run, rec, t) if t else ("", "")
         lines.append(f"| {rec['k']} | {its[0] if its else ''}-{its[-1] if its else ''}, "
@@ -576,6 +579,8 @@ def write_markdown(run, state, out):
               "|---|---|---|---|---|---|---|---|---|---|---|"]
     for rec in state["iterations"]:
         m = rec.get("match", {})
+        if rec.get("rejected") and "sprt" not in m:  # a net not written or not changed
+            m = {"sprt": "not played: the candidate was rejected before its match (Nets below)"}
         elo, nelo, how = vs_first_cells(rec.get("elo_vs_first"))
         lines.append(
             f"| {rec['k']} | {rec.get('current', '')} | {selfplay_count(run, state, rec)} | "

@@ -11,7 +11,10 @@
 - run.start names the first engine's header ("" = the shipped one, data/train.toml's); the
   demo (no --config) starts from data/weights/material-only.h, and its report says so first;
 - a corrupt state.json on --resume, and a run folder that cannot be made (under a regular file;
-  in read-only /proc) are one-line errors.
+  in read-only /proc) are one-line errors;
+- a hand-edited state.json of a run of nets: current.net or first.net not a string, removed (the
+  run went on with the classical engine as current) or naming a file that is gone, and every
+  other field the loop reads of a wrong type or missing, each refused in one line naming it.
 Every refusal: exit 1, one line on stderr, no traceback, and no run folder made.
 
 Usage: test_train_cli.py WORK_DIR"""
@@ -45,10 +48,10 @@ def refused(args, text, made=None):
         check(not os.path.exists(made), f"scripts/train {' '.join(args)} made {made}")
 
 
-def fake_run(folder):
+def fake_run(folder, sets=()):
     """A run folder as a new run leaves it before its first step (no program is run here)."""
     os.makedirs(os.path.join(folder, "weights"))
-    config = train_loop.load_config(None, [])
+    config = train_loop.load_config(None, list(sets))
     initial = os.path.join(folder, "weights", "initial.h")
     shutil.copyfile(train_loop.start_header(config), initial)
     state = {"config": config, "iteration": 0, "in_progress": False,
@@ -57,6 +60,57 @@ def fake_run(folder):
              "iterations": [], "accepted": [], "started": "2026-01-01T00:00:00Z"}
     with open(os.path.join(folder, "state.json"), "w") as f:
         json.dump(state, f)
+
+
+def hand_edited_nets(work):
+    """A run of nets (run.eval = "nnue") whose state.json was edited by hand: each field the
+    loop reads refused in one line naming it (issue 39, item 8). The state has finished its one
+    iteration, so a resume that wrongly accepted it would end without running a step (exit 0)."""
+    run = os.path.join(work, "nets")
+    fake_run(run, ['run.eval="nnue"', "run.iterations=1"])
+    path = os.path.join(run, "state.json")
+    with open(path) as f:
+        good = json.load(f)
+    net = os.path.join(run, "nets", "initial.nnue")
+    os.makedirs(os.path.dirname(net))
+    shutil.copyfile(os.path.join(REPO, "engine", "janggi", "net.nnue"), net)
+    settings = {"seed": 1001, "games": 8, "nodes": 100, "random_plies": 2, "openings": "suite",
+                "extra": [], "variant": "janggi"}
+    good.update(iteration=1, first=dict(good["first"], net=net),
+                current=dict(good["current"], net=net),
+                iterations=[{"k": 1, "current": "initial", "accepted": False, "finished": "x",
+                             "selfplay_settings": settings}])
+
+    def edited(change):
+        state = json.loads(json.dumps(good))
+        change(state)
+        return state
+    cases = [
+        (lambda s: s["current"].update(net=5), "current.net is not a string"),
+        (lambda s: s["current"].pop("net"), "current.net is missing"),
+        (lambda s: s["first"].pop("net"), "first.net is missing"),
+        (lambda s: s["current"].update(net=net + ".gone"), "current.net " + net + ".gone: no such"),
+        (lambda s: s.update(in_progress="no"), "in_progress is not true or false"),
+        (lambda s: s.update(wall_s="1h"), "wall_s is not a finite number"),
+        (lambda s: s.update(accepted=[1]), "accepted is not a list of strings"),
+        (lambda s: s.update(cpu_s={"train": None}), "cpu_s holds a value that is not a number"),
+        (lambda s: s.update(folder=7), "folder is not a string"),
+        (lambda s: s.update(source_commit=[]), "source_commit is not a string"),
+        (lambda s: s["iterations"][0].update(k="1"), "iterations[0] has no iteration number k"),
+        (lambda s: s["iterations"].append(3), "iterations[1] has no iteration number k"),
+        (lambda s: s["iterations"][0].update(match="H1"), "iterations[0].match is not an object"),
+        (lambda s: s["iterations"][0].update(selfplay_engine={"net": 1}),
+         "iterations[0].selfplay_engine: header and net are not strings"),
+        (lambda s: s["iterations"][0]["selfplay_settings"].update(nodes="100"),
+         "iterations[0].selfplay_settings.nodes is not an int"),
+        (lambda s: s["iterations"][0]["selfplay_settings"].pop("seed"),
+         "iterations[0].selfplay_settings has no seed"),
+        (lambda s: s["config"]["match"].pop("games"), "setting match.games is missing"),
+        (lambda s: s["config"].pop("nnue"), "setting section [nnue] is missing")]
+    for change, text in cases:
+        with open(path, "w") as f:
+            json.dump(edited(change), f)
+        refused(["--resume", "--run", run], text)
 
 
 def main(argv):
@@ -122,6 +176,8 @@ def main(argv):
         with open(os.path.join(corrupt, "state.json"), "w") as f:
             json.dump(dict(good, **{key: value}), f)
         refused(["--resume", "--run", corrupt], text)
+
+    hand_edited_nets(work)
 
     # The lock: held here as the loop holds it, a second loop on the folder is refused.
     lock = train_loop.lock_folder(run)

@@ -20,10 +20,17 @@
   --set, and a value that is not a whole number of games >= 0 is refused naming the setting;
 - the run's sources are the commit of its first snapshot, kept in state.json: a run folder
   whose src/ is gone (carried to another checkout) is built again from that commit, not from a
-  newer HEAD, and a commit the checkout lacks is refused naming it.
+  newer HEAD, and a commit the checkout lacks is refused naming it;
+- each iteration's record keeps the settings its self-play was played with, and a replay of its
+  missing shards uses them rather than today's config, naming each setting that differs;
+- a run of nets (stub programs) rejects a candidate that hansu-nnue did not write (exit 3, its
+  quantised net failed --quant-bound) or whose rounding equals its --init net, without an SPRT,
+  logged with its reason, and goes on; another trainer failure stops the run, and --resume
+  goes on.
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
+import importlib.util
 import json
 import os
 import re
@@ -494,6 +501,185 @@ def test_source_commit(work):
         train.REPO = saved
 
 
+def test_selfplay_settings(work):
+    """Each iteration's record keeps the settings its self-play was played with, and a replay
+    of its missing shards uses them, not today's config, naming each setting that differs
+    (issue 39, item 7); a record from before the field is replayed with today's, with a
+    warning, and keeps them from then on."""
+    os.makedirs(work)
+    run = make_run(work, ["selfplay.games=8", "selfplay.nodes=100", 'selfplay.openings="suite"'])
+    run.state = {"first": {"name": "initial", "header": "h"}, "current": {"name": "initial",
+                 "header": "h"}, "iterations": []}
+    run.build = lambda header, engine_only=False, nnue=False: "b"
+    steps = []
+
+    def step(label, argv, log, **kw):  # hansu-selfplay: the same counts as the first time
+        steps.append(argv)
+        shutil.copyfile(os.path.join(os.path.dirname(log), "selfplay-first.json"),
+                        os.path.join(os.path.dirname(log), "selfplay.json"))
+    run.run_step = step
+    for k in (1, 2):
+        record = run.record_of(k)
+        record["selfplay_engine"] = {"header": "h", "net": ""}
+        os.makedirs(os.path.join(run.iter_dir(k), "selfplay"))
+        with open(os.path.join(run.iter_dir(k), "selfplay.json"), "w") as f:
+            json.dump({"schema": 1, "games_saved": 8, "positions_saved": 800, "wins": [4, 4],
+                       "reasons": {}, "shards": [{"path": "shard-000000.h5"}]}, f)
+    first = run.played_settings(1, run.record_of(1))
+    check(run.record_of(1)["selfplay_settings"] == first and first["seed"] == 1001 and
+          first["nodes"] == 100 and first["openings"] == "suite" and not run.logged,
+          f"iteration 1's record keeps its settings: {run.record_of(1)}")
+    run.config["run"]["seed"] = 9
+    run.config["selfplay"].update(nodes=150, extra=["--hash", "4"], openings="")
+    train.Run.ensure_selfplay(run, 1)
+    f = flags(" ".join(steps[-1]))
+    check(f.get("--seed") == "1001" and f.get("--nodes") == "100" and "--hash" not in f and
+          f.get("--openings", "").endswith("openings-janggi.fen") and f.get("--games") == "8",
+          f"the replay does not use the recorded settings: {steps[-1]}")
+    said = [line for line in run.logged if "not today's" in line]
+    check(len(said) == 1 and all(x in said[0] for x in (
+        "run.seed: seed 1001 (today's: 9001)", "selfplay.nodes = 100 (today's: 150)",
+        "selfplay.extra = [] (today's: ['--hash', '4'])", "selfplay.openings = 'suite'")) and
+        "selfplay.games" not in said[0], f"the replay does not name the settings: {run.logged}")
+    check(run.record_of(1)["regenerated"][-1]["same_counts"] is True, "replay counts")
+    # A record from before the field: today's settings, a warning, and kept from then on.
+    run.logged.clear()
+    train.Run.ensure_selfplay(run, 2)
+    f = flags(" ".join(steps[-1]))
+    check(f.get("--seed") == "9002" and f.get("--nodes") == "150" and f.get("--hash") == "4",
+          f"an old record's replay: {steps[-1]}")
+    check(any(line.startswith("warning: iteration 2: state.json does not keep the settings")
+              for line in run.logged), f"no warning for an old record: {run.logged}")
+    check(run.record_of(2)["selfplay_settings"]["nodes"] == 150, "the replay's settings not kept")
+
+
+# A stand-in for the four programs of a run of nets' build (nnue.build), one script under four
+# names: hansu-selfplay writes a result naming one shard, hansu-nnue does what $STUB_PLAN says for
+# its iteration, hansu-match loses its SPRT (H0); each call is appended to $STUB_PLAN.calls.
+STUB = """#!/usr/bin/python3
+import json, os, shutil, sys
+args, tool = sys.argv[1:], os.path.basename(sys.argv[0])
+flag = lambda name: args[args.index(name) + 1] if name in args else None
+plan = os.environ["STUB_PLAN"]
+with open(plan + ".calls", "a") as f:
+    f.write(tool + " " + " ".join(args) + "\\n")
+if tool == "hansu-selfplay":
+    os.makedirs(flag("--out"), exist_ok=True)
+    open(os.path.join(flag("--out"), "stub-shard.dat"), "w").close()
+    with open(flag("--json"), "w") as f:
+        json.dump({"schema": 1, "games_saved": 2, "positions_saved": 200, "wins": [1, 1],
+                   "reasons": {}, "shards": [{"path": "stub-shard.dat"}]}, f)
+elif tool == "hansu-match":
+    sprt = {"result": "H0", "llr": -3.0} if "--sprt" in args else None
+    with open(flag("--json"), "w") as f:
+        json.dump({"games": 2, "wins": [0, 2], "elo": None, "elo_error": None, "nelo": None,
+                   "nelo_error": None, "los": 0.0, "pentanomial": [1, 0, 0, 0, 0],
+                   "reasons": {}, "sprt": sprt}, f)
+elif tool == "hansu-nnue":
+    what = json.load(open(plan))[os.path.basename(os.path.dirname(flag("--out")))]
+    if what == "crash":
+        sys.exit("hansu-nnue: out of memory")
+    t = {"schema": 1, "epochs": [{"epoch": 1, "train_loss": 0.05, "valid_loss": 0.06}],
+         "train_positions": 300, "valid_positions": 20, "init": flag("--init"),
+         "lr": float(flag("--lr")), "seconds": 1.0, "quant_max_abs_cp": 76.8,
+         "quant_bound_cp": 64.0}
+    if what == "quant":  # the contract of hansu-nnue's exit 3 (issue 39, item 6)
+        t.update(written=False, reason="the quantised net differs from the float net by "
+                 "76.80 cp (bound 64.0, --quant-bound)", out=None, out_sha256=None)
+        json.dump(t, open(flag("--json"), "w"))
+        sys.exit(3)
+    shutil.copyfile(flag("--init"), flag("--out"))
+    t.update(written=True, quant_equals_init=what == "same", out=flag("--out"),
+             out_sha256="0" * 64)
+    json.dump(t, open(flag("--json"), "w"))
+"""
+
+
+def test_rejected_nets(work):
+    """A run of nets whose trainer rejects candidates (issue 39, item 6): hansu-nnue's exit 3
+    (its quantised net failed --quant-bound, no net written; train.json says why) and a net
+    equal to its --init net (rounding erased the update) are rejected candidates, each without
+    an SPRT, its reason in the record, log.txt, train.log and report.md's tables, and the run goes
+    on; any other failure of the trainer stops the run, and its --resume goes on past a
+    rejection there too."""
+    build = os.path.join(work, "stub-build")
+    for tool in train.NNUE_TOOLS:
+        path = os.path.join(build, tool)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(STUB)
+        os.chmod(path, 0o755)
+    plan = os.path.join(work, "plan.json")
+    with open(plan, "w") as f:
+        json.dump({"iter-001": "quant", "iter-002": "same", "iter-003": "ok",
+                   "iter-004": "crash"}, f)
+    config = os.path.join(work, "nets.toml")
+    with open(config, "w") as f:
+        f.write('[run]\neval = "nnue"\niterations = 4\nhours = 0\nthreads = 1\n'
+                'start_net = "data/nets/janggi-r4.nnue"\n[selfplay]\ngames = 2\nnodes = 10\n'
+                'openings = ""\n[nnue]\ninit = "current"\nepochs = 1\n'
+                f'build = {json.dumps(build)}\n[match]\ngames = 2\nnodes = 10\n'
+                'elo_games = 2\nelo_nodes = 20\n[gauntlet]\nenabled = false\n')
+    folder = os.path.join(work, "run")
+    env = dict(os.environ, STUB_PLAN=plan)
+    script = os.path.join(REPO, "scripts", "train")
+    r = subprocess.run([script, "--config", config, "--run", folder], capture_output=True,
+                       text=True, env=env, timeout=120)
+    check(r.returncode == 1 and "train failed (exit 1)" in r.stderr,
+          f"the trainer's crash must stop the run: exit {r.returncode}\n{r.stderr}")
+    with open(os.path.join(folder, "state.json")) as f:
+        state = json.load(f)
+    recs = {rec["k"]: rec for rec in state["iterations"]}
+    with open(os.path.join(folder, "log.txt")) as f:
+        log = f.read()
+    want = {1: "hansu-nnue wrote no net (the quantised net differs from the float net by 76.80 "
+               "cp (bound 64.0, --quant-bound)); see iter-001/train.log",
+            2: "rounding erased the update: the quantised net equals its --init net "
+               "initial.nnue"}
+    for k, why in want.items():
+        rec = recs.get(k, {})
+        check(why in rec.get("rejected", "") and rec.get("accepted") is False and
+              "match" not in rec and rec.get("finished"), f"iteration {k}'s record: {rec}")
+        check(f"iteration {k}: candidate iter-00{k} rejected before its match: {why}" in log,
+              f"log.txt does not say why iteration {k}'s candidate was rejected")
+        with open(os.path.join(folder, f"iter-00{k}", "train.log")) as f:
+            check(f"candidate iter-00{k} rejected: {why}" in f.read(), f"train.log of {k}")
+        check(os.path.exists(os.path.join(folder, f"iter-00{k}", ".train-done")),
+              f"iteration {k}: the training step is not done")
+    check(recs[3].get("match", {}).get("sprt") == "H0 accepted" and "rejected" not in recs[3],
+          f"iteration 3's candidate is not played: {recs[3]}")
+    with open(plan + ".calls") as f:
+        calls = [line.split()[0] for line in f]
+    check(calls.count("hansu-match") == 1 and calls.count("hansu-nnue") == 4,
+          f"one SPRT (iteration 3's) and four trainings: {calls}")
+    check(state["iteration"] == 4 and state["in_progress"], f"stopped in 4: {state['iteration']}")
+    # The run resumed where it stopped: iteration 4's training again, rejected, and on to 5.
+    with open(plan, "w") as f:
+        json.dump({"iter-004": "quant", "iter-005": "ok"}, f)
+    r = subprocess.run([script, "--resume", "--run", folder, "--set", "run.iterations=5"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    check(r.returncode == 0, f"--resume after a rejection: exit {r.returncode}\n{r.stderr}")
+    with open(os.path.join(folder, "state.json")) as f:
+        state = json.load(f)
+    recs = {rec["k"]: rec for rec in state["iterations"]}
+    check("hansu-nnue wrote no net" in recs[4].get("rejected", "") and
+          recs[5].get("match", {}).get("sprt") == "H0 accepted" and state["iteration"] == 5,
+          f"resumed: iteration 4 {recs[4]}, iteration 5 {recs.get(5)}")
+    # report.md: the Iterations table says the SPRT was not played, the Nets table why.
+    if not all(importlib.util.find_spec(m) for m in ("h5py", "matplotlib")):
+        print("report.md not checked: no h5py or matplotlib (scripts/train_report.py's)")
+        return
+    with open(os.path.join(folder, "report.md")) as f:
+        rows = [line for line in f if line.startswith("| ")]
+    for k in (1, 2, 4):
+        why = want[2] if k == 2 else want[1].replace("iter-001", f"iter-00{k}")
+        check(any(row.startswith(f"| {k} | initial | ") and "| not played: the candidate was "
+                  "rejected before its match (Nets below) | no |" in row for row in rows),
+              f"report.md's Iterations table: no row for iteration {k}'s rejection")
+        check(any(row.startswith(f"| {k} | ") and f"| rejected before its match: {why}" in row
+                  for row in rows), f"report.md's Nets table: iteration {k}'s reason")
+
+
 def test_report_settings():
     """[report]: the defaults as they were constants before, --set, bad values refused."""
     c = train.load_config(None, [])
@@ -524,9 +710,12 @@ def main():
     test_texel_classical(os.path.join(work, "classical"))
     test_nnue_build(os.path.join(work, "nnue-build"))
     test_source_commit(os.path.join(work, "source"))
+    test_selfplay_settings(os.path.join(work, "selfplay-settings"))
+    test_rejected_nets(os.path.join(work, "rejected-nets"))
     print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
           "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's "
-          "build, the run's source commit")
+          "build, the run's source commit, self-play replayed with its recorded settings, nets "
+          "rejected before their match")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0

@@ -23,9 +23,10 @@ build's real programs (nnue.build = BUILD_DIR, so no build is made):
 - report.md has the Nets table with the last epoch's losses of each train.csv, loss.png is
   drawn from the train.csv files and inlined in report.html;
 - the run folder copied elsewhere without its self-play data (as a run is carried to another
-  machine) resumes for a third iteration: its paths are moved to the new folder, and the
-  window's missing self-play is played again with each iteration's own net and seed, giving
-  the same games and positions as the first time.
+  machine) resumes for a third iteration with another run.seed and selfplay.nodes: its paths are
+  moved to the new folder, and the window's missing self-play is played again with each
+  iteration's own net and recorded settings (seed and nodes named as differing from today's),
+  giving the same games and positions as the first time; iteration 3 plays with today's.
 
 Usage: test_train_nnue.py WORK_DIR BUILD_DIR FAKE_ENGINE"""
 import csv
@@ -278,8 +279,11 @@ def test_carried(work, run):
     moved = os.path.join(work, "carried")
     shutil.copytree(run, moved, ignore=lambda d, names: ["selfplay"] if os.path.basename(
         d).startswith("iter-") else [])
+    # Resumed with other self-play settings: the replays keep each iteration's own (its record's
+    # selfplay_settings), the new iteration 3 plays with today's (issue 39, item 7).
     r = train(["--resume", "--run", moved, "--set", "run.iterations=3",
-               "--set", "nnue.window_positions=0"])
+               "--set", "nnue.window_positions=0", "--set", "run.seed=9",
+               "--set", "selfplay.nodes=120"])
     check(r.returncode == 0, f"the carried run: exit {r.returncode}\n{r.stderr}")
     with open(os.path.join(moved, "log.txt")) as f:
         log = f.read()
@@ -293,6 +297,15 @@ def test_carried(work, run):
     check(len(again) == 2 and flags_of(again[0]).get("--evalfile") ==
           os.path.join(moved, "nets", "initial.nnue") and flags_of(again[1]).get("--evalfile")
           == os.path.join(moved, "nets", "iter-001.nnue"), f"self-play played again: {again}")
+    for k, line in zip((1, 2), again):
+        check(flags_of(line).get("--seed") == str(1000 + k) and
+              flags_of(line).get("--nodes") == "150" and
+              f"iteration {k}: self-play played again with the settings it was played with, "
+              f"not today's: run.seed: seed {1000 + k} (today's: {9000 + k}); selfplay.nodes = 150 "
+              "(today's: 120)" in log, f"iteration {k}'s replay: {line}")
+    new = log_lines(moved, "self-play:")[-1]
+    check(flags_of(new).get("--seed") == "9003" and flags_of(new).get("--nodes") == "120",
+          f"iteration 3 is not played with today's settings: {new}")
     for k in (1, 2):
         rec = state["iterations"][k - 1]
         regen = rec.get("regenerated") or [{}]
