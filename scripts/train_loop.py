@@ -911,7 +911,9 @@ class Run:
         config: played_settings), so the same games (hansu-selfplay seeds game i from (seed, i)
         and clears the search before each game). The first result is kept as
         selfplay-first.json, the counts of the two compared and logged, and the record notes
-        the replay. A replay stopped half-way resumes (the .selfplay-regenerating marker)."""
+        the replay. A replay stopped half-way resumes (the .selfplay-regenerating marker).
+        Returns True when the shards were played again (new files: another SHA-256 than the
+        ones a training checkpoint recorded), False when they were all there."""
         d = self.iter_dir(k)
         out, path = os.path.join(d, "selfplay"), os.path.join(d, "selfplay.json")
         regen = os.path.join(d, ".selfplay-regenerating")
@@ -923,7 +925,7 @@ class Run:
             missing = [x for x in shards if not isinstance(x, dict) or not os.path.isfile(
                 os.path.join(out, os.path.basename(str(x.get("path", "")))))]
             if shards and not missing:
-                return
+                return False
             if not os.path.exists(first):
                 shutil.copyfile(path, first)
             self.log(f"iteration {k}: {len(missing)} of {len(shards)} self-play shards are "
@@ -958,6 +960,7 @@ class Run:
                              if before.get(x) != after.get(x))
             self.log(f"warning: iteration {k}: self-play played again differs from the first "
                      f"time ({diff}): another build or machine; the new games are used")
+        return True
 
     def selfplay_positions(self, k):
         """Positions in iteration k's self-play folder: `positions_saved` of the result that
@@ -1018,8 +1021,7 @@ class Run:
         failed step (candidate_rejection)."""
         c = self.config["nnue"]
         window, positions = self.tune_window(k, "nnue")
-        for i in window:
-            self.ensure_selfplay(i)
+        replayed = [i for i in window if self.ensure_selfplay(i)]
         record["train_window"] = {"iterations": window, "positions": positions}
         self.log(f"train window: iterations {window[0]}-{window[-1]}, {positions} positions")
         d = self.iter_dir(k)
@@ -1035,6 +1037,12 @@ class Run:
         current = self.state["current"].get("net", "")
         if c.get("init", "scratch") == "current" and current:
             argv += ["--init", current]
+        if os.path.exists(ckpt) and replayed:
+            # The checkpoint recorded the digests of the shards it trained on; shards played
+            # again are new files, which hansu-nnue --resume refuses: this training restarts.
+            self.log(f"iteration {k}: self-play of iterations {replayed} played again: its "
+                     "training starts again (its checkpoint names the old shards)")
+            os.remove(ckpt)
         if os.path.exists(ckpt):
             argv.append("--resume")
         self.run_step("train", argv, os.path.join(d, "train.log"),
