@@ -92,6 +92,7 @@ struct Searcher {
     SearchInfoFn on_info;
     void *info_arg;
     int root_depth;
+    uint64_t root_best_nodes; // nodes spent on the root's best move in its last search
     // go ponder: the clock stands until search_ponderhit stores the time it was called.
     bool pondering;
     _Atomic int64_t ponderhit_ms;
@@ -841,6 +842,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             continue;
         if (root && s->on_info)
             report_currmove(s, m, played + 1);
+        const uint64_t nodes_before = s->nodes;
         bool quiet = !is_capture(b, m);
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
         // Late move pruning and futility pruning of quiet moves near the leaves; a move that
@@ -889,6 +891,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         alpha = v;
         best_move = m;
         pv_update(s, ply, m);
+        if (root)
+            s->root_best_nodes = s->nodes - nodes_before;
         if (v < beta)
             continue;
         // 7. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
@@ -1156,6 +1160,13 @@ static int root_moves_set(Searcher *s, const SearchLimits *limits, const MoveLis
     return s->nroot_allowed;
 }
 
+// The soft budget after an iteration, scaled by what the search saw (timeman_scale), never
+// past the hard one.
+static int64_t soft_limit(const TimeBudget *tb, const TimeSignals *sig, const SearchParams *p) {
+    int64_t soft = tb->soft * timeman_scale(sig, p) / 100;
+    return tb->hard && soft > tb->hard ? tb->hard : soft;
+}
+
 SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
                         SearchInfoFn on_info, void *info_arg, atomic_bool *stop) {
     SearchResult res = {MOVE_NONE, MOVE_NONE, 0, 0, 0, 0};
@@ -1193,9 +1204,12 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         helpers_start(s, root, threads, started);
     int max_depth = max_depth_of(limits);
     int score = 0;
+    TimeSignals sig = {0};
+    Move last_best = MOVE_NONE;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->seldepth = 0;
         s->root_depth = depth;
+        uint64_t nodes_before = s->nodes;
         int v = aspiration(s, depth, score);
         if (s->stopped && depth > 1)
             break;
@@ -1205,6 +1219,14 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         }
         if (s->stopped)
             break;
+        sig = (TimeSignals){.depth = depth,
+                            .stable = res.best == last_best ? sig.stable + 1 : 0,
+                            .score = v,
+                            .prev = depth > 1 ? score : v,
+                            .decided = score_is_decided(v) || score_is_decided(score),
+                            .best_nodes = s->root_best_nodes,
+                            .nodes = s->nodes - nodes_before};
+        last_best = res.best;
         score = v;
         res.score = v;
         res.depth = depth;
@@ -1231,7 +1253,8 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         if (stop && atomic_load(stop))
             break;
         int64_t elapsed = timeman_now_ms() - s->start_ms;
-        if (tb.soft && clock_running(s) && elapsed >= tb.soft * s->params.tm_soft_pct / 100)
+        if (tb.soft && clock_running(s) &&
+            elapsed >= soft_limit(&tb, &sig, &s->params) * s->params.tm_soft_pct / 100)
             break;
         // go mate N: a win in N moves or fewer is proven.
         if (limits->mate && v >= SCORE_DECISIVE && (score_end_plies(v) + 1) / 2 <= limits->mate)

@@ -42,3 +42,20 @@ TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParam
         tb.hard = tb.soft;
     return tb;
 }
+
+int timeman_scale(const TimeSignals *sig, const SearchParams *params) {
+    enum { STABLE_PLIES = 6, SCALE_MIN = 40, SCALE_MAX = 250 };
+    if (!params->tm_adapt || sig->depth < 5 || sig->nodes == 0 || sig->decided)
+        return 100;
+    int stable = sig->stable < STABLE_PLIES ? sig->stable : STABLE_PLIES;
+    int64_t stab =
+        params->tm_stab_max - (params->tm_stab_max - params->tm_stab_min) * stable / STABLE_PLIES;
+    int64_t fall = (int64_t)(sig->prev - sig->score) * params->tm_drop_pct / 10;
+    int64_t drop = 100 + (fall > params->tm_drop_max ? params->tm_drop_max
+                          : fall < -15               ? -15
+                                                     : fall);
+    int64_t share = (int64_t)(sig->best_nodes * 100 / sig->nodes);
+    int64_t node = params->tm_node_base - params->tm_node_mult * (share > 100 ? 100 : share) / 100;
+    int64_t scale = stab * drop / 100 * node / 100;
+    return (int)(scale < SCALE_MIN ? SCALE_MIN : scale > SCALE_MAX ? SCALE_MAX : scale);
+}

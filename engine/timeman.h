@@ -40,5 +40,24 @@ typedef struct TimeBudget {
 /// movestogo is 1). depth/nodes/infinite alone: no limit.
 TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParams *params);
 
+/// What the search saw in its iterations so far, for the scale of the soft budget.
+typedef struct TimeSignals {
+    int depth;                  // the iteration just completed, plies
+    int stable;                 // iterations in a row with the same best move (0: it changed)
+    Score score, prev;          // this iteration's score and the one before's, cp (side to move)
+    bool decided;               // either is a decided score (a game end in the tree)
+    uint64_t best_nodes, nodes; // the iteration's nodes on its best root move, and in all
+} TimeSignals;
+
+/// The scale of the soft budget after an iteration, in percent: 100 while params->tm_adapt is
+/// 0, before depth 5, or for a decided score. Otherwise the product of three factors, each in
+/// percent and the product clamped to 40..250: best-move stability (tm_stab_max when the best
+/// move just changed, falling linearly to tm_stab_min after 6 stable iterations), a falling
+/// score (100 + tm_drop_pct per 10 cp of fall, at most + tm_drop_max; a rise takes at most
+/// 15 off) and the best move's share of the nodes (tm_node_base - tm_node_mult x share).
+/// The ideas are Stockfish's and Ethereal's (best-move instability, falling eval, the nodes
+/// spent on the best move); the formula and constants are Hansu's, tuned by scripts/spsa.
+int timeman_scale(const TimeSignals *sig, const SearchParams *params);
+
 /// Milliseconds on a monotonic clock.
 int64_t timeman_now_ms(void);

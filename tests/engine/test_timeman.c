@@ -84,11 +84,60 @@ static void test_clock_monotonic(void **state) {
     }
 }
 
+// The soft budget's scale: 100 while tm_adapt is off (the default), early, or for a decided
+// score; with it on, a best move that just changed, a falling score and a small share of the
+// nodes on the best move each take more time, a stable best move, a rising score and a large
+// share less; the product stays within 40..250 %.
+static void test_scale(void **state) {
+    (void)state;
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    TimeSignals base = {
+        .depth = 10, .stable = 3, .score = 50, .prev = 50, .best_nodes = 500, .nodes = 1000};
+    assert_int_equal(timeman_scale(&base, &p), 100); // off by default
+    p.tm_adapt = 1;
+    int mid = timeman_scale(&base, &p);
+    // stab 140 - 65 * 3 / 6 = 108, drop 100, node 160 - 80 * 50 / 100 = 120: 129 %.
+    assert_int_equal(mid, 108 * 100 / 100 * 120 / 100);
+    TimeSignals t = base;
+    t.stable = 0;
+    assert_true(timeman_scale(&t, &p) > mid);
+    t.stable = 20;
+    assert_true(timeman_scale(&t, &p) < mid);
+    t = base;
+    t.score = 20; // fell by 30 cp: +30 %
+    assert_int_equal(timeman_scale(&t, &p), 108 * 130 / 100 * 120 / 100);
+    t.score = -500; // a fall past the cap: + tm_drop_max
+    assert_int_equal(timeman_scale(&t, &p), 108 * 150 / 100 * 120 / 100);
+    t.score = 400; // a rise: at most 15 % off
+    assert_int_equal(timeman_scale(&t, &p), 108 * 85 / 100 * 120 / 100);
+    t = base;
+    t.best_nodes = 950;
+    assert_true(timeman_scale(&t, &p) < mid);
+    t.best_nodes = 50;
+    assert_true(timeman_scale(&t, &p) > mid);
+    t = base;
+    t.depth = 4;
+    assert_int_equal(timeman_scale(&t, &p), 100);
+    t = base;
+    t.decided = true;
+    assert_int_equal(timeman_scale(&t, &p), 100);
+    // The clamp: everything pointing one way.
+    t = (TimeSignals){
+        .depth = 10, .stable = 0, .score = -900, .prev = 0, .best_nodes = 0, .nodes = 1000};
+    p.tm_stab_max = 250, p.tm_drop_max = 150, p.tm_node_base = 250;
+    assert_int_equal(timeman_scale(&t, &p), 250);
+    t = (TimeSignals){
+        .depth = 10, .stable = 9, .score = 900, .prev = 0, .best_nodes = 1000, .nodes = 1000};
+    p.tm_stab_min = 30, p.tm_node_base = 100, p.tm_node_mult = 200;
+    assert_int_equal(timeman_scale(&t, &p), 40);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_limit), cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_clock),    cmocka_unit_test(test_movestogo),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_clock_monotonic),
+        cmocka_unit_test(test_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
