@@ -45,12 +45,22 @@ typedef struct EvalCacheEntry {
 // general does not occur, but its value keeps an attack by the general last in LVA order.
 static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
 
+typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
+
 struct Searcher {
     SearchParams params; // the tunable constants (search_params.def)
     TT *tt;              // the table searched: the main searcher's tt_own, shared by its helpers
     TT tt_own;
     Board board;
     int history[PIECE_NB][SQUARE_NB];
+    // Continuation histories (ch_on): cont_hist[pc1][to1] is the table of the moves that follow a
+    // move of piece pc1 to to1, one or two plies before; [EMPTY][0] stands for no move (a pass,
+    // the null move, before the root). Capture history (caph_on): by mover, point, victim kind.
+    ContHist *cont_hist; // PIECE_NB x SQUARE_NB tables, 4 MB
+    int16_t capture_hist[PIECE_NB][SQUARE_NB][KIND_NB];
+    Piece moved_piece[MAX_PLY + 2]; // the piece moved by the move made at ply (EMPTY: a pass)
+    Square moved_to[MAX_PLY + 2];
+    Move excluded[MAX_PLY + 2]; // the singular extension's excluded move at ply
     Move killers[MAX_PLY + 2][2];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
@@ -105,7 +115,10 @@ struct Searcher {
 
 Searcher *search_create(size_t hash_mb) {
     Searcher *s = calloc(1, sizeof *s);
-    if (!s || !tt_init(&s->tt_own, hash_mb)) {
+    if (!s || !(s->cont_hist = calloc(PIECE_NB * SQUARE_NB, sizeof(ContHist))) ||
+        !tt_init(&s->tt_own, hash_mb)) {
+        if (s)
+            free(s->cont_hist);
         free(s);
         return NULL;
     }
@@ -121,8 +134,10 @@ Searcher *search_create(size_t hash_mb) {
 // A helper of main: main's table, parameters and evaluation, its own everything else.
 static Searcher *helper_create(Searcher *main, int id) {
     Searcher *h = calloc(1, sizeof *h);
-    if (!h)
+    if (!h || !(h->cont_hist = calloc(PIECE_NB * SQUARE_NB, sizeof(ContHist)))) {
+        free(h);
         return NULL;
+    }
     h->tt = main->tt;
     h->main = main;
     h->id = id;
@@ -134,6 +149,7 @@ static Searcher *helper_create(Searcher *main, int id) {
     h->nnue_check = main->nnue_check;
     h->net = main->net;
     if (main->net && !(h->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2)))) {
+        free(h->cont_hist);
         free(h);
         return NULL;
     }
@@ -142,6 +158,7 @@ static Searcher *helper_create(Searcher *main, int id) {
 
 static void helper_destroy(Searcher *h) {
     if (h) {
+        free(h->cont_hist);
         free(h->acc);
         free(h);
     }
@@ -193,6 +210,7 @@ void search_destroy(Searcher *s) {
         return;
     search_set_threads(s, 1);
     tt_free(&s->tt_own);
+    free(s->cont_hist);
     free(s->acc);
     free(s);
 }
@@ -204,6 +222,8 @@ int search_hashfull(const Searcher *s) { return tt_hashfull(s->tt); }
 // What one thread learnt: histories, killers, evaluations.
 static void thread_clear(Searcher *s) {
     memset(s->history, 0, sizeof s->history);
+    memset(s->cont_hist, 0, sizeof(ContHist) * PIECE_NB * SQUARE_NB);
+    memset(s->capture_hist, 0, sizeof s->capture_hist);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->eval_cache, 0, sizeof s->eval_cache);
 }
@@ -267,6 +287,8 @@ static void nnue_root(Searcher *s) {
 // board_make(m) at ply, and with a net the accumulator of ply + 1 from ply's (the move's delta;
 // a pass copies it). Unmaking is board_unmake alone: the search steps back to acc[ply].
 static inline void make_move(Searcher *s, Move m, int ply) {
+    s->moved_piece[ply] = move_is_pass(m) ? EMPTY : s->board.squares[move_from(m)];
+    s->moved_to[ply] = move_is_pass(m) ? 0 : move_to(m);
     board_make(&s->board, m);
     if (s->net) {
         NnueDelta d;
@@ -406,6 +428,28 @@ static int mvv_lva(const Board *b, Move m) {
            ORDER_VALUE[piece_kind(b->squares[move_from(m)])];
 }
 
+// The continuation table of the node at ply for the move `back` plies before it (1 or 2): the
+// table of what follows that move; the no-move table before the root.
+static inline ContHist *cont_of(const Searcher *s, int ply, int back) {
+    int p = ply - back;
+    return p < 0 ? &s->cont_hist[0] : &s->cont_hist[s->moved_piece[p] * SQUARE_NB + s->moved_to[p]];
+}
+
+// A quiet move's history: the butterfly history, and with ch_on the continuation histories of
+// the moves one and two plies before.
+static inline int quiet_history(const Searcher *s, const Board *b, Move m, int ply) {
+    int pc = move_is_pass(m) ? 0 : b->squares[move_from(m)], to = move_to(m);
+    int h = s->history[pc][to];
+    if (s->params.ch_on)
+        h += (*cont_of(s, ply, 1))[pc][to] + (*cont_of(s, ply, 2))[pc][to];
+    return h;
+}
+
+static inline int16_t *capture_history_of(Searcher *s, const Board *b, Move m) {
+    return &s->capture_hist[b->squares[move_from(m)]][move_to(m)]
+                           [piece_kind(b->squares[move_to(m)])];
+}
+
 // Generates (all moves, with the pass when allowed, or captures only) and scores them.
 static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
                         bool with_pass) {
@@ -422,13 +466,14 @@ static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, Gen
         if (m == tt_move)
             v = ORDER_TT;
         else if (is_capture(b, m))
-            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m);
+            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m) +
+                (s->params.caph_on ? *capture_history_of(s, b, m) / 16 : 0);
         else if (m == s->killers[ply][0])
             v = ORDER_KILLER + 1;
         else if (m == s->killers[ply][1])
             v = ORDER_KILLER;
         else
-            v = s->history[move_is_pass(m) ? 0 : b->squares[move_from(m)]][move_to(m)];
+            v = quiet_history(s, b, m, ply);
         sm->moves[i] = m;
         sm->scores[i] = v;
     }
@@ -452,6 +497,12 @@ static Move next_move(ScoredMoves *sm) {
 }
 
 static void history_update(int *h, int bonus) { *h += bonus - *h * abs(bonus) / HISTORY_MAX; }
+
+// The same gravity on a 16-bit entry (|h| stays within HISTORY_MAX).
+static void history_update16(int16_t *h, int bonus) {
+    int v = *h;
+    *h = (int16_t)(v + bonus - v * abs(bonus) / HISTORY_MAX);
+}
 
 static int history_index(const Board *b, Move m) {
     return move_is_pass(m) ? 0 : b->squares[move_from(m)];
@@ -756,8 +807,12 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (ply >= MAX_PLY - 1)
         return static_eval(s, ply);
 
-    // 3. Transposition table: cut-offs outside PV nodes, and the move to try first.
-    const uint64_t key = node_key(b, s->after_null[ply]);
+    // 3. Transposition table: cut-offs outside PV nodes, and the move to try first. A singular
+    // extension's search of this node without one move keys its entries apart.
+    static const uint64_t EXCLUDED_KEY = 0x7a1f3c5e9b2d4f61ull;
+    const Move excluded = s->excluded[ply];
+    const uint64_t key =
+        node_key(b, s->after_null[ply]) ^ (excluded ? EXCLUDED_KEY * (uint64_t)excluded : 0);
     // The TT's move is only a hint: it is tried first when the move generator produces it
     // (order_moves) and played only if legal, so a key collision or another thread's entry
     // cannot make the search play an illegal move.
@@ -793,8 +848,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     const bool after_null = s->after_null[ply];
     // At a root with moves left out (searchmoves, MultiPV) the pass may be one of them.
     const bool root_restricted = root && (s->nroot_allowed || s->nroot_excluded);
-    const bool pass_ok =
-        !root_restricted || root_move_ok(s, move_make(b->general[b->side], b->general[b->side]));
+    const Move pass = move_make(b->general[b->side], b->general[b->side]);
+    const bool pass_ok = (!root_restricted || root_move_ok(s, pass)) && pass != excluded;
     const bool pass_ends = !after_null && pass_ok && pass_end_score(b, ply, &pass_score);
     if (pass_ends) {
         best = pass_score;
@@ -812,7 +867,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // is a decided score: a static evaluation or a null-move search cannot prove that a mate
     // (or any game end) is no nearer than beta says, so cutting there would let a line with a
     // later mate stand where a sooner one exists.
-    if (!pv_node && !in_check && !score_is_decided(beta)) {
+    if (!pv_node && !in_check && !score_is_decided(beta) && !excluded) {
         if (depth <= sp->rfp_depth && eval - sp->rfp_margin * (depth - improving) >= beta &&
             abs(eval) < SCORE_DECISIVE && !quiet_move_may_end(b))
             return eval;
@@ -830,13 +885,42 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         }
     }
 
-    // 6. The moves: PVS with late move reductions and late move pruning of quiets.
+    // 6. Singular extension: when the TT move holds a lower bound deep enough, search the node
+    // without it, to a reduced depth, against a bound below the TT score. If every other move
+    // fails low, the TT move alone holds the node: it is searched a ply deeper. If the others
+    // reach even beta, several moves cut here and the node is cut (multi-cut); if only the TT
+    // score does, the TT move is searched a ply shallower (the negative extension).
+    int tt_ext = 0;
+    if (sp->se_depth && !root && depth >= sp->se_depth && tte && tt_move != MOVE_NONE &&
+        !excluded && !pass_ends && (tte->gen_bound & 3) != BOUND_UPPER &&
+        tte->depth - 1 >= depth - 3) {
+        int tts = score_from_tt(tte->score, ply);
+        if (!score_is_decided(tts)) {
+            int sbeta = tts - sp->se_mult * depth;
+            s->excluded[ply] = tt_move;
+            int v = search(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
+            s->excluded[ply] = MOVE_NONE;
+            s->pv_len[ply] = 0;
+            if (s->stopped)
+                return 0;
+            if (v < sbeta)
+                tt_ext = 1;
+            else if (sbeta >= beta)
+                return sbeta;
+            else if (tts >= beta)
+                tt_ext = -1;
+        }
+    }
+
+    // 7. The moves: PVS with late move reductions and late move pruning of quiets.
     ScoredMoves sm;
     order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null && pass_ok);
-    Move quiets[MAX_MOVES];
-    int nquiets = 0, played = 0;
+    Move quiets[MAX_MOVES], captures[MAX_MOVES];
+    int nquiets = 0, ncaptures = 0, played = 0;
     for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
         if (root_restricted && !root_move_ok(s, m))
+            continue;
+        if (m == excluded)
             continue;
         if (!movegen_is_legal(b, m))
             continue;
@@ -851,7 +935,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
                         best > -SCORE_DECISIVE && played &&
                         (played >= sp->lmp_base + (sp->lmp_scale + improving) * depth * depth ||
                          (!killer && eval + sp->fp_base + sp->fp_margin * depth <= alpha));
-        int hist = quiet ? s->history[history_index(b, m)][move_to(m)] : 0;
+        int hist = quiet ? quiet_history(s, b, m, ply) : 0;
         make_move(s, m, ply);
         bool gives_check = board_in_check(b);
         if (prunable && !gives_check) {
@@ -859,7 +943,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             continue;
         }
         played++;
-        int new_depth = depth - 1, v;
+        int new_depth = depth - 1 + (m == tt_move ? tt_ext : 0), v;
         if (played == 1)
             v = -search(s, -beta, -alpha, new_depth, ply + 1, true);
         else {
@@ -883,6 +967,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             return 0;
         if (quiet && nquiets < MAX_MOVES)
             quiets[nquiets++] = m;
+        else if (!quiet && ncaptures < MAX_MOVES)
+            captures[ncaptures++] = m;
         if (v <= best)
             continue;
         best = v;
@@ -895,29 +981,44 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             s->root_best_nodes = s->nodes - nodes_before;
         if (v < beta)
             continue;
-        // 7. A cut-off: a quiet move becomes a killer and gains history, the quiets tried
-        // before it lose some.
+        // 8. A cut-off: a quiet move becomes a killer and gains history (and continuation
+        // history), the quiets tried before it lose some; with capture history a capture that
+        // cuts gains and the captures tried before lose.
+        int bonus = depth * depth < 400 ? depth * depth : 400;
         if (quiet) {
             if (s->killers[ply][0] != m) {
                 s->killers[ply][1] = s->killers[ply][0];
                 s->killers[ply][0] = m;
             }
-            int bonus = depth * depth < 400 ? depth * depth : 400;
-            for (int i = 0; i < nquiets; i++)
-                history_update(&s->history[history_index(b, quiets[i])][move_to(quiets[i])],
-                               quiets[i] == m ? bonus : -bonus);
+            for (int i = 0; i < nquiets; i++) {
+                int pc = history_index(b, quiets[i]), to = move_to(quiets[i]);
+                int bq = quiets[i] == m ? bonus : -bonus;
+                history_update(&s->history[pc][to], bq);
+                if (sp->ch_on) {
+                    history_update16(&(*cont_of(s, ply, 1))[pc][to], bq);
+                    history_update16(&(*cont_of(s, ply, 2))[pc][to], bq);
+                }
+            }
         }
+        if (sp->caph_on)
+            for (int i = 0; i < ncaptures; i++)
+                history_update16(capture_history_of(s, b, captures[i]),
+                                 captures[i] == m ? bonus : -bonus);
         break;
     }
     // No legal move: mate in check, and without the pass (xiangqi) stalemate, lost as a mate
     // is; otherwise the pass, when it is not searched as a move: its game end (best), or after
     // the null move the static evaluation.
+    // Without its excluded move a node may have none left: that says nothing of the node.
+    if (played == 0 && excluded)
+        return pass_ends ? best : alpha;
     if (played == 0 && (in_check || !b->variant->pass))
         return -score_win(ply, SCORE_END_MATE);
     if (played == 0 && !pass_ends)
         return eval;
-    // A root that left moves out scored a part of the position's moves: not its value.
-    if (root_restricted)
+    // A root that left moves out, or a node searched without its excluded move, scored a part
+    // of the position's moves: not its value.
+    if (root_restricted || excluded)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,

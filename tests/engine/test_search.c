@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "bench.h"
 #include "board.h"
 #include "engine.h"
 #include "fen.h"
@@ -29,6 +30,7 @@
 #include "rules.h"
 #include "search.h"
 #include "search_params.h"
+#include "variant.h"
 
 typedef struct MateCase {
     int moves; // mate in this many moves of the side to move
@@ -455,6 +457,55 @@ static void test_node_limit_exact(void **state) {
     assert_true(movegen_is_pseudo_legal(&b, r.best) && movegen_is_legal(&b, r.best));
 }
 
+// The techniques behind the search parameters that are off by default (continuation history,
+// capture history, singular extensions), each alone and all together: on the first bench
+// positions of both variants a legal bestmove, the same search twice after search_clear (the
+// node count is reproducible), and the mate in 2 below still found at every depth.
+static void test_depth_techniques(void **state) {
+    (void)state;
+    static const struct {
+        const char *name;
+        int ch, caph, se;
+    } configs[] = {
+        {"ch_on", 1, 0, 0}, {"caph_on", 0, 1, 0}, {"se_depth 6", 0, 0, 6}, {"all", 1, 1, 4}};
+    static Board b;
+    for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+        SearchParams p = SEARCH_PARAMS_DEFAULT;
+        p.ch_on = configs[c].ch, p.caph_on = configs[c].caph, p.se_depth = configs[c].se;
+        search_set_params(searcher, &p);
+        for (int vi = 0; vi < 2; vi++) {
+            const Variant *v = vi ? &VARIANT_XIANGQI : &VARIANT_JANGGI;
+            const char *text = bench_text(v);
+            for (int k = 0; k < 8 && *text; k++) {
+                const char *eol = strchr(text, '\n');
+                size_t len = eol ? (size_t)(eol - text) : strlen(text);
+                char line[256] = {0};
+                memcpy(line, text, len < sizeof line - 1 ? len : sizeof line - 1);
+                text = eol ? eol + 1 : text + len;
+                if (!line[0] || line[0] == '#') {
+                    k--;
+                    continue;
+                }
+                assert_int_equal(fen_parse_variant(&b, v, line, NULL), STATUS_OK);
+                SearchLimits lim = {.depth = 8};
+                search_clear(searcher);
+                SearchResult r1 = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+                search_clear(searcher);
+                SearchResult r2 = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+                if (!movegen_is_pseudo_legal(&b, r1.best) || !movegen_is_legal(&b, r1.best) ||
+                    r1.nodes != r2.nodes || r1.best != r2.best)
+                    fail_msg("%s, %s: %s: not a reproducible legal answer", configs[c].name,
+                             v->name, line);
+            }
+        }
+        load(&b, "3k5/c8/9/9/6B2/9/p6R1/3A1C3/1n2A4/5K3 w - - 1 82", NULL);
+        for (int depth = 5; depth <= 9; depth++)
+            if (run_depth(&b, depth).score != score_win(3, SCORE_END_MATE))
+                fail_msg("%s: depth %d: the mate in 2 is not found", configs[c].name, depth);
+    }
+    search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
+}
+
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rng(void) {
     rng_state ^= rng_state << 13;
@@ -572,6 +623,7 @@ int main(void) {
         cmocka_unit_test(test_quiet_pv_deterministic),
         cmocka_unit_test(test_quiet_pv_game_ends),
         cmocka_unit_test(test_qs_check_mates),
+        cmocka_unit_test(test_depth_techniques),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
