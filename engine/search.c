@@ -23,12 +23,16 @@
 #include "timeman.h"
 #include "tt.h"
 #include "variant.h"
+#include "zobrist.h"
 
 enum {
     HISTORY_MAX = 16384,
     LMR_N = 64,
     EVAL_CLAMP = 18000,
     EVAL_CACHE_N = 1 << 16,
+    CORR_N = 1 << 14,         // correction history entries per side and table
+    CORR_GRAIN = 256,         // a correction's units per cp
+    CORR_MAX = 64 * 256,      // |correction| at most 64 cp
     QS_DELTA_PER_ORDER = 100, // cp per unit of ORDER_VALUE in delta pruning
     QS_NO_CHECKS = -MAX_PLY   // a quiescence depth below every qs_check_plies: captures only
 };
@@ -61,6 +65,9 @@ struct Searcher {
     Piece moved_piece[MAX_PLY + 2]; // the piece moved by the move made at ply (EMPTY: a pass)
     Square moved_to[MAX_PLY + 2];
     Move excluded[MAX_PLY + 2]; // the singular extension's excluded move at ply
+    // Correction history (corr_on): what searches found the static evaluation to miss, in
+    // 1/CORR_GRAIN cp, by side to move and a key of the soldiers' points or of the material.
+    int16_t corr_soldiers[SIDE_NB][CORR_N], corr_material[SIDE_NB][CORR_N];
     Move killers[MAX_PLY + 2][2];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
@@ -222,6 +229,8 @@ int search_hashfull(const Searcher *s) { return tt_hashfull(s->tt); }
 // What one thread learnt: histories, killers, evaluations.
 static void thread_clear(Searcher *s) {
     memset(s->history, 0, sizeof s->history);
+    memset(s->corr_soldiers, 0, sizeof s->corr_soldiers);
+    memset(s->corr_material, 0, sizeof s->corr_material);
     memset(s->cont_hist, 0, sizeof(ContHist) * PIECE_NB * SQUARE_NB);
     memset(s->capture_hist, 0, sizeof s->capture_hist);
     memset(s->killers, 0, sizeof s->killers);
@@ -597,6 +606,53 @@ static int static_eval(Searcher *s, int ply) {
     return v;
 }
 
+// ---------------------------------------------------------------------------------------
+// Correction history: the static evaluation plus what deeper searches of positions with the same
+// soldiers' structure (a key of the soldiers' points) and the same material found it to miss.
+
+// The keys of b's soldiers (their Zobrist keys) and of its material (each piece's count).
+static void corr_keys(const Board *b, uint64_t *soldiers, uint64_t *material) {
+    uint64_t k = 0, m = 0;
+    for (int side = 0; side < SIDE_NB; side++) {
+        Piece pc = piece_make((Side)side, SOLDIER);
+        for (int i = 0; i < b->count[pc]; i++)
+            k ^= zobrist.piece[pc][b->list[pc][i]];
+    }
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        m = (m ^ b->count[pc]) * 0x9e3779b97f4a7c15ull;
+    *soldiers = k;
+    *material = m ^ (m >> 29);
+}
+
+// raw corrected by the two tables, clamped as static evaluations are.
+static int corrected_eval(const Searcher *s, int raw) {
+    if (!s->params.corr_on)
+        return raw;
+    uint64_t ks, km;
+    corr_keys(&s->board, &ks, &km);
+    Side us = s->board.side;
+    int v =
+        raw + (s->corr_soldiers[us][ks & (CORR_N - 1)] + s->corr_material[us][km & (CORR_N - 1)]) /
+                  CORR_GRAIN;
+    return v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
+}
+
+// Moves both tables by what the search found the corrected evaluation to miss (best -
+// corrected), more for deeper searches, with the history's gravity toward zero: the tables
+// add up to the correction, each taking its share of the error left.
+static void corr_update(Searcher *s, int corrected, int best, int depth) {
+    uint64_t ks, km;
+    corr_keys(&s->board, &ks, &km);
+    Side us = s->board.side;
+    int w = depth + 1 < 16 ? depth + 1 : 16;
+    int bonus = (best - corrected) * CORR_GRAIN * w / 64;
+    bonus = bonus > CORR_MAX / 4 ? CORR_MAX / 4 : bonus < -CORR_MAX / 4 ? -CORR_MAX / 4 : bonus;
+    int16_t *e[2] = {&s->corr_soldiers[us][ks & (CORR_N - 1)],
+                     &s->corr_material[us][km & (CORR_N - 1)]};
+    for (int i = 0; i < 2; i++)
+        *e[i] = (int16_t)(*e[i] + bonus - *e[i] * abs(bonus) / CORR_MAX);
+}
+
 static void pv_update(Searcher *s, int ply, Move m) {
     s->pv[ply][0] = m;
     memcpy(&s->pv[ply][1], s->pv[ply + 1], sizeof(Move) * (size_t)s->pv_len[ply + 1]);
@@ -679,8 +735,9 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     }
     int best = -SCORE_INFINITE, stand = -SCORE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE;
+    int raw = TT_EVAL_NONE;
     if (!all)
-        best = stand = static_eval(s, ply);
+        best = stand = corrected_eval(s, raw = static_eval(s, ply));
     if (!s->after_null[ply] && pass_end_score(b, ply, &end) && end > best) {
         best = end;
         best_move = move_make(b->general[b->side], b->general[b->side]);
@@ -728,7 +785,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     if (s->tt_off)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(s->tt, key, best_move, score_to_tt(best, ply), all ? TT_EVAL_NONE : stand, 0, bound);
+    tt_store(s->tt, key, best_move, score_to_tt(best, ply), raw, 0, bound);
     return best;
 }
 
@@ -819,7 +876,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     TTEntry tt_entry;
     const TTEntry *tte = tt_probe(s->tt, key, &tt_entry) ? &tt_entry : NULL;
     Move tt_move = MOVE_NONE;
-    int eval;
+    int eval, raw_eval = TT_EVAL_NONE;
     if (tte) {
         tt_move = tte->move;
         int tts = score_from_tt(tte->score, ply);
@@ -832,7 +889,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (in_check)
         eval = -SCORE_INFINITE;
     else
-        eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval : static_eval(s, ply);
+        eval = corrected_eval(s, raw_eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval
+                                                                             : static_eval(s, ply));
     s->eval_stack[ply] = eval;
     // Improving: the static eval rose since our previous move; prune less when it did.
     const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
@@ -1021,8 +1079,13 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (root_restricted || excluded)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(s->tt, key, best_move, score_to_tt(best, ply), in_check ? TT_EVAL_NONE : eval, depth,
-             bound);
+    // The correction history learns where the search's result bounds the evaluation's error:
+    // out of check, a quiet best move (or none), not a bound on the wrong side of the eval.
+    if (sp->corr_on && !in_check && !score_is_decided(best) &&
+        (best_move == MOVE_NONE || !is_capture(b, best_move)) &&
+        !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval))
+        corr_update(s, eval, best, depth);
+    tt_store(s->tt, key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
     return best;
 }
 
