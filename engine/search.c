@@ -17,6 +17,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "nnue.h"
+#include "prng.h"
 #include "rules.h"
 #include "search_params.h"
 #include "see.h"
@@ -1303,6 +1304,28 @@ static int search_more_lines(Searcher *s, int depth, SearchLine *lines, const Sc
     return done;
 }
 
+// The line a weakened search plays (search.h, SEARCH_SKILL_*): one of lines[0..n-1] (sorted,
+// best first) within the skill's loss of the best, drawn with weight exp(-loss / T).
+static int skill_pick(const SearchLine *lines, int n, int skill, uint64_t seed) {
+    int weak = SEARCH_SKILL_MAX - skill;
+    if (n <= 1 || weak <= 0 || score_is_decided(lines[0].score))
+        return 0;
+    double max_loss = (double)SEARCH_SKILL_LOSS_CP * weak / SEARCH_SKILL_MAX;
+    double t = 10.0 + 110.0 * weak / SEARCH_SKILL_MAX, w[SEARCH_MULTIPV_MAX], sum = 0;
+    int k = 0;
+    for (; k < n; k++) {
+        double loss = (double)lines[k].score - lines[0].score;
+        if (-loss > max_loss || lines[k].pv_len == 0 || score_is_decided(lines[k].score))
+            break;
+        sum += w[k] = exp(loss / t);
+    }
+    double x = (double)(prng_next(&seed) >> 11) / 9007199254740992.0 * sum;
+    for (int i = 0; i < k; i++)
+        if ((x -= w[i]) < 0)
+            return i;
+    return 0;
+}
+
 // Restricts the root to limits->searchmoves (those legal in legal) and returns how many root
 // moves there are to choose from; *first is one of them.
 static int root_moves_set(Searcher *s, const SearchLimits *limits, const MoveList *legal,
@@ -1355,7 +1378,12 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     MoveList legal;
     movegen_legal(b, &legal);
     int nroot = root_moves_set(s, limits, &legal, &res.best);
-    int nlines = limits->multipv < 1 ? 1 : limits->multipv > nroot ? nroot : limits->multipv;
+    // A weakened search keeps a few lines to choose from, reporting only those asked for.
+    bool weak = limits->limit_skill && limits->skill < SEARCH_SKILL_MAX;
+    int asked = limits->multipv < 1 ? 1 : limits->multipv;
+    int nlines = weak && asked < SEARCH_SKILL_LINES ? SEARCH_SKILL_LINES : asked;
+    nlines = nlines > nroot ? nroot : nlines;
+    asked = asked > nlines ? nlines : asked;
     if (nlines > SEARCH_MULTIPV_MAX)
         nlines = SEARCH_MULTIPV_MAX;
     SearchLine *lines = nlines > 1 ? malloc(sizeof *lines * (size_t)nlines) : NULL;
@@ -1367,7 +1395,9 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     if (s->nhelpers)
         helpers_start(s, root, threads, started);
     int max_depth = max_depth_of(limits);
-    int score = 0;
+    if (weak && max_depth > 1 + limits->skill)
+        max_depth = 1 + (limits->skill > 0 ? limits->skill : 0);
+    int score = 0, done_lines = 0;
     TimeSignals sig = {0};
     Move last_best = MOVE_NONE;
     for (int depth = 1; depth <= max_depth; depth++) {
@@ -1405,7 +1435,8 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
                 res.ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
                 res.score = lines[0].score;
             }
-            for (int k = 0; on_info && k < done; k++)
+            done_lines = done;
+            for (int k = 0; on_info && k < done && k < asked; k++)
                 line_report(s, &lines[k], depth, k + 1, on_info, info_arg);
             if (s->stopped)
                 break;
@@ -1428,6 +1459,13 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         if (!limits->infinite && !limits->ponder && !limits->depth && !limits->nodes &&
             score_is_decided(v) && score_end_plies(v) <= depth)
             break;
+    }
+    if (weak && done_lines > 1) {
+        const SearchLine *pick =
+            &lines[skill_pick(lines, done_lines, limits->skill, limits->skill_seed)];
+        res.best = pick->pv[0];
+        res.ponder = pick->pv_len > 1 ? pick->pv[1] : MOVE_NONE;
+        res.score = pick->score;
     }
     if (s->nhelpers) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);

@@ -60,6 +60,16 @@ typedef enum SearchInfoKind { SEARCH_INFO_LINE, SEARCH_INFO_CURRMOVE } SearchInf
 
 enum { SEARCH_CURRMOVE_MS = 3000, SEARCH_MULTIPV_MAX = 256 };
 
+/// Skill levels (UCI Skill Level): SEARCH_SKILL_MAX is full strength. Below it a search
+/// (limits->limit_skill) is at most 1 + skill plies deep, keeps at least SEARCH_SKILL_LINES
+/// lines, and plays a line chosen at random among those within SEARCH_SKILL_LOSS_CP x
+/// (SEARCH_SKILL_MAX - skill) / SEARCH_SKILL_MAX cp of the best, a line's chance falling with
+/// its loss as exp(-loss / T), T = 10 + 110 x (SEARCH_SKILL_MAX - skill) / SEARCH_SKILL_MAX cp.
+/// The loss is capped below a minor piece's worth, so a weakened engine errs as a weaker
+/// player does, by a worse plan, never by throwing a piece away; a decided score (a mate or
+/// any game end found) is played as found.
+enum { SEARCH_SKILL_MAX = 20, SEARCH_SKILL_LINES = 4, SEARCH_SKILL_LOSS_CP = 250 };
+
 /// One finished iteration's line (or a root move under search), as reported in `info` lines.
 typedef struct SearchInfo {
     SearchInfoKind kind;

@@ -18,6 +18,7 @@
 #include "nnue.h"
 #include "notation.h"
 #include "perft.h"
+#include "prng.h"
 #include "rules.h"
 #include "search.h"
 #include "search_params.h"
@@ -48,6 +49,8 @@ struct UciContext {
     size_t hash_mb;
     int64_t move_overhead; // ms, the Move Overhead option
     int multipv;           // the MultiPV option: lines searched and reported
+    int skill;             // the Skill Level option (SEARCH_SKILL_MAX: full strength)
+    uint64_t skill_seed;   // advanced at each weakened go, so that games differ
     bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
     // The evaluation: the net of `variant` (EvalFile's, or the compiled-in one; NULL: none),
@@ -86,6 +89,8 @@ UciContext *uci_create(FILE *out) {
     ctx->hash_mb = HASH_DEFAULT_MB;
     ctx->move_overhead = MOVE_OVERHEAD_DEFAULT_MS;
     ctx->multipv = 1;
+    ctx->skill = SEARCH_SKILL_MAX;
+    ctx->skill_seed = (uint64_t)timeman_now_ms() * 0x9e3779b97f4a7c15ull;
     ctx->position_ok = true;
     ctx->searcher = search_create(ctx->hash_mb);
     if (!ctx->searcher) {
@@ -294,6 +299,8 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "option name Clear Hash type button\n");
     fprintf(ctx->out, "option name Ponder type check default false\n");
     fprintf(ctx->out, "option name MultiPV type spin default 1 min 1 max %d\n", SEARCH_MULTIPV_MAX);
+    fprintf(ctx->out, "option name Skill Level type spin default %d min 0 max %d\n",
+            SEARCH_SKILL_MAX, SEARCH_SKILL_MAX);
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
     // Use NNUE defaults to true where the variant has a compiled-in net.
@@ -688,6 +695,9 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
         nnue_say_missing(ctx);
     lim.move_overhead = ctx->move_overhead;
     lim.multipv = ctx->multipv;
+    lim.limit_skill = ctx->skill < SEARCH_SKILL_MAX;
+    lim.skill = ctx->skill;
+    lim.skill_seed = prng_next(&ctx->skill_seed);
     ctx->limits = lim;
     return start_job(ctx, JOB_SEARCH);
 }
@@ -772,6 +782,15 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
             reply_error(ctx, msg);
         } else
             ctx->multipv = (int)lines;
+    } else if (strcasecmp(name, "Skill Level") == 0) {
+        char *end;
+        long level = strtol(value, &end, 10);
+        if (!*value || *end || level < 0 || level > SEARCH_SKILL_MAX) {
+            snprintf(msg, sizeof msg, "setoption: Skill Level value '%.40s' is not 0..%d", value,
+                     SEARCH_SKILL_MAX);
+            reply_error(ctx, msg);
+        } else
+            ctx->skill = (int)level;
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         search_clear(ctx->searcher);
     } else if (strcasecmp(name, "Ponder") == 0) {

@@ -510,6 +510,70 @@ static void test_depth_techniques(void **state) {
     search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
 }
 
+// The lines of the last iteration a search reported (info callback).
+typedef struct Lines {
+    int depth, n;
+    Move first[SEARCH_MULTIPV_MAX];
+    Score score[SEARCH_MULTIPV_MAX];
+} Lines;
+
+static void keep_lines(const SearchInfo *info, void *arg) {
+    Lines *l = arg;
+    if (info->kind != SEARCH_INFO_LINE)
+        return;
+    if (info->depth != l->depth)
+        l->depth = info->depth, l->n = 0;
+    l->first[l->n] = info->pv[0];
+    l->score[l->n++] = info->score;
+}
+
+// Skill Level: below full strength the move played is one of the last iteration's lines, never
+// more than the level's loss below the best (250 cp at level 0, 125 at 10), and the choice
+// varies with the seed; the depth is capped at 1 + level; at full strength (or without
+// limit_skill) the search is the plain one, node for node.
+static void test_skill_level(void **state) {
+    (void)state;
+    static Board b;
+    load(&b, FEN_START, "c4c5 g7g6 b1c3");
+    for (int level = 0; level <= 10; level += 10) {
+        int distinct = 0;
+        Move seen[64];
+        for (uint64_t seed = 1; seed <= 24; seed++) {
+            SearchLimits lim = {.depth = 12,
+                                .multipv = 6,
+                                .limit_skill = true,
+                                .skill = level,
+                                .skill_seed = seed * 7919};
+            Lines lines = {0};
+            search_clear(searcher);
+            SearchResult r = search_run(searcher, &b, &lim, keep_lines, &lines, NULL);
+            assert_true(r.depth <= 1 + level);
+            int k = 0;
+            while (k < lines.n && lines.first[k] != r.best)
+                k++;
+            if (k == lines.n)
+                fail_msg("level %d: the move played is not one of the lines", level);
+            int loss = lines.score[0] - lines.score[k];
+            if (loss > SEARCH_SKILL_LOSS_CP * (SEARCH_SKILL_MAX - level) / SEARCH_SKILL_MAX)
+                fail_msg("level %d: a line %d cp below the best was played", level, loss);
+            int d = 0;
+            while (d < distinct && seen[d] != r.best)
+                d++;
+            if (d == distinct)
+                seen[distinct++] = r.best;
+        }
+        assert_true(distinct >= 2);
+    }
+    SearchLimits full = {.depth = 8, .limit_skill = true, .skill = SEARCH_SKILL_MAX},
+                 plain = {.depth = 8};
+    search_clear(searcher);
+    SearchResult a = search_run(searcher, &b, &full, NULL, NULL, NULL);
+    search_clear(searcher);
+    SearchResult p = search_run(searcher, &b, &plain, NULL, NULL, NULL);
+    assert_int_equal(a.nodes, p.nodes);
+    assert_int_equal(a.best, p.best);
+}
+
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rng(void) {
     rng_state ^= rng_state << 13;
@@ -628,6 +692,7 @@ int main(void) {
         cmocka_unit_test(test_quiet_pv_game_ends),
         cmocka_unit_test(test_qs_check_mates),
         cmocka_unit_test(test_depth_techniques),
+        cmocka_unit_test(test_skill_level),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -423,6 +423,14 @@ static void test_gui_options(void **state) {
     uci_session_say(&s, "ucinewgame");
     a = uci_session_say(&s, "go depth 6");
     assert_int_equal(last_value(a, " nodes "), before);
+    assert_non_null(strstr(uci_session_say(&s, "uci"),
+                           "option name Skill Level type spin default 20 min 0 max 20\n"));
+    assert_non_null(strstr(uci_session_say(&s, "setoption name Skill Level value 21"), "0..20"));
+    assert_string_equal(uci_session_say(&s, "setoption name Skill Level value 3"), "");
+    a = uci_session_say(&s, "go depth 9");
+    assert_non_null(strstr(a, "bestmove "));
+    assert_null(strstr(a, "info depth 5 ")); // depth 1 + level at most
+    assert_string_equal(uci_session_say(&s, "setoption name Skill Level value 20"), "");
     assert_string_equal(uci_session_say(&s, "setoption name Ponder value true"), "");
     assert_non_null(strstr(uci_session_say(&s, "setoption name Ponder value maybe"), "'maybe'"));
     uci_session_close(&s);
