@@ -25,81 +25,15 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_engine import Engine, read_pgn  # noqa: E402
 
 POINTS = {"r": 13, "c": 7, "n": 5, "b": 3, "a": 3, "p": 2, "k": 0}
 NAMES = {"r": "chariot", "c": "cannon", "n": "horse", "b": "elephant", "a": "guard",
          "p": "soldier", "k": "general"}
-
-
-class Engine:
-    """A UCI engine as a child process, read line by line."""
-
-    def __init__(self, cmd, options):
-        self.name = cmd[0]
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        for k, v in options.items():
-            self.send(f"setoption name {k} value {v}")
-        self.ready()
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"{self.name}: exited while waiting for '{prefix}'")
-            line = line.rstrip("\n")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def ready(self):
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def position(self, fen, moves):
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-
-    def go(self, fen, moves, nodes, new_game=True):
-        """Searches `go nodes N`; returns {score_cp | score_mate, depth, best, pv} of the last
-        info line with a score (from the side to move's view)."""
-        if new_game:
-            self.send("ucinewgame")
-            self.ready()
-        self.position(fen, moves)
-        self.send(f"go nodes {nodes}")
-        res = {"depth": 0, "cp": None, "mate": None, "best": None, "pv": []}
-        for line in self.wait_for("bestmove"):
-            if line.startswith("info") and " score " in line and "currmove" not in line:
-                t = line.split()
-                if "lowerbound" in t or "upperbound" in t:
-                    continue
-                res["depth"] = int(t[t.index("depth") + 1])
-                i = t.index("score")
-                if t[i + 1] == "cp":
-                    res["cp"], res["mate"] = int(t[i + 2]), None
-                else:
-                    res["cp"], res["mate"] = None, int(t[i + 2])
-                res["pv"] = t[t.index("pv") + 1:] if "pv" in t else []
-            elif line.startswith("bestmove"):
-                res["best"] = line.split()[1]
-        return res
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
 
 
 def value(res):
@@ -176,29 +110,6 @@ def surroundings(fen, hansu_upper):
         "general": general, "palace_defenders": sorted(in_palace_own),
         "palace_attackers": sorted(in_palace_opp), "zone_attackers": sorted(in_zone_opp),
     }
-
-
-def read_pgn(path):
-    games, tags, text = [], {}, []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            m = re.match(r'\[(\w+) "(.*)"\]', line)
-            if m:
-                if text:
-                    games.append((tags, " ".join(text)))
-                    tags, text = {}, []
-                tags[m.group(1)] = m.group(2)
-            elif line:
-                text.append(line)
-    if text:
-        games.append((tags, " ".join(text)))
-    out = []
-    for tags, body in games:
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        moves = [t for t in body.split() if re.fullmatch(r"[a-i]\d+[a-i]\d+", t)]
-        out.append({"index": len(out) + 1, "tags": tags, "moves": moves})
-    return out
 
 
 def hansu_lost_by_mate(g, name):
