@@ -720,6 +720,22 @@ static void cmd_go(UciContext *ctx, char **tok, int n) {
         fprintf(ctx->out, "bestmove (none)\n");
 }
 
+// The value of spin option name: an integer lo..hi, else false after an error naming it.
+static bool spin_value(UciContext *ctx, const char *name, const char *value, long lo, long hi,
+                       long *out) {
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (!*value || *end || v < lo || v > hi) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "setoption: %s value '%.40s' is not %ld..%ld", name, value, lo,
+                 hi);
+        reply_error(ctx, msg);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 // setoption name <name...> [value <value...>]
 static void cmd_setoption(UciContext *ctx, char **tok, int n) {
     char name[64] = "", value[OPTION_VALUE_MAX] = "";
@@ -743,54 +759,28 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
     }
     char msg[160 + sizeof(ErrorInfo)];
     int param;
+    long spin;
     if (strcasecmp(name, "Hash") == 0) {
-        char *end;
-        long mb = strtol(value, &end, 10);
-        if (!*value || *end || mb < 1 || mb > TT_MB_MAX) {
-            snprintf(msg, sizeof msg, "setoption: Hash value '%.40s' is not 1..%d", value,
-                     TT_MB_MAX);
-            reply_error(ctx, msg);
-        } else if (!search_resize(ctx->searcher, (size_t)mb))
+        if (!spin_value(ctx, "Hash", value, 1, TT_MB_MAX, &spin))
+            ;
+        else if (!search_resize(ctx->searcher, (size_t)spin))
             reply_error(ctx, "setoption: not enough memory for that Hash; kept the old table");
         else
-            ctx->hash_mb = (size_t)mb;
+            ctx->hash_mb = (size_t)spin;
     } else if (strcasecmp(name, "Move Overhead") == 0) {
-        char *end;
-        long ms = strtol(value, &end, 10);
-        if (!*value || *end || ms < 0 || ms > MOVE_OVERHEAD_MAX_MS) {
-            snprintf(msg, sizeof msg, "setoption: Move Overhead value '%.40s' is not 0..%d", value,
-                     MOVE_OVERHEAD_MAX_MS);
-            reply_error(ctx, msg);
-        } else
-            ctx->move_overhead = ms;
+        if (spin_value(ctx, "Move Overhead", value, 0, MOVE_OVERHEAD_MAX_MS, &spin))
+            ctx->move_overhead = spin;
     } else if (strcasecmp(name, "Threads") == 0) {
-        char *end;
-        long threads = strtol(value, &end, 10);
-        if (!*value || *end || threads < 1 || threads > SEARCH_THREADS_MAX) {
-            snprintf(msg, sizeof msg, "setoption: Threads value '%.40s' is not 1..%d", value,
-                     SEARCH_THREADS_MAX);
-            reply_error(ctx, msg);
-        } else if (!search_set_threads(ctx->searcher, (int)threads))
+        if (spin_value(ctx, "Threads", value, 1, SEARCH_THREADS_MAX, &spin) &&
+            !search_set_threads(ctx->searcher, (int)spin))
             reply_error(ctx, "setoption: not enough memory for that many Threads; kept the old "
                              "number");
     } else if (strcasecmp(name, "MultiPV") == 0) {
-        char *end;
-        long lines = strtol(value, &end, 10);
-        if (!*value || *end || lines < 1 || lines > SEARCH_MULTIPV_MAX) {
-            snprintf(msg, sizeof msg, "setoption: MultiPV value '%.40s' is not 1..%d", value,
-                     SEARCH_MULTIPV_MAX);
-            reply_error(ctx, msg);
-        } else
-            ctx->multipv = (int)lines;
+        if (spin_value(ctx, "MultiPV", value, 1, SEARCH_MULTIPV_MAX, &spin))
+            ctx->multipv = (int)spin;
     } else if (strcasecmp(name, "Skill Level") == 0) {
-        char *end;
-        long level = strtol(value, &end, 10);
-        if (!*value || *end || level < 0 || level > SEARCH_SKILL_MAX) {
-            snprintf(msg, sizeof msg, "setoption: Skill Level value '%.40s' is not 0..%d", value,
-                     SEARCH_SKILL_MAX);
-            reply_error(ctx, msg);
-        } else
-            ctx->skill = (int)level;
+        if (spin_value(ctx, "Skill Level", value, 0, SEARCH_SKILL_MAX, &spin))
+            ctx->skill = (int)spin;
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         search_clear(ctx->searcher);
     } else if (strcasecmp(name, "Ponder") == 0) {
