@@ -1470,7 +1470,9 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     if (s->nhelpers) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
         helpers_join(s, threads, started);
-        const Searcher *t = nlines > 1 ? s : smp_pick(s);
+        // No vote for several lines, or at a fixed depth (the main thread's answer at that
+        // depth, as asked).
+        const Searcher *t = nlines > 1 || limits->depth ? s : smp_pick(s);
         if (t && t != s) {
             res.best = t->done_pv[0];
             res.ponder = t->done_pv_len > 1 ? t->done_pv[1] : MOVE_NONE;
