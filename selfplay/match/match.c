@@ -162,13 +162,25 @@ static void *worker_main(void *arg) {
     GameOutcome *o = w->game;
     if (!restart(w, 0, 0) || !restart(w, 1, 0))
         goto cleanup;
-    for (int k; (k = take_pair(m)) >= 0;) {
+    MatchSlots *slots = m->cfg->slots;
+    for (int k;;) {
+        if (slots && !match_slots_take(slots, m->cfg->stop))
+            break;
+        if ((k = take_pair(m)) < 0) {
+            if (slots)
+                match_slots_give(slots);
+            break;
+        }
         char fen[FEN_BUFFER];
         GameRecord g[2];
         match_setup_pair_fen(m, k, &w->board, fen);
-        if (!play_one(w, fen, 0, &o[0], &g[0]) || !play_one(w, fen, 1, &o[1], &g[1]))
+        bool played = play_one(w, fen, 0, &o[0], &g[0]) && play_one(w, fen, 1, &o[1], &g[1]);
+        if (played)
+            finish_pair(m, k, fen, o, g);
+        if (slots)
+            match_slots_give(slots);
+        if (!played)
             break;
-        finish_pair(m, k, fen, o, g);
     }
 cleanup:
     child_stop(w->engine[0]);

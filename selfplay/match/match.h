@@ -10,6 +10,7 @@
 
 #include "fen.h"
 #include "match_game.h"
+#include "match_slots.h"
 #include "rules.h"
 #include "stats.h"
 #include "status.h"
@@ -56,6 +57,8 @@ typedef struct MatchConfig {
     bool sprt_enabled;
     Sprt sprt;
     int stop_after_pairs; // test hook: stop as if interrupted after this many new pairs
+    MatchSlots *slots;    // NULL: a match alone; else a tournament's slots, one taken per pair
+                          // (tournament.h): games at once over all its matches
     const char *event, *site;
     atomic_bool *stop; // set from outside (a signal) to stop; may be NULL
     MatchWarnFn warn;  // may be NULL; under MPI called on rank 0 only
