@@ -104,6 +104,7 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
         .variant = w->m->variant, .fen = fen, .margin = c->margin, .watchdog = c->watchdog};
     s.stop[0] = c->stop;
     s.stop[1] = &w->m->abort;
+    s.adjudicate = match_adjudicates(c) ? &c->adjudicate : NULL;
     for (int side = 0; side < SIDE_NB; side++) {
         int e = side == CHO ? i : 1 - i;
         s.engine[side] = w->engine[e];
@@ -191,6 +192,39 @@ cleanup:
     return NULL;
 }
 
+bool match_adjudicates(const MatchConfig *c) {
+    return c->adjudicate.resign_moves > 0 || c->adjudicate.draw_moves > 0;
+}
+
+void match_adjudication_text(const MatchConfig *c, char *out, size_t len) {
+    const Adjudication *a = &c->adjudicate;
+    int n = 0;
+    out[0] = '\0';
+    if (a->resign_moves > 0)
+        n = snprintf(out, len, "resign movecount=%d score=%d", a->resign_moves, a->resign_score);
+    if (a->draw_moves > 0 && n >= 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, "%sdraw movenumber=%d movecount=%d score=%d",
+                 n ? "; " : "", a->draw_after / 2, a->draw_moves, a->draw_score);
+}
+
+// The adjudication's settings: sensible counts and margins, and a draw only where the variant
+// has drawn games (janggi counts points at its end: a game there is never drawn).
+static Status check_adjudication(const MatchConfig *c, ErrorInfo *err) {
+    const Adjudication *a = &c->adjudicate;
+    if (a->resign_moves < 0 || a->draw_moves < 0 || a->draw_after < 0)
+        return error_set(err, STATUS_RANGE, "adjudication: negative move counts");
+    if (a->resign_moves > 0 && a->resign_score <= 0)
+        return error_set(err, STATUS_RANGE, "--resign score=%d: must be above 0", a->resign_score);
+    if (a->draw_moves > 0 && a->draw_score < 0)
+        return error_set(err, STATUS_RANGE, "--draw score=%d: must be 0 or more", a->draw_score);
+    if (a->draw_moves > 0 && variant_or_default(c->variant)->points_half[CHARIOT] > 0)
+        return error_set(err, STATUS_SYNTAX,
+                         "--draw: %s games are decided by points, never drawn: draw adjudication "
+                         "is for a variant with draws (xiangqi)",
+                         variant_or_default(c->variant)->name);
+    return STATUS_OK;
+}
+
 static Status check_config(const MatchConfig *c, ErrorInfo *err) {
     if (c->games < 2 || c->games % 2)
         return error_set(err, STATUS_RANGE, "games %d: must be even and at least 2", c->games);
@@ -202,6 +236,9 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
                          GAME_PLY_LIMIT);
     if (c->resume && !c->state_path)
         return error_set(err, STATUS_SYNTAX, "resume needs a state file");
+    Status st = check_adjudication(c, err);
+    if (st != STATUS_OK)
+        return st;
     for (int i = 0; i < 2; i++) {
         const Limits *l = &c->limits[i];
         if (!c->engine[i].cmd[0])

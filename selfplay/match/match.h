@@ -56,9 +56,11 @@ typedef struct MatchConfig {
     bool resume;               // continue the match recorded in state_path
     bool sprt_enabled;
     Sprt sprt;
-    int stop_after_pairs; // test hook: stop as if interrupted after this many new pairs
-    MatchSlots *slots;    // NULL: a match alone; else a tournament's slots, one taken per pair
-                          // (tournament.h): games at once over all its matches
+    int stop_after_pairs;    // test hook: stop as if interrupted after this many new pairs
+    Adjudication adjudicate; // resign / draw from the engines' scores (match_game.h); all 0:
+                             // off. Written into each game's PGN tags and the state's identity
+    MatchSlots *slots;       // NULL: a match alone; else a tournament's slots, one taken per pair
+                             // (tournament.h): games at once over all its matches
     const char *event, *site;
     atomic_bool *stop; // set from outside (a signal) to stop; may be NULL
     MatchWarnFn warn;  // may be NULL; under MPI called on rank 0 only
@@ -83,13 +85,24 @@ typedef struct MatchTally {
     long cho_wins;              // games won by the side that moved first
     long penta[PENTA_NB];       // engine 0's game pairs
     long restarts[2];           // engine restarts after faults
+    long plies;                 // plies of all games (their mean: what adjudication saves)
     double llr;
     SprtResult sprt_result;
     bool interrupted; // stopped before all pairs were played (signal or test hook)
 } MatchTally;
 
+/// Games adjudicated in tally t: won by an adjudicated resignation, drawn by adjudication.
+void match_adjudicated(const MatchTally *t, long *resigned, long *drawn);
+
 /// Called after each finished pair, with the totals so far (under the match's lock).
 typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void *arg);
+
+/// True when c adjudicates games (a resign or a draw rule is on).
+bool match_adjudicates(const MatchConfig *c);
+
+/// c's adjudication settings as cutechess-cli writes them ("resign movecount=3 score=600; draw
+/// movenumber=40 movecount=8 score=10"), for the PGN tag and the state file; "" when off.
+void match_adjudication_text(const MatchConfig *c, char *out, size_t len);
 
 /// Plays the match. *tally gets the final totals. Before any game each engine is started once
 /// to read its options (UCI_Variant, see MatchConfig.variant) and every output file is checked

@@ -184,6 +184,47 @@ static Status set_sprt(const Flag *flag, const char *value, void *dest, ErrorInf
     return sprt_item(value, cli->sprt, err);
 }
 
+// One key=value of --resign (movecount=, score=) or --draw (movenumber=, movecount=, score=)
+// into the match's adjudication; the flag alone turns the rule on with cutechess's defaults.
+static Status set_adjudication(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    Cli *cli = dest;
+    Adjudication *a = &cli->cfg.adjudicate;
+    bool resign = !strcmp(flag->name, "--resign");
+    if (!value) {
+        if (resign)
+            *a = (Adjudication){.resign_moves = 3,
+                                .resign_score = 600,
+                                .draw_after = a->draw_after,
+                                .draw_moves = a->draw_moves,
+                                .draw_score = a->draw_score};
+        else
+            *a = (Adjudication){.resign_moves = a->resign_moves,
+                                .resign_score = a->resign_score,
+                                .draw_after = 80,
+                                .draw_moves = 8,
+                                .draw_score = 10};
+        return STATUS_OK;
+    }
+    const char *eq = strchr(value, '=');
+    size_t key = eq ? (size_t)(eq - value) : 0;
+    int *dst = NULL, lo = 1, v;
+    if (key == 9 && !strncmp(value, "movecount", 9))
+        dst = resign ? &a->resign_moves : &a->draw_moves;
+    else if (key == 5 && !strncmp(value, "score", 5))
+        dst = resign ? &a->resign_score : &a->draw_score, lo = resign ? 1 : 0;
+    else if (!resign && key == 10 && !strncmp(value, "movenumber", 10))
+        dst = &a->draw_after, lo = 0;
+    if (!dst)
+        return error_set(err, STATUS_SYNTAX, "%s: unknown \"%s\" (keys: %s)", flag->name, value,
+                         resign ? "movecount, score" : "movenumber, movecount, score");
+    char what[32];
+    snprintf(what, sizeof what, "%s %.*s", flag->name, (int)key, value);
+    Status st = cli_parse_int(what, eq + 1, lo, 100000, &v, err);
+    if (st == STATUS_OK)
+        *dst = dst == &a->draw_after ? 2 * v : v; // movenumber: full moves, kept as plies
+    return st;
+}
+
 // --nodes N and the other limits for both engines: read as the item "nodes=N".
 static Status set_limit(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
     Cli *cli = dest;
@@ -259,6 +300,13 @@ static const Flag MATCH_FLAGS[] = {
      .help = "the result for programs, docs/json-outputs.md; rewritten\nafter each pair"},
     {"--sprt", FLAG_GROUP, .set = set_sprt, .meta = "elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]",
      .help = "\nnormalised Elo, pentanomial"},
+    {"--resign", FLAG_GROUP, .set = set_adjudication, .meta = "[movecount=3] [score=600]",
+     .help = "\nadjudicate a loss once both engines scored a side at least SCORE cp\n"
+             "for MOVECOUNT moves each (off by default)"},
+    {"--draw", FLAG_GROUP, .set = set_adjudication,
+     .meta = "[movenumber=40] [movecount=8] [score=10]",
+     .help = "\nadjudicate a draw (xiangqi) once both engines scored within\n"
+             "SCORE cp for MOVECOUNT moves each, after move MOVENUMBER (off by default)"},
     {"--event", FLAG_STRING, CFG(event), .meta = "NAME", .help = "the PGN's Event tag"},
     INT("--stop-after-pairs", stop_after_pairs, "K", "testing: stop as if interrupted"),
 };
@@ -467,6 +515,16 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
         printf("  (restarts after faults: %ld)\n", t->restarts[e]);
     }
     print_reasons(t, c);
+    if (match_adjudicates(c)) {
+        long resigned, drawn;
+        char text[160];
+        match_adjudicated(t, &resigned, &drawn);
+        match_adjudication_text(c, text, sizeof text);
+        printf("Adjudicated (%s): %ld of %ld games, %ld by resignation, %ld drawn; games "
+               "averaged %.1f plies\n",
+               text, resigned + drawn, t->games, resigned, drawn,
+               t->games ? (double)t->plies / (double)t->games : 0.0);
+    }
     print_elo("", t);
     EloEstimate e = stats_elo_penta(t->penta);
     printf("\n95%% Elo interval [%.1f, %.1f]", e.elo_lower, e.elo_upper);

@@ -68,7 +68,14 @@ static void pairing(FILE *f, const TournamentConfig *c, const Pairing *p) {
             }
         fputc('}', f);
     }
-    fprintf(f, "], \"restarts\": [%ld, %ld]}", m->restarts[0], m->restarts[1]);
+    fprintf(f, "], \"restarts\": [%ld, %ld]", m->restarts[0], m->restarts[1]);
+    if (match_adjudicates(&c->base)) {
+        long resigned, drawn;
+        match_adjudicated(m, &resigned, &drawn);
+        fprintf(f, ", \"adjudicated\": {\"resign\": %ld, \"draw\": %ld}, \"plies\": %ld", resigned,
+                drawn, m->plies);
+    }
+    fputc('}', f);
 }
 
 // {"A": {"B": [points, games], ...}, ...}: each engine's points against each opponent it met.

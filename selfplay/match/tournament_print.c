@@ -133,6 +133,22 @@ void tournament_print_summary(const TournamentTally *t, const TournamentConfig *
     for (int p = 0; p < t->npairings; p++)
         print_pairing(&t->pairing[p], c);
     print_faults(t, c);
+    if (match_adjudicates(&c->base)) {
+        long resigned = 0, drawn = 0, plies = 0;
+        for (int p = 0; p < t->npairings; p++) {
+            long r, d;
+            match_adjudicated(&t->pairing[p].tally, &r, &d);
+            resigned += r;
+            drawn += d;
+            plies += t->pairing[p].tally.plies;
+        }
+        char text[160];
+        match_adjudication_text(&c->base, text, sizeof text);
+        printf("Adjudicated (%s): %ld of %ld games, %ld by resignation, %ld drawn; games "
+               "averaged %.1f plies\n",
+               text, resigned + drawn, games, resigned, drawn,
+               games ? (double)plies / (double)games : 0.0);
+    }
     if (t->interrupted)
         printf("Interrupted after %d of %d pairs; --resume continues it.\n", t->pairs_done,
                t->pairs_total);
