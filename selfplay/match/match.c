@@ -236,6 +236,9 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
                          GAME_PLY_LIMIT);
     if (c->resume && !c->state_path)
         return error_set(err, STATUS_SYNTAX, "resume needs a state file");
+    if (c->openings_start < 0 || c->book_plies < 0)
+        return error_set(err, STATUS_RANGE, "openings: start %d and plies %d must be 0 or more",
+                         c->openings_start, c->book_plies);
     Status st = check_adjudication(c, err);
     if (st != STATUS_OK)
         return st;

@@ -44,6 +44,10 @@ typedef struct MatchConfig {
     int64_t watchdog;          // ms without bestmove at nodes/depth limits = a hang
     int64_t start_timeout;     // ms for uciok / readyok
     int random_plies;          // random opening plies (no passes) added to each opening
+    int book_plies;            // a PGN book (book.h): plies of each game kept (0: all)
+    bool openings_random;      // the openings shuffled by seed (else in the file's order)
+    int openings_start;        // pair k plays opening (openings_start + k) mod n: a match split
+                               // or continued elsewhere (0-based)
     uint64_t seed;             // for the random plies
     const char *openings_path; // file of FENs, one a line; NULL = the variant's compiled-in suite
                                // (its start positions where it has none);

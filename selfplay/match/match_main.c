@@ -122,6 +122,7 @@ typedef struct Cli {
     const char *anchor;     // --anchor NAME[=ELO]
     int rounds;             // --rounds: game pairs per pairing (0: --games decides)
     bool games_given;
+    int start;             // --openings-start, 1-based (0: not given)
     TournamentPrint print; // --rating-interval
 } Cli;
 
@@ -225,6 +226,16 @@ static Status set_adjudication(const Flag *flag, const char *value, void *dest, 
     return st;
 }
 
+// --openings-order: sequential or random.
+static Status set_order(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    Cli *cli = dest;
+    if (strcmp(value, "sequential") != 0 && strcmp(value, "random") != 0)
+        return error_set(err, STATUS_SYNTAX, "%s: '%s' is not sequential or random", flag->name,
+                         value);
+    cli->cfg.openings_random = !strcmp(value, "random");
+    return STATUS_OK;
+}
+
 // --nodes N and the other limits for both engines: read as the item "nodes=N".
 static Status set_limit(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
     Cli *cli = dest;
@@ -290,6 +301,14 @@ static const Flag MATCH_FLAGS[] = {
      .help = "start positions (FENs, one a line; default: the variant's\n"
              "suite, data/openings-<variant>.fen, compiled in; 'starts': the\n"
              "variant's start positions, janggi's 16 formation pairings)"},
+    {"--openings-order", FLAG_CALL, .set = set_order, .value = true, .meta = "ORDER",
+     .help = "sequential (default) or random (shuffled by --seed)"},
+    {"--openings-start", FLAG_INT, FLAG_DEST(Cli, start), .lo = 1, .hi = INT_MAX, .meta = "N",
+     .help = "the first pair plays opening N (1-based, after the order;\ndefault 1): "
+             "a match split or continued elsewhere"},
+    INT("--openings-plies", book_plies, "N",
+        "a PGN book (.pgn): the first N plies of each game (default all;\nan .epd file is EPD, "
+        "another a FEN list)"),
     INT("--random-plies", random_plies, "N", "random opening plies (default 0)"),
     {"--seed", FLAG_UINT, CFG(seed), .max = UINT64_MAX, .meta = "S", .help = "seed"},
     {"--pgn", FLAG_PATH, CFG(pgn_path), .meta = "FILE", .help = "the games as PGN"},
@@ -433,6 +452,8 @@ static Status parse_args(int argc, char **argv, Cli *cli, bool *help, ErrorInfo 
                          c->games);
     if (cli->rounds > 0)
         c->games = 2 * cli->rounds;
+    if (cli->start > 0)
+        c->openings_start = cli->start - 1;
     if (cli->tournament)
         return tournament_args(cli, err);
     for (int e = 0; e < 2; e++) {
