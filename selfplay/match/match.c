@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "match_affinity.h"
 #include "match_game.h"
 #include "match_internal.h"
 #include "match_json.h"
@@ -74,6 +75,7 @@ typedef struct Worker {
     pthread_t thread;
     Board board;         // the referee's position
     GameOutcome game[2]; // the two games of the current pair
+    int slot;            // its game's slot: the worker's number, or a tournament's slot
 } Worker;
 
 // (Re)starts engine i of a worker. False (and the match failed) when it will not start.
@@ -100,6 +102,10 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
               child_sync(w->engine[e], timeman_now_ms() + c->start_timeout)) &&
             !restart(w, e, 1))
             return false;
+    if (w->m->pin_cores > 0) // the slot's own cores, for both engines (one thinks at a time)
+        for (int e = 0; e < 2; e++)
+            match_affinity_pin(child_pid(w->engine[e]), w->m->cpus + w->slot * w->m->pin_cores,
+                               w->m->pin_cores);
     GameSetup s = {
         .variant = w->m->variant, .fen = fen, .margin = c->margin, .watchdog = c->watchdog};
     s.stop[0] = c->stop;
@@ -165,11 +171,11 @@ static void *worker_main(void *arg) {
         goto cleanup;
     MatchSlots *slots = m->cfg->slots;
     for (int k;;) {
-        if (slots && !match_slots_take(slots, m->cfg->stop))
+        if (slots && !match_slots_take(slots, m->cfg->stop, &w->slot))
             break;
         if ((k = take_pair(m)) < 0) {
             if (slots)
-                match_slots_give(slots);
+                match_slots_give(slots, w->slot);
             break;
         }
         char fen[FEN_BUFFER];
@@ -179,7 +185,7 @@ static void *worker_main(void *arg) {
         if (played)
             finish_pair(m, k, fen, o, g);
         if (slots)
-            match_slots_give(slots);
+            match_slots_give(slots, w->slot);
         if (!played)
             break;
     }
@@ -228,8 +234,9 @@ static Status check_adjudication(const MatchConfig *c, ErrorInfo *err) {
 static Status check_config(const MatchConfig *c, ErrorInfo *err) {
     if (c->games < 2 || c->games % 2)
         return error_set(err, STATUS_RANGE, "games %d: must be even and at least 2", c->games);
-    if (c->concurrency < 1 || c->concurrency > 64)
-        return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..64", c->concurrency);
+    if (c->concurrency < 1 || c->concurrency > MATCH_SLOTS_MAX)
+        return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..%d", c->concurrency,
+                         MATCH_SLOTS_MAX);
     // The same bound as self-play: random plies past the ply limit would end every game.
     if (c->random_plies < 0 || c->random_plies > GAME_PLY_LIMIT)
         return error_set(err, STATUS_RANGE, "random-plies %d: must be 0..%d", c->random_plies,
@@ -254,6 +261,22 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
             return error_set(err, STATUS_RANGE, "engine %s: no usable limit", c->engine[i].name);
     }
     return STATUS_OK;
+}
+
+// The cores each game slot is pinned to (--affinity, where the machine has enough), and the
+// warning when the games at once want more cores than there are.
+static void setup_cores(Match *m) {
+    const MatchConfig *c = m->cfg;
+    int at_once = c->slots ? c->slots->count : c->concurrency;
+    int threads =
+        c->affinity_threads > 0 ? c->affinity_threads : match_affinity_threads(c->engine, 2);
+    m->ncpus = match_affinity_cpus(m->cpus, MATCH_CPUS_MAX);
+    char msg[256];
+    if (match_affinity_overbooked(at_once, threads, m->ncpus, msg, sizeof msg) && c->warn &&
+        m->rank == 0)
+        c->warn(msg, c->warn_arg);
+    if (c->affinity && at_once * threads <= m->ncpus)
+        m->pin_cores = threads;
 }
 
 // Everything before the first game, each step checked before the next: the config's variant
@@ -312,12 +335,14 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         st = error_set(err, STATUS_NOMEM, "match: out of memory");
         goto cleanup;
     }
+    setup_cores(m);
     st = prepare(m, &lock, err);
     if ((st = match_cluster_agree(m, st, err)) != STATUS_OK)
         goto cleanup;
     int started = 0;
     for (; started < c->concurrency; started++) {
         w[started].m = m;
+        w[started].slot = started;
         pthread_mutex_lock(&m->lock);
         m->running++;
         pthread_mutex_unlock(&m->lock);

@@ -63,6 +63,9 @@ typedef struct MatchConfig {
     int stop_after_pairs;    // test hook: stop as if interrupted after this many new pairs
     Adjudication adjudicate; // resign / draw from the engines' scores (match_game.h); all 0:
                              // off. Written into each game's PGN tags and the state's identity
+    bool affinity;           // pin each game's engines to cores of their own (match_affinity.h)
+    int affinity_threads;    // cores a game needs (0: the most Threads of its two engines); a
+                             // tournament gives the most of all its engines
     MatchSlots *slots;       // NULL: a match alone; else a tournament's slots, one taken per pair
                              // (tournament.h): games at once over all its matches
     const char *event, *site;

@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "flags.h"
 #include "match.h"
+#include "match_affinity.h"
 #include "tournament.h"
 #include "tournament_print.h"
 #include "variant.h"
@@ -293,6 +294,9 @@ static const Flag MATCH_FLAGS[] = {
     {"--rating-interval", FLAG_INT, FLAG_DEST(Cli, print.interval), .lo = 0, .hi = INT_MAX,
      .meta = "N",
      .help = "tournament: print the rating list every N pairs (default 10;\n0: at the end only)"},
+    {"--affinity", FLAG_BOOL, CFG(affinity),
+     .help = "pin each game's engines to cores of their own (where there are\nenough: "
+             "concurrency x Threads)"},
     {"--margin", FLAG_INT, CFG(margin), .lo = 0, .hi = INT64_MAX, .meta = "MS",
      .help = "clock overrun allowed (default 100)"},
     {"--watchdog", FLAG_INT, CFG(watchdog), .lo = 1, .hi = INT64_MAX, .meta = "MS",
@@ -509,6 +513,19 @@ static void print_reasons(const MatchTally *t, const MatchConfig *c) {
     }
 }
 
+// Where the games ran: pinned (--affinity) or not, and a warning when they wanted more cores than
+// there are (at_once games of threads threads each).
+static void print_cores(bool affinity, int at_once, int threads) {
+    int cpus[MATCH_CPUS_MAX];
+    int n = match_affinity_cpus(cpus, MATCH_CPUS_MAX);
+    char msg[256];
+    if (match_affinity_overbooked(at_once, threads, n, msg, sizeof msg))
+        printf("Warning: %s%s\n", msg, affinity ? " (so --affinity pinned nothing)" : "");
+    else if (affinity)
+        printf("Affinity: each game's engines pinned to %d core%s of their own, of %d\n", threads,
+               threads == 1 ? "" : "s", n);
+}
+
 static void print_summary(const MatchTally *t, const MatchConfig *c) {
     printf("\n=== %s vs %s: %ld games, %d pairs (%d read back from the state file) ===\n",
            c->engine[0].name, c->engine[1].name, t->games, t->pairs_done, t->pairs_resumed);
@@ -557,6 +574,7 @@ static void print_summary(const MatchTally *t, const MatchConfig *c) {
                c->sprt.elo1, c->sprt.alpha, c->sprt.beta, t->llr, c->sprt.lower, c->sprt.upper,
                verdict[t->sprt_result]);
     }
+    print_cores(c->affinity, c->concurrency, match_affinity_threads(c->engine, 2));
     if (t->interrupted)
         printf("Interrupted after %d of %d pairs; --resume continues it.\n", t->pairs_done,
                t->pairs_total);
@@ -585,6 +603,8 @@ static int run_tournament(Cli *cli, ClusterPart self) {
         return 1;
     }
     tournament_print_summary(&tally, &cli->tour);
+    print_cores(cli->tour.base.affinity, cli->tour.base.concurrency,
+                match_affinity_threads(cli->tour.engine, cli->tour.nengines));
     int rc = tally.interrupted ? 2 : 0;
     tournament_tally_free(&tally);
     return rc;

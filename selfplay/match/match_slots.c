@@ -19,7 +19,7 @@ void match_slots_destroy(MatchSlots *s) {
     pthread_cond_destroy(&s->turn);
 }
 
-bool match_slots_take(MatchSlots *s, atomic_bool *stop) {
+bool match_slots_take(MatchSlots *s, atomic_bool *stop, int *slot) {
     pthread_mutex_lock(&s->lock);
     long ticket = s->next_ticket++;
     bool ok = true;
@@ -34,12 +34,18 @@ bool match_slots_take(MatchSlots *s, atomic_bool *stop) {
         pthread_cond_timedwait(&s->turn, &s->lock, &ts);
         ok = !(stop && atomic_load(stop));
     }
+    // At most count tickets play at once, so a number is free.
+    for (*slot = 0; ok && *slot < s->count - 1 && s->used[*slot];)
+        ++*slot;
+    if (ok)
+        s->used[*slot] = true;
     pthread_mutex_unlock(&s->lock);
     return ok;
 }
 
-void match_slots_give(MatchSlots *s) {
+void match_slots_give(MatchSlots *s, int slot) {
     pthread_mutex_lock(&s->lock);
+    s->used[slot] = false;
     s->given_back++;
     pthread_cond_broadcast(&s->turn);
     pthread_mutex_unlock(&s->lock);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "match_affinity.h"
 #include "tournament_json.h"
 
 enum { WARNINGS_KEPT = 32, WAIT_MS = 50, RATING_SIMULATIONS = 1000 };
@@ -177,6 +178,7 @@ static Status setup_run(Tournament *t, PairingRun *r, int p, ErrorInfo *err) {
     int workers = (c->base.concurrency + npairings - 1) / npairings;
     m->concurrency = workers < c->base.games / 2 ? workers : c->base.games / 2;
     m->slots = &t->slots;
+    m->affinity_threads = match_affinity_threads(c->engine, c->nengines); // one layout of cores
     m->stop = &t->stop;
     m->warn = on_warning;
     m->warn_arg = t;

@@ -362,3 +362,5 @@ ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_m
 bool child_sync(UciChild *e, int64_t deadline_ms) {
     return child_send(e, "isready") && wait_for(e, "readyok", deadline_ms) == CHILD_LINE;
 }
+
+int child_pid(const UciChild *e) { return e ? (int)e->pid : 0; }

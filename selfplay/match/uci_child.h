@@ -59,6 +59,9 @@ void child_kill(UciChild *e);
 /// Writes one line (the newline is added). False when the engine can no longer be written to.
 bool child_send(UciChild *e, const char *line);
 
+/// The engine's process id; 0 once it has exited (or e is NULL).
+int child_pid(const UciChild *e);
+
 /// Reads the next line into buf (without the newline) before deadline_ms (timeman_now_ms time).
 ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_ms);
 
