@@ -259,6 +259,12 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
                                               : l->base > 0 || (l->byoyomi > 0 && l->periods > 0);
         if (!ok)
             return error_set(err, STATUS_RANGE, "engine %s: no usable limit", c->engine[i].name);
+        // CECP has no node limit and no byo-yomi (a move time or a clock only).
+        if (c->engine[i].xboard && (l->kind == LIMIT_NODES || l->byoyomi > 0))
+            return error_set(err, STATUS_SYNTAX,
+                             "engine %s (proto=xboard): %s cannot be told over CECP; give it "
+                             "depth=, movetime= or tc=",
+                             c->engine[i].name, l->kind == LIMIT_NODES ? "nodes=" : "byoyomi=");
     }
     return STATUS_OK;
 }

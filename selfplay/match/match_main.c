@@ -36,6 +36,10 @@ static Status engine_item(const char *a, EngineSpec *e, Limits *l, bool *has_lim
     int key = (int)(eq - a);
     if (strncmp(a, "cmd=", 4) == 0) {
         snprintf(e->cmd, sizeof e->cmd, "%s", eq + 1);
+    } else if (strncmp(a, "proto=", 6) == 0) {
+        if (strcmp(eq + 1, "uci") != 0 && strcmp(eq + 1, "xboard") != 0)
+            return error_set(err, STATUS_SYNTAX, "--engine: \"%s\": proto is uci or xboard", a);
+        e->xboard = !strcmp(eq + 1, "xboard");
     } else if (strncmp(a, "name=", 5) == 0) {
         snprintf(e->name, sizeof e->name, "%s", eq + 1);
     } else if (strncmp(a, "arg=", 4) == 0) {
@@ -52,7 +56,7 @@ static Status engine_item(const char *a, EngineSpec *e, Limits *l, bool *has_lim
     } else if (!match_limit_key(a)) {
         return error_set(err, STATUS_SYNTAX,
                          "--engine: unknown key '%.*s' in \"%s\" (keys: cmd, name, arg, "
-                         "option.X, and the limits nodes, depth, movetime, tc, byoyomi)",
+                         "option.X, proto, and the limits nodes, depth, movetime, tc, byoyomi)",
                          key, a, a);
     } else {
         Status st = match_parse_limit(a, l, err);
@@ -156,6 +160,7 @@ static void merge_each(Cli *cli, int e) {
     const EngineSpec *each = &cli->each;
     if (!s->cmd[0])
         memcpy(s->cmd, each->cmd, sizeof s->cmd);
+    s->xboard |= each->xboard;
     if (s->nargs == 0) {
         s->nargs = each->nargs;
         memcpy(s->args, each->args, sizeof s->args);
@@ -263,7 +268,8 @@ static Status set_variant(const Flag *flag, const char *value, void *dest, Error
 
 static const Flag MATCH_FLAGS[] = {
     {"--engine", FLAG_GROUP, .set = set_engine, .meta = "cmd=PATH ...",
-     .help = "an engine: cmd=PATH [name=N] [arg=A]... [option.X=V]... [LIMIT]\n"
+     .help = "an engine: cmd=PATH [name=N] [arg=A]... [option.X=V]... [proto=xboard]\n"
+             "[LIMIT]\n"
              "(twice: the first is scored; up to 16 with --tournament)"},
     {"--variant", FLAG_CALL, .set = set_variant, .value = true, .meta = "V",
      .help = "janggi (default) or xiangqi, told to every engine that offers\n"

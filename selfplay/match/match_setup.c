@@ -192,6 +192,14 @@ Status match_setup_probe_engine(Match *m, int i, ErrorInfo *err) {
         st = error_set(err, STATUS_RANGE,
                        "engine %s: its UCI_Variant option does not offer %s (it offers: %.120s)",
                        e->name, name, child_variant_values(child));
+    // A CECP engine without setboard learns a position only as moves from the start.
+    bool one_start = plays_starts(m->cfg, m->variant) && m->variant->formation_count == 0 &&
+                     m->cfg->random_plies == 0 && !m->cfg->openings_start;
+    if (st == STATUS_OK && !child_can_set_position(child) && !one_start)
+        st = error_set(err, STATUS_SYNTAX,
+                       "engine %s offers no setboard (CECP): it can play only from the start "
+                       "position (--openings starts, --random-plies 0, a variant with one start)",
+                       e->name);
     child_stop(child);
     if (st != STATUS_OK || given_variant(e) >= 0)
         return st;
