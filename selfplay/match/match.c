@@ -163,13 +163,16 @@ static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2]
     free(text);
 }
 
+// A worker of a match alone keeps its engines from its first pair to its last. In a tournament
+// (slots) a worker holds its engines only while it holds a slot: the engines running are then
+// those of the games at once, however many pairings wait their turn.
 static void *worker_main(void *arg) {
     Worker *w = arg;
     Match *m = w->m;
     GameOutcome *o = w->game;
-    if (!restart(w, 0, 0) || !restart(w, 1, 0))
-        goto cleanup;
     MatchSlots *slots = m->cfg->slots;
+    if (!slots && (!restart(w, 0, 0) || !restart(w, 1, 0)))
+        goto cleanup;
     for (int k;;) {
         if (slots && !match_slots_take(slots, m->cfg->stop, &w->slot))
             break;
@@ -181,11 +184,16 @@ static void *worker_main(void *arg) {
         char fen[FEN_BUFFER];
         GameRecord g[2];
         match_setup_pair_fen(m, k, &w->board, fen);
-        bool played = play_one(w, fen, 0, &o[0], &g[0]) && play_one(w, fen, 1, &o[1], &g[1]);
+        bool played = (!slots || (restart(w, 0, 0) && restart(w, 1, 0))) &&
+                      play_one(w, fen, 0, &o[0], &g[0]) && play_one(w, fen, 1, &o[1], &g[1]);
         if (played)
             finish_pair(m, k, fen, o, g);
-        if (slots)
+        if (slots) {
+            child_stop(w->engine[0]);
+            child_stop(w->engine[1]);
+            w->engine[0] = w->engine[1] = NULL;
             match_slots_give(slots, w->slot);
+        }
         if (!played)
             break;
     }
@@ -304,8 +312,14 @@ static Status prepare(Match *m, RunLock **lock, ErrorInfo *err) {
         st = match_state_check_fresh(c, err);
     if (st == STATUS_OK && files && c->resume && (st = match_state_load(m, err)) == STATUS_OK)
         st = match_state_check_pgn(m, err);
+    // In a tournament the probes take a game slot too: no more engines start at once than play.
+    int slot = -1;
+    if (st == STATUS_OK && c->slots && !match_slots_take(c->slots, c->stop, &slot))
+        slot = -1; // stopping: the probes still run, their engines are stopped at once
     for (int i = 0; i < 2 && st == STATUS_OK; i++)
         st = match_setup_probe_engine(m, i, err);
+    if (slot >= 0)
+        match_slots_give(c->slots, slot);
     if (st == STATUS_OK && files)
         st = match_state_open(m, err);
     if (st == STATUS_OK && m->tally.sprt_result != SPRT_CONTINUE)

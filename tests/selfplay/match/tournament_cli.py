@@ -232,6 +232,38 @@ def test_kill_resume():
         check(games_in(pgn) == 12, f"kill: joined PGN holds {games_in(pgn)} games")
 
 
+def engine_children(pid):
+    """The fake engines hansu-match pid runs now."""
+    n = 0
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                cmd = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        n += ppid == pid and b"fake_engine" in cmd
+    return n
+
+
+def test_engines_bounded():
+    """Ten pairings, one game at a time: never more than one game's two engines running (a
+    worker holds its engines only while it holds a slot; the probes take one too)."""
+    engines = [["--engine", f"name=E{i}", "arg=slow", "arg=1"] for i in range(5)]
+    p = subprocess.Popen([MATCH, "--tournament", "round-robin"] + flat(engines) + COMMON +
+                         ["--rounds", "1", "--concurrency", "1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    most = 0
+    while p.poll() is None:
+        most = max(most, engine_children(p.pid))
+        time.sleep(0.01)
+    p.communicate()
+    check(p.returncode == 0 and 0 < most <= 2, f"engines at once: {most} (exit {p.returncode})")
+
+
 def test_errors():
     two = flat(ENGINES[:2]) + COMMON
     cases = [
@@ -260,6 +292,7 @@ def main():
     test_gauntlet()
     test_resume()
     test_kill_resume()
+    test_engines_bounded()
     test_errors()
     print(f"{len(FAILURES)} failures")
     return 1 if FAILURES else 0
