@@ -359,6 +359,8 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     st = prepare(m, &lock, err);
     if ((st = match_cluster_agree(m, st, err)) != STATUS_OK)
         goto cleanup;
+    if (c->progress_resumed && progress && m->tally.pairs_resumed > 0)
+        progress(&m->tally, c, arg); // a tournament's totals count the pairs read back at once
     int started = 0;
     for (; started < c->concurrency; started++) {
         w[started].m = m;

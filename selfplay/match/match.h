@@ -66,6 +66,8 @@ typedef struct MatchConfig {
     bool affinity;           // pin each game's engines to cores of their own (match_affinity.h)
     int affinity_threads;    // cores a game needs (0: the most Threads of its two engines); a
                              // tournament gives the most of all its engines
+    bool progress_resumed;   // call progress once before the games when pairs were read back
+                             // (a tournament's totals); a match alone does not
     MatchSlots *slots;       // NULL: a match alone; else a tournament's slots, one taken per pair
                              // (tournament.h): games at once over all its matches
     const char *event, *site;

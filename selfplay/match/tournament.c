@@ -178,6 +178,7 @@ static Status setup_run(Tournament *t, PairingRun *r, int p, ErrorInfo *err) {
     int workers = (c->base.concurrency + npairings - 1) / npairings;
     m->concurrency = workers < c->base.games / 2 ? workers : c->base.games / 2;
     m->slots = &t->slots;
+    m->progress_resumed = true;
     m->affinity_threads = match_affinity_threads(c->engine, c->nengines); // one layout of cores
     m->stop = &t->stop;
     m->warn = on_warning;

@@ -190,9 +190,15 @@ def test_resume():
     r = run(argv)
     check(r.returncode == 1 and "give --resume to continue it" in r.stderr,
           f"resume: a second run without --resume: {r.stderr}")
-    r = run(argv + ["--resume"])
+    r = run(argv + ["--resume", "--rating-interval", "4"])
     check(r.returncode == 0 and "(3 read back from the state files)" in r.stdout,
           f"resume: exit {r.returncode}: {r.stdout[-400:]} {r.stderr}")
+    # The totals count the pairs read back from the start: the first lines say 1, 2, 3 of 9,
+    # and the rating list comes at pair 4 (the first new one).
+    lines = [l for l in r.stdout.splitlines() if l.startswith("pairs ")]
+    check([l.split()[1] for l in lines] == [f"{k}/9" for k in range(1, 10)],
+          f"resume: progress {[l.split()[1] for l in lines]}")
+    check(r.stdout.index("Rating list") > r.stdout.index("pairs 4/9"), "resume: rating list")
     whole = fresh("whole")
     pgn2, js2 = os.path.join(whole, "t.pgn"), os.path.join(whole, "t.json")
     argv2 = [pgn2 if a == pgn else js2 if a == js else a for a in argv]
