@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "match_affinity.h"
 #include "match_game.h"
 #include "match_internal.h"
 #include "match_json.h"
@@ -74,6 +75,7 @@ typedef struct Worker {
     pthread_t thread;
     Board board;         // the referee's position
     GameOutcome game[2]; // the two games of the current pair
+    int slot;            // its game's slot: the worker's number, or a tournament's slot
 } Worker;
 
 // (Re)starts engine i of a worker. False (and the match failed) when it will not start.
@@ -100,10 +102,15 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
               child_sync(w->engine[e], timeman_now_ms() + c->start_timeout)) &&
             !restart(w, e, 1))
             return false;
+    if (w->m->pin_cores > 0) // the slot's own cores, for both engines (one thinks at a time)
+        for (int e = 0; e < 2; e++)
+            match_affinity_pin(child_pid(w->engine[e]), w->m->cpus + w->slot * w->m->pin_cores,
+                               w->m->pin_cores);
     GameSetup s = {
         .variant = w->m->variant, .fen = fen, .margin = c->margin, .watchdog = c->watchdog};
     s.stop[0] = c->stop;
     s.stop[1] = &w->m->abort;
+    s.adjudicate = match_adjudicates(c) ? &c->adjudicate : NULL;
     for (int side = 0; side < SIDE_NB; side++) {
         int e = side == CHO ? i : 1 - i;
         s.engine[side] = w->engine[e];
@@ -156,19 +163,39 @@ static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2]
     free(text);
 }
 
+// A worker of a match alone keeps its engines from its first pair to its last. In a tournament
+// (slots) a worker holds its engines only while it holds a slot: the engines running are then
+// those of the games at once, however many pairings wait their turn.
 static void *worker_main(void *arg) {
     Worker *w = arg;
     Match *m = w->m;
     GameOutcome *o = w->game;
-    if (!restart(w, 0, 0) || !restart(w, 1, 0))
+    MatchSlots *slots = m->cfg->slots;
+    if (!slots && (!restart(w, 0, 0) || !restart(w, 1, 0)))
         goto cleanup;
-    for (int k; (k = take_pair(m)) >= 0;) {
+    for (int k;;) {
+        if (slots && !match_slots_take(slots, m->cfg->stop, &w->slot))
+            break;
+        if ((k = take_pair(m)) < 0) {
+            if (slots)
+                match_slots_give(slots, w->slot);
+            break;
+        }
         char fen[FEN_BUFFER];
         GameRecord g[2];
         match_setup_pair_fen(m, k, &w->board, fen);
-        if (!play_one(w, fen, 0, &o[0], &g[0]) || !play_one(w, fen, 1, &o[1], &g[1]))
+        bool played = (!slots || (restart(w, 0, 0) && restart(w, 1, 0))) &&
+                      play_one(w, fen, 0, &o[0], &g[0]) && play_one(w, fen, 1, &o[1], &g[1]);
+        if (played)
+            finish_pair(m, k, fen, o, g);
+        if (slots) {
+            child_stop(w->engine[0]);
+            child_stop(w->engine[1]);
+            w->engine[0] = w->engine[1] = NULL;
+            match_slots_give(slots, w->slot);
+        }
+        if (!played)
             break;
-        finish_pair(m, k, fen, o, g);
     }
 cleanup:
     child_stop(w->engine[0]);
@@ -179,17 +206,57 @@ cleanup:
     return NULL;
 }
 
+bool match_adjudicates(const MatchConfig *c) {
+    return c->adjudicate.resign_moves > 0 || c->adjudicate.draw_moves > 0;
+}
+
+void match_adjudication_text(const MatchConfig *c, char *out, size_t len) {
+    const Adjudication *a = &c->adjudicate;
+    int n = 0;
+    out[0] = '\0';
+    if (a->resign_moves > 0)
+        n = snprintf(out, len, "resign movecount=%d score=%d", a->resign_moves, a->resign_score);
+    if (a->draw_moves > 0 && n >= 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, "%sdraw movenumber=%d movecount=%d score=%d",
+                 n ? "; " : "", a->draw_after / 2, a->draw_moves, a->draw_score);
+}
+
+// The adjudication's settings: sensible counts and margins, and a draw only where the variant
+// has drawn games (janggi counts points at its end: a game there is never drawn).
+static Status check_adjudication(const MatchConfig *c, ErrorInfo *err) {
+    const Adjudication *a = &c->adjudicate;
+    if (a->resign_moves < 0 || a->draw_moves < 0 || a->draw_after < 0)
+        return error_set(err, STATUS_RANGE, "adjudication: negative move counts");
+    if (a->resign_moves > 0 && a->resign_score <= 0)
+        return error_set(err, STATUS_RANGE, "--resign score=%d: must be above 0", a->resign_score);
+    if (a->draw_moves > 0 && a->draw_score < 0)
+        return error_set(err, STATUS_RANGE, "--draw score=%d: must be 0 or more", a->draw_score);
+    if (a->draw_moves > 0 && variant_or_default(c->variant)->points_half[CHARIOT] > 0)
+        return error_set(err, STATUS_SYNTAX,
+                         "--draw: %s games are decided by points, never drawn: draw adjudication "
+                         "is for a variant with draws (xiangqi)",
+                         variant_or_default(c->variant)->name);
+    return STATUS_OK;
+}
+
 static Status check_config(const MatchConfig *c, ErrorInfo *err) {
     if (c->games < 2 || c->games % 2)
         return error_set(err, STATUS_RANGE, "games %d: must be even and at least 2", c->games);
-    if (c->concurrency < 1 || c->concurrency > 64)
-        return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..64", c->concurrency);
+    if (c->concurrency < 1 || c->concurrency > MATCH_SLOTS_MAX)
+        return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..%d", c->concurrency,
+                         MATCH_SLOTS_MAX);
     // The same bound as self-play: random plies past the ply limit would end every game.
     if (c->random_plies < 0 || c->random_plies > GAME_PLY_LIMIT)
         return error_set(err, STATUS_RANGE, "random-plies %d: must be 0..%d", c->random_plies,
                          GAME_PLY_LIMIT);
     if (c->resume && !c->state_path)
         return error_set(err, STATUS_SYNTAX, "resume needs a state file");
+    if (c->openings_start < 0 || c->book_plies < 0)
+        return error_set(err, STATUS_RANGE, "openings: start %d and plies %d must be 0 or more",
+                         c->openings_start, c->book_plies);
+    Status st = check_adjudication(c, err);
+    if (st != STATUS_OK)
+        return st;
     for (int i = 0; i < 2; i++) {
         const Limits *l = &c->limits[i];
         if (!c->engine[i].cmd[0])
@@ -200,8 +267,30 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
                                               : l->base > 0 || (l->byoyomi > 0 && l->periods > 0);
         if (!ok)
             return error_set(err, STATUS_RANGE, "engine %s: no usable limit", c->engine[i].name);
+        // CECP has no node limit and no byo-yomi (a move time or a clock only).
+        if (c->engine[i].xboard && (l->kind == LIMIT_NODES || l->byoyomi > 0))
+            return error_set(err, STATUS_SYNTAX,
+                             "engine %s (proto=xboard): %s cannot be told over CECP; give it "
+                             "depth=, movetime= or tc=",
+                             c->engine[i].name, l->kind == LIMIT_NODES ? "nodes=" : "byoyomi=");
     }
     return STATUS_OK;
+}
+
+// The cores each game slot is pinned to (--affinity, where the machine has enough), and the
+// warning when the games at once want more cores than there are.
+static void setup_cores(Match *m) {
+    const MatchConfig *c = m->cfg;
+    int at_once = c->slots ? c->slots->count : c->concurrency;
+    int threads =
+        c->affinity_threads > 0 ? c->affinity_threads : match_affinity_threads(c->engine, 2);
+    m->ncpus = match_affinity_cpus(m->cpus, MATCH_CPUS_MAX);
+    char msg[256];
+    if (match_affinity_overbooked(at_once, threads, m->ncpus, msg, sizeof msg) && c->warn &&
+        m->rank == 0)
+        c->warn(msg, c->warn_arg);
+    if (c->affinity && at_once * threads <= m->ncpus)
+        m->pin_cores = threads;
 }
 
 // Everything before the first game, each step checked before the next: the config's variant
@@ -223,8 +312,14 @@ static Status prepare(Match *m, RunLock **lock, ErrorInfo *err) {
         st = match_state_check_fresh(c, err);
     if (st == STATUS_OK && files && c->resume && (st = match_state_load(m, err)) == STATUS_OK)
         st = match_state_check_pgn(m, err);
+    // In a tournament the probes take a game slot too: no more engines start at once than play.
+    int slot = -1;
+    if (st == STATUS_OK && c->slots && !match_slots_take(c->slots, c->stop, &slot))
+        slot = -1; // stopping: the probes still run, their engines are stopped at once
     for (int i = 0; i < 2 && st == STATUS_OK; i++)
         st = match_setup_probe_engine(m, i, err);
+    if (slot >= 0)
+        match_slots_give(c->slots, slot);
     if (st == STATUS_OK && files)
         st = match_state_open(m, err);
     if (st == STATUS_OK && m->tally.sprt_result != SPRT_CONTINUE)
@@ -260,12 +355,16 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
         st = error_set(err, STATUS_NOMEM, "match: out of memory");
         goto cleanup;
     }
+    setup_cores(m);
     st = prepare(m, &lock, err);
     if ((st = match_cluster_agree(m, st, err)) != STATUS_OK)
         goto cleanup;
+    if (c->progress_resumed && progress && m->tally.pairs_resumed > 0)
+        progress(&m->tally, c, arg); // a tournament's totals count the pairs read back at once
     int started = 0;
     for (; started < c->concurrency; started++) {
         w[started].m = m;
+        w[started].slot = started;
         pthread_mutex_lock(&m->lock);
         m->running++;
         pthread_mutex_unlock(&m->lock);

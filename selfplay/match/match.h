@@ -10,6 +10,7 @@
 
 #include "fen.h"
 #include "match_game.h"
+#include "match_slots.h"
 #include "rules.h"
 #include "stats.h"
 #include "status.h"
@@ -43,6 +44,10 @@ typedef struct MatchConfig {
     int64_t watchdog;          // ms without bestmove at nodes/depth limits = a hang
     int64_t start_timeout;     // ms for uciok / readyok
     int random_plies;          // random opening plies (no passes) added to each opening
+    int book_plies;            // a PGN book (book.h): plies of each game kept (0: all)
+    bool openings_random;      // the openings shuffled by seed (else in the file's order)
+    int openings_start;        // pair k plays opening (openings_start + k) mod n: a match split
+                               // or continued elsewhere (0-based)
     uint64_t seed;             // for the random plies
     const char *openings_path; // file of FENs, one a line; NULL = the variant's compiled-in suite
                                // (its start positions where it has none);
@@ -55,7 +60,16 @@ typedef struct MatchConfig {
     bool resume;               // continue the match recorded in state_path
     bool sprt_enabled;
     Sprt sprt;
-    int stop_after_pairs; // test hook: stop as if interrupted after this many new pairs
+    int stop_after_pairs;    // test hook: stop as if interrupted after this many new pairs
+    Adjudication adjudicate; // resign / draw from the engines' scores (match_game.h); all 0:
+                             // off. Written into each game's PGN tags and the state's identity
+    bool affinity;           // pin each game's engines to cores of their own (match_affinity.h)
+    int affinity_threads;    // cores a game needs (0: the most Threads of its two engines); a
+                             // tournament gives the most of all its engines
+    bool progress_resumed;   // call progress once before the games when pairs were read back
+                             // (a tournament's totals); a match alone does not
+    MatchSlots *slots;       // NULL: a match alone; else a tournament's slots, one taken per pair
+                             // (tournament.h): games at once over all its matches
     const char *event, *site;
     atomic_bool *stop; // set from outside (a signal) to stop; may be NULL
     MatchWarnFn warn;  // may be NULL; under MPI called on rank 0 only
@@ -81,13 +95,24 @@ typedef struct MatchTally {
     long first_mover_wins;      // games won by the side to move in the game's start position
     long penta[PENTA_NB];       // engine 0's game pairs
     long restarts[2];           // engine restarts after faults
+    long plies;                 // plies of all games (their mean: what adjudication saves)
     double llr;
     SprtResult sprt_result;
     bool interrupted; // stopped before all pairs were played (signal or test hook)
 } MatchTally;
 
+/// Games adjudicated in tally t: won by an adjudicated resignation, drawn by adjudication.
+void match_adjudicated(const MatchTally *t, long *resigned, long *drawn);
+
 /// Called after each finished pair, with the totals so far (under the match's lock).
 typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void *arg);
+
+/// True when c adjudicates games (a resign or a draw rule is on).
+bool match_adjudicates(const MatchConfig *c);
+
+/// c's adjudication settings as cutechess-cli writes them ("resign movecount=3 score=600; draw
+/// movenumber=40 movecount=8 score=10"), for the PGN tag and the state file; "" when off.
+void match_adjudication_text(const MatchConfig *c, char *out, size_t len);
 
 /// Plays the match. *tally gets the final totals. Before any game each engine is started once
 /// to read its options (UCI_Variant, see MatchConfig.variant) and every output file is checked

@@ -3,6 +3,7 @@
 #include "match_game.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,10 +98,26 @@ static void position_command(const GameSetup *g, const GameOutcome *out, char *b
     }
 }
 
-// Asks the side to move for a move. Returns true with the move text in best, or false after
-// scoring the fault in out.
+enum { SCORE_NONE = INT32_MIN, SCORE_MATE = 100000 };
+
+// The score of an `info` line (centipawns from the engine's side; a mate in N as
+// +-(SCORE_MATE - N)), or *score left as it was.
+static void info_score(const char *line, int *score) {
+    const char *p = strstr(line, " score ");
+    int v;
+    if (strncmp(line, "info", 4) != 0 || !p || strstr(line, " lowerbound") ||
+        strstr(line, " upperbound"))
+        return;
+    if (sscanf(p, " score cp %d", &v) == 1)
+        *score = v;
+    else if (sscanf(p, " score mate %d", &v) == 1)
+        *score = v > 0 ? SCORE_MATE - v : -SCORE_MATE - v;
+}
+
+// Asks the side to move for a move. Returns true with the move text in best and the last score
+// its search reported in *score (SCORE_NONE: none), or false after scoring the fault in out.
 static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutcome *out,
-                     char best[32]) {
+                     char best[32], int *score) {
     char cmd[ENGINE_LINE_MAX], line[ENGINE_LINE_MAX];
     UciChild *e = g->engine[stm];
     position_command(g, out, cmd, sizeof cmd);
@@ -112,6 +129,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
     int64_t allowed = l->kind == LIMIT_CLOCK      ? clock_allowance(&clk[stm], g->margin)
                       : l->kind == LIMIT_MOVETIME ? l->movetime + g->margin
                                                   : g->watchdog;
+    *score = SCORE_NONE;
     while (ok) {
         ChildRead r = child_read_line(e, line, sizeof line, start + allowed);
         if (r == CHILD_EOF) {
@@ -125,6 +143,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
             forfeit(g, out, stm, REASON_TIME, cmd);
             return false;
         }
+        info_score(line, score);
         if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0')) {
             int64_t elapsed = timeman_now_ms() - start;
             if (l->kind == LIMIT_CLOCK && !clock_charge(&clk[stm], elapsed, g->margin)) {
@@ -176,6 +195,47 @@ static void describe_end(const GameSetup *g, const GameResult *res, GameOutcome 
                  res->points_half[HAN] / 2.0);
 }
 
+// True when each of the last n plies has a score (Cho's view) that keep() accepts.
+static bool scores_hold(const int *cho_score, int nmoves, int n, int lo, int hi) {
+    if (n <= 0 || nmoves < n)
+        return false;
+    for (int i = nmoves - n; i < nmoves; i++)
+        if (cho_score[i] == SCORE_NONE || cho_score[i] < lo || cho_score[i] > hi)
+            return false;
+    return true;
+}
+
+// Ends the game by adjudication when the engines' scores agree (Adjudication); true then.
+static bool adjudicate(const GameSetup *g, const int *cho_score, GameOutcome *out) {
+    const Adjudication *a = g->adjudicate;
+    int n = out->nmoves, plies = 2 * a->resign_moves;
+    for (int s = 0; s < SIDE_NB && a->resign_moves > 0; s++) {
+        int lo = s == CHO ? a->resign_score : INT32_MIN + 1;
+        int hi = s == CHO ? INT32_MAX : -a->resign_score;
+        if (scores_hold(cho_score, n, plies, lo, hi)) {
+            out->winner = (Side)s;
+            out->reason = REASON_RESIGN;
+            snprintf(out->detail, sizeof out->detail,
+                     "adjudication: %s resigns, both engines scored %s at least %d cp for %d "
+                     "moves",
+                     side_name(g, (Side)!s), side_name(g, (Side)s), a->resign_score,
+                     a->resign_moves);
+            return true;
+        }
+    }
+    if (a->draw_moves > 0 && n >= a->draw_after &&
+        scores_hold(cho_score, n, 2 * a->draw_moves, -a->draw_score, a->draw_score)) {
+        out->draw = true;
+        out->winner = CHO;
+        out->reason = REASON_ADJUDICATION;
+        snprintf(out->detail, sizeof out->detail,
+                 "adjudication: drawn, both engines scored within %d cp for %d moves",
+                 a->draw_score, a->draw_moves);
+        return true;
+    }
+    return false;
+}
+
 void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
     Board *b = board;
     memset(out, 0, sizeof *out);
@@ -183,6 +243,7 @@ void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
     Clock clk[SIDE_NB];
     clocks_init(g, clk);
     GameResult res;
+    int cho_score[GAME_MAX_MOVES]; // each ply's reported score, from Cho's view
     while (!rules_game_over(b, &res)) {
         if (out->nmoves >= GAME_PLY_CAP) { // adjudicated: see GAME_PLY_CAP
             out->draw = true;
@@ -198,7 +259,8 @@ void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
         }
         Side stm = b->side;
         char best[32], why[160];
-        if (!ask_move(g, clk, stm, out, best))
+        int score;
+        if (!ask_move(g, clk, stm, out, best, &score))
             return;
         Move m;
         ErrorInfo err;
@@ -208,7 +270,11 @@ void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
             return;
         }
         board_make(b, m);
+        cho_score[out->nmoves] = score == SCORE_NONE || stm == CHO ? score : -score;
         out->moves[out->nmoves++] = m;
+        // Adjudicated only while the rules leave the game going: a mate on the board stands.
+        if (g->adjudicate && !rules_game_over(b, &res) && adjudicate(g, cho_score, out))
+            return;
     }
     out->draw = res.draw;
     out->winner = res.winner;

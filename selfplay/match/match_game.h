@@ -33,15 +33,27 @@ enum { GAME_PLY_CAP = 600, GAME_MAX_MOVES = GAME_PLY_CAP + 8 };
 _Static_assert((int)GAME_PLY_CAP > (int)GAME_PLY_LIMIT && (int)GAME_MAX_MOVES < (int)MAX_GAME_PLY,
                "the cap lies past janggi's limit and inside a Board's history");
 
+/// Adjudication from the engines' own scores (`info ... score cp X` / `score mate N`, from the
+/// side to move's view), as cutechess-cli's and fastchess's -resign and -draw: off where the
+/// move counts are 0. Both engines must agree: each of the last resign_moves moves of each side
+/// reported a score at least resign_score for the same side (the other resigns, REASON_RESIGN);
+/// from ply draw_after on, each of the last draw_moves moves of each side reported a score within
+/// draw_score of 0 (drawn, REASON_ADJUDICATION). A move without a score breaks a run.
+typedef struct Adjudication {
+    int resign_moves, resign_score; // moves of each side; centipawns
+    int draw_after, draw_moves, draw_score;
+} Adjudication;
+
 /// What a game is played with; arrays are indexed by side (CHO, HAN).
 typedef struct GameSetup {
     const Variant *variant; // the game played; NULL: the default, janggi
     const char *fen;        // start position (checked by the caller)
     UciChild *engine[SIDE_NB];
     const Limits *limits[SIDE_NB];
-    int64_t margin;       // ms a clock may overrun
-    int64_t watchdog;     // ms allowed for a move at nodes/depth limits
-    atomic_bool *stop[2]; // abort between moves when either is set; each may be NULL
+    int64_t margin;                 // ms a clock may overrun
+    int64_t watchdog;               // ms allowed for a move at nodes/depth limits
+    atomic_bool *stop[2];           // abort between moves when either is set; each may be NULL
+    const Adjudication *adjudicate; // NULL: every game played to its end
 } GameSetup;
 
 typedef struct GameOutcome {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "match.h"
+#include "match_affinity.h"
 #include "run_lock.h"
 #include "sha256.h"
 
@@ -55,9 +56,12 @@ typedef struct Match {
     MatchProgressFn progress;
     void *progress_arg;
     char date[16];
-    int rank, ranks; // this process's MPI rank (0-based) and the number of ranks; 0 of 1
-    int running;     // local workers still running
-    char **outbox;   // rank > 0: finished pairs not yet sent to rank 0 (match_cluster.c)
+    int rank, ranks;          // this process's MPI rank (0-based) and the number of ranks; 0 of 1
+    int cpus[MATCH_CPUS_MAX]; // the CPUs this process may run on (match_affinity_cpus)
+    int ncpus;
+    int pin_cores; // --affinity: slot s's engines run on cpus[s * pin_cores ...]; 0: not pinned
+    int running;   // local workers still running
+    char **outbox; // rank > 0: finished pairs not yet sent to rank 0 (match_cluster.c)
     size_t *outbox_len;
     int noutbox, outbox_cap;
 } Match;

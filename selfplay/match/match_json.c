@@ -67,6 +67,19 @@ static void sprt(FILE *f, const MatchConfig *c, const MatchTally *t) {
     fprintf(f, "\"result\": \"%s\"}", RESULT[t->sprt_result]);
 }
 
+// Only where games are adjudicated (a match without writes what it always wrote).
+static void adjudicated(FILE *f, const MatchConfig *c, const MatchTally *t) {
+    if (!match_adjudicates(c))
+        return;
+    long resigned, drawn;
+    match_adjudicated(t, &resigned, &drawn);
+    char text[160];
+    match_adjudication_text(c, text, sizeof text);
+    fprintf(f, ",\n  \"adjudication\": {\"settings\": ");
+    cli_json_string(f, text);
+    fprintf(f, ", \"resign\": %ld, \"draw\": %ld, \"plies\": %ld}", resigned, drawn, t->plies);
+}
+
 Status match_json_write(const char *path, const MatchConfig *c, const MatchTally *t,
                         ErrorInfo *err) {
     char *buf = NULL;
@@ -102,6 +115,7 @@ Status match_json_write(const char *path, const MatchConfig *c, const MatchTally
     reasons(f, c, t);
     faults(f, c, t);
     sprt(f, c, t);
+    adjudicated(f, c, t);
     fputs("\n}\n", f);
     if (fclose(f) != 0) {
         free(buf);

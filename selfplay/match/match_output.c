@@ -31,8 +31,10 @@ static void time_control_text(const Limits *l, char *out, size_t len) {
 static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
                              const GameOutcome o[2], ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
-    char tc[48];
+    char tc[48], adj[160];
     time_control_text(&c->limits[0], tc, sizeof tc);
+    match_adjudication_text(c, adj, sizeof adj);
+    PgnTag tag = {"Adjudication", adj}; // the settings, where games are adjudicated
     for (int i = 0; f && i < 2; i++) {
         PgnGame p = {.event = c->event,
                      .site = c->site,
@@ -49,7 +51,9 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
                      .winner = o[i].winner,
                      .draw = o[i].draw,
                      .reason = o[i].reason,
-                     .detail = o[i].detail};
+                     .detail = o[i].detail,
+                     .tags = adj[0] ? &tag : NULL,
+                     .ntags = adj[0] ? 1 : 0};
         Status st = pgn_write(f, &p, err);
         if (st != STATUS_OK)
             return st;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "board.h"
+#include "book.h"
 #include "movegen.h"
 #include "openings.h"
 #include "prng.h"
@@ -34,6 +35,42 @@ void match_openings_source(const MatchConfig *c, char *out, size_t len) {
         snprintf(out, len, "%s", c->openings_path);
     else // the suite's source file named, but the binary's copy played
         snprintf(out, len, "%s (compiled in)", openings_builtin_name(v));
+    // How the book is read, where it differs from its lines in order from the first.
+    size_t n = strlen(out);
+    if (c->book_plies > 0 && n < len)
+        n +=
+            (size_t)snprintf(out + n, len - n, " (the first %d plies of each game)", c->book_plies);
+    if (c->openings_random && n < len)
+        n += (size_t)snprintf(out + n, len - n, " in random order");
+    if (c->openings_start > 0 && n < len)
+        snprintf(out + n, len - n, " from opening %d", c->openings_start + 1);
+}
+
+// Shuffles the openings by the match's seed (order=random), then turns them so that pair 0
+// plays opening openings_start.
+static Status order_openings(Match *m, ErrorInfo *err) {
+    const MatchConfig *c = m->cfg;
+    int n = m->nopenings;
+    if (c->openings_random) {
+        uint64_t rng = c->seed ^ 0x6F70656E696E6773ull; // apart from the random plies' streams
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)(prng_next(&rng) % (uint64_t)(i + 1));
+            Opening t = m->openings[i];
+            m->openings[i] = m->openings[j];
+            m->openings[j] = t;
+        }
+    }
+    int start = c->openings_start % n;
+    if (start == 0)
+        return STATUS_OK;
+    Opening *turned = malloc((size_t)n * sizeof *turned);
+    if (!turned)
+        return error_set(err, STATUS_NOMEM, "openings: out of memory");
+    for (int i = 0; i < n; i++)
+        turned[i] = m->openings[(start + i) % n];
+    memcpy(m->openings, turned, (size_t)n * sizeof *turned);
+    free(turned);
+    return STATUS_OK;
 }
 
 Status match_setup_openings(Match *m, ErrorInfo *err) {
@@ -69,8 +106,13 @@ Status match_setup_openings(Match *m, ErrorInfo *err) {
         goto cleanup;
     }
     Openings file;
-    if ((st = path ? openings_load(path, v, &file, err) : openings_load_builtin(v, &file, err)) !=
-        STATUS_OK)
+    BookFormat format = path ? book_format_of(path) : BOOK_FEN;
+    if (format != BOOK_FEN)
+        st = book_load(path, format, m->cfg->book_plies > 0 ? m->cfg->book_plies : -1, v, &file,
+                       err);
+    else
+        st = path ? openings_load(path, v, &file, err) : openings_load_builtin(v, &file, err);
+    if (st != STATUS_OK)
         goto cleanup;
     for (int i = 0; i < file.count; i++) {
         Opening *o = &m->openings[m->nopenings++];
@@ -80,6 +122,8 @@ Status match_setup_openings(Match *m, ErrorInfo *err) {
     openings_free(&file);
 cleanup:
     free(b);
+    if (st == STATUS_OK)
+        st = order_openings(m, err);
     return st;
 }
 
@@ -148,6 +192,14 @@ Status match_setup_probe_engine(Match *m, int i, ErrorInfo *err) {
         st = error_set(err, STATUS_RANGE,
                        "engine %s: its UCI_Variant option does not offer %s (it offers: %.120s)",
                        e->name, name, child_variant_values(child));
+    // A CECP engine without setboard learns a position only as moves from the start.
+    bool one_start = plays_starts(m->cfg, m->variant) && m->variant->formation_count == 0 &&
+                     m->cfg->random_plies == 0 && !m->cfg->openings_start;
+    if (st == STATUS_OK && !child_can_set_position(child) && !one_start)
+        st = error_set(err, STATUS_SYNTAX,
+                       "engine %s offers no setboard (CECP): it can play only from the start "
+                       "position (--openings starts, --random-plies 0, a variant with one start)",
+                       e->name);
     child_stop(child);
     if (st != STATUS_OK || given_variant(e) >= 0)
         return st;

@@ -42,6 +42,21 @@ static void state_identity(const Match *m, char *out, size_t len) {
         size_t n = strlen(out);
         snprintf(out + n, len - n, " variant=%s", m->variant->name);
     }
+    // So is how the book is read, where it is not from its first line in order.
+    if (c->book_plies > 0 || c->openings_random || c->openings_start > 0) {
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, " book=%d,%s,%d", c->book_plies,
+                 c->openings_random ? "random" : "sequential", c->openings_start);
+    }
+    // So are adjudication settings, where games are adjudicated (a match without is unchanged).
+    char adj[160];
+    match_adjudication_text(c, adj, sizeof adj);
+    for (char *p = adj; *p; p++) // one word in the identity line
+        *p = *p == ' ' ? ',' : *p;
+    if (adj[0]) {
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, " adjudication=%s", adj);
+    }
 }
 
 // "resume: <path> is the state file of an older hansu-match ..." when line is an older

@@ -26,6 +26,7 @@ void match_tally_pair(Match *m, int k, const GameRecord g[2]) {
     int half = 0; // engine 0's half points of the pair: a win 2, a draw 1
     for (int i = 0; i < 2; i++) {
         t->games++;
+        t->plies += g[i].plies;
         if (g[i].winner == GAME_DRAWN) {
             t->draws++;
             t->draws_by[g[i].reason]++;
@@ -44,6 +45,11 @@ void match_tally_pair(Match *m, int k, const GameRecord g[2]) {
         t->llr = stats_sprt_llr_penta(&m->cfg->sprt, t->penta);
         t->sprt_result = stats_sprt_decide(&m->cfg->sprt, t->llr);
     }
+}
+
+void match_adjudicated(const MatchTally *t, long *resigned, long *drawn) {
+    *resigned = t->wins_by[0][REASON_RESIGN] + t->wins_by[1][REASON_RESIGN];
+    *drawn = t->draws_by[REASON_ADJUDICATION];
 }
 
 static atomic_bool *external_stop(const Match *m) { return m->cfg->stop; }

@@ -14,11 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cecp.h"
 #include "timeman.h"
 
 struct UciChild {
     EngineSpec spec;
     pid_t pid;   // 0 once reaped
+    Cecp *cecp;  // a CECP engine's translator (proto=xboard); NULL: UCI
     int to_fd;   // our end of the engine's stdin
     int from_fd; // our end of the engine's stdout
     bool eof;
@@ -218,6 +220,26 @@ static Status set_option(UciChild *e, int i, int64_t deadline, int64_t timeout_m
     }
 }
 
+static bool raw_send(void *ctx, const char *line);
+
+// A CECP engine's start: `xboard`, `protover 2`, its features read until done=1 (*r as
+// wait_for's); the variants it names kept as a UCI_Variant combo's values.
+static Status handshake_cecp(UciChild *e, int64_t deadline, ChildRead *r, ErrorInfo *err) {
+    if (!(e->cecp = cecp_new()))
+        return error_set(err, STATUS_NOMEM, "engine %s: out of memory", e->spec.name);
+    raw_send(e, "xboard");
+    raw_send(e, "protover 2");
+    char line[ENGINE_LINE_MAX];
+    while ((*r = child_read_line(e, line, sizeof line, deadline)) == CHILD_LINE &&
+           !cecp_feature(e->cecp, line)) {
+    }
+    e->has_variant = cecp_variants(e->cecp)[0] != '\0';
+    snprintf(e->variants, sizeof e->variants, "%s", cecp_variants(e->cecp));
+    return STATUS_OK;
+}
+
+bool child_can_set_position(const UciChild *e) { return !e->cecp || cecp_setboard(e->cecp); }
+
 Status child_start(UciChild **out, const EngineSpec *spec, int64_t timeout_ms, ErrorInfo *err) {
     signal(SIGPIPE, SIG_IGN);
     *out = NULL;
@@ -231,19 +253,24 @@ Status child_start(UciChild **out, const EngineSpec *spec, int64_t timeout_ms, E
     if (st != STATUS_OK)
         goto cleanup;
     int64_t deadline = timeman_now_ms() + timeout_ms;
-    child_send(e, "uci");
-    ChildRead r = wait_for(e, "uciok", deadline);
+    ChildRead r;
+    if (spec->xboard && (st = handshake_cecp(e, deadline, &r, err)) != STATUS_OK)
+        goto cleanup;
+    if (!spec->xboard) {
+        child_send(e, "uci");
+        r = wait_for(e, "uciok", deadline);
+    }
     if (r == CHILD_EOF) {
         char how[64] = "exit status unknown";
         if (e->exit_status != -1)
             describe_exit(e->exit_status, how, sizeof how);
-        st = error_set(err, STATUS_IO, "engine %s (%s): exited before uciok (%s)", spec->name,
-                       spec->cmd, how);
+        st = error_set(err, STATUS_IO, "engine %s (%s): exited before %s (%s)", spec->name,
+                       spec->cmd, spec->xboard ? "feature done=1" : "uciok", how);
         goto cleanup;
     }
     if (r != CHILD_LINE) {
-        st = error_set(err, STATUS_IO, "engine %s (%s): no uciok within %lld ms", spec->name,
-                       spec->cmd, (long long)timeout_ms);
+        st = error_set(err, STATUS_IO, "engine %s (%s): no %s within %lld ms", spec->name,
+                       spec->cmd, spec->xboard ? "feature done=1" : "uciok", (long long)timeout_ms);
         goto cleanup;
     }
     for (int i = 0; i < spec->noptions && st == STATUS_OK; i++)
@@ -286,10 +313,17 @@ void child_stop(UciChild *e) {
         close(e->to_fd);
     if (e->from_fd >= 0)
         close(e->from_fd);
+    cecp_free(e->cecp);
     free(e);
 }
 
 bool child_send(UciChild *e, const char *line) {
+    return e->cecp ? cecp_command(e->cecp, line, raw_send, e) : raw_send(e, line);
+}
+
+// Writes one line as it is.
+static bool raw_send(void *ctx, const char *line) {
+    UciChild *e = ctx;
     if (e->to_fd < 0)
         return false;
     size_t n = strlen(line);
@@ -330,8 +364,12 @@ static bool take_line(UciChild *e, char *out, size_t len) {
 
 ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_ms) {
     for (;;) {
-        if (take_line(e, buf, len))
+        if (e->cecp && cecp_pending(e->cecp, buf, len))
             return CHILD_LINE;
+        if (take_line(e, buf, len) && (!e->cecp || cecp_reply(e->cecp, buf, len)))
+            return CHILD_LINE;
+        if (e->len && memchr(e->buf, '\n', e->len))
+            continue; // a CECP line dropped, more lines buffered
         if (e->eof)
             return CHILD_EOF;
         int64_t left = deadline_ms - timeman_now_ms();
@@ -362,3 +400,5 @@ ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_m
 bool child_sync(UciChild *e, int64_t deadline_ms) {
     return child_send(e, "isready") && wait_for(e, "readyok", deadline_ms) == CHILD_LINE;
 }
+
+int child_pid(const UciChild *e) { return e ? (int)e->pid : 0; }

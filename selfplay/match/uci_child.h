@@ -24,6 +24,7 @@ typedef struct EngineSpec {
     int noptions;
     char opt_name[ENGINE_MAX_OPTIONS][64];
     char opt_value[ENGINE_MAX_OPTIONS][256];
+    bool xboard; // proto=xboard: the engine speaks CECP (cecp.h), translated both ways
 } EngineSpec;
 
 /// Outcome of reading one line.
@@ -58,6 +59,13 @@ void child_kill(UciChild *e);
 
 /// Writes one line (the newline is added). False when the engine can no longer be written to.
 bool child_send(UciChild *e, const char *line);
+
+/// False for a CECP engine without setboard: its games must begin at the variant's start
+/// position.
+bool child_can_set_position(const UciChild *e);
+
+/// The engine's process id; 0 once it has exited (or e is NULL).
+int child_pid(const UciChild *e);
 
 /// Reads the next line into buf (without the newline) before deadline_ms (timeman_now_ms time).
 ChildRead child_read_line(UciChild *e, char *buf, size_t len, int64_t deadline_ms);

@@ -8,8 +8,12 @@
 // Unknown options are refused ("No such option: X"). FAKE_ENGINE_PIDFILE in the environment:
 // the engine appends its pid to that file at start. FAKE_ENGINE_VARIANTS: the values of its
 // UCI_Variant combo, space-separated, the first the default (unset: "janggi"; empty: no
-// UCI_Variant option at all). Until told a variant other than janggi is not its game, it plays
-// a chess move (as Fairy-Stockfish plays chess when not told janggi).
+// UCI_Variant option at all). FAKE_ENGINE_AFFINITY: at each `go` the engine appends its pid and
+// the CPUs it may run on ("1234 0,1") to that file (hansu-match --affinity). Until told a variant
+// other than janggi is not its game, it plays a chess move (as Fairy-Stockfish plays chess when not
+// told janggi).
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +157,24 @@ static void go(Board *b, const char *mode, int n, int *gos, const char *pidfile,
     }
 }
 
+// FAKE_ENGINE_AFFINITY: "PID CPU,CPU,...", the CPUs this engine may run on now.
+static void log_affinity(void) {
+    const char *path = getenv("FAKE_ENGINE_AFFINITY");
+    cpu_set_t set;
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (!f)
+        return;
+    fprintf(f, "%d ", (int)getpid());
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0, first = 1; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set)) {
+                fprintf(f, first ? "%d" : ",%d", c);
+                first = 0;
+            }
+    fprintf(f, "\n");
+    fclose(f);
+}
+
 int main(int argc, char **argv) {
     static Board b;
     const char *mode = argc > 1 ? argv[1] : "good";
@@ -180,9 +202,10 @@ int main(int argc, char **argv) {
             printf("readyok\n");
         else if (strncmp(line, "position", 8) == 0)
             set_position(&b, line);
-        else if (strncmp(line, "go", 2) == 0)
+        else if (strncmp(line, "go", 2) == 0) {
+            log_affinity();
             go(&b, mode, n, &gos, argc > 3 ? argv[3] : NULL, &v);
-        else if (strncmp(line, "quit", 4) == 0)
+        } else if (strncmp(line, "quit", 4) == 0)
             break;
         fflush(stdout);
     }
