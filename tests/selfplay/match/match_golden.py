@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """A two-engine match (no --tournament) writes the PGN, state file and JSON that hansu-match wrote
 before tournaments existed (issue 43): golden/two-engines.* were written by the hansu-match of
-commit 633e6ae with the same flags. Only the date differs from run to run: the PGN's [Date] tag,
+commit 633e6ae with the same flags (the JSON again by the parent of the tournaments' merge, which
+added first_mover_wins, issue 39). Only the date differs from run to run: the PGN's [Date] tag,
 and so the PGN's SHA-256 and each line's checksum at the end of the state file's pair lines; the
 test puts the golden date in and checks those digests against the PGN it got.
 
