@@ -14,6 +14,7 @@ PACKAGES=(
   zlib1g-dev libhdf5-dev hdf5-tools
   openmpi-bin libopenmpi-dev       # the MPI build, build-mpi/ (docs/cluster.md); HDF5 stays serial
   fairy-stockfish                  # baseline opponent and cross-check
+  fairymax                         # MaxQi, an XBoard-only xiangqi engine for hansu-match's CECP test
   python3 python3-numpy python3-h5py python3-pandas python3-matplotlib
   chromium python3-websocket       # the browser test of report.html (ctest -L browser)
   fonts-wqy-zenhei                 # hanja on the board in its screenshot
