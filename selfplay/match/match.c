@@ -115,6 +115,7 @@ static bool play_one(Worker *w, const char *fen, int i, GameOutcome *o, GameReco
         int e = side == CHO ? i : 1 - i;
         s.engine[side] = w->engine[e];
         s.limits[side] = &c->limits[e];
+        s.ponder[side] = c->engine[e].ponder;
     }
     match_play_game(&s, &w->board, o);
     // A game cut short by a stop request is no result, whatever the engines did meanwhile.
@@ -267,6 +268,13 @@ static Status check_config(const MatchConfig *c, ErrorInfo *err) {
                                               : l->base > 0 || (l->byoyomi > 0 && l->periods > 0);
         if (!ok)
             return error_set(err, STATUS_RANGE, "engine %s: no usable limit", c->engine[i].name);
+        // Pondering thinks in the opponent's time: a clock or a move time, UCI only.
+        if (c->engine[i].ponder &&
+            (c->engine[i].xboard || l->kind == LIMIT_NODES || l->kind == LIMIT_DEPTH))
+            return error_set(err, STATUS_SYNTAX,
+                             "engine %s: ponder needs a UCI engine (not proto=xboard) on a clock "
+                             "or a move time (tc=, byoyomi=, movetime=)",
+                             c->engine[i].name);
         // CECP has no node limit and no byo-yomi (a move time or a clock only).
         if (c->engine[i].xboard && (l->kind == LIMIT_NODES || l->byoyomi > 0))
             return error_set(err, STATUS_SYNTAX,

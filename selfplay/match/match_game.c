@@ -114,16 +114,52 @@ static void info_score(const char *line, int *score) {
         *score = v > 0 ? SCORE_MATE - v : -SCORE_MATE - v;
 }
 
-// Asks the side to move for a move. Returns true with the move text in best and the last score
-// its search reported in *score (SCORE_NONE: none), or false after scoring the fault in out.
+// What a side's ponder search became when the opponent moved.
+typedef enum { PONDER_NONE, PONDER_HIT, PONDER_MISS } PonderEnd;
+
+// Reads lines until a `bestmove` before deadline_ms and drops it (the answer of a search told to
+// stop). False after scoring a crash or a hang in out.
+static bool drain_bestmove(const GameSetup *g, Side stm, GameOutcome *out, int64_t deadline_ms) {
+    char line[ENGINE_LINE_MAX];
+    for (;;) {
+        ChildRead r = child_read_line(g->engine[stm], line, sizeof line, deadline_ms);
+        if (r == CHILD_EOF) {
+            forfeit(g, out, stm, REASON_CRASH, "engine crashed (its output closed)");
+            return false;
+        }
+        if (r == CHILD_TIMEOUT) {
+            forfeit(g, out, stm, REASON_TIME, "no bestmove after stop (watchdog: hang)");
+            return false;
+        }
+        if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0'))
+            return true;
+    }
+}
+
+// Asks the side to move for a move. Returns true with the move text in best, the predicted reply
+// in ponder ("" when none) and the last score its search reported in *score (SCORE_NONE: none),
+// or false after scoring the fault in out. pend says what became of the side's ponder search:
+// on a hit the search goes on (`ponderhit`) and the clock runs from now; on a miss it is
+// stopped and its answer dropped before the real search.
 static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutcome *out,
-                     char best[32], int *score) {
+                     PonderEnd pend, char best[32], char ponder[32], int *score) {
     char cmd[ENGINE_LINE_MAX], line[ENGINE_LINE_MAX];
     UciChild *e = g->engine[stm];
-    position_command(g, out, cmd, sizeof cmd);
-    bool ok = child_send(e, cmd);
-    go_command(g, clk, stm, cmd, sizeof cmd);
-    ok = ok && child_send(e, cmd);
+    bool ok = true;
+    if (pend == PONDER_MISS)
+        ok = child_send(e, "stop") && drain_bestmove(g, stm, out, timeman_now_ms() + g->watchdog);
+    if (!ok && out->faulty[stm])
+        return false;
+    if (pend == PONDER_HIT) {
+        ok = child_send(e, "ponderhit");
+        out->ponder_hits[stm]++;
+    } else {
+        position_command(g, out, cmd, sizeof cmd);
+        ok = ok && child_send(e, cmd);
+        go_command(g, clk, stm, cmd, sizeof cmd);
+        ok = ok && child_send(e, cmd);
+    }
+    ponder[0] = '\0';
     int64_t start = timeman_now_ms();
     const Limits *l = g->limits[stm];
     int64_t allowed = l->kind == LIMIT_CLOCK      ? clock_allowance(&clk[stm], g->margin)
@@ -153,6 +189,9 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
             }
             if (sscanf(line + 8, "%31s", best) != 1)
                 best[0] = '\0';
+            const char *p = strstr(line + 8, " ponder ");
+            if (!p || sscanf(p, " ponder %31s", ponder) != 1)
+                ponder[0] = '\0';
             return true;
         }
     }
@@ -236,14 +275,57 @@ static bool adjudicate(const GameSetup *g, const int *cho_score, GameOutcome *ou
     return false;
 }
 
+// After stm played: with ponder on, the position with the reply it predicted (legal, the game
+// going on) and `go ponder` with the clocks; true when a ponder search was started.
+static bool start_ponder(const GameSetup *g, const Clock clk[SIDE_NB], Side stm, Board *b,
+                         GameOutcome *out, const char *text, Move *predicted) {
+    GameResult res;
+    if (!g->ponder[stm] || !text[0] || rules_game_over(b, &res) ||
+        move_parse_uci(b, text, predicted, NULL) != STATUS_OK)
+        return false;
+    char cmd[ENGINE_LINE_MAX], go[256];
+    position_command(g, out, cmd, sizeof cmd);
+    size_t n = strlen(cmd);
+    snprintf(cmd + n, sizeof cmd - n, "%s%s", out->nmoves ? " " : " moves ", text);
+    go_command(g, clk, stm, go, sizeof go);
+    char ponder_go[sizeof go + 8];
+    snprintf(ponder_go, sizeof ponder_go, "go ponder%s", go + 2);
+    if (!child_send(g->engine[stm], cmd) || !child_send(g->engine[stm], ponder_go))
+        return false;
+    out->ponders[stm]++;
+    return true;
+}
+
+// The game is over: a side still pondering is stopped and its answer dropped, so that it meets
+// the next game idle (a failure shows there, at its `isready`).
+static void stop_ponders(const GameSetup *g, const bool pondering[SIDE_NB]) {
+    char line[ENGINE_LINE_MAX];
+    for (int s = 0; s < SIDE_NB; s++) {
+        if (!pondering[s] || !child_send(g->engine[s], "stop"))
+            continue;
+        int64_t deadline = timeman_now_ms() + g->watchdog;
+        while (child_read_line(g->engine[s], line, sizeof line, deadline) == CHILD_LINE &&
+               !(strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0')))
+            ;
+    }
+}
+
+static void play_game(const GameSetup *g, Board *b, GameOutcome *out, bool pondering[SIDE_NB]);
+
 void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
-    Board *b = board;
+    bool pondering[SIDE_NB] = {false, false};
+    play_game(g, board, out, pondering);
+    stop_ponders(g, pondering);
+}
+
+static void play_game(const GameSetup *g, Board *b, GameOutcome *out, bool pondering[SIDE_NB]) {
     memset(out, 0, sizeof *out);
     fen_parse_variant(b, variant_or_default(g->variant), g->fen, NULL);
     Clock clk[SIDE_NB];
     clocks_init(g, clk);
     GameResult res;
     int cho_score[GAME_MAX_MOVES]; // each ply's reported score, from Cho's view
+    Move predicted[SIDE_NB] = {MOVE_NONE, MOVE_NONE};
     while (!rules_game_over(b, &res)) {
         if (out->nmoves >= GAME_PLY_CAP) { // adjudicated: see GAME_PLY_CAP
             out->draw = true;
@@ -258,9 +340,14 @@ void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
             return;
         }
         Side stm = b->side;
-        char best[32], why[160];
+        char best[32], ponder[32], why[160];
         int score;
-        if (!ask_move(g, clk, stm, out, best, &score))
+        PonderEnd pend = !pondering[stm] ? PONDER_NONE
+                         : out->nmoves && out->moves[out->nmoves - 1] == predicted[stm]
+                             ? PONDER_HIT
+                             : PONDER_MISS;
+        pondering[stm] = false;
+        if (!ask_move(g, clk, stm, out, pend, best, ponder, &score))
             return;
         Move m;
         ErrorInfo err;
@@ -272,6 +359,7 @@ void match_play_game(const GameSetup *g, Board *board, GameOutcome *out) {
         board_make(b, m);
         cho_score[out->nmoves] = score == SCORE_NONE || stm == CHO ? score : -score;
         out->moves[out->nmoves++] = m;
+        pondering[stm] = start_ponder(g, clk, stm, b, out, ponder, &predicted[stm]);
         // Adjudicated only while the rules leave the game going: a mate on the board stands.
         if (g->adjudicate && !rules_game_over(b, &res) && adjudicate(g, cho_score, out))
             return;

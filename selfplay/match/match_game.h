@@ -54,6 +54,7 @@ typedef struct GameSetup {
     int64_t watchdog;               // ms allowed for a move at nodes/depth limits
     atomic_bool *stop[2];           // abort between moves when either is set; each may be NULL
     const Adjudication *adjudicate; // NULL: every game played to its end
+    bool ponder[SIDE_NB]; // the side's engine ponders (`go ponder`, `ponderhit` or `stop`)
 } GameSetup;
 
 typedef struct GameOutcome {
@@ -65,12 +66,17 @@ typedef struct GameOutcome {
     bool faulty[SIDE_NB];     // this side's engine misbehaved and must be restarted
     int nmoves;
     Move moves[GAME_MAX_MOVES];
-    char detail[224]; // why the game ended, for the PGN comment
+    char detail[224];                           // why the game ended, for the PGN comment
+    int ponders[SIDE_NB], ponder_hits[SIDE_NB]; // `go ponder` sent; of those, a ponderhit
 } GameOutcome;
 
 /// Plays one game. The engines must be started, told `ucinewgame` and synced (`isready`).
 /// An engine that answers `bestmove (none)` or an illegal move while the rules give it a legal
 /// move loses by illegal-move; no bestmove in time loses on time (a hang at nodes/depth is
 /// caught by the watchdog and also scored as time); a dead engine loses by crash.
+/// A side that ponders (g->ponder) is sent, after its move, the position with the reply it
+/// predicted (`bestmove M ponder P`) and `go ponder` with the clocks; when the opponent plays P
+/// it gets `ponderhit` and its clock runs from then on, else `stop` (its answer is dropped) and
+/// the position as played. A pondering engine is stopped when the game ends.
 /// board is the caller's scratch space for the referee's position.
 void match_play_game(const GameSetup *g, Board *board, GameOutcome *out);

@@ -30,6 +30,13 @@ static void on_signal(int sig) {
 static Status engine_item(const char *a, EngineSpec *e, Limits *l, bool *has_limit,
                           ErrorInfo *err) {
     const char *eq = strchr(a, '=');
+    // ponder (or ponder=on|off): `go ponder` on the move it predicts, as a GUI lets it.
+    if (strcmp(a, "ponder") == 0 || strncmp(a, "ponder=", 7) == 0) {
+        if (eq && strcmp(eq + 1, "on") != 0 && strcmp(eq + 1, "off") != 0)
+            return error_set(err, STATUS_SYNTAX, "--engine: \"%s\": ponder is on or off", a);
+        e->ponder = !eq || strcmp(eq + 1, "on") == 0;
+        return STATUS_OK;
+    }
     if (!eq)
         return error_set(err, STATUS_SYNTAX, "--engine: \"%s\" is not key=value", a);
     int key = (int)(eq - a);
@@ -55,7 +62,8 @@ static Status engine_item(const char *a, EngineSpec *e, Limits *l, bool *has_lim
     } else if (!match_limit_key(a)) {
         return error_set(err, STATUS_SYNTAX,
                          "--engine: unknown key '%.*s' in \"%s\" (keys: cmd, name, arg, "
-                         "option.X, proto, and the limits nodes, depth, movetime, tc, byoyomi)",
+                         "option.X, proto, ponder, and the limits nodes, depth, movetime, tc, "
+                         "byoyomi)",
                          key, a, a);
     } else {
         Status st = match_parse_limit(a, l, err);
@@ -268,7 +276,7 @@ static Status set_variant(const Flag *flag, const char *value, void *dest, Error
 static const Flag MATCH_FLAGS[] = {
     {"--engine", FLAG_GROUP, .set = set_engine, .meta = "cmd=PATH ...",
      .help = "an engine: cmd=PATH [name=N] [arg=A]... [option.X=V]... [proto=xboard]\n"
-             "[LIMIT]\n"
+             "[ponder] [LIMIT] (ponder: go ponder in the opponent's time)\n"
              "(twice: the first is scored; up to 16 with --tournament)"},
     {"--variant", FLAG_CALL, .set = set_variant, .value = true, .meta = "V",
      .help = "janggi (default) or xiangqi, told to every engine that offers\n"

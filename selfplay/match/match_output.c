@@ -34,8 +34,21 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
     char tc[48], adj[160];
     time_control_text(&c->limits[0], tc, sizeof tc);
     match_adjudication_text(c, adj, sizeof adj);
-    PgnTag tag = {"Adjudication", adj}; // the settings, where games are adjudicated
+    bool ponder = c->engine[0].ponder || c->engine[1].ponder;
     for (int i = 0; f && i < 2; i++) {
+        // The settings, where games are adjudicated; the ponder searches and their hits, where
+        // an engine ponders.
+        PgnTag tags[2];
+        int ntags = 0;
+        char hits[96];
+        if (adj[0])
+            tags[ntags++] = (PgnTag){"Adjudication", adj};
+        if (ponder) {
+            snprintf(hits, sizeof hits, "%s %d of %d, %s %d of %d", m->variant->side_names[CHO],
+                     o[i].ponder_hits[CHO], o[i].ponders[CHO], m->variant->side_names[HAN],
+                     o[i].ponder_hits[HAN], o[i].ponders[HAN]);
+            tags[ntags++] = (PgnTag){"PonderHits", hits};
+        }
         PgnGame p = {.event = c->event,
                      .site = c->site,
                      .date = m->date,
@@ -52,8 +65,8 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
                      .draw = o[i].draw,
                      .reason = o[i].reason,
                      .detail = o[i].detail,
-                     .tags = adj[0] ? &tag : NULL,
-                     .ntags = adj[0] ? 1 : 0};
+                     .tags = ntags ? tags : NULL,
+                     .ntags = ntags};
         Status st = pgn_write(f, &p, err);
         if (st != STATUS_OK)
             return st;
