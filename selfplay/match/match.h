@@ -64,6 +64,7 @@ typedef struct MatchConfig {
     Adjudication adjudicate; // resign / draw from the engines' scores (match_game.h); all 0:
                              // off. Written into each game's PGN tags and the state's identity
     bool affinity;           // pin each game's engines to cores of their own (match_affinity.h)
+    bool move_info;          // a comment after each move: score/depth, time, seldepth, nodes, clock
     int affinity_threads;    // cores a game needs (0: the most Threads of its two engines); a
                              // tournament gives the most of all its engines
     bool progress_resumed;   // call progress once before the games when pairs were read back

@@ -98,20 +98,38 @@ static void position_command(const GameSetup *g, const GameOutcome *out, char *b
     }
 }
 
-enum { SCORE_NONE = INT32_MIN, SCORE_MATE = 100000 };
+// The number after key in line (e.g. " depth "), or *out left as it was.
+static void info_field(const char *line, const char *key, uint64_t *out) {
+    const char *p = strstr(line, key);
+    unsigned long long v;
+    if (p && sscanf(p + strlen(key), "%llu", &v) == 1)
+        *out = v;
+}
 
-// The score of an `info` line (centipawns from the engine's side; a mate in N as
-// +-(SCORE_MATE - N)), or *score left as it was.
-static void info_score(const char *line, int *score) {
+// What an `info` line with a score says (MoveInfo: the score in centipawns from the engine's
+// side, a mate in N as +-(SCORE_MATE - N); depth, seldepth, nodes), or *info left as it was.
+// Bounds and the lines of MultiPV ranks past the first are not a result.
+static void info_read(const char *line, MoveInfo *info) {
     const char *p = strstr(line, " score ");
     int v;
     if (strncmp(line, "info", 4) != 0 || !p || strstr(line, " lowerbound") ||
-        strstr(line, " upperbound"))
+        strstr(line, " upperbound") || (strstr(line, " multipv ") && !strstr(line, " multipv 1 ")))
         return;
     if (sscanf(p, " score cp %d", &v) == 1)
-        *score = v;
+        info->score = v;
     else if (sscanf(p, " score mate %d", &v) == 1)
-        *score = v > 0 ? SCORE_MATE - v : -SCORE_MATE - v;
+        info->score = v > 0 ? SCORE_MATE - v : -SCORE_MATE - v;
+    else
+        return;
+    uint64_t depth = 0, seldepth = 0, nodes = 0, hashfull = UINT64_MAX;
+    info_field(line, " hashfull ", &hashfull);
+    info->hashfull = hashfull <= 1000 ? (int)hashfull : -1;
+    info_field(line, " depth ", &depth);
+    info_field(line, " seldepth ", &seldepth);
+    info_field(line, " nodes ", &nodes);
+    info->depth = depth < 1000 ? (int)depth : 999;
+    info->seldepth = seldepth < 1000 ? (int)seldepth : 999;
+    info->nodes = nodes;
 }
 
 // What a side's ponder search became when the opponent moved.
@@ -142,7 +160,7 @@ static bool drain_bestmove(const GameSetup *g, Side stm, GameOutcome *out, int64
 // on a hit the search goes on (`ponderhit`) and the clock runs from now; on a miss it is
 // stopped and its answer dropped before the real search.
 static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutcome *out,
-                     PonderEnd pend, char best[32], char ponder[32], int *score) {
+                     PonderEnd pend, char best[32], char ponder[32], MoveInfo *info) {
     char cmd[ENGINE_LINE_MAX], line[ENGINE_LINE_MAX];
     UciChild *e = g->engine[stm];
     bool ok = true;
@@ -165,7 +183,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
     int64_t allowed = l->kind == LIMIT_CLOCK      ? clock_allowance(&clk[stm], g->margin)
                       : l->kind == LIMIT_MOVETIME ? l->movetime + g->margin
                                                   : g->watchdog;
-    *score = SCORE_NONE;
+    *info = (MoveInfo){.score = SCORE_NONE, .clock_ms = -1, .hashfull = -1};
     while (ok) {
         ChildRead r = child_read_line(e, line, sizeof line, start + allowed);
         if (r == CHILD_EOF) {
@@ -179,7 +197,7 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
             forfeit(g, out, stm, REASON_TIME, cmd);
             return false;
         }
-        info_score(line, score);
+        info_read(line, info);
         if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || line[8] == '\0')) {
             int64_t elapsed = timeman_now_ms() - start;
             if (l->kind == LIMIT_CLOCK && !clock_charge(&clk[stm], elapsed, g->margin)) {
@@ -187,6 +205,9 @@ static bool ask_move(const GameSetup *g, Clock clk[SIDE_NB], Side stm, GameOutco
                 forfeit(g, out, stm, REASON_TIME, cmd);
                 return false;
             }
+            info->ms = elapsed;
+            if (l->kind == LIMIT_CLOCK)
+                info->clock_ms = clk[stm].main;
             if (sscanf(line + 8, "%31s", best) != 1)
                 best[0] = '\0';
             const char *p = strstr(line + 8, " ponder ");
@@ -341,14 +362,15 @@ static void play_game(const GameSetup *g, Board *b, GameOutcome *out, bool ponde
         }
         Side stm = b->side;
         char best[32], ponder[32], why[160];
-        int score;
+        MoveInfo info;
         PonderEnd pend = !pondering[stm] ? PONDER_NONE
                          : out->nmoves && out->moves[out->nmoves - 1] == predicted[stm]
                              ? PONDER_HIT
                              : PONDER_MISS;
         pondering[stm] = false;
-        if (!ask_move(g, clk, stm, out, pend, best, ponder, &score))
+        if (!ask_move(g, clk, stm, out, pend, best, ponder, &info))
             return;
+        int score = info.score;
         Move m;
         ErrorInfo err;
         if (move_parse_uci(b, best, &m, &err) != STATUS_OK) {
@@ -358,6 +380,7 @@ static void play_game(const GameSetup *g, Board *b, GameOutcome *out, bool ponde
         }
         board_make(b, m);
         cho_score[out->nmoves] = score == SCORE_NONE || stm == CHO ? score : -score;
+        out->info[out->nmoves] = info;
         out->moves[out->nmoves++] = m;
         pondering[stm] = start_ponder(g, clk, stm, b, out, ponder, &predicted[stm]);
         // Adjudicated only while the rules leave the game going: a mate on the board stands.

@@ -57,6 +57,22 @@ typedef struct GameSetup {
     bool ponder[SIDE_NB]; // the side's engine ponders (`go ponder`, `ponderhit` or `stop`)
 } GameSetup;
 
+/// What the referee saw of one move: the engine's last `info` line before its bestmove (score
+/// from the mover's view, SCORE_NONE without one; depth and seldepth 0, nodes 0 when not given),
+/// the milliseconds it took (from `go`, or from `ponderhit`) and the mover's clock after it
+/// (-1 without a clock), and the engine's last `hashfull` (permille, -1 when not given).
+typedef struct MoveInfo {
+    int score, depth, seldepth, hashfull;
+    uint64_t nodes;
+    int64_t ms, clock_ms;
+} MoveInfo;
+
+enum {
+    SCORE_NONE = INT32_MIN,
+    SCORE_MATE = 100000
+}; // MoveInfo.score: none; a mate in N is
+   // +-(SCORE_MATE - N)
+
 typedef struct GameOutcome {
     bool aborted; // stopped from outside: no result
     bool draw;    // drawn (xiangqi's draws, or adjudicated at GAME_PLY_CAP); winner is then CHO
@@ -68,6 +84,7 @@ typedef struct GameOutcome {
     Move moves[GAME_MAX_MOVES];
     char detail[224];                           // why the game ended, for the PGN comment
     int ponders[SIDE_NB], ponder_hits[SIDE_NB]; // `go ponder` sent; of those, a ponderhit
+    MoveInfo info[GAME_MAX_MOVES];              // moves[i]'s
 } GameOutcome;
 
 /// Plays one game. The engines must be started, told `ucinewgame` and synced (`isready`).

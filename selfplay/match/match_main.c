@@ -307,6 +307,9 @@ static const Flag MATCH_FLAGS[] = {
     {"--rating-interval", FLAG_INT, FLAG_DEST(Cli, print.interval), .lo = 0, .hi = INT_MAX,
      .meta = "N",
      .help = "tournament: print the rating list every N pairs (default 10;\n0: at the end only)"},
+    {"--move-info", FLAG_BOOL, CFG(move_info),
+     .help = "a PGN comment after each move: {score/depth time sd= n= clk=}\n(the engine's last "
+             "info line, the referee's time and clock)"},
     {"--affinity", FLAG_BOOL, CFG(affinity),
      .help = "pin each game's engines to cores of their own (where there are\nenough: "
              "concurrency x Threads)"},

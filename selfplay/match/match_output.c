@@ -27,6 +27,27 @@ static void time_control_text(const Limits *l, char *out, size_t len) {
         snprintf(out, len, "-");
 }
 
+enum { MOVE_INFO_LEN = 96 };
+
+// A move's comment with --move-info: {score/depth time sd= n= hf= clk=}, the score in pawns from
+// the mover's view (+M3 / -M3 a mate in 3 for / against it, n/a none), the time in seconds.
+static void move_info_text(const MoveInfo *mi, char *out, size_t len) {
+    char score[24], clk[32] = "", hf[16] = "";
+    if (mi->score == SCORE_NONE)
+        snprintf(score, sizeof score, "n/a");
+    else if (mi->score >= SCORE_MATE - 1000 || mi->score <= -SCORE_MATE + 1000)
+        snprintf(score, sizeof score, "%sM%d", mi->score > 0 ? "+" : "-",
+                 mi->score > 0 ? SCORE_MATE - mi->score : SCORE_MATE + mi->score);
+    else
+        snprintf(score, sizeof score, "%+.2f", mi->score / 100.0);
+    if (mi->clock_ms >= 0)
+        snprintf(clk, sizeof clk, " clk=%.3fs", mi->clock_ms / 1000.0);
+    if (mi->hashfull >= 0)
+        snprintf(hf, sizeof hf, " hf=%d", mi->hashfull);
+    snprintf(out, len, "%s/%d %.3fs sd=%d n=%llu%s%s", score, mi->depth, mi->ms / 1000.0,
+             mi->seldepth, (unsigned long long)mi->nodes, hf, clk);
+}
+
 // Writes both games of pair k as PGN to f (the PGN file, or a rank's message to rank 0).
 static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
                              const GameOutcome o[2], ErrorInfo *err) {
@@ -35,7 +56,18 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
     time_control_text(&c->limits[0], tc, sizeof tc);
     match_adjudication_text(c, adj, sizeof adj);
     bool ponder = c->engine[0].ponder || c->engine[1].ponder;
+    char(*text)[MOVE_INFO_LEN] = c->move_info ? malloc(sizeof *text * GAME_MAX_MOVES) : NULL;
+    const char **comments = c->move_info ? malloc(sizeof *comments * GAME_MAX_MOVES) : NULL;
+    if (c->move_info && (!text || !comments)) {
+        free(text);
+        free(comments);
+        return error_set(err, STATUS_NOMEM, "PGN: out of memory for the move comments");
+    }
     for (int i = 0; f && i < 2; i++) {
+        for (int j = 0; text && j < o[i].nmoves; j++) {
+            move_info_text(&o[i].info[j], text[j], sizeof text[j]);
+            comments[j] = text[j];
+        }
         // The settings, where games are adjudicated; the ponder searches and their hits, where
         // an engine ponders.
         PgnTag tags[2];
@@ -65,12 +97,18 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
                      .draw = o[i].draw,
                      .reason = o[i].reason,
                      .detail = o[i].detail,
+                     .comments = comments,
                      .tags = ntags ? tags : NULL,
                      .ntags = ntags};
         Status st = pgn_write(f, &p, err);
-        if (st != STATUS_OK)
+        if (st != STATUS_OK) {
+            free(text);
+            free(comments);
             return st;
+        }
     }
+    free(text);
+    free(comments);
     return STATUS_OK;
 }
 

@@ -48,6 +48,11 @@ static void state_identity(const Match *m, char *out, size_t len) {
         snprintf(out + n, len - n, " book=%d,%s,%d", c->book_plies,
                  c->openings_random ? "random" : "sequential", c->openings_start);
     }
+    // So is the PGN's form, where moves carry their search's comment.
+    if (c->move_info) {
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, " move_info=1");
+    }
     // So is pondering, where an engine ponders.
     if (c->engine[0].ponder || c->engine[1].ponder) {
         size_t n = strlen(out);

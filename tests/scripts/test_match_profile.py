@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""hansu-match --move-info and scripts/match-profile.py (issue 40, item 1): a match at fixed
+nodes with --move-info writes a {score/depth time sd= n= hf=} comment after every move that
+agrees with the engine (its nodes are the node limit or just under; its depths > 0), and a
+clock's comment carries clk=; the profile of a hand-written PGN gives the hand-computed
+figures (depth, nodes/s, EBF, time by stage, moves at low clock, results by termination); the
+profile's refusals.
+Usage: test_match_profile.py HANSU_MATCH HANSU WORK_DIR"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "match-profile.py")
+MATCH, HANSU, WORK = sys.argv[1:4]
+
+PGN = """[Event "t"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+[FEN "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1"]
+[TimeControl "10+0.1"]
+[Termination "checkmate"]
+
+1. c4c5 {+0.30/10 1.000s sd=15 n=1024 hf=10 clk=9.100s} 1... g7g6
+{-0.20/8 0.500s sd=12 n=256 clk=0.900s} 2. b1c3 {+M3/12 2.000s sd=20 n=4096 hf=30
+clk=7.200s} {Cho mates} 1-0
+
+[Event "t"]
+[White "B"]
+[Black "A"]
+[Result "1-0"]
+[FEN "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1"]
+[TimeControl "10+0.1"]
+[Termination "bikjang"]
+
+1. c4c5 {n/a/0 0.500s sd=0 n=0} 1... g7g6 {-M2/4 0.500s sd=4 n=16} 1-0
+"""
+
+
+def run(args):
+    return subprocess.run([sys.executable, SCRIPT] + args, capture_output=True, text=True)
+
+
+def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    pgn = os.path.join(WORK, "h.pgn")
+    with open(pgn, "w") as f:
+        f.write(PGN)
+    out = os.path.join(WORK, "p.json")
+    r = run([pgn, "--json", out])
+    assert r.returncode == 0, r.stderr
+    rows = {x["engine"]: x for x in json.load(open(out))["engines"]}
+    a, b = rows["A"], rows["B"]
+    # A: game 1 plies 1 and 3 (depth 10, 12), game 2 ply 2 (depth 4).
+    assert a["moves"] == 3 and abs(a["depth"] - 26 / 3) < 1e-9, a
+    assert abs(a["nps"] - (1024 + 4096 + 16) / 3.5) < 1e-6, a
+    assert abs(a["ebf"] - (1024 ** 0.1 + 4096 ** (1 / 12) + 16 ** 0.25) / 3) < 1e-9, a
+    assert a["hashfull"] == 20 and a["low_clock_moves"] == 0, a
+    assert a["seconds_per_move_by_stage"]["1-40"] == 3.5 / 3, a
+    assert a["wins"] == {"checkmate": 1} and a["losses"] == {"bikjang": 1}, a
+    # B: game 1 ply 2 (0.9 s left of a 10 s base: low clock), game 2 ply 1 (no score).
+    assert b["moves"] == 2 and b["low_clock_moves"] == 1 and b["hashfull"] is None, b
+    assert b["losses"] == {"checkmate": 1} and b["wins"] == {"bikjang": 1}, b
+    # A real match at fixed nodes with --move-info: every move has its comment.
+    mpgn = os.path.join(WORK, "m.pgn")
+    r = subprocess.run([MATCH, "--engine", f"cmd={HANSU}", "name=X", "--engine",
+                        f"cmd={HANSU}", "name=Y", "--nodes", "300", "--games", "2", "--seed", "4",
+                        "--move-info", "--pgn", mpgn], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    text = open(mpgn).read()
+    body = "\n".join(ln for ln in text.splitlines() if not ln.startswith("["))
+    moves = re.findall(r"[a-i]\d+[a-i]\d+", re.sub(r"\{[^}]*\}", " ", body))
+    infos = re.findall(r"\{([^}]*)\}", body)
+    infos = [x for x in infos if "/" in x and " n=" in x]
+    assert len(infos) == len(moves) and moves, (len(infos), len(moves))
+    for x in infos:
+        m = re.search(r"/(\d+) [\d.]+s sd=\d+ n=(\d+) hf=\d+$", x.replace("\n", " "))
+        assert m and int(m.group(1)) >= 1 and 0 < int(m.group(2)) <= 300, x
+    assert " move_info=1" in open(mpgn + ".state").read()
+    r = run([mpgn])
+    assert r.returncode == 0 and "| X |" in r.stdout, r.stderr
+    # Refusals.
+    plain = os.path.join(WORK, "plain.pgn")
+    with open(plain, "w") as f:
+        f.write(re.sub(r"\{[^}]*\}", "", PGN))
+    for args, says in (([os.path.join(WORK, "none.pgn")], "No such file"),
+                       ([plain], "no move carries a --move-info comment"),
+                       ([pgn, "--json", WORK], "a folder, not a file")):
+        r = run(args)
+        assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, (args,
+                                                                                          r.stderr)
+    print("test_match_profile: ok")
+
+
+if __name__ == "__main__":
+    main()
