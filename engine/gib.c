@@ -40,6 +40,19 @@ typedef struct Reader {
     int total_line;
 } Reader;
 
+// The bytes of s to print, at most max and never part of a UTF-8 character: the arguments
+// of a "%.*s" conversion.
+static int clip_len(const char *s, int max) {
+    int n = 0;
+    while (s[n] && n < max)
+        n++;
+    if (s[n])
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    return n;
+}
+#define CLIP(s, max) clip_len(s, max), (s)
+
 // Length of the piece name at s (3 bytes), its kind in *kind; 0 if none.
 static int piece_name(const char *s, Kind *kind) {
     for (size_t i = 0; i < sizeof PIECE_NAMES / sizeof PIECE_NAMES[0]; i++) {
@@ -76,9 +89,9 @@ static Status parse_formation(Reader *r, const char *v, bool han, Formation *out
             return STATUS_OK;
         }
     return error_set(err, STATUS_SYNTAX,
-                     "%s:%d: unknown formation '%.40s' (마상상마, 상마상마, "
+                     "%s:%d: unknown formation '%.*s' (마상상마, 상마상마, "
                      "마상마상 or 상마마상)",
-                     r->name, r->line, v);
+                     r->name, r->line, CLIP(v, 40));
 }
 
 static GibResult parse_result(const char *v) {
@@ -141,8 +154,8 @@ static Status read_tag(Reader *r, const char *s, ErrorInfo *err) {
     const char *q2 = q1 ? strrchr(q1 + 1, '"') : NULL;
     if (!sp || !q1 || sp > q1 || !q2 || strcmp(q2 + 1, "]") != 0)
         return error_set(err, STATUS_SYNTAX,
-                         "%s:%d: malformed tag '%.60s' (expected [KEY \"VALUE\"])", r->name,
-                         r->line, s);
+                         "%s:%d: malformed tag '%.*s' (expected [KEY \"VALUE\"])", r->name, r->line,
+                         CLIP(s, 60));
     if (!r->g || r->in_moves) {
         Status st = start_record(r, err);
         if (st != STATUS_OK)
@@ -170,8 +183,8 @@ static Status read_tag(Reader *r, const char *s, ErrorInfo *err) {
         r->total = strtol(v, &end, 10);
         r->total_line = r->line;
         if (end == v || *end || errno || r->total < 0 || r->total > GIB_MOVES_MAX)
-            return error_set(err, STATUS_SYNTAX, "%s:%d: [총수 \"%.20s\"] is not a move count",
-                             r->name, r->line, v);
+            return error_set(err, STATUS_SYNTAX, "%s:%d: [총수 \"%.*s\"] is not a move count",
+                             r->name, r->line, CLIP(v, 20));
     } else if (KEY_IS("대국결과")) {
         memcpy(g->result_text, v, sizeof v);
         g->result = parse_result(v);
@@ -206,8 +219,8 @@ static bool two_digits(const char *s) {
 }
 
 static Status illegal(Reader *r, const char *tok, const char *why, ErrorInfo *err) {
-    return error_set(err, STATUS_ILLEGAL, "%s:%d: move %d '%.40s': %s", r->name, r->line,
-                     r->g->nmoves + 1, tok, why);
+    return error_set(err, STATUS_ILLEGAL, "%s:%d: move %d '%.*s': %s", r->name, r->line,
+                     r->g->nmoves + 1, CLIP(tok, 40), why);
 }
 
 // Reads one move token ("79졸78", "74상42병", "79楚卒78", "85포55장군", "한수쉼") and plays it.
@@ -230,9 +243,9 @@ static Status read_move(Reader *r, const char *tok, ErrorInfo *err) {
         }
         if (!two_digits(tok) || l == 0 || !two_digits(p + l))
             return error_set(err, STATUS_SYNTAX,
-                             "%s:%d: move %d '%.40s' is not a move "
+                             "%s:%d: move %d '%.*s' is not a move "
                              "(digits, a piece, digits)",
-                             r->name, r->line, r->g->nmoves + 1, tok);
+                             r->name, r->line, r->g->nmoves + 1, CLIP(tok, 40));
         Square to = gib_square(p + l);
         if (from == SQ_NONE || to == SQ_NONE)
             return illegal(r, tok, "a square off the board", err);
@@ -241,8 +254,8 @@ static Status read_move(Reader *r, const char *tok, ErrorInfo *err) {
         if (strcmp(rest, "장군") != 0 && strcmp(rest, "멍군") != 0) // check, answered check
             rest += piece_name(rest, &taken);
         if (*rest && strcmp(rest, "장군") != 0 && strcmp(rest, "멍군") != 0)
-            return error_set(err, STATUS_SYNTAX, "%s:%d: move %d '%.40s': unexpected '%.20s'",
-                             r->name, r->line, r->g->nmoves + 1, tok, rest);
+            return error_set(err, STATUS_SYNTAX, "%s:%d: move %d '%.*s': unexpected '%.*s'",
+                             r->name, r->line, r->g->nmoves + 1, CLIP(tok, 40), CLIP(rest, 20));
         Piece pc = board_at(b, from), victim = board_at(b, to);
         if (pc == EMPTY || piece_side(pc) != side || piece_kind(pc) != kind)
             return illegal(r, tok, "the side to move has not that piece there", err);
@@ -269,8 +282,8 @@ static Status read_moves(Reader *r, char *s, ErrorInfo *err) {
     if (!r->g || !r->cho_set || !r->han_set)
         return error_set(err, STATUS_FORMAT,
                          "%s:%d: moves before the [초차림] and [한차림] tags "
-                         "('%.40s')",
-                         r->name, r->line, s);
+                         "('%.*s')",
+                         r->name, r->line, CLIP(s, 40));
     if (!r->board) {
         r->board = malloc(sizeof *r->board);
         if (!r->board)
@@ -280,7 +293,8 @@ static Status read_moves(Reader *r, char *s, ErrorInfo *err) {
         formation_setup(r->board, r->g->cho, r->g->han);
     r->in_moves = true;
     bool want_move = false;
-    for (char *tok = strtok(s, " \t"); tok; tok = strtok(NULL, " \t")) {
+    char *save = NULL;
+    for (char *tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         if (tok[0] == '<')
             continue;
         if (!want_move) {
@@ -288,9 +302,9 @@ static Status read_moves(Reader *r, char *s, ErrorInfo *err) {
             long num = strtol(tok, &end, 10);
             if (end == tok || *end != '.')
                 return error_set(err, STATUS_SYNTAX,
-                                 "%s:%d: '%.40s' where a move number "
+                                 "%s:%d: '%.*s' where a move number "
                                  "(\"%d.\") was expected",
-                                 r->name, r->line, tok, r->g->nmoves + 1);
+                                 r->name, r->line, CLIP(tok, 40), r->g->nmoves + 1);
             if (num != r->g->nmoves + 1)
                 return error_set(err, STATUS_SYNTAX,
                                  "%s:%d: move number %ld where %d was "

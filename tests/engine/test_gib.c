@@ -4,6 +4,7 @@
 // read as its UTF-8 text; and every malformed record refused with the file and line.
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -155,6 +156,36 @@ static void test_refusals(void **state) {
     }
 }
 
+// True when s is well-formed UTF-8 (a message printed to a terminal or parsed by a script).
+static bool utf8_ok(const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : 3;
+        p++;
+        for (int k = 0; k < n; k++, p++)
+            if ((*p & 0xC0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
+// A long Hangul token is clipped in the message at a character's edge, wherever its bytes fall.
+static void test_messages_utf8(void **state) {
+    (void)state;
+    for (int shift = 0; shift < 3; shift++) {
+        char text[512];
+        int n = snprintf(text, sizeof text, HEAD "1. %.*s", shift, "ab");
+        for (int i = 0; i < 30; i++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "졸");
+        snprintf(text + n, sizeof text - (size_t)n, "\n");
+        GibGame *g;
+        size_t cnt;
+        ErrorInfo err;
+        assert_int_equal(parse(text, &g, &cnt, &err), STATUS_SYNTAX);
+        if (!utf8_ok(err.msg))
+            fail_msg("shift %d: message is not UTF-8: %s", shift, err.msg);
+    }
+}
+
 // Another file's refusal names that file: the path as given.
 static void test_file_errors(void **state) {
     (void)state;
@@ -188,7 +219,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_utf8),       cmocka_unit_test(test_sample_cp949),
         cmocka_unit_test(test_refusals),          cmocka_unit_test(test_file_errors),
-        cmocka_unit_test(test_marks_and_squares),
+        cmocka_unit_test(test_marks_and_squares), cmocka_unit_test(test_messages_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
