@@ -17,12 +17,14 @@
 #include "files.h"
 #include "flags.h"
 #include "gib.h"
+#include "gib_openings.h"
 #include "gib_store.h"
 #include "pgn.h"
 #include "rules.h"
 
 typedef struct GibArgs {
-    const char *pgn, *store, *event;
+    const char *pgn, *store, *openings, *event;
+    int opening_plies;
 } GibArgs;
 
 static const Flag GIB_FLAGS[] = {
@@ -31,18 +33,26 @@ static const Flag GIB_FLAGS[] = {
     {"--store", FLAG_PATH, FLAG_DEST(GibArgs, store), .meta = "OUT.h5",
      .help = "the games with a winner as one file of the HDF5 store (docs/data-format.md),\n"
              "training data as self-play's; unscored (score 0, flag random)"},
+    {"--openings", FLAG_PATH, FLAG_DEST(GibArgs, openings), .meta = "OUT.fen",
+     .help = "an openings file (hansu-match and hansu-selfplay --openings): the position\n"
+             "after --opening-plies plies of each game longer than that, each once\n"
+             "(- is standard output)"},
+    {"--opening-plies", FLAG_INT, FLAG_DEST(GibArgs, opening_plies), .lo = 1, .hi = GIB_MOVES_MAX,
+     .meta = "N", .help = "plies of each game before its opening position [8]"},
     {"--event", FLAG_STRING, FLAG_DEST(GibArgs, event), .meta = "TEXT",
      .help = "the PGN Event tag where a record has no [대회명] (default: gib and its file)"},
 };
 
 static void usage(FILE *f) {
-    fputs("usage: hansu-selfplay gib [--pgn OUT.pgn] [--store OUT.h5] [--event TEXT] DIR|FILE...\n"
+    fputs("usage: hansu-selfplay gib [--pgn OUT.pgn] [--store OUT.h5] [--openings OUT.fen]\n"
+          "                          [--opening-plies N] [--event TEXT] DIR|FILE...\n"
           "  .gib janggi records (docs/gib.md; UTF-8 or CP949/EUC-KR), each move checked by the\n"
           "  rules; a folder gives its *.gib files, sorted by name. A file with a malformed\n"
           "  record or an illegal move is refused, named with its line, and the others still\n"
-          "  import; the exit status is then 1. At least one of --pgn and --store.\n",
+          "  import; the exit status is then 1. At least one of --pgn, --store and\n"
+          "  --openings.\n",
           f);
-    flags_help(f, GIB_FLAGS, FLAGS_COUNT(GIB_FLAGS), 20);
+    flags_help(f, GIB_FLAGS, FLAGS_COUNT(GIB_FLAGS), 22);
 }
 
 static int compare_names(const void *a, const void *b) {
@@ -162,12 +172,20 @@ static Status write_pgn(FILE *out, const char *path, const GibGame *games, size_
 }
 
 typedef struct Counts {
-    size_t files, games, plies, refused, unstored;
+    size_t files, games, plies, refused, unstored, openings;
 } Counts;
 
+// Where the games go: PGN written as each file is read, the store's games and the openings
+// gathered; each NULL when not asked for.
+typedef struct Sinks {
+    FILE *pgn;
+    GibStore *store;
+    GibOpenings *openings;
+} Sinks;
+
 // Imports every file: PGN written as each is read, the store's games gathered.
-static Status import_all(char **files, size_t n, const GibArgs *args, FILE *pgn, GibStore *store,
-                         Counts *c, ErrorInfo *err) {
+static Status import_all(char **files, size_t n, const GibArgs *args, const Sinks *to, Counts *c,
+                         ErrorInfo *err) {
     Board *b = malloc(sizeof *b);
     if (!b)
         return error_set(err, STATUS_NOMEM, "out of memory");
@@ -184,19 +202,51 @@ static Status import_all(char **files, size_t n, const GibArgs *args, FILE *pgn,
         c->files++, c->games += ng;
         for (size_t k = 0; k < ng; k++)
             c->plies += (size_t)games[k].nmoves;
-        if (pgn && write_pgn(pgn, files[i], games, ng, args->event, b, &why) != STATUS_OK)
+        if (to->pgn && write_pgn(to->pgn, files[i], games, ng, args->event, b, &why) != STATUS_OK)
             st = error_set(err, STATUS_IO, "%s: %s",
                            strcmp(args->pgn, "-") ? args->pgn : "standard output", why.msg);
-        if (st == STATUS_OK && store)
-            st = gib_store_add(store, files[i], games, ng, &c->unstored, err);
+        if (st == STATUS_OK && to->store)
+            st = gib_store_add(to->store, files[i], games, ng, &c->unstored, err);
+        if (st == STATUS_OK && to->openings)
+            st = gib_openings_add(to->openings, files[i], games, ng, err);
         gib_free(games);
     }
     free(b);
     return st;
 }
 
+// Opens the output files named ("-": standard output, written in place).
+static Status open_outputs(const GibArgs *args, OutputFile *pgn, OutputFile *fen, ErrorInfo *err) {
+    Status st = STATUS_OK;
+    if (args->pgn && strcmp(args->pgn, "-") != 0)
+        st = files_output_open(args->pgn, pgn, err);
+    if (st == STATUS_OK && args->openings && strcmp(args->openings, "-") != 0)
+        st = files_output_open(args->openings, fen, err);
+    return st;
+}
+
+// Writes what was gathered, then commits the files written (or removes them on failure).
+static Status finish_outputs(const GibArgs *args, const Sinks *to, Status st, OutputFile *pgn,
+                             OutputFile *fen, Counts *c, ErrorInfo *err) {
+    if (st == STATUS_OK && to->store)
+        st = gib_store_write(to->store, args->store, err);
+    if (st == STATUS_OK && to->openings)
+        st = gib_openings_write(to->openings, fen->f ? fen->f : stdout, args->openings,
+                                &c->openings, err);
+    OutputFile *files[2] = {pgn, fen};
+    for (int i = 0; i < 2; i++) {
+        if (!files[i]->f)
+            continue;
+        if (st == STATUS_OK)
+            st = files_output_commit(files[i], err);
+        else
+            files_output_abort(files[i]);
+    }
+    return st;
+}
+
 int cmd_gib(int argc, char **argv) {
-    GibArgs args = {0};
+    GibArgs args = {.opening_plies = 8};
     ErrorInfo err;
     char **inputs = calloc((size_t)argc, sizeof *inputs);
     FlagResult res = {.pos = inputs};
@@ -208,8 +258,11 @@ int cmd_gib(int argc, char **argv) {
         free(inputs);
         return 0;
     }
-    if (st == STATUS_OK && !args.pgn && !args.store)
-        st = error_set(&err, STATUS_SYNTAX, "--pgn OUT or --store OUT is required");
+    if (st == STATUS_OK && !args.pgn && !args.store && !args.openings)
+        st = error_set(&err, STATUS_SYNTAX, "--pgn OUT, --store OUT or --openings OUT is required");
+    else if (st == STATUS_OK && args.pgn && args.openings && strcmp(args.pgn, args.openings) == 0)
+        st = error_set(&err, STATUS_SYNTAX, "--pgn and --openings name the same file '%s'",
+                       args.pgn);
     if (st != STATUS_OK || res.npos == 0) {
         if (st != STATUS_OK)
             fprintf(stderr, "hansu-selfplay gib: %s\n", err.msg);
@@ -219,24 +272,22 @@ int cmd_gib(int argc, char **argv) {
     }
     char **files = NULL;
     size_t n = 0;
-    OutputFile out = {0};
-    GibStore *store = NULL;
+    OutputFile pgn = {0}, fen = {0};
+    Sinks to = {0};
     Counts c = {0};
     st = expand_inputs(inputs, res.npos, &files, &n, &err);
-    if (st == STATUS_OK && args.pgn && strcmp(args.pgn, "-") != 0)
-        st = files_output_open(args.pgn, &out, &err);
-    if (st == STATUS_OK && args.store)
-        st = gib_store_open(&store, &err);
     if (st == STATUS_OK)
-        st = import_all(files, n, &args, args.pgn ? (out.f ? out.f : stdout) : NULL, store, &c,
-                        &err);
-    if (st == STATUS_OK && store)
-        st = gib_store_write(store, args.store, &err);
-    if (st == STATUS_OK && out.f)
-        st = files_output_commit(&out, &err);
-    else if (out.f)
-        files_output_abort(&out);
-    gib_store_free(store);
+        st = open_outputs(&args, &pgn, &fen, &err);
+    to.pgn = args.pgn ? (pgn.f ? pgn.f : stdout) : NULL;
+    if (st == STATUS_OK && args.store)
+        st = gib_store_open(&to.store, &err);
+    if (st == STATUS_OK && args.openings)
+        st = gib_openings_open(args.opening_plies, &to.openings, &err);
+    if (st == STATUS_OK)
+        st = import_all(files, n, &args, &to, &c, &err);
+    st = finish_outputs(&args, &to, st, &pgn, &fen, &c, &err);
+    gib_store_free(to.store);
+    gib_openings_free(to.openings);
     free_list(files, n);
     free(inputs);
     if (st != STATUS_OK) {
@@ -245,8 +296,10 @@ int cmd_gib(int argc, char **argv) {
     }
     fprintf(stderr, "imported %zu games (%zu plies) from %zu files; %zu files refused", c.games,
             c.plies, c.files, c.refused);
-    if (store)
+    if (to.store)
         fprintf(stderr, "; %zu games stored, %zu not", c.games - c.unstored, c.unstored);
+    if (to.openings)
+        fprintf(stderr, "; %zu openings", c.openings);
     fputc('\n', stderr);
     return c.refused > 0 ? 1 : 0;
 }

@@ -23,8 +23,9 @@ int cmd_digest(int argc, char **argv);
 /// as PGN, positions as Fairy-Stockfish's .plain training records.
 int cmd_export(int argc, char **argv);
 
-/// gib [--pgn OUT.pgn] [--store OUT.h5] [--event TEXT] DIR|FILE...: .gib janggi records
-/// imported (docs/gib.md); 1 when a file was refused (the others still imported).
+/// gib [--pgn OUT.pgn] [--store OUT.h5] [--openings OUT.fen] [--opening-plies N] [--event TEXT]
+/// DIR|FILE...: .gib janggi records imported (docs/gib.md); 1 when a file was refused (the
+/// others still imported).
 int cmd_gib(int argc, char **argv);
 
 /// Reads the command line of a command that takes words only (files, rows) and --help: the

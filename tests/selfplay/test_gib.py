@@ -5,9 +5,11 @@ golden PGN tests/data/gib/samples.pgn (UTF-8 and CP949, Hangul and Hanja moves, 
 one file, a pass, a result the file does not state); a folder with malformed files (a bad
 header, a square off the board, an illegal move, a truncated file, binary garbage) imports its
 good files, refuses each bad one naming its file and line, and exits 1; --store writes the games
-with a winner as a store file that `verify` replays; a command line without an output is refused.
+with a winner as a store file that `verify` replays; --openings writes the position after
+--opening-plies plies of each longer game (the FEN `hansu` gives after the PGN's moves), a file
+self-play starts its games from; a command line without an output is refused.
 
-Usage: test_gib.py HANSU_SELFPLAY WORK_DIR"""
+Usage: test_gib.py HANSU_SELFPLAY HANSU WORK_DIR"""
 import os
 import re
 import shutil
@@ -89,11 +91,58 @@ def folder(work, golden):
           f"verify of the store: {v.stdout} {v.stderr}")
 
 
+def pgn_games(text):
+    """(FEN, [UCI moves]) of each game of a PGN text Hansu wrote."""
+    games = []
+    for block in re.split(r"\n\n(?=\[)", text.strip()):
+        head, _, body = block.partition("\n\n")
+        fen = re.search(r'^\[FEN "([^"]*)"\]$', head, re.M).group(1)
+        games.append((fen, re.findall(r"\b[a-i]\d+[a-i]\d+\b", body)))
+    return games
+
+
+def hansu_fen(fen, moves):
+    """The FEN Hansu's own rules core gives after moves from fen (UCI `d`)."""
+    cmds = f"position fen {fen} moves {' '.join(moves)}\nd\nquit\n"
+    out = subprocess.run([HANSU], input=cmds, capture_output=True, text=True, timeout=30).stdout
+    return re.search(r"^Fen: (.*)$", out, re.M).group(1)
+
+
+def openings(work, golden):
+    out = os.path.join(work, "openings.fen")
+    rc, _, err = run(["--openings", out, "--opening-plies", "4"] + SAMPLES, cwd=DATA)
+    # Of the three games only the 18-ply one goes on past ply 4 (the others have 4 plies).
+    check(rc == 0 and "; 1 openings" in err, f"openings: rc {rc}: {err}")
+    with open(out, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    check(lines[0] == "# variant: janggi", f"openings: first line {lines[0]!r}")
+    fens = [l for l in lines if not l.startswith("#")]
+    fen, moves = pgn_games(golden)[0]
+    check(fens == [hansu_fen(fen, moves[:4])], f"openings: {fens} is not the 4-ply position")
+    check("# short-game.gib:1" in lines, "openings: the record is not named")
+    # Self-play starts its game from the file, as from any openings file.
+    run_dir = os.path.join(work, "run")
+    p = subprocess.run([SELFPLAY, "--openings", out, "--games", "1", "--nodes", "10", "--threads",
+                        "1", "--hash", "1", "--no-bench", "--out", run_dir],
+                       capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"self-play from the openings: {p.stderr}")
+    p = subprocess.run([SELFPLAY, "export", "--pgn", "-", run_dir], capture_output=True,
+                       text=True, timeout=60)
+    check(f'[FEN "{fens[0]}"]' in p.stdout, "self-play's game does not start from the opening")
+    # The same position reached twice is written once, under its first record.
+    rc, _, err = run(["--openings", out, "--opening-plies", "4", SAMPLES[0], SAMPLES[0]],
+                     cwd=DATA)
+    check(rc == 0 and "; 1 openings" in err, f"openings twice: {err}")
+
+
 def command_line(work):
     rc, out, _ = run(["--help"])
     check(rc == 0 and "docs/gib.md" in out and "--store" in out, "--help")
     rc, _, err = run([os.path.join(DATA, SAMPLES[0])])
-    check(rc == 2 and "--pgn OUT or --store OUT is required" in err, f"no output: {rc} {err}")
+    check(rc == 2 and "--pgn OUT, --store OUT or --openings OUT is required" in err,
+          f"no output: {rc} {err}")
+    rc, _, err = run(["--pgn", "-", "--openings", "-", os.path.join(DATA, SAMPLES[0])])
+    check(rc == 2 and "name the same file '-'" in err, f"one output twice: {rc} {err}")
     h5 = os.path.join(work, "none.h5")
     rc, _, err = run(["--store", h5, os.path.join(DATA, "two-records-cp949.gib"),
                       os.path.join(work, "missing.gib")])
@@ -101,12 +150,13 @@ def command_line(work):
 
 
 def main():
-    global SELFPLAY
-    SELFPLAY, work = sys.argv[1], sys.argv[2]
+    global SELFPLAY, HANSU
+    SELFPLAY, HANSU, work = sys.argv[1], sys.argv[2], sys.argv[3]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     golden = golden_samples(work)
     folder(work, golden)
+    openings(work, golden)
     command_line(work)
     print("all checks passed")
 
