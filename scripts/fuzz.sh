@@ -13,7 +13,7 @@ command -v clang >/dev/null || { echo "fuzz.sh: clang not found" >&2; exit 2; }
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   -DHANSU_FUZZ=ON -DHANSU_TESTS=OFF -DHANSU_NATIVE=OFF >/dev/null
-ninja -C "$BUILD" -j "${FUZZ_JOBS:-2}" fuzz_fen fuzz_move
+ninja -C "$BUILD" -j "${FUZZ_JOBS:-2}" fuzz_fen fuzz_move fuzz_gib
 
 status=0
 mkdir -p "$BUILD/artifacts"
@@ -38,14 +38,14 @@ fuzz_one() {
 }
 # The targets side by side (one core each), their reports in turn.
 pids=()
-for target in fen move; do
+for target in fen move gib; do
   fuzz_one "$target" &
   pids+=($!)
 done
-for i in 0 1; do
-  wait "${pids[$i]}" || status=1
+for pid in "${pids[@]}"; do
+  wait "$pid" || status=1
 done
-for target in fen move; do
+for target in fen move gib; do
   cat "$BUILD/fuzz_$target.report"
 done
 exit $status

@@ -363,6 +363,9 @@ static void usage(FILE *f) {
           "                                           games as PGN, positions as .plain "
           "training records\n"
           "                                           (SEL e.g. 0-9,15,100-; OUT - is stdout)\n"
+          "       hansu-selfplay gib [--pgn OUT.pgn] [--store OUT.h5] [--openings OUT.fen] "
+          "DIR|FILE...\n"
+          "                                           import .gib janggi records (docs/gib.md)\n"
           "\n"
           "options (defaults in brackets):\n",
           f);

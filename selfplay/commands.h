@@ -23,6 +23,11 @@ int cmd_digest(int argc, char **argv);
 /// as PGN, positions as Fairy-Stockfish's .plain training records.
 int cmd_export(int argc, char **argv);
 
+/// gib [--pgn OUT.pgn] [--store OUT.h5] [--openings OUT.fen] [--opening-plies N] [--event TEXT]
+/// DIR|FILE...: .gib janggi records imported (docs/gib.md); 1 when a file was refused (the
+/// others still imported).
+int cmd_gib(int argc, char **argv);
+
 /// Reads the command line of a command that takes words only (files, rows) and --help: the
 /// words are (*words)[0..*n), argv's own strings in a malloc'ed array (free it). Returns -1 to
 /// go on; else the exit status after printing: 0 for --help (usage_line to stdout), 2 for a

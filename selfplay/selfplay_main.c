@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // hansu-selfplay: dispatches to its commands (commands.h), each in a file of its own: play
-// (the default), merge, verify, show, digest and export.
+// (the default), merge, verify, show, digest, export and gib.
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +14,7 @@ static const struct {
     int (*run)(int argc, char **argv);
 } COMMANDS[] = {
     {"merge", cmd_merge},   {"verify", cmd_verify}, {"show", cmd_show},
-    {"digest", cmd_digest}, {"export", cmd_export},
+    {"digest", cmd_digest}, {"export", cmd_export}, {"gib", cmd_gib},
 };
 
 int main(int argc, char **argv) {

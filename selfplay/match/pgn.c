@@ -76,7 +76,7 @@ static void write_moves(FILE *f, const PgnGame *g, const char *result) {
 }
 
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
-    const char *result = g->draw ? "1/2-1/2" : g->winner == CHO ? "1-0" : "0-1";
+    const char *result = g->unknown ? "*" : g->draw ? "1/2-1/2" : g->winner == CHO ? "1-0" : "0-1";
     char round[16], plies[16];
     snprintf(round, sizeof round, "%d", g->round);
     snprintf(plies, sizeof plies, "%d", g->nmoves);

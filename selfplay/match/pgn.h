@@ -29,8 +29,9 @@ typedef struct PgnGame {
     const char *time_control;        // PGN TimeControl value, e.g. "10+0.1" or "-"; may be NULL
     const Move *moves;
     int nmoves;
-    Side winner; // when not drawn
-    bool draw;   // drawn: Result "1/2-1/2"
+    Side winner;  // when not drawn
+    bool draw;    // drawn: Result "1/2-1/2"
+    bool unknown; // no result known (an imported record that states none): Result "*"
     EndReason reason;
     const char *detail;          // a closing comment (why the game ended); may be NULL
     const char *const *comments; // NULL, or nmoves comments (each NULL or one after its move)
