@@ -17,13 +17,18 @@ static int16_t q16(float x, double unit, int limit) {
 }
 
 Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err) {
+    if (q->input_set != NNUE_INPUT_PLAIN || q->l1 != NNUE_L1)
+        return error_set(err, STATUS_RANGE,
+                         "the net to start from has %s inputs and L1 %d: the trainer's is plain, "
+                         "L1 %d",
+                         q->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", q->l1, NNUE_L1);
     if (net->hidden != NNUE_L1 || net->inputs != NNUE_INPUTS)
         return error_set(err, STATUS_RANGE, "a %d x %d net cannot start from the engine's %d x %d",
                          net->inputs, net->hidden, NNUE_INPUTS, NNUE_L1);
     const double out = (double)q->scale / scale;
     for (int f = 0; f < NNUE_INPUTS; f++)
         for (int j = 0; j < NNUE_L1; j++)
-            net->ft_w[(size_t)f * NNUE_L1 + j] = (float)q->ft_weight[f][j] / NNUE_QA;
+            net->ft_w[(size_t)f * NNUE_L1 + j] = (float)nnue_weight_row(q, f)[j] / NNUE_QA;
     for (int j = 0; j < NNUE_L1; j++)
         net->ft_b[j] = (float)q->ft_bias[j] / NNUE_QA;
     for (int j = 0; j < 2 * NNUE_L1; j++)
@@ -42,9 +47,11 @@ Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const 
     snprintf(out->variant, sizeof out->variant, "%s", variant);
     snprintf(out->provenance, sizeof out->provenance, "%s", provenance ? provenance : "{}");
     out->scale = scale;
+    out->input_set = NNUE_INPUT_PLAIN, out->buckets = out->out_buckets = 1, out->l1 = NNUE_L1;
     for (int f = 0; f < NNUE_INPUTS; f++)
         for (int j = 0; j < NNUE_L1; j++)
-            out->ft_weight[f][j] = q16(net->ft_w[(size_t)f * NNUE_L1 + j], NNUE_QA, INT16_MAX);
+            nnue_weight_row(out, f)[j] =
+                q16(net->ft_w[(size_t)f * NNUE_L1 + j], NNUE_QA, INT16_MAX);
     for (int j = 0; j < NNUE_L1; j++)
         out->ft_bias[j] = q16(net->ft_b[j], NNUE_QA, INT16_MAX);
     for (int j = 0; j < 2 * NNUE_L1; j++)
@@ -57,7 +64,7 @@ size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_c
     size_t n = 0;
     for (int f = 0; f < NNUE_INPUTS; f++)
         for (int j = 0; j < NNUE_L1; j++)
-            n += a->ft_weight[f][j] != b->ft_weight[f][j];
+            n += nnue_weight_row(a, f)[j] != nnue_weight_row(b, f)[j];
     for (int j = 0; j < NNUE_L1; j++)
         n += a->ft_bias[j] != b->ft_bias[j];
     for (int j = 0; j < 2 * NNUE_L1; j++)
