@@ -32,7 +32,11 @@ static const char *const PATH_NAMES[NNUE_PATH_NB] = {"portable", "avx2", "avx512
 NnueNet *nnue_net_alloc(void) {
     NnueNet *net = aligned_alloc(64, sizeof *net); // sizeof is a multiple of the alignment
     if (net) {
-        memset(net, 0, sizeof *net);
+        // Zeroed: all but the feature rows beyond a plain L1-256 net's, which a load or a
+        // quantisation writes before use; pages never touched take no memory.
+        memset(net, 0, offsetof(NnueNet, ft_weight));
+        memset(net->ft_weight, 0, sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
+        memset(net->out_weight, 0, sizeof *net - offsetof(NnueNet, out_weight));
         net->input_set = NNUE_INPUT_PLAIN;
         net->buckets = net->out_buckets = 1;
         net->l1 = NNUE_L1;

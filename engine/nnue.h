@@ -82,7 +82,9 @@ typedef struct NnueDelta {
 
 /// A zeroed plain net of L1 NNUE_L1 (input set PLAIN, 1 bucket, 1 output layer) on the heap,
 /// aligned as its type asks (64 bytes; malloc's 16 is not enough for vector code the compiler
-/// may emit). About 12 MB whatever its L1. Free with free(). NULL when out of memory.
+/// may emit). Room for the largest net (about 12 MB); only a plain L1-256 net's feature rows are
+/// zeroed, the others are unspecified until nnue_load or a quantisation writes them (so a
+/// smaller net's untouched pages take no memory). Free with free(). NULL when out of memory.
 NnueNet *nnue_net_alloc(void);
 
 /// Which code computes updates and outputs; all give the same integers. NNUE_AVX2 exists only

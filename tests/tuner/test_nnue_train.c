@@ -222,7 +222,8 @@ static void test_from_quantised(void **state) {
     for (int scale = 400; scale <= 800; scale += 400) {
         assert_int_equal(float_net_from_quantised(&back, q, scale, &err), STATUS_OK);
         assert_int_equal(nnue_quantise(&back, scale, "janggi", "{}", again, &err), STATUS_OK);
-        assert_memory_equal(q->ft_weight, again->ft_weight, sizeof q->ft_weight);
+        assert_memory_equal(q->ft_weight, again->ft_weight,
+                            sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
         assert_memory_equal(q->ft_bias, again->ft_bias, sizeof q->ft_bias);
         if (scale == 400) {
             assert_memory_equal(q->out_weight, again->out_weight, sizeof q->out_weight);
@@ -620,7 +621,7 @@ static void test_end_to_end(void **state) {
     snprintf(path, sizeof path, "%s/net1.nnue", dir);
     if (nnue_load(path, NULL, b, &err) != STATUS_OK)
         fail_msg("%s", err.msg);
-    assert_memory_equal(a->ft_weight, b->ft_weight, sizeof a->ft_weight);
+    assert_memory_equal(a->ft_weight, b->ft_weight, sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
     assert_memory_equal(a->out_weight, b->out_weight, sizeof a->out_weight);
     snprintf(cmd, sizeof cmd,
              "grep -q '\"quant_max_abs_cp\"' '%s/net0.json' && grep -q '^2,' '%s/net0.nnue.csv' "
