@@ -12,6 +12,10 @@
 #if defined(__AVX2__) || defined(__AVX512BW__)
 #include <immintrin.h>
 #endif
+// The kernels are inlined into dispatchers that call them with L1 a constant for the common
+// sizes (NNUE_L1, NNUE_L1_MAX), so those loops are unrolled as a compile-time L1's were.
+#define KERNEL static inline __attribute__((always_inline))
+
 #if defined(__AVX2__)
 #define NNUE_HAVE_AVX2 1
 #else
@@ -27,8 +31,16 @@ static const char *const PATH_NAMES[NNUE_PATH_NB] = {"portable", "avx2", "avx512
 
 NnueNet *nnue_net_alloc(void) {
     NnueNet *net = aligned_alloc(64, sizeof *net); // sizeof is a multiple of the alignment
-    if (net)
-        memset(net, 0, sizeof *net);
+    if (net) {
+        // Zeroed: all but the feature rows beyond a plain L1-256 net's, which a load or a
+        // quantisation writes before use; pages never touched take no memory.
+        memset(net, 0, offsetof(NnueNet, ft_weight));
+        memset(net->ft_weight, 0, sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
+        memset(net->out_weight, 0, sizeof *net - offsetof(NnueNet, out_weight));
+        net->input_set = NNUE_INPUT_PLAIN;
+        net->buckets = net->out_buckets = 1;
+        net->l1 = NNUE_L1;
+    }
     return net;
 }
 
@@ -57,10 +69,10 @@ bool nnue_path_find(const char *name, NnuePath *path) {
 // --- row kernels (unaligned loads: a net or accumulator on any heap or stack address) -----
 // --------------------------------------------------------------------------
 
-// dst = src + sum(add rows) - sum(sub rows), each NNUE_L1 int16, wrapping as int16.
-static void rows_portable(const int16_t *src, int16_t *dst, const int16_t *const *add, int nadd,
-                          const int16_t *const *sub, int nsub) {
-    for (int i = 0; i < NNUE_L1; i++) {
+// dst = src + sum(add rows) - sum(sub rows), each l1 int16, wrapping as int16.
+KERNEL void rows_portable(int l1, const int16_t *src, int16_t *dst, const int16_t *const *add,
+                          int nadd, const int16_t *const *sub, int nsub) {
+    for (int i = 0; i < l1; i++) {
         uint16_t x = (uint16_t)src[i];
         for (int k = 0; k < nadd; k++)
             x = (uint16_t)(x + (uint16_t)add[k][i]);
@@ -72,9 +84,9 @@ static void rows_portable(const int16_t *src, int16_t *dst, const int16_t *const
 
 // Sum over i of clamp(v[i], 0, QA)^2 * w[i], as the AVX2 path forms it: (v * w) as int16
 // (exact: |w| <= NNUE_OUT_WEIGHT_MAX), times v.
-static int64_t screlu_portable(const int16_t *v, const int16_t *w) {
+KERNEL int64_t screlu_portable(int l1, const int16_t *v, const int16_t *w) {
     int64_t sum = 0;
-    for (int i = 0; i < NNUE_L1; i++) {
+    for (int i = 0; i < l1; i++) {
         int c = v[i] < 0 ? 0 : v[i] > NNUE_QA ? NNUE_QA : v[i];
         sum += (int64_t)(int16_t)(c * w[i]) * c;
     }
@@ -82,9 +94,9 @@ static int64_t screlu_portable(const int16_t *v, const int16_t *w) {
 }
 
 #if NNUE_HAVE_AVX2
-static void rows_avx2(const int16_t *src, int16_t *dst, const int16_t *const *add, int nadd,
+KERNEL void rows_avx2(int l1, const int16_t *src, int16_t *dst, const int16_t *const *add, int nadd,
                       const int16_t *const *sub, int nsub) {
-    for (int i = 0; i < NNUE_L1; i += 16) {
+    for (int i = 0; i < l1; i += 16) {
         __m256i x = _mm256_loadu_si256((const __m256i *)(src + i));
         for (int k = 0; k < nadd; k++)
             x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)(add[k] + i)));
@@ -94,11 +106,11 @@ static void rows_avx2(const int16_t *src, int16_t *dst, const int16_t *const *ad
     }
 }
 
-// Each int32 lane sums 2 * NNUE_L1 / 16 products of at most QA * (QA * 128): < 2^31.
-static int64_t screlu_avx2(const int16_t *v, const int16_t *w) {
+// Each int32 lane sums 2 * l1 / 16 <= 64 products of at most QA * (QA * 128): < 2^31.
+KERNEL int64_t screlu_avx2(int l1, const int16_t *v, const int16_t *w) {
     const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
     __m256i sum = _mm256_setzero_si256();
-    for (int i = 0; i < NNUE_L1; i += 16) {
+    for (int i = 0; i < l1; i += 16) {
         __m256i c = _mm256_loadu_si256((const __m256i *)(v + i));
         c = _mm256_min_epi16(_mm256_max_epi16(c, zero), qa);
         __m256i cw = _mm256_mullo_epi16(c, _mm256_loadu_si256((const __m256i *)(w + i)));
@@ -114,9 +126,9 @@ static int64_t screlu_avx2(const int16_t *v, const int16_t *w) {
 #endif
 
 #if NNUE_HAVE_AVX512
-static void rows_avx512(const int16_t *src, int16_t *dst, const int16_t *const *add, int nadd,
-                        const int16_t *const *sub, int nsub) {
-    for (int i = 0; i < NNUE_L1; i += 32) {
+KERNEL void rows_avx512(int l1, const int16_t *src, int16_t *dst, const int16_t *const *add,
+                        int nadd, const int16_t *const *sub, int nsub) {
+    for (int i = 0; i < l1; i += 32) {
         __m512i x = _mm512_loadu_si512((const void *)(src + i));
         for (int k = 0; k < nadd; k++)
             x = _mm512_add_epi16(x, _mm512_loadu_si512((const void *)(add[k] + i)));
@@ -126,12 +138,12 @@ static void rows_avx512(const int16_t *src, int16_t *dst, const int16_t *const *
     }
 }
 
-// Each of 16 int32 lanes sums 2 * NNUE_L1 / 32 products of at most QA * (QA * 128): < 2^31;
+// Each of 16 int32 lanes sums 2 * l1 / 32 <= 32 products of at most QA * (QA * 128): < 2^31;
 // the lanes are added in int64 (their int32 sum could wrap).
-static int64_t screlu_avx512(const int16_t *v, const int16_t *w) {
+KERNEL int64_t screlu_avx512(int l1, const int16_t *v, const int16_t *w) {
     const __m512i zero = _mm512_setzero_si512(), qa = _mm512_set1_epi16(NNUE_QA);
     __m512i sum = _mm512_setzero_si512();
-    for (int i = 0; i < NNUE_L1; i += 32) {
+    for (int i = 0; i < l1; i += 32) {
         __m512i c = _mm512_loadu_si512((const void *)(v + i));
         c = _mm512_min_epi16(_mm512_max_epi16(c, zero), qa);
         __m512i cw = _mm512_mullo_epi16(c, _mm512_loadu_si512((const void *)(w + i)));
@@ -143,72 +155,117 @@ static int64_t screlu_avx512(const int16_t *v, const int16_t *w) {
 }
 #endif
 
-static void rows(NnuePath path, const int16_t *src, int16_t *dst, const int16_t *const *add,
-                 int nadd, const int16_t *const *sub, int nsub) {
+// l1 is a multiple of NNUE_L1_STEP (the loader checks it): every vector loop ends exactly.
+KERNEL void rows_any(NnuePath path, int l1, const int16_t *src, int16_t *dst,
+                     const int16_t *const *add, int nadd, const int16_t *const *sub, int nsub) {
 #if NNUE_HAVE_AVX512
     if (path == NNUE_AVX512) {
-        rows_avx512(src, dst, add, nadd, sub, nsub);
+        rows_avx512(l1, src, dst, add, nadd, sub, nsub);
         return;
     }
 #endif
 #if NNUE_HAVE_AVX2
     if (path == NNUE_AVX2) {
-        rows_avx2(src, dst, add, nadd, sub, nsub);
+        rows_avx2(l1, src, dst, add, nadd, sub, nsub);
         return;
     }
 #endif
     (void)path;
-    rows_portable(src, dst, add, nadd, sub, nsub);
+    rows_portable(l1, src, dst, add, nadd, sub, nsub);
 }
 
-static int64_t screlu(NnuePath path, const int16_t *v, const int16_t *w) {
+KERNEL int64_t screlu_any(NnuePath path, int l1, const int16_t *v, const int16_t *w) {
 #if NNUE_HAVE_AVX512
     if (path == NNUE_AVX512)
-        return screlu_avx512(v, w);
+        return screlu_avx512(l1, v, w);
 #endif
 #if NNUE_HAVE_AVX2
     if (path == NNUE_AVX2)
-        return screlu_avx2(v, w);
+        return screlu_avx2(l1, v, w);
 #endif
     (void)path;
-    return screlu_portable(v, w);
+    return screlu_portable(l1, v, w);
+}
+
+static void rows(NnuePath path, int l1, const int16_t *src, int16_t *dst, const int16_t *const *add,
+                 int nadd, const int16_t *const *sub, int nsub) {
+    if (l1 == NNUE_L1)
+        rows_any(path, NNUE_L1, src, dst, add, nadd, sub, nsub);
+    else if (l1 == NNUE_L1_MAX)
+        rows_any(path, NNUE_L1_MAX, src, dst, add, nadd, sub, nsub);
+    else
+        rows_any(path, l1, src, dst, add, nadd, sub, nsub);
+}
+
+static int64_t screlu(NnuePath path, int l1, const int16_t *v, const int16_t *w) {
+    return l1 == NNUE_L1       ? screlu_any(path, NNUE_L1, v, w)
+           : l1 == NNUE_L1_MAX ? screlu_any(path, NNUE_L1_MAX, v, w)
+                               : screlu_any(path, l1, v, w);
 }
 
 // --- accumulators -------------------------------------------------------------------------
 
-void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, NnuePath path) {
+int nnue_bucket(const NnueNet *net, const Board *b, Side perspective) {
+    if (net->input_set != NNUE_INPUT_PALACE || b->general[perspective] >= SQUARE_NB)
+        return 0;
+    return nnue_palace_bucket(perspective, b->general[perspective]);
+}
+
+// The weight row of piece pc on sq seen from perspective p in bucket.
+static inline const int16_t *row(const NnueNet *net, int bucket, Side p, Piece pc, Square sq) {
+    return nnue_weight_row(net, bucket * NNUE_INPUTS + nnue_feature(p, pc, sq));
+}
+
+// Recomputes perspective p of acc from every piece of b.
+static void refresh_side(const NnueNet *net, const Board *b, Side p, NnueAccumulator *acc,
+                         NnuePath path) {
     enum { CHUNK = 8 }; // rows added per kernel call
-    for (Side p = CHO; p <= HAN; p++) {
-        const int16_t *add[CHUNK] = {NULL};
-        int n = 0;
-        memcpy(acc->v[p], net->ft_bias, sizeof acc->v[p]);
-        for (Square sq = 0; sq < SQUARE_NB; sq++) {
-            if (b->squares[sq] == EMPTY)
-                continue;
-            add[n++] = net->ft_weight[nnue_feature(p, b->squares[sq], sq)];
-            if (n == CHUNK)
-                rows(path, acc->v[p], acc->v[p], add, n, NULL, 0), n = 0;
-        }
-        if (n)
-            rows(path, acc->v[p], acc->v[p], add, n, NULL, 0);
+    const int16_t *add[CHUNK] = {NULL};
+    int n = 0, bucket = nnue_bucket(net, b, p);
+    memcpy(acc->v[p], net->ft_bias, sizeof(int16_t) * (size_t)net->l1);
+    for (Square sq = 0; sq < SQUARE_NB; sq++) {
+        if (b->squares[sq] == EMPTY)
+            continue;
+        add[n++] = row(net, bucket, p, b->squares[sq], sq);
+        if (n == CHUNK)
+            rows(path, net->l1, acc->v[p], acc->v[p], add, n, NULL, 0), n = 0;
     }
+    if (n)
+        rows(path, net->l1, acc->v[p], acc->v[p], add, n, NULL, 0);
+}
+
+void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, NnuePath path) {
+    for (Side p = CHO; p <= HAN; p++)
+        refresh_side(net, b, p, acc, path);
 }
 
 void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator *dst,
                  const NnueDelta *delta, NnuePath path) {
     for (Side p = CHO; p <= HAN; p++) {
+        // A bucketed perspective whose general moved sees every feature in another bucket.
+        if (net->buckets > 1 && delta->nadd && delta->add_pc[0] == piece_make(p, GENERAL)) {
+            refresh_side(net, delta->board, p, dst, path);
+            continue;
+        }
+        int bucket = net->buckets > 1 ? nnue_bucket(net, delta->board, p) : 0;
         const int16_t *add[1] = {NULL}, *sub[2] = {NULL, NULL};
         for (int k = 0; k < delta->nadd; k++)
-            add[k] = net->ft_weight[nnue_feature(p, delta->add_pc[k], delta->add_sq[k])];
+            add[k] = row(net, bucket, p, delta->add_pc[k], delta->add_sq[k]);
         for (int k = 0; k < delta->nsub; k++)
-            sub[k] = net->ft_weight[nnue_feature(p, delta->sub_pc[k], delta->sub_sq[k])];
-        rows(path, src->v[p], dst->v[p], add, delta->nadd, sub, delta->nsub);
+            sub[k] = row(net, bucket, p, delta->sub_pc[k], delta->sub_sq[k]);
+        rows(path, net->l1, src->v[p], dst->v[p], add, delta->nadd, sub, delta->nsub);
     }
+}
+
+bool nnue_acc_equal(const NnueNet *net, const NnueAccumulator *a, const NnueAccumulator *b) {
+    size_t bytes = sizeof(int16_t) * (size_t)net->l1;
+    return memcmp(a->v[CHO], b->v[CHO], bytes) == 0 && memcmp(a->v[HAN], b->v[HAN], bytes) == 0;
 }
 
 void nnue_delta_after_make(const Board *b, NnueDelta *delta) {
     const StateInfo *st = board_state(b);
     delta->nsub = delta->nadd = 0;
+    delta->board = b;
     if (st->move == MOVE_NONE || move_is_pass(st->move))
         return;
     Square from = move_from(st->move), to = move_to(st->move);
@@ -223,8 +280,8 @@ void nnue_delta_after_make(const Board *b, NnueDelta *delta) {
 // --- output -------------------------------------------------------------------------------
 
 int64_t nnue_output(const NnueNet *net, const NnueAccumulator *acc, Side stm, NnuePath path) {
-    int64_t sum = screlu(path, acc->v[stm], net->out_weight) +
-                  screlu(path, acc->v[!stm], net->out_weight + NNUE_L1);
+    int64_t sum = screlu(path, net->l1, acc->v[stm], net->out_weight) +
+                  screlu(path, net->l1, acc->v[!stm], net->out_weight + net->l1);
     return sum + net->out_bias;
 }
 

@@ -12,11 +12,17 @@
 #include "status.h"
 #include "types.h"
 
-// Architecture constants. L1 is fixed at compile time; a file of another L1 is refused.
+// Architecture constants. L1 is chosen per net at load time (the file's header), up to
+// NNUE_L1_MAX; the weight arrays are sized for the largest net so that the kernels index them
+// with one stride whatever the net.
 enum {
-    NNUE_L1 = 256,                            // hidden neurons per perspective
+    NNUE_L1 = 256,                            // hidden neurons of format-1 nets and the trainer's
+    NNUE_L1_MAX = 512,                        // the widest net this build takes
+    NNUE_L1_STEP = 32,                        // L1 is a multiple of it (one AVX-512 register)
     NNUE_KINDS = KIND_NB - 1,                 // piece kinds of every variant (7)
-    NNUE_INPUTS = 2 * NNUE_KINDS * SQUARE_NB, // (own/their, kind, point): 1,260
+    NNUE_INPUTS = 2 * NNUE_KINDS * SQUARE_NB, // (own/their, kind, point): 1,260 per bucket
+    NNUE_PALACE_BUCKETS = 9,                  // the own general's point in the palace
+    NNUE_BUCKETS_MAX = NNUE_PALACE_BUCKETS,   // input buckets of the largest input set
     NNUE_QA = 255,                            // feature transformer scale (activation 1.0)
     NNUE_QB = 256,                            // output weight scale (64 erred 11 cp mean)
     NNUE_OUT_WEIGHT_MAX = 128,                // |output weight|: QA * w fits in int16
@@ -24,35 +30,61 @@ enum {
     NNUE_PROVENANCE_MAX = 8192                // bytes of provenance JSON, NUL excluded
 };
 
-/// A quantised network. Feature weights are rows of NNUE_L1 int16 (QA units), one row per
-/// input; output weights are the side to move's NNUE_L1 then the other side's (QB units); the
-/// output bias is in QA * QA * QB units. Score in centipawns = output * scale / (QA^2 * QB).
+/// Input sets, as the file's header numbers them. PLAIN: the 1,260 (own/their, kind, point)
+/// features per perspective. PALACE: the same features indexed by the perspective's own
+/// general's point in the palace (9 buckets of 1,260, the point mirrored as the features are).
+typedef enum { NNUE_INPUT_PLAIN = 1, NNUE_INPUT_PALACE = 2 } NnueInputSet;
+
+/// Output bucket kinds: NONE (one output layer, the only kind this engine evaluates so far).
+typedef enum { NNUE_OUTPUT_NONE = 0 } NnueOutputKind;
+
+/// A quantised network. Feature weights are rows of l1 int16 (QA units) laid end to end, one
+/// row per (bucket, input): row bucket * NNUE_INPUTS + input (nnue_weight_row). Output weights
+/// are the side to move's l1 then the other side's (QB units); the output bias is in
+/// QA * QA * QB units. Score in centipawns = output * scale / (QA^2 * QB).
 typedef struct NnueNet {
     char variant[16];                         // Variant.name of the game it was trained on
     int32_t scale;                            // centipawns per unit of float output (e.g. 400)
+    int32_t input_set;                        // NnueInputSet
+    int32_t buckets;                          // input buckets: 1 (plain), 9 (palace)
+    int32_t l1;                               // hidden neurons per perspective, <= NNUE_L1_MAX
+    int32_t out_buckets;                      // output layers: 1 (kind NNUE_OUTPUT_NONE)
     char provenance[NNUE_PROVENANCE_MAX + 1]; // UTF-8 JSON text (training data, epochs, ...)
-    _Alignas(64) int16_t ft_bias[NNUE_L1];
-    _Alignas(64) int16_t ft_weight[NNUE_INPUTS][NNUE_L1];
-    _Alignas(64) int16_t out_weight[2 * NNUE_L1];
+    _Alignas(64) int16_t ft_bias[NNUE_L1_MAX];
+    _Alignas(64) int16_t ft_weight[NNUE_BUCKETS_MAX * NNUE_INPUTS * NNUE_L1_MAX];
+    _Alignas(64) int16_t out_weight[2 * NNUE_L1_MAX];
     int32_t out_bias;
 } NnueNet;
 
+/// Feature weight row r (bucket * NNUE_INPUTS + input) of net: net->l1 int16. Like strchr, it
+/// takes a const net and gives a writable row, for the loader and the trainer's quantiser.
+static inline int16_t *nnue_weight_row(const NnueNet *net, int r) {
+    return (int16_t *)net->ft_weight + (size_t)r * (size_t)net->l1;
+}
+
 /// The hidden layer before activation for both perspectives, indexed by Side (not by side to
-/// move): v[CHO] sees the board as Cho does, v[HAN] rotated 180 degrees.
+/// move): v[CHO] sees the board as Cho does, v[HAN] rotated 180 degrees. Only the net's first
+/// l1 entries of each are kept; the rest is unspecified (compare with nnue_acc_equal).
 typedef struct NnueAccumulator {
-    _Alignas(64) int16_t v[SIDE_NB][NNUE_L1];
+    _Alignas(64) int16_t v[SIDE_NB][NNUE_L1_MAX];
 } NnueAccumulator;
 
 /// The features a move or pass changes: up to 2 removed (the mover from its point, a captured
 /// piece) and 1 added (the mover on its new point), as (piece, point) pairs. A pass: none.
+/// board is the position after the move: a bucketed net refreshes from it the perspective whose
+/// general moved.
 typedef struct NnueDelta {
     int nsub, nadd;
     Piece sub_pc[2], add_pc[1];
     Square sub_sq[2], add_sq[1];
+    const Board *board;
 } NnueDelta;
 
-/// A zeroed net on the heap, aligned as its type asks (64 bytes; malloc's 16 is not enough for
-/// vector code the compiler may emit). Free with free(). NULL when out of memory.
+/// A zeroed plain net of L1 NNUE_L1 (input set PLAIN, 1 bucket, 1 output layer) on the heap,
+/// aligned as its type asks (64 bytes; malloc's 16 is not enough for vector code the compiler
+/// may emit). Room for the largest net (about 12 MB); only a plain L1-256 net's feature rows are
+/// zeroed, the others are unspecified until nnue_load or a quantisation writes them (so a
+/// smaller net's untouched pages take no memory). Free with free(). NULL when out of memory.
 NnueNet *nnue_net_alloc(void);
 
 /// Which code computes updates and outputs; all give the same integers. NNUE_AVX2 exists only
@@ -79,17 +111,36 @@ static inline int nnue_feature(Side perspective, Piece pc, Square sq) {
     return (their * NNUE_KINDS + (int)piece_kind(pc) - 1) * SQUARE_NB + psq;
 }
 
+/// The palace bucket 0..8 of perspective's general on point general: (rank, file - 3) of the
+/// point in the palace, rotated 180 degrees for Han as the features are (rank 0 is the back
+/// rank). A point outside the palace counts as the nearest palace point.
+static inline int nnue_palace_bucket(Side perspective, Square general) {
+    int psq = perspective == CHO ? general : SQUARE_NB - 1 - general;
+    int file = psq % 9, rank = psq / 9;
+    file = file < 3 ? 3 : file > 5 ? 5 : file;
+    rank = rank > 2 ? 2 : rank;
+    return rank * 3 + file - 3;
+}
+
+/// The bucket of perspective's features on board b: its palace bucket for a PALACE net, 0 for a
+/// plain one.
+int nnue_bucket(const NnueNet *net, const Board *b, Side perspective);
+
 /// Recomputes both perspectives of acc from every piece of b.
 void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, NnuePath path);
 
 /// dst = src with delta applied to both perspectives (src == dst allowed): the search keeps one
-/// accumulator per ply and unmakes for free.
+/// accumulator per ply and unmakes for free. With a bucketed net, a perspective whose general
+/// moved is refreshed from delta->board instead (its bucket may have changed).
 void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator *dst,
                  const NnueDelta *delta, NnuePath path);
 
 /// The delta of the move that reached b's current position, read after board_make(): the mover
-/// now on move_to, StateInfo.captured. A pass (or the root) gives an empty delta.
+/// now on move_to, StateInfo.captured. A pass (or the root) gives an empty delta. Keeps b.
 void nnue_delta_after_make(const Board *b, NnueDelta *delta);
+
+/// Whether a and b hold the same net->l1 entries for both perspectives.
+bool nnue_acc_equal(const NnueNet *net, const NnueAccumulator *a, const NnueAccumulator *b);
 
 /// The raw output in QA^2 * QB units of acc with stm to move (wraps never: |out weight| <=
 /// NNUE_OUT_WEIGHT_MAX keeps every int32 lane in range).
@@ -98,10 +149,11 @@ int64_t nnue_output(const NnueNet *net, const NnueAccumulator *acc, Side stm, Nn
 /// Centipawns from the side to move's view: nnue_output() * scale / (QA^2 * QB), rounded to 0.
 Score nnue_evaluate(const NnueNet *net, const NnueAccumulator *acc, Side stm, NnuePath path);
 
-/// Reads a .nnue file for variant v (NULL: janggi) into net. Refuses, naming path and the
-/// reason: STATUS_IO (unreadable), STATUS_FORMAT (not a Hansu NNUE file, another format version,
-/// another variant, another architecture, truncated or too long, checksum mismatch, output
-/// weights out of range). net is left unspecified on error.
+/// Reads a .nnue file (format version 1 or 2) for variant v (NULL: janggi) into net, its
+/// architecture (input set, buckets, L1) from the header. Refuses, naming path and the reason:
+/// STATUS_IO (unreadable), STATUS_FORMAT (not a Hansu NNUE file, another format version,
+/// another variant, an architecture this build cannot evaluate, named by field, truncated or
+/// too long, checksum mismatch, output weights out of range). net is left unspecified on error.
 Status nnue_load(const char *path, const Variant *v, NnueNet *net, ErrorInfo *err);
 
 /// nnue_load() from len bytes in memory (an embedded net); name stands for the path in messages.
@@ -120,7 +172,9 @@ bool nnue_embedded(const Variant *v, const uint8_t **data, size_t *len);
 Status nnue_load_selected(const Variant *v, const char *evalfile, bool classical, NnueNet **net,
                           ErrorInfo *err);
 
-/// Serialises net (format in docs/nnue.md) into a malloc'ed buffer of *len bytes. NULL when out
+/// Serialises net (format in docs/nnue.md) into a malloc'ed buffer of *len bytes: format version
+/// 1 for a plain L1-256 net with one output layer (the bytes, and so the SHA-256 that runs
+/// record, of every such net stay as before version 2), version 2 for any other. NULL when out
 /// of memory.
 uint8_t *nnue_serialise(const NnueNet *net, size_t *len);
 

@@ -312,7 +312,7 @@ static inline void make_move(Searcher *s, Move m, int ply) {
 static bool nnue_acc_matches(const Searcher *s, int ply) {
     static _Alignas(64) _Thread_local NnueAccumulator fresh;
     nnue_refresh(s->net, &s->board, &fresh, s->nnue_path);
-    return memcmp(&fresh, &s->acc[ply], sizeof fresh) == 0;
+    return nnue_acc_equal(s->net, &fresh, &s->acc[ply]);
 }
 
 // ---------------------------------------------------------------------------------------

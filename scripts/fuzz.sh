@@ -13,7 +13,7 @@ command -v clang >/dev/null || { echo "fuzz.sh: clang not found" >&2; exit 2; }
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   -DHANSU_FUZZ=ON -DHANSU_TESTS=OFF -DHANSU_NATIVE=OFF >/dev/null
-ninja -C "$BUILD" -j "${FUZZ_JOBS:-2}" fuzz_fen fuzz_move fuzz_gib
+ninja -C "$BUILD" -j "${FUZZ_JOBS:-2}" fuzz_fen fuzz_move fuzz_gib fuzz_nnue
 
 status=0
 mkdir -p "$BUILD/artifacts"
@@ -36,16 +36,16 @@ fuzz_one() {
     echo "fuzz_$target: no crash"
   } >"$BUILD/fuzz_$target.report"
 }
-# The targets side by side (one core each), their reports in turn.
+# The targets side by side, their reports in turn.
 pids=()
-for target in fen move gib; do
+for target in fen move gib nnue; do
   fuzz_one "$target" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do
   wait "$pid" || status=1
 done
-for target in fen move gib; do
+for target in fen move gib nnue; do
   cat "$BUILD/fuzz_$target.report"
 done
 exit $status

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# Writes a .nnue file (format version 1, docs/nnue.md) with random weights in the ranges a trained
-# net has, for speed measurements of the NNUE engine before a trained net exists
-# (scripts/bench-nnue-speed.sh). Not a net to play with: its evaluation is noise.
-# Usage: scripts/nnue_random.py OUT.nnue [--variant janggi] [--seed 1]
+# Writes a .nnue file (docs/nnue.md: format version 1 for a plain L1-256 net, else version 2) with
+# random weights in the ranges a trained net has, for speed measurements of the NNUE engine before
+# a trained net exists (scripts/bench-nnue-speed.sh). Not a net to play with: its evaluation is
+# noise.
+# Usage: scripts/nnue_random.py OUT.nnue [--variant janggi] [--seed 1] [--arch plain|palace]
+#        [--l1 N]
 import argparse
 import random
 import struct
 import sys
 import zlib
 
-INPUTS, L1, QA, QB, SCALE = 1260, 256, 255, 256, 400
+INPUTS, QA, QB, SCALE = 1260, 255, 256, 400
+ARCHS = {"plain": (1, 1), "palace": (2, 9)}  # input set number, input buckets
 
 
 def main() -> int:
@@ -18,18 +21,30 @@ def main() -> int:
     ap.add_argument("out")
     ap.add_argument("--variant", default="janggi")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--arch", choices=sorted(ARCHS), default="plain")
+    ap.add_argument("--l1", type=int, default=256)
     a = ap.parse_args()
+    if a.l1 <= 0 or a.l1 > 512 or a.l1 % 32:
+        print(f"nnue_random.py: --l1 {a.l1} is not a multiple of 32 up to 512", file=sys.stderr)
+        return 2
     if len(a.variant.encode()) > 15:
         print(f"nnue_random.py: variant name '{a.variant}' is longer than 15 bytes", file=sys.stderr)
         return 2
     rng = random.Random(a.seed)
     prov = ('{"trainer": "scripts/nnue_random.py", "seed": %d}' % a.seed).encode()
-    head = b"HNSUNNUE" + struct.pack("<I", 1) + a.variant.encode().ljust(16, b"\0")
-    head += struct.pack("<IIIIIIiI", 1, INPUTS, L1, 1, QA, QB, SCALE, len(prov)) + prov
+    input_set, buckets = ARCHS[a.arch]
+    L1 = a.l1
+    version = 1 if (a.arch, L1) == ("plain", 256) else 2
+    head = b"HNSUNNUE" + struct.pack("<I", version) + a.variant.encode().ljust(16, b"\0")
+    if version == 1:
+        head += struct.pack("<IIIIIIiI", 1, INPUTS, L1, 1, QA, QB, SCALE, len(prov)) + prov
+    else:
+        head += struct.pack("<IIIIIIIIIiI", input_set, INPUTS, buckets, L1, 1, 0, 1, QA, QB, SCALE,
+                            len(prov)) + prov
     bias = [rng.randint(-200, 300) for _ in range(L1)]
-    weights = [rng.randint(-90, 90) for _ in range(INPUTS * L1)]
+    weights = [rng.randint(-90, 90) for _ in range(buckets * INPUTS * L1)]
     out = [rng.randint(-127, 127) for _ in range(2 * L1)]
-    body = struct.pack(f"<{L1}h", *bias) + struct.pack(f"<{INPUTS * L1}h", *weights)
+    body = struct.pack(f"<{L1}h", *bias) + struct.pack(f"<{buckets * INPUTS * L1}h", *weights)
     body += struct.pack(f"<{2 * L1}h", *out) + struct.pack("<i", rng.randint(-10**6, 10**6))
     data = head + body
     data += struct.pack("<I", zlib.crc32(data) & 0xFFFFFFFF)

@@ -10,3 +10,8 @@
 /// biases -200..300, feature weights -90..90, output weights to the loader's limit
 /// (NNUE_OUT_WEIGHT_MAX), SCALE 400, a provenance naming a random test number. Free with free().
 NnueNet *nnue_test_random_net(const char *variant, uint64_t *rng);
+
+/// nnue_test_random_net() of another architecture: input set (NNUE_INPUT_PLAIN, or
+/// NNUE_INPUT_PALACE with its 9 buckets) and L1 (a multiple of NNUE_L1_STEP up to NNUE_L1_MAX).
+NnueNet *nnue_test_random_net_arch(const char *variant, NnueInputSet input_set, int l1,
+                                   uint64_t *rng);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // NNUE inference and file (engine/nnue.h): incremental accumulators equal a full refresh over
 // thousands of random makes and unmakes with captures and passes, the AVX2 path equals the
-// portable one, the feature map's rotation, and the .nnue reader refuses truncated, bit-flipped,
-// foreign and wrong-variant files by name.
+// portable one, the feature map's rotation, all of it for plain nets and for palace-bucketed nets
+// of L1 256 and 512 (a general's move refreshes its perspective); the .nnue reader loads format
+// versions 1 and 2 and refuses truncated, bit-flipped, foreign and wrong-variant files by name.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,20 +40,31 @@ static NnuePath path_at(int k) {
     return have[k % n];
 }
 
-static void assert_acc_equal(const NnueAccumulator *a, const NnueAccumulator *b) {
-    assert_memory_equal(a->v, b->v, sizeof a->v);
+static void assert_acc_equal(const NnueNet *net, const NnueAccumulator *a,
+                             const NnueAccumulator *b) {
+    for (Side p = CHO; p <= HAN; p++)
+        assert_memory_equal(a->v[p], b->v[p], sizeof(int16_t) * (size_t)net->l1);
+    assert_true(nnue_acc_equal(net, a, b));
 }
+
+// The architectures every inference test runs on: today's plain net and palace-bucketed nets.
+static const struct {
+    NnueInputSet input_set;
+    int l1;
+} ARCHS[] = {{NNUE_INPUT_PLAIN, NNUE_L1}, {NNUE_INPUT_PALACE, 256}, {NNUE_INPUT_PALACE, 512}};
+enum { ARCH_NB = sizeof ARCHS / sizeof ARCHS[0] };
 
 // Random makes and unmakes over whole games; after each, the accumulator kept incrementally
 // (one per ply, as the search will keep them) equals a refresh, on every path (updates and
 // refreshes cycle through them), and the paths' evaluations agree.
-static void check_incremental(const Variant *v, int steps) {
-    NnueNet *net = nnue_test_random_net(v->name, &rng_state);
+static void check_incremental(const Variant *v, int arch, int steps) {
+    NnueNet *net =
+        nnue_test_random_net_arch(v->name, ARCHS[arch].input_set, ARCHS[arch].l1, &rng_state);
     Board *b = malloc(sizeof *b);
     NnueAccumulator *acc = aligned_alloc(64, (MAX_GAME_PLY + 1) * sizeof *acc), fresh;
     assert_non_null(b);
     assert_non_null(acc);
-    int captures = 0, passes = 0, unmakes = 0;
+    int captures = 0, passes = 0, unmakes = 0, general_moves = 0;
     for (int step = 0; step < steps;) {
         if (v->formation_count)
             variant_setup_pairing(v, b, rnd(0, variant_pairing_count(v) - 1));
@@ -74,17 +86,19 @@ static void check_incremental(const Variant *v, int steps) {
                 NnueDelta d;
                 nnue_delta_after_make(b, &d);
                 captures += board_state(b)->captured != EMPTY, passes += move_is_pass(m);
+                general_moves += !move_is_pass(m) && piece_kind(b->squares[move_to(m)]) == GENERAL;
                 nnue_update(net, &acc[n], &acc[n + 1], &d, path_at(step));
                 n++;
             }
             nnue_refresh(net, b, &fresh, path_at(step + 1));
-            assert_acc_equal(&acc[n], &fresh);
+            assert_acc_equal(net, &acc[n], &fresh);
             assert_int_equal(nnue_output(net, &fresh, b->side, NNUE_PORTABLE),
                              nnue_output(net, &fresh, b->side, path_at(step + 2)));
         }
     }
     assert_true(captures > 100);
     assert_true(unmakes > 100);
+    assert_true(general_moves > 20); // each refreshes a palace net's perspective
     if (v->pass)
         assert_true(passes > 0);
     free(acc);
@@ -94,12 +108,14 @@ static void check_incremental(const Variant *v, int steps) {
 
 static void test_incremental_janggi(void **state) {
     (void)state;
-    check_incremental(&VARIANT_JANGGI, 6000);
+    for (int a = 0; a < ARCH_NB; a++)
+        check_incremental(&VARIANT_JANGGI, a, a == 0 ? 6000 : 3000);
 }
 
 static void test_incremental_xiangqi(void **state) {
     (void)state;
-    check_incremental(&VARIANT_XIANGQI, 2000);
+    for (int a = 0; a < ARCH_NB; a++)
+        check_incremental(&VARIANT_XIANGQI, a, 2000);
 }
 
 // Random accumulators over the whole int16 range (clamping both ways) and random nets.
@@ -111,11 +127,12 @@ static void test_paths_equal(void **state) {
             continue;
         checked++;
         for (int t = 0; t < 20; t++) {
-            NnueNet *net = nnue_test_random_net("janggi", &rng_state);
+            int l1 = t % 4 < 2 ? NNUE_L1 : NNUE_L1_MAX; // the widest net's lane sums too
+            NnueNet *net = nnue_test_random_net_arch("janggi", NNUE_INPUT_PLAIN, l1, &rng_state);
             NnueAccumulator acc;
             for (int k = 0; k < 50; k++) {
                 for (int s = 0; s < SIDE_NB; s++)
-                    for (int i = 0; i < NNUE_L1; i++)
+                    for (int i = 0; i < l1; i++)
                         acc.v[s][i] =
                             (int16_t)(k % 2 ? rnd(-32768, 32767) : rnd(-40, NNUE_QA + 40));
                 for (Side stm = CHO; stm <= HAN; stm++)
@@ -124,11 +141,11 @@ static void test_paths_equal(void **state) {
             }
             // Every activation at QA with every weight at the limit: the largest lane sums.
             for (int s = 0; s < SIDE_NB; s++)
-                for (int i = 0; i < NNUE_L1; i++)
+                for (int i = 0; i < l1; i++)
                     acc.v[s][i] = NNUE_QA;
-            for (int i = 0; i < 2 * NNUE_L1; i++)
+            for (int i = 0; i < 2 * l1; i++)
                 net->out_weight[i] = t % 2 ? NNUE_OUT_WEIGHT_MAX : -NNUE_OUT_WEIGHT_MAX;
-            int64_t expect = (int64_t)2 * NNUE_L1 * NNUE_QA * NNUE_QA * net->out_weight[0];
+            int64_t expect = (int64_t)2 * l1 * NNUE_QA * NNUE_QA * net->out_weight[0];
             assert_int_equal(nnue_output(net, &acc, CHO, path) - net->out_bias, expect);
             assert_int_equal(nnue_output(net, &acc, CHO, NNUE_PORTABLE) - net->out_bias, expect);
             free(net);
@@ -147,11 +164,20 @@ static void test_feature_rotation(void **state) {
     assert_int_equal(nnue_feature(HAN, piece_make(HAN, GENERAL), 85), 4);
     assert_int_equal(nnue_feature(HAN, piece_make(CHO, SOLDIER), 0),
                      (NNUE_KINDS + SOLDIER - 1) * SQUARE_NB + 89);
-    NnueNet *net = nnue_test_random_net("janggi", &rng_state);
+    // Palace buckets: (rank, file - 3) from the own back rank, Han's point rotated.
+    assert_int_equal(nnue_palace_bucket(CHO, square_make(3, 0)), 0);
+    assert_int_equal(nnue_palace_bucket(CHO, square_make(4, 0)), 1);
+    assert_int_equal(nnue_palace_bucket(CHO, square_make(4, 1)), 4);
+    assert_int_equal(nnue_palace_bucket(CHO, square_make(5, 2)), 8);
+    assert_int_equal(nnue_palace_bucket(HAN, square_make(5, 9)), 0);
+    assert_int_equal(nnue_palace_bucket(HAN, square_make(4, 8)), 4);
+    assert_int_equal(nnue_palace_bucket(HAN, square_make(3, 7)), 8);
     Board *b = malloc(sizeof *b), *twin = malloc(sizeof *twin);
     NnueAccumulator acc, acc_twin;
-    for (int p = 0; p < 16; p++) {
-        variant_setup_pairing(&VARIANT_JANGGI, b, p);
+    for (int p = 0; p < 16 * ARCH_NB; p++) {
+        NnueNet *net = nnue_test_random_net_arch("janggi", ARCHS[p % ARCH_NB].input_set,
+                                                 ARCHS[p % ARCH_NB].l1, &rng_state);
+        variant_setup_pairing(&VARIANT_JANGGI, b, p % 16);
         for (int k = 0; k < 20; k++) { // a few random plies: captures, asymmetry
             MoveList l;
             movegen_legal(b, &l);
@@ -165,14 +191,68 @@ static void test_feature_rotation(void **state) {
         board_finish_setup(twin, !b->side, 0, 0);
         nnue_refresh(net, b, &acc, NNUE_PORTABLE);
         nnue_refresh(net, twin, &acc_twin, NNUE_PORTABLE);
-        assert_memory_equal(acc.v[CHO], acc_twin.v[HAN], sizeof acc.v[CHO]);
-        assert_memory_equal(acc.v[HAN], acc_twin.v[CHO], sizeof acc.v[HAN]);
+        size_t bytes = sizeof(int16_t) * (size_t)net->l1;
+        assert_memory_equal(acc.v[CHO], acc_twin.v[HAN], bytes);
+        assert_memory_equal(acc.v[HAN], acc_twin.v[CHO], bytes);
+        assert_int_equal(nnue_bucket(net, b, CHO), nnue_bucket(net, twin, HAN));
         assert_int_equal(nnue_evaluate(net, &acc, b->side, NNUE_PORTABLE),
                          nnue_evaluate(net, &acc_twin, twin->side, NNUE_PORTABLE));
+        free(net);
     }
     free(twin);
     free(b);
-    free(net);
+}
+
+// A palace net whose bucket k rows are a plain net's plus k: each perspective's accumulator is
+// the plain one plus its bucket times the piece count, so the rows come from the bucket of the
+// perspective's own general, wherever random play takes it.
+static void test_palace_rows(void **state) {
+    (void)state;
+    NnueNet *plain = nnue_test_random_net("janggi", &rng_state);
+    NnueNet *palace = nnue_test_random_net_arch("janggi", NNUE_INPUT_PALACE, NNUE_L1, &rng_state);
+    memcpy(palace->ft_bias, plain->ft_bias, sizeof plain->ft_bias);
+    for (int k = 0; k < NNUE_PALACE_BUCKETS; k++)
+        for (int f = 0; f < NNUE_INPUTS; f++)
+            for (int i = 0; i < NNUE_L1; i++)
+                nnue_weight_row(palace, k * NNUE_INPUTS + f)[i] =
+                    (int16_t)(nnue_weight_row(plain, f)[i] + k);
+    Board *b = malloc(sizeof *b);
+    NnueAccumulator acc_plain, acc_palace;
+    int seen[SIDE_NB][NNUE_PALACE_BUCKETS] = {{0}};
+    for (int game = 0; game < 40; game++) {
+        variant_setup_pairing(&VARIANT_JANGGI, b, game % 16);
+        for (int k = 0; k < 60; k++) {
+            GameResult gr;
+            MoveList l;
+            if (rules_game_over(b, &gr))
+                break;
+            movegen_legal(b, &l);
+            board_make(b, l.moves[rnd(0, l.count - 1)]);
+            nnue_refresh(plain, b, &acc_plain, NNUE_PORTABLE);
+            nnue_refresh(palace, b, &acc_palace, path_at(k));
+            int pieces = 0;
+            for (Square sq = 0; sq < SQUARE_NB; sq++)
+                pieces += b->squares[sq] != EMPTY;
+            for (Side p = CHO; p <= HAN; p++) {
+                int bucket = nnue_palace_bucket(p, b->general[p]);
+                assert_int_equal(nnue_bucket(palace, b, p), bucket);
+                assert_int_equal(nnue_bucket(plain, b, p), 0);
+                seen[p][bucket]++;
+                for (int i = 0; i < NNUE_L1; i += 37)
+                    assert_int_equal(acc_palace.v[p][i],
+                                     (int16_t)(acc_plain.v[p][i] + bucket * pieces));
+            }
+        }
+    }
+    for (Side p = CHO; p <= HAN; p++) {
+        int buckets = 0;
+        for (int k = 0; k < NNUE_PALACE_BUCKETS; k++)
+            buckets += seen[p][k] > 0;
+        assert_true(buckets >= 5);
+    }
+    free(b);
+    free(palace);
+    free(plain);
 }
 
 // --- file ---------------------------------------------------------------------------------
@@ -210,26 +290,73 @@ static void expect_refused(const char *path, const char *why) {
 
 static void test_file_roundtrip(void **state) {
     (void)state;
-    NnueNet *net = nnue_test_random_net("janggi", &rng_state), *back = nnue_net_alloc();
-    ErrorInfo err;
-    assert_int_equal(nnue_save(net, tmp_path, &err), STATUS_OK);
-    assert_int_equal(nnue_load(tmp_path, NULL, back, &err), STATUS_OK);
-    assert_string_equal(back->variant, "janggi");
-    assert_string_equal(back->provenance, net->provenance);
-    assert_int_equal(back->scale, net->scale);
-    assert_memory_equal(back->ft_bias, net->ft_bias, sizeof net->ft_bias);
-    assert_memory_equal(back->ft_weight, net->ft_weight, sizeof net->ft_weight);
-    assert_memory_equal(back->out_weight, net->out_weight, sizeof net->out_weight);
-    assert_int_equal(back->out_bias, net->out_bias);
+    for (int a = 0; a < ARCH_NB; a++) {
+        NnueNet *net =
+            nnue_test_random_net_arch("janggi", ARCHS[a].input_set, ARCHS[a].l1, &rng_state);
+        NnueNet *back = nnue_net_alloc();
+        ErrorInfo err;
+        assert_int_equal(nnue_save(net, tmp_path, &err), STATUS_OK);
+        assert_int_equal(nnue_load(tmp_path, NULL, back, &err), STATUS_OK);
+        assert_string_equal(back->variant, "janggi");
+        assert_string_equal(back->provenance, net->provenance);
+        assert_int_equal(back->scale, net->scale);
+        assert_int_equal(back->input_set, net->input_set);
+        assert_int_equal(back->buckets, net->buckets);
+        assert_int_equal(back->l1, net->l1);
+        assert_int_equal(back->out_buckets, 1);
+        size_t row = sizeof(int16_t) * (size_t)net->l1;
+        assert_memory_equal(back->ft_bias, net->ft_bias, row);
+        for (int f = 0; f < net->buckets * NNUE_INPUTS; f++)
+            assert_memory_equal(nnue_weight_row(back, f), nnue_weight_row(net, f), row);
+        assert_memory_equal(back->out_weight, net->out_weight, 2 * row);
+        assert_int_equal(back->out_bias, net->out_bias);
+        free(back);
+        free(net);
+    }
     // The CRC is zlib's CRC-32: the check value of "123456789".
     assert_int_equal(nnue_crc32((const uint8_t *)"123456789", 9), 0xCBF43926u);
-    free(back);
-    free(net);
+}
+
+// Every shipped net of format version 1 (data/nets) loads as a plain L1-256 net and is written
+// again byte for byte (so the SHA-256 that runs record of a net stays what it was); a plain net of
+// another L1 is written as version 2.
+static void test_file_version1(void **state) {
+    (void)state;
+    static const char *const NETS[] = {"janggi-r1", "janggi-r2",  "janggi-r3",
+                                       "janggi-r4", "xiangqi-r1", "xiangqi-r2"};
+    for (size_t n = 0; n < sizeof NETS / sizeof NETS[0]; n++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/data/nets/%s.nnue", HANSU_SOURCE_DIR, NETS[n]);
+        const Variant *v = NETS[n][0] == 'j' ? &VARIANT_JANGGI : &VARIANT_XIANGQI;
+        NnueNet *net = nnue_net_alloc();
+        ErrorInfo err;
+        size_t len, len2;
+        uint8_t *bytes = read_all(path, &len);
+        assert_int_equal(bytes[8], 1); // format version 1
+        assert_int_equal(nnue_load(path, v, net, &err), STATUS_OK);
+        assert_int_equal(net->input_set, NNUE_INPUT_PLAIN);
+        assert_int_equal(net->buckets, 1);
+        assert_int_equal(net->l1, NNUE_L1);
+        assert_int_equal(net->out_buckets, 1);
+        uint8_t *again = nnue_serialise(net, &len2);
+        assert_int_equal(len2, len);
+        assert_memory_equal(again, bytes, len);
+        free(again);
+        free(bytes);
+        free(net);
+    }
+    NnueNet *wide = nnue_test_random_net_arch("janggi", NNUE_INPUT_PLAIN, NNUE_L1_MAX, &rng_state);
+    size_t len;
+    uint8_t *bytes = nnue_serialise(wide, &len);
+    assert_int_equal(bytes[8], 2);
+    free(bytes);
+    free(wide);
 }
 
 static void test_file_refusals(void **state) {
     (void)state;
-    NnueNet *net = nnue_test_random_net("janggi", &rng_state);
+    // A palace net: written as format version 2, whose header names the architecture.
+    NnueNet *net = nnue_test_random_net_arch("janggi", NNUE_INPUT_PALACE, NNUE_L1, &rng_state);
     ErrorInfo err;
     assert_int_equal(nnue_save(net, tmp_path, &err), STATUS_OK);
     size_t len;
@@ -249,7 +376,7 @@ static void test_file_refusals(void **state) {
     expect_refused(path, "trailing bytes");
     free(longer);
     // One bit flipped in the provenance, the body, the CRC itself: the checksum catches it.
-    size_t flips[] = {62, 64 + len / 3, len - 10, len - 1};
+    size_t flips[] = {74, 76 + len / 3, len - 10, len - 1};
     for (size_t i = 0; i < sizeof flips / sizeof flips[0]; i++) {
         good[flips[i]] ^= 0x10;
         write_all(path, good, len);
@@ -261,10 +388,41 @@ static void test_file_refusals(void **state) {
     write_all(path, good, len);
     expect_refused(path, "format version");
     good[8] ^= 1;
-    good[36] ^= 1; // L1
+    static const struct {
+        size_t offset;
+        const char *field;
+    } fields[] = {{28, "input set"},
+                  {32, "inputs"},
+                  {36, "input buckets"},
+                  {40, "L1"},
+                  {44, "output buckets"},
+                  {48, "output bucket kind"},
+                  {52, "activation"},
+                  {56, "QA"},
+                  {60, "QB"}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        good[fields[i].offset] ^= 2;
+        write_all(path, good, len);
+        expect_refused(path, fields[i].field);
+        good[fields[i].offset] ^= 2;
+    }
+    good[40] ^= 0x60; // L1 256 -> 352: a multiple of 32, the length no longer fits
     write_all(path, good, len);
-    expect_refused(path, "L1");
-    good[36] ^= 1;
+    expect_refused(path, "truncated");
+    good[40] ^= 0x60;
+    good[28] ^= 3; // palace -> plain: 1 bucket expected, 9 said
+    write_all(path, good, len);
+    expect_refused(path, "input buckets is 9, this engine takes 1");
+    good[28] ^= 3;
+    // A version-1 file's header fields are named too (L1 at offset 36 there).
+    char old[512];
+    snprintf(old, sizeof old, "%s/data/nets/janggi-r1.nnue", HANSU_SOURCE_DIR);
+    size_t old_len;
+    uint8_t *v1 = read_all(old, &old_len);
+    v1[36] ^= 1;
+    write_all(path, v1, old_len);
+    expect_refused(path, "L1 is 257, this engine takes 256");
+    free(v1);
     // Foreign: an HDF5 signature, text.
     write_all(path, (const uint8_t *)"\x89HDF\r\n\x1a\n and more bytes", 24);
     expect_refused(path, "not a Hansu NNUE file");
@@ -299,7 +457,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_feature_rotation),   cmocka_unit_test(test_paths_equal),
         cmocka_unit_test(test_incremental_janggi), cmocka_unit_test(test_incremental_xiangqi),
-        cmocka_unit_test(test_file_roundtrip),     cmocka_unit_test(test_file_refusals),
+        cmocka_unit_test(test_palace_rows),        cmocka_unit_test(test_file_roundtrip),
+        cmocka_unit_test(test_file_version1),      cmocka_unit_test(test_file_refusals),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     remove(tmp_path);

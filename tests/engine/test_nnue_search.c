@@ -2,7 +2,8 @@
 // The NNUE in the engine (issue 26 §1): UCI `EvalFile` + `Use NNUE` make `eval` and the search
 // use the net (its evaluation equals nnue_evaluate on a refreshed accumulator, go answers a legal
 // move, the search's node count changes); the accumulators the search keeps incrementally equal
-// a refresh at every evaluated node, janggi and xiangqi; a missing, truncated or wrong-variant
+// a refresh at every evaluated node, janggi and xiangqi, plain and palace-bucketed nets (a palace
+// net of 9 equal buckets searches the plain net's tree); a missing, truncated or wrong-variant
 // EvalFile is refused by name with the reason, the evaluation stays and go still answers; a
 // new UCI_Variant drops the old variant's net and says so; the classical path is unchanged.
 #include <setjmp.h>
@@ -251,6 +252,48 @@ static void test_incremental_xiangqi(void **state) {
     check_incremental(&VARIANT_XIANGQI, xiangqi_net, 12);
 }
 
+// The same along the searches with palace-bucketed nets of L1 512: a general's move refreshes its
+// perspective, every other move updates it in the general's bucket.
+static void test_incremental_palace(void **state) {
+    (void)state;
+    NnueNet *j = nnue_test_random_net_arch("janggi", NNUE_INPUT_PALACE, NNUE_L1_MAX, &rng_state);
+    NnueNet *x = nnue_test_random_net_arch("xiangqi", NNUE_INPUT_PALACE, NNUE_L1_MAX, &rng_state);
+    check_incremental(&VARIANT_JANGGI, j, 8);
+    check_incremental(&VARIANT_XIANGQI, x, 8);
+    free(x);
+    free(j);
+}
+
+// A palace net whose 9 buckets are copies of a plain net evaluates every position as the plain
+// net does, so its bench searches the same tree on every kernel: the refreshes after a general's
+// move and the bucketed updates change the cost, never the scores.
+static void test_palace_copy_bench(void **state) {
+    (void)state;
+    NnueNet *palace = nnue_net_alloc();
+    assert_non_null(palace);
+    *palace = *janggi_net;
+    palace->input_set = NNUE_INPUT_PALACE;
+    palace->buckets = NNUE_PALACE_BUCKETS;
+    for (int k = 1; k < NNUE_PALACE_BUCKETS; k++)
+        memcpy(nnue_weight_row(palace, k * NNUE_INPUTS), palace->ft_weight,
+               sizeof(int16_t) * NNUE_INPUTS * (size_t)palace->l1);
+    const char *text = bench_text(&VARIANT_JANGGI);
+    BenchResult plain, bucketed;
+    ErrorInfo err;
+    assert_int_equal(bench_run_net(&VARIANT_JANGGI, text, 4, 1, janggi_net, nnue_path_best(), NULL,
+                                   &plain, &err),
+                     STATUS_OK);
+    for (NnuePath path = NNUE_PORTABLE; path < NNUE_PATH_NB; path++) {
+        if (!nnue_path_available(path))
+            continue;
+        assert_int_equal(
+            bench_run_net(&VARIANT_JANGGI, text, 4, 1, palace, path, NULL, &bucketed, &err),
+            STATUS_OK);
+        assert_int_equal(bucketed.nodes, plain.nodes);
+    }
+    free(palace);
+}
+
 // (c) Refused files, each named with its reason; the evaluation stays as it was (the classical,
 // then a loaded net), and go answers a legal move.
 static void test_bad_evalfile(void **state) {
@@ -410,6 +453,8 @@ int main(void) {
         cmocka_unit_test(test_net_gets_ply_term),
         cmocka_unit_test(test_incremental_janggi),
         cmocka_unit_test(test_incremental_xiangqi),
+        cmocka_unit_test(test_incremental_palace),
+        cmocka_unit_test(test_palace_copy_bench),
         cmocka_unit_test(test_bad_evalfile),
         cmocka_unit_test(test_use_nnue_without_net),
         cmocka_unit_test(test_eval_file_default_use_nnue),

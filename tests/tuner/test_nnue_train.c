@@ -222,7 +222,8 @@ static void test_from_quantised(void **state) {
     for (int scale = 400; scale <= 800; scale += 400) {
         assert_int_equal(float_net_from_quantised(&back, q, scale, &err), STATUS_OK);
         assert_int_equal(nnue_quantise(&back, scale, "janggi", "{}", again, &err), STATUS_OK);
-        assert_memory_equal(q->ft_weight, again->ft_weight, sizeof q->ft_weight);
+        assert_memory_equal(q->ft_weight, again->ft_weight,
+                            sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
         assert_memory_equal(q->ft_bias, again->ft_bias, sizeof q->ft_bias);
         if (scale == 400) {
             assert_memory_equal(q->out_weight, again->out_weight, sizeof q->out_weight);
@@ -291,6 +292,64 @@ static NnueTrainConfig tiny_config(int threads, uint64_t seed) {
 static void train_epochs(NnueTrainer *t, const NnuePosition *pos, size_t n, int epochs) {
     for (int e = 0; e < epochs; e++)
         nnue_trainer_epoch(t, pos, n - 100, pos + n - 100, 100);
+}
+
+// A palace net, factorised (hansu-nnue --arch palace): trained a few epochs on a few hundred
+// positions of each variant, its loss falls, the shared rows learn, and exported (the shared rows
+// folded into every bucket's), written and loaded by the engine, it evaluates the positions as
+// the float net does within hansu-nnue's quantisation bound: the engine's buckets are the
+// trainer's.
+static void test_palace_end_to_end(void **state) {
+    (void)state;
+    const Variant *variants[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};
+    char path[256];
+    snprintf(path, sizeof path, "%s/test_nnue_train_palace.%d.nnue", HANSU_BINARY_DIR,
+             (int)getpid());
+    for (int k = 0; k < 2; k++) {
+        enum { N = 600 };
+        NnuePosition *pos = random_positions_of(variants[k], N, NULL);
+        NnueTrainConfig c = tiny_config(2, 5);
+        c.hidden = 32, c.input_set = NNUE_INPUT_PALACE;
+        NnueTrainer t;
+        ErrorInfo err;
+        assert_int_equal(nnue_trainer_init(&t, &c, &err), STATUS_OK);
+        assert_int_equal(t.net.inputs, NNUE_TRAIN_PALACE_INPUTS);
+        train_epochs(&t, pos, N, 3);
+        assert_true(t.epochs[2].train_loss < t.epochs[0].train_loss);
+        const float *shared = t.net.ft_w + (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS * 32;
+        size_t moved = 0;
+        for (size_t i = 0; i < (size_t)NNUE_INPUTS * 32; i++)
+            moved += shared[i] != 0.0f; // they start at 0
+        assert_true(moved > 1000);
+        NnueNet *q = nnue_net_alloc(), *back = nnue_net_alloc();
+        assert_int_equal(nnue_quantise(&t.net, 400, variants[k]->name, "{}", q, &err), STATUS_OK);
+        assert_int_equal(q->input_set, NNUE_INPUT_PALACE);
+        assert_int_equal(q->buckets, NNUE_PALACE_BUCKETS);
+        assert_int_equal(q->l1, 32);
+        assert_int_equal(nnue_save(q, path, &err), STATUS_OK);
+        assert_int_equal(nnue_load(path, variants[k], back, &err), STATUS_OK);
+        QuantCheck qc;
+        assert_int_equal(nnue_quant_check(&t.net, back, pos, N, N, &qc, &err), STATUS_OK);
+        print_message("%s palace: max %.2f cp, mean %.3f cp\n", variants[k]->name, qc.max_cp,
+                      qc.mean_cp);
+        assert_int_equal(qc.positions, N);
+        assert_true(qc.max_cp < 64); // hansu-nnue --quant-bound default
+        // Each position's palace features: its bucket row and the shared row of every piece.
+        uint16_t f[2][NNUE_TRAIN_FEATURES_MAX], plain[2][32];
+        for (size_t i = 0; i < 50; i++) {
+            int n = nnue_position_features(&pos[i], plain);
+            assert_int_equal(nnue_train_features(&pos[i], NNUE_TRAIN_PALACE_INPUTS, f), 2 * n);
+            for (int j = 0; j < n; j++) {
+                assert_int_equal(f[0][2 * j] % NNUE_INPUTS, plain[0][j]);
+                assert_int_equal(f[1][2 * j + 1], NNUE_PALACE_BUCKETS * NNUE_INPUTS + plain[1][j]);
+            }
+        }
+        remove(path);
+        free(back);
+        free(q);
+        nnue_trainer_free(&t);
+        free(pos);
+    }
 }
 
 // Same seed and threads: the same weights, bit for bit; another seed: others. Loss goes down.
@@ -562,7 +621,7 @@ static void test_end_to_end(void **state) {
     snprintf(path, sizeof path, "%s/net1.nnue", dir);
     if (nnue_load(path, NULL, b, &err) != STATUS_OK)
         fail_msg("%s", err.msg);
-    assert_memory_equal(a->ft_weight, b->ft_weight, sizeof a->ft_weight);
+    assert_memory_equal(a->ft_weight, b->ft_weight, sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
     assert_memory_equal(a->out_weight, b->out_weight, sizeof a->out_weight);
     snprintf(cmd, sizeof cmd,
              "grep -q '\"quant_max_abs_cp\"' '%s/net0.json' && grep -q '^2,' '%s/net0.nnue.csv' "
@@ -745,6 +804,7 @@ int main(void) {
         cmocka_unit_test(test_weights_clipped),
         cmocka_unit_test(test_resume_equals_unbroken),
         cmocka_unit_test(test_resume_other_data),
+        cmocka_unit_test(test_palace_end_to_end),
         cmocka_unit_test(test_end_to_end),
         cmocka_unit_test(test_one_run_per_out),
     };

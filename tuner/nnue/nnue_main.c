@@ -28,6 +28,7 @@ typedef struct Options {
     NnueTrainConfig train;
     const char *out, *json, *csv, *checkpoint;
     const char *init; // --init NET.nnue, or NULL
+    const char *arch; // --arch plain|palace
     bool resume;
     double quant_bound; // cp: the largest |float - quantised| allowed on validation positions
     char **inputs;
@@ -42,6 +43,11 @@ static const Flag FLAGS[] = {
      .help = "the net to write (required); one run per FILE:\na second is refused (FILE.lock)"},
     {"--variant", FLAG_STRING, OPT(filter.variant), .meta = "V",
      .help = "janggi or xiangqi [janggi]"},
+    {"--arch", FLAG_STRING, OPT(arch), .meta = "A",
+     .help = "inputs: plain, or palace (9 buckets by the own\ngeneral's palace point, factorised) "
+             "[plain]"},
+    {"--l1", FLAG_INT, OPT(train.hidden), .lo = NNUE_L1_STEP, .hi = NNUE_L1_MAX, .meta = "N",
+     .help = "hidden neurons per perspective, a multiple of 32 [256]"},
     {"--epochs", FLAG_INT, OPT(train.epochs), .lo = 1, .hi = 100000, .meta = "N",
      .help = "passes over the training set [10]"},
     {"--batch", FLAG_INT, OPT(train.batch), .lo = 1, .hi = 1 << 24, .meta = "N",
@@ -113,15 +119,22 @@ static int parse_args(int argc, char **argv, Options *o) {
     if (res.help)
         return usage(stdout), 1;
     o->ninputs = (size_t)res.npos;
-    const char *why = !o->out       ? "--out FILE.nnue is required"
-                      : !o->ninputs ? "no input files or run folders"
-                      : o->filter.variant && !variant_find(o->filter.variant)
-                          ? "--variant: not janggi or xiangqi"
-                          : NULL;
+    const char *why =
+        !o->out                                                 ? "--out FILE.nnue is required"
+        : !o->ninputs                                           ? "no input files or run folders"
+        : o->filter.variant && !variant_find(o->filter.variant) ? "--variant: not janggi or xiangqi"
+        : o->arch && strcmp(o->arch, "plain") && strcmp(o->arch, "palace")
+            ? "--arch: not plain or palace"
+        : o->train.hidden % NNUE_L1_STEP ? "--l1: not a multiple of 32"
+        : o->init && (o->train.hidden != NNUE_L1 || (o->arch && !strcmp(o->arch, "palace")))
+            ? "--init: only a plain net of L1 256 starts from a net"
+            : NULL;
     if (why) {
         fprintf(stderr, "hansu-nnue: %s (see --help)\n", why);
         return -1;
     }
+    if (o->arch && strcmp(o->arch, "palace") == 0)
+        o->train.input_set = NNUE_INPUT_PALACE;
     if (o->filter.variant) // as the files and the net write it, whatever case was given
         o->filter.variant = variant_find(o->filter.variant)->name;
     o->train.variant = o->filter.variant ? o->filter.variant : "janggi";
@@ -170,6 +183,8 @@ static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t
             fprintf(f, ", \"sha256\": \"%s\"}", d->sha256[i]);
     fprintf(f, "], \"files\": %zu, \"train_positions\": %zu, \"valid_positions\": %zu, ", d->nfiles,
             d->ntrain, d->nvalid);
+    fprintf(f, "\"arch\": \"%s\", \"l1\": %d, ",
+            c->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", c->hidden);
     fprintf(f, "\"epochs\": %d, \"train_loss\": ", t->epoch);
     cli_json_number(f, t->epoch ? t->epochs[t->epoch - 1].train_loss : 0);
     fprintf(f, ", \"valid_loss\": ");
@@ -346,7 +361,7 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
 static void compare_init(const NnueNet *net, const NnueNet *init, Outcome *r) {
     r->changed = nnue_weights_changed(net, init, &r->out_bias_changed);
     r->equals_init = r->changed == 0;
-    const size_t all = (size_t)NNUE_INPUTS * NNUE_L1 + 3 * NNUE_L1;
+    const size_t all = (size_t)net->buckets * NNUE_INPUTS * net->l1 + 3 * (size_t)net->l1;
     printf("quantised: %zu of %zu weights differ from --init's, the output bias %s\n", r->changed,
            all, r->out_bias_changed ? "too" : "does not");
     if (r->equals_init)

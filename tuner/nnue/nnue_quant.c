@@ -17,13 +17,18 @@ static int16_t q16(float x, double unit, int limit) {
 }
 
 Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err) {
+    if (q->input_set != NNUE_INPUT_PLAIN || q->l1 != NNUE_L1)
+        return error_set(err, STATUS_RANGE,
+                         "the net to start from has %s inputs and L1 %d: the trainer's is plain, "
+                         "L1 %d",
+                         q->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", q->l1, NNUE_L1);
     if (net->hidden != NNUE_L1 || net->inputs != NNUE_INPUTS)
         return error_set(err, STATUS_RANGE, "a %d x %d net cannot start from the engine's %d x %d",
                          net->inputs, net->hidden, NNUE_INPUTS, NNUE_L1);
     const double out = (double)q->scale / scale;
     for (int f = 0; f < NNUE_INPUTS; f++)
         for (int j = 0; j < NNUE_L1; j++)
-            net->ft_w[(size_t)f * NNUE_L1 + j] = (float)q->ft_weight[f][j] / NNUE_QA;
+            net->ft_w[(size_t)f * NNUE_L1 + j] = (float)nnue_weight_row(q, f)[j] / NNUE_QA;
     for (int j = 0; j < NNUE_L1; j++)
         net->ft_b[j] = (float)q->ft_bias[j] / NNUE_QA;
     for (int j = 0; j < 2 * NNUE_L1; j++)
@@ -32,22 +37,43 @@ Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, Erro
     return STATUS_OK;
 }
 
+// The engine's input set of a float net of `inputs` inputs; false for neither.
+static bool input_set_of(int inputs, NnueInputSet *set) {
+    *set = inputs == NNUE_TRAIN_PALACE_INPUTS ? NNUE_INPUT_PALACE : NNUE_INPUT_PLAIN;
+    return inputs == NNUE_INPUTS || inputs == NNUE_TRAIN_PALACE_INPUTS;
+}
+
 Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const char *provenance,
                      NnueNet *out, ErrorInfo *err) {
-    if (net->hidden != NNUE_L1 || net->inputs != NNUE_INPUTS)
+    NnueInputSet set;
+    if (!input_set_of(net->inputs, &set) || net->hidden > NNUE_L1_MAX || net->hidden % NNUE_L1_STEP)
         return error_set(err, STATUS_RANGE,
-                         "a %d x %d net cannot be written: the engine's is %d x %d", net->inputs,
-                         net->hidden, NNUE_INPUTS, NNUE_L1);
+                         "a %d x %d net cannot be written: the engine takes %d or %d inputs and "
+                         "an L1 that is a multiple of %d up to %d",
+                         net->inputs, net->hidden, NNUE_INPUTS, NNUE_TRAIN_PALACE_INPUTS,
+                         NNUE_L1_STEP, NNUE_L1_MAX);
+    const int h = net->hidden, buckets = set == NNUE_INPUT_PALACE ? NNUE_PALACE_BUCKETS : 1;
     memset(out->variant, 0, sizeof out->variant);
     snprintf(out->variant, sizeof out->variant, "%s", variant);
     snprintf(out->provenance, sizeof out->provenance, "%s", provenance ? provenance : "{}");
     out->scale = scale;
-    for (int f = 0; f < NNUE_INPUTS; f++)
-        for (int j = 0; j < NNUE_L1; j++)
-            out->ft_weight[f][j] = q16(net->ft_w[(size_t)f * NNUE_L1 + j], NNUE_QA, INT16_MAX);
-    for (int j = 0; j < NNUE_L1; j++)
+    out->input_set = set, out->buckets = buckets, out->out_buckets = 1, out->l1 = h;
+    // A palace bucket's row is its own plus the shared row (the factoriser), folded here.
+    const float *shared = net->ft_w + (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS * h;
+    for (int r = 0; r < buckets * NNUE_INPUTS; r++)
+        for (int j = 0; j < h; j++) {
+            float x = net->ft_w[(size_t)r * h + j];
+            if (set == NNUE_INPUT_PALACE) {
+                x += shared[(size_t)(r % NNUE_INPUTS) * h + j];
+                x = x > NNUE_TRAIN_CLIP    ? NNUE_TRAIN_CLIP
+                    : x < -NNUE_TRAIN_CLIP ? -NNUE_TRAIN_CLIP
+                                           : x;
+            }
+            nnue_weight_row(out, r)[j] = q16(x, NNUE_QA, INT16_MAX);
+        }
+    for (int j = 0; j < h; j++)
         out->ft_bias[j] = q16(net->ft_b[j], NNUE_QA, INT16_MAX);
-    for (int j = 0; j < 2 * NNUE_L1; j++)
+    for (int j = 0; j < 2 * h; j++)
         out->out_weight[j] = q16(net->out_w[j], NNUE_QB, NNUE_OUT_WEIGHT_MAX);
     out->out_bias = (int32_t)lround((double)net->out_b[0] * NNUE_QA * NNUE_QA * NNUE_QB);
     return STATUS_OK;
@@ -55,12 +81,12 @@ Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const 
 
 size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed) {
     size_t n = 0;
-    for (int f = 0; f < NNUE_INPUTS; f++)
-        for (int j = 0; j < NNUE_L1; j++)
-            n += a->ft_weight[f][j] != b->ft_weight[f][j];
-    for (int j = 0; j < NNUE_L1; j++)
+    for (int f = 0; f < a->buckets * NNUE_INPUTS; f++)
+        for (int j = 0; j < a->l1; j++)
+            n += nnue_weight_row(a, f)[j] != nnue_weight_row(b, f)[j];
+    for (int j = 0; j < a->l1; j++)
         n += a->ft_bias[j] != b->ft_bias[j];
-    for (int j = 0; j < 2 * NNUE_L1; j++)
+    for (int j = 0; j < 2 * a->l1; j++)
         n += a->out_weight[j] != b->out_weight[j];
     *out_bias_changed = a->out_bias != b->out_bias;
     return n;
@@ -82,8 +108,8 @@ Status nnue_quant_check(const FloatNet *fnet, const NnueNet *qnet, const NnuePos
         s = packed_board_decode_variant(&pb, v, pos[i].stm ? HAN : CHO, 0, b, err);
         if (s != STATUS_OK)
             break;
-        uint16_t feats[2][32];
-        int nf = nnue_position_features(&pos[i], feats);
+        uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX];
+        int nf = nnue_train_features(&pos[i], fnet->inputs, feats);
         double fcp = float_net_forward(fnet, feats, nf, pos[i].stm) * qnet->scale;
         nnue_refresh(qnet, b, acc, nnue_path_best());
         double d = fabs(fcp - nnue_evaluate(qnet, acc, b->side, nnue_path_best()));

@@ -14,6 +14,43 @@
 
 enum { HIDDEN_MAX = 1024 };
 
+// --- features -----------------------------------------------------------------------------
+
+int nnue_train_inputs(NnueInputSet input_set) {
+    return input_set == NNUE_INPUT_PALACE ? NNUE_TRAIN_PALACE_INPUTS : NNUE_INPUTS;
+}
+
+int nnue_train_features(const NnuePosition *p, int inputs,
+                        uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX]) {
+    uint16_t plain[2][32];
+    int n = nnue_position_features(p, plain);
+    if (inputs != NNUE_TRAIN_PALACE_INPUTS && inputs != NNUE_PALACE_BUCKETS * NNUE_INPUTS) {
+        memcpy(feats[CHO], plain[CHO], sizeof plain[CHO]);
+        memcpy(feats[HAN], plain[HAN], sizeof plain[HAN]);
+        return n;
+    }
+    // Each side's general: the slot of its half of the packed board whose kind is GENERAL.
+    int bucket[SIDE_NB] = {0, 0};
+    for (Side s = CHO; s <= HAN; s++) {
+        int slot = s == CHO ? 0 : PACKED_SIDE_SLOTS;
+        for (int i = 0; i < PACKED_SIDE_SLOTS; i++)
+            if (packed_slot_kind(i) == GENERAL && p->board[slot + i] != PACKED_NONE)
+                bucket[s] = nnue_palace_bucket(s, p->board[slot + i]);
+    }
+    const bool folded = inputs != NNUE_TRAIN_PALACE_INPUTS;
+    for (int q = 0; q < 2; q++)
+        for (int i = 0; i < n; i++) {
+            uint16_t row = (uint16_t)(bucket[q] * NNUE_INPUTS + plain[q][i]);
+            if (folded)
+                feats[q][i] = row;
+            else
+                feats[q][2 * i] = row,
+                             feats[q][2 * i + 1] =
+                                 (uint16_t)(NNUE_PALACE_BUCKETS * NNUE_INPUTS + plain[q][i]);
+        }
+    return folded ? n : 2 * n;
+}
+
 // --- the float net ------------------------------------------------------------------------
 
 static float uniform(uint64_t *rng, float a) {
@@ -37,9 +74,13 @@ Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, Erro
     net->ft_w = net->p, net->ft_b = net->ft_w + (size_t)inputs * hidden;
     net->out_w = net->ft_b + hidden, net->out_b = net->out_w + 2 * hidden;
     uint64_t rng = seed ^ 0x6e6e7565; // "nnue"
-    // About 30 pieces feed each neuron: rows of 1/sqrt(30) keep the sums near 1.
+    // About 30 pieces feed each neuron: rows of 1/sqrt(30) keep the sums near 1. A palace net's
+    // shared rows start at 0: each piece's sum starts as its bucket row alone.
+    const size_t shared = inputs == NNUE_TRAIN_PALACE_INPUTS
+                              ? (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS * hidden
+                              : (size_t)inputs * hidden;
     for (size_t i = 0; i < (size_t)inputs * hidden; i++)
-        net->ft_w[i] = uniform(&rng, 0.18f);
+        net->ft_w[i] = i < shared ? uniform(&rng, 0.18f) : 0.0f;
     for (int j = 0; j < hidden; j++)
         net->ft_b[j] = uniform(&rng, 0.1f);
     for (int j = 0; j < 2 * hidden; j++)
@@ -54,8 +95,8 @@ void float_net_free(FloatNet *net) {
 }
 
 // acc[0] = the side to move's hidden sums, acc[1] the other side's.
-static void accumulate(const FloatNet *net, const uint16_t feats[2][32], int n, int stm,
-                       float acc[2][HIDDEN_MAX]) {
+static void accumulate(const FloatNet *net, const uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX], int n,
+                       int stm, float acc[2][HIDDEN_MAX]) {
     const int h = net->hidden;
     for (int q = 0; q < 2; q++) {
         const uint16_t *f = feats[q == 0 ? stm : !stm];
@@ -95,7 +136,8 @@ static double output(const FloatNet *net, float acc[2][HIDDEN_MAX]) {
     return sum + net->out_b[0];
 }
 
-double float_net_forward(const FloatNet *net, const uint16_t feats[2][32], int n, int stm) {
+double float_net_forward(const FloatNet *net, const uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX],
+                         int n, int stm) {
     _Alignas(64) float acc[2][HIDDEN_MAX];
     accumulate(net, feats, n, stm, acc);
     return output(net, acc);
@@ -117,17 +159,18 @@ static void backward_neurons(int h, float g, const float *restrict w, float *res
 double float_net_backward(const FloatNet *net, const NnuePosition *pos, double lambda,
                           double scale_over_s, double s, float *grad, uint8_t *touched) {
     _Alignas(64) float acc[2][HIDDEN_MAX];
-    uint16_t feats[2][32];
-    const int h = net->hidden, n = nnue_position_features(pos, feats), stm = pos->stm;
+    uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX];
+    const int h = net->hidden, n = nnue_train_features(pos, net->inputs, feats), stm = pos->stm;
     accumulate(net, feats, n, stm, acc);
     double pred = nnue_sigmoid(output(net, acc) * scale_over_s);
     double diff = pred - nnue_target(pos, lambda, s);
     if (!grad)
         return diff * diff;
-    // d loss / d out, then back through the output layer and SCReLU.
+    // d loss / d out, then back through the output layer and SCReLU. The gradient is laid out
+    // as net->p (feature rows from 0): a trainer's view of folded rows shares it.
     const float g = (float)(2.0 * diff * pred * (1.0 - pred) * scale_over_s);
-    float *g_ft_w = grad, *g_ft_b = grad + (size_t)net->inputs * h;
-    float *g_out_w = g_ft_b + h, *g_out_b = g_out_w + 2 * h;
+    float *g_ft_w = grad, *g_ft_b = grad + (net->ft_b - net->p);
+    float *g_out_w = grad + (net->out_w - net->p), *g_out_b = grad + (net->out_b - net->p);
     g_out_b[0] += g;
     for (int q = 0; q < 2; q++) {
         float *a = acc[q]; // becomes d loss / d acc
@@ -159,7 +202,8 @@ NnueTrainConfig nnue_train_config_default(void) {
                              .lambda = 0.5,
                              .s = 0,
                              .scale = 400,
-                             .clip = 1.98,
+                             .input_set = NNUE_INPUT_PLAIN,
+                             .clip = NNUE_TRAIN_CLIP,
                              .out_clip = (double)(NNUE_OUT_WEIGHT_MAX - 1) / NNUE_QB,
                              .seed = 1,
                              .variant = "janggi"};
@@ -168,17 +212,25 @@ NnueTrainConfig nnue_train_config_default(void) {
 Status nnue_trainer_init(NnueTrainer *t, const NnueTrainConfig *cfg, ErrorInfo *err) {
     memset(t, 0, sizeof *t);
     t->cfg = *cfg;
-    Status s = float_net_init(&t->net, NNUE_INPUTS, cfg->hidden, cfg->seed, err);
+    const int inputs = nnue_train_inputs(cfg->input_set);
+    Status s = float_net_init(&t->net, inputs, cfg->hidden, cfg->seed, err);
     if (s != STATUS_OK)
         return s;
     size_t n = t->net.n, nt = (size_t)cfg->threads;
     t->m = calloc(n, sizeof *t->m), t->v = calloc(n, sizeof *t->v);
     t->epochs = calloc((size_t)cfg->epochs, sizeof *t->epochs);
     t->grad = calloc(nt, sizeof *t->grad), t->touched = calloc(nt, sizeof *t->touched);
-    t->any_touched = calloc(NNUE_INPUTS, 1);
+    t->any_touched = calloc((size_t)inputs, 1);
     bool ok = t->m && t->v && t->epochs && t->grad && t->touched && t->any_touched;
     for (size_t k = 0; ok && k < nt; k++)
-        ok = (t->grad[k] = calloc(n, sizeof(float))) && (t->touched[k] = calloc(NNUE_INPUTS, 1));
+        ok = (t->grad[k] = calloc(n, sizeof(float))) && (t->touched[k] = calloc((size_t)inputs, 1));
+    if (ok && cfg->input_set == NNUE_INPUT_PALACE) {
+        const size_t rows = (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS;
+        ok = (t->folded = aligned_alloc(64, (rows * (size_t)cfg->hidden * sizeof(float) + 63) / 64 *
+                                                64)) != NULL;
+        t->view = t->net;
+        t->view.inputs = (int)rows, t->view.ft_w = t->folded;
+    }
     return ok ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory for the trainer");
 }
 
@@ -190,7 +242,7 @@ void nnue_trainer_free(NnueTrainer *t) {
             free(t->touched[k]);
     }
     free(t->grad), free(t->touched), free(t->any_touched), free(t->order);
-    free(t->m), free(t->v), free(t->epochs);
+    free(t->m), free(t->v), free(t->epochs), free(t->folded);
     float_net_free(&t->net);
     memset(t, 0, sizeof *t);
 }
@@ -222,6 +274,41 @@ static void adam_range(NnueTrainer *t, size_t lo, size_t hi, float inv_batch, fl
     }
 }
 
+// The net whose forward and gradient a step takes: a palace net's view of its folded rows,
+// refreshed from the weights (bucket row + shared row, threads splitting the rows), else the net.
+static const FloatNet *fold(const NnueTrainer *t) {
+    if (!t->folded)
+        return &t->net;
+    const size_t h = (size_t)t->net.hidden, rows = (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS;
+    const float *w = t->net.ft_w, *shared = w + rows * h;
+    float *out = t->folded;
+#pragma omp parallel for schedule(static) num_threads(t->cfg.threads)
+    for (size_t r = 0; r < rows; r++)
+        for (size_t j = 0; j < h; j++)
+            out[r * h + j] = w[r * h + j] + shared[(r % NNUE_INPUTS) * h + j];
+    return &t->view;
+}
+
+// A palace net's shared rows: each one's gradient is the sum of its 9 bucket rows', and it is
+// touched when any of them was (one thread's gradient, in bucket order: deterministic).
+static void shared_gradient(const NnueTrainer *t, int me) {
+    const size_t h = (size_t)t->net.hidden, rows = (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS;
+    float *g = t->grad[me];
+    uint8_t *touched = t->touched[me];
+    for (size_t f = 0; f < NNUE_INPUTS; f++) {
+        float *restrict shared = g + (rows + f) * h;
+        for (size_t k = 0; k < NNUE_PALACE_BUCKETS; k++) {
+            size_t r = k * NNUE_INPUTS + f;
+            if (!touched[r])
+                continue;
+            touched[rows + f] = 1;
+            const float *restrict row = g + r * h;
+            for (size_t j = 0; j < h; j++)
+                shared[j] += row[j];
+        }
+    }
+}
+
 // One optimiser step on order[from, to).
 static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, size_t to,
                          int64_t total_steps) {
@@ -233,6 +320,7 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
     const float lr = (float)lr_at(c, t->step - 1, total_steps);
     const float bc1 = (float)(1 - pow(c->beta1, (double)t->step));
     const float bc2 = (float)(1 - pow(c->beta2, (double)t->step));
+    const FloatNet *fw = fold(t);
 #pragma omp parallel num_threads(nt)
     {
         // The team may be smaller than asked (OMP_THREAD_LIMIT): split over the team there is.
@@ -241,8 +329,10 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
         size_t hi = from + batch * (size_t)(me + 1) / (size_t)team;
         double l = 0;
         for (size_t i = lo; i < hi; i++)
-            l += float_net_backward(&t->net, &pos[t->order[i]], c->lambda, k, c->s, t->grad[me],
+            l += float_net_backward(fw, &pos[t->order[i]], c->lambda, k, c->s, t->grad[me],
                                     t->touched[me]);
+        if (t->folded)
+            shared_gradient(t, me);
         loss[me] = l;
 #pragma omp barrier
 #pragma omp for schedule(static)
@@ -272,12 +362,13 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
 double nnue_trainer_loss(const NnueTrainer *t, const NnuePosition *pos, size_t n) {
     const NnueTrainConfig *c = &t->cfg;
     double part[64] = {0}, k = c->scale / c->s;
+    const FloatNet *fw = fold(t);
 #pragma omp parallel num_threads(c->threads)
     {
         int me = omp_get_thread_num(), nt = omp_get_num_threads();
         double l = 0;
         for (size_t i = n * (size_t)me / (size_t)nt; i < n * (size_t)(me + 1) / (size_t)nt; i++)
-            l += float_net_backward(&t->net, &pos[i], c->lambda, k, c->s, NULL, NULL);
+            l += float_net_backward(fw, &pos[i], c->lambda, k, c->s, NULL, NULL);
         part[me] = l;
     }
     double sum = 0;

@@ -12,6 +12,28 @@
 #include "nnue_data.h"
 #include "status.h"
 
+enum {
+    NNUE_TRAIN_FEATURES_MAX = 64, // active inputs per perspective: 32 pieces, twice for palace
+    // A palace net in training: 9 buckets of 1,260 rows, then 1,260 shared rows (the factoriser)
+    // that every bucket's row is trained with and that export adds into each bucket's.
+    NNUE_TRAIN_PALACE_INPUTS = (NNUE_PALACE_BUCKETS + 1) * NNUE_INPUTS
+};
+
+/// The default range of every feature weight: a bias plus 32 rows of it stay inside int16 once
+/// quantised (33 * 1.98 * QA < 32,767).
+#define NNUE_TRAIN_CLIP 1.98
+
+/// The float net's input count for input_set: NNUE_INPUTS (plain) or NNUE_TRAIN_PALACE_INPUTS.
+int nnue_train_inputs(NnueInputSet input_set);
+
+/// The active inputs of p for a float net of `inputs` inputs, per perspective: NNUE_INPUTS,
+/// nnue_position_features(); NNUE_TRAIN_PALACE_INPUTS, each piece's row in the perspective's
+/// general's bucket (nnue_palace_bucket) then its shared row; NNUE_PALACE_BUCKETS *
+/// NNUE_INPUTS (the trainer's folded rows, bucket + shared), the bucket rows alone. Returns the
+/// count per perspective.
+int nnue_train_features(const NnuePosition *p, int inputs,
+                        uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX]);
+
 /// Float weights of a (inputs -> hidden) x 2 -> 1 SCReLU network, in one array: feature rows
 /// (inputs x hidden), feature bias (hidden), output weights (side to move's hidden, then the
 /// other side's), output bias (1). hidden is a runtime size (NNUE_L1 for a net the engine
@@ -34,7 +56,8 @@ void float_net_free(FloatNet *net);
 
 /// Float output (scale-less units: centipawns / scale) of the net for features feats[CHO],
 /// feats[HAN] (n each) with stm to move.
-double float_net_forward(const FloatNet *net, const uint16_t feats[2][32], int n, int stm);
+double float_net_forward(const FloatNet *net, const uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX],
+                         int n, int stm);
 
 /// Loss (sigmoid(out * scale / s) - target)^2 of one position and, when grad is not NULL, adds
 /// its gradient into grad (net->n floats) and marks the touched feature rows in touched.
@@ -43,12 +66,13 @@ double float_net_backward(const FloatNet *net, const NnuePosition *pos, double l
 
 /// Training settings (flags of hansu-nnue).
 typedef struct NnueTrainConfig {
-    int hidden;          // NNUE_L1 for a net to write
-    int epochs;          // passes over the training positions
-    int batch;           // positions per step
-    int threads;         // OpenMP threads
-    double lr, lr_min;   // cosine schedule from lr down to lr_min over all steps
-    double weight_decay; // AdamW's decoupled decay
+    int hidden;             // L1: a multiple of NNUE_L1_STEP up to NNUE_L1_MAX for a net to write
+    NnueInputSet input_set; // plain, or palace (factorised: nnue_train_inputs)
+    int epochs;             // passes over the training positions
+    int batch;              // positions per step
+    int threads;            // OpenMP threads
+    double lr, lr_min;      // cosine schedule from lr down to lr_min over all steps
+    double weight_decay;    // AdamW's decoupled decay
     double beta1, beta2, eps;
     double lambda;     // weight of the result in the target
     double s;          // sigmoid scale of scores, centipawns (fitted when <= 0)
@@ -80,7 +104,13 @@ typedef struct NnueEpoch {
 typedef struct NnueTrainer {
     NnueTrainConfig cfg;
     FloatNet net;
-    float *m, *v;      // AdamW moments
+    float *m, *v; // AdamW moments
+    // A palace net is trained on folded rows (bucket row + shared row, refreshed before each
+    // step): view is the net with ft_w = folded and only the bucket rows as inputs, so a
+    // position costs what a plain one does; the shared rows' gradient is the sum of their
+    // buckets'. NULL / unused for a plain net.
+    float *folded;
+    FloatNet view;
     int epoch;         // epochs done
     int64_t step;      // optimiser steps done
     NnueEpoch *epochs; // per epoch done (cfg.epochs entries)
@@ -126,20 +156,22 @@ Status nnue_checkpoint_check(const NnueTrainConfig *cfg, const char *path, Error
 /// names the first, a file by its number, paths and short digests); STATUS_IO, STATUS_NOMEM.
 Status nnue_checkpoint_load(NnueTrainer *t, const NnueData *d, const char *path, ErrorInfo *err);
 
-/// Sets net's weights (hidden must be NNUE_L1, inputs NNUE_INPUTS) to those of q in float
+/// Sets net's weights (plain, hidden must be NNUE_L1, inputs NNUE_INPUTS) to those of q in float
 /// units: q's integers over QA, QB and QA^2 QB, output weights and bias times q->scale / scale
 /// (the trainer's centipawns per output unit). Quantising the result with scale gives q back.
 /// STATUS_RANGE naming the sizes when they differ.
 Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err);
 
-/// Quantises net (hidden must be NNUE_L1) into out: weights rounded to QA, QB and QA^2 QB
-/// units. variant and provenance are copied. STATUS_RANGE when hidden is not NNUE_L1.
+/// Quantises net into out: weights rounded to QA, QB and QA^2 QB units; a palace net's shared
+/// rows are added into each bucket's first (the sum kept in +-NNUE_TRAIN_CLIP). variant and
+/// provenance are copied. STATUS_RANGE when hidden is not an L1 the engine takes or the inputs
+/// are neither plain nor palace.
 Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const char *provenance,
                      NnueNet *out, ErrorInfo *err);
 
-/// Integer weights (feature rows and bias, output weights) that differ between a and b, of
-/// NNUE_INPUTS * NNUE_L1 + 3 * NNUE_L1; *out_bias_changed says whether the output bias does.
-/// 0 after a fine-tune from b means rounding erased what it learnt (issue 39).
+/// Integer weights (feature rows and bias, output weights) that differ between a and b (of the
+/// same architecture), of buckets * NNUE_INPUTS * l1 + 3 * l1; *out_bias_changed says whether the
+/// output bias does. 0 after a fine-tune from b means rounding erased what it learnt (issue 39).
 size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed);
 
 /// Float and quantised evaluations compared on positions (the engine's own refresh and
