@@ -17,6 +17,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_engine import write_whole  # noqa: E402
+
 PROG = "match-profile"
 STAGES = ((1, 40), (41, 80), (81, 120), (121, 10 ** 6))
 INFO = re.compile(r"^(?P<score>n/a|[+-]M\d+|[+-]\d+\.\d+)/(?P<depth>\d+) (?P<time>[\d.]+)s"
@@ -145,20 +148,10 @@ def markdown(rows, path):
     return "\n".join(out) + "\n"
 
 
-def write_whole(path, text):
-    if os.path.isdir(path):
-        fail(f"{path}: a folder, not a file")
-    tmp = path + ".tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        fail(f"{path}: {e.strerror}")
+def write_or_fail(path, text):
+    why = write_whole(path, text)
+    if why:
+        fail(why)
 
 
 def main():
@@ -173,9 +166,9 @@ def main():
     rows = profile(games)
     md = markdown(rows, a.pgn)
     if a.json:
-        write_whole(a.json, json.dumps({"pgn": a.pgn, "engines": rows}, indent=1) + "\n")
+        write_or_fail(a.json, json.dumps({"pgn": a.pgn, "engines": rows}, indent=1) + "\n")
     if a.md:
-        write_whole(a.md, md)
+        write_or_fail(a.md, md)
     sys.stdout.write(md)
 
 

@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_engine import Engine, EngineError, read_pgn  # noqa: E402
+from uci_engine import Engine, EngineError, read_pgn, write_whole  # noqa: E402
 
 PROG = "scaling-probe"
 
@@ -150,18 +150,10 @@ def markdown(rows, a, n):
     return "\n".join(out) + "\n"
 
 
-def write_whole(path, text):
-    tmp = path + ".tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        fail(f"{path}: {e.strerror}")
+def write_or_fail(path, text):
+    why = write_whole(path, text)
+    if why:
+        fail(why)
 
 
 def main():
@@ -228,11 +220,11 @@ def main():
             e.close()
     rows = summarise(results, ref_moves)
     settings = {k: v for k, v in vars(a).items()}
-    write_whole(a.json, json.dumps({"settings": settings, "positions": fens,
+    write_or_fail(a.json, json.dumps({"settings": settings, "positions": fens,
                                     "reference_moves": ref_moves, "summary": rows,
                                     "results": results}, indent=1) + "\n")
     if a.md:
-        write_whole(a.md, markdown(rows, a, len(fens)))
+        write_or_fail(a.md, markdown(rows, a, len(fens)))
     sys.stdout.write(markdown(rows, a, len(fens)))
 
 

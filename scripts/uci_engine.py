@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""A UCI engine as a child process, and a reader of the PGNs Hansu's and Fairy-Stockfish's
-tools write: shared by the analysis scripts (mate-analysis.py, scaling-probe.py)."""
+"""What the analysis scripts share (mate-analysis.py, scaling-probe.py, match-profile.py): a UCI
+engine as a child process, a reader of the PGNs Hansu's and Fairy-Stockfish's tools write, and
+a whole-or-nothing writer of their outputs."""
+import os
 import re
 import subprocess
 
@@ -118,3 +120,22 @@ def read_pgn(path):
         moves = [t for t in body.split() if re.fullmatch(r"[a-i]\d+[a-i]\d+", t)]
         out.append({"index": len(out) + 1, "tags": tags, "moves": moves})
     return out
+
+
+def write_whole(path, text):
+    """Writes text to path whole (PATH.tmp, then renamed over it) or not at all; returns None,
+    or a one-line reason ("PATH: a folder, not a file", "PATH: No space left on device")."""
+    if os.path.isdir(path):
+        return f"{path}: a folder, not a file"
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        return f"{path}: {e.strerror}"
+    return None
