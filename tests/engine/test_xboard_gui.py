@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Hansu in a real GUI: Debian's XBoard 4.9.1 under Xvfb plays one xiangqi game (Fairy-Stockfish
+# Red against Hansu) and one janggi game (Hansu Cho against Fairy-Stockfish, janggi defined for
+# XBoard by Hansu's `setup` and `piece` commands, the first engine's), both engines over CECP, to
+# the game's end. Checks: the saved PGN has a result and the variant's tags (janggi's VariantMen
+# is the pieces Hansu defined), every move the engines sent (from XBoard's debug
+# log, passes included) is legal when replayed through Hansu's UCI front end, and the PGN holds
+# as many moves. Skipped (77) without xboard, Xvfb or fairy-stockfish. No time is asserted: the
+# games run at 10 s + 0.1 s a side; a guard only ends a hung XBoard.
+# Usage: test_xboard_gui.py HANSU WORKDIR [--screenshots DIR]  (DIR gets xboard-<variant>.png)
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+XBOARD = "/usr/games/xboard"
+FSF = "/usr/games/fairy-stockfish"
+# ImageMagick's own convert (another earlier on PATH may be no ImageMagick).
+CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert") else "convert"
+GUARD_S = 600
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def start_xvfb():
+    """An Xvfb on a free display; returns (process, ':N')."""
+    r, w = os.pipe()
+    p = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1024x768x24", "-nolisten",
+                          "tcp"], pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        display = f.readline().strip()
+    return p, ":" + display
+
+
+def screenshot(display, path):
+    """The screen as a small PNG (xwd piped to ImageMagick's convert): cropped to the window,
+    scaled to 60 %, 32 colours."""
+    xwd = subprocess.run(["xwd", "-root", "-silent", "-display", display], capture_output=True)
+    if xwd.returncode != 0 or not xwd.stdout:
+        return False
+    png = subprocess.run([CONVERT, "xwd:-", "-trim", "+repage", "-resize", "60%", "-colors", "32",
+                          "-strip", "png:" + path],
+                         input=xwd.stdout, capture_output=True)
+    return png.returncode == 0
+
+
+def play(variant, first, second, work, display, shot):
+    """Runs one XBoard game; returns (pgn text, engine moves in order)."""
+    d = os.path.join(work, variant)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    pgn, debug = os.path.join(d, "game.pgn"), os.path.join(d, "debug.txt")
+    args = [XBOARD, "-variant", variant, "-fcp", first, "-scp", second, "-fd", d, "-sd", d,
+            "-mg", "1", "-tc", "0:10", "-inc", "0.1", "-saveGameFile", pgn, "-debug",
+            "-nameOfDebugFile", debug, "-popupExitMessage", "false", "-autoCallFlag", "true",
+            "-size", "medium"]
+    if variant == "janggi":
+        # XBoard 4.9.1 cannot judge janggi's ends (bikjang, points, the pass): the engines' claims
+        # stand (docs/xboard.md).
+        args += ["-testClaims", "false"]
+    env = dict(os.environ, DISPLAY=display)
+    xb = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    start, last_shot = time.monotonic(), 0.0
+    while xb.poll() is None:
+        if time.monotonic() - start > GUARD_S:
+            xb.kill()
+            check(False, "%s: XBoard still running after %d s" % (variant, GUARD_S))
+            break
+        # The latest screen while the game runs: the last one shows the game near its end.
+        if shot and time.monotonic() - last_shot > 2 and os.path.exists(debug):
+            if screenshot(display, shot + ".tmp"):
+                os.replace(shot + ".tmp", shot)
+            last_shot = time.monotonic()
+        time.sleep(0.2)
+    text = open(pgn).read() if os.path.exists(pgn) else ""
+    moves = []
+    for line in open(debug, errors="replace") if os.path.exists(debug) else []:
+        m = re.match(r"^\d+ <(first|second)\s*: move (\S+)$", line.strip())
+        if m:
+            moves.append(m.group(2))
+    return text, moves
+
+
+def hansu_pieces(hansu):
+    """The pieces Hansu defines for janggi, as XBoard's VariantMen writes them: {'N:nN', ...}."""
+    out = subprocess.run([hansu], input="xboard\nprotover 2\nvariant janggi\nquit\n",
+                         capture_output=True, text=True, timeout=60).stdout
+    return {"%s:%s" % (m.group(1), m.group(2))
+            for m in re.finditer(r"^piece (\w)& (\S+)$", out, re.M)}
+
+
+def to_uci(move):
+    if move in ("@@@@", "pass", "0000"):
+        return "0000"
+    return "%s%d%s%d" % (move[0], int(move[1]) + 1, move[2], int(move[3]) + 1)
+
+
+def replay_ok(hansu, variant, moves):
+    """Whether Hansu's UCI front end takes every move from the start (no error)."""
+    cmds = "setoption name UCI_Variant value %s\nposition startpos moves %s\nisready\nquit\n" % (
+        variant, " ".join(to_uci(m) for m in moves))
+    out = subprocess.run([hansu], input=cmds, capture_output=True, text=True, timeout=60).stdout
+    return "readyok" in out and "error" not in out, out
+
+
+def pgn_plies(text):
+    body = re.sub(r"\{[^}]*\}", " ", text.split("\n\n", 1)[-1])
+    toks = [t for t in body.split() if not re.match(r"^\d+\.+$", t)]
+    return [t for t in toks if t not in ("1-0", "0-1", "1/2-1/2", "*")]
+
+
+def main():
+    if len(sys.argv) not in (3, 5):
+        print("usage: test_xboard_gui.py HANSU WORKDIR [--screenshots DIR]")
+        return 2
+    hansu, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    shots = os.path.abspath(sys.argv[4]) if len(sys.argv) == 5 else None
+    for tool in (XBOARD, FSF, shutil.which("Xvfb")):
+        if not tool or not os.path.exists(tool):
+            print("skipped: needs xboard, Xvfb and fairy-stockfish (scripts/setup.sh)")
+            return 77
+    os.makedirs(work, exist_ok=True)
+    xvfb, display = start_xvfb()
+    try:
+        games = [("xiangqi", FSF, hansu, "fairy-stockfish", "Hansu"),
+                 ("janggi", hansu, FSF, "Hansu", "fairy-stockfish")]
+        for variant, first, second, white, black in games:
+            shot = os.path.join(shots, "xboard-%s.png" % variant) if shots else None
+            text, moves = play(variant, first, second, work, display, shot)
+            result = re.search(r'^\[Result "([^"]*)"\]', text, re.M)
+            check(result is not None and result.group(1) in ("1-0", "0-1", "1/2-1/2"),
+                  "%s: the PGN has a result, got %r" % (variant, result and result.group(1)))
+            check(re.search(r'^\[Variant "%s"\]' % variant, text, re.M) is not None,
+                  "%s: Variant tag" % variant)
+            check(white in text and black in text, "%s: both engines named" % variant)
+            if variant == "janggi":
+                men = re.search(r'^\[VariantMen "([^"]*)"\]', text, re.M)
+                want = hansu_pieces(hansu)
+                check(men is not None and set(men.group(1).split(";")) == want,
+                      "janggi: VariantMen %r is Hansu's pieces %r" % (men and men.group(1), want))
+            ok, out = replay_ok(hansu, variant, moves)
+            check(len(moves) >= 10 and ok, "%s: %d moves, all legal%s" % (
+                variant, len(moves), "" if ok else ": " + out[-300:]))
+            check(len(pgn_plies(text)) == len(moves),
+                  "%s: the PGN holds the %d moves, it has %d" % (variant, len(moves),
+                                                                 len(pgn_plies(text))))
+            print("%s: %s, %d plies, %s" % (variant, result and result.group(1), len(moves),
+                                           "screenshot " + shot if shot else "no screenshot"))
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+    if failures:
+        print("%d failures" % len(failures))
+        return 1
+    print("XBoard played both games to their end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
