@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 HANSU = sys.argv[1]
-GUARD_S = 120  # a hung engine fails the test after this long; nothing is timed
+GUARD_S = 60  # a hung engine fails the test after this long; nothing is timed
 failures = []
 
 
@@ -104,6 +104,15 @@ def test_uci_unchanged():
     e.send("isready")
     check(e.until(r"readyok") == ["readyok"], "uci: readyok")
     check(e.quit() == 0, "uci: quit exits 0")
+    # `xboard` with spaces around it is CECP; a longer word is not.
+    e = Engine(first="  xboard \t")
+    check(e.say("protover 2")[-1] == "feature done=1", "' xboard ' starts CECP")
+    e.quit()
+    e = Engine(first="xboard2")
+    e.send("isready")
+    lines = e.until(r"readyok")
+    check(any("unknown command 'xboard2'" in l for l in lines), "xboard2 is a UCI command")
+    e.quit()
 
 
 def test_features():
@@ -243,6 +252,10 @@ def test_play(variant):
     e.say("force", "level 40 5 0", "time 0", "otim 1000")
     e.send("go")
     check(e.until(r"^move ")[-1].startswith("move "), "%s: time 0 still moves" % variant)
+    # st: seconds a move (with sd 1 the depth ends the search first).
+    e.say("force", "st 1", "sd 1")
+    e.send("go")
+    check(e.until(r"^move ")[-1].startswith("move "), "%s: st and sd, a move" % variant)
     # result ends the game: the engine plays no side, so `go` is needed before it moves again.
     e.say("result 1-0 {adjudicated}")
     e.send("undo")
@@ -284,7 +297,10 @@ def test_analyze_ponder_movenow():
     e.say("new", "variant xiangqi", "sd 3", "hard", "nopost")
     e.send("usermove h0g2")
     reply = e.until(r"^move ")[-1].split()[1]
-    e.say("hint")  # a Hint: line or nothing, never an error
+    hint = e.say("hint")  # a Hint: line with the expected reply, or nothing
+    check(hint == [] or (len(hint) == 1 and re.match(r"^Hint: [a-i]\d[a-i]\d$", hint[0])
+                         and legal_reply("xiangqi", ["h0g2", reply, hint[0].split()[1]])),
+          "hint: a legal reply or nothing, got %r" % hint)
     e.send("usermove i0i1")
     second = e.until(r"^move ")[-1].split()[1]
     check(legal_reply("xiangqi", ["h0g2", reply, "i0i1", second]), "ponder: legal replies")
