@@ -6,7 +6,8 @@
 # the game's end. Checks: the saved PGN has a result and the variant's tags (janggi's VariantMen
 # is the pieces Hansu defined), every move the engines sent (from XBoard's debug
 # log, passes included) is legal when replayed through Hansu's UCI front end, and the PGN holds
-# as many moves. Skipped (77) without xboard, Xvfb or fairy-stockfish. No time is asserted: the
+# as many moves. Then XBoard in analysis mode with Hansu, each variant: thinking lines arrive,
+# their PV is legal, no error line. Skipped (77) without xboard, Xvfb or fairy-stockfish. No time is asserted: the
 # games run at 10 s + 0.1 s a side; a guard only ends a hung XBoard.
 # Usage: test_xboard_gui.py HANSU WORKDIR [--screenshots DIR]  (DIR gets xboard-<variant>.png)
 import os
@@ -98,6 +99,29 @@ def hansu_pieces(hansu):
             for m in re.finditer(r"^piece (\w)& (\S+)$", out, re.M)}
 
 
+def analyze(hansu, variant, work, display):
+    """XBoard started in analysis mode with Hansu: the thinking lines Hansu sent (until it has
+    sent a few, then XBoard is closed) and any error lines it sent."""
+    d = os.path.join(work, "analyze-" + variant)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    debug = os.path.join(d, "debug.txt")
+    args = [XBOARD, "-variant", variant, "-fcp", hansu, "-fd", d, "-initialMode", "Analysis",
+            "-debug", "-nameOfDebugFile", debug, "-popupExitMessage", "false"]
+    xb = subprocess.Popen(args, env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL)
+    start, lines = time.monotonic(), []
+    while xb.poll() is None and time.monotonic() - start < GUARD_S and len(lines) < 4:
+        time.sleep(0.5)
+        text = open(debug, errors="replace").read() if os.path.exists(debug) else ""
+        lines = re.findall(r"^\d+ <first : (\d+ -?\d+ \d+ \d+ .*)$", text, re.M)
+    xb.terminate()
+    xb.wait()
+    text = open(debug, errors="replace").read() if os.path.exists(debug) else ""
+    errors = re.findall(r"^\d+ <first : ((?:Error|Illegal move).*)$", text, re.M)
+    return lines, errors
+
+
 def to_uci(move):
     if move in ("@@@@", "pass", "0000"):
         return "0000"
@@ -155,6 +179,15 @@ def main():
                                                                  len(pgn_plies(text))))
             print("%s: %s, %d plies, %s" % (variant, result and result.group(1), len(moves),
                                            "screenshot " + shot if shot else "no screenshot"))
+        # Analysis in the GUI: thinking lines whose PVs are legal, no error.
+        for variant in ("xiangqi", "janggi"):
+            lines, errors = analyze(hansu, variant, work, display)
+            check(len(lines) >= 4 and not errors,
+                  "%s analysis: %d thinking lines, errors %r" % (variant, len(lines), errors))
+            if lines:
+                ok, out = replay_ok(hansu, variant, lines[-1].split()[4:])
+                check(ok, "%s analysis: the PV %r is legal" % (variant, lines[-1]))
+            print("%s analysis: %d lines, last %s" % (variant, len(lines), lines and lines[-1]))
     finally:
         xvfb.terminate()
         xvfb.wait()
