@@ -65,9 +65,9 @@ def play(variant, first, second, work, display, shot):
             "-nameOfDebugFile", debug, "-popupExitMessage", "false", "-autoCallFlag", "true",
             "-size", "medium"]
     if variant == "janggi":
-        # XBoard 4.9.1 cannot judge janggi's ends (bikjang, points, the pass): the engines' claims
-        # stand (docs/xboard.md).
-        args += ["-testClaims", "false"]
+        # XBoard 4.9.1 cannot judge janggi's ends (bikjang, points, the pass), and its idea of the
+        # moves is a superset: the engines' claims stand and they judge the moves (docs/xboard.md).
+        args += ["-testClaims", "false", "-testLegality", "false"]
     env = dict(os.environ, DISPLAY=display)
     xb = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     start, last_shot = time.monotonic(), 0.0
