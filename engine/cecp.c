@@ -54,6 +54,7 @@ struct CecpContext {
     bool use_nnue;
     char eval_file[PATH_MAX_LEN];
     Move ponder_move; // the reply the last search expected, MOVE_NONE when none
+    uint64_t claimed; // the position (key ^ ply) whose end was last claimed
     // The running search: its thread, mode, position, limits; stop ends it, abort says that a
     // game search ended by a command plays no move.
     pthread_t thread;
@@ -102,13 +103,17 @@ static void claim_result(CecpContext *ctx, const GameResult *gr) {
                 v->side_names[gr->winner], rules_reason_name(gr->reason));
 }
 
-// Claims the result when the game is over and the engine plays a side. True when over.
+// Claims the result when the game is over and the engine plays a side, once for a position.
+// True when over.
 static bool game_over(CecpContext *ctx) {
     GameResult gr;
     if (!rules_game_over(&ctx->board, &gr))
         return false;
-    if (ctx->engine_side != SIDE_NB)
+    uint64_t key = board_key(&ctx->board) ^ (uint64_t)board_game_ply(&ctx->board);
+    if (ctx->engine_side != SIDE_NB && key != ctx->claimed) {
         claim_result(ctx, &gr);
+        ctx->claimed = key;
+    }
     return true;
 }
 
@@ -358,6 +363,7 @@ static void cmd_ping(CecpContext *ctx, const char *cmd, char *args) {
 static void cmd_new(CecpContext *ctx, const char *cmd, char *args) {
     (void)cmd, (void)args;
     fen_parse_variant(&ctx->board, ctx->variant, ctx->variant->start_fen, NULL);
+    ctx->claimed = 0;       // a new game: its end is claimed again
     ctx->engine_side = HAN; // the engine plays the second side, the GUI moves first
     ctx->depth = 0;
     ctx->time_ms = ctx->otim_ms = ctx->level_base_ms;
@@ -468,8 +474,8 @@ static void play_move(CecpContext *ctx, const char *text) {
     quote(text, q, sizeof q);
     GameResult gr;
     if (rules_game_over(&ctx->board, &gr)) {
-        fprintf(ctx->out, "Illegal move (the game is over: %s): %s\n", rules_reason_name(gr.reason),
-                q);
+        fprintf(ctx->out, "Illegal move (the game is over by %s): %s\n",
+                rules_reason_name(gr.reason), q);
         return;
     }
     if (ctx->board.nstates >= MAX_GAME_PLY) {
@@ -512,6 +518,7 @@ static void cmd_setboard(CecpContext *ctx, const char *cmd, char *args) {
     }
     ctx->board = ctx->scratch;
     ctx->ponder_move = MOVE_NONE;
+    ctx->claimed = 0;
 }
 
 static void cmd_undo(CecpContext *ctx, const char *cmd, char *args) {

@@ -96,7 +96,8 @@ Status move_parse_cecp(Board *b, const char *str, Move *out, ErrorInfo *err) {
     for (int i = 0; ok && i < 4; i += 2)
         ok = str[i] >= 'a' && str[i] <= 'i' && str[i + 1] >= '0' && str[i + 1] <= '9';
     if (!ok)
-        return error_set(err, STATUS_SYNTAX, "move '%.16s': not a move string (CECP: 'h0g2')", str);
+        return error_set(err, STATUS_SYNTAX, "move '%.16s': not a move string, CECP writes h0g2",
+                         str);
     square_to_str(square_make(str[0] - 'a', str[1] - '0'), uci);
     square_to_str(square_make(str[2] - 'a', str[3] - '0'), uci + strlen(uci));
     if (move_parse_uci(b, uci, out, err) == STATUS_OK)

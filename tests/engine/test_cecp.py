@@ -182,6 +182,10 @@ def test_moves(variant, moves, illegal):
         out = e.say("usermove %s" % m)
         check(len(out) == 1 and out[0].startswith("Illegal move (") and out[0].endswith("): " + m),
               "%s: illegal move %s, got %r" % (variant, m, out))
+    for m in illegal:  # the reason holds no colon or parenthesis: XBoard reads the move after ': '
+        out = e.say("usermove %s" % m)[0]
+        reason = out[len("Illegal move ("):-len("): " + m)]
+        check(not any(c in reason for c in ":()"), "%s: plain reason %r" % (variant, reason))
     check(e.say("usermove") == ["Illegal move (usermove takes one move): "], "usermove alone")
     check(e.say("usermove a0a1 a1a2") == ["Illegal move (usermove takes one move): a0a1 a1a2"],
           "usermove with two moves")
@@ -271,6 +275,12 @@ def test_claims():
           "playother")
     out = e.say("usermove b7b9")
     check(out == ["1-0 {Red wins by checkmate}"], "xiangqi: claim after a mating move, got %r" % out)
+    out = e.say("usermove e9e8")
+    check(out == ["Illegal move (the game is over by checkmate): e9e8"],
+          "a move after the end, the end claimed once: %r" % out)
+    # The same end in a new game (setboard) is claimed again.
+    out = e.say("setboard 3k5/R8/1R7/9/9/9/9/9/9/5K3 w - - 0 1", "usermove b7b9")
+    check(out == ["1-0 {Red wins by checkmate}"], "the same end after setboard: %r" % out)
     # Janggi: Han's chariot a5a1 (a4a0) mates Cho, which the engine plays: 0-1.
     e.say("new", "variant janggi", "force", "setboard 3k5/9/9/9/7RR/r8/9/9/2r1A4/3KA4 b - - 0 1",
           "playother")
