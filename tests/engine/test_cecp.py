@@ -78,15 +78,25 @@ class Engine:
         return rc
 
 
+_uci = None
+
+
+def uci(*commands, until):
+    """Hansu's UCI front end (one process for the whole test): the lines up to `until`."""
+    global _uci
+    if _uci is None:
+        _uci = Engine(first=None)
+    for c in commands:
+        _uci.send(c)
+    return _uci.until(until)
+
+
 def uci_fen(variant, moves):
     """The FEN after UCI moves (ranks 1-10), by Hansu's UCI front end."""
-    e = Engine(first=None)
-    e.send("setoption name UCI_Variant value %s" % variant)
-    e.send("position startpos moves %s" % " ".join(moves) if moves else "position startpos")
-    e.send("d")
-    fen = [l for l in e.until(r"^Fen: ") if l.startswith("Fen: ")][0][5:]
-    e.quit()
-    return fen
+    lines = uci("setoption name UCI_Variant value %s" % variant,
+                "position startpos" + (" moves " + " ".join(moves) if moves else ""), "d",
+                until=r"^Fen: ")
+    return lines[-1][5:]
 
 
 def to_uci(cecp):
@@ -227,12 +237,9 @@ def test_setboard():
 
 def legal_reply(variant, moves):
     """Whether the UCI front end accepts the moves (CECP text) from the start."""
-    e = Engine(first=None)
-    e.send("setoption name UCI_Variant value %s" % variant)
-    e.send("position startpos moves " + " ".join(to_uci(m) for m in moves))
-    e.send("isready")
-    lines = e.until(r"^readyok$")
-    e.quit()
+    lines = uci("setoption name UCI_Variant value %s" % variant,
+                "position startpos moves " + " ".join(to_uci(m) for m in moves), "isready",
+                until=r"^readyok$")
     return not any("error" in l for l in lines)
 
 
