@@ -6,8 +6,8 @@
 # the game's end. Checks: the saved PGN has a result and the variant's tags (janggi's VariantMen
 # is the pieces Hansu defined), every move the engines sent (from XBoard's debug
 # log, passes included) is legal when replayed through Hansu's UCI front end, and the PGN holds
-# as many moves. Then XBoard in analysis mode with Hansu, each variant: thinking lines arrive,
-# their PV is legal, no error line. Skipped (77) without xboard, Xvfb or fairy-stockfish. No time is asserted: the
+# as many moves. Then XBoard in analysis mode with Hansu, each variant and a xiangqi position
+# XBoard loads (and sends in its FEN letters): thinking lines arrive, their PV is legal, no error. Skipped (77) without xboard, Xvfb or fairy-stockfish. No time is asserted: the
 # games run at 10 s + 0.1 s a side; a guard only ends a hung XBoard.
 # Usage: test_xboard_gui.py HANSU WORKDIR [--screenshots DIR]  (DIR gets xboard-<variant>.png)
 import os
@@ -99,15 +99,20 @@ def hansu_pieces(hansu):
             for m in re.finditer(r"^piece (\w)& (\S+)$", out, re.M)}
 
 
-def analyze(hansu, variant, work, display):
-    """XBoard started in analysis mode with Hansu: the thinking lines Hansu sent (until it has
-    sent a few, then XBoard is closed) and any error lines it sent."""
-    d = os.path.join(work, "analyze-" + variant)
+def analyze(hansu, variant, work, display, fen=None):
+    """XBoard started in analysis mode with Hansu, from the start or from fen (a position file
+    XBoard loads and sends with setboard): the thinking lines Hansu sent (until it has sent a
+    few, then XBoard is closed), the error lines it sent and the setboard lines it was sent."""
+    d = os.path.join(work, "analyze-" + variant + ("-fen" if fen else ""))
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     debug = os.path.join(d, "debug.txt")
     args = [XBOARD, "-variant", variant, "-fcp", hansu, "-fd", d, "-initialMode", "Analysis",
             "-debug", "-nameOfDebugFile", debug, "-popupExitMessage", "false"]
+    if fen:
+        with open(os.path.join(d, "position.fen"), "w") as f:
+            f.write(fen + "\n")
+        args += ["-lpf", os.path.join(d, "position.fen"), "-lpi", "1"]
     xb = subprocess.Popen(args, env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
     start, lines = time.monotonic(), []
@@ -118,8 +123,9 @@ def analyze(hansu, variant, work, display):
     xb.terminate()
     xb.wait()
     text = open(debug, errors="replace").read() if os.path.exists(debug) else ""
-    errors = re.findall(r"^\d+ <first : ((?:Error|Illegal move).*)$", text, re.M)
-    return lines, errors
+    errors = re.findall(r"^\d+ <first : ((?:Error|Illegal move|tellusererror).*)$", text, re.M)
+    setboards = re.findall(r"^\d+ >first : setboard (.*)$", text, re.M)
+    return lines, errors, setboards
 
 
 def to_uci(move):
@@ -128,10 +134,10 @@ def to_uci(move):
     return "%s%d%s%d" % (move[0], int(move[1]) + 1, move[2], int(move[3]) + 1)
 
 
-def replay_ok(hansu, variant, moves):
-    """Whether Hansu's UCI front end takes every move from the start (no error)."""
-    cmds = "setoption name UCI_Variant value %s\nposition startpos moves %s\nisready\nquit\n" % (
-        variant, " ".join(to_uci(m) for m in moves))
+def replay_ok(hansu, variant, moves, fen=None):
+    """Whether Hansu's UCI front end takes every move from the start (or fen) (no error)."""
+    cmds = "setoption name UCI_Variant value %s\nposition %s moves %s\nisready\nquit\n" % (
+        variant, "fen " + fen if fen else "startpos", " ".join(to_uci(m) for m in moves))
     out = subprocess.run([hansu], input=cmds, capture_output=True, text=True, timeout=60).stdout
     return "readyok" in out and "error" not in out, out
 
@@ -179,15 +185,22 @@ def main():
                                                                  len(pgn_plies(text))))
             print("%s: %s, %d plies, %s" % (variant, result and result.group(1), len(moves),
                                            "screenshot " + shot if shot else "no screenshot"))
-        # Analysis in the GUI: thinking lines whose PVs are legal, no error.
-        for variant in ("xiangqi", "janggi"):
-            lines, errors = analyze(hansu, variant, work, display)
+        # Analysis in the GUI: thinking lines whose PVs are legal, no error; also from a xiangqi
+        # position XBoard loads and sends in its own FEN letters (H horse, E elephant, "b 0 1").
+        fen = "rheakaehr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RHEAKAEHR b - - 0 1"
+        for variant, start in (("xiangqi", None), ("janggi", None), ("xiangqi", fen)):
+            lines, errors, setboards = analyze(hansu, variant, work, display, start)
+            what = "%s analysis%s" % (variant, " from a loaded FEN" if start else "")
             check(len(lines) >= 4 and not errors,
-                  "%s analysis: %d thinking lines, errors %r" % (variant, len(lines), errors))
+                  "%s: %d thinking lines, errors %r" % (what, len(lines), errors))
+            if start:
+                check(len(setboards) == 1, "%s: XBoard sent setboard, got %r" % (what, setboards))
             if lines:
-                ok, out = replay_ok(hansu, variant, lines[-1].split()[4:])
-                check(ok, "%s analysis: the PV %r is legal" % (variant, lines[-1]))
-            print("%s analysis: %d lines, last %s" % (variant, len(lines), lines and lines[-1]))
+                ok, out = replay_ok(hansu, variant, lines[-1].split()[4:],
+                                    setboards[-1] if start and setboards else None)
+                check(ok, "%s: the PV %r is legal" % (what, lines[-1]))
+            print("%s: %d lines, last %s; setboard %s" % (what, len(lines), lines and lines[-1],
+                                                        setboards))
     finally:
         xvfb.terminate()
         xvfb.wait()
