@@ -21,7 +21,8 @@ XBOARD = "/usr/games/xboard"
 FSF = "/usr/games/fairy-stockfish"
 # ImageMagick's own convert (another earlier on PATH may be no ImageMagick).
 CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert") else "convert"
-GUARD_S = 600
+GUARD_S = 600  # a game; analysis shows its first lines within seconds: ANALYSIS_GUARD_S
+ANALYSIS_GUARD_S = 120
 failures = []
 
 
@@ -116,7 +117,7 @@ def analyze(hansu, variant, work, display, fen=None):
     xb = subprocess.Popen(args, env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
     start, lines = time.monotonic(), []
-    while xb.poll() is None and time.monotonic() - start < GUARD_S and len(lines) < 4:
+    while xb.poll() is None and time.monotonic() - start < ANALYSIS_GUARD_S and len(lines) < 4:
         time.sleep(0.5)
         text = open(debug, errors="replace").read() if os.path.exists(debug) else ""
         lines = re.findall(r"^\d+ <first : (\d+ -?\d+ \d+ \d+ .*)$", text, re.M)
