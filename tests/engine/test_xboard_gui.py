@@ -71,8 +71,14 @@ def play(variant, first, second, work, display, shot):
         args += ["-testClaims", "false", "-testLegality", "false"]
     env = dict(os.environ, DISPLAY=display)
     xb = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    start, last_shot = time.monotonic(), 0.0
+    start, last_shot, saved = time.monotonic(), 0.0, None
     while xb.poll() is None:
+        # The game is saved at its end; an XBoard that then lingers is ended.
+        if saved is None and os.path.exists(pgn) and os.path.getsize(pgn) > 0:
+            saved = time.monotonic()
+        if saved is not None and time.monotonic() - saved > 30:
+            stop(xb)
+            break
         if time.monotonic() - start > GUARD_S:
             stop(xb)
             check(False, "%s: XBoard still running after %d s" % (variant, GUARD_S))
