@@ -14,8 +14,17 @@
 const char FEN_START[] =
     "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
+// Letters other programs write for a kind, read as the letter this engine writes: WinBoard/XBoard
+// and Fairy-Stockfish's janggi write the horse H and the elephant E (both variants here write
+// N and B, as Fairy-Stockfish's xiangqi does).
+static const char LETTER_SYNONYMS[][2] = {{'H', 'N'}, {'E', 'B'}};
+
 static Kind kind_of_letter(const Variant *v, char c) {
-    const char *p = strchr(v->letters + 1, toupper((unsigned char)c));
+    char up = (char)toupper((unsigned char)c);
+    for (size_t i = 0; i < sizeof LETTER_SYNONYMS / sizeof LETTER_SYNONYMS[0]; i++)
+        if (up == LETTER_SYNONYMS[i][0])
+            up = LETTER_SYNONYMS[i][1];
+    const char *p = strchr(v->letters + 1, up);
     return p && c != '\0' ? (Kind)(p - v->letters) : KIND_NONE;
 }
 
@@ -129,31 +138,39 @@ static int split_fields(const char *fen, Field *fields, int max) {
     return n;
 }
 
+// Reads the fields after the placement: the side, then castling and en passant ('-' each, both
+// or neither: WinBoard and some tools leave them out), then the halfmove clock and the fullmove
+// number (both or neither). So "w", "w - -", "w 0 1" and "w - - 0 1" are read alike.
 static Status parse_fields(const Variant *v, const Field *f, int n, Side *side, long *halfmove,
                            long *fullmove, ErrorInfo *err) {
+    // Fields 3 and 4 are castling and en passant unless they are the two numbers.
+    bool no_dashes = n == 4 && f[2].len && isdigit((unsigned char)f[2].text[0]);
+    int counts_at = no_dashes ? 2 : 4;
     if (n != 2 && n != 4 && n != 6)
         return error_set(err, STATUS_SYNTAX,
                          "FEN: %s%d field%s, expected 6 fields (or the first 2 or 4): placement, "
-                         "side, castling, en passant, halfmove clock, fullmove number",
+                         "side, castling, en passant, halfmove clock, fullmove number (castling "
+                         "and en passant may be left out together)",
                          n > 6 ? "more than " : "", n > 6 ? 6 : n, n == 1 ? "" : "s");
     if (f[1].len != 1 || (f[1].text[0] != 'w' && f[1].text[0] != 'b'))
         return error_set(err, STATUS_SYNTAX, "FEN: side to move '%.*s', expected 'w' or 'b'",
                          (int)(f[1].len > 8 ? 8 : f[1].len), f[1].text);
     *side = f[1].text[0] == 'w' ? CHO : HAN;
-    for (int i = 2; i < n && i < 4; i++)
+    for (int i = 2; i < n && i < counts_at; i++)
         if (f[i].len != 1 || f[i].text[0] != '-')
             return error_set(err, STATUS_SYNTAX, "FEN: field %d is '%.*s', %s has only '-'", i + 1,
                              (int)(f[i].len > 8 ? 8 : f[i].len), f[i].text, v->name);
     *halfmove = 0, *fullmove = 1;
-    if (n == 6) {
-        if (!parse_count(f[4].text, f[4].len, halfmove) || *halfmove > 60000)
+    if (n == counts_at + 2) {
+        const Field *h = &f[counts_at], *m = &f[counts_at + 1];
+        if (!parse_count(h->text, h->len, halfmove) || *halfmove > 60000)
             return error_set(err, STATUS_SYNTAX,
                              "FEN: halfmove clock '%.*s' is not a number from 0 to 60000",
-                             (int)(f[4].len > 8 ? 8 : f[4].len), f[4].text);
-        if (!parse_count(f[5].text, f[5].len, fullmove) || *fullmove < 1)
+                             (int)(h->len > 8 ? 8 : h->len), h->text);
+        if (!parse_count(m->text, m->len, fullmove) || *fullmove < 1)
             return error_set(err, STATUS_SYNTAX,
                              "FEN: fullmove number '%.*s' is not a number from 1 to 999999",
-                             (int)(f[5].len > 8 ? 8 : f[5].len), f[5].text);
+                             (int)(m->len > 8 ? 8 : m->len), m->text);
     }
     return STATUS_OK;
 }

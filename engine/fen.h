@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FEN in Fairy-Stockfish's janggi and xiangqi conventions: ranks 10 to 1, Cho upper case, side w/b,
-// then castling and en-passant fields (always "-"), halfmove clock and fullmove number.
+// then castling and en-passant fields (always "-"), halfmove clock and fullmove number. Read also
+// in WinBoard's and Fairy-Stockfish's other forms (H/E letters, no "- -"); written in one form.
 #pragma once
 
 #include <stddef.h>
@@ -16,7 +17,10 @@ enum {
 /// The standard start position (ma-sang-sang-ma against ma-sang-sang-ma).
 extern const char FEN_START[];
 
-/// Loads a position. Accepts 6 fields, or only the first 2 or 4 (halfmove 0, fullmove 1).
+/// Loads a position. Accepts 6 fields, or only the first 2 or 4 (halfmove 0, fullmove 1), or 4
+/// without castling and en passant ("w 0 1", WinBoard's form). A horse may be written N or H and
+/// an elephant B or E (Fairy-Stockfish's janggi and WinBoard write H and E); fen_write writes
+/// N and B.
 /// Refuses, with a message naming the field and character, anything malformed and every
 /// illegal position of the rules page: not 10 ranks of 9 points, two digits in a row ("18"
 /// is not 1 + 8 empty points), an unknown letter, a side

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The `hansu` executable: the UCI loop by default, or a one-shot command (perft, bench,
-// print-weights).
+// The `hansu` executable: the UCI loop by default (CECP, the XBoard protocol, when the first
+// command is `xboard`), or a one-shot command (perft, bench, print-weights).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "board.h"
+#include "cecp.h"
 #include "cli.h"
 #include "eval.h"
 #include "eval_header.h"
@@ -81,7 +82,8 @@ static const Flag PRINT_FLAGS[] = {
 };
 
 static void usage(FILE *f) {
-    fputs("usage: hansu                      UCI engine on standard input/output\n"
+    fputs("usage: hansu                      UCI engine on standard input/output (CECP, the\n"
+          "                                  XBoard protocol, when the first command is xboard)\n"
           "       hansu perft [options]      count legal move sequences of N plies:\n",
           f);
     flags_help_lines(f, PERFT_FLAGS, FLAGS_COUNT(PERFT_FLAGS), 34);
@@ -225,6 +227,56 @@ static int run_print_weights(int argc, char **argv) {
     return 0;
 }
 
+// Whether line is the command `xboard` (spaces and the line end around it allowed).
+static bool is_xboard(const char *line, size_t len) {
+    size_t a = strspn(line, " \t"), n = strcspn(line + a, " \t\r\n");
+    return len == strlen(line) && n == 6 && strncmp(line + a, "xboard", 6) == 0 &&
+           line[a + n + strspn(line + a + n, " \t\r\n")] == '\0';
+}
+
+// The protocol loop on in: CECP when the first line is `xboard`, UCI otherwise (the first line
+// is then UCI's first command). Returns the exit code.
+static int run_protocol(FILE *in) {
+    size_t cap = 0;
+    char *first = NULL;
+    ssize_t len = getline(&first, &cap, in);
+    int rc = 0;
+    if (len >= 0 && is_xboard(first, (size_t)len)) {
+        CecpContext *cecp = cecp_create(stdout);
+        if (!cecp) {
+            fprintf(stderr, "hansu: out of memory\n");
+            free(first);
+            return 1;
+        }
+        rc = cecp_loop(cecp, in);
+        cecp_destroy(cecp);
+        free(first);
+        return rc;
+    }
+    UciContext *ctx = uci_create(stdout);
+    if (!ctx) {
+        fprintf(stderr, "hansu: out of memory\n");
+        free(first);
+        return 1;
+    }
+    // The first line is UCI's first command; one with a NUL byte goes through uci_loop, which
+    // refuses it (and starts nothing), as it refuses any such line.
+    bool running = len >= 0;
+    if (running && memchr(first, '\0', (size_t)len)) {
+        FILE *head = fmemopen(first, (size_t)len, "r");
+        if (head)
+            uci_loop(ctx, head), fclose(head);
+    } else if (running)
+        running = uci_handle_line(ctx, first);
+    if (running)
+        rc = uci_loop(ctx, in);
+    else
+        uci_wait(ctx);
+    uci_destroy(ctx);
+    free(first);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     cli_init();
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -247,12 +299,5 @@ int main(int argc, char **argv) {
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    UciContext *ctx = uci_create(stdout);
-    if (!ctx) {
-        fprintf(stderr, "hansu: out of memory\n");
-        return 1;
-    }
-    int rc = uci_loop(ctx, stdin);
-    uci_destroy(ctx);
-    return rc;
+    return run_protocol(stdin);
 }

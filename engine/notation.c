@@ -60,7 +60,47 @@ Status move_parse_uci(Board *b, const char *str, Move *out, ErrorInfo *err) {
     if (move_is_pass(m) && board_in_check(b))
         return error_set(err, STATUS_ILLEGAL, "move '%s': a side in check may not pass", str);
     if (!movegen_is_pseudo_legal(b, m) || !movegen_is_legal(b, m))
-        return error_set(err, STATUS_ILLEGAL, "move '%s' is not legal in this position", str);
+        return error_set(err, STATUS_ILLEGAL, "move '%s': not legal in this position", str);
     *out = m;
     return STATUS_OK;
+}
+
+void move_to_cecp(Move m, char out[MOVE_STR_LEN]) {
+    if (m == MOVE_NONE || move_is_pass(m)) {
+        snprintf(out, MOVE_STR_LEN, "%s", m == MOVE_NONE ? "(none)" : "@@@@");
+        return;
+    }
+    Square from = move_from(m), to = move_to(m);
+    // Ranks 0-9: one digit each.
+    out[0] = (char)('a' + square_file(from)), out[1] = (char)('0' + square_rank(from));
+    out[2] = (char)('a' + square_file(to)), out[3] = (char)('0' + square_rank(to));
+    out[4] = '\0';
+}
+
+Status move_parse_cecp(Board *b, const char *str, Move *out, ErrorInfo *err) {
+    static const char *const passes[] = {"@@@@", "0000", "pass", "--"};
+    char uci[MOVE_STR_LEN];
+    for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
+        if (strcmp(str, passes[i]) == 0) {
+            Move m;
+            Status st = move_parse_uci(b, "0000", &m, err);
+            if (st != STATUS_OK)
+                return error_set(err, st, "move '%.16s': %s", str,
+                                 board_in_check(b) ? "a side in check may not pass"
+                                                   : "no pass in this variant");
+            *out = m;
+            return STATUS_OK;
+        }
+    // Two squares of a file letter and a rank digit 0-9 each, nothing after.
+    bool ok = strnlen(str, 5) == 4;
+    for (int i = 0; ok && i < 4; i += 2)
+        ok = str[i] >= 'a' && str[i] <= 'i' && str[i + 1] >= '0' && str[i + 1] <= '9';
+    if (!ok)
+        return error_set(err, STATUS_SYNTAX, "move '%.16s': not a move string, CECP writes h0g2",
+                         str);
+    square_to_str(square_make(str[0] - 'a', str[1] - '0'), uci);
+    square_to_str(square_make(str[2] - 'a', str[3] - '0'), uci + strlen(uci));
+    if (move_parse_uci(b, uci, out, err) == STATUS_OK)
+        return STATUS_OK;
+    return error_set(err, STATUS_ILLEGAL, "move '%s': not legal in this position", str);
 }

@@ -18,6 +18,7 @@ PACKAGES=(
   python3 python3-numpy python3-h5py python3-pandas python3-matplotlib
   chromium python3-websocket       # the browser test of report.html (ctest -L browser)
   fonts-wqy-zenhei                 # hanja on the board in its screenshot
+  xboard xvfb x11-apps imagemagick # the XBoard game over CECP and its screenshots (ctest -L gui)
 )
 
 missing=()

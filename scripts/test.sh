@@ -106,12 +106,14 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 
 # Lazy SMP shares the TT, the stop flag and the node counts between threads: the TSan build runs
 # its test (threads searching the bench positions of both variants, a stop, a node limit, a TT
-# hammered by four threads) and a multi-threaded bench, and fails on any data race.
-echo "== TSan build (build-tsan): Lazy SMP"
+# hammered by four threads) and a multi-threaded bench, and fails on any data race. The CECP
+# front end's search thread shares the game and the output with the command loop: its pipe test
+# runs on the TSan hansu too.
+echo "== TSan build (build-tsan): Lazy SMP, CECP"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=TSan >/dev/null
 ninja -C build-tsan test_smp hansu
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-  run_ctest --test-dir build-tsan -R '^test_smp$' --output-on-failure
+  run_ctest --test-dir build-tsan -R '^(test_smp|test_cecp_py)$' --output-on-failure
 TSAN_OPTIONS="halt_on_error=1" build-tsan/engine/hansu bench --threads 4 4 >/dev/null
 PASSED=$((PASSED + 1))
 

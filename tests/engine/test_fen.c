@@ -42,7 +42,13 @@ static const BadFen BAD_FENS[] = {
     {"empty rank", "4k4/9/9//9/9/9/9/4K4/9 w - - 0 1", STATUS_ILLEGAL, "rank"},
     {"zero digit", "4k4/9/9/09/9/9/9/9/4K4/9 w - - 0 1", STATUS_OK, "'0'"},
     {"unknown letter", "4k4/9/9/9/4X4/9/9/9/4K4/9 w - - 0 1", STATUS_SYNTAX, "'X'"},
-    {"xiangqi letter", "4k4/9/9/9/4E4/9/9/9/4K4/9 w - - 0 1", STATUS_SYNTAX, "'E'"},
+    {"chess letter", "4k4/9/9/9/4Q4/9/9/9/4K4/9 w - - 0 1", STATUS_SYNTAX, "'Q'"},
+    {"3 horses, N and H", "4k4/9/9/9/9/9/NHN6/9/4K4/9 w - - 0 1", STATUS_ILLEGAL, "horse"},
+    {"3 elephants, b and e", "4k4/9/9/9/9/9/beb6/9/4K4/9 w - - 0 1", STATUS_ILLEGAL, "elephant"},
+    {"one dash, then counts", "4k4/9/9/9/9/9/9/9/4K4/9 w - 0 1", STATUS_SYNTAX, "5 fields"},
+    {"counts, then dashes", "4k4/9/9/9/9/9/9/9/4K4/9 w 0 1 - -", STATUS_SYNTAX, "field 3"},
+    {"no dashes, one count", "4k4/9/9/9/9/9/9/9/4K4/9 w 0", STATUS_SYNTAX, "3 fields"},
+    {"no dashes, bad count", "4k4/9/9/9/9/9/9/9/4K4/9 w 0 x", STATUS_SYNTAX, "fullmove"},
     {"no Cho general", "4k4/9/9/9/9/9/9/9/9/9 w - - 0 1", STATUS_ILLEGAL, "no general"},
     {"no Han general", "9/9/9/9/9/9/9/9/4K4/9 w - - 0 1", STATUS_ILLEGAL, "no general"},
     {"two generals", "4k4/9/9/9/9/9/9/9/3KK4/9 w - - 0 1", STATUS_ILLEGAL, "general"},
@@ -150,6 +156,28 @@ static void test_accepted_forms(void **state) {
     assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/4K4/4r4 w - - 3 40");
 }
 
+// The forms other programs write: Fairy-Stockfish's janggi and WinBoard letters (H horse, E
+// elephant, either case, mixed with N and B), and WinBoard's "w 0 1" without castling and en
+// passant; each reads as the engine's own form and is written back in that one form.
+static void test_synonym_forms(void **state) {
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } forms[] = {
+        {"rhea1aehr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RHEA1AEHR w - - 0 1", FEN_START},
+        {"rhea1aehr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RHEA1AEHR w 0 1", FEN_START},
+        {"rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w 0 1", FEN_START},
+        {"rhba1aenr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNEA1ABHR w - -", FEN_START},
+        {"4k4/9/9/9/9/9/9/2H1E4/4K4/9 b 7 31", "4k4/9/9/9/9/9/9/2N1B4/4K4/9 b - - 7 31"},
+    };
+    char fen[FEN_BUFFER];
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        test_load_fen(&board, forms[i].in);
+        fen_write(&board, fen, sizeof fen);
+        assert_string_equal(fen, forms[i].out);
+    }
+}
+
 static void test_bad_moves(void **state) {
     (void)state;
     test_load_fen(&board, FEN_START);
@@ -222,9 +250,8 @@ static void test_bad_moves(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_fens),
-        cmocka_unit_test(test_long_fens),
-        cmocka_unit_test(test_accepted_forms),
+        cmocka_unit_test(test_bad_fens),       cmocka_unit_test(test_long_fens),
+        cmocka_unit_test(test_accepted_forms), cmocka_unit_test(test_synonym_forms),
         cmocka_unit_test(test_bad_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

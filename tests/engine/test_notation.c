@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // engine/notation.c: square names of all 90 points written and read back ("a1" .. "i10"),
 // malformed names refused; move strings of moves, passes ("e2e2", also read as "0000" and
-// "@@@@") and MOVE_NONE ("(none)"); move_parse_uci's syntax errors apart from illegal moves.
+// "@@@@") and MOVE_NONE ("(none)"); move_parse_uci's syntax errors apart from illegal moves;
+// CECP's move strings (ranks 0-9, the pass "@@@@") against the UCI ones for every legal move.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,9 @@
 #include "board.h"
 #include "engine.h"
 #include "fen.h"
+#include "movegen.h"
 #include "notation.h"
+#include "variant.h"
 
 static Board board;
 
@@ -101,11 +104,65 @@ static void test_parse(void **state) {
     expect_refused("e9e9", STATUS_ILLEGAL); // Han's general passing on Cho's move
 }
 
+// Every legal move of both variants' start positions and of a janggi position with the pass:
+// its CECP string is its UCI string with each rank one lower, and reads back as the move.
+static void test_cecp(void **state) {
+    (void)state;
+    ErrorInfo err;
+    const char *fens[][2] = {
+        {"janggi", NULL}, {"xiangqi", NULL}, {"janggi", "4k4/9/9/9/9/9/9/9/4K4/R8 w - - 0 1"}};
+    for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+        const Variant *v = variant_find(fens[f][0]);
+        assert_int_equal(fen_parse_variant(&board, v, fens[f][1] ? fens[f][1] : v->start_fen, &err),
+                         STATUS_OK);
+        MoveList list;
+        movegen_legal(&board, &list);
+        for (int i = 0; i < list.count; i++) {
+            char uci[MOVE_STR_LEN], cecp[MOVE_STR_LEN], want[MOVE_STR_LEN];
+            Move m = list.moves[i], back = MOVE_NONE;
+            move_to_uci(m, uci);
+            move_to_cecp(m, cecp);
+            if (move_is_pass(m))
+                snprintf(want, sizeof want, "@@@@");
+            else
+                snprintf(want, sizeof want, "%c%d%c%d", 'a' + square_file(move_from(m)),
+                         square_rank(move_from(m)), 'a' + square_file(move_to(m)),
+                         square_rank(move_to(m)));
+            assert_string_equal(cecp, want);
+            assert_int_equal(move_parse_cecp(&board, cecp, &back, &err), STATUS_OK);
+            assert_int_equal(back, m);
+        }
+    }
+    // The pass's other spellings; refusals name the text.
+    assert_int_equal(fen_parse(&board, FEN_START, &err), STATUS_OK);
+    Move m;
+    for (int i = 0; i < 4; i++) {
+        static const char *const passes[] = {"@@@@", "0000", "pass", "--"};
+        assert_int_equal(move_parse_cecp(&board, passes[i], &m, &err), STATUS_OK);
+        assert_true(move_is_pass(m));
+    }
+    static const char *const syntax[] = {"",      "h0",   "h0g",  "h0g2x",
+                                         "h0g10", "j0g2", "H0G2", "e1e1e1"};
+    for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
+        assert_int_equal(move_parse_cecp(&board, syntax[i], &m, &err), STATUS_SYNTAX);
+        assert_non_null(strstr(err.msg, "not a move string"));
+    }
+    assert_int_equal(move_parse_cecp(&board, "b0b1", &m, &err), STATUS_ILLEGAL);
+    assert_non_null(strstr(err.msg, "'b0b1': not legal"));
+    assert_int_equal(move_parse_cecp(&board, "e9e9", &m, &err), STATUS_ILLEGAL);
+    assert_int_equal(fen_parse_variant(&board, variant_find("xiangqi"),
+                                       variant_find("xiangqi")->start_fen, &err),
+                     STATUS_OK);
+    assert_int_equal(move_parse_cecp(&board, "@@@@", &m, &err), STATUS_ILLEGAL);
+    assert_non_null(strstr(err.msg, "no pass"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_squares),
         cmocka_unit_test(test_move_strings),
         cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_cecp),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -190,6 +190,21 @@ static void test_no_pass(void **state) {
     assert_int_equal(perft(&board, 1), 44);
 }
 
+// WinBoard's xiangqi letters (H horse, E elephant) and its FEN without "- -" read as the start
+// position, written back with N and B.
+static void test_synonym_letters(void **state) {
+    (void)state;
+    char fen[FEN_BUFFER];
+    load("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1");
+    fen_write(&board, fen, sizeof fen);
+    assert_string_equal(fen, VARIANT_XIANGQI.start_fen);
+    ErrorInfo err = {{0}};
+    assert_int_equal(
+        fen_parse_variant(&board, &VARIANT_XIANGQI, "3k5/9/9/9/9/9/9/4E4/9/2E1KE3 w - - 0 1", &err),
+        STATUS_ILLEGAL);
+    assert_non_null(strstr(err.msg, "elephant"));
+}
+
 // Positions janggi accepts (same letters, same counts) that xiangqi refuses, and bad letters
 // and counts. Each error names the piece and its point.
 static void test_bad_fens(void **state) {
@@ -214,7 +229,7 @@ static void test_bad_fens(void **state) {
         {"3k5/9/9/9/9/9/9/9/9/6K2 w - - 0 1", "Red general outside its palace", STATUS_ILLEGAL},
         {"3k5/9/9/9/9/9/9/9/3A5/4K4 w - - 0 1", "Red advisor off the palace's diagonals on d2",
          STATUS_ILLEGAL},
-        {"3k5/9/9/9/4E4/9/9/9/9/4K4 w - - 0 1", "'E'", STATUS_SYNTAX},
+        {"3k5/9/9/9/4Q4/9/9/9/9/4K4 w - - 0 1", "'Q'", STATUS_SYNTAX},
         {"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "side not to move (Black) is in check",
          STATUS_ILLEGAL},
         {"3k5/9/9/9/9/9/9/9/9/4K4 w K - 0 1", "xiangqi has only '-'", STATUS_SYNTAX},
@@ -283,6 +298,7 @@ int main(void) {
         cmocka_unit_test(test_flying_general),
         cmocka_unit_test(test_stalemate_loses),
         cmocka_unit_test(test_no_pass),
+        cmocka_unit_test(test_synonym_letters),
         cmocka_unit_test(test_bad_fens),
         cmocka_unit_test(test_random_games_legality),
     };
