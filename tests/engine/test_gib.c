@@ -120,7 +120,7 @@ static void test_refusals(void **state) {
         {"[초차림 \"마상상마\"]\n", STATUS_FORMAT, "t.gib:1: the record has no [한차림"},
         {HEAD "[판 \"...\"]\n", STATUS_FORMAT, "t.gib:3: a set-up board"},
         {HEAD "\n1. 70졸78\n", STATUS_ILLEGAL, "t.gib:4: move 1 '70졸78': a square off the board"},
-        {HEAD "1. 79졸89\n", STATUS_ILLEGAL, "t.gib:3: move 1 '79졸89': move 'i4i3' is not legal"},
+        {HEAD "1. 79졸89\n", STATUS_ILLEGAL, "t.gib:3: move 1 '79졸89': move 'i4i3': not legal"},
         {HEAD "1. 79마78\n", STATUS_ILLEGAL, "t.gib:3: move 1 '79마78': the side to move has not"},
         {HEAD "1. 79졸78 2. 79졸78\n", STATUS_ILLEGAL, "t.gib:3: move 2 '79졸78'"},
         {HEAD "1. 79졸78차\n", STATUS_ILLEGAL, "t.gib:3: move 1 '79졸78차': the captured piece"},

@@ -254,7 +254,7 @@ static void test_go_refused(void **state) {
         {"go btime", "'btime'"},
         {"go searchmoves", "go searchmoves: no move given"},
         {"go searchmoves depth 3", "go searchmoves: no move given"},
-        {"go searchmoves b1c3 b1b5", "go searchmoves: move 'b1b5' is not legal"},
+        {"go searchmoves b1c3 b1b5", "go searchmoves: move 'b1b5': not legal"},
         {"go searchmoves zz9", "go searchmoves: "},
         {"go mate 0", "go: 'mate' needs a positive number"},
         {"go mate", "'mate'"},

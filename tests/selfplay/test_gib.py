@@ -52,7 +52,7 @@ BAD = {
     "off-board.gib": ('[초차림 "마상상마"]\n[한차림 "마상상마"]\n\n1. 79졸78 2. 40병42\n'.encode(),
                       "off-board.gib:4: move 2 '40병42': a square off the board"),
     "illegal.gib": ('[초차림 "마상상마"]\n[한차림 "마상상마"]\n\n1. 79졸78 2. 41병31\n'.encode(),
-                    "illegal.gib:4: move 2 '41병31': move 'a7a8' is not legal"),
+                    "illegal.gib:4: move 2 '41병31': move 'a7a8': not legal"),
     "truncated.gib": (None, "truncated.gib:10: [총수 \"18\"] but the record has 9 moves"),
     "garbage.gib": (bytes(range(256)) * 4, "garbage.gib:1: binary data (byte 0x00)"),
 }
