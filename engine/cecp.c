@@ -72,9 +72,11 @@ static bool game_over(CecpContext *ctx) {
 }
 
 // Thinking output: `DEPTH SCORE TIME NODES PV`, time in centiseconds, a decided score as
-// +-(100000 + moves to the end).
+// +-(100000 + moves to the end). Only lines: CECP has no current-move report.
 static void on_info(const SearchInfo *info, void *arg) {
     CecpContext *ctx = arg;
+    if (info->kind != SEARCH_INFO_LINE)
+        return;
     pthread_mutex_lock(&ctx->out_lock);
     if (ctx->mode == MODE_ANALYZE || (ctx->post && ctx->mode == MODE_THINK)) {
         int score = info->score;

@@ -11,6 +11,7 @@ import re
 import select
 import subprocess
 import sys
+import time
 
 HANSU = sys.argv[1]
 GUARD_S = 60  # a hung engine fails the test after this long; nothing is timed
@@ -300,6 +301,18 @@ def test_claims():
     check(e.quit() == 0, "quit")
 
 
+def test_long_analysis_lines():
+    """Past 3 s (when the search starts to report its current root move, which CECP has no
+    form for) the thinking output is still only complete lines, each with its PV."""
+    e = Engine()
+    e.say("new", "variant janggi", "force", "post", "analyze")
+    time.sleep(3.6)
+    out = e.say("exit")
+    check(out and all(re.match(r"^\d+ -?\d+ \d+ \d+( [a-i]\d[a-i]\d| @@@@)+$", l) for l in out),
+          "long analysis: only thinking lines with a PV, got %r" % out[-3:])
+    check(e.quit() == 0, "quit")
+
+
 def test_analyze_ponder_movenow():
     e = Engine()
     e.say("new", "variant xiangqi", "force", "analyze")
@@ -341,6 +354,7 @@ def main():
     test_play("janggi")
     test_claims()
     test_analyze_ponder_movenow()
+    test_long_analysis_lines()
     if failures:
         print("%d failures" % len(failures))
         return 1
