@@ -89,6 +89,21 @@ Status files_output_target(const char *path, char *target, bool *in_place, Error
     return STATUS_OK;
 }
 
+Status files_output_side(const char *path, const char *suffix, char *out, ErrorInfo *err) {
+    bool in_place;
+    Status st = files_output_target(path, out, &in_place, err);
+    if (st != STATUS_OK)
+        return st;
+    if (in_place)
+        return error_set(err, STATUS_IO, "%s is a device or FIFO, not a file: no %s%s beside it",
+                         path, path, suffix);
+    size_t len = strlen(out);
+    if (len + strlen(suffix) >= FILES_PATH_MAX)
+        return error_set(err, STATUS_RANGE, "%.200s...: path too long", path);
+    memcpy(out + len, suffix, strlen(suffix) + 1);
+    return STATUS_OK;
+}
+
 Status files_output_open(const char *path, OutputFile *o, ErrorInfo *err) {
     memset(o, 0, sizeof *o);
     o->name = path;

@@ -29,6 +29,13 @@ long files_read_line(FILE *f, char *buf, size_t cap);
 /// a file", "PATH: a socket, not a file", a loop of links, or the cause stat gives.
 Status files_output_target(const char *path, char *target, bool *in_place, ErrorInfo *err);
 
+/// The name of a file kept beside the output named path (its lock, resume state, checkpoint):
+/// files_output_target's target with suffix appended, into out (FILES_PATH_MAX bytes), so that
+/// every spelling of one output (a link, the name it points to) has the same side files, in the
+/// target's folder. STATUS_IO as files_output_target, and "PATH is a device or FIFO, not a
+/// file: no PATHSUFFIX beside it" when path names one (nothing is ever created beside a device).
+Status files_output_side(const char *path, const char *suffix, char *out, ErrorInfo *err);
+
 /// An output being written (files_output_open), into "TARGET.tmp" renamed over its target at
 /// commit, or in place into a device or FIFO.
 typedef struct OutputFile {
