@@ -61,6 +61,7 @@ rm -f ./*.stdout ./*.err lim.*
 mkdir -p links real
 link() { ln -s "../real/$1" "links/$1"; }
 OUTS="e.plain e.pgn s.json m.h5 t.h t.json t.csv n.nnue n.json n.csv n.ckpt x.json x.pgn"
+ln -s ../real/x.pgn links/x2.pgn # a second name of x.pgn
 for f in $OUTS; do link "$f"; done
 echo old >real/m.h5 # merge --force replaces the target, not the link
 "${BIN[hansu-selfplay]}" export --plain links/e.plain --pgn links/e.pgn run >/dev/null 2>&1 ||
@@ -80,6 +81,46 @@ for f in $OUTS; do
 done
 ! echo old | cmp -s - real/m.h5 || fail "merge -o a link: its target not replaced"
 [ -z "$(find . -name '*.tmp')" ] || fail "left $(find . -name '*.tmp')"
+# A file beside an output (the match's state) goes beside the link's target, as its lock does.
+[ -s real/x.pgn.state ] && [ ! -e links/x.pgn.state ] || fail "x.pgn.state not beside real/x.pgn"
+
+# Locks sit beside a link's target: while this shell holds real/F.lock (flock(1)), a run
+# writing F through links/F is refused naming that lock (both ran, and a PGN lost games).
+locked_case() { # LOCKED_FILE COMMAND...
+    local file=$1
+    shift
+    local fd
+    exec {fd}>"real/$file.lock" && flock -n "$fd" || fail "cannot lock real/$file.lock"
+    "$@" >lock.out 2>&1 {fd}>&-
+    local rc=$?
+    exec {fd}>&-
+    [ "$rc" = 1 ] && grep -q "real/$file.lock: locked by another writer" lock.out ||
+        { cat lock.out; fail "$* (rc $rc): not refused by real/$file.lock"; }
+}
+locked_case x.pgn "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" \
+    --nodes 20 --games 2 --pgn links/x2.pgn --resume
+locked_case n.nnue "${BIN[hansu-nnue]}" --out links/n.nnue --epochs 1 --valid 0.3 run
+locked_case t.h "${BIN[hansu-tune]}" run --threads 1 --epochs 1 --out links/t.h
+rm -f lock.out real/*.lock
+
+# A FIFO (or device) as output is written into, and no file is made beside it (--pgn dev/null
+# left dev/null.state and --out dev/null dev/null.ckpt): no lock, no state (nothing to resume).
+mkdir fifo && mkfifo fifo/x.pgn || fail "mkfifo"
+cat fifo/x.pgn >fifo.got &
+"${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" --nodes 20 \
+    --games 2 --pgn fifo/x.pgn >fifo.out 2>&1 || { cat fifo.out; fail "hansu-match --pgn a FIFO"; }
+wait
+[ "$(grep -c '^\[Result' fifo.got)" = 2 ] || fail "--pgn a FIFO: its reader got no 2 games"
+[ "$(ls fifo)" = x.pgn ] || fail "--pgn a FIFO made files beside it: $(ls fifo)"
+"${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" --nodes 20 \
+    --games 2 --pgn fifo/x.pgn --resume >fifo.out 2>&1 && fail "--resume --pgn a FIFO: not refused"
+grep -q -- "--resume: --pgn fifo/x.pgn is a device or FIFO" fifo.out || { cat fifo.out; fail "--resume --pgn a FIFO: no message"; }
+"${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" \
+    --engine "cmd=${BIN[hansu]}" --tournament round-robin --nodes 20 --games 2 --pgn fifo/x.pgn \
+    >fifo.out 2>&1 && fail "a tournament's --pgn a FIFO: not refused"
+grep -q "fifo/x.pgn is a device or FIFO, not a file" fifo.out || { cat fifo.out; fail "tournament --pgn a FIFO: no message"; }
+[ "$(ls fifo)" = x.pgn ] || fail "a tournament's --pgn a FIFO made files beside it: $(ls fifo)"
+rm -rf fifo fifo.out fifo.got
 
 # Devices (root only): written into, never replaced; a full one's error names it.
 if mknod dev-null c 1 3 2>/dev/null && mknod dev-full c 1 7 2>/dev/null &&

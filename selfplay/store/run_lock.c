@@ -126,8 +126,10 @@ Status run_lock_take(const char *path, RunLock **out, ErrorInfo *err) {
     return take_exclusive(path, out, err);
 }
 
-Status run_lock_take_outputs(const char *const paths[], size_t n, RunLock **out, ErrorInfo *err) {
+Status run_lock_take_outputs(const char *const paths[], const char *const flags[], size_t n,
+                             RunLock **out, ErrorInfo *err) {
     char held[RUN_LOCK_OUTPUTS_MAX][FILES_PATH_MAX], lock[FILES_PATH_MAX + 8];
+    ErrorInfo te;
     size_t nheld = 0;
     Status st = STATUS_OK;
     *out = NULL;
@@ -136,8 +138,13 @@ Status run_lock_take_outputs(const char *const paths[], size_t n, RunLock **out,
                          (int)RUN_LOCK_OUTPUTS_MAX);
     for (size_t i = 0; i < n && st == STATUS_OK; i++) {
         bool in_place, seen = false;
-        if (!paths[i] || (st = files_output_target(paths[i], held[nheld], &in_place, err)) ||
-            in_place)
+        if (!paths[i])
+            continue;
+        if ((st = files_output_target(paths[i], held[nheld], &in_place, &te)) != STATUS_OK) {
+            error_set(err, st, "%s %s", flags[i], te.msg);
+            continue;
+        }
+        if (in_place)
             continue;
         for (size_t j = 0; j < nheld && !seen; j++)
             seen = strcmp(held[j], held[nheld]) == 0;

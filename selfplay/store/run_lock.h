@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One writer at a time: an exclusive flock(2) on a lock file that holds the holder's pid.
-// Taken by hansu-selfplay (run folders, merge outputs) and hansu-match (beside the PGN).
+// Taken by hansu-selfplay (run folders, merge outputs), and beside each output file by
+// hansu-match, hansu-tune and hansu-nnue (run_lock_take_outputs).
 #pragma once
 
 #include <stddef.h>
@@ -23,8 +24,11 @@ Status run_lock_take(const char *path, RunLock **out, ErrorInfo *err);
 /// target (files_output_side: a link's target, so every spelling of a file takes the same lock,
 /// in the target's folder). A device or FIFO takes none: it is written into, nothing replaced,
 /// and no file is created beside it. At most RUN_LOCK_OUTPUTS_MAX paths. Errors as
-/// run_lock_take or files_output_target, naming the path; no lock is held after an error.
-Status run_lock_take_outputs(const char *const paths[], size_t n, RunLock **out, ErrorInfo *err);
+/// run_lock_take, or files_output_target's prefixed with the path's flag (flags[i], the
+/// command-line flag that named paths[i]: "--json PATH: a folder, not a file"); no lock is
+/// held after an error.
+Status run_lock_take_outputs(const char *const paths[], const char *const flags[], size_t n,
+                             RunLock **out, ErrorInfo *err);
 
 /// Takes the lock of a folder: the file DIR/RUN_LOCK_NAME (as run_lock_take).
 Status run_lock_take_dir(const char *dir, RunLock **out, ErrorInfo *err);

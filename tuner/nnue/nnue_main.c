@@ -171,7 +171,8 @@ static Status check_outputs(Options *o, ErrorInfo *err) {
 // any one (--out, --checkpoint, --csv or --json) would write over each other's.
 static Status lock_outputs(const Options *o, RunLock **lock, ErrorInfo *err) {
     const char *files[] = {o->out, o->checkpoint, o->csv, o->json};
-    return run_lock_take_outputs(files, sizeof files / sizeof files[0], lock, err);
+    const char *flags[] = {"--out", "--checkpoint", "--csv", "--json"};
+    return run_lock_take_outputs(files, flags, 4, lock, err);
 }
 
 // Provenance of the net: what it was trained on and how (the .nnue header's JSON).
