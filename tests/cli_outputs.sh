@@ -56,6 +56,33 @@ seq 2000 | sed 's|.*|rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1
 limited hansu-eval 1 - sh -c "exec '${BIN[hansu-eval]}' <fens.txt"
 limited hansu-nnue 64 lim.nnue "${BIN[hansu-nnue]}" --out lim.nnue --epochs 1 --valid 0.3 run
 rm -f ./*.stdout ./*.err lim.*
+"${BIN[hansu-tune-bench]}" make lim-run.h5 20 >/dev/null || fail "hansu-tune-bench make"
+
+# A failed write to standard output (here /dev/full) is an error naming it, rc 1, in every front
+# end (cli_init's exit check): bench, a UCI session, show, verify and --help said nothing, rc 0.
+full_case() { # NAME COMMAND...
+    local name=$1
+    shift
+    "$@" >/dev/full 2>full.err
+    local rc=$?
+    [ "$rc" = 1 ] && grep -q "^$name: standard output: No space left on device" full.err ||
+        { cat full.err; fail "$name: $* >/dev/full: rc $rc, no 'standard output' error"; }
+}
+full_case hansu "${BIN[hansu]}" bench
+full_case hansu "${BIN[hansu]}" --help
+full_case hansu sh -c "printf 'uci\nisready\nquit\n' | exec '${BIN[hansu]}'"
+full_case hansu-selfplay "${BIN[hansu-selfplay]}" show "$(ls run/*.h5 | head -1)"
+full_case hansu-selfplay "${BIN[hansu-selfplay]}" verify run
+full_case hansu-selfplay "${BIN[hansu-selfplay]}" --help
+full_case hansu-match "${BIN[hansu-match]}" --help
+full_case hansu-tune "${BIN[hansu-tune]}" --help
+full_case hansu-tune-bench "${BIN[hansu-tune-bench]}" run lim-run.h5 1
+full_case hansu-eval sh -c "exec '${BIN[hansu-eval]}' <fens.txt"
+full_case hansu-nnue "${BIN[hansu-nnue]}" --help
+(ulimit -f 1 && exec "${BIN[hansu]}" bench >big.out) 2>full.err
+[ $? = 1 ] && grep -q "^hansu: standard output: File too large" full.err ||
+    { cat full.err; fail "hansu bench past ulimit -f 1: no 'File too large', rc 1"; }
+rm -f full.err big.out lim-run.h5
 
 # Links: each output flag named by a link into another folder writes the link's target.
 mkdir -p links real
