@@ -7,7 +7,10 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+static const atomic_bool *stop_flag; // files_set_stop: set once at start, before any thread
 
 Status files_open_input(const char *path, const char *mode, FILE **out, ErrorInfo *err) {
     struct stat st;
@@ -104,6 +107,36 @@ Status files_output_side(const char *path, const char *suffix, char *out, ErrorI
     return STATUS_OK;
 }
 
+void files_set_stop(const atomic_bool *stop) { stop_flag = stop; }
+
+int files_open_write(const char *path, int flags, mode_t mode) {
+    struct stat sb;
+    flags |= O_WRONLY | O_CLOEXEC;
+    if (stat(path, &sb) != 0 || !S_ISFIFO(sb.st_mode))
+        return open(path, flags, mode);
+    for (;;) {
+        // O_NONBLOCK: ENXIO while the FIFO has no reader, where a plain open(2) would block.
+        int fd = open(path, flags | O_NONBLOCK, mode);
+        if (fd >= 0) {
+            int fl = fcntl(fd, F_GETFL);
+            if (fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0)
+                return fd;
+            int code = errno;
+            close(fd);
+            errno = code;
+            return -1;
+        }
+        if (errno != ENXIO)
+            return -1;
+        struct timespec step = {0, 50 * 1000 * 1000};
+        bool interrupted = nanosleep(&step, NULL) != 0; // a handled signal ends the sleep
+        if ((stop_flag && atomic_load(stop_flag)) || (interrupted && !stop_flag)) {
+            errno = EINTR;
+            return -1;
+        }
+    }
+}
+
 Status files_output_open(const char *path, OutputFile *o, ErrorInfo *err) {
     memset(o, 0, sizeof *o);
     o->name = path;
@@ -114,10 +147,12 @@ Status files_output_open(const char *path, OutputFile *o, ErrorInfo *err) {
     if (!in_place)
         snprintf(o->tmp, sizeof o->tmp, "%s.tmp", o->target);
     // Written in place: no O_CREAT, no O_TRUNC, nothing but the device or FIFO is touched.
-    int fd = in_place ? open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+    int fd = in_place ? files_open_write(o->target, O_NOCTTY, 0)
                       : open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-        st = error_set(err, STATUS_IO, "%s: %s", path, strerror(errno));
+        st = errno == EINTR ? error_set(err, STATUS_IO,
+                                        "%s: stopped while waiting for a reader of the FIFO", path)
+                            : error_set(err, STATUS_IO, "%s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         if (fd >= 0 && o->tmp[0])

@@ -5,8 +5,10 @@
 // never over what the name stands for (a link is followed, a device is written into).
 #pragma once
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "status.h"
 
@@ -36,6 +38,17 @@ Status files_output_target(const char *path, char *target, bool *in_place, Error
 /// file: no PATHSUFFIX beside it" when path names one (nothing is ever created beside a device).
 Status files_output_side(const char *path, const char *suffix, char *out, ErrorInfo *err);
 
+/// Names the stop flag of the process (set by its SIGINT/SIGTERM handler) that ends a wait for
+/// a FIFO's reader (files_open_write); a front end that stops on a flag calls this once at start.
+/// Without one, any signal the process handles ends the wait of the thread it reaches.
+void files_set_stop(const atomic_bool *stop);
+
+/// Opens path for writing: open(2) with flags | O_WRONLY | O_CLOEXEC and mode, a descriptor or
+/// -1 with errno. A FIFO is opened without blocking: while nothing reads it the call waits in
+/// steps of 50 ms, so that a stop (files_set_stop) ends the wait, with errno EINTR, instead of
+/// leaving the process blocked in open(2) where SIGINT and SIGTERM cannot end it.
+int files_open_write(const char *path, int flags, mode_t mode);
+
 /// An output being written (files_output_open), into "TARGET.tmp" renamed over its target at
 /// commit, or in place into a device or FIFO.
 typedef struct OutputFile {
@@ -46,7 +59,8 @@ typedef struct OutputFile {
 } OutputFile;
 
 /// Opens the output named path for writing into *o: files_output_target's target, a fresh
-/// "TARGET.tmp" beside it for a regular or new file. STATUS_IO naming path and the cause.
+/// "TARGET.tmp" beside it for a regular or new file; a FIFO as files_open_write does. STATUS_IO
+/// naming path and the cause, "PATH: stopped while waiting for a reader of the FIFO" for a stop.
 Status files_output_open(const char *path, OutputFile *o, ErrorInfo *err);
 
 /// Finishes o: flushed and closed, a temporary fsynced and renamed over its target, so a

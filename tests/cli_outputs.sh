@@ -147,6 +147,25 @@ grep -q -- "--resume: --pgn fifo/x.pgn is a device or FIFO" fifo.out || { cat fi
     >fifo.out 2>&1 && fail "a tournament's --pgn a FIFO: not refused"
 grep -q "fifo/x.pgn is a device or FIFO, not a file" fifo.out || { cat fifo.out; fail "tournament --pgn a FIFO: no message"; }
 [ "$(ls fifo)" = x.pgn ] || fail "a tournament's --pgn a FIFO made files beside it: $(ls fifo)"
+# A FIFO nothing reads: hansu-match waits for a reader, and SIGINT or SIGTERM ends the wait (it
+# was blocked in open(2), deaf to both) with a message naming the file.
+for out in "--pgn fifo/x.pgn" "--pgn fifo.pgn --state fifo/x.pgn" "--json fifo/x.pgn"; do
+    for sig in INT TERM; do
+        # shellcheck disable=SC2086
+        "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" \
+            --nodes 20 --games 2 $out >fifo.out 2>&1 &
+        pid=$!
+        sleep 0.5
+        kill -$sig $pid
+        for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+        kill -0 $pid 2>/dev/null && { kill -9 $pid; fail "hansu-match $out: SIG$sig did not stop it"; }
+        wait $pid
+        rc=$?
+        [ $rc = 1 ] && grep -q "x.pgn: stopped while waiting for a reader of the FIFO" fifo.out ||
+            { cat fifo.out; fail "hansu-match $out, SIG$sig: rc $rc"; }
+        rm -f fifo.pgn*
+    done
+done
 rm -rf fifo fifo.out fifo.got
 
 # Devices (root only): written into, never replaced; a full one's error names it.

@@ -657,6 +657,7 @@ static int run(int argc, char **argv, ClusterPart self) {
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    files_set_stop(&stop_requested); // a FIFO output waited for ends on a stop too
     cli.cfg.stop = &stop_requested;
     cli.cfg.warn = on_warning;
     if (cli.tournament)

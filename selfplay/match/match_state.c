@@ -6,11 +6,13 @@
 #include "match_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "rules.h"
 #include "variant.h"
 
@@ -346,24 +348,41 @@ Status match_state_check_pgn(Match *m, ErrorInfo *err) {
     return check_results(m, err);
 }
 
+// Opens path as fopen's mode "w" or "a" would, into *f; a FIFO with no reader is waited for
+// while the match is not stopped (files_open_write), a stop given as errno EINTR.
+static FILE *open_output(const char *path, bool append) {
+    int fd = files_open_write(path, O_CREAT | (append ? O_APPEND : O_TRUNC), 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, append ? "a" : "w") : NULL;
+    if (fd >= 0 && !f) {
+        int code = errno;
+        close(fd);
+        errno = code;
+    }
+    return f;
+}
+
+// "stopped while waiting for a reader of the FIFO" for EINTR (files_open_write), else errno's.
+static const char *open_error(void) {
+    return errno == EINTR ? "stopped while waiting for a reader of the FIFO" : strerror(errno);
+}
+
 // Opens the PGN and the state file: fresh, or for appending on resume.
 Status match_state_open(Match *m, ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
-    const char *mode = c->resume ? "a" : "w";
     // Games written after the last recorded pair (a pair cut off by a hard kill) are cut
     // away, so the PGN holds each finished pair exactly once.
     if (c->pgn_path && c->resume && truncate(c->pgn_path, (off_t)m->pgn_end) != 0 &&
         errno != ENOENT)
         return error_set(err, STATUS_IO, "PGN %s: truncate: %s", c->pgn_path, strerror(errno));
-    if (c->pgn_path && !(m->pgn = fopen(c->pgn_path, mode)))
-        return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, strerror(errno));
+    if (c->pgn_path && !(m->pgn = open_output(c->pgn_path, c->resume)))
+        return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, open_error());
     if (!c->state_path)
         return STATUS_OK;
     // A last line cut short by a hard kill is cut away, so the next line starts on its own.
     if (c->resume && truncate(c->state_path, (off_t)m->state_end) != 0)
         return error_set(err, STATUS_IO, "state %s: truncate: %s", c->state_path, strerror(errno));
-    if (!(m->state = fopen(c->state_path, mode)))
-        return error_set(err, STATUS_IO, "state %s: %s", c->state_path, strerror(errno));
+    if (!(m->state = open_output(c->state_path, c->resume)))
+        return error_set(err, STATUS_IO, "state %s: %s", c->state_path, open_error());
     if (!c->resume) {
         char ident[512], head[600];
         state_identity(m, ident, sizeof ident);
