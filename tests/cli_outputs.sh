@@ -84,6 +84,20 @@ full_case hansu-nnue "${BIN[hansu-nnue]}" --help
     { cat full.err; fail "hansu bench past ulimit -f 1: no 'File too large', rc 1"; }
 rm -f full.err big.out lim-run.h5
 
+# A full device as an output other than standard output: the cause is named, and hansu-nnue says
+# that its net was written (the state said "write failed" alone; exit 1 hid the written net).
+if [ -c /dev/full ]; then
+    "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" --nodes 20 \
+        --games 2 --state /dev/full >full.out 2>&1 && fail "--state /dev/full: rc 0"
+    grep -q "state /dev/full: write failed (No space left on device)" full.out ||
+        { cat full.out; fail "--state /dev/full: no cause"; }
+    "${BIN[hansu-nnue]}" --out full.nnue --json /dev/full --epochs 1 --valid 0.3 run \
+        >full.out 2>&1 && fail "hansu-nnue --json /dev/full: rc 0"
+    grep -q "the net was written to full.nnue; the JSON could not be: /dev/full: No space" \
+        full.out && [ -s full.nnue ] || { cat full.out; fail "hansu-nnue --json /dev/full"; }
+    rm -f full.*
+fi
+
 # Links: each output flag named by a link into another folder writes the link's target.
 mkdir -p links real
 link() { ln -s "../real/$1" "links/$1"; }

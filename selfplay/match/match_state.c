@@ -389,8 +389,9 @@ Status match_state_open(Match *m, ErrorInfo *err) {
         snprintf(head, sizeof head, "%s\n%s\n", STATE_MAGIC, ident);
         sha256_init(&m->state_hash);
         sha256_update(&m->state_hash, head, strlen(head));
-        fputs(head, m->state);
-        fflush(m->state);
+        if (fputs(head, m->state) == EOF || fflush(m->state) != 0)
+            return error_set(err, STATUS_IO, "state %s: write failed (%s)", c->state_path,
+                             strerror(errno));
     }
     return STATUS_OK;
 }
@@ -409,6 +410,7 @@ Status match_state_write_pair(Match *m, int k, const GameRecord g[2], ErrorInfo 
     n += snprintf(line + n, sizeof line - (size_t)n, " %s\n", hex);
     sha256_update(&m->state_hash, line, (size_t)n);
     if (fputs(line, m->state) == EOF || fflush(m->state) != 0)
-        return error_set(err, STATUS_IO, "state %s: write failed", c->state_path);
+        return error_set(err, STATUS_IO, "state %s: write failed (%s)", c->state_path,
+                         strerror(errno));
     return STATUS_OK;
 }

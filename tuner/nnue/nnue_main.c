@@ -407,8 +407,16 @@ static Status finish(const Options *o, NnueData *d, NnueTrainer *t, bool fitted,
         s = sha256_file(o->out, r.sha, err);
     if (s == STATUS_OK && !*rejected)
         r.written = true, printf("wrote %s (sha256 %s)\n", o->out, r.sha);
-    if (s == STATUS_OK && o->json)
-        s = write_json(o, d, t, fitted, &r, omp_get_wtime() - t0, err);
+    if (s == STATUS_OK && o->json &&
+        (s = write_json(o, d, t, fitted, &r, omp_get_wtime() - t0, err)) != STATUS_OK) {
+        // The net is there: a caller must not take the failure for a lost training.
+        ErrorInfo why = *err;
+        if (r.written)
+            error_set(err, s, "the net was written to %s; the JSON could not be: %s", o->out,
+                      why.msg);
+        else
+            error_set(err, s, "%s; the JSON could not be written either: %s", r.reason, why.msg);
+    }
     if (s == STATUS_OK && *rejected)
         s = error_set(err, STATUS_RANGE, "%s", r.reason);
     free(prov);
