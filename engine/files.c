@@ -44,6 +44,11 @@ long files_read_line(FILE *f, char *buf, size_t cap) {
     return len;
 }
 
+bool files_line_has_nul(const char *buf, long len, size_t cap) {
+    size_t kept = (size_t)len < cap - 1 ? (size_t)len : cap - 1;
+    return strlen(buf) < kept;
+}
+
 // path's symbolic links followed to the name they end at (which need not exist yet), into out.
 static Status follow_links(const char *path, char *out, ErrorInfo *err) {
     char cur[FILES_PATH_MAX], link[FILES_PATH_MAX];

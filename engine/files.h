@@ -24,6 +24,11 @@ Status files_open_input(const char *path, const char *mode, FILE **out, ErrorInf
 /// dropped: the next call returns the next line, so no piece of a line is read as a line.
 long files_read_line(FILE *f, char *buf, size_t cap);
 
+/// True when the line files_read_line has just read into buf (len its return, cap as given)
+/// holds a NUL byte in the part kept: as a C string it would end there, the rest dropped unread
+/// ("FEN\0junk" taken for the FEN), so the caller refuses it naming the file and line.
+bool files_line_has_nul(const char *buf, long len, size_t cap);
+
 /// Where an output named path is to be written, into target (FILES_PATH_MAX bytes): path with
 /// its symbolic links followed (a link is never replaced: the file it points to is written,
 /// in that file's folder), or path itself with *in_place set when it names an existing
