@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Helpers of the command-line front ends (see cli.h).
+#define _GNU_SOURCE // program_invocation_short_name
 #include "cli.h"
 
 #include <errno.h>
@@ -8,6 +9,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -63,8 +67,42 @@ Status cli_parse_double(const char *flag, const char *text, double lo, double hi
     return STATUS_OK;
 }
 
+// Why an earlier write to standard output failed, its errno gone (the stream dropped what it
+// could not write): a device says so again to an empty write (/dev/full: ENOSPC); a regular
+// file at the size limit (ulimit -f) is EFBIG, on a full file system ENOSPC; 0 unknown.
+static int lost_cause(void) {
+    struct stat sb;
+    struct statvfs vfs;
+    struct rlimit rl;
+    if (write(STDOUT_FILENO, "", 0) < 0)
+        return errno;
+    if (fstat(STDOUT_FILENO, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (rlim_t)sb.st_size >= rl.rlim_cur)
+        return EFBIG;
+    return fstatvfs(STDOUT_FILENO, &vfs) == 0 && vfs.f_bavail == 0 ? ENOSPC : 0;
+}
+
+// At exit: what the program printed is flushed, and a write of it that failed (a full disk,
+// ulimit -f, /dev/full) turns the exit into a failure naming standard output; before, a
+// truncated answer left with status 0. _exit: the exit under way must not be re-entered.
+static void check_stdout(void) {
+    bool failed = ferror(stdout) != 0;
+    errno = 0;
+    int code = fflush(stdout) != 0 && errno ? errno : 0;
+    if (!code && !failed)
+        return;
+    if (!code)
+        code = lost_cause();
+    fprintf(stderr, "%s: standard output: %s\n", program_invocation_short_name,
+            code ? strerror(code) : "a write failed");
+    _exit(1);
+}
+
 void cli_init(void) {
     signal(SIGXFSZ, SIG_IGN);
+    atexit(check_stdout);
     engine_init();
 }
 

@@ -31,7 +31,10 @@ Status cli_parse_double(const char *flag, const char *text, double lo, double hi
 /// The start-up of every front end, the first call of each main(): ignores SIGXFSZ, so that
 /// past a file size limit (ulimit -f) a write fails with EFBIG and is reported with the file's
 /// name ("File too large") instead of the signal killing the process without a word, a
-/// temporary file left behind; then builds the engine's tables (engine_init).
+/// temporary file left behind; registers the exit check of standard output (at exit it is
+/// flushed, and a write that failed, earlier or then, is reported as "PROG: standard output:
+/// CAUSE", e.g. "No space left on device", and the exit status becomes 1: no front end leaves
+/// a truncated answer with status 0); then builds the engine's tables (engine_init).
 void cli_init(void);
 
 /// Writes s as a JSON string (quoted; '"', '\\' and control characters escaped).

@@ -7,7 +7,10 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+static const atomic_bool *stop_flag; // files_set_stop: set once at start, before any thread
 
 Status files_open_input(const char *path, const char *mode, FILE **out, ErrorInfo *err) {
     struct stat st;
@@ -39,6 +42,11 @@ long files_read_line(FILE *f, char *buf, size_t cap) {
         len--;
     buf[(size_t)len < cap - 1 ? (size_t)len : cap - 1] = '\0';
     return len;
+}
+
+bool files_line_has_nul(const char *buf, long len, size_t cap) {
+    size_t kept = (size_t)len < cap - 1 ? (size_t)len : cap - 1;
+    return strlen(buf) < kept;
 }
 
 // path's symbolic links followed to the name they end at (which need not exist yet), into out.
@@ -89,6 +97,51 @@ Status files_output_target(const char *path, char *target, bool *in_place, Error
     return STATUS_OK;
 }
 
+Status files_output_side(const char *path, const char *suffix, char *out, ErrorInfo *err) {
+    bool in_place;
+    Status st = files_output_target(path, out, &in_place, err);
+    if (st != STATUS_OK)
+        return st;
+    if (in_place)
+        return error_set(err, STATUS_IO, "%s is a device or FIFO, not a file: no %s%s beside it",
+                         path, path, suffix);
+    size_t len = strlen(out);
+    if (len + strlen(suffix) >= FILES_PATH_MAX)
+        return error_set(err, STATUS_RANGE, "%.200s...: path too long", path);
+    memcpy(out + len, suffix, strlen(suffix) + 1);
+    return STATUS_OK;
+}
+
+void files_set_stop(const atomic_bool *stop) { stop_flag = stop; }
+
+int files_open_write(const char *path, int flags, mode_t mode) {
+    struct stat sb;
+    flags |= O_WRONLY | O_CLOEXEC;
+    if (stat(path, &sb) != 0 || !S_ISFIFO(sb.st_mode))
+        return open(path, flags, mode);
+    for (;;) {
+        // O_NONBLOCK: ENXIO while the FIFO has no reader, where a plain open(2) would block.
+        int fd = open(path, flags | O_NONBLOCK, mode);
+        if (fd >= 0) {
+            int fl = fcntl(fd, F_GETFL);
+            if (fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0)
+                return fd;
+            int code = errno;
+            close(fd);
+            errno = code;
+            return -1;
+        }
+        if (errno != ENXIO)
+            return -1;
+        struct timespec step = {0, 50 * 1000 * 1000};
+        bool interrupted = nanosleep(&step, NULL) != 0; // a handled signal ends the sleep
+        if ((stop_flag && atomic_load(stop_flag)) || (interrupted && !stop_flag)) {
+            errno = EINTR;
+            return -1;
+        }
+    }
+}
+
 Status files_output_open(const char *path, OutputFile *o, ErrorInfo *err) {
     memset(o, 0, sizeof *o);
     o->name = path;
@@ -99,10 +152,12 @@ Status files_output_open(const char *path, OutputFile *o, ErrorInfo *err) {
     if (!in_place)
         snprintf(o->tmp, sizeof o->tmp, "%s.tmp", o->target);
     // Written in place: no O_CREAT, no O_TRUNC, nothing but the device or FIFO is touched.
-    int fd = in_place ? open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+    int fd = in_place ? files_open_write(o->target, O_NOCTTY, 0)
                       : open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-        st = error_set(err, STATUS_IO, "%s: %s", path, strerror(errno));
+        st = errno == EINTR ? error_set(err, STATUS_IO,
+                                        "%s: stopped while waiting for a reader of the FIFO", path)
+                            : error_set(err, STATUS_IO, "%s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         if (fd >= 0 && o->tmp[0])

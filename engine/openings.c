@@ -60,6 +60,11 @@ static Status read_openings(FILE *f, const char *path, const Variant *v, Opening
     long len;
     for (int lineno = 1; (len = files_read_line(f, line, sizeof line)) >= 0; lineno++) {
         char *text = line;
+        if (files_line_has_nul(line, len, sizeof line)) {
+            st = error_set(err, STATUS_FORMAT, "openings %s:%d: a NUL byte in the line", path,
+                           lineno);
+            goto cleanup;
+        }
         if (lineno == 1 && strncmp(text, BOM, sizeof BOM - 1) == 0)
             text += sizeof BOM - 1;
         text += strspn(text, " \t");

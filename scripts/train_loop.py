@@ -522,14 +522,47 @@ def read_state(path):
     except (ValueError, UnicodeDecodeError) as e:
         raise TrainError(f"--resume: {path}: not a run's state (corrupt JSON: {e})")
     keys = ("config", "iteration", "first", "current", "iterations", "accepted")
-    if not isinstance(state, dict) or not all(k in state for k in keys) or not isinstance(
-            state["config"], dict) or not all(isinstance(state["config"].get(s), dict)
-                                              for s in ("run", "selfplay", "tune", "match")):
-        raise TrainError(f"--resume: {path}: not a run's state (no {', '.join(keys)})")
-    problem = check_state(state)
+    if not isinstance(state, dict):
+        raise TrainError(f"--resume: {path}: not a run's state (not an object with "
+                         f"{', '.join(keys)})")
+    problem = next((f"no {k}" for k in keys if k not in state), None) or config_problem(
+        state["config"]) or check_state(state)
     if problem:
         raise TrainError(f"--resume: {path}: not a run's state ({problem})")
     return state
+
+
+def config_problem(config):
+    """The first problem of state.json's config (read_state), or None: an object whose sections
+    are objects, the four every run has among them (a section edited to null or [] was reported
+    later as missing, without naming state.json)."""
+    if not isinstance(config, dict):
+        return "config is not an object"
+    missing = next((s for s in ("run", "selfplay", "tune", "match") if s not in config), None)
+    if missing:
+        return f"config has no [{missing}] section"
+    bad = next((s for s, v in config.items() if not isinstance(v, dict)), None)
+    return f"config.{bad} is not an object" if bad else None
+
+
+def settings_problem(settings, where):
+    """The first problem of an iteration's selfplay_settings, or None: each key present, of its
+    kind (SETTINGS_KINDS) and in the range check_config asks of the setting it comes from, so
+    that a replay is refused before other work, not when hansu-selfplay refuses its flags."""
+    for key, kind in SETTINGS_KINDS.items():
+        if key not in settings:
+            return f"{where}.selfplay_settings has no {key}"
+        if kind_problem(key, settings[key], kind):
+            return f"{where}.selfplay_settings.{kind_problem(key, settings[key], kind)}"
+    least = {"seed": 0, "games": 1, "nodes": 1, "random_plies": 0}
+    low = next((k for k, v in least.items() if settings[k] < v), None)
+    if low:
+        return (f"{where}.selfplay_settings.{low} = {settings[low]}: expected "
+                f"{'a positive' if least[low] else 'a non-negative'} number")
+    if settings["variant"] not in VARIANTS:
+        return (f"{where}.selfplay_settings.variant = {settings['variant']!r}: expected one of "
+                f"{', '.join(VARIANTS)}")
+    return None
 
 
 def is_int(v):
@@ -603,11 +636,15 @@ def check_state(state):
         if any(not isinstance(engine.get(x, ""), str) for x in ("header", "net")):
             return f"{where}.selfplay_engine: header and net are not strings"
         settings = rec.get("selfplay_settings")
-        for key, kind in SETTINGS_KINDS.items() if settings is not None else ():
-            if key not in settings:
-                return f"{where}.selfplay_settings has no {key}"
-            if kind_problem(key, settings[key], kind):
-                return f"{where}.selfplay_settings.{kind_problem(key, settings[key], kind)}"
+        problem = settings_problem(settings, where) if settings is not None else None
+        if problem:
+            return problem
+    # The records are of iterations 1..iteration: iteration is the last record's k, or the next
+    # one while it starts (its record not made yet).
+    last = max((rec["k"] for rec in state["iterations"]), default=None)
+    if last is not None and not last <= state["iteration"] <= last + 1:
+        return (f"iteration is {state['iteration']}, but the last iteration recorded is {last} "
+                f"(expected {last} or {last + 1})")
     return None
 
 

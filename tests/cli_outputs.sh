@@ -56,11 +56,53 @@ seq 2000 | sed 's|.*|rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1
 limited hansu-eval 1 - sh -c "exec '${BIN[hansu-eval]}' <fens.txt"
 limited hansu-nnue 64 lim.nnue "${BIN[hansu-nnue]}" --out lim.nnue --epochs 1 --valid 0.3 run
 rm -f ./*.stdout ./*.err lim.*
+"${BIN[hansu-tune-bench]}" make lim-run.h5 20 >/dev/null || fail "hansu-tune-bench make"
+
+# A failed write to standard output (here /dev/full) is an error naming it, rc 1, in every front
+# end (cli_init's exit check): bench, a UCI session, show, verify and --help said nothing, rc 0.
+full_case() { # NAME COMMAND...
+    local name=$1
+    shift
+    "$@" >/dev/full 2>full.err
+    local rc=$?
+    [ "$rc" = 1 ] && grep -q "^$name: standard output: No space left on device" full.err ||
+        { cat full.err; fail "$name: $* >/dev/full: rc $rc, no 'standard output' error"; }
+}
+full_case hansu "${BIN[hansu]}" bench
+full_case hansu "${BIN[hansu]}" --help
+full_case hansu sh -c "printf 'uci\nisready\nquit\n' | exec '${BIN[hansu]}'"
+full_case hansu-selfplay "${BIN[hansu-selfplay]}" show "$(ls run/*.h5 | head -1)"
+full_case hansu-selfplay "${BIN[hansu-selfplay]}" verify run
+full_case hansu-selfplay "${BIN[hansu-selfplay]}" --help
+full_case hansu-match "${BIN[hansu-match]}" --help
+full_case hansu-tune "${BIN[hansu-tune]}" --help
+full_case hansu-tune-bench "${BIN[hansu-tune-bench]}" run lim-run.h5 1
+full_case hansu-eval sh -c "exec '${BIN[hansu-eval]}' <fens.txt"
+full_case hansu-nnue "${BIN[hansu-nnue]}" --help
+(ulimit -f 1 && exec "${BIN[hansu]}" bench >big.out) 2>full.err
+[ $? = 1 ] && grep -q "^hansu: standard output: File too large" full.err ||
+    { cat full.err; fail "hansu bench past ulimit -f 1: no 'File too large', rc 1"; }
+rm -f full.err big.out lim-run.h5
+
+# A full device as an output other than standard output: the cause is named, and hansu-nnue says
+# that its net was written (the state said "write failed" alone; exit 1 hid the written net).
+if [ -c /dev/full ]; then
+    "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" --nodes 20 \
+        --games 2 --state /dev/full >full.out 2>&1 && fail "--state /dev/full: rc 0"
+    grep -q "state /dev/full: write failed (No space left on device)" full.out ||
+        { cat full.out; fail "--state /dev/full: no cause"; }
+    "${BIN[hansu-nnue]}" --out full.nnue --json /dev/full --epochs 1 --valid 0.3 run \
+        >full.out 2>&1 && fail "hansu-nnue --json /dev/full: rc 0"
+    grep -q "the net was written to full.nnue; the JSON could not be: /dev/full: No space" \
+        full.out && [ -s full.nnue ] || { cat full.out; fail "hansu-nnue --json /dev/full"; }
+    rm -f full.*
+fi
 
 # Links: each output flag named by a link into another folder writes the link's target.
 mkdir -p links real
 link() { ln -s "../real/$1" "links/$1"; }
 OUTS="e.plain e.pgn s.json m.h5 t.h t.json t.csv n.nnue n.json n.csv n.ckpt x.json x.pgn"
+ln -s ../real/x.pgn links/x2.pgn # a second name of x.pgn
 for f in $OUTS; do link "$f"; done
 echo old >real/m.h5 # merge --force replaces the target, not the link
 "${BIN[hansu-selfplay]}" export --plain links/e.plain --pgn links/e.pgn run >/dev/null 2>&1 ||
@@ -80,6 +122,65 @@ for f in $OUTS; do
 done
 ! echo old | cmp -s - real/m.h5 || fail "merge -o a link: its target not replaced"
 [ -z "$(find . -name '*.tmp')" ] || fail "left $(find . -name '*.tmp')"
+# A file beside an output (the match's state) goes beside the link's target, as its lock does.
+[ -s real/x.pgn.state ] && [ ! -e links/x.pgn.state ] || fail "x.pgn.state not beside real/x.pgn"
+
+# Locks sit beside a link's target: while this shell holds real/F.lock (flock(1)), a run
+# writing F through links/F is refused naming that lock (both ran, and a PGN lost games).
+locked_case() { # LOCKED_FILE COMMAND...
+    local file=$1
+    shift
+    local fd
+    exec {fd}>"real/$file.lock" && flock -n "$fd" || fail "cannot lock real/$file.lock"
+    "$@" >lock.out 2>&1 {fd}>&-
+    local rc=$?
+    exec {fd}>&-
+    [ "$rc" = 1 ] && grep -q "real/$file.lock: locked by another writer" lock.out ||
+        { cat lock.out; fail "$* (rc $rc): not refused by real/$file.lock"; }
+}
+locked_case x.pgn "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" \
+    --nodes 20 --games 2 --pgn links/x2.pgn --resume
+locked_case n.nnue "${BIN[hansu-nnue]}" --out links/n.nnue --epochs 1 --valid 0.3 run
+locked_case t.h "${BIN[hansu-tune]}" run --threads 1 --epochs 1 --out links/t.h
+rm -f lock.out real/*.lock
+
+# A FIFO (or device) as output is written into, and no file is made beside it (--pgn dev/null
+# left dev/null.state and --out dev/null dev/null.ckpt): no lock, no state (nothing to resume).
+mkdir fifo && mkfifo fifo/x.pgn || fail "mkfifo"
+cat fifo/x.pgn >fifo.got &
+"${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" --nodes 20 \
+    --games 2 --pgn fifo/x.pgn >fifo.out 2>&1 || { cat fifo.out; fail "hansu-match --pgn a FIFO"; }
+wait
+[ "$(grep -c '^\[Result' fifo.got)" = 2 ] || fail "--pgn a FIFO: its reader got no 2 games"
+[ "$(ls fifo)" = x.pgn ] || fail "--pgn a FIFO made files beside it: $(ls fifo)"
+"${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" --nodes 20 \
+    --games 2 --pgn fifo/x.pgn --resume >fifo.out 2>&1 && fail "--resume --pgn a FIFO: not refused"
+grep -q -- "--resume: --pgn fifo/x.pgn is a device or FIFO" fifo.out || { cat fifo.out; fail "--resume --pgn a FIFO: no message"; }
+"${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" \
+    --engine "cmd=${BIN[hansu]}" --tournament round-robin --nodes 20 --games 2 --pgn fifo/x.pgn \
+    >fifo.out 2>&1 && fail "a tournament's --pgn a FIFO: not refused"
+grep -q "fifo/x.pgn is a device or FIFO, not a file" fifo.out || { cat fifo.out; fail "tournament --pgn a FIFO: no message"; }
+[ "$(ls fifo)" = x.pgn ] || fail "a tournament's --pgn a FIFO made files beside it: $(ls fifo)"
+# A FIFO nothing reads: hansu-match waits for a reader, and SIGINT or SIGTERM ends the wait (it
+# was blocked in open(2), deaf to both) with a message naming the file.
+for out in "--pgn fifo/x.pgn" "--pgn fifo.pgn --state fifo/x.pgn" "--json fifo/x.pgn"; do
+    for sig in INT TERM; do
+        # shellcheck disable=SC2086
+        "${BIN[hansu-match]}" --engine "cmd=${BIN[hansu]}" --engine "cmd=${BIN[hansu]}" \
+            --nodes 20 --games 2 $out >fifo.out 2>&1 &
+        pid=$!
+        sleep 0.5
+        kill -$sig $pid
+        for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+        kill -0 $pid 2>/dev/null && { kill -9 $pid; fail "hansu-match $out: SIG$sig did not stop it"; }
+        wait $pid
+        rc=$?
+        [ $rc = 1 ] && grep -q "x.pgn: stopped while waiting for a reader of the FIFO" fifo.out ||
+            { cat fifo.out; fail "hansu-match $out, SIG$sig: rc $rc"; }
+        rm -f fifo.pgn*
+    done
+done
+rm -rf fifo fifo.out fifo.got
 
 # Devices (root only): written into, never replaced; a full one's error names it.
 if mknod dev-null c 1 3 2>/dev/null && mknod dev-full c 1 7 2>/dev/null &&

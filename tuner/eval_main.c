@@ -13,8 +13,22 @@
 #include "fen.h"
 #include "files.h"
 
-int main(void) {
+static void usage(FILE *f) {
+    fputs("usage: hansu-eval < FENS\n"
+          "prints the static evaluation of the compiled-in weights for each FEN read on standard\n"
+          "input (one a line; empty lines skipped), one centipawn value a line, from the side to\n"
+          "move's view\n\noptions:\n  --help  this text\n",
+          f);
+}
+
+int main(int argc, char **argv) {
     cli_init();
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+        return usage(stdout), 0;
+    if (argc > 1) {
+        fprintf(stderr, "hansu-eval: unexpected argument '%s' (see --help)\n", argv[1]);
+        return 2;
+    }
     Board *b = malloc(sizeof *b);
     if (!b)
         return fputs("hansu-eval: out of memory\n", stderr), 1;
@@ -23,6 +37,11 @@ int main(void) {
     long len;
     while ((len = files_read_line(stdin, line, sizeof line)) >= 0) {
         lineno++;
+        if (files_line_has_nul(line, len, sizeof line)) {
+            fprintf(stderr, "hansu-eval: line %d: a NUL byte in the line\n", lineno);
+            free(b);
+            return 1;
+        }
         line[strcspn(line, "\r\n")] = 0;
         ErrorInfo err;
         // A line longer than any FEN is refused whole: its pieces are not FENs of their own.

@@ -130,7 +130,7 @@ static const Flag TUNE_FLAGS[] = {
     {.kind = FLAG_SECTION, .help = "\nOutput:"},
     {"--out", FLAG_PATH, DEST(out), .meta = "PATH",
      .help = "weights header to write (default engine/V/eval_weights.h);\n"
-             "one tuner at a time: a second one is refused (PATH.lock)"},
+             "one tuner per output file: a second one is refused (PATH.lock)"},
     {"--dry-run", FLAG_BOOL, DEST(dry_run), .help = "train and report, write no header"},
     {"--loss-csv", FLAG_PATH, DEST(loss_csv), .meta = "PATH",
      .help = "write the loss curve (epoch,train_mse,valid_mse,seconds)"},
@@ -239,7 +239,7 @@ typedef struct Run {
     EvalBannerInput *inputs; // every input file with its "sha256:<hex>" (hash_inputs)
     int ninputs;
     char out_sha256[65]; // of the header written, "" for --dry-run
-    RunLock *out_lock;   // "OUT.lock", held from the checks to the end (one writer of --out)
+    RunLock *out_lock;   // "FILE.lock" of each output, held from the checks to the end
     int64_t start_ms;    // wall clock at start (timeman_now_ms)
 } Run;
 
@@ -280,17 +280,11 @@ static Status hash_inputs(const Options *o, EvalBannerInput **out, int *n, Error
     return st;
 }
 
-// Takes the writer lock of --out: the file "OUT.lock" (run_lock.h).
-static Status lock_out(Run *r, ErrorInfo *err) {
-    size_t len = strlen(r->o.out);
-    char *path = malloc(len + 6);
-    if (!path)
-        return error_set(err, STATUS_NOMEM, "out of memory");
-    memcpy(path, r->o.out, len);
-    memcpy(path + len, ".lock", 6);
-    Status st = run_lock_take(path, &r->out_lock, err);
-    free(path);
-    return st;
+// Takes the writer lock of every output: "FILE.lock" beside each one's target (run_lock.h).
+static Status lock_outputs(Run *r, ErrorInfo *err) {
+    const char *files[] = {r->o.out, r->o.loss_csv, r->o.json};
+    const char *flags[] = {"--out", "--loss-csv", "--json"};
+    return run_lock_take_outputs(files, flags, 3, &r->out_lock, err);
 }
 
 // Step 0: what can fail without the data is checked before it is read (which takes minutes):
@@ -304,14 +298,14 @@ static Status check_files(Run *r, ErrorInfo *err) {
         return st;
     if (!r->o.dry_run && (st = cli_check_writable("--out", r->o.out, err)) != STATUS_OK)
         return st;
-    // Two tuners writing one header would both report success and one header would be lost:
-    // the second is refused, naming the first one's pid (rank 0 alone writes the files).
-    if (!r->o.dry_run && r->o.tune.rank == 0 && (st = lock_out(r, err)) != STATUS_OK)
-        return st;
     if (r->o.loss_csv && (st = cli_check_writable("--loss-csv", r->o.loss_csv, err)) != STATUS_OK)
         return st;
-    if (r->o.json)
-        st = cli_check_writable("--json", r->o.json, err);
+    if (r->o.json && (st = cli_check_writable("--json", r->o.json, err)) != STATUS_OK)
+        return st;
+    // Two tuners writing one header (or CSV, or JSON) would both report success and one file
+    // would be lost: the second is refused, naming the first one's pid (rank 0 alone writes).
+    if (!r->o.dry_run && r->o.tune.rank == 0)
+        st = lock_outputs(r, err);
     return st;
 }
 

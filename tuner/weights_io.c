@@ -19,6 +19,10 @@ Status weights_read_header(const char *path, int nparams, EvalWeight *out, Error
     long len;
     while (st == STATUS_OK && (len = files_read_line(f, line, sizeof line)) >= 0) {
         lineno++;
+        if (files_line_has_nul(line, len, sizeof line)) {
+            st = error_set(err, STATUS_FORMAT, "%s:%d: a NUL byte in the line", path, lineno);
+            continue;
+        }
         // A line is read whole: a piece of a long one is never read as a line of its own. A
         // comment line is skipped whatever its length; any other line too long is refused.
         if ((size_t)len >= sizeof line) {
@@ -35,6 +39,14 @@ Status weights_read_header(const char *path, int nparams, EvalWeight *out, Error
         char *c = strstr(line, "//");
         if (c)
             *c = 0;
+        // A block comment hides its entries from the compiler, not from a count of "S(": it was
+        // refused as an extra entry at the table's last line. The generator writes none.
+        if (strstr(line, "/*") || strstr(line, "*/")) {
+            st = error_set(err, STATUS_FORMAT,
+                           "%s:%d: a /* comment */ in the weights table (only // comments)", path,
+                           lineno);
+            continue;
+        }
         for (char *p = strstr(line, "S("); p && st == STATUS_OK; p = strstr(p + 2, "S(")) {
             int mg, eg;
             if (sscanf(p, "S(%d ,%d )", &mg, &eg) != 2 || n >= nparams)

@@ -116,9 +116,10 @@ Status match_setup_variant_options(Match *m, ErrorInfo *err);
 /// child_start's errors.
 Status match_setup_probe_engine(Match *m, int i, ErrorInfo *err);
 
-/// The writer lock beside the PGN ("PGN.lock"), or beside the state file without a PGN; none
-/// when the match writes no file. A missing folder is told naming the PGN (or state file);
-/// run_lock_take's errors.
+/// The writer locks of the PGN, the state file and the JSON: "FILE.lock" beside the file each
+/// names or its link points to (run_lock_take_outputs), so two matches sharing any one output,
+/// under whichever name, are refused; none for a device or FIFO, none when the match writes no
+/// file. A missing folder is told naming the flag and the path; run_lock_take's errors.
 Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err);
 
 // ---- match_state.c: the resume state

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cluster.h"
+#include "files.h"
 #include "flags.h"
 #include "match.h"
 #include "match_affinity.h"
@@ -129,7 +130,7 @@ typedef struct Cli {
     bool each_has_limit;
     int nengines;   // --engine groups so far
     double sprt[4]; // elo0, elo1, alpha, beta of --sprt
-    char state_buf[1024];
+    char state_buf[FILES_PATH_MAX];
     const char *tournament; // --tournament's word; NULL: a match of two engines
     const char *anchor;     // --anchor NAME[=ELO]
     int rounds;             // --rounds: game pairs per pairing (0: --games decides)
@@ -431,6 +432,29 @@ static Status tournament_args(Cli *cli, ErrorInfo *err) {
     return anchor_arg(cli->anchor, t, err);
 }
 
+// The resume state by default: "PGN.state" beside the PGN's target (a link's target, so both
+// names of one PGN have one state); none for a PGN that is a device or FIFO (--pgn /dev/stdout):
+// nothing is created beside a device, and such a PGN cannot be resumed anyway.
+static Status default_state(Cli *cli, ErrorInfo *err) {
+    MatchConfig *c = &cli->cfg;
+    char target[FILES_PATH_MAX];
+    bool in_place;
+    ErrorInfo e;
+    if (files_output_target(c->pgn_path, target, &in_place, &e) != STATUS_OK)
+        return error_set(err, STATUS_IO, "--pgn %s", e.msg);
+    if (in_place && c->resume)
+        return error_set(err, STATUS_SYNTAX,
+                         "--resume: --pgn %s is a device or FIFO, not a file: no match to resume "
+                         "there (give --state FILE and a PGN file)",
+                         c->pgn_path);
+    if (in_place)
+        return STATUS_OK;
+    if (files_output_side(c->pgn_path, ".state", cli->state_buf, &e) != STATUS_OK)
+        return error_set(err, STATUS_IO, "--pgn %s", e.msg);
+    c->state_path = cli->state_buf;
+    return STATUS_OK;
+}
+
 static Status parse_args(int argc, char **argv, Cli *cli, bool *help, ErrorInfo *err) {
     *cli = (Cli){.sprt = {NAN, NAN, 0.05, 0.05}, .print = {.interval = 10}};
     MatchConfig *c = &cli->cfg;
@@ -483,11 +507,7 @@ static Status parse_args(int argc, char **argv, Cli *cli, bool *help, ErrorInfo 
     if (!strcmp(c->engine[0].name, c->engine[1].name))
         snprintf(c->engine[1].name + strlen(c->engine[1].name) - (strlen(c->engine[1].name) > 60),
                  4, "-2");
-    if (!c->state_path && c->pgn_path) {
-        snprintf(cli->state_buf, sizeof cli->state_buf, "%s.state", c->pgn_path);
-        c->state_path = cli->state_buf;
-    }
-    return STATUS_OK;
+    return c->state_path || !c->pgn_path ? STATUS_OK : default_state(cli, err);
 }
 
 static void print_elo(const char *label, const MatchTally *t) {
@@ -648,6 +668,7 @@ static int run(int argc, char **argv, ClusterPart self) {
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    files_set_stop(&stop_requested); // a FIFO output waited for ends on a stop too
     cli.cfg.stop = &stop_requested;
     cli.cfg.warn = on_warning;
     if (cli.tournament)

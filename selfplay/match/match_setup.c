@@ -222,19 +222,17 @@ Status match_setup_probe_engine(Match *m, int i, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// The writer lock beside the PGN ("<pgn>.lock"), or beside the state file when there is no
-// PGN; none when the match writes no file.
+// The writer locks of the PGN, the state file and the JSON ("FILE.lock" beside each one's
+// target, run_lock_take_outputs); none when the match writes no file.
 Status match_setup_lock(const MatchConfig *c, RunLock **lock, ErrorInfo *err) {
-    const char *target = c->pgn_path ? c->pgn_path : c->state_path;
+    const char *paths[3] = {c->pgn_path, c->state_path, c->json_path};
+    const char *flags[3] = {"--pgn", "--state", "--json"};
     *lock = NULL;
-    if (!target)
-        return STATUS_OK;
-    // The lock is the first file touched: a missing folder is told as the user named it.
-    Status st = match_output_check_folder(c->pgn_path ? "--pgn" : "--state", target, err);
-    if (st != STATUS_OK)
-        return st;
-    char path[4200];
-    if (snprintf(path, sizeof path, "%s.lock", target) >= (int)sizeof path)
-        return error_set(err, STATUS_RANGE, "%.200s...: path too long", target);
-    return run_lock_take(path, lock, err);
+    // The locks are the first files touched: a missing folder is told as the user named it.
+    for (int i = 0; i < 3; i++) {
+        Status st = paths[i] ? match_output_check_folder(flags[i], paths[i], err) : STATUS_OK;
+        if (st != STATUS_OK)
+            return st;
+    }
+    return run_lock_take_outputs(paths, flags, 3, lock, err);
 }

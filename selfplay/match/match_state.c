@@ -6,11 +6,13 @@
 #include "match_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "rules.h"
 #include "variant.h"
 
@@ -356,32 +358,50 @@ Status match_state_check_pgn(Match *m, ErrorInfo *err) {
     return check_results(m, err);
 }
 
+// Opens path as fopen's mode "w" or "a" would, into *f; a FIFO with no reader is waited for
+// while the match is not stopped (files_open_write), a stop given as errno EINTR.
+static FILE *open_output(const char *path, bool append) {
+    int fd = files_open_write(path, O_CREAT | (append ? O_APPEND : O_TRUNC), 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, append ? "a" : "w") : NULL;
+    if (fd >= 0 && !f) {
+        int code = errno;
+        close(fd);
+        errno = code;
+    }
+    return f;
+}
+
+// "stopped while waiting for a reader of the FIFO" for EINTR (files_open_write), else errno's.
+static const char *open_error(void) {
+    return errno == EINTR ? "stopped while waiting for a reader of the FIFO" : strerror(errno);
+}
+
 // Opens the PGN and the state file: fresh, or for appending on resume.
 Status match_state_open(Match *m, ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
-    const char *mode = c->resume ? "a" : "w";
     // Games written after the last recorded pair (a pair cut off by a hard kill) are cut
     // away, so the PGN holds each finished pair exactly once.
     if (c->pgn_path && c->resume && truncate(c->pgn_path, (off_t)m->pgn_end) != 0 &&
         errno != ENOENT)
         return error_set(err, STATUS_IO, "PGN %s: truncate: %s", c->pgn_path, strerror(errno));
-    if (c->pgn_path && !(m->pgn = fopen(c->pgn_path, mode)))
-        return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, strerror(errno));
+    if (c->pgn_path && !(m->pgn = open_output(c->pgn_path, c->resume)))
+        return error_set(err, STATUS_IO, "PGN %s: %s", c->pgn_path, open_error());
     if (!c->state_path)
         return STATUS_OK;
     // A last line cut short by a hard kill is cut away, so the next line starts on its own.
     if (c->resume && truncate(c->state_path, (off_t)m->state_end) != 0)
         return error_set(err, STATUS_IO, "state %s: truncate: %s", c->state_path, strerror(errno));
-    if (!(m->state = fopen(c->state_path, mode)))
-        return error_set(err, STATUS_IO, "state %s: %s", c->state_path, strerror(errno));
+    if (!(m->state = open_output(c->state_path, c->resume)))
+        return error_set(err, STATUS_IO, "state %s: %s", c->state_path, open_error());
     if (!c->resume) {
         char ident[512], head[600];
         state_identity(m, ident, sizeof ident);
         snprintf(head, sizeof head, "%s\n%s\n", STATE_MAGIC, ident);
         sha256_init(&m->state_hash);
         sha256_update(&m->state_hash, head, strlen(head));
-        fputs(head, m->state);
-        fflush(m->state);
+        if (fputs(head, m->state) == EOF || fflush(m->state) != 0)
+            return error_set(err, STATUS_IO, "state %s: write failed (%s)", c->state_path,
+                             strerror(errno));
     }
     return STATUS_OK;
 }
@@ -400,6 +420,7 @@ Status match_state_write_pair(Match *m, int k, const GameRecord g[2], ErrorInfo 
     n += snprintf(line + n, sizeof line - (size_t)n, " %s\n", hex);
     sha256_update(&m->state_hash, line, (size_t)n);
     if (fputs(line, m->state) == EOF || fflush(m->state) != 0)
-        return error_set(err, STATUS_IO, "state %s: write failed", c->state_path);
+        return error_set(err, STATUS_IO, "state %s: write failed (%s)", c->state_path,
+                         strerror(errno));
     return STATUS_OK;
 }

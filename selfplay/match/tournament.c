@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "files.h"
 #include "match_affinity.h"
 #include "tournament_json.h"
 
@@ -79,6 +80,12 @@ static Status check_config(const TournamentConfig *c, ErrorInfo *err) {
         return error_set(err, STATUS_SYNTAX,
                          "tournament: --resume needs --pgn (each pairing's "
                          "state lies beside its PGN)");
+    // Each pairing's PGN and state go beside --pgn's target (a link's), never beside a device.
+    char side[FILES_PATH_MAX];
+    ErrorInfo e;
+    if (c->pgn_path && files_output_side(c->pgn_path, "-1-2.pgn", side, &e) != STATUS_OK)
+        return error_set(err, STATUS_IO, "--pgn %s (a tournament writes each pairing's PGN)",
+                         e.msg);
     if (c->anchor >= c->nengines)
         return error_set(err, STATUS_RANGE, "tournament: anchor %d out of range", c->anchor);
     for (int i = 0; i < c->nengines; i++)
@@ -186,8 +193,12 @@ static Status setup_run(Tournament *t, PairingRun *r, int p, ErrorInfo *err) {
     m->json_path = NULL;
     m->sprt_enabled = false;
     m->pgn_path = m->state_path = NULL;
+    char target[FILES_PATH_MAX];
+    bool in_place;
+    if (c->pgn_path && files_output_target(c->pgn_path, target, &in_place, err) != STATUS_OK)
+        return STATUS_IO;
     if (c->pgn_path) {
-        if (!tournament_pairing_pgn(c->pgn_path, pg, r->pgn, sizeof r->pgn))
+        if (!tournament_pairing_pgn(target, pg, r->pgn, sizeof r->pgn))
             return error_set(err, STATUS_RANGE, "--pgn %s: too long a path", c->pgn_path);
         snprintf(r->state, sizeof r->state, "%s.state", r->pgn);
         m->pgn_path = r->pgn;

@@ -14,14 +14,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-// One locked file; a run lock holds one (a whole run) or three (a part of a split run).
+#include "files.h"
+
+// One locked file; a run lock holds one (a whole run), three (a part of a split run) or one per
+// output file.
 typedef struct LockFile {
     int fd;
     char *path;  // removed on release, while still locked (a shared one is left)
     bool shared; // LOCK_SH: other parts of the run hold it too
 } LockFile;
 
-enum { LOCK_FILES_MAX = 3 };
+enum { LOCK_FILES_MAX = RUN_LOCK_OUTPUTS_MAX > 3 ? RUN_LOCK_OUTPUTS_MAX : 3 };
 
 struct RunLock {
     LockFile files[LOCK_FILES_MAX];
@@ -121,6 +124,40 @@ static Status take_exclusive(const char *path, RunLock **lock, ErrorInfo *err) {
 Status run_lock_take(const char *path, RunLock **out, ErrorInfo *err) {
     *out = NULL;
     return take_exclusive(path, out, err);
+}
+
+Status run_lock_take_outputs(const char *const paths[], const char *const flags[], size_t n,
+                             RunLock **out, ErrorInfo *err) {
+    char held[RUN_LOCK_OUTPUTS_MAX][FILES_PATH_MAX], lock[FILES_PATH_MAX + 8];
+    ErrorInfo te;
+    size_t nheld = 0;
+    Status st = STATUS_OK;
+    *out = NULL;
+    if (n > RUN_LOCK_OUTPUTS_MAX)
+        return error_set(err, STATUS_RANGE, "%zu output files to lock, at most %d", n,
+                         (int)RUN_LOCK_OUTPUTS_MAX);
+    for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+        bool in_place, seen = false;
+        if (!paths[i])
+            continue;
+        if ((st = files_output_target(paths[i], held[nheld], &in_place, &te)) != STATUS_OK) {
+            error_set(err, st, "%s %s", flags[i], te.msg);
+            continue;
+        }
+        if (in_place)
+            continue;
+        for (size_t j = 0; j < nheld && !seen; j++)
+            seen = strcmp(held[j], held[nheld]) == 0;
+        if (seen) // two flags naming one file: one lock
+            continue;
+        snprintf(lock, sizeof lock, "%s.lock", held[nheld++]);
+        st = take_exclusive(lock, out, err);
+    }
+    if (st != STATUS_OK) {
+        run_lock_release(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 static Status dir_path(const char *dir, const char *name, char *out, size_t len, ErrorInfo *err) {

@@ -147,6 +147,29 @@ static void test_long_lines(void **state) {
     assert_int_equal(o.count, 0);
 }
 
+// A NUL byte inside a line (re-trial of issue 39): refused naming the file and line; as a C
+// string the line ended there and "FEN\0OTHER" was read as the FEN.
+static void test_nul_byte(void **state) {
+    (void)state;
+    char path[64], text[128];
+    snprintf(path, sizeof path, "/tmp/hansu-openings-nul-%d.fen", (int)getpid());
+    int n =
+        snprintf(text, sizeof text, "%s\n%s", VARIANT_JANGGI.start_fen, VARIANT_JANGGI.start_fen);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(text, 1, (size_t)n, f);
+    fwrite("\0OTHER\n", 1, 7, f);
+    fclose(f);
+    Openings o;
+    ErrorInfo err;
+    assert_int_equal(openings_load(path, &VARIANT_JANGGI, &o, &err), STATUS_FORMAT);
+    unlink(path);
+    char want[128];
+    snprintf(want, sizeof want, "openings %s:2: a NUL byte in the line", path);
+    if (!strstr(err.msg, want))
+        fail_msg("%s", err.msg);
+}
+
 // Each variant's compiled-in suite reads as its file data/openings-<name>.fen does, FEN for FEN
 // and line for line (the build embeds the file as it is at configure time).
 static void test_builtin_equals_file(void **state) {
@@ -204,6 +227,7 @@ int main(void) {
         cmocka_unit_test(test_reads_in_order),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_bom_comments_case),  cmocka_unit_test(test_builtin_equals_file),
         cmocka_unit_test(test_not_a_regular_file), cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_nul_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

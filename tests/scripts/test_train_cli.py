@@ -105,6 +105,22 @@ def hand_edited_nets(work):
          "iterations[0].selfplay_settings.nodes is not an int"),
         (lambda s: s["iterations"][0]["selfplay_settings"].pop("seed"),
          "iterations[0].selfplay_settings has no seed"),
+        # The re-trial of item 8: the field named, state.json named, values checked at once.
+        (lambda s: s.pop("current"), "state.json: not a run's state (no current)"),
+        (lambda s: s.pop("first"), "state.json: not a run's state (no first)"),
+        (lambda s: s.pop("config"), "state.json: not a run's state (no config)"),
+        (lambda s: s.update(config=[]), "state.json: not a run's state (config is not an object)"),
+        (lambda s: s["config"].pop("run"), "(config has no [run] section)"),
+        (lambda s: s["config"].update(nnue=None),
+         "state.json: not a run's state (config.nnue is not an object)"),
+        (lambda s: s["iterations"][0]["selfplay_settings"].update(nodes=-5),
+         "iterations[0].selfplay_settings.nodes = -5: expected a positive number"),
+        (lambda s: s["iterations"][0]["selfplay_settings"].update(seed=-1),
+         "iterations[0].selfplay_settings.seed = -1: expected a non-negative number"),
+        (lambda s: s["iterations"][0]["selfplay_settings"].update(variant="chess"),
+         "iterations[0].selfplay_settings.variant = 'chess': expected one of janggi, xiangqi"),
+        (lambda s: s.update(iteration=99),
+         "iteration is 99, but the last iteration recorded is 1 (expected 1 or 2)"),
         (lambda s: s["config"]["match"].pop("games"), "setting match.games is missing"),
         (lambda s: s["config"].pop("nnue"), "setting section [nnue] is missing")]
     for change, text in cases:

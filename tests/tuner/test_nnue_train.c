@@ -792,6 +792,67 @@ static void test_one_run_per_out(void **state) {
     remove(cmd);
 }
 
+// A run refused at start while this test holds the lock file lockfile, naming this pid: cmd is
+// hansu-nnue's command line (its output to log), its input missing and never reached; the
+// message names the lock file by named.
+static void expect_locked_out(const char *cmd, const char *lockfile, const char *named,
+                              const char *log) {
+    RunLock *lock;
+    ErrorInfo err;
+    char want[64], full[2048];
+    assert_int_equal(run_lock_take(lockfile, &lock, &err), STATUS_OK);
+    snprintf(full, sizeof full, "%s > '%s' 2>&1", cmd, log);
+    int rc = WEXITSTATUS(system(full));
+    run_lock_release(lock);
+    snprintf(want, sizeof want, "locked by another writer, pid %d", (int)getpid());
+    char *text = slurp(log);
+    if (rc != 1 || !strstr(text, want) || !strstr(text, named))
+        fail_msg("%s: rc %d, %s", cmd, rc, text);
+    free(text);
+    remove(log);
+}
+
+// Issue 39's re-trial: the lock covered --out only, so two runs on one --checkpoint (or --csv,
+// --json) both ran and one died at an epoch with "CKPT: No such file or directory"; and it was
+// taken beside the name as typed, so a run through a link to another run's --out was not
+// refused. Every output is locked, beside its target: "FILE.lock" of the file a link points to.
+static void test_one_run_per_output(void **state) {
+    (void)state;
+    char d[256], cmd[1024], lockfile[320], log[320];
+    snprintf(d, sizeof d, "%s/test_nnue_train.%d.outputs", HANSU_BINARY_DIR, (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/real' '%s/links'", d, d, d);
+    assert_int_equal(system(cmd), 0);
+    snprintf(log, sizeof log, "%s/run.log", d);
+    const char *flags[] = {"--checkpoint", "--csv", "--json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(lockfile, sizeof lockfile, "%s/shared.lock", d);
+        snprintf(cmd, sizeof cmd,
+                 "'%s/tuner/nnue/hansu-nnue' --out '%s/own%d.nnue' %s '%s/shared' "
+                 "'%s/no/such/run'",
+                 HANSU_BINARY_DIR, d, i, flags[i], d, d);
+        expect_locked_out(cmd, lockfile, "/shared.lock", log);
+    }
+    // links/n.nnue -> ../real/n.nnue: its lock is real/n.nnue.lock, whichever name is given.
+    snprintf(cmd, sizeof cmd, "ln -s ../real/n.nnue '%s/links/n.nnue'", d);
+    assert_int_equal(system(cmd), 0);
+    snprintf(lockfile, sizeof lockfile, "%s/real/n.nnue.lock", d);
+    snprintf(cmd, sizeof cmd, "'%s/tuner/nnue/hansu-nnue' --out '%s/links/n.nnue' '%s/no/such/run'",
+             HANSU_BINARY_DIR, d, d);
+    expect_locked_out(cmd, lockfile, "real/n.nnue.lock", log);
+    // --out a FIFO (or device): written into, but its checkpoint and CSV, which default to
+    // beside it, are refused at start (--out /dev/null put null.ckpt into /dev), nothing made.
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && mkfifo fifo && '%s/tuner/nnue/hansu-nnue' --out fifo no/such/run 2>&1 | "
+             "grep -q 'fifo is a device or FIFO, not a file: no fifo.csv beside it (give --csv "
+             "FILE)' && '%s/tuner/nnue/hansu-nnue' --out fifo --csv c.csv no/such/run 2>&1 | "
+             "grep -q 'no fifo.ckpt beside it (give --checkpoint FILE)' && "
+             "[ \"$(ls)\" = \"$(printf 'fifo\\nlinks\\nreal')\" ]",
+             d, HANSU_BINARY_DIR, HANSU_BINARY_DIR);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -807,6 +868,7 @@ int main(void) {
         cmocka_unit_test(test_palace_end_to_end),
         cmocka_unit_test(test_end_to_end),
         cmocka_unit_test(test_one_run_per_out),
+        cmocka_unit_test(test_one_run_per_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

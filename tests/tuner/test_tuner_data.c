@@ -560,7 +560,7 @@ static void test_bad_files_reported_first(void **state) {
         const char *args, *want;
     } cases[] = {
         {"--init /nonexistent/w.h", "/nonexistent/w.h: cannot open"},
-        {"--init %s/fixture.h5", "weights found"}, // exists, but is no weights header
+        {"--init %s/fixture.h5", "a NUL byte in the line"}, // exists, no weights header
         {"--out /nonexistent-dir/w.h", "--out /nonexistent-dir/w.h: cannot write"},
         {"--out %s", "a folder, not a file"},
         {"--dry-run --loss-csv /nonexistent-dir/l.csv", "--loss-csv /nonexistent-dir/l.csv"},
@@ -773,6 +773,33 @@ static void test_weights_long_lines(void **state) {
     unlink(path);
 }
 
+// A table line holding a NUL byte, or a /* comment */ hiding an entry (re-trial of issue 39): each
+// refused naming its own line; the comment's entry was counted and refused at the last line.
+static void test_weights_nul_and_block_comment(void **state) {
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/hansu-weights-odd-%d.h", (int)getpid());
+    const char *head = "static const EvalWeight EVAL_WEIGHTS_DATA[2] = {\n";
+    const char *line2[2] = {"    S(1, 2), /* S(9999, 9999), */\n", "    S(1, 2),\0 S(7, 7)\n"};
+    size_t len2[2] = {strlen(line2[0]), 22};
+    const char *want[2] = {":2: a /* comment */ in the weights table",
+                           ":2: a NUL byte in the line"};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(head, f);
+        fwrite(line2[i], 1, len2[i], f);
+        fputs("    S(3, 4),\n};\n", f);
+        fclose(f);
+        EvalWeight got[2];
+        ErrorInfo err;
+        assert_int_equal(weights_read_header(path, 2, got, &err), STATUS_FORMAT);
+        if (!strstr(err.msg, want[i]))
+            fail_msg("case %d: %s", i, err.msg);
+    }
+    unlink(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_parity_on_data_set),
@@ -786,6 +813,7 @@ int main(void) {
         cmocka_unit_test(test_bad_files_reported_first),
         cmocka_unit_test(test_emit_and_reparse),
         cmocka_unit_test(test_weights_long_lines),
+        cmocka_unit_test(test_weights_nul_and_block_comment),
         cmocka_unit_test(test_hansu_tune_is_byte_stable),
         cmocka_unit_test(test_coverage_warning_and_l2),
         cmocka_unit_test(test_tune_variant),

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "files.h"
 #include "flags.h"
 #include "nnue.h"
 #include "nnue_data.h"
@@ -33,14 +34,15 @@ typedef struct Options {
     double quant_bound; // cp: the largest |float - quantised| allowed on validation positions
     char **inputs;
     size_t ninputs;
-    char csv_buf[1024], ckpt_buf[1024];
+    char csv_buf[FILES_PATH_MAX], ckpt_buf[FILES_PATH_MAX];
 } Options;
 
 #define OPT(field) FLAG_DEST(Options, field)
 // The flags, read by engine/flags.c like every tool's (defaults in brackets).
 static const Flag FLAGS[] = {
     {"--out", FLAG_PATH, OPT(out), .meta = "FILE.nnue",
-     .help = "the net to write (required); one run per FILE:\na second is refused (FILE.lock)"},
+     .help = "the net to write (required); one run per output\nfile: a second is refused "
+             "(FILE.lock)"},
     {"--variant", FLAG_STRING, OPT(filter.variant), .meta = "V",
      .help = "janggi or xiangqi [janggi]"},
     {"--arch", FLAG_STRING, OPT(arch), .meta = "A",
@@ -138,35 +140,52 @@ static int parse_args(int argc, char **argv, Options *o) {
     if (o->filter.variant) // as the files and the net write it, whatever case was given
         o->filter.variant = variant_find(o->filter.variant)->name;
     o->train.variant = o->filter.variant ? o->filter.variant : "janggi";
-    if (!o->csv)
-        snprintf(o->csv_buf, sizeof o->csv_buf, "%s.csv", o->out), o->csv = o->csv_buf;
-    if (!o->checkpoint)
-        snprintf(o->ckpt_buf, sizeof o->ckpt_buf, "%s.ckpt", o->out), o->checkpoint = o->ckpt_buf;
     return 0;
 }
 
 // --- outputs ------------------------------------------------------------------------------
 
+// The CSV and checkpoint not given: beside --out's target (a link's target), never beside a
+// device or FIFO (--out /dev/null would put OUT.ckpt into /dev).
+static Status default_outputs(Options *o, ErrorInfo *err) {
+    const char *flag[2] = {"--csv", "--checkpoint"}, *suffix[2] = {".csv", ".ckpt"};
+    const char **dest[2] = {&o->csv, &o->checkpoint};
+    char *buf[2] = {o->csv_buf, o->ckpt_buf};
+    for (int i = 0; i < 2; i++) {
+        ErrorInfo e;
+        if (*dest[i])
+            continue;
+        if (files_output_side(o->out, suffix[i], buf[i], &e) != STATUS_OK)
+            return error_set(err, STATUS_IO, "--out %s (give %s FILE)", e.msg, flag[i]);
+        *dest[i] = buf[i];
+    }
+    return STATUS_OK;
+}
+
 // The folder of each file the run will write exists and is writable: checked before any data is
 // read, so a typo costs no training.
-static Status check_outputs(const Options *o, ErrorInfo *err) {
-    const char *flags[] = {"--out", "--csv", "--checkpoint", "--json"};
-    const char *files[] = {o->out, o->csv, o->checkpoint, o->json};
+static Status check_outputs(Options *o, ErrorInfo *err) {
+    Status st = cli_check_writable("--out", o->out, err);
+    if (st == STATUS_OK)
+        st = default_outputs(o, err);
+    if (st != STATUS_OK)
+        return st;
+    const char *flags[] = {"--csv", "--checkpoint", "--json"};
+    const char *files[] = {o->csv, o->checkpoint, o->json};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        Status st = files[i] ? cli_check_writable(flags[i], files[i], err) : STATUS_OK;
+        st = files[i] ? cli_check_writable(flags[i], files[i], err) : STATUS_OK;
         if (st != STATUS_OK)
             return st;
     }
     return STATUS_OK;
 }
 
-// Takes the writer lock of --out, the file "OUT.lock" (run_lock.h): two runs on one --out would
-// write the same checkpoint and net.
-static Status lock_out(const Options *o, RunLock **lock, ErrorInfo *err) {
-    char path[1100];
-    if (snprintf(path, sizeof path, "%s.lock", o->out) >= (int)sizeof path)
-        return error_set(err, STATUS_RANGE, "%s: path too long for its lock file", o->out);
-    return run_lock_take(path, lock, err);
+// Takes the writer lock of every output ("FILE.lock" beside each, run_lock.h): two runs sharing
+// any one (--out, --checkpoint, --csv or --json) would write over each other's.
+static Status lock_outputs(const Options *o, RunLock **lock, ErrorInfo *err) {
+    const char *files[] = {o->out, o->checkpoint, o->csv, o->json};
+    const char *flags[] = {"--out", "--checkpoint", "--csv", "--json"};
+    return run_lock_take_outputs(files, flags, 4, lock, err);
 }
 
 // Provenance of the net: what it was trained on and how (the .nnue header's JSON).
@@ -403,8 +422,16 @@ static Status finish(const Options *o, NnueData *d, NnueTrainer *t, bool fitted,
         s = sha256_file(o->out, r.sha, err);
     if (s == STATUS_OK && !*rejected)
         r.written = true, printf("wrote %s (sha256 %s)\n", o->out, r.sha);
-    if (s == STATUS_OK && o->json)
-        s = write_json(o, d, t, fitted, &r, omp_get_wtime() - t0, err);
+    if (s == STATUS_OK && o->json &&
+        (s = write_json(o, d, t, fitted, &r, omp_get_wtime() - t0, err)) != STATUS_OK) {
+        // The net is there: a caller must not take the failure for a lost training.
+        ErrorInfo why = *err;
+        if (r.written)
+            error_set(err, s, "the net was written to %s; the JSON could not be: %s", o->out,
+                      why.msg);
+        else
+            error_set(err, s, "%s; the JSON could not be written either: %s", r.reason, why.msg);
+    }
     if (s == STATUS_OK && *rejected)
         s = error_set(err, STATUS_RANGE, "%s", r.reason);
     free(prov);
@@ -430,10 +457,11 @@ int main(int argc, char **argv) {
     NnueData d;
     NnueTrainer t = {0};
     Status s = check_outputs(&o, &err);
-    // One run per --out, taken before anything is read: a second is refused naming the first.
+    // One run per output file, taken before anything is read: a second run sharing one is
+    // refused naming the first.
     RunLock *lock = NULL;
     if (s == STATUS_OK)
-        s = lock_out(&o, &lock, &err);
+        s = lock_outputs(&o, &lock, &err);
     // --init's net is read and checked before the data (and named in the checkpoint's settings).
     NnueNet *init = NULL;
     if (s == STATUS_OK && o.init)
