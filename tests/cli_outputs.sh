@@ -161,6 +161,14 @@ grep -q -- "--resume: --pgn fifo/x.pgn is a device or FIFO" fifo.out || { cat fi
     >fifo.out 2>&1 && fail "a tournament's --pgn a FIFO: not refused"
 grep -q "fifo/x.pgn is a device or FIFO, not a file" fifo.out || { cat fifo.out; fail "tournament --pgn a FIFO: no message"; }
 [ "$(ls fifo)" = x.pgn ] || fail "a tournament's --pgn a FIFO made files beside it: $(ls fifo)"
+# hansu-tune --out a FIFO: the header reaches the reader, and the run ends (it used to read its
+# output back to hash it, and hung on the FIFO).
+mkfifo fifo/t.h || fail "mkfifo"
+cat fifo/t.h >fifo.got &
+timeout 60 "${BIN[hansu-tune]}" run --threads 1 --epochs 1 --out fifo/t.h >fifo.out 2>&1 ||
+    { cat fifo.out; fail "hansu-tune --out a FIFO did not end well"; }
+wait
+grep -q "DO NOT EDIT" fifo.got || fail "hansu-tune --out a FIFO: its reader got no header"
 # A FIFO nothing reads: hansu-match waits for a reader, and SIGINT or SIGTERM ends the wait (it
 # was blocked in open(2), deaf to both) with a message naming the file.
 for out in "--pgn fifo/x.pgn" "--pgn fifo.pgn --state fifo/x.pgn" "--json fifo/x.pgn"; do
