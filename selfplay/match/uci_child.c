@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cecp.h"
+#include "cecp_child.h"
 #include "timeman.h"
 
 struct UciChild {

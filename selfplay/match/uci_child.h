@@ -24,7 +24,7 @@ typedef struct EngineSpec {
     int noptions;
     char opt_name[ENGINE_MAX_OPTIONS][64];
     char opt_value[ENGINE_MAX_OPTIONS][256];
-    bool xboard; // proto=xboard: the engine speaks CECP (cecp.h), translated both ways
+    bool xboard; // proto=xboard: the engine speaks CECP (cecp_child.h), translated both ways
     bool ponder; // ponder: the engine thinks on its predicted reply in the opponent's time
 } EngineSpec;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// CECP (XBoard protocol 2) engines behind the match's UCI (cecp.h).
+// CECP (XBoard protocol 2) engines behind the match's UCI (cecp_child.h).
 #define _GNU_SOURCE
-#include "cecp.h"
+#include "cecp_child.h"
 
 #include <ctype.h>
 #include <stdio.h>

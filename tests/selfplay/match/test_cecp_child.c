@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cecp.h"
+#include "cecp_child.h"
 #include "engine.h"
 
 // The lines written to the "engine", joined by '|'.
