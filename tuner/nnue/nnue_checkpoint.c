@@ -56,6 +56,22 @@ static void inputs_text(const NnueData *d, char **out, size_t *len) {
         free(*out), *out = NULL;
 }
 
+// The last two components of a path of len bytes, as "…/folder/file", when it is longer than
+// SHORT_PATH bytes (else the whole path): *start and *n, so that a message naming two files fits
+// its 256 bytes.
+enum { SHORT_PATH = 60 };
+static void short_path(const char *p, int len, const char **start, int *n, bool *cut) {
+    *start = p, *n = len, *cut = false;
+    if (len <= SHORT_PATH)
+        return;
+    int slashes = 0;
+    for (int i = len - 1; i > 0; i--)
+        if (p[i] == '/' && ++slashes == 2) {
+            *start = p + i + 1, *n = len - i - 1, *cut = true;
+            return;
+        }
+}
+
 // Names the first item where the checkpoint's inputs (was) and this run's (now) differ;
 // STATUS_OK when none does. A file is the same input when its digest is: its path may differ (a
 // run folder moved elsewhere).
@@ -70,13 +86,20 @@ static Status inputs_differ(const char *path, const char *was, const char *now, 
         size_t bl = bf && bf < be ? (size_t)(bf - b) : (size_t)(be - b);
         if (al != bl || memcmp(a, b, al) != 0) {
             int an = (int)(ae - a), bn = (int)(be - b);
-            if (af && af < ae && bf && bf < be) // input=I sha256=HEX file=PATH: short digests
+            if (af && af < ae && bf && bf < be) { // input=I sha256=HEX file=PATH
+                const char *wp, *np, *cp;
+                int wn, nn, cn;
+                bool wc, nc, cc;
+                short_path(af + 6, (int)(ae - af - 6), &wp, &wn, &wc);
+                short_path(bf + 6, (int)(be - bf - 6), &np, &nn, &nc);
+                short_path(path, (int)strlen(path), &cp, &cn, &cc);
                 return error_set(err, STATUS_FORMAT,
-                                 "%s: input %.*s was %.*s (sha256 %.12s), this run has %.*s "
-                                 "(sha256 %.12s): --resume needs the same data",
-                                 path, (int)strcspn(a + 6, " "), a + 6, (int)(ae - af - 6), af + 6,
-                                 strstr(a, "sha256=") + 7, (int)(be - bf - 6), bf + 6,
-                                 strstr(b, "sha256=") + 7);
+                                 "%s%.*s: input %.*s was %s%.*s (sha256 %.12s), this run has "
+                                 "%s%.*s (sha256 %.12s): --resume needs the same data",
+                                 cc ? ".../" : "", cn, cp, (int)strcspn(a + 6, " "), a + 6,
+                                 wc ? ".../" : "", wn, wp, strstr(a, "sha256=") + 7,
+                                 nc ? ".../" : "", nn, np, strstr(b, "sha256=") + 7);
+            }
             return error_set(err, STATUS_FORMAT,
                              "%s: written with %.*s, this run has %.*s: --resume needs the same "
                              "data",
