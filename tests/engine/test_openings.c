@@ -151,10 +151,11 @@ static void test_long_lines(void **state) {
 // string the line ended there and "FEN\0OTHER" was read as the FEN.
 static void test_nul_byte(void **state) {
     (void)state;
-    char path[64], text[128];
+    char path[64], text[256];
     snprintf(path, sizeof path, "/tmp/hansu-openings-nul-%d.fen", (int)getpid());
     int n =
         snprintf(text, sizeof text, "%s\n%s", VARIANT_JANGGI.start_fen, VARIANT_JANGGI.start_fen);
+    assert_true(n > 0 && (size_t)n < sizeof text);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     fwrite(text, 1, (size_t)n, f);
