@@ -25,6 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgn_file import PgnFileError  # noqa: E402
 from uci_engine import Engine, EngineError, read_pgn, write_whole  # noqa: E402
 
 PROG = "scaling-probe"
@@ -100,8 +101,8 @@ def positions_from_pgns(paths, a, engine):
             fail(f"{path}: no such file")
         try:
             games = read_pgn(path)
-        except (OSError, UnicodeDecodeError) as e:
-            fail(f"{path}: not a readable PGN ({e})")
+        except PgnFileError as e:
+            fail(f"not a readable PGN: {e}")
         for g in games:
             start = g["tags"].get("FEN", "startpos")
             for ply in range(a.first, min(a.last, len(g["moves"])) + 1, a.every):
