@@ -11,7 +11,7 @@ FEN a line, '#' comments) or from the middlegames of real games (--pgn: one posi
 --every plies from ply --from to --to of each game, --count of them drawn with --seed).
 
 Usage:
-  scripts/scaling-probe.py --pgn docs/match-report/tc-5+0.05-net-r4-fsf-starts.pgn \\
+  scripts/scaling-probe.py --pgn docs/match-report/tc-5+0.05-net-r4-fsf-starts.pgn.gz \\
       --engine Hansu=build/engine/hansu --engine FSF=/usr/games/fairy-stockfish \\
       --times 1,4,16 --reference FSF --reference-time 60 --json probe.json --md probe.md
 Exit status 1 with a one-line message on bad input (a missing file, a malformed flag, an
