@@ -22,6 +22,10 @@ import json
 import os
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pgn_file  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_ENGINE = os.path.join(REPO, "build", "engine", "hansu")
@@ -112,13 +116,11 @@ def parse_pgn(text, source="PGN"):
 
 
 def read_pgn(path):
+    """The games of a PGN file, plain or gzip-compressed (GAMES.pgn.gz, scripts/pgn_file.py)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return parse_pgn(f.read(), path)
-    except OSError as e:
-        raise ViewerError(f"{path}: {e.strerror}")
-    except UnicodeDecodeError as e:
-        raise ViewerError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})")
+        return parse_pgn(pgn_file.read_text(path), path)
+    except pgn_file.PgnFileError as e:
+        raise ViewerError(str(e))
 
 
 # --- positions from the rules core --------------------------------------------------------

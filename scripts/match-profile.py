@@ -7,7 +7,7 @@ factor (nodes ^ (1 / depth)), the time per move by stage of the game, the moves 
 under a tenth of the base time left, and how its games ended (wins and losses by termination:
 checkmates given and suffered, bikjang, points, time, ...). Issue 40, item 1: docs/scaling.md.
 
-Usage: scripts/match-profile.py MATCH.pgn [--json OUT] [--md OUT]
+Usage: scripts/match-profile.py MATCH.pgn[.gz] [--json OUT] [--md OUT]
 Exit status 1 with a one-line message when the file is missing, holds no games, or its moves
 carry no --move-info comments.
 """
@@ -18,6 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgn_file import PgnFileError, read_text  # noqa: E402
 from uci_engine import write_whole  # noqa: E402
 
 PROG = "match-profile"
@@ -33,12 +34,9 @@ def fail(msg):
 def read_games(path):
     """[(tags, [(move, info or None)])] of a PGN file."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{path}: not a UTF-8 text file")
+        text = read_text(path)  # plain or gzip-compressed (MATCH.pgn.gz)
+    except PgnFileError as e:
+        fail(str(e))
     games = []
     for chunk in re.split(r"\n(?=\[Event )", text.strip()):
         tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', chunk, re.M))

@@ -29,6 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgn_file import PgnFileError  # noqa: E402
 from uci_engine import Engine, read_pgn  # noqa: E402
 
 POINTS = {"r": 13, "c": 7, "n": 5, "b": 3, "a": 3, "p": 2, "k": 0}
@@ -358,7 +359,10 @@ def main():
     for p in (a.pgn, a.hansu, a.fsf):
         if not os.path.exists(p):
             sys.exit(f"mate-analysis: {p}: no such file")
-    games = read_pgn(a.pgn)
+    try:
+        games = read_pgn(a.pgn)
+    except PgnFileError as e:
+        sys.exit(f"mate-analysis: {e}")
     if not games:
         sys.exit(f"mate-analysis: {a.pgn}: no games")
     lost = [(g, s) for g in games if (s := hansu_lost_by_mate(g, a.name))]

@@ -11,7 +11,7 @@ FEN a line, '#' comments) or from the middlegames of real games (--pgn: one posi
 --every plies from ply --from to --to of each game, --count of them drawn with --seed).
 
 Usage:
-  scripts/scaling-probe.py --pgn docs/match-report/tc-5+0.05-net-r4-fsf-starts.pgn \\
+  scripts/scaling-probe.py --pgn docs/match-report/tc-5+0.05-net-r4-fsf-starts.pgn.gz \\
       --engine Hansu=build/engine/hansu --engine FSF=/usr/games/fairy-stockfish \\
       --times 1,4,16 --reference FSF --reference-time 60 --json probe.json --md probe.md
 Exit status 1 with a one-line message on bad input (a missing file, a malformed flag, an
@@ -25,6 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgn_file import PgnFileError  # noqa: E402
 from uci_engine import Engine, EngineError, read_pgn, write_whole  # noqa: E402
 
 PROG = "scaling-probe"
@@ -100,8 +101,8 @@ def positions_from_pgns(paths, a, engine):
             fail(f"{path}: no such file")
         try:
             games = read_pgn(path)
-        except (OSError, UnicodeDecodeError) as e:
-            fail(f"{path}: not a readable PGN ({e})")
+        except PgnFileError as e:
+            fail(f"not a readable PGN: {e}")
         for g in games:
             start = g["tags"].get("FEN", "startpos")
             for ply in range(a.first, min(a.last, len(g["moves"])) + 1, a.every):

@@ -50,6 +50,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import game_viewer  # noqa: E402
+import pgn_file  # noqa: E402
 import report_markdown  # noqa: E402
 from hansu_shard import ShardError  # noqa: E402
 from selfplay_stats import load  # noqa: E402
@@ -649,7 +650,7 @@ def selfplay_samples(run, state, rec, selfplay, more):
     path = os.path.join(run, f"iter-{k:03d}", "samples.pgn")
     games, _ = selfplay_games(run, k)
     if games is None or selfplay is None or len(games) == 0:
-        return path if os.path.exists(path) else None
+        return pgn_file.find(path)  # samples.pgn, or samples.pgn.gz as docs/ keeps it
     ids = sample_ids(games, state["config"]["run"]["seed"] * 1000 + k, more)
     folder = os.path.join(run, f"iter-{k:03d}", "selfplay")
     r = subprocess.run([selfplay, "export", "--pgn", path, folder, "--games",
@@ -658,6 +659,14 @@ def selfplay_samples(run, state, rec, selfplay, more):
     if r.returncode != 0:
         raise ReportError(f"{folder}: export of the sample failed: {r.stderr.strip()}")
     return path
+
+
+def gauntlet_pgns(run):
+    """The gauntlet's PGNs, RUN/gauntlet/NAME.pgn or NAME.pgn.gz (one per engine), by name."""
+    paths = glob.glob(os.path.join(run, "gauntlet", "*.pgn"))
+    paths += [p for p in glob.glob(os.path.join(run, "gauntlet", "*.pgn.gz"))
+              if p[:-3] not in paths]
+    return sorted(paths)
 
 
 def viewer_games(run, state, caps, build=None):
@@ -674,12 +683,11 @@ def viewer_games(run, state, caps, build=None):
         if sample:
             sets.append((sample, "self-play", k, 0))
         for name in ("match", "confirm", "vs-first"):
-            path = os.path.join(run, f"iter-{k:03d}", name + ".pgn")
-            if os.path.exists(path):
+            path = pgn_file.find(os.path.join(run, f"iter-{k:03d}", name + ".pgn"))
+            if path:
                 sets.append((path, name, k, caps["match_games"]))
-    for path in sorted(glob.glob(os.path.join(run, "gauntlet", "*.pgn"))):
-        sets.append((path, "gauntlet " + os.path.basename(path)[:-4], None,
-                     caps["gauntlet_games"]))
+    for path in gauntlet_pgns(run):
+        sets.append((path, "gauntlet " + pgn_file.stem(path), None, caps["gauntlet_games"]))
     records, notes = [], []
     with game_viewer.FenEngine(engine_path) as engine:
         for path, group, k, cap in sets:
@@ -692,7 +700,7 @@ def viewer_games(run, state, caps, build=None):
             notes.append(f"{group}{'' if k is None else f' of iteration {k}'}: {len(shown)}"
                          f"{'' if len(shown) == len(games) else f' of {len(games)}'} games "
                          f"(`{rel}`)")
-    if not glob.glob(os.path.join(run, "gauntlet", "*.pgn")):
+    if not gauntlet_pgns(run):
         g = state.get("gauntlet") or {}
         notes.append("gauntlet: no games" + (f" (skipped: {g['skipped']})" if "skipped" in g
                                              else ""))

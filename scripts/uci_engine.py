@@ -5,6 +5,10 @@ a whole-or-nothing writer of their outputs."""
 import os
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pgn_file  # noqa: E402
 
 
 class EngineError(RuntimeError):
@@ -98,20 +102,20 @@ class Engine:
 
 
 def read_pgn(path):
-    """The games of a PGN file: [{index, tags, moves}], moves the UCI move words of the text
-    (comments and move numbers left out)."""
+    """The games of a PGN file, plain or gzip-compressed (GAMES.pgn.gz): [{index, tags, moves}],
+    moves the UCI move words of the text (comments and move numbers left out). Raises
+    pgn_file.PgnFileError (an OSError's reason, a damaged gzip file, not UTF-8) naming the file."""
     games, tags, text = [], {}, []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            m = re.match(r'\[(\w+) "(.*)"\]', line)
-            if m:
-                if text:
-                    games.append((tags, " ".join(text)))
-                    tags, text = {}, []
-                tags[m.group(1)] = m.group(2)
-            elif line:
-                text.append(line)
+    for line in pgn_file.read_text(path).splitlines():
+        line = line.strip()
+        m = re.match(r'\[(\w+) "(.*)"\]', line)
+        if m:
+            if text:
+                games.append((tags, " ".join(text)))
+                tags, text = {}, []
+            tags[m.group(1)] = m.group(2)
+        elif line:
+            text.append(line)
     if text:
         games.append((tags, " ".join(text)))
     out = []

@@ -7,6 +7,7 @@ clock's comment carries clk=; the profile of a hand-written PGN gives the hand-c
 figures (depth, nodes/s, EBF, time by stage, moves at low clock, results by termination); the
 profile's refusals.
 Usage: test_match_profile.py HANSU_MATCH HANSU WORK_DIR"""
+import gzip
 import json
 import os
 import re
@@ -67,6 +68,20 @@ def main():
     # B: game 1 ply 2 (0.9 s left of a 10 s base: low clock), game 2 ply 1 (no score).
     assert b["moves"] == 2 and b["low_clock_moves"] == 1 and b["hashfull"] is None, b
     assert b["losses"] == {"checkmate": 1} and b["wins"] == {"bikjang": 1}, b
+    # The same games compressed (h.pgn.gz, as docs/ keeps its PGNs) give the same profile; a
+    # damaged gzip stream is refused in one line naming the file.
+    with open(pgn, "rb") as f, gzip.open(pgn + ".gz", "wb") as g:
+        g.write(f.read())
+    r = run([pgn + ".gz", "--json", out + ".gz.json"])
+    assert r.returncode == 0, r.stderr
+    assert json.load(open(out + ".gz.json"))["engines"] == json.load(open(out))["engines"]
+    with open(pgn + ".gz", "rb") as f:
+        damaged = f.read()[:40]
+    with open(os.path.join(WORK, "cut.pgn.gz"), "wb") as f:
+        f.write(damaged)
+    r = run([os.path.join(WORK, "cut.pgn.gz")])
+    assert (r.returncode == 1 and "cut.pgn.gz: a damaged gzip file" in r.stderr and
+            r.stderr.count("\n") == 1 and "Traceback" not in r.stderr), r.stderr
     # A real match at fixed nodes with --move-info: every move has its comment.
     mpgn = os.path.join(WORK, "m.pgn")
     r = subprocess.run([MATCH, "--engine", f"cmd={HANSU}", "name=X", "--engine",

@@ -4,6 +4,7 @@
 by checkmate, the FEN reader and the count of the pieces around Hansu's general, and its
 one-line refusal of a missing file.
 Usage: test_mate_analysis.py"""
+import gzip
 import importlib.util
 import os
 import subprocess
@@ -45,6 +46,17 @@ def main():
         # Move numbers, comments and the result are not moves; a pass (e2e2) is.
         assert games[0]["moves"] == ["a4b4", "b8e8", "e2e2"], games[0]["moves"]
         assert [ma.hansu_lost_by_mate(g, "Hansu") for g in games] == ["w", None]
+        # The same file gzip-compressed (g.pgn.gz, as docs/ keeps its PGNs) reads the same.
+        with gzip.open(path + ".gz", "wt", encoding="utf-8") as fh:
+            fh.write(PGN)
+        assert ma.read_pgn(path + ".gz") == games
+        with open(os.path.join(d, "cut.pgn.gz"), "wb") as fh:
+            fh.write(open(path + ".gz", "rb").read()[:30])
+        r = subprocess.run([sys.executable, SCRIPT, "--pgn", os.path.join(d, "cut.pgn.gz"),
+                            "--hansu", path, "--fsf", path, "--out-json", os.path.join(d, "o.json"),
+                            "--out-md", os.path.join(d, "o.md")], capture_output=True, text=True)
+        assert (r.returncode == 1 and r.stderr.count("\n") == 1 and
+                "cut.pgn.gz: a damaged gzip file" in r.stderr), r
         r = subprocess.run([sys.executable, SCRIPT, "--pgn", os.path.join(d, "none.pgn"),
                             "--out-json", os.path.join(d, "o.json"), "--out-md",
                             os.path.join(d, "o.md")], capture_output=True, text=True)

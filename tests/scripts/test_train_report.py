@@ -9,6 +9,7 @@ refused in one line naming it.
 
 Usage: test_train_report.py WORK_DIR [BUILD_DIR]"""
 import filecmp
+import gzip
 import json
 import os
 import re
@@ -85,13 +86,14 @@ def test_caps(work, build):
     if r.returncode != 0:
         print(f"FAIL: self-play: {r.stderr}")
         return False
-    with open(os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn")) as f:
+    with gzip.open(os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn.gz"), "rt") as f:
         eight = "[Event ".join(f.read().split("[Event ")[:9])  # its first 8 games
     os.makedirs(os.path.join(run, "gauntlet"))
-    for path in (os.path.join(run, "iter-001", "match.pgn"),
-                 os.path.join(run, "gauntlet", "final.pgn")):
-        with open(path, "w") as f:
-            f.write(eight)
+    with open(os.path.join(run, "iter-001", "match.pgn"), "w") as f:
+        f.write(eight)
+    # The gauntlet's PGN compressed, as docs/ keeps its PGNs: read as gauntlet/final.pgn would be.
+    with gzip.open(os.path.join(run, "gauntlet", "final.pgn.gz"), "wt") as f:
+        f.write(eight)
     set_report_config(run, {"selfplay_games": 1, "match_games": 6, "gauntlet_games": 4}, 1)
     import h5py  # the sample: one game of each end reason that occurred, then 1 more
     reasons = set()

@@ -8,6 +8,8 @@
 - the page refers to nothing outside itself (no src/href to a URL, a policy forbidding loads);
 - the page's style, script and markup are scripts/viewer/viewer.css, viewer.js, viewer.html,
   inlined (issue 24);
+- a gzip-compressed PGN (docs/ keeps its PGNs as .pgn.gz) reads as the plain one; a damaged
+  one is refused in one line naming it;
 - an illegal move, a move not in UCI form and a missing file are refused in one line naming the
   file, the game and the ply, without a traceback;
 - tag values escaped as the PGN standard says (\\" and \\\\, issue 23) are read back unescaped,
@@ -17,6 +19,7 @@
   test_viewer_browser.py).
 
 Usage: test_view_pgn.py BUILD_DIR WORK_DIR"""
+import gzip
 import json
 import os
 import re
@@ -58,7 +61,7 @@ def main(argv):
     r = subprocess.run([os.path.join(build, "selfplay", "hansu-selfplay"), "export", "--pgn",
                         exported, sp], capture_output=True, text=True)
     check(r.returncode == 0, f"export: {r.stderr}")
-    match = os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn")
+    match = os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn.gz")
     out = os.path.join(work, "games.html")
     r = view([match, exported, "-o", out, "--engine", engine])
     check(r.returncode == 0, f"view-pgn: {r.stdout}{r.stderr}")
@@ -90,7 +93,27 @@ def main(argv):
         check(name == "viewer.html" or not re.search(r"</(script|style)|<!--", text, re.I),
               f"scripts/viewer/{name} holds text that would end its block in the page")
 
-    text = open(match).read()
+    with gzip.open(match, "rt", encoding="utf-8") as f:
+        text = f.read()
+    # The same games from the plain file: the same page records as from the .pgn.gz.
+    plain = os.path.join(work, "nodes-20000.pgn")
+    with open(plain, "w", encoding="utf-8") as f:
+        f.write(text)
+    r = view([plain, "-o", os.path.join(work, "plain.html"), "--engine", engine])
+    check(r.returncode == 0, f"view-pgn on the plain PGN: {r.stderr}")
+    plain_page = open(os.path.join(work, "plain.html"), encoding="utf-8").read()
+    plain_games = json.loads(re.search(r'id="hansu-games">(.*?)</script>', plain_page,
+                                       re.S).group(1).replace("<\\/", "</"))["games"]
+    check([(g["moves"], g["fens"], g["tags"]) for g in plain_games] ==
+          [(g["moves"], g["fens"], g["tags"]) for g in games[:32]],
+          "the plain PGN and its .pgn.gz give different games")
+    cut = os.path.join(work, "cut.pgn.gz")
+    with open(match, "rb") as f, open(cut, "wb") as g:
+        g.write(f.read()[:200])
+    r = view([cut, "-o", os.path.join(work, "bad.html"), "--engine", engine])
+    check(r.returncode == 1 and "cut.pgn.gz: a damaged gzip file" in r.stderr and
+          r.stderr.count("\n") == 1 and "Traceback" not in r.stderr,
+          f"damaged gzip: rc {r.returncode}, {r.stderr!r}")
     bad = os.path.join(work, "bad.pgn")
     first_game = text.split("\n\n[Event")[0]
     with open(bad, "w") as f:  # ply 3 of the first game made illegal

@@ -30,6 +30,7 @@ viewer-example.png. Exit 77
 
 Usage: test_viewer_browser.py BUILD_DIR WORK_DIR"""
 import base64
+import gzip
 import json
 import os
 import re
@@ -130,8 +131,9 @@ def make_run(build, work):
                         "--nodes", "60", "--threads", "1", "--hash", "1", "--no-bench",
                         "--progress", "1000", "--out", sp], capture_output=True, text=True)
     check(r.returncode == 0, f"self-play: {r.stderr}")
-    shutil.copyfile(os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn"),
-                    os.path.join(run, "iter-001", "match.pgn"))
+    # Compressed, as docs/ keeps its PGNs: the report reads iter-001/match.pgn.gz.
+    shutil.copyfile(os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn.gz"),
+                    os.path.join(run, "iter-001", "match.pgn.gz"))
     r = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "scripts", "train_report.py"),
                         run, "--build", build], capture_output=True, text=True)
     check(r.returncode == 0 and "report.html" in r.stdout, f"train_report: {r.stdout}{r.stderr}")
@@ -155,7 +157,7 @@ def make_xiangqi_page(build, work):
 def make_hostile_page(build, work):
     """The first match game of docs/match-report with [Event "<!--"] and [White "<script>"],
     through scripts/view-pgn: (the game as parsed, the page)."""
-    with open(os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn")) as f:
+    with gzip.open(os.path.join(REPO, "docs", "match-report", "nodes-20000.pgn.gz"), "rt") as f:
         game = f.read().split("\n\n[Event")[0]
     game = re.sub(r'^\[Event "[^"]*"\]$', '[Event "<!--"]', game, count=1, flags=re.M)
     game = re.sub(r'^\[White "[^"]*"\]$', '[White "<script>"]', game, count=1, flags=re.M)
@@ -271,7 +273,7 @@ def main(argv):
     url = "file://" + os.path.abspath(report)
     sys.path.insert(0, os.path.join(REPO, "scripts"))
     import game_viewer  # only to read the PGN's moves: the positions come from engine_fen
-    pgn = game_viewer.read_pgn(os.path.join(run, "iter-001", "match.pgn"))
+    pgn = game_viewer.read_pgn(os.path.join(run, "iter-001", "match.pgn.gz"))
     want = pgn[2]  # the third game of the match: round 2, Fairy-Stockfish as Cho
     n = 37
 
