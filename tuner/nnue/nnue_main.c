@@ -50,6 +50,8 @@ static const Flag FLAGS[] = {
              "[plain]"},
     {"--l1", FLAG_INT, OPT(train.hidden), .lo = NNUE_L1_STEP, .hi = NNUE_L1_MAX, .meta = "N",
      .help = "hidden neurons per perspective, a multiple of 32 [256]"},
+    {"--out-buckets", FLAG_INT, OPT(train.out_buckets), .lo = 1, .hi = NNUE_OUT_BUCKETS_MAX,
+     .meta = "N", .help = "output layers chosen by pieces on the board [1]"},
     {"--epochs", FLAG_INT, OPT(train.epochs), .lo = 1, .hi = 100000, .meta = "N",
      .help = "passes over the training set [10]"},
     {"--batch", FLAG_INT, OPT(train.batch), .lo = 1, .hi = 1 << 24, .meta = "N",
@@ -202,8 +204,8 @@ static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t
             fprintf(f, ", \"sha256\": \"%s\"}", d->sha256[i]);
     fprintf(f, "], \"files\": %zu, \"train_positions\": %zu, \"valid_positions\": %zu, ", d->nfiles,
             d->ntrain, d->nvalid);
-    fprintf(f, "\"arch\": \"%s\", \"l1\": %d, ",
-            c->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", c->hidden);
+    fprintf(f, "\"arch\": \"%s\", \"l1\": %d, \"out_buckets\": %d, ",
+            c->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", c->hidden, c->out_buckets);
     fprintf(f, "\"epochs\": %d, \"train_loss\": ", t->epoch);
     cli_json_number(f, t->epoch ? t->epochs[t->epoch - 1].train_loss : 0);
     fprintf(f, ", \"valid_loss\": ");
@@ -269,6 +271,7 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
     fprintf(f, "  \"train_positions\": %zu,\n  \"valid_positions\": %zu,\n", d->ntrain, d->nvalid);
     fprintf(f, "  \"mirror\": %s,\n", o->filter.mirror ? "true" : "false");
     fprintf(f, "  \"bytes_per_position\": %zu,\n", sizeof(NnuePosition));
+    fprintf(f, "  \"out_buckets\": %d,\n", t->cfg.out_buckets);
     fprintf(f, "  \"hidden\": %d,\n  \"threads\": %d,\n  \"batch\": %d,\n  \"seed\": %llu,\n",
             t->cfg.hidden, t->cfg.threads, t->cfg.batch, (unsigned long long)t->cfg.seed);
     fprintf(f, "  \"lambda\": ");
@@ -380,7 +383,8 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
 static void compare_init(const NnueNet *net, const NnueNet *init, Outcome *r) {
     r->changed = nnue_weights_changed(net, init, &r->out_bias_changed);
     r->equals_init = r->changed == 0;
-    const size_t all = (size_t)net->buckets * NNUE_INPUTS * net->l1 + 3 * (size_t)net->l1;
+    const size_t all = (size_t)net->buckets * NNUE_INPUTS * net->l1 + (size_t)net->l1 +
+                       (size_t)net->out_buckets * 2 * (size_t)net->l1;
     printf("quantised: %zu of %zu weights differ from --init's, the output bias %s\n", r->changed,
            all, r->out_bias_changed ? "too" : "does not");
     if (r->equals_init)
