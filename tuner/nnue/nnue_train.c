@@ -29,13 +29,12 @@ int nnue_train_features(const NnuePosition *p, int inputs,
         memcpy(feats[HAN], plain[HAN], sizeof plain[HAN]);
         return n;
     }
-    // Each side's general: the slot of its half of the packed board whose kind is GENERAL.
+    // Each side's general: slot 0 of its half of the packed board (packed_board.h).
     int bucket[SIDE_NB] = {0, 0};
     for (Side s = CHO; s <= HAN; s++) {
-        int slot = s == CHO ? 0 : PACKED_SIDE_SLOTS;
-        for (int i = 0; i < PACKED_SIDE_SLOTS; i++)
-            if (packed_slot_kind(i) == GENERAL && p->board[slot + i] != PACKED_NONE)
-                bucket[s] = nnue_palace_bucket(s, p->board[slot + i]);
+        const uint8_t sq = p->board[s == CHO ? 0 : PACKED_SIDE_SLOTS];
+        if (sq != PACKED_NONE)
+            bucket[s] = nnue_palace_bucket(s, sq);
     }
     const bool folded = inputs != NNUE_TRAIN_PALACE_INPUTS;
     for (int q = 0; q < 2; q++)
@@ -266,27 +265,47 @@ static double lr_at(const NnueTrainConfig *c, int64_t step, int64_t total) {
     return c->lr_min + 0.5 * (c->lr - c->lr_min) * (1.0 + cos(M_PI * (x > 1 ? 1 : x)));
 }
 
-// AdamW on elements [lo, hi) with the batch gradient summed over threads in thread order.
-static void adam_range(NnueTrainer *t, size_t lo, size_t hi, float inv_batch, float lr, float bc1,
-                       float bc2) {
+// AdamW on elements [lo, hi), every weight kept in +-clip: the batch gradient summed over
+// threads in thread order (per element 0 + thread 0 + thread 1 ...) and the threads' gradients
+// zeroed, a chunk at a time in separate loops without branches, so that the compiler vectorises
+// them (sqrtf too: -fno-math-errno, tuner/nnue/CMakeLists.txt).
+static void adam_range(NnueTrainer *t, size_t lo, size_t hi, float clip, float inv_batch, float lr,
+                       float bc1, float bc2) {
+    enum { CHUNK = 1024 };
     const NnueTrainConfig *c = &t->cfg;
     const float b1 = (float)c->beta1, b2 = (float)c->beta2, eps = (float)c->eps;
     const float wd = (float)c->weight_decay;
-    float *restrict p = t->net.p, *restrict m = t->m, *restrict v = t->v;
-    // Output weights have the tighter range: a quantised one fits NNUE_OUT_WEIGHT_MAX.
-    const size_t out_lo = (size_t)(t->net.out_w - p);
-    const size_t out_hi = out_lo + (size_t)t->net.outs * 2 * (size_t)t->net.hidden;
-    for (size_t e = lo; e < hi; e++) {
-        const float clip = (float)(e >= out_lo && e < out_hi ? c->out_clip : c->clip);
-        float g = 0;
-        for (int k = 0; k < c->threads; k++)
-            g += t->grad[k][e], t->grad[k][e] = 0;
-        g *= inv_batch;
-        m[e] = b1 * m[e] + (1 - b1) * g;
-        v[e] = b2 * v[e] + (1 - b2) * g * g;
-        float x = p[e] - lr * ((m[e] / bc1) / (sqrtf(v[e] / bc2) + eps) + wd * p[e]);
-        p[e] = x > clip ? clip : x < -clip ? -clip : x;
+    _Alignas(64) float g[CHUNK];
+    for (size_t at = lo; at < hi; at += CHUNK) {
+        const size_t n = hi - at < CHUNK ? hi - at : CHUNK;
+        float *restrict p = t->net.p + at, *restrict m = t->m + at, *restrict v = t->v + at;
+        for (size_t j = 0; j < n; j++)
+            g[j] = 0;
+        for (int k = 0; k < c->threads; k++) {
+            float *restrict gk = t->grad[k] + at;
+            for (size_t j = 0; j < n; j++)
+                g[j] += gk[j];
+            memset(gk, 0, n * sizeof *gk);
+        }
+        for (size_t j = 0; j < n; j++) {
+            const float gj = g[j] * inv_batch;
+            m[j] = b1 * m[j] + (1 - b1) * gj;
+            v[j] = b2 * v[j] + (1 - b2) * gj * gj;
+            const float x = p[j] - lr * ((m[j] / bc1) / (sqrtf(v[j] / bc2) + eps) + wd * p[j]);
+            p[j] = x > clip ? clip : x < -clip ? -clip : x;
+        }
     }
+}
+
+// AdamW on the dense tail (feature bias, output weights and biases): output weights have the
+// tighter range, a quantised one fits NNUE_OUT_WEIGHT_MAX.
+static void adam_tail(NnueTrainer *t, float inv_batch, float lr, float bc1, float bc2) {
+    const NnueTrainConfig *c = &t->cfg;
+    const size_t b = (size_t)(t->net.ft_b - t->net.p), w = (size_t)(t->net.out_w - t->net.p);
+    const size_t o = (size_t)(t->net.out_b - t->net.p);
+    adam_range(t, b, w, (float)c->clip, inv_batch, lr, bc1, bc2);
+    adam_range(t, w, o, (float)c->out_clip, inv_batch, lr, bc1, bc2);
+    adam_range(t, o, t->net.n, (float)c->clip, inv_batch, lr, bc1, bc2);
 }
 
 // The net whose forward and gradient a step takes: a palace net's view of its folded rows,
@@ -329,7 +348,7 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
                          int64_t total_steps) {
     const NnueTrainConfig *c = &t->cfg;
     const int nt = c->threads, h = t->net.hidden, inputs = t->net.inputs;
-    const size_t batch = to - from, dense = (size_t)inputs * h;
+    const size_t batch = to - from;
     double loss[64] = {0}, k = c->scale / c->s;
     t->step++;
     const float lr = (float)lr_at(c, t->step - 1, total_steps);
@@ -362,10 +381,10 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
 #pragma omp for schedule(static)
         for (int r = 0; r <= inputs; r++) {
             if (r < inputs && t->any_touched[r])
-                adam_range(t, (size_t)r * h, (size_t)(r + 1) * h, 1.0f / (float)batch, lr, bc1,
-                           bc2);
+                adam_range(t, (size_t)r * h, (size_t)(r + 1) * h, (float)c->clip,
+                           1.0f / (float)batch, lr, bc1, bc2);
             else if (r == inputs)
-                adam_range(t, dense, t->net.n, 1.0f / (float)batch, lr, bc1, bc2);
+                adam_tail(t, 1.0f / (float)batch, lr, bc1, bc2);
         }
     }
     double sum = 0;
