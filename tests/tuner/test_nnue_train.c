@@ -263,6 +263,37 @@ static void test_from_quantised(void **state) {
     assert_int_equal(float_net_from_quantised(&wide, again, 400, &err), STATUS_RANGE);
     assert_non_null(strstr(err.msg, "3 output buckets, this run trains 8"));
     float_net_free(&wide);
+    // A plain net starts a palace net (its rows the shared rows, the buckets' 0): exported, every
+    // bucket is the plain net's rows, so no weight differs from it; that palace net starts
+    // another palace net (its bucket rows) that exports to it again; a palace net does not
+    // start a plain net.
+    FloatNet palace, palace2;
+    NnueNet *pq = nnue_net_alloc(), *pq2 = nnue_net_alloc();
+    assert_int_equal(float_net_init(&palace, NNUE_TRAIN_PALACE_INPUTS, NNUE_L1, 1, 12, &err),
+                     STATUS_OK);
+    assert_int_equal(float_net_init(&palace2, NNUE_TRAIN_PALACE_INPUTS, NNUE_L1, 1, 13, &err),
+                     STATUS_OK);
+    assert_int_equal(float_net_from_quantised(&palace, q, 400, &err), STATUS_OK);
+    assert_int_equal(nnue_quantise(&palace, 400, "janggi", "{}", pq, &err), STATUS_OK);
+    assert_int_equal(pq->input_set, NNUE_INPUT_PALACE);
+    for (int k = 0; k < NNUE_PALACE_BUCKETS; k++)
+        assert_memory_equal(nnue_weight_row(pq, k * NNUE_INPUTS), q->ft_weight,
+                            sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
+    assert_int_equal(nnue_weights_changed(pq, q, &bias_changed), 0);
+    assert_false(bias_changed);
+    for (int j = 0; j < 7 * NNUE_L1; j++) // a bucket of its own, so that the buckets differ
+        nnue_weight_row(pq, 3 * NNUE_INPUTS)[j] = (int16_t)(j % 91 - 45);
+    assert_int_equal(float_net_from_quantised(&palace2, pq, 400, &err), STATUS_OK);
+    assert_int_equal(nnue_quantise(&palace2, 400, "janggi", "{}", pq2, &err), STATUS_OK);
+    assert_memory_equal(pq2->ft_weight, pq->ft_weight,
+                        sizeof(int16_t) * NNUE_PALACE_BUCKETS * NNUE_INPUTS * NNUE_L1);
+    assert_int_equal(nnue_weights_changed(pq2, pq, &bias_changed), 0);
+    assert_int_equal(float_net_from_quantised(&back, pq, 400, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "the engine's palace net of L1 256"));
+    float_net_free(&palace);
+    float_net_free(&palace2);
+    free(pq);
+    free(pq2);
     float_net_free(&net);
     float_net_free(&back);
     float_net_free(&small);
@@ -777,6 +808,24 @@ static void test_end_to_end(void **state) {
              "grep -q -- '--out-buckets: 9 is out of range 1..8'",
              HANSU_BINARY_DIR, dir);
     assert_int_equal(system(cmd), 0);
+    // --arch palace from --init's plain net: with --lr 0 the palace net is the plain net in every
+    // bucket (rounding gives --init's weights back, the JSON says so); a net of another L1 is
+    // refused before any data is read (the input is missing).
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --arch palace --init '%s/net0.nnue' --lr 0 --lr-min 0 "
+             "--out '%s/pal.nnue' --json '%s/pal.json' '%s/run' > /dev/null && "
+             "grep -q '\"quant_equals_init\": true' '%s/pal.json' && "
+             "'%s/tuner/nnue/hansu-nnue' --l1 512 --init '%s/net0.nnue' --out '%s/x.nnue' "
+             "'%s/missing' 2>&1 | grep -q 'a net of L1 256, this run trains L1 512'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, HANSU_BINARY_DIR, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/pal.nnue", dir);
+    if (nnue_load(path, NULL, b, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(b->input_set, NNUE_INPUT_PALACE);
+    for (int k = 0; k < NNUE_PALACE_BUCKETS; k++)
+        assert_memory_equal(nnue_weight_row(b, k * NNUE_INPUTS), a->ft_weight,
+                            sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
     // Issue 39: a fine-tune whose updates rounding erases writes its --init net again, silently.
     // With --lr 0 nothing is learnt: the run says so, and the JSON's quant_equals_init.
     snprintf(cmd, sizeof cmd,

@@ -123,16 +123,14 @@ static int parse_args(int argc, char **argv, Options *o) {
     if (res.help)
         return usage(stdout), 1;
     o->ninputs = (size_t)res.npos;
-    const char *why =
-        !o->out                                                 ? "--out FILE.nnue is required"
-        : !o->ninputs                                           ? "no input files or run folders"
-        : o->filter.variant && !variant_find(o->filter.variant) ? "--variant: not janggi or xiangqi"
-        : o->arch && strcmp(o->arch, "plain") && strcmp(o->arch, "palace")
-            ? "--arch: not plain or palace"
-        : o->train.hidden % NNUE_L1_STEP ? "--l1: not a multiple of 32"
-        : o->init && (o->train.hidden != NNUE_L1 || (o->arch && !strcmp(o->arch, "palace")))
-            ? "--init: only a plain net of L1 256 starts from a net"
-            : NULL;
+    const char *why = !o->out       ? "--out FILE.nnue is required"
+                      : !o->ninputs ? "no input files or run folders"
+                      : o->filter.variant && !variant_find(o->filter.variant)
+                          ? "--variant: not janggi or xiangqi"
+                      : o->arch && strcmp(o->arch, "plain") && strcmp(o->arch, "palace")
+                          ? "--arch: not plain or palace"
+                      : o->train.hidden % NNUE_L1_STEP ? "--l1: not a multiple of 32"
+                                                       : NULL;
     if (why) {
         fprintf(stderr, "hansu-nnue: %s (see --help)\n", why);
         return -1;
@@ -350,6 +348,22 @@ static Status load_init(Options *o, NnueNet **out, ErrorInfo *err) {
     uint32_t crc = nnue_crc32(bytes, len - 4);
     o->train.init_crc = crc ? crc : 1;
     free(bytes);
+    // Its architecture fits this run's, checked before any data is read.
+    if (net->l1 != o->train.hidden)
+        s = error_set(err, STATUS_RANGE, "--init %s: a net of L1 %d, this run trains L1 %d (--l1)",
+                      o->init, net->l1, o->train.hidden);
+    else if (net->input_set == NNUE_INPUT_PALACE && o->train.input_set != NNUE_INPUT_PALACE)
+        s = error_set(err, STATUS_RANGE,
+                      "--init %s: a palace net starts only a palace net (--arch palace)", o->init);
+    else if (net->out_buckets != 1 && net->out_buckets != o->train.out_buckets)
+        s = error_set(err, STATUS_RANGE,
+                      "--init %s: a net of %d output buckets, this run trains %d (--out-buckets; "
+                      "a net of 1 starts any number)",
+                      o->init, net->out_buckets, o->train.out_buckets);
+    if (s != STATUS_OK) {
+        free(net);
+        return s;
+    }
     *out = net;
     return STATUS_OK;
 }

@@ -168,11 +168,13 @@ Status nnue_checkpoint_check(const NnueTrainConfig *cfg, const char *path, Error
 /// names the first, a file by its number, paths and short digests); STATUS_IO, STATUS_NOMEM.
 Status nnue_checkpoint_load(NnueTrainer *t, const NnueData *d, const char *path, ErrorInfo *err);
 
-/// Sets net's weights (plain, hidden must be NNUE_L1, inputs NNUE_INPUTS) to those of q in float
-/// units: q's integers over QA, QB and QA^2 QB, output weights and bias times q->scale / scale
-/// (the trainer's centipawns per output unit). Quantising the result with scale gives q back.
-/// A q of one output layer starts each of net's output layers; else q's must be as many as net's.
-/// STATUS_RANGE naming the sizes when they differ.
+/// Sets net's weights to those of q in float units: q's integers over QA, QB and QA^2 QB, output
+/// weights and bias times q->scale / scale (the trainer's centipawns per output unit); net's
+/// hidden must be q's L1. A plain q starts a plain net, or a palace net (factorised: q's rows
+/// become the shared rows, the bucket rows 0, so every bucket starts as q); a palace q starts a
+/// palace net (its bucket rows, the shared rows 0). A q of one output layer starts each of net's
+/// output layers; else q's must be as many as net's. Quantising the result with scale gives q back
+/// (a plain q's rows in every bucket). STATUS_RANGE naming the sizes when they do not fit.
 Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err);
 
 /// Quantises net into out: weights rounded to QA, QB and QA^2 QB units; a palace net's shared
@@ -183,9 +185,10 @@ Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const 
                      NnueNet *out, ErrorInfo *err);
 
 /// Integer weights (feature rows and bias, output weights) that differ between a and b (of the
-/// same architecture), of buckets * NNUE_INPUTS * l1 + l1 + out_buckets * 2 * l1;
-/// *out_bias_changed says whether any output bias does. 0 after a fine-tune from b means rounding
-/// erased what it learnt (issue 39).
+/// same L1; b of one input bucket and one output layer compared with each of a's, as an --init
+/// net that started a palace net of output buckets), of buckets * NNUE_INPUTS * l1 + l1 +
+/// out_buckets * 2 * l1; *out_bias_changed says whether any output bias does. 0 after a fine-tune
+/// from b means rounding erased what it learnt (issue 39).
 size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed);
 
 /// Float and quantised evaluations compared on positions (the engine's own refresh and
