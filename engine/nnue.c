@@ -237,10 +237,14 @@ static void refresh_side(const NnueNet *net, const Board *b, Side p, NnueAccumul
 void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, NnuePath path) {
     for (Side p = CHO; p <= HAN; p++)
         refresh_side(net, b, p, acc, path);
+    acc->pieces = 0;
+    for (Square sq = 0; sq < SQUARE_NB; sq++)
+        acc->pieces += b->squares[sq] != EMPTY;
 }
 
 void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator *dst,
                  const NnueDelta *delta, NnuePath path) {
+    dst->pieces = src->pieces + delta->nadd - delta->nsub; // a capture takes one off
     for (Side p = CHO; p <= HAN; p++) {
         // A bucketed perspective whose general moved sees every feature in another bucket.
         if (net->buckets > 1 && delta->nadd && delta->add_pc[0] == piece_make(p, GENERAL)) {
@@ -259,7 +263,8 @@ void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator
 
 bool nnue_acc_equal(const NnueNet *net, const NnueAccumulator *a, const NnueAccumulator *b) {
     size_t bytes = sizeof(int16_t) * (size_t)net->l1;
-    return memcmp(a->v[CHO], b->v[CHO], bytes) == 0 && memcmp(a->v[HAN], b->v[HAN], bytes) == 0;
+    return a->pieces == b->pieces && memcmp(a->v[CHO], b->v[CHO], bytes) == 0 &&
+           memcmp(a->v[HAN], b->v[HAN], bytes) == 0;
 }
 
 void nnue_delta_after_make(const Board *b, NnueDelta *delta) {
@@ -280,9 +285,11 @@ void nnue_delta_after_make(const Board *b, NnueDelta *delta) {
 // --- output -------------------------------------------------------------------------------
 
 int64_t nnue_output(const NnueNet *net, const NnueAccumulator *acc, Side stm, NnuePath path) {
-    int64_t sum = screlu(path, net->l1, acc->v[stm], net->out_weight) +
-                  screlu(path, net->l1, acc->v[!stm], net->out_weight + net->l1);
-    return sum + net->out_bias;
+    const int k = nnue_out_bucket(acc->pieces, net->out_buckets);
+    const int16_t *w = net->out_weight + (size_t)k * 2 * (size_t)net->l1;
+    int64_t sum =
+        screlu(path, net->l1, acc->v[stm], w) + screlu(path, net->l1, acc->v[!stm], w + net->l1);
+    return sum + net->out_bias[k];
 }
 
 Score nnue_evaluate(const NnueNet *net, const NnueAccumulator *acc, Side stm, NnuePath path) {

@@ -23,6 +23,8 @@ enum {
     NNUE_INPUTS = 2 * NNUE_KINDS * SQUARE_NB, // (own/their, kind, point): 1,260 per bucket
     NNUE_PALACE_BUCKETS = 9,                  // the own general's point in the palace
     NNUE_BUCKETS_MAX = NNUE_PALACE_BUCKETS,   // input buckets of the largest input set
+    NNUE_OUT_BUCKETS_MAX = 8,                 // output layers chosen by pieces on the board
+    NNUE_PIECES_MAX = 32,                     // pieces at the start of both variants
     NNUE_QA = 255,                            // feature transformer scale (activation 1.0)
     NNUE_QB = 256,                            // output weight scale (64 erred 11 cp mean)
     NNUE_OUT_WEIGHT_MAX = 128,                // |output weight|: QA * w fits in int16
@@ -35,25 +37,39 @@ enum {
 /// general's point in the palace (9 buckets of 1,260, the point mirrored as the features are).
 typedef enum { NNUE_INPUT_PLAIN = 1, NNUE_INPUT_PALACE = 2 } NnueInputSet;
 
-/// Output bucket kinds: NONE (one output layer, the only kind this engine evaluates so far).
-typedef enum { NNUE_OUTPUT_NONE = 0 } NnueOutputKind;
+/// Output bucket kinds, as the file's header numbers them. NONE: one output layer. MATERIAL: 2 to
+/// NNUE_OUT_BUCKETS_MAX output layers, one chosen per position by the pieces on the board
+/// (nnue_out_bucket), as Stockfish's layer stacks are.
+typedef enum { NNUE_OUTPUT_NONE = 0, NNUE_OUTPUT_MATERIAL = 1 } NnueOutputKind;
+
+/// The output layer 0..out_buckets-1 of a position with `pieces` pieces on the board (both
+/// sides, generals included): out_buckets equal slices of 1..32 pieces, (pieces - 1) *
+/// out_buckets / 32, so 8 buckets take 4 piece counts each (Stockfish's (pieces - 1) / 4). More
+/// than 32 pieces count as 32; none as 1.
+static inline int nnue_out_bucket(int pieces, int out_buckets) {
+    if (out_buckets <= 1)
+        return 0;
+    pieces = pieces < 1 ? 1 : pieces > NNUE_PIECES_MAX ? NNUE_PIECES_MAX : pieces;
+    return (pieces - 1) * out_buckets / NNUE_PIECES_MAX;
+}
 
 /// A quantised network. Feature weights are rows of l1 int16 (QA units) laid end to end, one
 /// row per (bucket, input): row bucket * NNUE_INPUTS + input (nnue_weight_row). Output weights
-/// are the side to move's l1 then the other side's (QB units); the output bias is in
-/// QA * QA * QB units. Score in centipawns = output * scale / (QA^2 * QB).
+/// are per output bucket (nnue_out_bucket) the side to move's l1 then the other side's (QB units),
+/// bucket k's at out_weight + k * 2 * l1; the output biases are in QA * QA * QB units. Score in
+/// centipawns = output * scale / (QA^2 * QB).
 typedef struct NnueNet {
     char variant[16];                         // Variant.name of the game it was trained on
     int32_t scale;                            // centipawns per unit of float output (e.g. 400)
     int32_t input_set;                        // NnueInputSet
     int32_t buckets;                          // input buckets: 1 (plain), 9 (palace)
     int32_t l1;                               // hidden neurons per perspective, <= NNUE_L1_MAX
-    int32_t out_buckets;                      // output layers: 1 (kind NNUE_OUTPUT_NONE)
+    int32_t out_buckets;                      // output layers: 1 (kind NONE), 2..8 (MATERIAL)
     char provenance[NNUE_PROVENANCE_MAX + 1]; // UTF-8 JSON text (training data, epochs, ...)
     _Alignas(64) int16_t ft_bias[NNUE_L1_MAX];
     _Alignas(64) int16_t ft_weight[NNUE_BUCKETS_MAX * NNUE_INPUTS * NNUE_L1_MAX];
-    _Alignas(64) int16_t out_weight[2 * NNUE_L1_MAX];
-    int32_t out_bias;
+    _Alignas(64) int16_t out_weight[NNUE_OUT_BUCKETS_MAX * 2 * NNUE_L1_MAX];
+    int32_t out_bias[NNUE_OUT_BUCKETS_MAX];
 } NnueNet;
 
 /// Feature weight row r (bucket * NNUE_INPUTS + input) of net: net->l1 int16. Like strchr, it
@@ -64,9 +80,11 @@ static inline int16_t *nnue_weight_row(const NnueNet *net, int r) {
 
 /// The hidden layer before activation for both perspectives, indexed by Side (not by side to
 /// move): v[CHO] sees the board as Cho does, v[HAN] rotated 180 degrees. Only the net's first
-/// l1 entries of each are kept; the rest is unspecified (compare with nnue_acc_equal).
+/// l1 entries of each are kept; the rest is unspecified (compare with nnue_acc_equal). pieces:
+/// the pieces on the board, which choose the output bucket (kept by refresh and update).
 typedef struct NnueAccumulator {
     _Alignas(64) int16_t v[SIDE_NB][NNUE_L1_MAX];
+    int32_t pieces;
 } NnueAccumulator;
 
 /// The features a move or pass changes: up to 2 removed (the mover from its point, a captured
@@ -139,21 +157,22 @@ void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator
 /// now on move_to, StateInfo.captured. A pass (or the root) gives an empty delta. Keeps b.
 void nnue_delta_after_make(const Board *b, NnueDelta *delta);
 
-/// Whether a and b hold the same net->l1 entries for both perspectives.
+/// Whether a and b hold the same net->l1 entries for both perspectives and the same pieces.
 bool nnue_acc_equal(const NnueNet *net, const NnueAccumulator *a, const NnueAccumulator *b);
 
-/// The raw output in QA^2 * QB units of acc with stm to move (wraps never: |out weight| <=
-/// NNUE_OUT_WEIGHT_MAX keeps every int32 lane in range).
+/// The raw output in QA^2 * QB units of acc with stm to move, from the output layer of acc's
+/// pieces (nnue_out_bucket; wraps never: |out weight| <= NNUE_OUT_WEIGHT_MAX keeps every int32
+/// lane in range).
 int64_t nnue_output(const NnueNet *net, const NnueAccumulator *acc, Side stm, NnuePath path);
 
 /// Centipawns from the side to move's view: nnue_output() * scale / (QA^2 * QB), rounded to 0.
 Score nnue_evaluate(const NnueNet *net, const NnueAccumulator *acc, Side stm, NnuePath path);
 
 /// Reads a .nnue file (format version 1 or 2) for variant v (NULL: janggi) into net, its
-/// architecture (input set, buckets, L1) from the header. Refuses, naming path and the reason:
-/// STATUS_IO (unreadable), STATUS_FORMAT (not a Hansu NNUE file, another format version,
-/// another variant, an architecture this build cannot evaluate, named by field, truncated or
-/// too long, checksum mismatch, output weights out of range). net is left unspecified on error.
+/// architecture (input set, buckets, L1, output buckets) from the header. Refuses, naming path and
+/// the reason: STATUS_IO (unreadable), STATUS_FORMAT (not a Hansu NNUE file, another format
+/// version, another variant, an architecture this build cannot evaluate, named by field, truncated
+/// or too long, checksum mismatch, output weights out of range). net is left unspecified on error.
 Status nnue_load(const char *path, const Variant *v, NnueNet *net, ErrorInfo *err);
 
 /// nnue_load() from len bytes in memory (an embedded net); name stands for the path in messages.
@@ -174,7 +193,8 @@ Status nnue_load_selected(const Variant *v, const char *evalfile, bool classical
 
 /// Serialises net (format in docs/nnue.md) into a malloc'ed buffer of *len bytes: format version
 /// 1 for a plain L1-256 net with one output layer (the bytes, and so the SHA-256 that runs
-/// record, of every such net stay as before version 2), version 2 for any other. NULL when out
+/// record, of every such net stay as before version 2), version 2 for any other (output bucket
+/// kind MATERIAL when it has more than one output layer). NULL when out
 /// of memory.
 uint8_t *nnue_serialise(const NnueNet *net, size_t *len);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The .nnue file (docs/nnue.md, "File format"): a 72-byte header carrying the architecture
-// (format version 2; version 1's 60-byte header still read), the provenance JSON, the quantised
-// body, a CRC-32 over all of it; every field little-endian. Reading checks each field
-// before the body is touched, so a foreign, truncated or damaged file is refused by name.
+// (format version 2, output buckets among it; version 1's 60-byte header still read), the
+// provenance JSON, the quantised body, a CRC-32 over all of it; every field little-endian. Reading
+// checks each field before the body is touched, so a foreign, truncated or damaged file is refused
+// by name.
 #include "nnue.h"
 
 #include <errno.h>
@@ -96,9 +97,10 @@ static uint8_t *serialise_v1(const NnueNet *net, size_t plen, size_t *len) {
 
 // Version 2's header: the architecture in full.
 static uint8_t *serialise_v2(const NnueNet *net, size_t plen, size_t *len) {
+    const uint32_t out_kind = net->out_buckets > 1 ? NNUE_OUTPUT_MATERIAL : NNUE_OUTPUT_NONE;
     Arch arch = {
-        NNUE_FORMAT_VERSION, (uint32_t)net->input_set,   NNUE_INPUTS,      (uint32_t)net->buckets,
-        (uint32_t)net->l1,   (uint32_t)net->out_buckets, NNUE_OUTPUT_NONE, HEADER_BYTES};
+        NNUE_FORMAT_VERSION, (uint32_t)net->input_set,   NNUE_INPUTS, (uint32_t)net->buckets,
+        (uint32_t)net->l1,   (uint32_t)net->out_buckets, out_kind,    HEADER_BYTES};
     *len = HEADER_BYTES + plen + body_bytes(&arch) + CRC_BYTES;
     uint8_t *buf = calloc(1, *len), *p = buf;
     if (!buf)
@@ -126,8 +128,9 @@ uint8_t *nnue_serialise(const NnueNet *net, size_t *len) {
     put_i16s(&p, net->ft_bias, (size_t)net->l1);
     for (int f = 0; f < net->buckets * NNUE_INPUTS; f++)
         put_i16s(&p, nnue_weight_row(net, f), (size_t)net->l1);
-    put_i16s(&p, net->out_weight, 2 * (size_t)net->l1);
-    put_u32(&p, (uint32_t)net->out_bias);
+    put_i16s(&p, net->out_weight, (size_t)net->out_buckets * 2 * (size_t)net->l1);
+    for (int k = 0; k < net->out_buckets; k++)
+        put_u32(&p, (uint32_t)net->out_bias[k]);
     put_u32(&p, nnue_crc32(buf, (size_t)(p - buf)));
     return buf;
 }
@@ -168,6 +171,28 @@ static Status read_arch_v1(const uint8_t **p, const char *name, Arch *a, ErrorIn
     return s;
 }
 
+// Version 2's output buckets: kind 0 (none) with one output layer, or kind 1 (by the pieces on
+// the board) with 2..NNUE_OUT_BUCKETS_MAX.
+static Status check_out_buckets(const char *name, const Arch *a, ErrorInfo *err) {
+    if (a->out_kind == NNUE_OUTPUT_NONE && a->out_buckets != 1)
+        return error_set(err, STATUS_FORMAT,
+                         "%s: output buckets is %u with output bucket kind 0 (none), which "
+                         "takes 1",
+                         name, a->out_buckets);
+    if (a->out_kind == NNUE_OUTPUT_MATERIAL &&
+        (a->out_buckets < 2 || a->out_buckets > NNUE_OUT_BUCKETS_MAX))
+        return error_set(err, STATUS_FORMAT,
+                         "%s: output buckets is %u, this engine takes 2 to %d by pieces on the "
+                         "board (output bucket kind 1)",
+                         name, a->out_buckets, NNUE_OUT_BUCKETS_MAX);
+    if (a->out_kind != NNUE_OUTPUT_NONE && a->out_kind != NNUE_OUTPUT_MATERIAL)
+        return error_set(err, STATUS_FORMAT,
+                         "%s: output bucket kind is %u, this engine takes 0 (none) or 1 (pieces "
+                         "on the board)",
+                         name, a->out_kind);
+    return STATUS_OK;
+}
+
 // Version 2's architecture fields (offset 28), each checked against what this build evaluates.
 static Status read_arch_v2(const uint8_t **p, const char *name, Arch *a, ErrorInfo *err) {
     a->version = 2, a->header_bytes = HEADER_BYTES;
@@ -186,9 +211,7 @@ static Status read_arch_v2(const uint8_t **p, const char *name, Arch *a, ErrorIn
                          "%s: L1 is %u, this engine takes a multiple of %d up to %d", name, a->l1,
                          NNUE_L1_STEP, NNUE_L1_MAX);
     if (s == STATUS_OK)
-        s = want(name, "output buckets", a->out_buckets, 1, err);
-    if (s == STATUS_OK)
-        s = want(name, "output bucket kind", a->out_kind, NNUE_OUTPUT_NONE, err);
+        s = check_out_buckets(name, a, err);
     if (s == STATUS_OK)
         s = want(name, "activation", get_u32(p), NNUE_ACTIVATION_SCRELU, err);
     if (s == STATUS_OK)
@@ -256,9 +279,10 @@ Status nnue_load_memory(const uint8_t *data, size_t len, const char *name, const
     net->provenance[plen] = '\0';
     get_i16s(&p, net->ft_bias, a.l1);
     get_i16s(&p, net->ft_weight, (size_t)a.buckets * a.inputs * a.l1);
-    get_i16s(&p, net->out_weight, 2 * (size_t)a.l1);
-    net->out_bias = (int32_t)get_u32(&p);
-    for (int i = 0; i < 2 * net->l1; i++)
+    get_i16s(&p, net->out_weight, (size_t)a.out_buckets * 2 * a.l1);
+    for (uint32_t k = 0; k < a.out_buckets; k++)
+        net->out_bias[k] = (int32_t)get_u32(&p);
+    for (int i = 0; i < net->out_buckets * 2 * net->l1; i++)
         if (abs(net->out_weight[i]) > NNUE_OUT_WEIGHT_MAX)
             return error_set(err, STATUS_FORMAT, "%s: output weight %d is %d (at most +-%d)", name,
                              i, net->out_weight[i], NNUE_OUT_WEIGHT_MAX);

@@ -5,7 +5,7 @@
 # a trained net exists (scripts/bench-nnue-speed.sh). Not a net to play with: its evaluation is
 # noise.
 # Usage: scripts/nnue_random.py OUT.nnue [--variant janggi] [--seed 1] [--arch plain|palace]
-#        [--l1 N]
+#        [--l1 N] [--out-buckets N]
 import argparse
 import random
 import struct
@@ -23,7 +23,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--arch", choices=sorted(ARCHS), default="plain")
     ap.add_argument("--l1", type=int, default=256)
+    ap.add_argument("--out-buckets", type=int, default=1)
     a = ap.parse_args()
+    if a.out_buckets < 1 or a.out_buckets > 8:
+        print(f"nnue_random.py: --out-buckets {a.out_buckets} is not 1 to 8", file=sys.stderr)
+        return 2
     if a.l1 <= 0 or a.l1 > 512 or a.l1 % 32:
         print(f"nnue_random.py: --l1 {a.l1} is not a multiple of 32 up to 512", file=sys.stderr)
         return 2
@@ -34,18 +38,20 @@ def main() -> int:
     prov = ('{"trainer": "scripts/nnue_random.py", "seed": %d}' % a.seed).encode()
     input_set, buckets = ARCHS[a.arch]
     L1 = a.l1
-    version = 1 if (a.arch, L1) == ("plain", 256) else 2
+    outs = a.out_buckets
+    version = 1 if (a.arch, L1, outs) == ("plain", 256, 1) else 2
     head = b"HNSUNNUE" + struct.pack("<I", version) + a.variant.encode().ljust(16, b"\0")
     if version == 1:
         head += struct.pack("<IIIIIIiI", 1, INPUTS, L1, 1, QA, QB, SCALE, len(prov)) + prov
     else:
-        head += struct.pack("<IIIIIIIIIiI", input_set, INPUTS, buckets, L1, 1, 0, 1, QA, QB, SCALE,
-                            len(prov)) + prov
+        head += struct.pack("<IIIIIIIIIiI", input_set, INPUTS, buckets, L1, outs,
+                            1 if outs > 1 else 0, 1, QA, QB, SCALE, len(prov)) + prov
     bias = [rng.randint(-200, 300) for _ in range(L1)]
     weights = [rng.randint(-90, 90) for _ in range(buckets * INPUTS * L1)]
-    out = [rng.randint(-127, 127) for _ in range(2 * L1)]
+    out = [rng.randint(-127, 127) for _ in range(outs * 2 * L1)]
     body = struct.pack(f"<{L1}h", *bias) + struct.pack(f"<{buckets * INPUTS * L1}h", *weights)
-    body += struct.pack(f"<{2 * L1}h", *out) + struct.pack("<i", rng.randint(-10**6, 10**6))
+    body += struct.pack(f"<{outs * 2 * L1}h", *out)
+    body += struct.pack(f"<{outs}i", *[rng.randint(-10**6, 10**6) for _ in range(outs)])
     data = head + body
     data += struct.pack("<I", zlib.crc32(data) & 0xFFFFFFFF)
     try:

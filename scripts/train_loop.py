@@ -16,7 +16,10 @@ step into the run folder, and can resume a run at the step where it stopped.
 With run.eval = "nnue" the loop trains nets instead (docs/nnue.md, "The loop of nets"): self-play
 with the current net, a candidate net trained by hansu-nnue on a window of the newest self-play,
 loaded at run time (EvalFile) into the run's one build, the same SPRTs, Elo match and gauntlet,
-accepted nets kept in RUN/nets/ with their provenance.
+accepted nets kept in RUN/nets/ with their provenance. It is data/train.toml's overnight default
+for every variant: from the shipped net, sized for the cores found (size_for_cores), its final
+net installed as engine/VARIANT/net.nnue and kept in data/nets/ with its provenance; the Texel
+loop's overnight run is data/train-texel.toml.
 
 The command is scripts/train (a wrapper of main() here); tests import this module.
 
@@ -99,6 +102,52 @@ def eval_of(config):
 def net_file(variant):
     """The net compiled into a build of a variant when it exists, engine/VARIANT/net.nnue."""
     return os.path.join(REPO, "engine", variant, "net.nnue")
+
+
+# run.start_net = "shipped": the run's variant's compiled-in net (net_file), so that one config
+# starts every variant's loop of nets from what its engine plays with.
+SHIPPED_NET = "shipped"
+# Where an installed net is kept with its provenance (nnue.install), beside the shipped ones.
+NETS_DIR = os.path.join(REPO, "data", "nets")
+
+
+def start_net_path(config):
+    """The first engine's net of a run of nets, absolute: run.start_net = "shipped" is the
+    variant's compiled-in net (engine/VARIANT/net.nnue), another name a file relative to the
+    repository; "" when it is "" (the first engine plays the classical evaluation)."""
+    name = config["run"].get("start_net", "")
+    if name == SHIPPED_NET:
+        return net_file(variant_of(config))
+    return os.path.join(REPO, name) if name else ""
+
+
+# Settings sized by the cores a run uses (run.threads, 0 = every core found): SECTION.KEY is
+# PER_KEY times the cores when PER_KEY > 0, decided when the run starts (size_for_cores). A
+# --config file or --set that names SECTION.KEY and not PER_KEY turns the sizing off for it.
+PER_CORE = ((("selfplay", "games"), "games_per_core"),
+            (("nnue", "window_positions"), "window_per_core"))
+
+
+def run_cores(config):
+    """The cores a run uses: run.threads, or every core of this machine (0)."""
+    return config["run"]["threads"] or os.cpu_count() or 1
+
+
+def size_for_cores(config, cores):
+    """Sets each per-core setting's total for cores (PER_CORE): selfplay.games =
+    selfplay.games_per_core * cores, nnue.window_positions = nnue.window_per_core * cores, and
+    the per-core setting to 0, so that the run's recorded settings say what it plays (a resumed
+    run keeps them on another machine). Returns a line for the log, "" when nothing was sized."""
+    done = []
+    for (section, key), per in PER_CORE:
+        if section == "nnue" and eval_of(config) != "nnue":
+            continue  # the texel mode trains no net
+        n = config.get(section, {}).get(per, 0)
+        if n:
+            config[section][key] = n * cores
+            config[section][per] = 0
+            done.append(f"{section}.{key} = {n * cores:,} ({n:,} a core)")
+    return f"sized for {cores} cores: {', '.join(done)}" if done else ""
 
 
 def variant_flags(config):
@@ -218,15 +267,23 @@ def read_toml(path):
 def load_config(path, overrides):
     config = read_toml(BASE_CONFIG)
     path = path or DEMO_CONFIG
-    for section, values in read_toml(path).items():
-        if section not in config or not isinstance(values, dict):
-            raise TrainError(f"config {path}: unknown section [{section}]")
-        for key, value in values.items():
-            if key not in config[section]:
-                raise TrainError(f"config {path}: unknown setting {section}.{key}"
-                                 f"{renamed_hint(section, key)}")
-            config[section][key] = value
+    named = set()  # the settings the file and --set give
+    if os.path.abspath(path) != BASE_CONFIG:
+        for section, values in read_toml(path).items():
+            if section not in config or not isinstance(values, dict):
+                raise TrainError(f"config {path}: unknown section [{section}]")
+            for key, value in values.items():
+                if key not in config[section]:
+                    raise TrainError(f"config {path}: unknown setting {section}.{key}"
+                                     f"{renamed_hint(section, key)}")
+                config[section][key] = value
+                named.add((section, key))
     apply_sets(config, overrides)
+    named |= {tuple(re.match(r"(\w+)\.(\w+)", o).groups()) for o in overrides}
+    # A total given without its per-core setting is that total (PER_CORE).
+    for (section, key), per in PER_CORE:
+        if (section, key) in named and (section, per) not in named:
+            config[section][per] = 0
     check_config(config)
     return config
 
@@ -356,6 +413,7 @@ def check_config(c):
                  ("match", "games"), ("match", "nodes")]:
         positive(s, k)
     for s, k in [("run", "hours"), ("run", "threads"), ("run", "seed"), ("selfplay", "random_plies"),
+                 ("selfplay", "games_per_core"), ("nnue", "window_per_core"),
                  ("tune", "batch"), ("tune", "patience"), ("tune", "skip_plies"),
                  ("tune", "window_positions"), ("tune", "l2"),
                  ("match", "elo_games"), ("match", "elo_nodes"), ("match", "random_plies")]:
@@ -395,7 +453,7 @@ def check_nnue(c):
         raise TrainError(f"setting run.eval = {mode!r}: expected one of {', '.join(EVALS)}")
     start = c["run"].get("start_net", "")
     if mode != "nnue":
-        if start:
+        if start and start != SHIPPED_NET:  # the default, data/train.toml's: no net named
             raise TrainError(f"setting run.start_net = {start!r}: only for run.eval = \"nnue\" "
                              "(the texel mode's first engine is run.start)")
         return
@@ -412,7 +470,7 @@ def check_nnue(c):
         raise TrainError(f"setting nnue.init = {n['init']!r}: expected one of "
                          f"{', '.join(NNUE_INITS)}")
     if start:
-        check_net(start, c["run"].get("variant", "janggi"))
+        check_net(start, start_net_path(c), c["run"].get("variant", "janggi"))
     if n["build"]:
         folder = os.path.join(REPO, n["build"])
         for tool in NNUE_TOOLS:
@@ -423,10 +481,10 @@ def check_nnue(c):
         raise TrainError(f"run.eval = \"nnue\": no hansu-nnue sources in {REPO}/tuner/nnue")
 
 
-def check_net(path, variant):
-    """run.start_net: a readable .nnue file (magic HNSUNNUE, docs/nnue.md "File format") whose
-    variant field names the run's variant; the engine checks the rest when it loads it."""
-    full = os.path.join(REPO, path)
+def check_net(path, full, variant):
+    """run.start_net (path, the file full): a readable .nnue file (magic HNSUNNUE, docs/nnue.md
+    "File format") whose variant field names the run's variant; the engine checks the rest when it
+    loads it."""
     name = f"setting run.start_net = {path!r}"
     try:
         with open(full, "rb") as f:
@@ -1398,8 +1456,9 @@ class Run:
             target = os.path.relpath(net_file(variant_of(self.config)), REPO)
             self.log(f"accepted nets: {', '.join(accepted)}; current net: {net}")
             if self.config["nnue"]["install"]:
-                shutil.copyfile(net, os.path.join(REPO, target))
-                self.log(f"installed as {target} (compiled in by the next build)")
+                kept = self.install_net(net)
+                self.log(f"installed as {target} (compiled in by the next build); kept with "
+                         f"its provenance as {kept}.nnue and {kept}.json")
             else:
                 self.log(f"not installed (nnue.install = false); to use it: UCI option EvalFile "
                          f"{net}, or cp {net} {target} and rebuild")
@@ -1421,6 +1480,30 @@ class Run:
         self.report()
         self.log(f"report: {os.path.join(self.folder, 'report.md')} and report.html (a page with "
                  "a board viewer of the run's games)")
+
+    def install_net(self, net):
+        """nnue.install: the final net becomes engine/VARIANT/net.nnue (compiled in by the next
+        build) and is kept under data/nets/ as VARIANT-RUN.nnue with its provenance,
+        VARIANT-RUN.json: the loop's record of the net (RUN/nets/NAME.json: its training, its
+        SPRTs, its Elo against the first engine, the run's settings), where it was installed
+        and when. Returns the kept files' path without the extension."""
+        variant = variant_of(self.config)
+        target = net_file(variant)
+        kept = os.path.join(NETS_DIR, f"{variant}-{os.path.basename(self.folder)}")
+        os.makedirs(NETS_DIR, exist_ok=True)
+        shutil.copyfile(net, kept + ".nnue")
+        record_path = os.path.splitext(net)[0] + ".json"
+        record = None
+        if os.path.isfile(record_path):
+            with open(record_path) as f:
+                record = json.load(f)
+        write_json_atomic(kept + ".json", {
+            "net_sha256": sha256_file(net), "installed": now_iso(), "installed_as": target,
+            "variant": variant, "run": self.folder, "net": self.state["current"]["name"],
+            "first": self.state["first"], "accepted": self.state["accepted"],
+            "sized_for_cores": self.state.get("sized_for_cores"), "record": record})
+        shutil.copyfile(net, target)
+        return kept
 
     def gauntlet(self):
         """The end of the run: the final engine (the last accepted, or the first when none
@@ -1559,16 +1642,22 @@ def main():
                 raise TrainError(f"--resume: the run trains run.eval = {mode!r}; it cannot "
                                  f"change to {eval_of(config)!r} (start a new run)")
             check_config(config)
+            sized = size_for_cores(config, run_cores(config))  # a --config's per-core sizes
             run = Run(folder, config)
             run.load_state()
             run.state["config"] = config
+            if sized:
+                run.state["sized_for_cores"] = run_cores(config)
             run.log(f"resuming {folder} at iteration {run.state['iteration']}"
                     f"{' (in progress)' if run.state.get('in_progress') else ''}")
+            if sized:
+                run.log(sized)
         else:
             if args.variant == "xiangqi" and not args.config:
                 args.config = XIANGQI_CONFIG
             config = load_config(args.config, args.set + ([f"run.variant=\"{args.variant}\""]
                                                           if args.variant else []))
+            sized = size_for_cores(config, run_cores(config))
             if os.path.exists(state_path):
                 raise TrainError(f"{folder} already holds a run; use --resume")
             os.makedirs(folder, exist_ok=True)
@@ -1584,13 +1673,17 @@ def main():
                 if config["run"]["start_net"]:
                     os.makedirs(os.path.join(folder, "nets"), exist_ok=True)
                     first["net"] = os.path.join(folder, "nets", "initial.nnue")
-                    shutil.copyfile(os.path.join(REPO, config["run"]["start_net"]), first["net"])
+                    shutil.copyfile(start_net_path(config), first["net"])
             run = Run(folder, config)
             run.state = {"config": config, "iteration": 0, "in_progress": False,
                          "folder": folder, "first": first, "current": dict(first),
                          "iterations": [], "accepted": [], "started": now_iso()}
+            if sized:
+                run.state["sized_for_cores"] = run_cores(config)
             run.save_state()
             run.log(f"new run in {folder}")
+            if sized:
+                run.log(sized)
 
         def on_term(signum, frame):
             raise KeyboardInterrupt

@@ -15,3 +15,8 @@ NnueNet *nnue_test_random_net(const char *variant, uint64_t *rng);
 /// NNUE_INPUT_PALACE with its 9 buckets) and L1 (a multiple of NNUE_L1_STEP up to NNUE_L1_MAX).
 NnueNet *nnue_test_random_net_arch(const char *variant, NnueInputSet input_set, int l1,
                                    uint64_t *rng);
+
+/// nnue_test_random_net_arch() with out_buckets output layers (1..NNUE_OUT_BUCKETS_MAX), each
+/// with its own random weights and bias; with 1 it draws what nnue_test_random_net_arch() does.
+NnueNet *nnue_test_random_net_outs(const char *variant, NnueInputSet input_set, int l1,
+                                   int out_buckets, uint64_t *rng);

@@ -140,6 +140,38 @@ static void test_bench_xiangqi(void **state) {
     assert_non_null(strstr(err.msg, "line 1"));
 }
 
+// Every older net (data/nets: janggi r1-r4, xiangqi r1-r2, format version 1) loads into this
+// binary by file and benches as it did when it was shipped: the node counts of docs/nnue.md
+// ("Version 1"), which new architectures (palace buckets, L1, output buckets) must not change.
+static void test_bench_older_nets(void **state) {
+    (void)state;
+    static const struct {
+        const char *net;
+        unsigned long long nodes;
+    } OLD[] = {{"janggi-r1", 1353013ull}, {"janggi-r2", 1285548ull}, {"janggi-r3", 1297595ull},
+               {"janggi-r4", 983597ull},  {"xiangqi-r1", 859244ull}, {"xiangqi-r2", 562945ull}};
+    for (size_t i = 0; i < sizeof OLD / sizeof OLD[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/data/nets/%s.nnue", HANSU_SOURCE_DIR, OLD[i].net);
+        const Variant *v = OLD[i].net[0] == 'j' ? &VARIANT_JANGGI : &VARIANT_XIANGQI;
+        NnueNet *net;
+        BenchResult res;
+        ErrorInfo err;
+        if (nnue_load_selected(v, path, false, &net, &err) != STATUS_OK)
+            fail_msg("%s", err.msg);
+        assert_int_equal(net->out_buckets, 1);
+        assert_int_equal(bench_run_net(v, bench_text(v), TEST_DEPTH, BENCH_HASH_MB, net,
+                                       nnue_path_best(), NULL, &res, &err),
+                         STATUS_OK);
+        print_message("%s: %llu nodes at depth %d\n", OLD[i].net, (unsigned long long)res.nodes,
+                      TEST_DEPTH);
+#if CHECK_SIGNATURES
+        assert_int_equal(res.nodes, OLD[i].nodes);
+#endif
+        free(net);
+    }
+}
+
 static void test_bench_bad_text(void **state) {
     (void)state;
     BenchResult res;
@@ -158,6 +190,7 @@ int main(void) {
         cmocka_unit_test(test_bench_signature_net),
         cmocka_unit_test(test_bench_xiangqi),
         cmocka_unit_test(test_bench_signature_xiangqi_net),
+        cmocka_unit_test(test_bench_older_nets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

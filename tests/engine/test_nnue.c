@@ -2,8 +2,9 @@
 // NNUE inference and file (engine/nnue.h): incremental accumulators equal a full refresh over
 // thousands of random makes and unmakes with captures and passes, the AVX2 path equals the
 // portable one, the feature map's rotation, all of it for plain nets and for palace-bucketed nets
-// of L1 256 and 512 (a general's move refreshes its perspective); the .nnue reader loads format
-// versions 1 and 2 and refuses truncated, bit-flipped, foreign and wrong-variant files by name.
+// of L1 256 and 512 (a general's move refreshes its perspective) and nets of output buckets by
+// pieces on the board; the .nnue reader loads format versions 1 and 2 and refuses truncated,
+// bit-flipped, foreign and wrong-variant files and bad output bucket fields by name.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,24 +48,34 @@ static void assert_acc_equal(const NnueNet *net, const NnueAccumulator *a,
     assert_true(nnue_acc_equal(net, a, b));
 }
 
-// The architectures every inference test runs on: today's plain net and palace-bucketed nets.
+// The architectures every inference test runs on: today's plain net, palace-bucketed nets, and
+// nets of several output layers (by pieces on the board).
 static const struct {
     NnueInputSet input_set;
-    int l1;
-} ARCHS[] = {{NNUE_INPUT_PLAIN, NNUE_L1}, {NNUE_INPUT_PALACE, 256}, {NNUE_INPUT_PALACE, 512}};
+    int l1, outs;
+} ARCHS[] = {{NNUE_INPUT_PLAIN, NNUE_L1, 1},
+             {NNUE_INPUT_PALACE, 256, 1},
+             {NNUE_INPUT_PALACE, 512, 1},
+             {NNUE_INPUT_PLAIN, NNUE_L1, 8},
+             {NNUE_INPUT_PALACE, 256, 5}};
 enum { ARCH_NB = sizeof ARCHS / sizeof ARCHS[0] };
+
+// A random net of architecture ARCHS[a] for the variant named variant.
+static NnueNet *arch_net(const char *variant, int a) {
+    return nnue_test_random_net_outs(variant, ARCHS[a].input_set, ARCHS[a].l1, ARCHS[a].outs,
+                                     &rng_state);
+}
 
 // Random makes and unmakes over whole games; after each, the accumulator kept incrementally
 // (one per ply, as the search will keep them) equals a refresh, on every path (updates and
 // refreshes cycle through them), and the paths' evaluations agree.
 static void check_incremental(const Variant *v, int arch, int steps) {
-    NnueNet *net =
-        nnue_test_random_net_arch(v->name, ARCHS[arch].input_set, ARCHS[arch].l1, &rng_state);
+    NnueNet *net = arch_net(v->name, arch);
     Board *b = malloc(sizeof *b);
     NnueAccumulator *acc = aligned_alloc(64, (MAX_GAME_PLY + 1) * sizeof *acc), fresh;
     assert_non_null(b);
     assert_non_null(acc);
-    int captures = 0, passes = 0, unmakes = 0, general_moves = 0;
+    int captures = 0, passes = 0, unmakes = 0, general_moves = 0, out_seen = 0;
     for (int step = 0; step < steps;) {
         if (v->formation_count)
             variant_setup_pairing(v, b, rnd(0, variant_pairing_count(v) - 1));
@@ -94,8 +105,11 @@ static void check_incremental(const Variant *v, int arch, int steps) {
             assert_acc_equal(net, &acc[n], &fresh);
             assert_int_equal(nnue_output(net, &fresh, b->side, NNUE_PORTABLE),
                              nnue_output(net, &fresh, b->side, path_at(step + 2)));
+            out_seen |= 1 << nnue_out_bucket(fresh.pieces, net->out_buckets);
         }
     }
+    if (net->out_buckets > 1) // captures take the games through several output layers
+        assert_true(__builtin_popcount((unsigned)out_seen) >= 3);
     assert_true(captures > 100);
     assert_true(unmakes > 100);
     assert_true(general_moves > 20); // each refreshes a palace net's perspective
@@ -126,11 +140,14 @@ static void test_paths_equal(void **state) {
         if (!nnue_path_available(path))
             continue;
         checked++;
-        for (int t = 0; t < 20; t++) {
+        for (int t = 0; t < 30; t++) {
             int l1 = t % 4 < 2 ? NNUE_L1 : NNUE_L1_MAX; // the widest net's lane sums too
-            NnueNet *net = nnue_test_random_net_arch("janggi", NNUE_INPUT_PLAIN, l1, &rng_state);
+            int outs = t % 3 == 2 ? NNUE_OUT_BUCKETS_MAX : 1;
+            NnueNet *net =
+                nnue_test_random_net_outs("janggi", NNUE_INPUT_PLAIN, l1, outs, &rng_state);
             NnueAccumulator acc;
             for (int k = 0; k < 50; k++) {
+                acc.pieces = rnd(2, 32);
                 for (int s = 0; s < SIDE_NB; s++)
                     for (int i = 0; i < l1; i++)
                         acc.v[s][i] =
@@ -143,11 +160,12 @@ static void test_paths_equal(void **state) {
             for (int s = 0; s < SIDE_NB; s++)
                 for (int i = 0; i < l1; i++)
                     acc.v[s][i] = NNUE_QA;
-            for (int i = 0; i < 2 * l1; i++)
+            for (int i = 0; i < outs * 2 * l1; i++)
                 net->out_weight[i] = t % 2 ? NNUE_OUT_WEIGHT_MAX : -NNUE_OUT_WEIGHT_MAX;
             int64_t expect = (int64_t)2 * l1 * NNUE_QA * NNUE_QA * net->out_weight[0];
-            assert_int_equal(nnue_output(net, &acc, CHO, path) - net->out_bias, expect);
-            assert_int_equal(nnue_output(net, &acc, CHO, NNUE_PORTABLE) - net->out_bias, expect);
+            int32_t bias = net->out_bias[nnue_out_bucket(acc.pieces, outs)];
+            assert_int_equal(nnue_output(net, &acc, CHO, path) - bias, expect);
+            assert_int_equal(nnue_output(net, &acc, CHO, NNUE_PORTABLE) - bias, expect);
             free(net);
         }
     }
@@ -175,8 +193,7 @@ static void test_feature_rotation(void **state) {
     Board *b = malloc(sizeof *b), *twin = malloc(sizeof *twin);
     NnueAccumulator acc, acc_twin;
     for (int p = 0; p < 16 * ARCH_NB; p++) {
-        NnueNet *net = nnue_test_random_net_arch("janggi", ARCHS[p % ARCH_NB].input_set,
-                                                 ARCHS[p % ARCH_NB].l1, &rng_state);
+        NnueNet *net = arch_net("janggi", p % ARCH_NB);
         variant_setup_pairing(&VARIANT_JANGGI, b, p % 16);
         for (int k = 0; k < 20; k++) { // a few random plies: captures, asymmetry
             MoveList l;
@@ -255,6 +272,62 @@ static void test_palace_rows(void **state) {
     free(plain);
 }
 
+// Output buckets: 8 take 4 piece counts each ((pieces - 1) / 4, Stockfish's layer stacks), any
+// count from 2 to 8 splits 1..32 pieces into contiguous runs that cover every bucket; and a net
+// of 8 output layers evaluates a position exactly as the one-layer net made of the layer its
+// pieces choose, on every path.
+static void test_out_buckets(void **state) {
+    (void)state;
+    for (int p = 1; p <= NNUE_PIECES_MAX; p++)
+        assert_int_equal(nnue_out_bucket(p, 8), (p - 1) / 4);
+    assert_int_equal(nnue_out_bucket(0, 8), 0);
+    assert_int_equal(nnue_out_bucket(40, 8), 7);
+    for (int n = 1; n <= NNUE_OUT_BUCKETS_MAX; n++) {
+        int prev = 0;
+        for (int p = 1; p <= NNUE_PIECES_MAX; p++) {
+            int k = nnue_out_bucket(p, n);
+            assert_true(k == prev || k == prev + 1);
+            prev = k;
+        }
+        assert_int_equal(nnue_out_bucket(1, n), 0);
+        assert_int_equal(prev, n - 1);
+    }
+    NnueNet *net = nnue_test_random_net_outs("janggi", NNUE_INPUT_PLAIN, NNUE_L1, 8, &rng_state);
+    NnueNet *one = nnue_test_random_net("janggi", &rng_state);
+    memcpy(one->ft_bias, net->ft_bias, sizeof net->ft_bias);
+    memcpy(one->ft_weight, net->ft_weight, sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
+    Board *b = malloc(sizeof *b), *start = malloc(sizeof *start);
+    NnueAccumulator acc, acc_one;
+    int seen = 0;
+    for (int t = 0; t < 400; t++) {
+        // The start with a random share of its pieces taken off (the generals kept).
+        variant_setup_pairing(&VARIANT_JANGGI, start, t % 16);
+        board_clear_variant(b, &VARIANT_JANGGI);
+        int keep = rnd(0, 100), pieces = 0;
+        for (Square sq = 0; sq < SQUARE_NB; sq++) {
+            Piece pc = start->squares[sq];
+            if (pc != EMPTY && (piece_kind(pc) == GENERAL || rnd(0, 99) < keep))
+                board_put(b, pc, sq), pieces++;
+        }
+        board_finish_setup(b, (Side)(t % 2), 0, 0);
+        nnue_refresh(net, b, &acc, path_at(t));
+        nnue_refresh(one, b, &acc_one, NNUE_PORTABLE);
+        assert_int_equal(acc.pieces, pieces);
+        const int k = (pieces - 1) / 4;
+        seen |= 1 << k;
+        memcpy(one->out_weight, net->out_weight + k * 2 * NNUE_L1, sizeof(int16_t) * 2 * NNUE_L1);
+        one->out_bias[0] = net->out_bias[k];
+        for (int q = 0; q < 3; q++)
+            assert_int_equal(nnue_output(net, &acc, b->side, path_at(t + q)),
+                             nnue_output(one, &acc_one, b->side, NNUE_PORTABLE));
+    }
+    assert_int_equal(seen, 0xFF); // every output layer
+    free(start);
+    free(b);
+    free(one);
+    free(net);
+}
+
 // --- file ---------------------------------------------------------------------------------
 
 static char tmp_path[256];
@@ -291,8 +364,7 @@ static void expect_refused(const char *path, const char *why) {
 static void test_file_roundtrip(void **state) {
     (void)state;
     for (int a = 0; a < ARCH_NB; a++) {
-        NnueNet *net =
-            nnue_test_random_net_arch("janggi", ARCHS[a].input_set, ARCHS[a].l1, &rng_state);
+        NnueNet *net = arch_net("janggi", a);
         NnueNet *back = nnue_net_alloc();
         ErrorInfo err;
         assert_int_equal(nnue_save(net, tmp_path, &err), STATUS_OK);
@@ -303,13 +375,13 @@ static void test_file_roundtrip(void **state) {
         assert_int_equal(back->input_set, net->input_set);
         assert_int_equal(back->buckets, net->buckets);
         assert_int_equal(back->l1, net->l1);
-        assert_int_equal(back->out_buckets, 1);
+        assert_int_equal(back->out_buckets, ARCHS[a].outs);
         size_t row = sizeof(int16_t) * (size_t)net->l1;
         assert_memory_equal(back->ft_bias, net->ft_bias, row);
         for (int f = 0; f < net->buckets * NNUE_INPUTS; f++)
             assert_memory_equal(nnue_weight_row(back, f), nnue_weight_row(net, f), row);
-        assert_memory_equal(back->out_weight, net->out_weight, 2 * row);
-        assert_int_equal(back->out_bias, net->out_bias);
+        assert_memory_equal(back->out_weight, net->out_weight, (size_t)ARCHS[a].outs * 2 * row);
+        assert_memory_equal(back->out_bias, net->out_bias, sizeof(int32_t) * ARCHS[a].outs);
         free(back);
         free(net);
     }
@@ -451,6 +523,59 @@ static void test_file_refusals(void **state) {
     free(net);
 }
 
+// A net of output buckets is written as version 2 (even plain L1 256), its header's output
+// bucket fields checked by name: kind 1 (pieces) takes 2..8 layers, kind 0 (none) exactly 1,
+// no other kind; a file of another count is refused before its body is read.
+static void test_file_out_buckets(void **state) {
+    (void)state;
+    NnueNet *net = nnue_test_random_net_outs("janggi", NNUE_INPUT_PLAIN, NNUE_L1, 8, &rng_state);
+    ErrorInfo err;
+    assert_int_equal(nnue_save(net, tmp_path, &err), STATUS_OK);
+    size_t len;
+    uint8_t *good = read_all(tmp_path, &len);
+    assert_int_equal(good[8], 2);
+    assert_int_equal(good[44], 8); // output buckets
+    assert_int_equal(good[48], NNUE_OUTPUT_MATERIAL);
+    NnueNet *back = nnue_net_alloc();
+    assert_int_equal(nnue_load(tmp_path, NULL, back, &err), STATUS_OK);
+    assert_int_equal(back->out_buckets, 8);
+    char path[300];
+    snprintf(path, sizeof path, "%s.bad", tmp_path);
+    static const struct {
+        uint32_t out_buckets, kind;
+        const char *why;
+    } bad[] = {
+        {9, 1, "output buckets is 9, this engine takes 2 to 8"},
+        {1, 1, "output buckets is 1, this engine takes 2 to 8"},
+        {0, 1, "output buckets is 0, this engine takes 2 to 8"},
+        {0xFFFFFFFFu, 1, "output buckets is 4294967295, this engine takes 2 to 8"},
+        {8, 0, "output buckets is 8 with output bucket kind 0 (none), which takes 1"},
+        {8, 2, "output bucket kind is 2, this engine takes 0 (none) or 1"},
+        {1, 7, "output bucket kind is 7"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t *copy = malloc(len);
+        memcpy(copy, good, len);
+        for (int k = 0; k < 4; k++)
+            copy[44 + k] = (uint8_t)(bad[i].out_buckets >> (8 * k)),
+                      copy[48 + k] = (uint8_t)(bad[i].kind >> (8 * k));
+        uint32_t crc = nnue_crc32(copy, len - 4); // a checksum that holds: the field refuses
+        for (int k = 0; k < 4; k++)
+            copy[len - 4 + k] = (uint8_t)(crc >> (8 * k));
+        write_all(path, copy, len);
+        expect_refused(path, bad[i].why);
+        free(copy);
+    }
+    // Fewer layers than the body holds, the header consistent: the length no longer fits.
+    good[44] = 4;
+    write_all(path, good, len);
+    expect_refused(path, "trailing bytes");
+    remove(path);
+    free(good);
+    free(back);
+    free(net);
+}
+
 int main(void) {
     engine_init();
     snprintf(tmp_path, sizeof tmp_path, "%s/test_nnue.%d.nnue", HANSU_BINARY_DIR, (int)getpid());
@@ -459,6 +584,7 @@ int main(void) {
         cmocka_unit_test(test_incremental_janggi), cmocka_unit_test(test_incremental_xiangqi),
         cmocka_unit_test(test_palace_rows),        cmocka_unit_test(test_file_roundtrip),
         cmocka_unit_test(test_file_version1),      cmocka_unit_test(test_file_refusals),
+        cmocka_unit_test(test_out_buckets),        cmocka_unit_test(test_file_out_buckets),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     remove(tmp_path);

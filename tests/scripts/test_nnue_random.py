@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """scripts/nnue_random.py and `hansu bench --evalfile` (issue 26): the random net the speed
 benchmark uses loads in the engine (bench runs, the same seed writes the same bytes, the net
-changes the search; --arch palace and --l1 write format-2 nets that load and search), a net of
+changes the search; --arch palace, --l1 and --out-buckets write format-2 nets that load and
+search), a net of
 the other variant and a truncated one are refused by name with
 exit status 1, --classical with --evalfile is a usage error.
 Usage: test_nnue_random.py HANSU WORK_DIR"""
@@ -55,12 +56,13 @@ def main():
     assert nodes(bench(hansu, "--evalfile", nets["janggi"], "3")) == with_net
     nodes(bench(hansu, "--variant", "xiangqi", "--evalfile", nets["xiangqi"], "3"))
     # The architectures of format version 2: each loads (the header names it) and searches.
-    for arch, l1 in (("plain", 512), ("palace", 256)):
-        path = os.path.join(work, f"{arch}-{l1}.nnue")
+    for arch, l1, outs in (("plain", 512, 1), ("palace", 256, 1), ("plain", 256, 8)):
+        path = os.path.join(work, f"{arch}-{l1}-{outs}.nnue")
         subprocess.run([sys.executable, SCRIPT, path, "--arch", arch, "--l1", str(l1), "--seed",
-                        "3"], check=True)
-        assert open(path, "rb").read()[8] == 2, f"{arch} {l1}: not format version 2"
-        assert nodes(bench(hansu, "--evalfile", path, "3")) != with_net, f"{arch} {l1}: same search"
+                        "3", "--out-buckets", str(outs)], check=True)
+        assert open(path, "rb").read()[8] == 2, f"{arch} {l1} {outs}: not format version 2"
+        assert nodes(bench(hansu, "--evalfile", path, "3")) != with_net, \
+            f"{arch} {l1} {outs}: same search"
 
     cut = os.path.join(work, "cut.nnue")
     with open(cut, "wb") as f:

@@ -26,7 +26,11 @@
 - a run of nets (stub programs) rejects a candidate that hansu-nnue did not write (exit 3, its
   quantised net failed --quant-bound) or whose rounding equals its --init net, without an SPRT,
   logged with its reason, and goes on; another trainer failure stops the run, and --resume
-  goes on.
+  goes on;
+- the overnight default, data/train.toml, is a loop of nets for janggi and xiangqi from the
+  shipped net, whose self-play games and training window follow the cores it runs on (stub
+  programs, end to end through main()), and installs its final net with its provenance; the
+  Texel loop is data/train-texel.toml.
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
@@ -241,7 +245,9 @@ def test_gauntlet(run, fake):
     for line, (name, r) in zip(lines, res.items()):
         f = flags(line)
         check(f.get("--tc") == "1+0.01" and "--nodes" not in f, f"{name}: not at tc: {line}")
-        check(f"cmd={fake}" in line and "option.UCI_Variant=janggi" in line, line)
+        # data/train.toml's gauntlet.options are [] (hansu-match tells the engine its variant)
+        check(f"cmd={fake}" in line and run.config["gauntlet"]["options"] == [] and
+              "option.UCI_Variant" not in line, line)
         check(r.get("games") == 4 and r.get("role") in ("final", "first"), f"{name}: {r}")
         check(int(f["--seed"]) != run.state["iterations"][0]["elo_vs_first"]["seed"],
               "the gauntlet's seed is the Elo matches'")
@@ -570,7 +576,8 @@ if tool == "hansu-selfplay":
         json.dump({"schema": 1, "games_saved": 2, "positions_saved": 200, "wins": [1, 1],
                    "reasons": {}, "shards": [{"path": "stub-shard.dat"}]}, f)
 elif tool == "hansu-match":
-    sprt = {"result": "H0", "llr": -3.0} if "--sprt" in args else None
+    verdict = os.environ.get("STUB_SPRT", "H0")
+    sprt = {"result": verdict, "llr": -3.0 if verdict == "H0" else 3.0} if "--sprt" in args else None
     with open(flag("--json"), "w") as f:
         json.dump({"games": 2, "wins": [0, 2], "elo": None, "elo_error": None, "nelo": None,
                    "nelo_error": None, "los": 0.0, "pentanomial": [1, 0, 0, 0, 0],
@@ -617,7 +624,7 @@ def test_rejected_nets(work):
     with open(config, "w") as f:
         f.write('[run]\neval = "nnue"\niterations = 4\nhours = 0\nthreads = 1\n'
                 'start_net = "data/nets/janggi-r4.nnue"\n[selfplay]\ngames = 2\nnodes = 10\n'
-                'openings = ""\n[nnue]\ninit = "current"\nepochs = 1\n'
+                'openings = ""\n[nnue]\ninit = "current"\nepochs = 1\ninstall = false\n'
                 f'build = {json.dumps(build)}\n[match]\ngames = 2\nnodes = 10\n'
                 'elo_games = 2\nelo_nodes = 20\n[gauntlet]\nenabled = false\n')
     folder = os.path.join(work, "run")
@@ -680,6 +687,150 @@ def test_rejected_nets(work):
                   for row in rows), f"report.md's Nets table: iteration {k}'s reason")
 
 
+def stub_build(work):
+    """A build folder whose programs are STUB (scripts/train's nnue mode runs them)."""
+    build = os.path.join(work, "stub-build")
+    for tool in train.NNUE_TOOLS:
+        path = os.path.join(build, tool)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(STUB)
+        os.chmod(path, 0o755)
+    return build
+
+
+def run_main(argv, env):
+    """scripts/train's main() in this process (train_loop's paths patched by the caller), with
+    env added to the environment its programs see; returns its exit status."""
+    saved_argv, saved_env = sys.argv, dict(os.environ)
+    sys.argv = ["train"] + argv
+    os.environ.update(env)
+    try:
+        return train.main()
+    finally:
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+
+
+def test_default_nets(work):
+    """Issue 42: the overnight default (data/train.toml) trains what the engine plays with: a
+    loop of nets for every variant, from the variant's shipped net, sized for the cores found
+    (selfplay.games and nnue.window_positions per core, set when the run starts and recorded),
+    installing its final net as engine/VARIANT/net.nnue and keeping it with its provenance in
+    data/nets/; the Texel loop is data/train-texel.toml. A config that names selfplay.games keeps
+    it. Run end to end through main() with STUB programs, engine/ and data/nets/ moved into WORK."""
+    os.makedirs(work)
+    for variant in train.VARIANTS:
+        c = train.load_config(train.BASE_CONFIG, [f'run.variant="{variant}"'])
+        train.check_config(c)
+        check(train.eval_of(c) == "nnue" and c["run"]["threads"] == 0 and
+              c["nnue"]["install"] and c["nnue"]["init"] == "current" and
+              c["gauntlet"]["options"] == [] and
+              train.start_net_path(c) == train.net_file(variant),
+              f"data/train.toml for {variant}: {c['run']} {c['nnue']}")
+        per_games, per_window = c["selfplay"]["games_per_core"], c["nnue"]["window_per_core"]
+        check(per_games > 0 and per_games % 16 == 0 and per_window > 0, f"per core: {c}")
+        for cores in (1, 2, 3, 16, 64):
+            sized = json.loads(json.dumps(c))
+            line = train.size_for_cores(sized, cores)
+            check(sized["selfplay"]["games"] == per_games * cores and
+                  sized["nnue"]["window_positions"] == per_window * cores and
+                  sized["selfplay"]["games_per_core"] == 0 and
+                  sized["nnue"]["window_per_core"] == 0 and f"sized for {cores} cores" in line,
+                  f"{cores} cores: {sized['selfplay']} {sized['nnue']} {line!r}")
+    check(train.run_cores(train.load_config(train.BASE_CONFIG, ["run.threads=3"])) == 3 and
+          train.run_cores(train.load_config(train.BASE_CONFIG, [])) == (os.cpu_count() or 1),
+          "the cores of a run: run.threads, else every core")
+    named = train.load_config(train.BASE_CONFIG, ["selfplay.games=96"])
+    check(train.size_for_cores(named, 8) == "sized for 8 cores: nnue.window_positions = "
+          "16,000,000 (2,000,000 a core)" and named["selfplay"]["games"] == 96,
+          f"a named selfplay.games was sized: {named['selfplay']}")
+    texel = train.load_config(os.path.join(train.REPO, "data", "train-texel.toml"), [])
+    check(train.eval_of(texel) == "texel" and texel["run"]["install"] and
+          texel["selfplay"]["games"] == 8000 and train.size_for_cores(texel, 4) == "",
+          f"data/train-texel.toml: {texel['run']} {texel['selfplay']}")
+    for name in ("train-demo.toml", "train-2core.toml", "train-hour.toml", "train-xiangqi.toml"):
+        c = train.load_config(os.path.join(train.REPO, "data", name), [])
+        check(train.eval_of(c) == "texel" and c["selfplay"]["extra"] == [],
+              f"{name} is not the Texel loop it was: {c['run']} {c['selfplay']}")
+
+    # End to end: main() on data/train.toml with 3 threads, the trainer's candidate accepted by
+    # both SPRTs and installed; engine/ and data/nets/ are WORK's.
+    saved = train.net_file, train.NETS_DIR
+    train.net_file = lambda v: os.path.join(work, "engine", v, "net.nnue")
+    train.NETS_DIR = os.path.join(work, "nets-kept")
+    try:
+        for v in train.VARIANTS:
+            os.makedirs(os.path.join(work, "engine", v))
+            shutil.copyfile(saved[0](v), train.net_file(v))
+        build = stub_build(work)
+        plan = os.path.join(work, "plan.json")
+        with open(plan, "w") as f:
+            json.dump({"iter-001": "ok"}, f)
+        folder = os.path.join(work, "run")
+        sets = ["--set", "run.iterations=1", "--set", f"nnue.build={json.dumps(build)}",
+                "--set", "gauntlet.enabled=false", "--set", "match.elo_games=2"]
+        rc = run_main(["--config", train.BASE_CONFIG, "--run", folder, "--set", "run.threads=3"]
+                      + sets, {"STUB_PLAN": plan, "STUB_SPRT": "H1"})
+        check(rc == 0, f"main() on data/train.toml: exit {rc}")
+        with open(os.path.join(folder, "state.json")) as f:
+            state = json.load(f)
+        with open(os.path.join(folder, "log.txt")) as f:
+            log = f.read()
+        conf = state["config"]
+        check(conf["selfplay"]["games"] == 18000 and conf["nnue"]["window_positions"] ==
+              6000000 and conf["selfplay"]["games_per_core"] == 0 and
+              state["sized_for_cores"] == 3 and "sized for 3 cores: selfplay.games = 18,000 "
+              "(6,000 a core), nnue.window_positions = 6,000,000 (2,000,000 a core)" in log,
+              f"sized: {conf['selfplay']} {conf['nnue']}")
+        with open(plan + ".calls") as f:
+            selfplay = [line.split() for line in f if line.startswith("hansu-selfplay")]
+        check(len(selfplay) == 1 and selfplay[0][selfplay[0].index("--games") + 1] == "18000"
+              and selfplay[0][selfplay[0].index("--threads") + 1] == "3",
+              f"the self-play's games and threads: {selfplay}")
+        with open(os.path.join(folder, "nets", "initial.nnue"), "rb") as a, \
+                open(saved[0]("janggi"), "rb") as b:
+            check(a.read() == b.read(), "the first engine is not the shipped net")
+        check(state["accepted"] == ["iter-001"], f"accepted: {state['accepted']}")
+        final = os.path.join(folder, "nets", "iter-001.nnue")
+        kept = os.path.join(train.NETS_DIR, "janggi-run")
+        with open(final, "rb") as a, open(train.net_file("janggi"), "rb") as b, \
+                open(kept + ".nnue", "rb") as c:
+            net = a.read()
+            check(b.read() == net and c.read() == net, "the final net is not installed and kept")
+        with open(kept + ".json") as f:
+            prov = json.load(f)
+        check(prov["installed_as"] == train.net_file("janggi") and prov["net"] == "iter-001" and
+              prov["variant"] == "janggi" and prov["sized_for_cores"] == 3 and
+              prov["net_sha256"] == train.sha256_file(final) and
+              prov["record"]["iteration"] == 1 and prov["record"]["trainer"]["schema"] == 1,
+              f"the kept provenance: {sorted(prov)}")
+        target = os.path.relpath(train.net_file("janggi"), train.REPO)
+        check(f"installed as {target} " in log and kept + ".json" in log,
+              "the log does not say where the net went")
+        # xiangqi, on 2 threads: its own shipped net first, 12,000 games; nothing accepted
+        # (H0), nothing installed.
+        folder = os.path.join(work, "run-xiangqi")
+        with open(plan, "w") as f:
+            json.dump({"iter-001": "ok"}, f)
+        rc = run_main(["--config", train.BASE_CONFIG, "--variant", "xiangqi", "--run", folder,
+                       "--set", "run.threads=2"] + sets, {"STUB_PLAN": plan, "STUB_SPRT": "H0"})
+        check(rc == 0, f"main() on data/train.toml for xiangqi: exit {rc}")
+        with open(os.path.join(folder, "state.json")) as f:
+            state = json.load(f)
+        check(state["config"]["selfplay"]["games"] == 12000 and state["accepted"] == [],
+              f"xiangqi: {state['config']['selfplay']} {state['accepted']}")
+        with open(os.path.join(folder, "nets", "initial.nnue"), "rb") as a, \
+                open(saved[0]("xiangqi"), "rb") as b, open(train.net_file("xiangqi"), "rb") as c:
+            first = a.read()
+            check(first == b.read() == c.read(), "xiangqi: not its shipped net, or installed")
+        check(not os.path.exists(os.path.join(train.NETS_DIR, "xiangqi-run-xiangqi.nnue")),
+              "xiangqi: a net kept with nothing accepted")
+    finally:
+        train.net_file, train.NETS_DIR = saved
+
+
 def test_report_settings():
     """[report]: the defaults as they were constants before, --set, bad values refused."""
     c = train.load_config(None, [])
@@ -712,10 +863,12 @@ def main():
     test_source_commit(os.path.join(work, "source"))
     test_selfplay_settings(os.path.join(work, "selfplay-settings"))
     test_rejected_nets(os.path.join(work, "rejected-nets"))
+    test_default_nets(os.path.join(work, "default-nets"))
     print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
           "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's "
           "build, the run's source commit, self-play replayed with its recorded settings, nets "
-          "rejected before their match")
+          "rejected before their match, the default overnight run a loop of nets sized by the "
+          "cores")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0

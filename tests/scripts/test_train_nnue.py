@@ -55,6 +55,7 @@ window_positions = 5000
 epochs = 2
 batch = 1024
 lr = 0.0005
+install = false       # data/train.toml installs its final net: not a test's
 [match]
 games = 8
 nodes = 100

@@ -159,16 +159,16 @@ static void test_features_match_engine(void **state) {
 }
 
 // Central differences of the loss against float_net_backward's gradient, on a net of 4 hidden
-// neurons with weights spread so that some neurons sit inside (0, 1) where SCReLU bends.
-static void test_gradient_finite_differences(void **state) {
-    (void)state;
+// neurons with weights spread so that some neurons sit inside (0, 1) where SCReLU bends, and outs
+// output layers.
+static void check_gradient(int outs) {
     FloatNet net;
     ErrorInfo err;
-    assert_int_equal(float_net_init(&net, NNUE_INPUTS, 4, 7, &err), STATUS_OK);
+    assert_int_equal(float_net_init(&net, NNUE_INPUTS, 4, outs, 7, &err), STATUS_OK);
     for (size_t i = 0; i < net.n; i++)
         net.p[i] *= 0.5f;
-    for (int j = 0; j < 2 * 4; j++)
-        net.out_w[j] = 0.8f * (float)((j % 3) - 1) + 0.3f;
+    for (int j = 0; j < outs * 2 * 4; j++)
+        net.out_w[j] = 0.8f * (float)((j % 3) - 1) + 0.3f + 0.1f * (float)(j / 8);
     NnuePosition *pos = random_positions(8, NULL);
     float *grad = calloc(net.n, sizeof *grad);
     uint8_t *touched = calloc(NNUE_INPUTS, 1);
@@ -203,6 +203,14 @@ static void test_gradient_finite_differences(void **state) {
     float_net_free(&net);
 }
 
+// ... on a net of one output layer and of three (by pieces: each position's gradient reaches
+// only its own layer, which finite differences confirm for every layer's weights sampled).
+static void test_gradient_finite_differences(void **state) {
+    (void)state;
+    check_gradient(1);
+    check_gradient(3);
+}
+
 // A float net whose weights lie on the quantisation grid quantises exactly: the engine's
 // integer score is the float score up to the final rounding (1 cp) and float rounding. An
 // off-grid net of trained magnitudes stays within the bound hansu-nnue states by default.
@@ -213,8 +221,8 @@ static void test_from_quantised(void **state) {
     FloatNet net, back, small;
     ErrorInfo err;
     NnueNet *q = nnue_net_alloc(), *again = nnue_net_alloc();
-    assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 9, &err), STATUS_OK);
-    assert_int_equal(float_net_init(&back, NNUE_INPUTS, NNUE_L1, 10, &err), STATUS_OK);
+    assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 1, 9, &err), STATUS_OK);
+    assert_int_equal(float_net_init(&back, NNUE_INPUTS, NNUE_L1, 1, 10, &err), STATUS_OK);
     for (int j = 0; j < 2 * NNUE_L1; j++)
         net.out_w[j] = (float)(rnd(801) - 400) / 1000.0f;
     net.out_b[0] = 0.3f;
@@ -227,15 +235,65 @@ static void test_from_quantised(void **state) {
         assert_memory_equal(q->ft_bias, again->ft_bias, sizeof q->ft_bias);
         if (scale == 400) {
             assert_memory_equal(q->out_weight, again->out_weight, sizeof q->out_weight);
-            assert_int_equal(q->out_bias, again->out_bias);
+            assert_int_equal(q->out_bias[0], again->out_bias[0]);
         } else { // twice the centipawns per unit: half the output weights (rounded)
             for (int j = 0; j < 2 * NNUE_L1; j++)
                 assert_true(abs(2 * again->out_weight[j] - q->out_weight[j]) <= 1);
         }
     }
-    assert_int_equal(float_net_init(&small, NNUE_INPUTS, 16, 1, &err), STATUS_OK);
+    assert_int_equal(float_net_init(&small, NNUE_INPUTS, 16, 1, 1, &err), STATUS_OK);
     assert_int_equal(float_net_from_quantised(&small, q, 400, &err), STATUS_RANGE);
     assert_non_null(strstr(err.msg, "1260 x 16"));
+    // A net of one output layer starts every layer of a net of output buckets (--init with
+    // --out-buckets): quantised again, each layer is q's; a net of 3 layers cannot start 8.
+    FloatNet wide;
+    assert_int_equal(float_net_init(&wide, NNUE_INPUTS, NNUE_L1, 8, 11, &err), STATUS_OK);
+    assert_int_equal(float_net_from_quantised(&wide, q, 400, &err), STATUS_OK);
+    assert_int_equal(nnue_quantise(&wide, 400, "janggi", "{}", again, &err), STATUS_OK);
+    assert_int_equal(again->out_buckets, 8);
+    for (int k = 0; k < 8; k++) {
+        assert_memory_equal(again->out_weight + k * 2 * NNUE_L1, q->out_weight,
+                            sizeof(int16_t) * 2 * NNUE_L1);
+        assert_int_equal(again->out_bias[k], q->out_bias[0]);
+    }
+    bool bias_changed = true;
+    assert_int_equal(nnue_weights_changed(again, q, &bias_changed), 0);
+    assert_false(bias_changed);
+    again->out_buckets = 3;
+    assert_int_equal(float_net_from_quantised(&wide, again, 400, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "3 output buckets, this run trains 8"));
+    float_net_free(&wide);
+    // A plain net starts a palace net (its rows the shared rows, the buckets' 0): exported, every
+    // bucket is the plain net's rows, so no weight differs from it; that palace net starts
+    // another palace net (its bucket rows) that exports to it again; a palace net does not
+    // start a plain net.
+    FloatNet palace, palace2;
+    NnueNet *pq = nnue_net_alloc(), *pq2 = nnue_net_alloc();
+    assert_int_equal(float_net_init(&palace, NNUE_TRAIN_PALACE_INPUTS, NNUE_L1, 1, 12, &err),
+                     STATUS_OK);
+    assert_int_equal(float_net_init(&palace2, NNUE_TRAIN_PALACE_INPUTS, NNUE_L1, 1, 13, &err),
+                     STATUS_OK);
+    assert_int_equal(float_net_from_quantised(&palace, q, 400, &err), STATUS_OK);
+    assert_int_equal(nnue_quantise(&palace, 400, "janggi", "{}", pq, &err), STATUS_OK);
+    assert_int_equal(pq->input_set, NNUE_INPUT_PALACE);
+    for (int k = 0; k < NNUE_PALACE_BUCKETS; k++)
+        assert_memory_equal(nnue_weight_row(pq, k * NNUE_INPUTS), q->ft_weight,
+                            sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
+    assert_int_equal(nnue_weights_changed(pq, q, &bias_changed), 0);
+    assert_false(bias_changed);
+    for (int j = 0; j < 7 * NNUE_L1; j++) // a bucket of its own, so that the buckets differ
+        nnue_weight_row(pq, 3 * NNUE_INPUTS)[j] = (int16_t)(j % 91 - 45);
+    assert_int_equal(float_net_from_quantised(&palace2, pq, 400, &err), STATUS_OK);
+    assert_int_equal(nnue_quantise(&palace2, 400, "janggi", "{}", pq2, &err), STATUS_OK);
+    assert_memory_equal(pq2->ft_weight, pq->ft_weight,
+                        sizeof(int16_t) * NNUE_PALACE_BUCKETS * NNUE_INPUTS * NNUE_L1);
+    assert_int_equal(nnue_weights_changed(pq2, pq, &bias_changed), 0);
+    assert_int_equal(float_net_from_quantised(&back, pq, 400, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "the engine's palace net of L1 256"));
+    float_net_free(&palace);
+    float_net_free(&palace2);
+    free(pq);
+    free(pq2);
     float_net_free(&net);
     float_net_free(&back);
     float_net_free(&small);
@@ -253,7 +311,7 @@ static void test_quantised_follows_float(void **state) {
         FloatNet net;
         ErrorInfo err;
         NnueNet *q = nnue_net_alloc();
-        assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 3 + (uint64_t)k, &err),
+        assert_int_equal(float_net_init(&net, NNUE_INPUTS, NNUE_L1, 1, 3 + (uint64_t)k, &err),
                          STATUS_OK);
         for (int j = 0; j < 2 * NNUE_L1; j++) // trained magnitudes: a few QB units
             net.out_w[j] = (float)(rnd(1201) - 600) / 10000.0f;
@@ -352,6 +410,75 @@ static void test_palace_end_to_end(void **state) {
     }
 }
 
+// Output buckets (hansu-nnue --out-buckets): a plain and a palace net of 8 output layers trained
+// a few epochs on positions of each variant whose pieces span several layers; the loss falls,
+// each layer a position reached moved, and exported, written and loaded by the engine, the net
+// evaluates the positions as the float net does within hansu-nnue's bound: the engine's choice of
+// layer is the trainer's (float_net_out_bucket against nnue_out_bucket of the decoded board).
+static void test_out_buckets_end_to_end(void **state) {
+    (void)state;
+    const Variant *variants[] = {&VARIANT_JANGGI, &VARIANT_XIANGQI};
+    char path[256];
+    snprintf(path, sizeof path, "%s/test_nnue_train_outs.%d.nnue", HANSU_BINARY_DIR, (int)getpid());
+    for (int k = 0; k < 4; k++) {
+        enum { N = 900, OUTS = 8 };
+        const Variant *v = variants[k % 2];
+        Board **boards = malloc(N * sizeof *boards);
+        for (int i = 0; i < N; i++)
+            boards[i] = malloc(sizeof **boards);
+        NnuePosition *pos = random_positions_of(v, N, boards);
+        NnueTrainConfig c = tiny_config(2, 8);
+        c.hidden = 32, c.out_buckets = OUTS;
+        c.input_set = k < 2 ? NNUE_INPUT_PLAIN : NNUE_INPUT_PALACE;
+        NnueTrainer t;
+        ErrorInfo err;
+        assert_int_equal(nnue_trainer_init(&t, &c, &err), STATUS_OK);
+        assert_int_equal(t.net.outs, OUTS);
+        float *first = malloc(OUTS * 2 * 32 * sizeof *first);
+        memcpy(first, t.net.out_w, OUTS * 2 * 32 * sizeof *first);
+        int used = 0;
+        for (int i = 0; i < N - 100; i++) {
+            uint16_t f[2][NNUE_TRAIN_FEATURES_MAX];
+            int n = nnue_train_features(&pos[i], t.net.inputs, f), pieces = 0;
+            for (Square sq = 0; sq < SQUARE_NB; sq++)
+                pieces += boards[i]->squares[sq] != EMPTY;
+            assert_int_equal(float_net_out_bucket(&t.net, n), nnue_out_bucket(pieces, OUTS));
+            used |= 1 << nnue_out_bucket(pieces, OUTS);
+        }
+        assert_true(__builtin_popcount((unsigned)used) >= 3);
+        train_epochs(&t, pos, N, 3);
+        assert_true(t.epochs[2].train_loss < t.epochs[0].train_loss);
+        for (int b = 0; b < OUTS; b++) { // a layer's gradient comes from its positions alone
+            double moved = 0;
+            for (int j = 0; j < 2 * 32; j++)
+                moved += fabsf(t.net.out_w[b * 64 + j] - first[b * 64 + j]);
+            if (used >> b & 1)
+                assert_true(moved > 0.01);
+        }
+        NnueNet *q = nnue_net_alloc(), *back = nnue_net_alloc();
+        assert_int_equal(nnue_quantise(&t.net, 400, v->name, "{}", q, &err), STATUS_OK);
+        assert_int_equal(q->out_buckets, OUTS);
+        assert_int_equal(nnue_save(q, path, &err), STATUS_OK);
+        assert_int_equal(nnue_load(path, v, back, &err), STATUS_OK);
+        assert_int_equal(back->out_buckets, OUTS);
+        QuantCheck qc;
+        assert_int_equal(nnue_quant_check(&t.net, back, pos, N, N, &qc, &err), STATUS_OK);
+        print_message("%s %s, %d output layers: max %.2f cp, mean %.3f cp\n", v->name,
+                      k < 2 ? "plain" : "palace", OUTS, qc.max_cp, qc.mean_cp);
+        assert_int_equal(qc.positions, N);
+        assert_true(qc.max_cp < 64); // hansu-nnue --quant-bound default
+        remove(path);
+        free(back);
+        free(q);
+        free(first);
+        nnue_trainer_free(&t);
+        for (int i = 0; i < N; i++)
+            free(boards[i]);
+        free(boards);
+        free(pos);
+    }
+}
+
 // Same seed and threads: the same weights, bit for bit; another seed: others. Loss goes down.
 static void test_same_seed_same_net(void **state) {
     (void)state;
@@ -428,6 +555,12 @@ static void test_resume_equals_unbroken(void **state) {
     assert_int_equal(nnue_trainer_init(&other, &c, &err), STATUS_OK);
     assert_int_equal(nnue_checkpoint_load(&other, NULL, path, &err), STATUS_FORMAT);
     assert_non_null(strstr(err.msg, "lr=0.01"));
+    nnue_trainer_free(&other);
+    // Output buckets are a setting: a checkpoint of one layer does not resume a run of 8.
+    c.lr = 0.01, c.out_buckets = 8;
+    assert_int_equal(nnue_trainer_init(&other, &c, &err), STATUS_OK);
+    assert_int_equal(nnue_checkpoint_load(&other, NULL, path, &err), STATUS_FORMAT);
+    assert_non_null(strstr(err.msg, "this run has out_buckets=8"));
     nnue_trainer_free(&other);
     remove(path);
     nnue_trainer_free(&whole);
@@ -652,6 +785,47 @@ static void test_end_to_end(void **state) {
              "&& grep -q '\"quant_equals_init\": false' '%s/init.json'",
              HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, dir, dir, dir);
     assert_int_equal(system(cmd), 0);
+    // --out-buckets 8 from --init's net of one layer: a net of 8 output layers the engine
+    // loads, its JSON and provenance say so; a checkpoint of one layer does not resume it; 9 is
+    // a bad command line.
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --out-buckets 8 --init '%s/net0.nnue' --out "
+             "'%s/outs.nnue' --json '%s/outs.json' '%s/run' > /dev/null && "
+             "grep -q '\"out_buckets\": 8' '%s/outs.json' && "
+             "grep -q '\"out_buckets\": 1' '%s/net0.json' && "
+             "'%s/tuner/nnue/hansu-nnue' %s --out-buckets 8 --resume --out '%s/net0.nnue' "
+             "'%s/no/such/run' 2>&1 | grep -q 'this run has out_buckets=8'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, dir, HANSU_BINARY_DIR, flags, dir,
+             dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/outs.nnue", dir);
+    if (nnue_load(path, NULL, b, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(b->out_buckets, 8);
+    assert_non_null(strstr(b->provenance, "\"out_buckets\": 8"));
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' --out-buckets 9 --out x '%s/run' 2>&1 | "
+             "grep -q -- '--out-buckets: 9 is out of range 1..8'",
+             HANSU_BINARY_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    // --arch palace from --init's plain net: with --lr 0 the palace net is the plain net in every
+    // bucket (rounding gives --init's weights back, the JSON says so); a net of another L1 is
+    // refused before any data is read (the input is missing).
+    snprintf(cmd, sizeof cmd,
+             "'%s/tuner/nnue/hansu-nnue' %s --arch palace --init '%s/net0.nnue' --lr 0 --lr-min 0 "
+             "--out '%s/pal.nnue' --json '%s/pal.json' '%s/run' > /dev/null && "
+             "grep -q '\"quant_equals_init\": true' '%s/pal.json' && "
+             "'%s/tuner/nnue/hansu-nnue' --l1 512 --init '%s/net0.nnue' --out '%s/x.nnue' "
+             "'%s/missing' 2>&1 | grep -q 'a net of L1 256, this run trains L1 512'",
+             HANSU_BINARY_DIR, flags, dir, dir, dir, dir, dir, HANSU_BINARY_DIR, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/pal.nnue", dir);
+    if (nnue_load(path, NULL, b, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(b->input_set, NNUE_INPUT_PALACE);
+    for (int k = 0; k < NNUE_PALACE_BUCKETS; k++)
+        assert_memory_equal(nnue_weight_row(b, k * NNUE_INPUTS), a->ft_weight,
+                            sizeof(int16_t) * NNUE_INPUTS * NNUE_L1);
     // Issue 39: a fine-tune whose updates rounding erases writes its --init net again, silently.
     // With --lr 0 nothing is learnt: the run says so, and the JSON's quant_equals_init.
     snprintf(cmd, sizeof cmd,
@@ -866,6 +1040,7 @@ int main(void) {
         cmocka_unit_test(test_resume_equals_unbroken),
         cmocka_unit_test(test_resume_other_data),
         cmocka_unit_test(test_palace_end_to_end),
+        cmocka_unit_test(test_out_buckets_end_to_end),
         cmocka_unit_test(test_end_to_end),
         cmocka_unit_test(test_one_run_per_out),
         cmocka_unit_test(test_one_run_per_output),

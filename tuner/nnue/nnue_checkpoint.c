@@ -34,6 +34,9 @@ static void settings(const NnueTrainConfig *c, char out[CKPT_SETTINGS]) {
     // A palace net's settings say so (a plain net's read as they did before the option).
     if (c->input_set == NNUE_INPUT_PALACE)
         snprintf(out + strlen(out), CKPT_SETTINGS - strlen(out), " arch=palace");
+    // Likewise output buckets (one output layer's settings read as before the option).
+    if (c->out_buckets > 1)
+        snprintf(out + strlen(out), CKPT_SETTINGS - strlen(out), " out_buckets=%d", c->out_buckets);
 }
 
 // The inputs a resumed run must share, as text of one item a line: the number of files, each
@@ -134,7 +137,7 @@ static Status settings_differ(const char *path, const char *was, const char *now
 // Bytes of a checkpoint for cfg before its inputs (their length, 4 bytes, then their text;
 // then the CRC).
 static size_t checkpoint_body(const NnueTrainConfig *cfg) {
-    size_t n = float_net_params(nnue_train_inputs(cfg->input_set), cfg->hidden);
+    size_t n = float_net_params(nnue_train_inputs(cfg->input_set), cfg->hidden, cfg->out_buckets);
     return 8 + 4 + CKPT_SETTINGS + 4 + 8 + (size_t)cfg->epochs * sizeof(NnueEpoch) +
            3 * n * sizeof(float);
 }

@@ -145,16 +145,25 @@ void nnue_data_free(NnueData *d) {
 
 // --- features and target ------------------------------------------------------------------
 
+// The kind of slot 0..15 of a side in packed_board.h's layout (0 general, 1-2 guards, 3-4
+// chariots, 5-6 cannons, 7-8 horses, 9-10 elephants, 11-15 soldiers), which packed_slot_kind()
+// finds by a search: this runs for every position of every step (test_features_match_engine
+// checks the features against the engine's on decoded boards).
+static inline int slot_kind(int slot) {
+    return slot == 0 ? GENERAL : slot >= 11 ? SOLDIER : (slot + 3) / 2;
+}
+
 int nnue_position_features(const NnuePosition *p, uint16_t feats[2][32]) {
     int n = 0;
+    // Written for every slot and kept when it holds a piece: no branch to mispredict (n < 32
+    // while a slot is left, so the writes stay inside the arrays).
     for (int i = 0; i < PACKED_BOARD_BYTES; i++) {
-        if (p->board[i] == PACKED_NONE)
-            continue;
-        Side side = i < PACKED_SIDE_SLOTS ? CHO : HAN;
-        Piece pc = piece_make(side, packed_slot_kind(i % PACKED_SIDE_SLOTS));
-        feats[CHO][n] = (uint16_t)nnue_feature(CHO, pc, p->board[i]);
-        feats[HAN][n] = (uint16_t)nnue_feature(HAN, pc, p->board[i]);
-        n++;
+        const int sq = p->board[i];
+        // nnue_feature(): (their * kinds + kind - 1) * points + point, Han's point rotated.
+        const int han = i >= PACKED_SIDE_SLOTS, kind = slot_kind(i % PACKED_SIDE_SLOTS) - 1;
+        feats[CHO][n] = (uint16_t)((han * NNUE_KINDS + kind) * SQUARE_NB + sq);
+        feats[HAN][n] = (uint16_t)(((!han) * NNUE_KINDS + kind) * SQUARE_NB + SQUARE_NB - 1 - sq);
+        n += sq != PACKED_NONE;
     }
     return n;
 }

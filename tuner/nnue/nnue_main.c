@@ -50,6 +50,8 @@ static const Flag FLAGS[] = {
              "[plain]"},
     {"--l1", FLAG_INT, OPT(train.hidden), .lo = NNUE_L1_STEP, .hi = NNUE_L1_MAX, .meta = "N",
      .help = "hidden neurons per perspective, a multiple of 32 [256]"},
+    {"--out-buckets", FLAG_INT, OPT(train.out_buckets), .lo = 1, .hi = NNUE_OUT_BUCKETS_MAX,
+     .meta = "N", .help = "output layers chosen by pieces on the board [1]"},
     {"--epochs", FLAG_INT, OPT(train.epochs), .lo = 1, .hi = 100000, .meta = "N",
      .help = "passes over the training set [10]"},
     {"--batch", FLAG_INT, OPT(train.batch), .lo = 1, .hi = 1 << 24, .meta = "N",
@@ -121,16 +123,14 @@ static int parse_args(int argc, char **argv, Options *o) {
     if (res.help)
         return usage(stdout), 1;
     o->ninputs = (size_t)res.npos;
-    const char *why =
-        !o->out                                                 ? "--out FILE.nnue is required"
-        : !o->ninputs                                           ? "no input files or run folders"
-        : o->filter.variant && !variant_find(o->filter.variant) ? "--variant: not janggi or xiangqi"
-        : o->arch && strcmp(o->arch, "plain") && strcmp(o->arch, "palace")
-            ? "--arch: not plain or palace"
-        : o->train.hidden % NNUE_L1_STEP ? "--l1: not a multiple of 32"
-        : o->init && (o->train.hidden != NNUE_L1 || (o->arch && !strcmp(o->arch, "palace")))
-            ? "--init: only a plain net of L1 256 starts from a net"
-            : NULL;
+    const char *why = !o->out       ? "--out FILE.nnue is required"
+                      : !o->ninputs ? "no input files or run folders"
+                      : o->filter.variant && !variant_find(o->filter.variant)
+                          ? "--variant: not janggi or xiangqi"
+                      : o->arch && strcmp(o->arch, "plain") && strcmp(o->arch, "palace")
+                          ? "--arch: not plain or palace"
+                      : o->train.hidden % NNUE_L1_STEP ? "--l1: not a multiple of 32"
+                                                       : NULL;
     if (why) {
         fprintf(stderr, "hansu-nnue: %s (see --help)\n", why);
         return -1;
@@ -202,8 +202,8 @@ static void provenance(const Options *o, const NnueData *d, const NnueTrainer *t
             fprintf(f, ", \"sha256\": \"%s\"}", d->sha256[i]);
     fprintf(f, "], \"files\": %zu, \"train_positions\": %zu, \"valid_positions\": %zu, ", d->nfiles,
             d->ntrain, d->nvalid);
-    fprintf(f, "\"arch\": \"%s\", \"l1\": %d, ",
-            c->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", c->hidden);
+    fprintf(f, "\"arch\": \"%s\", \"l1\": %d, \"out_buckets\": %d, ",
+            c->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", c->hidden, c->out_buckets);
     fprintf(f, "\"epochs\": %d, \"train_loss\": ", t->epoch);
     cli_json_number(f, t->epoch ? t->epochs[t->epoch - 1].train_loss : 0);
     fprintf(f, ", \"valid_loss\": ");
@@ -269,6 +269,7 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
     fprintf(f, "  \"train_positions\": %zu,\n  \"valid_positions\": %zu,\n", d->ntrain, d->nvalid);
     fprintf(f, "  \"mirror\": %s,\n", o->filter.mirror ? "true" : "false");
     fprintf(f, "  \"bytes_per_position\": %zu,\n", sizeof(NnuePosition));
+    fprintf(f, "  \"out_buckets\": %d,\n", t->cfg.out_buckets);
     fprintf(f, "  \"hidden\": %d,\n  \"threads\": %d,\n  \"batch\": %d,\n  \"seed\": %llu,\n",
             t->cfg.hidden, t->cfg.threads, t->cfg.batch, (unsigned long long)t->cfg.seed);
     fprintf(f, "  \"lambda\": ");
@@ -347,6 +348,22 @@ static Status load_init(Options *o, NnueNet **out, ErrorInfo *err) {
     uint32_t crc = nnue_crc32(bytes, len - 4);
     o->train.init_crc = crc ? crc : 1;
     free(bytes);
+    // Its architecture fits this run's, checked before any data is read.
+    if (net->l1 != o->train.hidden)
+        s = error_set(err, STATUS_RANGE, "--init %s: a net of L1 %d, this run trains L1 %d (--l1)",
+                      o->init, net->l1, o->train.hidden);
+    else if (net->input_set == NNUE_INPUT_PALACE && o->train.input_set != NNUE_INPUT_PALACE)
+        s = error_set(err, STATUS_RANGE,
+                      "--init %s: a palace net starts only a palace net (--arch palace)", o->init);
+    else if (net->out_buckets != 1 && net->out_buckets != o->train.out_buckets)
+        s = error_set(err, STATUS_RANGE,
+                      "--init %s: a net of %d output buckets, this run trains %d (--out-buckets; "
+                      "a net of 1 starts any number)",
+                      o->init, net->out_buckets, o->train.out_buckets);
+    if (s != STATUS_OK) {
+        free(net);
+        return s;
+    }
     *out = net;
     return STATUS_OK;
 }
@@ -380,7 +397,8 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
 static void compare_init(const NnueNet *net, const NnueNet *init, Outcome *r) {
     r->changed = nnue_weights_changed(net, init, &r->out_bias_changed);
     r->equals_init = r->changed == 0;
-    const size_t all = (size_t)net->buckets * NNUE_INPUTS * net->l1 + 3 * (size_t)net->l1;
+    const size_t all = (size_t)net->buckets * NNUE_INPUTS * net->l1 + (size_t)net->l1 +
+                       (size_t)net->out_buckets * 2 * (size_t)net->l1;
     printf("quantised: %zu of %zu weights differ from --init's, the output bias %s\n", r->changed,
            all, r->out_bias_changed ? "too" : "does not");
     if (r->equals_init)

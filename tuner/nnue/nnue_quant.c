@@ -17,23 +17,40 @@ static int16_t q16(float x, double unit, int limit) {
 }
 
 Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err) {
-    if (q->input_set != NNUE_INPUT_PLAIN || q->l1 != NNUE_L1)
+    const bool palace = net->inputs == NNUE_TRAIN_PALACE_INPUTS;
+    if ((net->inputs != NNUE_INPUTS && !palace) || net->hidden != q->l1 ||
+        (q->input_set == NNUE_INPUT_PALACE && !palace))
         return error_set(err, STATUS_RANGE,
-                         "the net to start from has %s inputs and L1 %d: the trainer's is plain, "
-                         "L1 %d",
-                         q->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", q->l1, NNUE_L1);
-    if (net->hidden != NNUE_L1 || net->inputs != NNUE_INPUTS)
-        return error_set(err, STATUS_RANGE, "a %d x %d net cannot start from the engine's %d x %d",
-                         net->inputs, net->hidden, NNUE_INPUTS, NNUE_L1);
+                         "a %d x %d net cannot start from the engine's %s net of L1 %d (a plain "
+                         "net starts a plain or a palace net of its L1, a palace net a palace "
+                         "net)",
+                         net->inputs, net->hidden,
+                         q->input_set == NNUE_INPUT_PALACE ? "palace" : "plain", q->l1);
+    if (q->out_buckets != 1 && q->out_buckets != net->outs)
+        return error_set(err, STATUS_RANGE,
+                         "the net to start from has %d output buckets, this run trains %d (a net "
+                         "of 1 starts any number)",
+                         q->out_buckets, net->outs);
+    const int h = net->hidden;
     const double out = (double)q->scale / scale;
-    for (int f = 0; f < NNUE_INPUTS; f++)
-        for (int j = 0; j < NNUE_L1; j++)
-            net->ft_w[(size_t)f * NNUE_L1 + j] = (float)nnue_weight_row(q, f)[j] / NNUE_QA;
-    for (int j = 0; j < NNUE_L1; j++)
+    // A palace net in training holds 9 bucket rows and a shared row per feature, summed at export
+    // (nnue_quantise): a plain net's rows become the shared rows (every bucket starts as it), a
+    // palace net's its bucket rows; the other rows start at 0.
+    const size_t rows = (size_t)nnue_train_inputs(palace ? NNUE_INPUT_PALACE : NNUE_INPUT_PLAIN);
+    const size_t first =
+        palace && q->input_set == NNUE_INPUT_PLAIN ? (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS : 0;
+    memset(net->ft_w, 0, rows * (size_t)h * sizeof *net->ft_w);
+    for (int f = 0; f < q->buckets * NNUE_INPUTS; f++)
+        for (int j = 0; j < h; j++)
+            net->ft_w[(first + (size_t)f) * h + j] = (float)nnue_weight_row(q, f)[j] / NNUE_QA;
+    for (int j = 0; j < h; j++)
         net->ft_b[j] = (float)q->ft_bias[j] / NNUE_QA;
-    for (int j = 0; j < 2 * NNUE_L1; j++)
-        net->out_w[j] = (float)(q->out_weight[j] * out / NNUE_QB);
-    net->out_b[0] = (float)(q->out_bias * out / ((double)NNUE_QA * NNUE_QA * NNUE_QB));
+    for (int k = 0; k < net->outs; k++) { // a net of one output layer starts each of them
+        const int from = q->out_buckets == 1 ? 0 : k;
+        for (int j = 0; j < 2 * h; j++)
+            net->out_w[k * 2 * h + j] = (float)(q->out_weight[from * 2 * h + j] * out / NNUE_QB);
+        net->out_b[k] = (float)(q->out_bias[from] * out / ((double)NNUE_QA * NNUE_QA * NNUE_QB));
+    }
     return STATUS_OK;
 }
 
@@ -52,12 +69,16 @@ Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const 
                          "an L1 that is a multiple of %d up to %d",
                          net->inputs, net->hidden, NNUE_INPUTS, NNUE_TRAIN_PALACE_INPUTS,
                          NNUE_L1_STEP, NNUE_L1_MAX);
+    if (net->outs < 1 || net->outs > NNUE_OUT_BUCKETS_MAX)
+        return error_set(err, STATUS_RANGE,
+                         "a net of %d output buckets cannot be written: the engine takes 1 to %d",
+                         net->outs, NNUE_OUT_BUCKETS_MAX);
     const int h = net->hidden, buckets = set == NNUE_INPUT_PALACE ? NNUE_PALACE_BUCKETS : 1;
     memset(out->variant, 0, sizeof out->variant);
     snprintf(out->variant, sizeof out->variant, "%s", variant);
     snprintf(out->provenance, sizeof out->provenance, "%s", provenance ? provenance : "{}");
     out->scale = scale;
-    out->input_set = set, out->buckets = buckets, out->out_buckets = 1, out->l1 = h;
+    out->input_set = set, out->buckets = buckets, out->out_buckets = net->outs, out->l1 = h;
     // A palace bucket's row is its own plus the shared row (the factoriser), folded here.
     const float *shared = net->ft_w + (size_t)NNUE_PALACE_BUCKETS * NNUE_INPUTS * h;
     for (int r = 0; r < buckets * NNUE_INPUTS; r++)
@@ -73,22 +94,29 @@ Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const 
         }
     for (int j = 0; j < h; j++)
         out->ft_bias[j] = q16(net->ft_b[j], NNUE_QA, INT16_MAX);
-    for (int j = 0; j < 2 * h; j++)
+    for (int j = 0; j < net->outs * 2 * h; j++)
         out->out_weight[j] = q16(net->out_w[j], NNUE_QB, NNUE_OUT_WEIGHT_MAX);
-    out->out_bias = (int32_t)lround((double)net->out_b[0] * NNUE_QA * NNUE_QA * NNUE_QB);
+    for (int k = 0; k < net->outs; k++)
+        out->out_bias[k] = (int32_t)lround((double)net->out_b[k] * NNUE_QA * NNUE_QA * NNUE_QB);
     return STATUS_OK;
 }
 
 size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed) {
     size_t n = 0;
+    // b plain and a palace (a palace net started from a plain one): each bucket against b's rows
     for (int f = 0; f < a->buckets * NNUE_INPUTS; f++)
         for (int j = 0; j < a->l1; j++)
-            n += nnue_weight_row(a, f)[j] != nnue_weight_row(b, f)[j];
+            n += nnue_weight_row(a, f)[j] != nnue_weight_row(b, f % (b->buckets * NNUE_INPUTS))[j];
     for (int j = 0; j < a->l1; j++)
         n += a->ft_bias[j] != b->ft_bias[j];
-    for (int j = 0; j < 2 * a->l1; j++)
-        n += a->out_weight[j] != b->out_weight[j];
-    *out_bias_changed = a->out_bias != b->out_bias;
+    // b of one output layer (a fine-tune's --init) is compared with each of a's.
+    *out_bias_changed = false;
+    for (int k = 0; k < a->out_buckets; k++) {
+        const int kb = b->out_buckets == 1 ? 0 : k;
+        for (int j = 0; j < 2 * a->l1; j++)
+            n += a->out_weight[k * 2 * a->l1 + j] != b->out_weight[kb * 2 * a->l1 + j];
+        *out_bias_changed |= a->out_bias[k] != b->out_bias[kb];
+    }
     return n;
 }
 

@@ -29,13 +29,12 @@ int nnue_train_features(const NnuePosition *p, int inputs,
         memcpy(feats[HAN], plain[HAN], sizeof plain[HAN]);
         return n;
     }
-    // Each side's general: the slot of its half of the packed board whose kind is GENERAL.
+    // Each side's general: slot 0 of its half of the packed board (packed_board.h).
     int bucket[SIDE_NB] = {0, 0};
     for (Side s = CHO; s <= HAN; s++) {
-        int slot = s == CHO ? 0 : PACKED_SIDE_SLOTS;
-        for (int i = 0; i < PACKED_SIDE_SLOTS; i++)
-            if (packed_slot_kind(i) == GENERAL && p->board[slot + i] != PACKED_NONE)
-                bucket[s] = nnue_palace_bucket(s, p->board[slot + i]);
+        const uint8_t sq = p->board[s == CHO ? 0 : PACKED_SIDE_SLOTS];
+        if (sq != PACKED_NONE)
+            bucket[s] = nnue_palace_bucket(s, sq);
     }
     const bool folded = inputs != NNUE_TRAIN_PALACE_INPUTS;
     for (int q = 0; q < 2; q++)
@@ -57,22 +56,31 @@ static float uniform(uint64_t *rng, float a) {
     return a * (float)(2.0 * ((double)(prng_next(rng) >> 11) / 9007199254740992.0) - 1.0);
 }
 
-size_t float_net_params(int inputs, int hidden) {
-    return (size_t)inputs * (size_t)hidden + 3 * (size_t)hidden + 1;
+size_t float_net_params(int inputs, int hidden, int outs) {
+    return (size_t)inputs * (size_t)hidden + (size_t)hidden +
+           (size_t)outs * (2 * (size_t)hidden + 1);
 }
 
-Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, ErrorInfo *err) {
+int float_net_out_bucket(const FloatNet *net, int n) {
+    return nnue_out_bucket(net->inputs == NNUE_TRAIN_PALACE_INPUTS ? n / 2 : n, net->outs);
+}
+
+Status float_net_init(FloatNet *net, int inputs, int hidden, int outs, uint64_t seed,
+                      ErrorInfo *err) {
     memset(net, 0, sizeof *net);
     if (hidden < 1 || hidden > HIDDEN_MAX)
         return error_set(err, STATUS_RANGE, "hidden size %d out of range 1..%d", hidden,
                          HIDDEN_MAX);
-    net->inputs = inputs, net->hidden = hidden;
-    net->n = float_net_params(inputs, hidden);
+    if (outs < 1 || outs > NNUE_OUT_BUCKETS_MAX)
+        return error_set(err, STATUS_RANGE, "output buckets %d out of range 1..%d", outs,
+                         NNUE_OUT_BUCKETS_MAX);
+    net->inputs = inputs, net->hidden = hidden, net->outs = outs;
+    net->n = float_net_params(inputs, hidden, outs);
     net->p = aligned_alloc(64, (net->n * sizeof(float) + 63) / 64 * 64);
     if (!net->p)
         return error_set(err, STATUS_NOMEM, "out of memory for %zu weights", net->n);
     net->ft_w = net->p, net->ft_b = net->ft_w + (size_t)inputs * hidden;
-    net->out_w = net->ft_b + hidden, net->out_b = net->out_w + 2 * hidden;
+    net->out_w = net->ft_b + hidden, net->out_b = net->out_w + (size_t)outs * 2 * hidden;
     uint64_t rng = seed ^ 0x6e6e7565; // "nnue"
     // About 30 pieces feed each neuron: rows of 1/sqrt(30) keep the sums near 1. A palace net's
     // shared rows start at 0: each piece's sum starts as its bucket row alone.
@@ -83,9 +91,10 @@ Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, Erro
         net->ft_w[i] = i < shared ? uniform(&rng, 0.18f) : 0.0f;
     for (int j = 0; j < hidden; j++)
         net->ft_b[j] = uniform(&rng, 0.1f);
-    for (int j = 0; j < 2 * hidden; j++)
+    for (int j = 0; j < outs * 2 * hidden; j++)
         net->out_w[j] = uniform(&rng, 1.0f / sqrtf((float)(2 * hidden)));
-    net->out_b[0] = 0;
+    for (int k = 0; k < outs; k++)
+        net->out_b[k] = 0;
     return STATUS_OK;
 }
 
@@ -116,13 +125,14 @@ static inline float screlu(float x) {
 }
 
 // Sixteen partial sums in a fixed order: the compiler vectorises this (a single running float
-// sum it may not reorder), and the result does not depend on the vector width.
-static double output(const FloatNet *net, float acc[2][HIDDEN_MAX]) {
+// sum it may not reorder), and the result does not depend on the vector width. From output layer
+// `bucket`.
+static double output(const FloatNet *net, float acc[2][HIDDEN_MAX], int bucket) {
     enum { LANES = 16 };
     const int h = net->hidden;
     float lane[LANES] = {0};
     for (int q = 0; q < 2; q++) {
-        const float *restrict a = acc[q], *restrict w = net->out_w + q * h;
+        const float *restrict a = acc[q], *restrict w = net->out_w + (size_t)(2 * bucket + q) * h;
         int j = 0;
         for (; j + LANES <= h; j += LANES)
             for (int k = 0; k < LANES; k++)
@@ -133,14 +143,14 @@ static double output(const FloatNet *net, float acc[2][HIDDEN_MAX]) {
     double sum = 0;
     for (int k = 0; k < LANES; k++)
         sum += lane[k];
-    return sum + net->out_b[0];
+    return sum + net->out_b[bucket];
 }
 
 double float_net_forward(const FloatNet *net, const uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX],
                          int n, int stm) {
     _Alignas(64) float acc[2][HIDDEN_MAX];
     accumulate(net, feats, n, stm, acc);
-    return output(net, acc);
+    return output(net, acc, float_net_out_bucket(net, n));
 }
 
 // Through the output layer and SCReLU (2x on 0 < x < 1) for one perspective's neurons: the
@@ -161,8 +171,9 @@ double float_net_backward(const FloatNet *net, const NnuePosition *pos, double l
     _Alignas(64) float acc[2][HIDDEN_MAX];
     uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX];
     const int h = net->hidden, n = nnue_train_features(pos, net->inputs, feats), stm = pos->stm;
+    const int k = float_net_out_bucket(net, n);
     accumulate(net, feats, n, stm, acc);
-    double pred = nnue_sigmoid(output(net, acc) * scale_over_s);
+    double pred = nnue_sigmoid(output(net, acc, k) * scale_over_s);
     double diff = pred - nnue_target(pos, lambda, s);
     if (!grad)
         return diff * diff;
@@ -171,10 +182,11 @@ double float_net_backward(const FloatNet *net, const NnuePosition *pos, double l
     const float g = (float)(2.0 * diff * pred * (1.0 - pred) * scale_over_s);
     float *g_ft_w = grad, *g_ft_b = grad + (net->ft_b - net->p);
     float *g_out_w = grad + (net->out_w - net->p), *g_out_b = grad + (net->out_b - net->p);
-    g_out_b[0] += g;
+    g_out_b[k] += g;
     for (int q = 0; q < 2; q++) {
         float *a = acc[q]; // becomes d loss / d acc
-        backward_neurons(h, g, net->out_w + q * h, a, g_out_w + q * h, g_ft_b);
+        const size_t w = (size_t)(2 * k + q) * h;
+        backward_neurons(h, g, net->out_w + w, a, g_out_w + w, g_ft_b);
         const uint16_t *f = feats[q == 0 ? stm : !stm];
         for (int i = 0; i < n; i++) {
             float *restrict row = g_ft_w + (size_t)f[i] * h;
@@ -190,6 +202,7 @@ double float_net_backward(const FloatNet *net, const NnuePosition *pos, double l
 
 NnueTrainConfig nnue_train_config_default(void) {
     return (NnueTrainConfig){.hidden = NNUE_L1,
+                             .out_buckets = 1,
                              .epochs = 10,
                              .batch = 16384,
                              .threads = 1,
@@ -213,7 +226,7 @@ Status nnue_trainer_init(NnueTrainer *t, const NnueTrainConfig *cfg, ErrorInfo *
     memset(t, 0, sizeof *t);
     t->cfg = *cfg;
     const int inputs = nnue_train_inputs(cfg->input_set);
-    Status s = float_net_init(&t->net, inputs, cfg->hidden, cfg->seed, err);
+    Status s = float_net_init(&t->net, inputs, cfg->hidden, cfg->out_buckets, cfg->seed, err);
     if (s != STATUS_OK)
         return s;
     size_t n = t->net.n, nt = (size_t)cfg->threads;
@@ -252,26 +265,47 @@ static double lr_at(const NnueTrainConfig *c, int64_t step, int64_t total) {
     return c->lr_min + 0.5 * (c->lr - c->lr_min) * (1.0 + cos(M_PI * (x > 1 ? 1 : x)));
 }
 
-// AdamW on elements [lo, hi) with the batch gradient summed over threads in thread order.
-static void adam_range(NnueTrainer *t, size_t lo, size_t hi, float inv_batch, float lr, float bc1,
-                       float bc2) {
+// AdamW on elements [lo, hi), every weight kept in +-clip: the batch gradient summed over
+// threads in thread order (per element 0 + thread 0 + thread 1 ...) and the threads' gradients
+// zeroed, a chunk at a time in separate loops without branches, so that the compiler vectorises
+// them (sqrtf too: -fno-math-errno, tuner/nnue/CMakeLists.txt).
+static void adam_range(NnueTrainer *t, size_t lo, size_t hi, float clip, float inv_batch, float lr,
+                       float bc1, float bc2) {
+    enum { CHUNK = 1024 };
     const NnueTrainConfig *c = &t->cfg;
     const float b1 = (float)c->beta1, b2 = (float)c->beta2, eps = (float)c->eps;
     const float wd = (float)c->weight_decay;
-    float *restrict p = t->net.p, *restrict m = t->m, *restrict v = t->v;
-    // Output weights have the tighter range: a quantised one fits NNUE_OUT_WEIGHT_MAX.
-    const size_t out_lo = (size_t)(t->net.out_w - p), out_hi = out_lo + 2 * (size_t)t->net.hidden;
-    for (size_t e = lo; e < hi; e++) {
-        const float clip = (float)(e >= out_lo && e < out_hi ? c->out_clip : c->clip);
-        float g = 0;
-        for (int k = 0; k < c->threads; k++)
-            g += t->grad[k][e], t->grad[k][e] = 0;
-        g *= inv_batch;
-        m[e] = b1 * m[e] + (1 - b1) * g;
-        v[e] = b2 * v[e] + (1 - b2) * g * g;
-        float x = p[e] - lr * ((m[e] / bc1) / (sqrtf(v[e] / bc2) + eps) + wd * p[e]);
-        p[e] = x > clip ? clip : x < -clip ? -clip : x;
+    _Alignas(64) float g[CHUNK];
+    for (size_t at = lo; at < hi; at += CHUNK) {
+        const size_t n = hi - at < CHUNK ? hi - at : CHUNK;
+        float *restrict p = t->net.p + at, *restrict m = t->m + at, *restrict v = t->v + at;
+        for (size_t j = 0; j < n; j++)
+            g[j] = 0;
+        for (int k = 0; k < c->threads; k++) {
+            float *restrict gk = t->grad[k] + at;
+            for (size_t j = 0; j < n; j++)
+                g[j] += gk[j];
+            memset(gk, 0, n * sizeof *gk);
+        }
+        for (size_t j = 0; j < n; j++) {
+            const float gj = g[j] * inv_batch;
+            m[j] = b1 * m[j] + (1 - b1) * gj;
+            v[j] = b2 * v[j] + (1 - b2) * gj * gj;
+            const float x = p[j] - lr * ((m[j] / bc1) / (sqrtf(v[j] / bc2) + eps) + wd * p[j]);
+            p[j] = x > clip ? clip : x < -clip ? -clip : x;
+        }
     }
+}
+
+// AdamW on the dense tail (feature bias, output weights and biases): output weights have the
+// tighter range, a quantised one fits NNUE_OUT_WEIGHT_MAX.
+static void adam_tail(NnueTrainer *t, float inv_batch, float lr, float bc1, float bc2) {
+    const NnueTrainConfig *c = &t->cfg;
+    const size_t b = (size_t)(t->net.ft_b - t->net.p), w = (size_t)(t->net.out_w - t->net.p);
+    const size_t o = (size_t)(t->net.out_b - t->net.p);
+    adam_range(t, b, w, (float)c->clip, inv_batch, lr, bc1, bc2);
+    adam_range(t, w, o, (float)c->out_clip, inv_batch, lr, bc1, bc2);
+    adam_range(t, o, t->net.n, (float)c->clip, inv_batch, lr, bc1, bc2);
 }
 
 // The net whose forward and gradient a step takes: a palace net's view of its folded rows,
@@ -314,7 +348,7 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
                          int64_t total_steps) {
     const NnueTrainConfig *c = &t->cfg;
     const int nt = c->threads, h = t->net.hidden, inputs = t->net.inputs;
-    const size_t batch = to - from, dense = (size_t)inputs * h;
+    const size_t batch = to - from;
     double loss[64] = {0}, k = c->scale / c->s;
     t->step++;
     const float lr = (float)lr_at(c, t->step - 1, total_steps);
@@ -347,10 +381,10 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
 #pragma omp for schedule(static)
         for (int r = 0; r <= inputs; r++) {
             if (r < inputs && t->any_touched[r])
-                adam_range(t, (size_t)r * h, (size_t)(r + 1) * h, 1.0f / (float)batch, lr, bc1,
-                           bc2);
+                adam_range(t, (size_t)r * h, (size_t)(r + 1) * h, (float)c->clip,
+                           1.0f / (float)batch, lr, bc1, bc2);
             else if (r == inputs)
-                adam_range(t, dense, t->net.n, 1.0f / (float)batch, lr, bc1, bc2);
+                adam_tail(t, 1.0f / (float)batch, lr, bc1, bc2);
         }
     }
     double sum = 0;

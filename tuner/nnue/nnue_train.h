@@ -34,22 +34,33 @@ int nnue_train_inputs(NnueInputSet input_set);
 int nnue_train_features(const NnuePosition *p, int inputs,
                         uint16_t feats[2][NNUE_TRAIN_FEATURES_MAX]);
 
-/// Float weights of a (inputs -> hidden) x 2 -> 1 SCReLU network, in one array: feature rows
-/// (inputs x hidden), feature bias (hidden), output weights (side to move's hidden, then the
-/// other side's), output bias (1). hidden is a runtime size (NNUE_L1 for a net the engine
-/// loads; smaller in tests). Output in units of `scale` centipawns.
+/// Float weights of a (inputs -> hidden) x 2 -> 1 SCReLU network with outs output layers, in one
+/// array: feature rows (inputs x hidden), feature bias (hidden), output weights (per output
+/// layer, the side to move's hidden then the other side's), output biases (outs). A position's
+/// output layer is chosen by its pieces (nnue_out_bucket, as the engine chooses it). hidden is a
+/// runtime size (NNUE_L1 for a net the engine loads; smaller in tests). Output in units of
+/// `scale` centipawns.
 typedef struct FloatNet {
-    int inputs, hidden;
+    int inputs, hidden, outs;
     size_t n;                           // parameters in all
     float *p;                           // the parameters
     float *ft_w, *ft_b, *out_w, *out_b; // views into p
 } FloatNet;
 
-/// Parameters of a net of inputs x hidden: feature rows and bias, output weights and bias.
-size_t float_net_params(int inputs, int hidden);
+/// Parameters of a net of inputs x hidden with outs output layers: feature rows and bias, output
+/// weights and biases.
+size_t float_net_params(int inputs, int hidden, int outs);
 
-/// Allocates a net with uniform random weights from seed (Kaiming-like ranges). STATUS_NOMEM.
-Status float_net_init(FloatNet *net, int inputs, int hidden, uint64_t seed, ErrorInfo *err);
+/// Allocates a net with uniform random weights from seed (Kaiming-like ranges), outs output layers
+/// (1..NNUE_OUT_BUCKETS_MAX; with 1 the weights are those of a net before output buckets).
+/// STATUS_RANGE for a size out of range, STATUS_NOMEM.
+Status float_net_init(FloatNet *net, int inputs, int hidden, int outs, uint64_t seed,
+                      ErrorInfo *err);
+
+/// The output layer of a position whose features (nnue_train_features for net->inputs) number n
+/// per perspective: nnue_out_bucket of its pieces (n, or n / 2 for the unfolded palace rows, two
+/// per piece).
+int float_net_out_bucket(const FloatNet *net, int n);
 
 /// Frees net's parameters (NULL fields accepted).
 void float_net_free(FloatNet *net);
@@ -67,6 +78,7 @@ double float_net_backward(const FloatNet *net, const NnuePosition *pos, double l
 /// Training settings (flags of hansu-nnue).
 typedef struct NnueTrainConfig {
     int hidden;             // L1: a multiple of NNUE_L1_STEP up to NNUE_L1_MAX for a net to write
+    int out_buckets;        // output layers by pieces on the board (1..NNUE_OUT_BUCKETS_MAX)
     NnueInputSet input_set; // plain, or palace (factorised: nnue_train_inputs)
     int epochs;             // passes over the training positions
     int batch;              // positions per step
@@ -86,9 +98,9 @@ typedef struct NnueTrainConfig {
     const NnueFilter *filter; // the data's filters (a resume needs the same); NULL: the defaults
 } NnueTrainConfig;
 
-/// Defaults: hidden NNUE_L1, 10 epochs, batch 16384, 1 thread, lr 0.001 -> 0.00001, decay 0.01,
-/// betas 0.9 / 0.999, eps 1e-8, lambda 0.5, s fitted, scale 400, clip 1.98,
-/// output clip 127 / NNUE_QB, seed 1, variant janggi.
+/// Defaults: hidden NNUE_L1, 1 output layer, 10 epochs, batch 16384, 1 thread, lr 0.001 -> 0.00001,
+/// decay 0.01, betas 0.9 / 0.999, eps 1e-8, lambda 0.5, s fitted, scale 400, clip 1.98, output clip
+/// 127 / NNUE_QB, seed 1, variant janggi.
 NnueTrainConfig nnue_train_config_default(void);
 
 /// Figures of one epoch.
@@ -156,10 +168,13 @@ Status nnue_checkpoint_check(const NnueTrainConfig *cfg, const char *path, Error
 /// names the first, a file by its number, paths and short digests); STATUS_IO, STATUS_NOMEM.
 Status nnue_checkpoint_load(NnueTrainer *t, const NnueData *d, const char *path, ErrorInfo *err);
 
-/// Sets net's weights (plain, hidden must be NNUE_L1, inputs NNUE_INPUTS) to those of q in float
-/// units: q's integers over QA, QB and QA^2 QB, output weights and bias times q->scale / scale
-/// (the trainer's centipawns per output unit). Quantising the result with scale gives q back.
-/// STATUS_RANGE naming the sizes when they differ.
+/// Sets net's weights to those of q in float units: q's integers over QA, QB and QA^2 QB, output
+/// weights and bias times q->scale / scale (the trainer's centipawns per output unit); net's
+/// hidden must be q's L1. A plain q starts a plain net, or a palace net (factorised: q's rows
+/// become the shared rows, the bucket rows 0, so every bucket starts as q); a palace q starts a
+/// palace net (its bucket rows, the shared rows 0). A q of one output layer starts each of net's
+/// output layers; else q's must be as many as net's. Quantising the result with scale gives q back
+/// (a plain q's rows in every bucket). STATUS_RANGE naming the sizes when they do not fit.
 Status float_net_from_quantised(FloatNet *net, const NnueNet *q, int scale, ErrorInfo *err);
 
 /// Quantises net into out: weights rounded to QA, QB and QA^2 QB units; a palace net's shared
@@ -170,8 +185,10 @@ Status nnue_quantise(const FloatNet *net, int scale, const char *variant, const 
                      NnueNet *out, ErrorInfo *err);
 
 /// Integer weights (feature rows and bias, output weights) that differ between a and b (of the
-/// same architecture), of buckets * NNUE_INPUTS * l1 + 3 * l1; *out_bias_changed says whether the
-/// output bias does. 0 after a fine-tune from b means rounding erased what it learnt (issue 39).
+/// same L1; b of one input bucket and one output layer compared with each of a's, as an --init
+/// net that started a palace net of output buckets), of buckets * NNUE_INPUTS * l1 + l1 +
+/// out_buckets * 2 * l1; *out_bias_changed says whether any output bias does. 0 after a fine-tune
+/// from b means rounding erased what it learnt (issue 39).
 size_t nnue_weights_changed(const NnueNet *a, const NnueNet *b, bool *out_bias_changed);
 
 /// Float and quantised evaluations compared on positions (the engine's own refresh and
