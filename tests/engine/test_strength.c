@@ -82,7 +82,8 @@ static void test_limit_changes_choice(void **state) {
     for (int v = 0; v < 2; v++) {
         Board b;
         ErrorInfo err;
-        assert_int_equal(fen_parse_variant(&b, variants[v], variants[v]->start_fen, &err), STATUS_OK);
+        assert_int_equal(fen_parse_variant(&b, variants[v], variants[v]->start_fen, &err),
+                         STATUS_OK);
         for (int limited = 0; limited <= 1; limited++) {
             Move seen[32];
             int distinct = 0;
@@ -152,10 +153,8 @@ static void test_wdl(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_path),
-        cmocka_unit_test(test_elo_map),
-        cmocka_unit_test(test_apply),
-        cmocka_unit_test(test_limit_changes_choice),
+        cmocka_unit_test(test_path),  cmocka_unit_test(test_elo_map),
+        cmocka_unit_test(test_apply), cmocka_unit_test(test_limit_changes_choice),
         cmocka_unit_test(test_wdl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
