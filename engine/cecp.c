@@ -17,8 +17,11 @@
 #include "movegen.h"
 #include "nnue.h"
 #include "notation.h"
+#include "prng.h"
 #include "rules.h"
 #include "search.h"
+#include "strength.h"
+#include "timeman.h"
 #include "variant.h"
 
 // ---------------------------------------------------------------------------------------
@@ -100,40 +103,78 @@ static void on_info(const SearchInfo *info, void *arg) {
 // ---------------------------------------------------------------------------------------
 // Searches
 
-// A search of the game's move plays it (unless a command aborted it), claims the result if the
-// game is over, and with pondering on goes on to think about the expected reply until stopped.
-static void *search_thread(void *arg) {
-    CecpContext *ctx = arg;
-    SearchResult r =
-        search_run(ctx->searcher, &ctx->search_board, &ctx->limits, on_info, ctx, &ctx->stop);
-    if (ctx->mode != MODE_THINK)
-        return NULL;
-    pthread_mutex_lock(&ctx->out_lock);
+static void think_limits(CecpContext *ctx, const Board *b, int64_t spent_ms, SearchLimits *lim);
+
+// Plays a game search's answer r (unless a command aborted it) and claims the result if the game
+// is over. True, with the position to ponder on in ctx->search_board and its limits, when the
+// engine ponders on r's expected reply.
+static bool play_answer(CecpContext *ctx, const SearchResult *r) {
     bool ponder = false;
-    if (!atomic_load(&ctx->abort) && r.best != MOVE_NONE) {
+    if (!atomic_load(&ctx->abort) && r->best != MOVE_NONE) {
         char mv[MOVE_STR_LEN];
-        move_to_cecp(r.best, mv);
-        board_make(&ctx->board, r.best);
+        move_to_cecp(r->best, mv);
+        board_make(&ctx->board, r->best);
         fprintf(ctx->out, "move %s\n", mv);
-        ctx->ponder_move = r.ponder;
-        ponder = !game_over(ctx) && ctx->ponder && r.ponder != MOVE_NONE &&
-                 movegen_is_pseudo_legal(&ctx->board, r.ponder) &&
-                 movegen_is_legal(&ctx->board, r.ponder) && !atomic_load(&ctx->stop);
+        ctx->ponder_move = r->ponder;
+        ponder = !game_over(ctx) && ctx->ponder && r->ponder != MOVE_NONE &&
+                 movegen_is_pseudo_legal(&ctx->board, r->ponder) &&
+                 movegen_is_legal(&ctx->board, r->ponder) && !atomic_load(&ctx->stop);
     } else if (!atomic_load(&ctx->abort))
         game_over(ctx);
     fflush(ctx->out);
     atomic_store(&ctx->played, true);
     if (ponder) {
+        // The search of the engine's next move, begun now on the expected reply: its clock is
+        // the engine's after this move (less the time it took, plus the increment) and starts
+        // at the ponderhit (search_ponderhit), as UCI's go ponder.
         ctx->search_board = ctx->board;
-        board_make(&ctx->search_board, r.ponder);
-        memset(&ctx->limits, 0, sizeof ctx->limits);
-        ctx->limits.infinite = true;
+        board_make(&ctx->search_board, r->ponder);
+        think_limits(ctx, &ctx->search_board, r->time_ms, &ctx->limits);
+        ctx->limits.ponder = true;
+        search_ponder_reset(ctx->searcher);
         atomic_store(&ctx->mode, MODE_PONDER);
     }
+    return ponder;
+}
+
+// A search of the game's move plays it, claims the result if the game is over, and with
+// pondering on goes on to search the engine's next move on the expected reply until stopped:
+// when the opponent plays that reply (cecp_ponder_hit) the pondering search becomes the search
+// of the move, on the clock, and its answer is played in turn. A pondering search that ends
+// before the opponent moves (a node or depth limit, a game end found) waits for the ponderhit.
+static void *search_thread(void *arg) {
+    CecpContext *ctx = arg;
+    for (;;) {
+        SearchResult r =
+            search_run(ctx->searcher, &ctx->search_board, &ctx->limits, on_info, ctx, &ctx->stop);
+        while (atomic_load(&ctx->mode) == MODE_PONDER && !atomic_load(&ctx->stop)) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        if (atomic_load(&ctx->mode) != MODE_THINK)
+            return NULL;
+        pthread_mutex_lock(&ctx->out_lock);
+        bool ponder = play_answer(ctx, &r);
+        pthread_mutex_unlock(&ctx->out_lock);
+        if (!ponder)
+            return NULL;
+    }
+}
+
+bool cecp_ponder_hit(CecpContext *ctx, const char *text) {
+    Move m;
+    ErrorInfo err;
+    if (!ctx->searching || atomic_load(&ctx->mode) != MODE_PONDER || atomic_load(&ctx->stop) ||
+        ctx->engine_side != (int)ctx->search_board.side ||
+        move_parse_cecp(&ctx->board, text, &m, &err) != STATUS_OK || m != ctx->ponder_move)
+        return false;
+    pthread_mutex_lock(&ctx->out_lock);
+    board_make(&ctx->board, m);
+    search_ponderhit(ctx->searcher);
+    atomic_store(&ctx->played, false);
+    atomic_store(&ctx->mode, MODE_THINK);
     pthread_mutex_unlock(&ctx->out_lock);
-    if (ponder)
-        search_run(ctx->searcher, &ctx->search_board, &ctx->limits, NULL, NULL, &ctx->stop);
-    return NULL;
+    return true;
 }
 
 // Ends the running search: abort plays no move of a game search, else it plays what it has.
@@ -170,29 +211,34 @@ static void start_search(CecpContext *ctx, CecpMode mode) {
     ctx->searching = true;
 }
 
-// The limits of a move of the game: sd's depth, st's time, or the clocks of level (the moves
-// left in the period from the move number), all less Move Overhead. A clock at 0 moves at once
-// (a depth-1 search, always finished).
-static void think_limits(CecpContext *ctx, SearchLimits *lim) {
-    Side us = ctx->board.side;
+// The limits of the engine's move at b: sd's depth, st's time, or the clocks of level (the
+// moves left in the period from the move number), all less Move Overhead; spent_ms > 0 when b
+// is a position to ponder on: the engine's clock is then time less spent_ms plus the increment.
+// A clock at 0 moves at once (a depth-1 search, always finished). Then the strength (Skill
+// Level, UCI_Elo: strength.h).
+static void think_limits(CecpContext *ctx, const Board *b, int64_t spent_ms, SearchLimits *lim) {
+    Side us = b->side;
     memset(lim, 0, sizeof *lim);
     lim->depth = ctx->depth;
     lim->move_overhead = ctx->move_overhead;
-    if (ctx->st_ms) {
+    if (ctx->st_ms)
         lim->movetime = ctx->st_ms;
-        return;
+    else {
+        int64_t mine = ctx->time_ms - (spent_ms > 0 ? spent_ms - ctx->level_inc_ms : 0);
+        lim->time[us] = mine > 0 ? mine : 0;
+        lim->time[!us] = ctx->otim_ms > 0 ? ctx->otim_ms : 0;
+        lim->inc[CHO] = lim->inc[HAN] = ctx->level_inc_ms;
+        if (ctx->level_moves) {
+            int done = board_game_ply(b) / 2 % ctx->level_moves;
+            lim->movestogo = ctx->level_moves - done;
+        }
+        if (lim->time[us] == 0) {
+            memset(lim, 0, sizeof *lim);
+            lim->depth = 1;
+        }
     }
-    lim->time[us] = ctx->time_ms > 0 ? ctx->time_ms : 0;
-    lim->time[!us] = ctx->otim_ms > 0 ? ctx->otim_ms : 0;
-    lim->inc[CHO] = lim->inc[HAN] = ctx->level_inc_ms;
-    if (ctx->level_moves) {
-        int done = board_game_ply(&ctx->board) / 2 % ctx->level_moves;
-        lim->movestogo = ctx->level_moves - done;
-    }
-    if (lim->time[us] == 0) {
-        memset(lim, 0, sizeof *lim);
-        lim->depth = 1;
-    }
+    strength_apply(lim, ctx->limit_strength, ctx->elo, ctx->skill);
+    lim->skill_seed = prng_next(&ctx->skill_seed);
 }
 
 // Starts what the engine does now: analysis, or its move when it is on move (or claims the
@@ -205,7 +251,7 @@ static void resume(CecpContext *ctx) {
         ctx->limits.infinite = true;
         start_search(ctx, MODE_ANALYZE);
     } else if (ctx->engine_side == (int)ctx->board.side && !game_over(ctx)) {
-        think_limits(ctx, &ctx->limits);
+        think_limits(ctx, &ctx->board, 0, &ctx->limits);
         start_search(ctx, MODE_THINK);
     }
 }
@@ -266,6 +312,9 @@ CecpContext *cecp_create(FILE *out) {
     ctx->level_moves = 40;
     ctx->move_overhead = CECP_MOVE_OVERHEAD_DEFAULT_MS;
     ctx->use_nnue = true;
+    ctx->skill = SEARCH_SKILL_MAX;
+    ctx->elo = STRENGTH_ELO_DEFAULT;
+    ctx->skill_seed = (uint64_t)timeman_now_ms() * 0x9e3779b97f4a7c15ull;
     cecp_set_variant(ctx, variant_default());
     return ctx;
 }
@@ -319,6 +368,11 @@ bool cecp_handle_line(CecpContext *ctx, const char *line) {
         args[n - 1] = '\0';
     const CecpCommand *c = *p ? cecp_command_find(p) : NULL;
     bool move = !c && looks_like_move(p) && !*args;
+    // The move the engine pondered on: its search goes on (a ponderhit), nothing else to do.
+    if ((move || (c && strcmp(p, "usermove") == 0)) && cecp_ponder_hit(ctx, move ? p : args)) {
+        free(copy);
+        return true;
+    }
     if (*p)
         settle(ctx, c ? c->meets : move ? ENDS_SEARCH : BESIDE);
     if (c && strcmp(p, "easy") == 0 && ctx->searching && atomic_load(&ctx->mode) == MODE_PONDER)

@@ -13,6 +13,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "rules.h"
+#include "strength.h"
 #include "tt.h"
 #include "variant.h"
 
@@ -30,6 +31,11 @@ static void cmd_protover(CecpContext *ctx, const char *cmd, char *args) {
     fprintf(ctx->out, "feature option=\"Move Overhead -spin %d 0 %d\"\n",
             CECP_MOVE_OVERHEAD_DEFAULT_MS, CECP_MOVE_OVERHEAD_MAX_MS);
     fprintf(ctx->out, "feature option=\"Clear Hash -button\"\n");
+    fprintf(ctx->out, "feature option=\"Skill Level -spin %d 0 %d\"\n", ctx->skill,
+            SEARCH_SKILL_MAX);
+    fprintf(ctx->out, "feature option=\"UCI_LimitStrength -check %d\"\n", ctx->limit_strength);
+    fprintf(ctx->out, "feature option=\"UCI_Elo -spin %d %d %d\"\n", ctx->elo, STRENGTH_ELO_MIN,
+            STRENGTH_ELO_MAX);
     fprintf(ctx->out, "feature done=1\n");
 }
 
@@ -277,6 +283,14 @@ static void cmd_option(CecpContext *ctx, const char *cmd, char *args) {
     else if (strcmp(args, "Move Overhead") == 0 &&
              read_number(value, 0, CECP_MOVE_OVERHEAD_MAX_MS, &v))
         ctx->move_overhead = v;
+    else if (strcmp(args, "Skill Level") == 0 && read_number(value, 0, SEARCH_SKILL_MAX, &v))
+        ctx->skill = (int)v;
+    else if (strcmp(args, "UCI_LimitStrength") == 0 &&
+             (strcmp(value, "0") == 0 || strcmp(value, "1") == 0))
+        ctx->limit_strength = value[0] == '1';
+    else if (strcmp(args, "UCI_Elo") == 0 &&
+             read_number(value, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX, &v))
+        ctx->elo = (int)v;
     else if (strcmp(args, "Clear Hash") == 0 && !eq)
         search_clear(ctx->searcher);
     else {

@@ -44,6 +44,11 @@ struct CecpContext {
     NnueNet *net; // the evaluation: the net in use, NULL for the classical one
     bool use_nnue;
     char eval_file[CECP_PATH_MAX_LEN];
+    // The strength: Skill Level, or with limit_strength UCI_Elo (strength.h); skill_seed is
+    // advanced at each weakened search, so that games differ.
+    int skill, elo;
+    bool limit_strength;
+    uint64_t skill_seed;
     Move ponder_move; // the reply the last search expected, MOVE_NONE when none
     uint64_t claimed; // the position (key ^ ply) whose end was last claimed
     // The running search: its thread, mode, position, limits; stop ends it, abort says that a
@@ -91,3 +96,9 @@ bool cecp_apply_eval(CecpContext *ctx, const char *path, bool use_nnue);
 
 /// Makes v the game's variant, from its start position, with its compiled-in net.
 void cecp_set_variant(CecpContext *ctx, const Variant *v);
+
+/// Whether a move text of the game (usermove's or a bare move) is the reply a running pondering
+/// search expected: then the search goes on as the engine's search of its move, on the clock
+/// from now (a ponderhit: search_ponderhit), the move is played on ctx->board, and true. False,
+/// nothing changed, otherwise (no pondering search, another move, a text that is no move).
+bool cecp_ponder_hit(CecpContext *ctx, const char *text);

@@ -551,6 +551,10 @@ void search_ponderhit(Searcher *s) {
     atomic_store_explicit(&s->ponderhit_ms, now > 0 ? now : 1, memory_order_relaxed);
 }
 
+void search_ponder_reset(Searcher *s) {
+    atomic_store_explicit(&s->ponderhit_ms, 0, memory_order_relaxed);
+}
+
 static void poll_stop(Searcher *s) {
     if (s->smp_stop) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
@@ -1306,8 +1310,8 @@ static int search_more_lines(Searcher *s, int depth, SearchLine *lines, const Sc
 
 // The line a weakened search plays (search.h, SEARCH_SKILL_*): one of lines[0..n-1] (sorted,
 // best first) within the skill's loss of the best, drawn with weight exp(-loss / T).
-static int skill_pick(const SearchLine *lines, int n, int skill, uint64_t seed) {
-    int weak = SEARCH_SKILL_MAX - skill;
+static int skill_pick(const SearchLine *lines, int n, double skill, uint64_t seed) {
+    double weak = SEARCH_SKILL_MAX - skill;
     if (n <= 1 || weak <= 0 || score_is_decided(lines[0].score))
         return 0;
     double max_loss = (double)SEARCH_SKILL_LOSS_CP * weak / SEARCH_SKILL_MAX;
@@ -1368,7 +1372,8 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     s->hard_ms = tb.hard;
     s->run_limits = limits;
     s->pondering = limits->ponder;
-    atomic_store_explicit(&s->ponderhit_ms, 0, memory_order_relaxed);
+    if (!limits->ponder) // a pondering search keeps a ponderhit sent before it began
+        atomic_store_explicit(&s->ponderhit_ms, 0, memory_order_relaxed);
     s->on_info = on_info;
     s->info_arg = info_arg;
     thread_start(s, limits, stop);
@@ -1386,17 +1391,22 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     asked = asked > nlines ? nlines : asked;
     if (nlines > SEARCH_MULTIPV_MAX)
         nlines = SEARCH_MULTIPV_MAX;
-    SearchLine *lines = nlines > 1 ? malloc(sizeof *lines * (size_t)nlines) : NULL;
+    SearchLine *lines = nlines > 1 ? malloc(sizeof *lines * 2 * (size_t)nlines) : NULL;
     Score *prev = nlines > 1 ? calloc((size_t)nlines, sizeof *prev) : NULL;
     if (!lines || !prev)
         nlines = 1;
+    // A weakened search chooses among the lines of its last iteration that searched as many
+    // lines as any before (a node or time limit may cut the last one short of its lines).
+    SearchLine *chosen = lines ? lines + nlines : NULL;
+    int nchosen = 0;
     pthread_t threads[SEARCH_THREADS_MAX];
     bool started[SEARCH_THREADS_MAX];
     if (s->nhelpers)
         helpers_start(s, root, threads, started);
     int max_depth = max_depth_of(limits);
-    if (weak && max_depth > 1 + limits->skill)
-        max_depth = 1 + (limits->skill > 0 ? limits->skill : 0);
+    int skill_depth = 1 + (limits->skill > 0 ? (int)limits->skill : 0);
+    if (weak && max_depth > skill_depth)
+        max_depth = skill_depth;
     int score = 0, done_lines = 0;
     TimeSignals sig = {0};
     Move last_best = MOVE_NONE;
@@ -1436,6 +1446,10 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
                 res.score = lines[0].score;
             }
             done_lines = done;
+            if (weak && done >= nchosen) {
+                memcpy(chosen, lines, sizeof *lines * (size_t)done);
+                nchosen = done;
+            }
             for (int k = 0; on_info && k < done && k < asked; k++)
                 line_report(s, &lines[k], depth, k + 1, on_info, info_arg);
             if (s->stopped)
@@ -1460,9 +1474,9 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
             score_is_decided(v) && score_end_plies(v) <= depth)
             break;
     }
-    if (weak && done_lines > 1) {
+    if (weak && done_lines > 1 && nchosen > 1) {
         const SearchLine *pick =
-            &lines[skill_pick(lines, done_lines, limits->skill, limits->skill_seed)];
+            &chosen[skill_pick(chosen, nchosen, limits->skill, limits->skill_seed)];
         res.best = pick->pv[0];
         res.ponder = pick->pv_len > 1 ? pick->pv[1] : MOVE_NONE;
         res.score = pick->score;

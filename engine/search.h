@@ -185,9 +185,14 @@ void search_clear(Searcher *s);
 SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
                         SearchInfoFn on_info, void *info_arg, atomic_bool *stop);
 
-/// Tells a running search of s started with limits->ponder that the move it pondered was
-/// played: its clock starts now. Called from another thread; harmless when none runs.
+/// Tells a search of s started with limits->ponder that the move it pondered was played: its
+/// clock starts now. Called from another thread, after search_ponder_reset: a ponderhit sent
+/// before the pondering search's thread reaches search_run is kept for it.
 void search_ponderhit(Searcher *s);
+
+/// Forgets any ponderhit of s: to be called before a search with limits->ponder is started (a
+/// search without it forgets them itself).
+void search_ponder_reset(Searcher *s);
 
 /// The principal variation of the search's own quiescence (search.c, qsearch) from b (not
 /// modified), searched with a full window, no node or time limit, and nothing learnt before

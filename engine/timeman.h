@@ -21,7 +21,8 @@ typedef struct SearchLimits {
     int multipv;           // lines to search and report (UCI MultiPV); 0 or 1: the best only
     int mate;              // moves: stop once a win in at most this many is found (go mate)
     bool ponder;           // go ponder: the clock starts at search_ponderhit, not before
-    int skill;             // UCI Skill Level 0..19 plays weaker (search.h); 0 with limit_skill
+    double skill;          // skill 0..SEARCH_SKILL_MAX (search.h), continuous: below the max
+                           // plays weaker (UCI Skill Level, UCI_Elo through strength.h)
     bool limit_skill;      // false: full strength, skill unused
     uint64_t skill_seed;   // the seed of a weakened search's choice
     int nsearchmoves;      // root moves to choose from (go searchmoves); 0: every legal move

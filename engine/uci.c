@@ -23,8 +23,10 @@
 #include "search.h"
 #include "search_params.h"
 #include "status.h"
+#include "strength.h"
 #include "tt.h"
 #include "variant.h"
+#include "wdl.h"
 
 enum {
     UCI_MAX_LINE = 65536,
@@ -51,6 +53,9 @@ struct UciContext {
     int multipv;           // the MultiPV option: lines searched and reported
     int skill;             // the Skill Level option (SEARCH_SKILL_MAX: full strength)
     uint64_t skill_seed;   // advanced at each weakened go, so that games differ
+    bool limit_strength;   // UCI_LimitStrength: play at elo (it then overrides Skill Level)
+    int elo;               // UCI_Elo (strength.h)
+    bool show_wdl;         // UCI_ShowWDL: `wdl W D L` in each info line (wdl.h)
     bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
     // The evaluation: the net of `variant` (EvalFile's, or the compiled-in one; NULL: none),
@@ -90,6 +95,7 @@ UciContext *uci_create(FILE *out) {
     ctx->move_overhead = MOVE_OVERHEAD_DEFAULT_MS;
     ctx->multipv = 1;
     ctx->skill = SEARCH_SKILL_MAX;
+    ctx->elo = STRENGTH_ELO_DEFAULT;
     ctx->skill_seed = (uint64_t)timeman_now_ms() * 0x9e3779b97f4a7c15ull;
     ctx->position_ok = true;
     ctx->searcher = search_create(ctx->hash_mb);
@@ -301,6 +307,10 @@ static void cmd_uci(UciContext *ctx) {
     fprintf(ctx->out, "option name MultiPV type spin default 1 min 1 max %d\n", SEARCH_MULTIPV_MAX);
     fprintf(ctx->out, "option name Skill Level type spin default %d min 0 max %d\n",
             SEARCH_SKILL_MAX, SEARCH_SKILL_MAX);
+    fprintf(ctx->out, "option name UCI_LimitStrength type check default false\n");
+    fprintf(ctx->out, "option name UCI_Elo type spin default %d min %d max %d\n",
+            STRENGTH_ELO_DEFAULT, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX);
+    fprintf(ctx->out, "option name UCI_ShowWDL type check default false\n");
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             MOVE_OVERHEAD_DEFAULT_MS, MOVE_OVERHEAD_MAX_MS);
     // Use NNUE defaults to true where the variant has a compiled-in net.
@@ -582,6 +592,11 @@ static void on_info(const SearchInfo *info, void *arg) {
     fprintf(ctx->out, "info depth %d seldepth %d multipv %d score ", info->depth, info->seldepth,
             info->multipv);
     write_score(ctx->out, info->score);
+    if (ctx->show_wdl) {
+        int wdl[3];
+        wdl_of_score(ctx->search_board.variant, info->score, wdl);
+        fprintf(ctx->out, " wdl %d %d %d", wdl[0], wdl[1], wdl[2]);
+    }
     fprintf(ctx->out, " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64 " pv",
             info->nodes, nps, search_hashfull(ctx->searcher), ms);
     for (int i = 0; i < info->pv_len; i++) {
@@ -695,9 +710,10 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
         nnue_say_missing(ctx);
     lim.move_overhead = ctx->move_overhead;
     lim.multipv = ctx->multipv;
-    lim.limit_skill = ctx->skill < SEARCH_SKILL_MAX;
-    lim.skill = ctx->skill;
+    strength_apply(&lim, ctx->limit_strength, ctx->elo, ctx->skill);
     lim.skill_seed = prng_next(&ctx->skill_seed);
+    if (lim.ponder)
+        search_ponder_reset(ctx->searcher);
     ctx->limits = lim;
     return start_job(ctx, JOB_SEARCH);
 }
@@ -733,6 +749,19 @@ static bool spin_value(UciContext *ctx, const char *name, const char *value, lon
         return false;
     }
     *out = v;
+    return true;
+}
+
+// The value of check option name: true or false (any case) into *out, else false after an
+// error naming it (*out unchanged).
+static bool check_value(UciContext *ctx, const char *name, const char *value, bool *out) {
+    if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "setoption: %s value '%.40s' is not true or false", name, value);
+        reply_error(ctx, msg);
+        return false;
+    }
+    *out = strcasecmp(value, "true") == 0;
     return true;
 }
 
@@ -781,6 +810,13 @@ static void cmd_setoption(UciContext *ctx, char **tok, int n) {
     } else if (strcasecmp(name, "Skill Level") == 0) {
         if (spin_value(ctx, "Skill Level", value, 0, SEARCH_SKILL_MAX, &spin))
             ctx->skill = (int)spin;
+    } else if (strcasecmp(name, "UCI_LimitStrength") == 0) {
+        check_value(ctx, "UCI_LimitStrength", value, &ctx->limit_strength);
+    } else if (strcasecmp(name, "UCI_Elo") == 0) {
+        if (spin_value(ctx, "UCI_Elo", value, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX, &spin))
+            ctx->elo = (int)spin;
+    } else if (strcasecmp(name, "UCI_ShowWDL") == 0) {
+        check_value(ctx, "UCI_ShowWDL", value, &ctx->show_wdl);
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         search_clear(ctx->searcher);
     } else if (strcasecmp(name, "Ponder") == 0) {

@@ -135,7 +135,8 @@ def test_features():
     for f in ["ping=1", "setboard=1", "usermove=1", "analyze=1", "memory=1", "smp=1",
               "playother=1", 'variants="janggi,xiangqi"', 'myname="Hansu', "time=1"]:
         check(f in text, "protover: feature %s" % f)
-    for o in ["Use NNUE -check", "EvalFile -file", "Move Overhead -spin", "Clear Hash -button"]:
+    for o in ["Use NNUE -check", "EvalFile -file", "Move Overhead -spin", "Clear Hash -button",
+              "Skill Level -spin 20 0 20", "UCI_LimitStrength -check 0", "UCI_Elo -spin "]:
         check('option="%s' % o in text, "protover: option %s" % o)
     check(e.say("accepted setboard", "rejected draw", "xboard", "computer", "random", "name x y",
                 "rating 2000 1500", "ics -", ".") == [], "accepted and ignored commands say nothing")
@@ -154,7 +155,16 @@ def test_bad_commands():
                         ("memory 0", "memory"), ("memory x", "memory"), ("cores 0", "cores"),
                         ("cores two", "cores"), ("option Bogus=1", "unknown option"),
                         ("option Move Overhead=-5", "unknown option"),
-                        ("option Use NNUE=2", "unknown option")]:
+                        ("option Use NNUE=2", "unknown option"),
+                        ("option Skill Level=21", "unknown option"),
+                        ("option Skill Level=-1", "unknown option"),
+                        ("option Skill Level=x", "unknown option"),
+                        ("option UCI_LimitStrength=2", "unknown option"),
+                        ("option UCI_LimitStrength=true", "unknown option"),
+                        ("option UCI_Elo=1399", "unknown option"),
+                        ("option UCI_Elo=2701", "unknown option"),
+                        ("option UCI_Elo=", "unknown option"),
+                        ("option UCI_Elo=20x0", "unknown option")]:
         out = e.say(cmd)
         check(len(out) == 1 and out[0].startswith("Error (") and reason in out[0],
               "%s: one Error naming %s, got %r" % (cmd, reason, out))
@@ -168,7 +178,10 @@ def test_bad_commands():
     check(len(out) == 1 and out[0].startswith("telluser EvalFile refused"), "EvalFile refused")
     check(e.fen() == uci_fen("janggi", []), "bad commands changed nothing")
     check(e.say("memory 32", "cores 2", "option Use NNUE=0", "option Use NNUE=1",
-                "option Move Overhead=50", "option Clear Hash", "option EvalFile=<embedded>") == [],
+                "option Move Overhead=50", "option Clear Hash", "option EvalFile=<embedded>",
+                "option Skill Level=0", "option Skill Level=20", "option UCI_Elo=1400",
+                "option UCI_Elo=2700", "option UCI_LimitStrength=1",
+                "option UCI_LimitStrength=0") == [],
           "good settings say nothing")
     check(e.quit() == 0, "quit after bad commands")
 
@@ -343,6 +356,82 @@ def test_analyze_ponder_movenow():
     check(e.quit() == 0, "quit")
 
 
+def thinking_depths(lines):
+    return [int(l.split()[0]) for l in lines if re.match(r"^\d+ -?\d+ \d+ \d+ ", l)]
+
+
+def test_ponder_hit(variant, first):
+    """hard: after its move the engine searches its next move on the reply it expects. When the
+    opponent plays that reply the search goes on, on the clock (a ponderhit): at a depth limit
+    (sd) it has nothing left to search and moves with no new thinking line of depth 1; another
+    reply stops it and a fresh search begins, thinking from depth 1."""
+    hits = misses = 0
+    for rnd in range(3):
+        e = Engine()
+        e.say("protover 2", "new", "variant %s" % variant, "sd 4", "hard", "post")
+        e.send("usermove " + first)
+        reply = e.until(r"^move ")[-1].split()[1]
+        hint = e.say("hint")
+        check(len(hint) == 1 and hint[0].startswith("Hint: "), "%s ponder: a hint, got %r"
+              % (variant, hint))
+        if len(hint) != 1:
+            e.quit()
+            continue
+        expected = hint[0].split()[1]
+        time.sleep(0.5)  # let the pondering search reach sd (a wait, nothing is timed)
+        if rnd != 1:  # the expected reply: a ponderhit
+            e.send("usermove " + expected)
+            out = e.until(r"^move ")
+            check(1 not in thinking_depths(out),
+                  "%s ponderhit: the pondering search went on, got %r" % (variant, out))
+            second = out[-1].split()[1]
+            check(legal_reply(variant, [first, reply, expected, second]),
+                  "%s ponderhit: a legal move" % variant)
+            check(e.fen() == uci_fen(variant, [to_uci(m) for m in
+                                               [first, reply, expected, second]]),
+                  "%s ponderhit: the game has both moves" % variant)
+            hits += 1
+        else:  # another reply: a fresh search
+            other = next(m for m in legal_moves(variant, [first, reply]) if m != expected)
+            e.send("usermove " + other)
+            out = e.until(r"^move ")
+            check(1 in thinking_depths(out),
+                  "%s ponder miss: a fresh search from depth 1, got %r" % (variant, out))
+            check(legal_reply(variant, [first, reply, other, out[-1].split()[1]]),
+                  "%s ponder miss: a legal move" % variant)
+            misses += 1
+        check(e.quit() == 0, "quit")
+    check(hits == 2 and misses == 1, "%s ponder: 2 hits and a miss played" % variant)
+
+
+def legal_moves(variant, moves):
+    """The legal moves (CECP text) after moves from the start, by `go perft 1`."""
+    lines = uci("setoption name UCI_Variant value %s" % variant,
+                "position startpos moves " + " ".join(to_uci(m) for m in moves), "go perft 1",
+                until=r"^Nodes searched")
+    out = []
+    for l in lines:
+        m = re.match(r"^([a-i])(\d+)([a-i])(\d+): \d+$", l)
+        if m:
+            out.append("%s%d%s%d" % (m.group(1), int(m.group(2)) - 1, m.group(3),
+                                     int(m.group(4)) - 1))
+    return out
+
+
+def test_strength_options():
+    """UCI_LimitStrength and UCI_Elo weaken the engine's game search (a node cap: a search of
+    a move at a depth limit it cannot reach stops early) and are undone by turning it off."""
+    e = Engine()
+    e.say("protover 2", "new", "variant janggi", "force", "post", "sd 30",
+          "option UCI_LimitStrength=1", "option UCI_Elo=1400")
+    e.send("go")
+    out = e.until(r"^move ")
+    depths = thinking_depths(out)
+    check(depths and max(depths) < 30, "limited at 1400: the node cap ends the search, got %r" % out[-3:])
+    check(legal_reply("janggi", [out[-1].split()[1]]), "limited: a legal move")
+    e.quit()
+
+
 def main():
     test_uci_unchanged()
     test_features()
@@ -354,6 +443,9 @@ def main():
     test_play("janggi")
     test_claims()
     test_analyze_ponder_movenow()
+    test_ponder_hit("xiangqi", "h0g2")
+    test_ponder_hit("janggi", "a3b3")
+    test_strength_options()
     test_long_analysis_lines()
     if failures:
         print("%d failures" % len(failures))

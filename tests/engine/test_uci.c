@@ -21,6 +21,7 @@
 #include "fen.h"
 #include "search.h"
 #include "search_params.h"
+#include "strength.h"
 #include "timeman.h"
 #include "uci.h"
 #include "uci_session.h"
@@ -434,6 +435,82 @@ static void test_gui_options(void **state) {
     assert_string_equal(uci_session_say(&s, "setoption name Skill Level value 20"), "");
     assert_string_equal(uci_session_say(&s, "setoption name Ponder value true"), "");
     assert_non_null(strstr(uci_session_say(&s, "setoption name Ponder value maybe"), "'maybe'"));
+    uci_session_close(&s);
+}
+
+// Sums the `wdl W D L` of every info line of a into *lines (how many) and checks each sums to
+// 1000 with every part 0..1000; returns the number of info lines with a score.
+static int check_wdl(const char *a, int *lines) {
+    int scored = 0;
+    *lines = 0;
+    for (const char *p = a; (p = strstr(p, "info depth ")) != NULL; p++) {
+        const char *eol = strchr(p, '\n');
+        const char *sc = strstr(p, " score ");
+        if (!sc || (eol && sc > eol))
+            continue;
+        scored++;
+        const char *w = strstr(p, " wdl ");
+        if (!w || (eol && w > eol))
+            continue;
+        int win, draw, loss;
+        assert_int_equal(sscanf(w, " wdl %d %d %d", &win, &draw, &loss), 3);
+        assert_true(win >= 0 && draw >= 0 && loss >= 0 && win <= 1000 && loss <= 1000);
+        assert_int_equal(win + draw + loss, 1000);
+        (*lines)++;
+    }
+    return scored;
+}
+
+// UCI_LimitStrength, UCI_Elo and UCI_ShowWDL: listed, bad values refused with the option named
+// (the old value kept), the Elo's node cap ends a deep search early, WDL in every scored info
+// line (both variants) once asked for and in none before.
+static void test_strength_options(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    const char *a = uci_session_say(&s, "uci");
+    assert_non_null(strstr(a, "option name UCI_LimitStrength type check default false\n"));
+    assert_non_null(strstr(a, "option name UCI_Elo type spin default 2000 min 1400 max 2700\n"));
+    assert_non_null(strstr(a, "option name UCI_ShowWDL type check default false\n"));
+    // Each bad value, and the option its error must name.
+    const char *bad[][2] = {{"UCI_Elo value 1399", "UCI_Elo"},
+                            {"UCI_Elo value 2701", "UCI_Elo"},
+                            {"UCI_Elo value x", "UCI_Elo"},
+                            {"UCI_Elo value 15OO", "UCI_Elo"},
+                            {"UCI_Elo", "UCI_Elo"},
+                            {"UCI_LimitStrength value 1", "UCI_LimitStrength"},
+                            {"UCI_LimitStrength", "UCI_LimitStrength"},
+                            {"UCI_ShowWDL value yes", "UCI_ShowWDL"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[96];
+        snprintf(line, sizeof line, "setoption name %s", bad[i][0]);
+        a = uci_session_say(&s, line);
+        assert_non_null(strstr(a, "info string"));
+        assert_non_null(strstr(a, bad[i][1]));
+    }
+    uci_session_say(&s, "position startpos moves c4c5");
+    int with_wdl;
+    a = uci_session_say(&s, "go depth 5");
+    assert_true(check_wdl(a, &with_wdl) >= 5 && with_wdl == 0);
+    // At 1400 the node cap (a few hundred nodes) ends a search asked for depth 30.
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_LimitStrength value true"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_Elo value 1400"), "");
+    a = uci_session_say(&s, "go depth 30");
+    assert_non_null(strstr(a, "bestmove "));
+    assert_true(last_value(a, " nodes ") <= (long)strength_of_elo(1400).nodes);
+    assert_null(strstr(a, "info depth 12 "));
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_LimitStrength value false"), "");
+    a = uci_session_say(&s, "go depth 7");
+    assert_non_null(strstr(a, "info depth 7 "));
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_ShowWDL value true"), "");
+    for (int v = 0; v < 2; v++) {
+        if (v)
+            uci_session_say(&s, "setoption name UCI_Variant value xiangqi");
+        uci_session_say(&s, "position startpos");
+        a = uci_session_say(&s, "go depth 5");
+        int scored = check_wdl(a, &with_wdl);
+        assert_true(scored >= 5 && with_wdl == scored);
+    }
     uci_session_close(&s);
 }
 
@@ -897,6 +974,7 @@ int main(void) {
         cmocka_unit_test(test_go_mate),
         cmocka_unit_test(test_gui_options),
         cmocka_unit_test(test_ponder),
+        cmocka_unit_test(test_strength_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

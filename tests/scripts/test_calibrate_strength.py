@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/calibrate-strength and scripts/fit-wdl.py (issue 41): the calibration's report from a
+tournament JSON (requested against measured Elo, the goal allowing for the error), the fitted
+table (increasing, from the x of engine/strength.c's table) and the refusals of bad flags; the
+draw margin of fit-wdl.py recovered from results drawn from a known model, and its refusal of
+too few positions.
+Usage: test_calibrate_strength.py HANSU WORK_DIR"""
+import importlib.machinery
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+HANSU, WORK = sys.argv[1:3]
+
+
+def load(name, path):
+    return importlib.machinery.SourceFileLoader(name, path).load_module()
+
+
+cal = load("calibrate_strength", os.path.join(SCRIPTS, "calibrate-strength"))
+sys.path.insert(0, SCRIPTS)
+fit = load("fit_wdl", os.path.join(SCRIPTS, "fit-wdl.py"))
+
+
+def run(script, args):
+    return subprocess.run([sys.executable, os.path.join(SCRIPTS, script)] + args,
+                          capture_output=True, text=True)
+
+
+def test_report():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    data = {"variant": "janggi", "games_per_pairing": 16, "finished": True, "ratings": [
+        {"engine": "Hansu-full", "elo": 2790.0, "error": 80.0, "games": 48, "points": 40},
+        {"engine": "FSF-11.1", "elo": 2500.0, "error": 0.0, "games": 48, "points": 30},
+        {"engine": "Hansu-Elo-2000", "elo": 2150.0, "error": 60.0, "games": 48, "points": 12},
+        {"engine": "Hansu-Elo-1500", "elo": 1450.0, "error": 90.0, "games": 48, "points": 2,
+         "prior": True}]}
+    path = os.path.join(WORK, "t.json")
+    json.dump(data, open(path, "w"))
+    strength_c = os.path.join(WORK, "strength.c")
+    open(strength_c, "w").write("static const struct { int elo, x_milli; } TABLE[] = {\n"
+                                "    {1000, 0}, {3000, 1000},\n};\n")
+    r = run("calibrate-strength", ["--elo", "1500,2000", "--seed", "1", "--out", WORK,
+                                   "--from-json", path, "--fit", "--strength-c", strength_c])
+    assert r.returncode == 0, r.stderr
+    out = json.load(open(os.path.join(WORK, "calibration.json")))
+    lv = {x["requested"]: x for x in out["levels"]}
+    # 2000: +150 with an error of 60: 90 beyond the error, within 100. 1500: -50.
+    assert lv[2000]["diff"] == 150 and lv[2000]["within_goal"], lv
+    assert lv[1500]["diff"] == -50 and lv[1500]["within_goal"] and lv[1500]["prior"], lv
+    assert out["full"]["measured"] == 2790
+    # x of 1500 and 2000 in the table 1000..3000: 250 and 500 thousandths.
+    assert out["fit"]["table"] == [{"elo": 1450, "x_milli": 250}, {"elo": 2150, "x_milli": 500}]
+    md = open(os.path.join(WORK, "calibration.md")).read()
+    assert "| 2000 | 2150 | ± 60 | +150 | yes |" in md, md
+    assert "| 1500 | 1450 * |" in md, md
+    # A goal of 50: 2000 is 90 off beyond its error.
+    r = run("calibrate-strength", ["--elo", "1500,2000", "--seed", "1", "--out", WORK,
+                                   "--from-json", path, "--goal", "50"])
+    out = json.load(open(os.path.join(WORK, "calibration.json")))
+    assert [x["within_goal"] for x in out["levels"]] == [True, False], out
+    # A level the tournament did not rate, bad flags: one line, exit 1.
+    for args, what in [(["--elo", "1700"], "Hansu-Elo-1700"), (["--elo", "x"], "--elo"),
+                       (["--elo", "1500,1500"], "distinct"), (["--elo", "1500", "--rounds", "0"],
+                                                              "--rounds")]:
+        r = run("calibrate-strength", args + ["--seed", "1", "--out", WORK, "--from-json", path])
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode != 0 and what in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_fit_table():
+    # Increasing input stays; a dip is pooled into one row; equal Elos are spread by 1.
+    assert cal.fit_table([(0, 1000), (500, 1800), (1000, 2600)]) == \
+        [(1000, 0), (1800, 500), (2600, 1000)]
+    rows = cal.fit_table([(0, 1000), (300, 1700), (600, 1600), (1000, 2600)])
+    assert rows == [(1000, 0), (1650, 450), (2600, 1000)], rows
+    assert cal.x_of_elo([(1000, 0), (3000, 1000)], 2500) == 750
+    assert cal.x_of_elo([(1000, 0), (3000, 1000)], 500) == 0
+
+
+def test_joint_ratings():
+    # A scores 75 % against the anchor B: +190.8 Elo (400 log10(3)). C scores 50 % against A in
+    # another tournament: C at A's rating. D won all its games against B: one draw more
+    # (2.5 of 3, 83 %: +279.6).
+    one = {"crosstable": {"A": {"B": [6, 8]}, "B": {"A": [2, 8], "D": [0, 2]}, "D": {"B": [2, 2]},
+                          "B2": {}}}
+    two = {"crosstable": {"A": {"C": [2, 4]}, "C": {"A": [2, 4]}}}
+    elo = cal.joint_ratings([one, two], "B", 2500)
+    assert elo["B"] == 2500, elo
+    assert abs(elo["A"] - (2500 + 400 * math.log10(3))) < 0.5, elo
+    assert abs(elo["C"] - elo["A"]) < 0.5, elo
+    assert abs(elo["D"] - (2500 + 400 * math.log10(5))) < 0.5, elo
+
+
+def test_wdl_fit():
+    rng = random.Random(7)
+    scale, margin = 420.0, 300.0
+    data = []
+    for _ in range(6000):
+        cp = rng.uniform(-1200, 1200)
+        w, d, _ = fit.probs(cp, scale, margin)
+        u = rng.random()
+        data.append((cp, 1 if u < w else 0 if u < w + d else -1))
+    m, ll = fit.best_margin(data, scale)
+    assert abs(m - margin) < 30, m
+    assert ll > fit.loglik(data, scale, 0) and ll >= fit.loglik(data, scale, m + 40)
+    w, d, l = fit.probs(0, scale, margin)
+    assert abs(w + d + l - 1) < 1e-12 and abs(w - l) < 1e-12
+    # Too few positions: one line, exit 1.
+    pgn = os.path.join(WORK, "one.pgn")
+    open(pgn, "w").write('[Variant "xiangqi"]\n[Result "1/2-1/2"]\n[FEN "rnbakabnr/9/1c5c1/'
+                         'p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]\n\n'
+                         + " ".join(["h1g3 h10g8 g3h1 g8h10"] * 10) + " 1/2-1/2\n")
+    r = run("fit-wdl.py", ["--engine", HANSU, "--scale", "500", "--nodes", "50", pgn])
+    assert r.returncode == 1 and "too few" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    r = run("fit-wdl.py", ["--engine", HANSU, "--scale", "0", pgn])
+    assert r.returncode == 1 and "--scale" in r.stderr, r.stderr
+
+
+test_report()
+test_fit_table()
+test_joint_ratings()
+test_wdl_fit()
+print("calibrate-strength and fit-wdl.py checks passed")
