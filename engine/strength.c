@@ -7,13 +7,13 @@
 #include "search.h"
 
 // Measured Elo (the scale of strength.h) of path positions x (in thousandths), increasing in
-// both: the fit of scripts/calibrate-strength's first tournament (seed 4601, 5 s + 0.05 s, with
-// the games of the levels at their node caps alone; docs/strength-limit.md). Above the last
-// row x stays at its x: the path was not measured beyond it.
+// both: the fit of scripts/calibrate-strength's second tournament (seed 4602, 5 s + 0.05 s, its
+// eight levels played with the first tournament's table; docs/strength-limit.md). Below x = 0.2
+// the levels measured no weaker (the path is flat there) and above the last row the path was
+// not measured, so the range offered (strength.h) lies inside the table.
 // clang-format off
 static const struct { int elo, x_milli; } TABLE[] = {
-    {1352, 61}, {1524, 242}, {1836, 424}, {2090, 606}, {2222, 697}, {2418, 788}, {2470, 879},
-    {2692, 970},
+    {1686, 199}, {1908, 403}, {2068, 542}, {2176, 682}, {2317, 780}, {2468, 912}, {2554, 970},
 };
 // clang-format on
 enum { TABLE_LEN = sizeof TABLE / sizeof TABLE[0] };

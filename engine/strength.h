@@ -10,7 +10,7 @@
 
 /// The Elo range UCI_Elo offers. The scale's anchor: Fairy-Stockfish 11.1 at full strength
 /// (variant janggi, its default settings) at 5 s + 0.05 s a game is 2500 by definition.
-enum { STRENGTH_ELO_MIN = 1400, STRENGTH_ELO_MAX = 2700, STRENGTH_ELO_DEFAULT = 2000 };
+enum { STRENGTH_ELO_MIN = 1700, STRENGTH_ELO_MAX = 2550, STRENGTH_ELO_DEFAULT = 2000 };
 
 /// What a requested strength sets in the search (timeman.h, SearchLimits): the skill (search.h,
 /// SEARCH_SKILL_*: the depth cap 1 + skill, the lines kept, the loss allowed and the temperature

@@ -179,8 +179,8 @@ def test_bad_commands():
     check(e.fen() == uci_fen("janggi", []), "bad commands changed nothing")
     check(e.say("memory 32", "cores 2", "option Use NNUE=0", "option Use NNUE=1",
                 "option Move Overhead=50", "option Clear Hash", "option EvalFile=<embedded>",
-                "option Skill Level=0", "option Skill Level=20", "option UCI_Elo=1400",
-                "option UCI_Elo=2700", "option UCI_LimitStrength=1",
+                "option Skill Level=0", "option Skill Level=20", "option UCI_Elo=1700",
+                "option UCI_Elo=2550", "option UCI_LimitStrength=1",
                 "option UCI_LimitStrength=0") == [],
           "good settings say nothing")
     check(e.quit() == 0, "quit after bad commands")
@@ -423,11 +423,11 @@ def test_strength_options():
     a move at a depth limit it cannot reach stops early) and are undone by turning it off."""
     e = Engine()
     e.say("protover 2", "new", "variant janggi", "force", "post", "sd 30",
-          "option UCI_LimitStrength=1", "option UCI_Elo=1400")
+          "option UCI_LimitStrength=1", "option UCI_Elo=1700")
     e.send("go")
     out = e.until(r"^move ")
     depths = thinking_depths(out)
-    check(depths and max(depths) < 30, "limited at 1400: the node cap ends the search, got %r" % out[-3:])
+    check(depths and max(depths) < 30, "limited at 1700: the node cap ends the search, got %r" % out[-3:])
     check(legal_reply("janggi", [out[-1].split()[1]]), "limited: a legal move")
     e.quit()
 

@@ -470,7 +470,7 @@ static void test_strength_options(void **state) {
     uci_session_open(&s);
     const char *a = uci_session_say(&s, "uci");
     assert_non_null(strstr(a, "option name UCI_LimitStrength type check default false\n"));
-    assert_non_null(strstr(a, "option name UCI_Elo type spin default 2000 min 1400 max 2700\n"));
+    assert_non_null(strstr(a, "option name UCI_Elo type spin default 2000 min 1700 max 2550\n"));
     assert_non_null(strstr(a, "option name UCI_ShowWDL type check default false\n"));
     // Each bad value, and the option its error must name.
     const char *bad[][2] = {{"UCI_Elo value 1399", "UCI_Elo"},
@@ -492,12 +492,12 @@ static void test_strength_options(void **state) {
     int with_wdl;
     a = uci_session_say(&s, "go depth 5");
     assert_true(check_wdl(a, &with_wdl) >= 5 && with_wdl == 0);
-    // At 1400 the node cap (a few hundred nodes) ends a search asked for depth 30.
+    // At 1700 the node cap (a few hundred nodes) ends a search asked for depth 30.
     assert_string_equal(uci_session_say(&s, "setoption name UCI_LimitStrength value true"), "");
-    assert_string_equal(uci_session_say(&s, "setoption name UCI_Elo value 1400"), "");
+    assert_string_equal(uci_session_say(&s, "setoption name UCI_Elo value 1700"), "");
     a = uci_session_say(&s, "go depth 30");
     assert_non_null(strstr(a, "bestmove "));
-    assert_true(last_value(a, " nodes ") <= (long)strength_of_elo(1400).nodes);
+    assert_true(last_value(a, " nodes ") <= (long)strength_of_elo(1700).nodes);
     assert_null(strstr(a, "info depth 12 "));
     assert_string_equal(uci_session_say(&s, "setoption name UCI_LimitStrength value false"), "");
     a = uci_session_say(&s, "go depth 7");
