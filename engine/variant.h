@@ -75,7 +75,10 @@ typedef struct Variant {
     // piece that breaks one (STATUS_ILLEGAL), naming it and its point.
     Status (*check_placement)(const Board *b, ErrorInfo *err);
     const struct EvalSpec *eval; // the variant's evaluation: terms, weights, phase (eval.h)
-    void (*init)(void);          // builds its start-up tables (its geometry): engine_init()
+    // The win, draw and loss model of a score (wdl.h, UCI_ShowWDL), in centipawns:
+    // W = sigma((cp - wdl_margin) / wdl_scale), L likewise for -cp; margin 0: no draws.
+    double wdl_scale, wdl_margin;
+    void (*init)(void); // builds its start-up tables (its geometry): engine_init()
 } Variant;
 
 /// The known variants, one for each line of variants.def, each defined in its folder

@@ -3,30 +3,14 @@
 #include "wdl.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "search.h"
 #include "variant.h"
 
-// Janggi: the sigmoid_s of the compiled-in net's provenance (data/nets/janggi-r4.json), the
-// scale the trainer fitted to the games' results; janggi is decided by points and has no draws:
-// margin 0. Xiangqi: scale and margin fitted together by maximum likelihood (scripts/fit-wdl.py)
-// to 12,682 positions of the xiangqi match games in docs/match-report, each searched at 2000
-// nodes (docs/strength-limit/wdl-xiangqi-fit.json); the net's scale (544) with its own fitted
-// margin (476) fits them worse (log-likelihood -10,632 against -10,530).
-static const struct {
-    const char *variant;
-    WdlModel model;
-} MODELS[] = {
-    {"janggi", {508.73, 0.0}},
-    {"xiangqi", {420.0, 400.3}},
-};
-
 WdlModel wdl_model(const Variant *v) {
-    for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++)
-        if (v && strcmp(v->name, MODELS[i].variant) == 0)
-            return MODELS[i].model;
-    return (WdlModel){400.0, 0.0};
+    if (!v || v->wdl_scale <= 0)
+        return (WdlModel){400.0, 0.0};
+    return (WdlModel){v->wdl_scale, v->wdl_margin};
 }
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }

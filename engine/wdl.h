@@ -8,14 +8,14 @@ typedef struct Variant Variant;
 
 /// The model's parameters for a variant: W = sigma((cp - margin) / scale),
 /// L = sigma((-cp - margin) / scale), D = 1 - W - L (sigma the logistic function); with
-/// margin 0 no game is drawn. Janggi's scale (cp) is the one its compiled-in net was trained
-/// with (the provenance's sigmoid_s, fitted to the games' results); xiangqi's scale and margin
-/// are fitted to match games with draws (wdl.c; docs/strength-limit.md, "Win, draw and loss").
+/// margin 0 no game is drawn. Each variant's values are in its description (Variant.wdl_scale,
+/// wdl_margin; engine/<variant>/variant.c, where their sources are named; docs/strength-limit.md,
+/// "Win, draw and loss").
 typedef struct WdlModel {
     double scale, margin; // centipawns
 } WdlModel;
 
-/// The model of variant v (a model with no draws, scale 400, for a variant it does not know).
+/// The model of variant v (a model with no draws, scale 400, for a variant without one).
 WdlModel wdl_model(const Variant *v);
 
 /// The chances of a search score (centipawns from the side to move's view, or a decided score:

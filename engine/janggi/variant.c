@@ -35,6 +35,10 @@ const Variant VARIANT_JANGGI = {
     .end_order = {END_BIKJANG, END_REPETITION, END_DOUBLE_PASS, END_MOVE_LIMIT},
     .end_rule_count = 4,
     .ply_limit = 200,
+    // The sigmoid_s of the compiled-in net's provenance (data/nets/janggi-r4.json), the scale
+    // the trainer fitted to the games' results; decided by points, janggi has no draws.
+    .wdl_scale = 508.73,
+    .wdl_margin = 0.0,
     .no_capture_limit = 0, // no such rule: the ply limit ends every game
     .halfmove_captures_only = false,
     .palace_file_min = JANGGI_PALACE_FILE_MIN,

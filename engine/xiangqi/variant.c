@@ -68,8 +68,14 @@ const Variant VARIANT_XIANGQI = {
     // first.
     .end_order = {END_MATERIAL, END_REPETITION, END_NO_CAPTURE},
     .end_rule_count = 3,
-    .ply_limit = 1 << 30,    // no limit on the game's length (the capture-free limit ends it)
-    .no_capture_limit = 300, // the project rule of the rules page
+    .ply_limit = 1 << 30, // no limit on the game's length (the capture-free limit ends it)
+    // Scale and draw margin fitted together by maximum likelihood (scripts/fit-wdl.py) to 12,682
+    // positions of the xiangqi match games in docs/match-report, each searched at 2000 nodes
+    // (docs/strength-limit/wdl-xiangqi-fit.json); the net's scale (544) with its own fitted
+    // margin (476) fits them worse (log-likelihood -10,632 against -10,530).
+    .wdl_scale = 420.0,
+    .wdl_margin = 400.3,
+    .no_capture_limit = 300,        // the project rule of the rules page
     .halfmove_captures_only = true, // Fairy-Stockfish's xiangqi FEN
     .palace_file_min = 3,
     .palace_file_max = 5,
