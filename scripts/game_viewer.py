@@ -17,6 +17,8 @@ the file, the game and the ply.
         records = [game_viewer.record(g, eng) for g in games]
     html = game_viewer.page("Games", "<p>intro</p>", records)
 """
+import base64
+import gzip
 import html
 import json
 import os
@@ -270,8 +272,28 @@ def script_json(value):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def page(title, body_html, records, viewer_intro=""):
-    """The whole page: title, body_html (already HTML) and the viewer over records."""
+# A page whose games' JSON is larger than this embeds it gzip-compressed in base64 (about a
+# seventh of the size: the FEN of every ply repeats most of the board), which the viewer unpacks
+# with the browser's DecompressionStream; smaller pages keep it as plain JSON.
+COMPRESS_OVER = 512 * 1024
+
+
+def games_block(data, compress=None):
+    """The <script> element that carries data (script_json's text) into a page: plain JSON, or
+    with compress (default: when data is over COMPRESS_OVER bytes) gzip-compressed in base64,
+    data-encoding="gzip-base64" (base64 holds no character that could end the block)."""
+    if compress is None:
+        compress = len(data.encode("utf-8")) > COMPRESS_OVER
+    if not compress:
+        return f'<script type="application/json" id="hansu-games">{data}</script>\n'
+    packed = base64.b64encode(gzip.compress(data.encode("utf-8"), 9, mtime=0)).decode("ascii")
+    return (f'<script type="application/octet-stream" id="hansu-games" '
+            f'data-encoding="gzip-base64">{packed}</script>\n')
+
+
+def page(title, body_html, records, viewer_intro="", compress=None):
+    """The whole page: title, body_html (already HTML) and the viewer over records (their JSON
+    compressed as games_block decides)."""
     data = script_json({"variants": VARIANTS, "games": records})
     # The page fetches nothing: a policy that forbids any load keeps it so in the browser.
     csp = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
@@ -281,7 +303,7 @@ def page(title, body_html, records, viewer_intro=""):
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(title)}</title>\n<style>{viewer_file('viewer.css')}</style>\n"
             f"</head>\n<body>\n{body_html}\n{viewer_intro}\n{viewer_file('viewer.html')}"
-            f'<script type="application/json" id="hansu-games">{data}</script>\n'
+            f"{games_block(data, compress)}"
             f"<script>{viewer_file('viewer.js')}</script>\n</body>\n</html>\n")
 
 

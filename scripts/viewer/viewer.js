@@ -4,8 +4,11 @@
 // Inlined into every page by scripts/game_viewer.py; checked by `node --check` (tests/viewer.cmake).
 (function () {
 'use strict';
-const DATA = JSON.parse(document.getElementById('hansu-games').textContent);
-const games = DATA.games, V = DATA.variants;
+// The games: the JSON as written, or on a large page gzip-compressed JSON in base64
+// (data-encoding="gzip-base64", game_viewer.py's page()), unpacked by the browser's own
+// DecompressionStream; the viewer starts once they are read.
+const NODE = document.getElementById('hansu-games');
+let games = [], V = {};
 const S = 50, M = 35, NS = 'http://www.w3.org/2000/svg';
 const svg = document.getElementById('board');
 const $ = (id) => document.getElementById(id);
@@ -278,8 +281,20 @@ function init() {
   applyFilters();
   selectGame(+$('game-select').value);
 }
-// For programs (the browser test): the shown game and ply, and the pieces drawn.
-window.hansuViewer = {select: selectGame, go: go,
+function unpack(node) {
+  if (node.dataset.encoding !== 'gzip-base64') return Promise.resolve(node.textContent);
+  const bin = atob(node.textContent.trim()), bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).text();
+}
+// For programs (the browser test): the shown game and ply, the pieces drawn, the games' records,
+// and `ready`, a promise kept once the games are read and the first one shown.
+const ready = unpack(NODE).then((text) => {
+  const data = JSON.parse(text);
+  games = data.games; V = data.variants;
+  init();
+}, (e) => { $('viewer').textContent = 'The games could not be read: ' + e; throw e; });
+window.hansuViewer = {select: selectGame, go: go, games: () => games, ready: ready,
   state: () => ({game: st.game, ply: st.ply, pieces: st.shown.slice()})};
-init();
 })();

@@ -155,9 +155,27 @@ def main(argv):
           f"tags read back as {[tags[k] for k in names]}, want {list(names.values())}")
     check(page.count("<script") == 2 and page.index('id="hansu-games"') < page.rindex("<script>"),
           "the page's scripts are not the JSON block and the viewer")
+    # A large page embeds its games gzip-compressed in base64 (the viewer unpacks them; the
+    # browser test opens such a page); a small one keeps plain JSON. Both read back the same.
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    import base64
+    import game_viewer
+    data = game_viewer.script_json({"games": [{"tags": names}] * 3})
+    plain = game_viewer.games_block(data)
+    check(plain == f'<script type="application/json" id="hansu-games">{data}</script>\n',
+          f"a small page's games are not plain JSON: {plain[:80]}")
+    packed = game_viewer.games_block(data, compress=True)
+    m = re.fullmatch(r'<script type="application/octet-stream" id="hansu-games" '
+                     r'data-encoding="gzip-base64">([A-Za-z0-9+/=]+)</script>\n', packed)
+    check(m is not None, f"the compressed block is not base64 in its element: {packed[:120]}")
+    check(gzip.decompress(base64.b64decode(m.group(1))).decode("utf-8") == data,
+          "the compressed block does not unpack to the page's JSON")
+    big = game_viewer.script_json({"games": ["x" * 1000] * (game_viewer.COMPRESS_OVER // 1000)})
+    check('data-encoding="gzip-base64"' in game_viewer.games_block(big),
+          f"games over {game_viewer.COMPRESS_OVER} bytes are not compressed")
     shutil.rmtree(work)
     print("view-pgn: 36 games, every final FEN as the rules core gives; comments; errors; "
-          "escaped tags and hostile names")
+          "escaped tags and hostile names; large pages' games compressed")
 
 
 if __name__ == "__main__":

@@ -16,8 +16,9 @@ through the DevTools protocol. From the live page:
   here): the start position, the pieces after N steps against the rules core's FEN (told
   UCI_Variant xiangqi), the marked move; the river drawn, xiangqi's pieces as round discs with
   their own hanja (帥/將, 仕/士, 相/象, 俥/車, 傌/馬, 炮/砲, 兵/卒), no points row;
-- docs/train-example/report.html, the committed example (under 3 MB): a match game of it
-  stepped N plies against the rules core's replay of the page's moves from its first FEN;
+- docs/train-example/report.html, the committed example (under 1 MB, its games embedded
+  gzip-compressed and unpacked by the browser): a match game of it stepped N plies against the
+  rules core's replay of the page's moves from its first FEN;
 - a page whose names hold "<!--" and "<script>" (scripts/view-pgn of a match game with
   [Event "<!--"] and [White "<script>"], issue 23): its viewer still runs, the pieces are drawn
   and N steps show the rules core's position, the names shown as written;
@@ -182,10 +183,7 @@ PIECES = "[...document.querySelectorAll('#pieces .piece')].map(g => " \
 def pick(cdp, where):
     """Selects the game for which the JS condition `where` (on g, a page record) holds, as a user
     picks it in the game list; returns its index."""
-    index = cdp.js(f"""(() => {{
-        const d = JSON.parse(document.getElementById('hansu-games').textContent).games;
-        return d.findIndex(g => {where});
-    }})()""")
+    index = cdp.js(f"""hansuViewer.ready.then(() => hansuViewer.games().findIndex(g => {where}))""")
     check(index is not None and index >= 0, f"no game with {where} in the page")
     cdp.js(f"""(() => {{ const s = document.getElementById('game-select');
         s.value = '{index}'; s.dispatchEvent(new Event('change')); }})()""")
@@ -320,8 +318,8 @@ def main(argv):
         sp = cdp.js("""(() => { const s = document.getElementById('f-set');
             s.value = 'self-play'; s.dispatchEvent(new Event('change'));
             return hansuViewer.state().game; })()""")
-        check(cdp.js(f"JSON.parse(document.getElementById('hansu-games').textContent)"
-                     f".games[{sp}].group") == "self-play", "the set filter did not apply")
+        check(cdp.js(f"hansuViewer.games()[{sp}].group") == "self-play",
+              "the set filter did not apply")
 
         # The xiangqi page: the longest of its games, N steps, the river, pieces and no points.
         xq_pgn, xq_page = make_xiangqi_page(build, work)
@@ -348,14 +346,16 @@ def main(argv):
         # engine, its moves as the page holds them, replayed by the rules core.
         example = os.path.join(REPO, "docs", "train-example", "report.html")
         size = os.path.getsize(example)
-        check(size < 3 * 2**20, f"{example}: {size} bytes, not under 3 MB")
+        check(size < 1 * 2**20, f"{example}: {size} bytes, not under 1 MB")
+        with open(example, encoding="utf-8") as f:
+            check('data-encoding="gzip-base64"' in f.read(),
+                  f"{example}: its games are not embedded compressed")
         ex_url = "file://" + os.path.abspath(example)
         cdp.events = [e for e in cdp.events if e.get("method") != "Page.loadEventFired"]
         cdp.call("Page.navigate", url=ex_url)
         cdp.wait_event("Page.loadEventFired")
         ex = pick(cdp, "g.group === 'vs-first' && g.iteration === 10 && g.moves.length >= 37")
-        rec = cdp.js(f"JSON.parse(document.getElementById('hansu-games').textContent)"
-                     f".games[{ex}]")
+        rec = cdp.js(f"hansuViewer.games()[{ex}]")
         step_and_check(cdp, engine, {"tags": {"FEN": rec["fens"][0]}, "moves": rec["moves"]}, n,
                        "janggi", "docs/train-example")
         screenshot(cdp, os.path.join(work, "viewer-example.png"))
