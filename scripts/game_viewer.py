@@ -273,7 +273,7 @@ def script_json(value):
 
 
 # A page whose games' JSON is larger than this embeds it gzip-compressed in base64 (about a
-# seventh of the size: the FEN of every ply repeats most of the board), which the viewer unpacks
+# fifth of the size: the FEN of every ply repeats most of the board), which the viewer unpacks
 # with the browser's DecompressionStream; smaller pages keep it as plain JSON.
 COMPRESS_OVER = 512 * 1024
 
