@@ -237,9 +237,7 @@ static void refresh_side(const NnueNet *net, const Board *b, Side p, NnueAccumul
 void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, NnuePath path) {
     for (Side p = CHO; p <= HAN; p++)
         refresh_side(net, b, p, acc, path);
-    acc->pieces = 0;
-    for (Square sq = 0; sq < SQUARE_NB; sq++)
-        acc->pieces += b->squares[sq] != EMPTY;
+    acc->pieces = board_state(b)->piece_count;
 }
 
 void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator *dst,
