@@ -24,7 +24,13 @@ TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParam
         tb.hard = t > 1 ? t : 1;
         return tb;
     }
-    int64_t left = limits->time[us], inc = limits->inc[us];
+    int64_t left = limits->time[us], inc = limits->inc[us], byo = limits->byoyomi;
+    if (byo > 0 && left - overhead <= 0) { // in byo-yomi: the period is this move's time
+        tb.hard = left + byo - overhead > 1 ? left + byo - overhead : 1;
+        return tb;
+    }
+    if (byo < 0)
+        byo = 0;
     if (left <= 0 && inc <= 0)
         return tb;
     int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40)
@@ -32,8 +38,8 @@ TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParam
     int64_t usable = left - overhead;
     if (usable < 1)
         usable = 1;
-    int64_t base = usable / mtg + inc * params->tm_inc_pct / 100;
-    int64_t cap = mtg == 1 ? usable * 9 / 10 : usable / params->tm_cap_div;
+    int64_t base = usable / mtg + (inc + byo) * params->tm_inc_pct / 100;
+    int64_t cap = (mtg == 1 ? usable * 9 / 10 : usable / params->tm_cap_div) + byo;
     tb.soft = base < cap ? base : cap;
     tb.hard = tb.soft * params->tm_hard_mult < cap ? tb.soft * params->tm_hard_mult : cap;
     if (tb.soft < 1)

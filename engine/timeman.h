@@ -16,6 +16,8 @@ typedef struct SearchLimits {
     int64_t time[SIDE_NB]; // remaining clock, ms (wtime = Cho, btime = Han)
     int64_t inc[SIDE_NB];  // increment per move, ms
     int movestogo;         // moves to the next time control, 0 = sudden death
+    int64_t byoyomi;       // ms each move has once the clock is spent (go byoyomi, as
+                           // Fairy-Stockfish and USI: Japanese byo-yomi), 0 = none
     bool infinite;         // search until stopped
     int64_t move_overhead; // ms kept back from any time budget for lag (UCI Move Overhead)
     int multipv;           // lines to search and report (UCI MultiPV); 0 or 1: the best only
@@ -42,6 +44,11 @@ typedef struct TimeBudget {
 /// whole time. Clocks: soft = (time - overhead) / movestogo (or / 30 in sudden death) plus
 /// 3/4 of the increment, hard = 4 soft; both at most a third of time - overhead (9/10 when
 /// movestogo is 1). depth/nodes/infinite alone: no limit.
+/// Byo-yomi (limits->byoyomi > 0, the period of each move after the main clock): with the main
+/// clock spent, the period is the move's time (hard = byoyomi - overhead, no soft budget, as
+/// movetime: unused period time is lost); before, the period counts as an increment (soft adds
+/// tm_inc_pct % of it) and hard, still at most a third of the main clock, gets the whole period
+/// on top, since the period covers a move that runs past the main clock.
 TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParams *params);
 
 /// What the search saw in its iterations so far, for the scale of the soft budget.

@@ -437,17 +437,19 @@ static bool go_number(UciContext *ctx, char **tok, int n, int i, int64_t min, in
     return true;
 }
 
-// Stockfish's reading of the clocks: once any of wtime, btime, winc, binc, movestogo is
-// given, time management is on and a missing clock counts as 0; movetime, when given, wins.
-// A clock may be negative (a GUI's clock that ran past zero): read as 0, so that only the
-// mover's own clock decides, and a negative one means move now.
-// A clock of 0 (or movetime 0) means move now: a depth-1 search, which is always finished
-// (a 1 ms budget could cut it short and answer a move searched only in part).
+// Stockfish's reading of the clocks: once any of wtime, btime, winc, binc, movestogo (or
+// byoyomi, Fairy-Stockfish's) is given, time management is on and a missing clock counts as 0;
+// movetime, when given, wins. A clock may be negative (a GUI's clock that ran past zero): read
+// as 0, so that only the mover's own clock decides, and a negative one means move now.
+// A clock of 0 without byo-yomi (or movetime 0) means move now: a depth-1 search, which is
+// always finished (a 1 ms budget could cut it short and answer a move searched only in part);
+// with byo-yomi a spent clock leaves the move its period (timeman_budget).
 static void apply_move_now(SearchLimits *lim, Side us, bool clocks, bool movetime) {
-    if (lim->infinite || !(movetime ? lim->movetime == 0 : clocks && lim->time[us] == 0))
+    if (lim->infinite ||
+        !(movetime ? lim->movetime == 0 : clocks && lim->time[us] == 0 && lim->byoyomi == 0))
         return;
     lim->depth = 1;
-    lim->movetime = 0, lim->movestogo = 0;
+    lim->movetime = 0, lim->movestogo = 0, lim->byoyomi = 0;
     for (int s = 0; s < SIDE_NB; s++)
         lim->time[s] = lim->inc[s] = 0;
 }
@@ -455,9 +457,9 @@ static void apply_move_now(SearchLimits *lim, Side us, bool clocks, bool movetim
 // Reads the moves after `searchmoves` (tok[*i]) up to the next keyword of go, each a legal
 // move of the position; *i is left on the last move read. False after an error naming the move.
 static bool parse_searchmoves(UciContext *ctx, char **tok, int n, int *i, SearchLimits *lim) {
-    static const char *const keywords[] = {"depth", "nodes",    "movetime", "wtime",
-                                           "btime", "winc",     "binc",     "movestogo",
-                                           "mate",  "infinite", "ponder",   "searchmoves"};
+    static const char *const keywords[] = {
+        "depth",     "nodes", "movetime", "wtime",  "btime",       "winc",   "binc",
+        "movestogo", "mate",  "infinite", "ponder", "searchmoves", "byoyomi"};
     int first = *i + 1;
     for (int k = first; k < n; k++) {
         for (size_t w = 0; w < sizeof keywords / sizeof *keywords; w++)
@@ -488,8 +490,8 @@ done:
 // Parses the limits of go for side us to move. False after an error naming the token.
 static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimits *lim) {
     static const char *const names[] = {"depth", "nodes", "movetime",  "wtime", "btime",
-                                        "winc",  "binc",  "movestogo", "mate"};
-    enum { NAMES = 9 };
+                                        "winc",  "binc",  "movestogo", "mate",  "byoyomi"};
+    enum { NAMES = 10 };
     bool clocks = false, movetime = false;
     memset(lim, 0, sizeof *lim);
     for (int i = 1; i < n; i++) {
@@ -524,6 +526,11 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
             return false;
         if (k == 8) {
             lim->mate = v < MAX_PLY ? (int)v : MAX_PLY;
+            continue;
+        }
+        if (k == 9) { // byo-yomi, the period of each move after the clock (Fairy-Stockfish)
+            lim->byoyomi = v < GO_MAX_MS ? v : GO_MAX_MS;
+            clocks = true;
             continue;
         }
         if (k >= 2 && v > GO_MAX_MS)

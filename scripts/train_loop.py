@@ -238,6 +238,16 @@ def write_json_atomic(path, data):
     os.replace(tmp, path)
 
 
+def copy_file_atomic(src, dst):
+    """Copies src to dst through dst.tmp and a rename, so that a reader (a build compiling the
+    net in, a second run) sees the old file or the new one, never half of one."""
+    tmp = dst + ".tmp"
+    shutil.copyfile(src, tmp)
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, dst)
+
+
 def parse_value(text):
     """A --set value: TOML syntax when it parses (numbers, booleans, strings, lists)."""
     try:
@@ -1467,7 +1477,7 @@ class Run:
                      f"{self.state['current']['header']}")
             target = os.path.relpath(weights_header(variant_of(self.config)), REPO)
             if self.config["run"]["install"]:
-                shutil.copyfile(self.state["current"]["header"], os.path.join(REPO, target))
+                copy_file_atomic(self.state["current"]["header"], os.path.join(REPO, target))
                 self.log(f"installed as {target}")
             else:
                 self.log(f"to use them: cp {self.state['current']['header']} {target}")
@@ -1491,7 +1501,7 @@ class Run:
         target = net_file(variant)
         kept = os.path.join(NETS_DIR, f"{variant}-{os.path.basename(self.folder)}")
         os.makedirs(NETS_DIR, exist_ok=True)
-        shutil.copyfile(net, kept + ".nnue")
+        copy_file_atomic(net, kept + ".nnue")
         record_path = os.path.splitext(net)[0] + ".json"
         record = None
         if os.path.isfile(record_path):
@@ -1502,7 +1512,7 @@ class Run:
             "variant": variant, "run": self.folder, "net": self.state["current"]["name"],
             "first": self.state["first"], "accepted": self.state["accepted"],
             "sized_for_cores": self.state.get("sized_for_cores"), "record": record})
-        shutil.copyfile(net, target)
+        copy_file_atomic(net, target)
         return kept
 
     def gauntlet(self):

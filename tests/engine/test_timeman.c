@@ -61,6 +61,30 @@ static void test_movestogo(void **state) {
     expect_budget((SearchLimits){.time = {10000, 0}, .movestogo = 1}, CHO, NULL, 9000, 9000);
 }
 
+// Byo-yomi: with the clock spent the period is the move's whole time (less the overhead, no
+// soft budget); while the clock runs the period counts as an increment and the hard cap gets the
+// whole period on top; the other side's clock plays no part.
+static void test_byoyomi(void **state) {
+    (void)state;
+    expect_budget((SearchLimits){.byoyomi = 30000}, CHO, NULL, 0, 30000);
+    expect_budget((SearchLimits){.time = {0, 60000}, .byoyomi = 30000, .move_overhead = 50}, CHO,
+                  NULL, 0, 29950);
+    // 40 ms of clock under an overhead of 50: in byo-yomi, the 40 ms on top of the period.
+    expect_budget((SearchLimits){.time = {40, 0}, .byoyomi = 1000, .move_overhead = 50}, CHO, NULL,
+                  0, 990);
+    expect_budget((SearchLimits){.byoyomi = 20, .move_overhead = 50}, HAN, NULL, 0, 1);
+    // 5 min + 30 s: soft 300000 / 30 + 3/4 of 30000 = 32500, hard 4 x soft capped at a third
+    // of the clock plus the period, 130000.
+    expect_budget((SearchLimits){.time = {300000, 300000}, .byoyomi = 30000}, HAN, NULL, 32500,
+                  130000);
+    // 3 s left with 10 s periods: soft 100 + 7500 over the cap of 1000 + 10000.
+    expect_budget((SearchLimits){.time = {3000, 0}, .byoyomi = 10000}, CHO, NULL, 7600, 11000);
+    // No byo-yomi: unchanged (and a spent clock still has no budget here: the UCI front end
+    // makes it a move-now search).
+    expect_budget((SearchLimits){.time = {300000, 0}}, CHO, NULL, 10000, 40000);
+    expect_budget((SearchLimits){.time = {0, 300000}}, CHO, NULL, 0, 0);
+}
+
 // The tunable constants replace the defaults.
 static void test_params(void **state) {
     (void)state;
@@ -137,7 +161,7 @@ int main(void) {
         cmocka_unit_test(test_no_limit), cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_clock),    cmocka_unit_test(test_movestogo),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_clock_monotonic),
-        cmocka_unit_test(test_scale),
+        cmocka_unit_test(test_scale),    cmocka_unit_test(test_byoyomi),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

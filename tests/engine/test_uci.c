@@ -231,6 +231,34 @@ static void test_go_move_now(void **state) {
     uci_session_close(&s);
 }
 
+// Byo-yomi (Fairy-Stockfish's `go ... byoyomi MS`): a spent clock with a period is no move-now
+// search, the token is refused without a number, and it stops a searchmoves list.
+static void test_go_byoyomi(void **state) {
+    (void)state;
+    UciSession s;
+    uci_session_open(&s);
+    uci_session_say(&s, "position startpos");
+    const char *a = uci_session_say(&s, "go wtime 0 btime 0 byoyomi 300");
+    if (!strstr(a, "info depth 2 ") || !strstr(a, "bestmove ") || strstr(a, "error"))
+        fail_msg("'go wtime 0 btime 0 byoyomi 300' answered:\n%s", a);
+    a = uci_session_say(&s, "go byoyomi 300 searchmoves b1c3");
+    if (!strstr(a, "bestmove b1c3") || strstr(a, "error"))
+        fail_msg("'go byoyomi 300 searchmoves b1c3' answered:\n%s", a);
+    a = uci_session_say(&s, "go searchmoves b1c3 byoyomi 300");
+    if (!strstr(a, "bestmove b1c3") || strstr(a, "error"))
+        fail_msg("'go searchmoves b1c3 byoyomi 300' answered:\n%s", a);
+    a = uci_session_say(&s, "go wtime 0 byoyomi 0"); // no period: move now
+    if (!strstr(a, "info depth 1 ") || strstr(a, "info depth 2 ") || strstr(a, "error"))
+        fail_msg("'go wtime 0 byoyomi 0' answered:\n%s", a);
+    a = uci_session_say(&s, "go wtime 0 byoyomi -5");
+    if (!strstr(a, "'byoyomi' needs a non-negative number") || !strstr(a, "bestmove (none)"))
+        fail_msg("'go wtime 0 byoyomi -5' answered:\n%s", a);
+    a = uci_session_say(&s, "go byoyomi");
+    if (!strstr(a, "'byoyomi'") || !strstr(a, "bestmove (none)"))
+        fail_msg("'go byoyomi' answered:\n%s", a);
+    uci_session_close(&s);
+}
+
 // Number of times needle occurs in hay.
 static int count_of(const char *hay, const char *needle) {
     int n = 0;
@@ -957,6 +985,7 @@ int main(void) {
         cmocka_unit_test(test_reproducible_nodes),
         cmocka_unit_test(test_game_over),
         cmocka_unit_test(test_go_move_now),
+        cmocka_unit_test(test_go_byoyomi),
         cmocka_unit_test(test_go_refused),
         cmocka_unit_test(test_moves_after_game_over),
         cmocka_unit_test(test_go_after_refused_position),
