@@ -24,13 +24,12 @@ TimeBudget timeman_budget(const SearchLimits *limits, Side us, const SearchParam
         tb.hard = t > 1 ? t : 1;
         return tb;
     }
-    int64_t left = limits->time[us], inc = limits->inc[us], byo = limits->byoyomi;
-    if (byo > 0 && left - overhead <= 0) { // in byo-yomi: the period is this move's time
+    int64_t left = limits->time[us], inc = limits->inc[us];
+    int64_t byo = limits->byoyomi > 0 ? limits->byoyomi : 0;
+    if (byo && left - overhead <= 0) { // in byo-yomi: the period is this move's time
         tb.hard = left + byo - overhead > 1 ? left + byo - overhead : 1;
         return tb;
     }
-    if (byo < 0)
-        byo = 0;
     if (left <= 0 && inc <= 0)
         return tb;
     int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40)

@@ -454,17 +454,36 @@ static void apply_move_now(SearchLimits *lim, Side us, bool clocks, bool movetim
         lim->time[s] = lim->inc[s] = 0;
 }
 
+// The limits of go that take a number, in parse_limits' order (its switch), and the other
+// keywords, which take none.
+static const char *const GO_LIMITS[] = {"depth", "nodes", "movetime",  "wtime", "btime",
+                                        "winc",  "binc",  "movestogo", "mate",  "byoyomi"};
+enum { GO_NLIMITS = sizeof GO_LIMITS / sizeof *GO_LIMITS };
+static const char *const GO_FLAGS[] = {"infinite", "ponder", "searchmoves"};
+
+// The index of t in GO_LIMITS, or GO_NLIMITS when it is none of them.
+static int go_limit_index(const char *t) {
+    int k = 0;
+    while (k < GO_NLIMITS && strcmp(t, GO_LIMITS[k]) != 0)
+        k++;
+    return k;
+}
+
+// Whether t is a keyword of go (which ends a searchmoves list).
+static bool go_keyword(const char *t) {
+    for (size_t w = 0; w < sizeof GO_FLAGS / sizeof *GO_FLAGS; w++)
+        if (strcmp(t, GO_FLAGS[w]) == 0)
+            return true;
+    return go_limit_index(t) < GO_NLIMITS;
+}
+
 // Reads the moves after `searchmoves` (tok[*i]) up to the next keyword of go, each a legal
 // move of the position; *i is left on the last move read. False after an error naming the move.
 static bool parse_searchmoves(UciContext *ctx, char **tok, int n, int *i, SearchLimits *lim) {
-    static const char *const keywords[] = {
-        "depth",     "nodes", "movetime", "wtime",  "btime",       "winc",   "binc",
-        "movestogo", "mate",  "infinite", "ponder", "searchmoves", "byoyomi"};
     int first = *i + 1;
     for (int k = first; k < n; k++) {
-        for (size_t w = 0; w < sizeof keywords / sizeof *keywords; w++)
-            if (strcmp(tok[k], keywords[w]) == 0)
-                goto done;
+        if (go_keyword(tok[k]))
+            goto done;
         ErrorInfo err;
         Move m;
         *i = k;
@@ -489,9 +508,6 @@ done:
 
 // Parses the limits of go for side us to move. False after an error naming the token.
 static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimits *lim) {
-    static const char *const names[] = {"depth", "nodes", "movetime",  "wtime", "btime",
-                                        "winc",  "binc",  "movestogo", "mate",  "byoyomi"};
-    enum { NAMES = 10 };
     bool clocks = false, movetime = false;
     memset(lim, 0, sizeof *lim);
     for (int i = 1; i < n; i++) {
@@ -511,10 +527,8 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
                 return false;
             continue;
         }
-        int k = 0;
-        while (k < NAMES && strcmp(t, names[k]) != 0)
-            k++;
-        if (k == NAMES) {
+        int k = go_limit_index(t);
+        if (k == GO_NLIMITS) {
             snprintf(msg, sizeof msg, "go: unknown token '%.40s'", t);
             reply_error(ctx, msg);
             return false;
@@ -526,11 +540,6 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
             return false;
         if (k == 8) {
             lim->mate = v < MAX_PLY ? (int)v : MAX_PLY;
-            continue;
-        }
-        if (k == 9) { // byo-yomi, the period of each move after the clock (Fairy-Stockfish)
-            lim->byoyomi = v < GO_MAX_MS ? v : GO_MAX_MS;
-            clocks = true;
             continue;
         }
         if (k >= 2 && v > GO_MAX_MS)
@@ -561,8 +570,11 @@ static bool parse_limits(UciContext *ctx, char **tok, int n, Side us, SearchLimi
         case 6:
             lim->inc[HAN] = v;
             break;
-        default:
+        case 7:
             lim->movestogo = v < 1000 ? (int)v : 1000;
+            break;
+        default: // byo-yomi, each move's period after the clock (Fairy-Stockfish's token)
+            lim->byoyomi = v;
             break;
         }
     }
