@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import file_write  # noqa: E402
 import pgn_file  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -307,8 +308,3 @@ def page(title, body_html, records, viewer_intro="", compress=None):
             f"<script>{viewer_file('viewer.js')}</script>\n</body>\n</html>\n")
 
 
-def write_atomic(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)

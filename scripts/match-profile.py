@@ -3,7 +3,9 @@
 """Where each engine's time went in a match: reads a PGN that hansu-match wrote with
 --move-info (a comment {score/depth time sd= n= hf= clk=} after each move) and reports, per
 engine: moves, mean depth and selective depth, nodes/s, hash fill, the effective branching
-factor (nodes ^ (1 / depth)), the time per move by stage of the game, the moves played with
+factor (nodes ^ (1 / depth)) (depths and branching factor over the moves whose score is not a
+mate: an engine that has found a game end may deepen at once to its limit, as Fairy-Stockfish
+reports depth 245, which would swamp the mean; those moves are counted as decided_moves), the time per move by stage of the game, the moves played with
 under a tenth of the base time left, and how its games ended (wins and losses by termination:
 checkmates given and suffered, bikjang, points, time, ...). Issue 40, item 1: docs/scaling.md.
 
@@ -64,7 +66,8 @@ def profile(games):
     eng = {}
 
     def e(name):
-        return eng.setdefault(name, {"moves": 0, "depth": 0, "seldepth": 0, "nodes": 0,
+        return eng.setdefault(name, {"moves": 0, "decided": 0, "depth": 0, "seldepth": 0,
+                                     "nodes": 0,
                                      "time": 0.0, "hf": [], "ebf": [], "low_clock": 0,
                                      "stage_time": [0.0] * len(STAGES),
                                      "stage_moves": [0] * len(STAGES), "games": 0,
@@ -81,14 +84,17 @@ def profile(games):
             s = e(names[(first + i) % 2])
             t, n, d = float(info["time"]), int(info["n"]), int(info["depth"])
             s["moves"] += 1
-            s["depth"] += d
-            s["seldepth"] += int(info["sd"])
             s["nodes"] += n
             s["time"] += t
             if info["hf"] is not None:
                 s["hf"].append(int(info["hf"]))
-            if d > 0 and n > 0:
-                s["ebf"].append(n ** (1.0 / d))
+            if "M" in info["score"]:
+                s["decided"] += 1
+            else:
+                s["depth"] += d
+                s["seldepth"] += int(info["sd"])
+                if d > 0 and n > 0:
+                    s["ebf"].append(n ** (1.0 / d))
             if base and info["clk"] is not None and float(info["clk"]) < base / 10:
                 s["low_clock"] += 1
             for k, (lo, hi) in enumerate(STAGES):
@@ -109,9 +115,11 @@ def profile(games):
         fail("no move carries a --move-info comment (play the match with --move-info)")
     rows = []
     for name, s in eng.items():
-        m = max(s["moves"], 1)
+        m, searched = max(s["moves"], 1), s["moves"] - s["decided"]
         rows.append({"engine": name, "games": s["games"], "moves": s["moves"],
-                     "depth": s["depth"] / m, "seldepth": s["seldepth"] / m,
+                     "decided_moves": s["decided"],
+                     "depth": s["depth"] / searched if searched else None,
+                     "seldepth": s["seldepth"] / searched if searched else None,
                      "nps": s["nodes"] / s["time"] if s["time"] > 0 else None,
                      "hashfull": sum(s["hf"]) / len(s["hf"]) if s["hf"] else None,
                      "ebf": sum(s["ebf"]) / len(s["ebf"]) if s["ebf"] else None,
@@ -129,12 +137,13 @@ def markdown(rows, path):
     def f(x, d=1):
         return "-" if x is None else f"{x:.{d}f}"
     out = [f"Profile of {os.path.basename(path)}\n",
-           "| engine | games | moves | depth | seldepth | nodes/s | EBF | hashfull ‰ | s/move "
-           "| s/move by ply 1-40, 41-80, 81-120, 121- | moves under 10 % clock |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| engine | games | moves | mate scores | depth | seldepth | nodes/s | EBF | hashfull ‰ "
+           "| s/move | s/move by ply 1-40, 41-80, 81-120, 121- | moves under 10 % clock |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         st = ", ".join(f(v, 2) for v in r["seconds_per_move_by_stage"].values())
-        out.append(f"| {r['engine']} | {r['games']} | {r['moves']} | {f(r['depth'])} | "
+        out.append(f"| {r['engine']} | {r['games']} | {r['moves']} | {r['decided_moves']} | "
+                   f"{f(r['depth'])} | "
                    f"{f(r['seldepth'])} | {f(r['nps'], 0)} | {f(r['ebf'], 2)} | "
                    f"{f(r['hashfull'], 0)} | {f(r['seconds_per_move'], 3)} | {st} | "
                    f"{r['low_clock_moves']} |")

@@ -10,6 +10,13 @@ the reference move (issue 40, item 1: docs/scaling.md). Positions come from --po
 FEN a line, '#' comments) or from the middlegames of real games (--pgn: one position every
 --every plies from ply --from to --to of each game, --count of them drawn with --seed).
 
+With --carry NODES the probe asks instead what an engine keeps from move to move: it replays
+the first player's positions (plies --from, --from + 2, ... up to --to) of each game of --pgn in
+order, as a game sends them, searching each to NODES nodes twice: once keeping its hash from
+the previous search (`ucinewgame` only when a game starts) and once clearing it before each
+search (`ucinewgame`). It reports the mean depth each way: what the entries of the previous
+move's search are worth in depth at equal nodes.
+
 Usage:
   scripts/scaling-probe.py --pgn docs/match-report/tc-5+0.05-net-r4-fsf-starts.pgn.gz \\
       --engine Hansu=build/engine/hansu --engine FSF=/usr/games/fairy-stockfish \\
@@ -151,6 +158,35 @@ def markdown(rows, a, n):
     return "\n".join(out) + "\n"
 
 
+def carry_games(paths):
+    """[(start, moves)] of every game of paths."""
+    games = []
+    for path in paths:
+        if not os.path.isfile(path):
+            fail(f"{path}: no such file")
+        try:
+            games += [(g["tags"].get("FEN", "startpos"), g["moves"]) for g in read_pgn(path)]
+        except PgnFileError as e:
+            fail(f"not a readable PGN: {e}")
+    return games
+
+
+def carry_probe(engine, games, a):
+    """Mean depth at a.carry nodes with the hash kept between moves and cleared before each."""
+    out = {}
+    for mode in ("kept", "cleared"):
+        depths = []
+        for start, moves in games:
+            engine.send("ucinewgame")
+            engine.ready()
+            for ply in range(a.first, min(a.last, len(moves)) + 1, 2):
+                res = engine.search(start, moves[:ply], f"nodes {a.carry}", mode == "cleared")
+                if res["mate"] is None:  # a found game end stops deepening: no depth figure
+                    depths.append(res["depth"])
+        out[mode] = {"depth": mean(depths), "positions": len(depths)}
+    return out
+
+
 def write_or_fail(path, text):
     why = write_whole(path, text)
     if why:
@@ -173,6 +209,8 @@ def main():
     ap.add_argument("--reference", help="the engine whose long search gives the reference")
     ap.add_argument("--reference-time", type=float, default=60.0, help="seconds [60]")
     ap.add_argument("--hash", type=int, default=64, help="MB per engine [64]")
+    ap.add_argument("--carry", type=int, default=0,
+                    help="nodes: the hash kept between moves against cleared (see above)")
     ap.add_argument("--json", required=True)
     ap.add_argument("--md")
     a = ap.parse_args()
@@ -194,11 +232,25 @@ def main():
         if not os.path.isdir(folder) or os.path.isdir(path):
             fail(f"{path}: cannot be written (no such folder, or a folder)")
     a.reference = reference
+    if a.carry < 0 or (a.carry and not a.pgn):
+        fail("--carry NODES: needs NODES >= 1 and --pgn")
     running = {}
     try:
         for name, cmd, opts in engines:
             base = {"Threads": 1, "Hash": a.hash, "UCI_Variant": a.variant}
             running[name] = Engine([cmd], {**base, **opts})
+        if a.carry:
+            games = carry_games(a.pgn)
+            rows = {name: carry_probe(running[name], games, a) for name, _, _ in engines}
+            text = "".join(f"{name}: depth at {a.carry} nodes, hash kept {r['kept']['depth']:.2f}, "
+                           f"cleared {r['cleared']['depth']:.2f} "
+                           f"({r['kept']['positions']} positions)\n" for name, r in rows.items())
+            write_or_fail(a.json, json.dumps({"settings": vars(a), "carry": rows}, indent=1) +
+                          "\n")
+            if a.md:
+                write_or_fail(a.md, text)
+            sys.stdout.write(text)
+            return
         fens = (read_positions(a.positions) if a.positions
                 else positions_from_pgns(a.pgn, a, running[engines[0][0]]))
         t0 = time.time()

@@ -45,6 +45,9 @@ import sys
 import time
 import tomllib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import file_write  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Every setting and its documented default is in data/train.toml (the one list of them); the
@@ -230,22 +233,8 @@ def sha256_file(path):
 
 
 def write_json_atomic(path, data):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(data, f, indent=2, sort_keys=True)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def copy_file_atomic(src, dst):
-    """Copies src to dst through dst.tmp and a rename, so that a reader (a build compiling the
-    net in, a second run) sees the old file or the new one, never half of one."""
-    tmp = dst + ".tmp"
-    shutil.copyfile(src, tmp)
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, dst)
+    """Writes data as JSON to path whole (file_write.replace_file)."""
+    file_write.replace_file(path, json.dumps(data, indent=2, sort_keys=True))
 
 
 def parse_value(text):
@@ -1477,7 +1466,7 @@ class Run:
                      f"{self.state['current']['header']}")
             target = os.path.relpath(weights_header(variant_of(self.config)), REPO)
             if self.config["run"]["install"]:
-                copy_file_atomic(self.state["current"]["header"], os.path.join(REPO, target))
+                file_write.copy_file(self.state["current"]["header"], os.path.join(REPO, target))
                 self.log(f"installed as {target}")
             else:
                 self.log(f"to use them: cp {self.state['current']['header']} {target}")
@@ -1501,7 +1490,7 @@ class Run:
         target = net_file(variant)
         kept = os.path.join(NETS_DIR, f"{variant}-{os.path.basename(self.folder)}")
         os.makedirs(NETS_DIR, exist_ok=True)
-        copy_file_atomic(net, kept + ".nnue")
+        file_write.copy_file(net, kept + ".nnue")
         record_path = os.path.splitext(net)[0] + ".json"
         record = None
         if os.path.isfile(record_path):
@@ -1512,7 +1501,7 @@ class Run:
             "variant": variant, "run": self.folder, "net": self.state["current"]["name"],
             "first": self.state["first"], "accepted": self.state["accepted"],
             "sized_for_cores": self.state.get("sized_for_cores"), "record": record})
-        copy_file_atomic(net, target)
+        file_write.copy_file(net, target)
         return kept
 
     def gauntlet(self):

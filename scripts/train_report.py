@@ -49,6 +49,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import file_write  # noqa: E402
 import game_viewer  # noqa: E402
 import pgn_file  # noqa: E402
 import report_markdown  # noqa: E402
@@ -728,7 +729,7 @@ def write_html(run, lines, out, caps, build=None):
          "Home/End first/last, space auto-play, f flip). Positions are computed by Hansu's "
          "rules core; the page fetches nothing.", ""] + [f"- {n}" for n in notes], image)
     title = lines[0].lstrip("# ").replace("`", "") if lines else "Training run"
-    game_viewer.write_atomic(out, game_viewer.page(title, body, records, intro))
+    file_write.replace_file(out, game_viewer.page(title, body, records, intro))
     return len(records)
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import file_write  # noqa: E402
 import pgn_file  # noqa: E402
 
 
@@ -54,7 +55,8 @@ class Engine:
         self.wait_for("readyok")
 
     def position(self, fen, moves):
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(("position startpos" if fen == "startpos" else f"position fen {fen}") +
+                  (" moves " + " ".join(moves) if moves else ""))
 
     def search(self, fen, moves, limit, new_game=True):
         """Searches the position with `go LIMIT` (e.g. "nodes 20000", "movetime 4000");
@@ -127,19 +129,10 @@ def read_pgn(path):
 
 
 def write_whole(path, text):
-    """Writes text to path whole (PATH.tmp, then renamed over it) or not at all; returns None,
-    or a one-line reason ("PATH: a folder, not a file", "PATH: No space left on device")."""
-    if os.path.isdir(path):
-        return f"{path}: a folder, not a file"
-    tmp = path + ".tmp"
+    """Writes text to path whole (file_write.replace_file) or not at all; returns None, or a
+    one-line reason ("PATH: a folder, not a file", "PATH: No space left on device")."""
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        file_write.replace_file(path, text)
     except OSError as e:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
         return f"{path}: {e.strerror}"
     return None

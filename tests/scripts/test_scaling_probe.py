@@ -64,6 +64,16 @@ def main():
         assert r.returncode == 0, r.stderr
         res = json.load(open(out))
         assert len(res["positions"]) == 3 and all(len(p.split()) == 6 for p in res["positions"])
+        # --carry: the first player's positions of each game in order (plies 2, 4, 6, 8 of the
+        # game above, from the start position: no FEN tag), each searched to the nodes with the
+        # hash kept and cleared.
+        r = run(engines[:2] + ["--pgn", pgn, "--from", "2", "--to", "8", "--carry", "3000",
+                               "--json", out, "--md", md])
+        assert r.returncode == 0, r.stderr
+        carry = json.load(open(out))["carry"]["A"]
+        for mode in ("kept", "cleared"):
+            assert carry[mode]["positions"] == 4 and carry[mode]["depth"] >= 2, carry
+        assert "A: depth at 3000 nodes, hash kept" in open(md).read()
         # Bad input: one line naming the problem, exit 1, nothing written.
         os.remove(out)
         bad = [
@@ -80,6 +90,8 @@ def main():
             (engines[:2] + ["--pgn", f"{d}/missing.pgn"], "no such file"),
             (engines[:2] + ["--pgn", pgn, "--from", "40"], "reaches ply 40"),
             (engines[:2] + ["--positions", fens, "--reference", "Z"], "no engine of that name"),
+            (engines[:2] + ["--positions", fens, "--carry", "100"], "needs NODES >= 1 and --pgn"),
+            (engines[:2] + ["--pgn", pgn, "--carry", "-5"], "needs NODES >= 1 and --pgn"),
         ]
         for args, says in bad:
             r = run(args + ["--json", out])
