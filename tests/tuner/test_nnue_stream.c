@@ -6,6 +6,7 @@
 // buffer; a shard changed between the first pass and an epoch is an error naming it.
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -118,9 +119,10 @@ static void test_mirrors_on_the_fly(void **state) {
 // file and keeps a sample of them, not them; each epoch's batches hold every training position
 // and its mirror exactly once (the multiset of the data held whole), every batch but the last
 // full, as many as with the data held; another epoch another order.
-static void test_stream_visits_each_once(void **state) {
-    (void)state;
+static void check_stream(bool mirror, size_t max_positions) {
     NnueFilter all = filter(0), f = filter(BUFFER);
+    all.mirror = f.mirror = mirror;
+    all.max_positions = f.max_positions = max_positions;
     NnueData held, d;
     load(&all, &held);
     load(&f, &d);
@@ -128,6 +130,8 @@ static void test_stream_visits_each_once(void **state) {
     assert_true(d.streamed);
     assert_null(d.train);
     assert_true(d.nplayed > 2 * BUFFER);
+    if (max_positions) // the cut falls inside the data
+        assert_int_equal(held.nplayed + held.nvalid, max_positions);
     assert_int_equal(d.nplayed, held.nplayed);
     assert_int_equal(d.ntrain, held.ntrain);
     assert_int_equal(d.nvalid, held.nvalid);
@@ -137,9 +141,14 @@ static void test_stream_visits_each_once(void **state) {
         per_file += d.file_train[i];
     assert_int_equal(per_file, d.nplayed);
     NnuePosition *want = malloc(held.ntrain * sizeof *want), *got[2];
+    const size_t k = mirror ? 2 : 1;
+    assert_int_equal(held.ntrain, k * held.nplayed);
     for (size_t i = 0; i < held.nplayed; i++) {
-        want[2 * i] = want[2 * i + 1] = held.train[i];
-        nnue_mirror_board(held.train[i].board, want[2 * i + 1].board);
+        want[k * i] = held.train[i];
+        if (mirror) {
+            want[k * i + 1] = held.train[i];
+            nnue_mirror_board(held.train[i].board, want[k * i + 1].board);
+        }
     }
     qsort(want, held.ntrain, sizeof *want, cmp_pos);
     // The sample is the training positions (all of them here), in another order.
@@ -179,6 +188,15 @@ static void test_stream_visits_each_once(void **state) {
     free(want);
     nnue_data_free(&held);
     nnue_data_free(&d);
+}
+
+// With the mirrors (the default), without them, and with --max-positions cutting the data
+// (each file's first training positions up to the count the first pass kept).
+static void test_stream_visits_each_once(void **state) {
+    (void)state;
+    check_stream(true, 0);
+    check_stream(false, 0);
+    check_stream(true, 700);
 }
 
 // Streamed training: the loss falls, the same seed gives the same bytes, two epochs, a
