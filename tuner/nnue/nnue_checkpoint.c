@@ -37,6 +37,10 @@ static void settings(const NnueTrainConfig *c, char out[CKPT_SETTINGS]) {
     // Likewise output buckets (one output layer's settings read as before the option).
     if (c->out_buckets > 1)
         snprintf(out + strlen(out), CKPT_SETTINGS - strlen(out), " out_buckets=%d", c->out_buckets);
+    // And a bounded buffer (--buffer; every position held reads as before the option): it
+    // decides which positions share a shuffle when the data is streamed.
+    if (f->buffer)
+        snprintf(out + strlen(out), CKPT_SETTINGS - strlen(out), " buffer=%zu", f->buffer);
 }
 
 // The inputs a resumed run must share, as text of one item a line: the number of files, each

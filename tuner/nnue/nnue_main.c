@@ -87,6 +87,9 @@ static const Flag FLAGS[] = {
      .help = "games held out [0.1]"},
     {"--max-positions", FLAG_UINT, OPT(filter.max_positions), .max = INT64_MAX, .meta = "N",
      .help = "positions kept at most [all]"},
+    {"--buffer", FLAG_UINT, OPT(filter.buffer), .max = INT64_MAX, .meta = "N",
+     .help = "training positions held at once (52 bytes each);\nfewer than the data has: each "
+             "epoch streams the\nfiles through it; at least --batch [0: all]"},
     {"--quant-bound", FLAG_DOUBLE, OPT(quant_bound), .dlo = 0, .dhi = 100000, .meta = "CP",
      .help = "max |float - quantised| (above: exit 3) [64]"},
     {"--csv", FLAG_PATH, OPT(csv), .meta = "FILE", .help = "loss per epoch [OUT.csv]"},
@@ -133,6 +136,13 @@ static int parse_args(int argc, char **argv, Options *o) {
                                                        : NULL;
     if (why) {
         fprintf(stderr, "hansu-nnue: %s (see --help)\n", why);
+        return -1;
+    }
+    if (o->filter.buffer && o->filter.buffer < (size_t)o->train.batch) {
+        fprintf(stderr,
+                "hansu-nnue: --buffer %zu: holds fewer positions than a batch (--batch %d); "
+                "0 holds all (see --help)\n",
+                o->filter.buffer, o->train.batch);
         return -1;
     }
     if (o->arch && strcmp(o->arch, "palace") == 0)
@@ -268,6 +278,8 @@ static Status write_json(const Options *o, const NnueData *d, const NnueTrainer 
             d->dropped);
     fprintf(f, "  \"train_positions\": %zu,\n  \"valid_positions\": %zu,\n", d->ntrain, d->nvalid);
     fprintf(f, "  \"mirror\": %s,\n", o->filter.mirror ? "true" : "false");
+    fprintf(f, "  \"buffer\": %zu,\n  \"streamed\": %s,\n", o->filter.buffer,
+            d->streamed ? "true" : "false");
     fprintf(f, "  \"bytes_per_position\": %zu,\n", sizeof(NnuePosition));
     fprintf(f, "  \"out_buckets\": %d,\n", t->cfg.out_buckets);
     fprintf(f, "  \"hidden\": %d,\n  \"threads\": %d,\n  \"batch\": %d,\n  \"seed\": %llu,\n",
@@ -375,10 +387,15 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
         if (s == STATUS_OK)
             printf("resumed from %s after epoch %d\n", o->checkpoint, t->epoch);
     }
+    NnueStream stream;
+    if (s == STATUS_OK)
+        s = nnue_stream_init(&stream, d, &o->filter, (size_t)t->cfg.batch, t->cfg.seed, err);
+    else
+        memset(&stream, 0, sizeof stream);
     while (s == STATUS_OK && t->epoch < t->cfg.epochs) {
-        nnue_trainer_epoch(t, d->train, d->ntrain, d->valid, d->nvalid);
-        if (!t->order)
-            return error_set(err, STATUS_NOMEM, "out of memory shuffling %zu positions", d->ntrain);
+        s = nnue_trainer_epoch_stream(t, &stream, d->valid, d->nvalid, err);
+        if (s != STATUS_OK)
+            break;
         const NnueEpoch *ep = &t->epochs[t->epoch - 1];
         printf("epoch %3d/%d  train %.6f  valid %.6f  %.0f positions/s on %d thread%s (%.0f per "
                "CPU-second)\n",
@@ -389,6 +406,7 @@ static Status train(const Options *o, NnueData *d, NnueTrainer *t, ErrorInfo *er
         if (s == STATUS_OK)
             s = write_csv(o, t, err);
     }
+    nnue_stream_free(&stream);
     return s;
 }
 
@@ -495,11 +513,16 @@ int main(int argc, char **argv) {
     bool fitted = o.train.s <= 0;
     if (s == STATUS_OK) {
         if (fitted)
-            o.train.s = nnue_fit_sigmoid_scale(d.train, d.ntrain);
+            o.train.s = nnue_data_fit_sigmoid_scale(&d);
+        free(d.sample), d.sample = NULL, d.nsample = 0; // fitted: the memory goes to the buffer
         printf("%zu files: %zu positions read, %zu dropped; %zu train, %zu valid (%zu bytes "
                "each); s = %.1f cp%s\n",
                d.nfiles, d.read, d.dropped, d.ntrain, d.nvalid, sizeof(NnuePosition), o.train.s,
-               fitted ? " (fitted)" : "");
+               fitted ? (d.streamed ? " (fitted on a sample)" : " (fitted)") : "");
+        if (d.streamed)
+            printf("streamed: %zu training positions (%zu as played), %zu held at once "
+                   "(--buffer); each epoch reads the files again\n",
+                   d.ntrain, d.nplayed, o.filter.buffer);
         s = nnue_trainer_init(&t, &o.train, &err);
         if (s == STATUS_OK && init)
             s = float_net_from_quantised(&t.net, init, o.train.scale, &err);

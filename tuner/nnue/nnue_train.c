@@ -254,7 +254,7 @@ void nnue_trainer_free(NnueTrainer *t) {
         if (t->touched)
             free(t->touched[k]);
     }
-    free(t->grad), free(t->touched), free(t->any_touched), free(t->order);
+    free(t->grad), free(t->touched), free(t->any_touched);
     free(t->m), free(t->v), free(t->epochs), free(t->folded);
     float_net_free(&t->net);
     memset(t, 0, sizeof *t);
@@ -343,12 +343,11 @@ static void shared_gradient(const NnueTrainer *t, int me) {
     }
 }
 
-// One optimiser step on order[from, to).
-static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, size_t to,
+// One optimiser step on the batch of `batch` positions at pos.
+static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t batch,
                          int64_t total_steps) {
     const NnueTrainConfig *c = &t->cfg;
     const int nt = c->threads, h = t->net.hidden, inputs = t->net.inputs;
-    const size_t batch = to - from;
     double loss[64] = {0}, k = c->scale / c->s;
     t->step++;
     const float lr = (float)lr_at(c, t->step - 1, total_steps);
@@ -359,12 +358,11 @@ static double train_step(NnueTrainer *t, const NnuePosition *pos, size_t from, s
     {
         // The team may be smaller than asked (OMP_THREAD_LIMIT): split over the team there is.
         int me = omp_get_thread_num(), team = omp_get_num_threads();
-        size_t lo = from + batch * (size_t)me / (size_t)team;
-        size_t hi = from + batch * (size_t)(me + 1) / (size_t)team;
+        size_t lo = batch * (size_t)me / (size_t)team;
+        size_t hi = batch * (size_t)(me + 1) / (size_t)team;
         double l = 0;
         for (size_t i = lo; i < hi; i++)
-            l += float_net_backward(fw, &pos[t->order[i]], c->lambda, k, c->s, t->grad[me],
-                                    t->touched[me]);
+            l += float_net_backward(fw, &pos[i], c->lambda, k, c->s, t->grad[me], t->touched[me]);
         if (t->folded)
             shared_gradient(t, me);
         loss[me] = l;
@@ -417,23 +415,26 @@ static double cpu_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain,
-                        const NnuePosition *valid, size_t nvalid) {
+Status nnue_trainer_epoch_stream(NnueTrainer *t, NnueStream *s, const NnuePosition *valid,
+                                 size_t nvalid, ErrorInfo *err) {
     const NnueTrainConfig *c = &t->cfg;
-    if (!t->order && !(t->order = malloc(ntrain * sizeof *t->order)))
-        return; // callers size the data; a failed allocation leaves the epoch undone
-    for (size_t i = 0; i < ntrain; i++)
-        t->order[i] = i;
-    uint64_t rng = c->seed ^ (0x5eed0000ULL + (uint64_t)t->epoch * 0x9e3779b97f4a7c15ULL);
-    for (size_t i = ntrain; i > 1; i--) {
-        size_t j = (size_t)(prng_next(&rng) % i), x = t->order[i - 1];
-        t->order[i - 1] = t->order[j], t->order[j] = x;
-    }
-    const size_t batch = (size_t)c->batch, steps = (ntrain + batch - 1) / batch;
+    if (s->batch != (size_t)c->batch)
+        return error_set(err, STATUS_RANGE, "batches of %zu positions, the trainer takes %d",
+                         s->batch, c->batch);
+    nnue_stream_epoch(s, t->epoch);
+    const size_t batch = (size_t)c->batch, ntrain = nnue_stream_positions(s);
+    const size_t steps = (ntrain + batch - 1) / batch;
     const int64_t total = (int64_t)steps * c->epochs;
     double t0 = omp_get_wtime(), c0 = cpu_seconds(), loss = 0;
-    for (size_t from = 0; from < ntrain; from += batch)
-        loss += train_step(t, train, from, from + batch < ntrain ? from + batch : ntrain, total);
+    const NnuePosition *pos;
+    size_t n, seen = 0;
+    Status st;
+    while ((st = nnue_stream_next(s, &pos, &n, err)) == STATUS_OK && n > 0)
+        loss += train_step(t, pos, n, total), seen += n;
+    if (st != STATUS_OK)
+        return st;
+    if (seen != ntrain) // nnue_stream_next's promise: a bug, not bad data
+        return error_set(err, STATUS_RANGE, "an epoch of %zu positions trained %zu", ntrain, seen);
     double secs = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
     NnueEpoch *e = &t->epochs[t->epoch];
     e->train_loss = loss / (double)ntrain;
@@ -441,4 +442,16 @@ void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain
     e->pos_per_cpu_s = cpu > 0 ? (double)ntrain / cpu : 0;
     e->valid_loss = nnue_trainer_loss(t, valid, nvalid);
     t->epoch++;
+    return STATUS_OK;
+}
+
+void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain,
+                        const NnuePosition *valid, size_t nvalid) {
+    NnueStream s;
+    ErrorInfo err;
+    if (nnue_stream_init_held(&s, train, ntrain, false, (size_t)t->cfg.batch, t->cfg.seed, &err) !=
+        STATUS_OK)
+        return; // callers size the data; a failed allocation leaves the epoch undone
+    (void)nnue_trainer_epoch_stream(t, &s, valid, nvalid, &err);
+    nnue_stream_free(&s);
 }

@@ -10,6 +10,7 @@
 
 #include "nnue.h"
 #include "nnue_data.h"
+#include "nnue_stream.h"
 #include "status.h"
 
 enum {
@@ -130,7 +131,6 @@ typedef struct NnueTrainer {
     float **grad;         // gradient per thread (net.n floats)
     uint8_t **touched;    // feature rows touched per thread (inputs bytes)
     uint8_t *any_touched; // feature rows touched by any thread
-    size_t *order;        // shuffled training indices
 } NnueTrainer;
 
 /// Sets up a trainer for cfg (cfg->s must be > 0 already). STATUS_NOMEM.
@@ -140,9 +140,18 @@ Status nnue_trainer_init(NnueTrainer *t, const NnueTrainConfig *cfg, ErrorInfo *
 void nnue_trainer_free(NnueTrainer *t);
 
 /// One epoch over train (shuffled from seed and epoch number), then the validation loss; stores
-/// both and the positions/s in the trainer. Deterministic for a seed and thread count.
+/// both and the positions/s in the trainer. Deterministic for a seed and thread count. Out of
+/// memory the epoch is left undone (t->epoch unchanged).
 void nnue_trainer_epoch(NnueTrainer *t, const NnuePosition *train, size_t ntrain,
                         const NnuePosition *valid, size_t nvalid);
+
+/// One epoch over the batches of s (nnue_stream_epoch for t->epoch, then nnue_stream_next until
+/// the epoch is over: as many steps as batches, the cosine schedule counting
+/// nnue_stream_positions), then the validation loss, as nnue_trainer_epoch; a held stream gives
+/// its bytes. nnue_stream_next's errors (the epoch left undone); STATUS_RANGE when s's batch is
+/// not the trainer's.
+Status nnue_trainer_epoch_stream(NnueTrainer *t, NnueStream *s, const NnuePosition *valid,
+                                 size_t nvalid, ErrorInfo *err);
 
 /// Mean loss over positions (no gradient), threads as the config says.
 double nnue_trainer_loss(const NnueTrainer *t, const NnuePosition *pos, size_t n);
