@@ -946,6 +946,32 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             if (v >= beta)
                 return v >= SCORE_DECISIVE ? beta : v;
         }
+        // ProbCut: a capture that wins no less than it gives (SEE >= 0) and holds beta +
+        // pc_margin in quiescence and then in a search 4 plies shallower is taken to hold beta
+        // here; skipped when the TT already says, as deep, that the node stays below that bound.
+        const int pbeta = beta + sp->pc_margin;
+        if (sp->pc_depth && depth >= sp->pc_depth && !score_is_decided(pbeta) &&
+            !(tte && tte->depth - 1 >= depth - 3 && score_from_tt(tte->score, ply) < pbeta)) {
+            ScoredMoves pm;
+            order_moves(s, &pm,
+                        tt_move != MOVE_NONE && is_capture(b, tt_move) ? tt_move : MOVE_NONE, ply,
+                        GEN_CAPTURES, false);
+            for (Move m; (m = next_move(&pm)) != MOVE_NONE;) {
+                if (!movegen_is_legal(b, m) || !see_ge(b, m, 0))
+                    continue;
+                make_move(s, m, ply);
+                int v = -qsearch(s, -pbeta, -pbeta + 1, ply + 1, 0);
+                if (v >= pbeta && !s->stopped)
+                    v = -search(s, -pbeta, -pbeta + 1, depth - 4, ply + 1, true);
+                board_unmake(b);
+                if (s->stopped)
+                    return 0;
+                if (v >= pbeta) {
+                    tt_store(s->tt, key, m, score_to_tt(v, ply), raw_eval, depth - 3, BOUND_LOWER);
+                    return v;
+                }
+            }
+        }
     }
 
     // 6. Singular extension: when the TT move holds a lower bound deep enough, search the node
