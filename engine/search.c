@@ -953,9 +953,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         if (sp->pc_depth && depth >= sp->pc_depth && !score_is_decided(pbeta) &&
             !(tte && tte->depth - 1 >= depth - 3 && score_from_tt(tte->score, ply) < pbeta)) {
             ScoredMoves pm;
-            order_moves(s, &pm,
-                        tt_move != MOVE_NONE && is_capture(b, tt_move) ? tt_move : MOVE_NONE, ply,
-                        GEN_CAPTURES, false);
+            // Captures only: a quiet TT move is not among them.
+            order_moves(s, &pm, tt_move, ply, GEN_CAPTURES, false);
             for (Move m; (m = next_move(&pm)) != MOVE_NONE;) {
                 if (!movegen_is_legal(b, m) || !see_ge(b, m, 0))
                     continue;

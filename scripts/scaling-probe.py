@@ -99,21 +99,26 @@ def fen_after(engine, start, moves):
     return None
 
 
-def positions_from_pgns(paths, a, engine):
-    """Middlegame positions of the games: every a.every plies from ply a.first to a.last of
-    each game that lasts that long, then a.count of them drawn with a.seed."""
-    picks = []
+def read_games(paths):
+    """[(start, moves)] of every game of paths: start its FEN tag or 'startpos'."""
+    games = []
     for path in paths:
         if not os.path.isfile(path):
             fail(f"{path}: no such file")
         try:
-            games = read_pgn(path)
+            games += [(g["tags"].get("FEN", "startpos"), g["moves"]) for g in read_pgn(path)]
         except PgnFileError as e:
             fail(f"not a readable PGN: {e}")
-        for g in games:
-            start = g["tags"].get("FEN", "startpos")
-            for ply in range(a.first, min(a.last, len(g["moves"])) + 1, a.every):
-                picks.append((start, g["moves"][:ply]))
+    return games
+
+
+def positions_from_pgns(paths, a, engine):
+    """Middlegame positions of the games: every a.every plies from ply a.first to a.last of
+    each game that lasts that long, then a.count of them drawn with a.seed."""
+    picks = []
+    for start, moves in read_games(paths):
+        for ply in range(a.first, min(a.last, len(moves)) + 1, a.every):
+            picks.append((start, moves[:ply]))
     if not picks:
         fail(f"no game of {', '.join(paths)} reaches ply {a.first}")
     random.Random(a.seed).shuffle(picks)
@@ -156,19 +161,6 @@ def markdown(rows, a, n):
         out.append(f"| {r['engine']} | {r['seconds']:g} | {f(r['depth'])} | "
                    f"{f(r['seldepth'])} | {f(r['nps'], 0)} | {agree} |")
     return "\n".join(out) + "\n"
-
-
-def carry_games(paths):
-    """[(start, moves)] of every game of paths."""
-    games = []
-    for path in paths:
-        if not os.path.isfile(path):
-            fail(f"{path}: no such file")
-        try:
-            games += [(g["tags"].get("FEN", "startpos"), g["moves"]) for g in read_pgn(path)]
-        except PgnFileError as e:
-            fail(f"not a readable PGN: {e}")
-    return games
 
 
 def carry_probe(engine, games, a):
@@ -240,7 +232,7 @@ def main():
             base = {"Threads": 1, "Hash": a.hash, "UCI_Variant": a.variant}
             running[name] = Engine([cmd], {**base, **opts})
         if a.carry:
-            games = carry_games(a.pgn)
+            games = read_games(a.pgn)
             rows = {name: carry_probe(running[name], games, a) for name, _, _ in engines}
             text = "".join(f"{name}: depth at {a.carry} nodes, hash kept {r['kept']['depth']:.2f}, "
                            f"cleared {r['cleared']['depth']:.2f} "
