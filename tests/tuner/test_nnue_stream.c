@@ -285,14 +285,35 @@ static void test_shard_changed(void **state) {
     nnue_data_free(&d);
 }
 
+// The shuffled order keeps 4-byte indices: more positions than it can index (mirrors counted)
+// are refused by name before anything is allocated or read, one fewer is not refused for that.
+static void test_order_limit(void **state) {
+    (void)state;
+    NnuePosition one = {0};
+    NnueStream s;
+    ErrorInfo err;
+    const size_t most = NNUE_STREAM_MAX_ORDER / 2; // positions with their mirrors
+    assert_int_equal(nnue_stream_init_held(&s, &one, most + 1, true, BATCH, 1, &err), STATUS_RANGE);
+    assert_non_null(strstr(err.msg, "--buffer"));
+    assert_null(s.order);
+    assert_int_equal(nnue_stream_init_held(&s, &one, 1, true, BATCH, 1, &err), STATUS_OK);
+    nnue_stream_epoch(&s, 0);
+    assert_int_equal(s.norder, 2);
+    assert_true((s.order[0] == 0 && s.order[1] == 1) || (s.order[0] == 1 && s.order[1] == 0));
+    nnue_stream_free(&s);
+}
+
 // hansu-nnue --buffer: bad values are refused before any data is read (the input does not
 // exist); a small buffer streams (the JSON says so), a buffer holding the data writes the net of
 // no buffer.
 static void test_cli(void **state) {
     (void)state;
-    const char *bad[][2] = {{"-1", "--buffer"}, {"abc", "--buffer"}, {"100", "--buffer 100"}};
+    const char *bad[][2] = {{"-1", "--buffer"},
+                            {"abc", "--buffer"},
+                            {"100", "--buffer 100"},
+                            {"2147483648", "--buffer"}};
     char cmd[2048];
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         snprintf(cmd, sizeof cmd,
                  "'%s/tuner/nnue/hansu-nnue' --batch 128 --buffer %s --out '%s/bad.nnue' "
                  "'%s/no/such/run' > '%s/bad.log' 2>&1; test $? -eq 2 && grep -q -- '%s' "
@@ -324,7 +345,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mirrors_on_the_fly), cmocka_unit_test(test_stream_visits_each_once),
         cmocka_unit_test(test_stream_trains),      cmocka_unit_test(test_cli),
-        cmocka_unit_test(test_shard_changed),
+        cmocka_unit_test(test_shard_changed),      cmocka_unit_test(test_order_limit),
     };
     return cmocka_run_group_tests(tests, make_shards, remove_shards);
 }

@@ -15,6 +15,7 @@
 #include "flags.h"
 #include "nnue.h"
 #include "nnue_data.h"
+#include "nnue_stream.h"
 #include "nnue_train.h"
 #include "run_lock.h"
 #include "sha256.h"
@@ -87,8 +88,8 @@ static const Flag FLAGS[] = {
      .help = "games held out [0.1]"},
     {"--max-positions", FLAG_UINT, OPT(filter.max_positions), .max = INT64_MAX, .meta = "N",
      .help = "positions kept at most [all]"},
-    {"--buffer", FLAG_UINT, OPT(filter.buffer), .max = INT64_MAX, .meta = "N",
-     .help = "training positions held at once (52 bytes each);\nfewer than the data has: each "
+    {"--buffer", FLAG_UINT, OPT(filter.buffer), .max = NNUE_STREAM_MAX_ORDER / 2, .meta = "N",
+     .help = "training positions held at once (44 bytes each);\nfewer than the data has: each "
              "epoch streams the\nfiles through it; at least --batch [0: all]"},
     {"--quant-bound", FLAG_DOUBLE, OPT(quant_bound), .dlo = 0, .dhi = 100000, .meta = "CP",
      .help = "max |float - quantised| (above: exit 3) [64]"},

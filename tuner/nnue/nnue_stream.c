@@ -13,6 +13,13 @@
 #include "sha256.h"
 
 static Status alloc_common(NnueStream *s, size_t order_cap, ErrorInfo *err) {
+    if (order_cap > NNUE_STREAM_MAX_ORDER) {
+        nnue_stream_free(s);
+        return error_set(err, STATUS_RANGE,
+                         "%zu training positions to shuffle at once (mirrors counted): at most "
+                         "%zu (--buffer)",
+                         order_cap, NNUE_STREAM_MAX_ORDER);
+    }
     s->order_cap = order_cap;
     s->order = malloc((order_cap ? order_cap : 1) * sizeof *s->order);
     s->out = malloc(s->batch * sizeof *s->out);
@@ -81,9 +88,10 @@ static void shuffle(NnueStream *s) {
     const size_t n = s->held + (s->mirror ? s->held - s->carry : 0);
     uint64_t rng = shuffle_seed(s, s->flushes++);
     for (size_t i = 0; i < n; i++)
-        s->order[i] = i;
+        s->order[i] = (uint32_t)i;
     for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(prng_next(&rng) % i), x = s->order[i - 1];
+        size_t j = (size_t)(prng_next(&rng) % i);
+        uint32_t x = s->order[i - 1];
         s->order[i - 1] = s->order[j], s->order[j] = x;
     }
     s->norder = n, s->next = 0;

@@ -18,6 +18,10 @@
 /// mirrors, v >= held being the mirror of pos[v - held + carry]. Held data is one buffer of every
 /// training position, shuffled as hansu-nnue shuffled the array of positions followed by their
 /// mirrors; streamed data fills the buffer file by file, in an order shuffled per epoch.
+/// The most virtual indices one shuffle holds (a position and its mirror are two): the order is
+/// kept as 4-byte indices, so a buffer, or held data, takes at most this many.
+#define NNUE_STREAM_MAX_ORDER ((size_t)UINT32_MAX)
+
 typedef struct NnueStream {
     const NnueData *d;   // files and counts when streamed, not owned; NULL when held
     const NnueFilter *f; // the filters the data was read with (streamed)
@@ -28,10 +32,11 @@ typedef struct NnueStream {
     const NnuePosition *pos; // the buffer: the held positions (not owned), or own
     NnuePosition *own;       // streamed: cap positions
     size_t held, carry;
-    size_t *order, norder, next, order_cap; // the shuffled virtual indices, the next one out
-    NnuePosition *out;                      // the batch handed out (batch positions)
-    size_t flushes;                         // buffers shuffled this epoch
-    bool files_done;                        // no more to read this epoch (always, held)
+    uint32_t *order;                // the shuffled virtual indices (< NNUE_STREAM_MAX_ORDER)
+    size_t norder, next, order_cap; // how many, the next one out, room for
+    NnuePosition *out;              // the batch handed out (batch positions)
+    size_t flushes;                 // buffers shuffled this epoch
+    bool files_done;                // no more to read this epoch (always, held)
     // Streamed: the files in the epoch's order and where reading stands in the open one.
     size_t *files, file_next, file;
     ShardData sd;
@@ -42,13 +47,15 @@ typedef struct NnueStream {
 
 /// Batches of n positions held at pos (not copied; they must outlive s), each followed by its
 /// mirror when mirror is set, batch positions per batch, shuffled from seed and the epoch as
-/// hansu-nnue always has. STATUS_NOMEM.
+/// hansu-nnue always has. STATUS_RANGE when the positions (twice n with mirrors) pass
+/// NNUE_STREAM_MAX_ORDER; STATUS_NOMEM.
 Status nnue_stream_init_held(NnueStream *s, const NnuePosition *pos, size_t n, bool mirror,
                              size_t batch, uint64_t seed, ErrorInfo *err);
 
 /// Batches of d's training positions (d and f must outlive s): held ones as
 /// nnue_stream_init_held; when d->streamed, read again from d's files each epoch through a buffer
-/// of f->buffer positions. STATUS_RANGE when the buffer holds fewer than a batch; STATUS_NOMEM.
+/// of f->buffer positions. STATUS_RANGE when the buffer holds fewer than a batch or its order
+/// passes NNUE_STREAM_MAX_ORDER; STATUS_NOMEM.
 Status nnue_stream_init(NnueStream *s, const NnueData *d, const NnueFilter *f, size_t batch,
                         uint64_t seed, ErrorInfo *err);
 
