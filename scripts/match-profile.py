@@ -9,7 +9,22 @@ reports depth 245, which would swamp the mean; those moves are counted as decide
 under a tenth of the base time left, and how its games ended (wins and losses by termination:
 checkmates given and suffered, bikjang, points, time, ...). Issue 40, item 1: docs/scaling.md.
 
-Usage: scripts/match-profile.py MATCH.pgn[.gz] [--json OUT] [--md OUT]
+How the games turned, from each engine's own scores (centipawns, its side's view; a mate score
+counts as 100,000; so a threshold means what the engine's own scale makes it):
+- surprises: its moves scored within +-1000 cp (the game not yet decided in its view) whose
+  score falls by at least --surprise-cp (150) by its next move (not a mate score either): the
+  reply, or its own next search, showed what it had not seen; per 100 such moves.
+- foresight, in each decisive game: the winner's ply is its first move from which every later
+  score of its is at least +--lead-cp (200), the loser's its first from which every later one is
+  at most -LEAD (the game's length when there is none); lead = loser's ply - winner's ply, > 0
+  when the winner saw the end first. Per engine as the winner: games, mean lead in plies, and
+  how many it saw first and how many its opponent did.
+- scale: the median |score| of its moves scored within +-1000 cp. Engines score on their own
+  scales (Hansu's net about twice Fairy-Stockfish 11.1's in these games), so compare one
+  engine's surprises across clocks, or two engines at thresholds in the ratio of their scales.
+
+Usage: scripts/match-profile.py MATCH.pgn[.gz] [--json OUT] [--md OUT] [--surprise-cp CP]
+       [--lead-cp CP]
 Exit status 1 with a one-line message when the file is missing, holds no games, or its moves
 carry no --move-info comments.
 """
@@ -17,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -62,7 +78,70 @@ def base_seconds(tc):
     return float(m.group(1)) if m else None
 
 
-def profile(games):
+def centipawns(score):
+    """An engine's score in centipawns (a mate as +-100,000), or None for n/a."""
+    if score == "n/a":
+        return None
+    if "M" in score:
+        return 100000 if score[0] == "+" else -100000
+    return round(float(score) * 100)
+
+
+def turning(games, names_of, surprise_cp, lead_cp):
+    """{engine: {"scored_pairs", "surprises", "won", "lead_plies", "won_seen_first",
+    "won_seen_by_loser_first", "abs_scores"}} over games (see the module text); names_of(tags)
+    gives (White's name, Black's name) and which moved first."""
+    out = {}
+
+    def e(name):
+        return out.setdefault(name, {"scored_pairs": 0, "surprises": 0, "won": 0,
+                                     "lead_plies": 0, "won_seen_first": 0,
+                                     "won_seen_by_loser_first": 0, "abs_scores": []})
+    for tags, moves in games:
+        names, first = names_of(tags)
+        seq = {n: [] for n in names}  # per engine: (ply, centipawns or None)
+        for i, (_, info) in enumerate(moves):
+            seq[names[(first + i) % 2]].append((i + 1, centipawns(info["score"]) if info
+                                                 else None))
+        for name, xs in seq.items():
+            s = e(name)
+            s["abs_scores"] += [abs(v) for _, v in xs if v is not None and abs(v) <= 1000]
+            for (_, a), (_, b) in zip(xs, xs[1:]):
+                if a is None or b is None or abs(a) > 1000 or abs(b) >= 100000:
+                    continue
+                s["scored_pairs"] += 1
+                s["surprises"] += a - b >= surprise_cp
+        result = tags.get("Result")
+        if result not in ("1-0", "0-1"):
+            continue
+        winner = names[0] if result == "1-0" else names[1]
+        loser = names[1] if winner == names[0] else names[0]
+        length = len(moves)
+
+        def since(xs, ok):  # the first ply from which every later score is ok
+            ply = length
+            for p, v in reversed(xs):
+                if v is None or not ok(v):
+                    break
+                ply = p
+            return ply
+        w = since(seq[winner], lambda v: v >= lead_cp)
+        lo = since(seq[loser], lambda v: v <= -lead_cp)
+        s = e(winner)
+        s["won"] += 1
+        s["lead_plies"] += lo - w
+        s["won_seen_first"] += lo > w
+        s["won_seen_by_loser_first"] += lo < w
+    return out
+
+
+def names_and_first(tags):
+    """(White's name, Black's name), and which of them moved first (1 when the FEN says b)."""
+    return ((tags.get("White", "?"), tags.get("Black", "?")),
+            1 if " b " in tags.get("FEN", " w ") else 0)
+
+
+def profile(games, surprise_cp=150, lead_cp=200):
     eng = {}
 
     def e(name):
@@ -74,8 +153,7 @@ def profile(games):
                                      "wins": {}, "losses": {}, "draws": 0})
     with_info = 0
     for tags, moves in games:
-        names = (tags.get("White", "?"), tags.get("Black", "?"))
-        first = 1 if " b " in tags.get("FEN", " w ") else 0  # the side to move first
+        names, first = names_and_first(tags)
         base = base_seconds(tags.get("TimeControl"))
         for i, (_, info) in enumerate(moves):
             if not info:
@@ -113,9 +191,11 @@ def profile(games):
                 box[term] = box.get(term, 0) + 1
     if not with_info:
         fail("no move carries a --move-info comment (play the match with --move-info)")
+    turns = turning(games, names_and_first, surprise_cp, lead_cp)
     rows = []
     for name, s in eng.items():
         m, searched = max(s["moves"], 1), s["moves"] - s["decided"]
+        t = turns.get(name, {})
         rows.append({"engine": name, "games": s["games"], "moves": s["moves"],
                      "decided_moves": s["decided"],
                      "depth": s["depth"] / searched if searched else None,
@@ -129,11 +209,19 @@ def profile(games):
                              s["stage_time"][k] / s["stage_moves"][k] if s["stage_moves"][k]
                              else None) for k, (lo, hi) in enumerate(STAGES)},
                      "low_clock_moves": s["low_clock"], "wins": s["wins"],
-                     "losses": s["losses"], "draws": s["draws"]})
+                     "losses": s["losses"], "draws": s["draws"],
+                     "surprises": t.get("surprises", 0),
+                     "surprises_per_100": (100 * t["surprises"] / t["scored_pairs"]
+                                           if t.get("scored_pairs") else None),
+                     "wins_seen_first": t.get("won_seen_first", 0),
+                     "wins_seen_by_loser_first": t.get("won_seen_by_loser_first", 0),
+                     "win_lead_plies": (t["lead_plies"] / t["won"] if t.get("won") else None),
+                     "score_scale": (statistics.median(t["abs_scores"]) if t.get("abs_scores")
+                                     else None)})
     return rows
 
 
-def markdown(rows, path):
+def markdown(rows, path, surprise_cp=150, lead_cp=200):
     def f(x, d=1):
         return "-" if x is None else f"{x:.{d}f}"
     out = [f"Profile of {os.path.basename(path)}\n",
@@ -152,6 +240,15 @@ def markdown(rows, path):
         def by(d):
             return ", ".join(f"{k} {v}" for k, v in sorted(d.items())) or "-"
         out.append(f"| {r['engine']} | {by(r['wins'])} | {by(r['losses'])} | {r['draws']} |")
+    out += ["", f"| engine | scale, cp | surprises (fall >= {surprise_cp} cp) | per 100 moves | "
+            f"wins | seen first by the winner | by the loser | mean lead, plies (+-{lead_cp} cp) |",
+            "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        won = sum(r["wins"].values())
+        out.append(f"| {r['engine']} | {f(r['score_scale'], 0)} | {r['surprises']} | "
+                   f"{f(r['surprises_per_100'])} | {won} | "
+                   f"{r['wins_seen_first']} | {r['wins_seen_by_loser_first']} | "
+                   f"{f(r['win_lead_plies'])} |")
     return "\n".join(out) + "\n"
 
 
@@ -166,12 +263,16 @@ def main():
     ap.add_argument("pgn")
     ap.add_argument("--json")
     ap.add_argument("--md")
+    ap.add_argument("--surprise-cp", type=int, default=150, metavar="CP")
+    ap.add_argument("--lead-cp", type=int, default=200, metavar="CP")
     a = ap.parse_args()
+    if a.surprise_cp <= 0 or a.lead_cp <= 0:
+        fail("--surprise-cp and --lead-cp take a positive number of centipawns")
     games = read_games(a.pgn)
     if not games:
         fail(f"{a.pgn}: no games")
-    rows = profile(games)
-    md = markdown(rows, a.pgn)
+    rows = profile(games, a.surprise_cp, a.lead_cp)
+    md = markdown(rows, a.pgn, a.surprise_cp, a.lead_cp)
     if a.json:
         write_or_fail(a.json, json.dumps({"pgn": a.pgn, "engines": rows}, indent=1) + "\n")
     if a.md:

@@ -4,10 +4,11 @@
 nodes with --move-info writes a {score/depth time sd= n= hf=} comment after every move that
 agrees with the engine (its nodes are the node limit or just under; its depths > 0), and a
 clock's comment carries clk=; the profile of a hand-written PGN gives the hand-computed
-figures (depth, nodes/s, EBF, time by stage, moves at low clock, results by termination); the
-profile's refusals.
+figures (depth, nodes/s, EBF, time by stage, moves at low clock, results by termination), and
+of a game made for it the hand-counted surprises, foresight and scale; the profile's refusals.
 Usage: test_match_profile.py HANSU_MATCH HANSU WORK_DIR"""
 import gzip
+import importlib.util
 import json
 import os
 import re
@@ -41,6 +42,44 @@ clk=7.200s} {Cho mates} 1-0
 
 1. c4c5 {n/a/0 0.500s sd=0 n=0} 1... g7g6 {-M2/4 0.500s sd=4 n=16} 1-0
 """
+
+
+# A 1-0 game for the turning points. A's scores 50, -120, 250, 300 (plies 1, 3, 5, 7): one fall
+# of 170; from ply 5 on at least +200. B's 40, -10, -300, -250: one fall of 290; from ply 6 on
+# at most -200. So A saw the end a ply before B (lead 1), and each was surprised once in 3.
+TURN = """[Event "t"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+[Termination "checkmate"]
+
+1. c4c5 {+0.50/9 0.1s sd=9 n=9} 1... g7g6 {+0.40/9 0.1s sd=9 n=9} 2. c5c6 {-1.20/9 0.1s sd=9
+n=9} 2... g6g5 {-0.10/9 0.1s sd=9 n=9} 3. c6c7 {+2.50/9 0.1s sd=9 n=9} 3... g5g4
+{-3.00/9 0.1s sd=9 n=9} 4. c7c8 {+3.00/9 0.1s sd=9 n=9} 4... g4g3 {-2.50/9 0.1s sd=9 n=9} 1-0
+"""
+
+
+def turning_points():
+    spec = importlib.util.spec_from_file_location("match_profile", SCRIPT)
+    mp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mp)
+    path = os.path.join(WORK, "turn.pgn")
+    with open(path, "w") as f:
+        f.write(TURN)
+    rows = {r["engine"]: r for r in mp.profile(mp.read_games(path))}
+    a, b = rows["A"], rows["B"]
+    assert a["surprises"] == 1 and b["surprises"] == 1, (a, b)
+    assert abs(a["surprises_per_100"] - 100 / 3) < 1e-9, a
+    assert a["wins_seen_first"] == 1 and a["wins_seen_by_loser_first"] == 0, a
+    assert a["win_lead_plies"] == 1 and b["win_lead_plies"] is None, (a, b)
+    assert a["score_scale"] == 185 and b["score_scale"] == 145, (a, b)
+    # A larger threshold counts only B's fall; a lead threshold of 260 leaves A only its last
+    # move (ply 7) and B none (ply 8, the game's length).
+    rows = {r["engine"]: r for r in mp.profile(mp.read_games(path), 200, 260)}
+    assert rows["A"]["surprises"] == 0 and rows["B"]["surprises"] == 1, rows
+    assert rows["A"]["win_lead_plies"] == 1, rows
+    r = run([path, "--surprise-cp", "0"])
+    assert r.returncode == 1 and "--surprise-cp" in r.stderr and "Traceback" not in r.stderr
 
 
 def run(args):
@@ -113,6 +152,7 @@ def main():
         r = run(args)
         assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, (args,
                                                                                           r.stderr)
+    turning_points()
     print("test_match_profile: ok")
 
 
