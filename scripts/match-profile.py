@@ -36,13 +36,12 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pgn_file import PgnFileError, read_text  # noqa: E402
+import move_info  # noqa: E402
+from pgn_file import PgnFileError  # noqa: E402
 from uci_engine import write_whole  # noqa: E402
 
 PROG = "match-profile"
 STAGES = ((1, 40), (41, 80), (81, 120), (121, 10 ** 6))
-INFO = re.compile(r"^(?P<score>n/a|[+-]M\d+|[+-]\d+\.\d+)/(?P<depth>\d+) (?P<time>[\d.]+)s"
-                  r" sd=(?P<sd>\d+) n=(?P<n>\d+)(?: hf=(?P<hf>\d+))?(?: clk=(?P<clk>[\d.]+)s)?$")
 
 
 def fail(msg):
@@ -50,27 +49,10 @@ def fail(msg):
 
 
 def read_games(path):
-    """[(tags, [(move, info or None)])] of a PGN file."""
     try:
-        text = read_text(path)  # plain or gzip-compressed (MATCH.pgn.gz)
+        return move_info.read_games(path)
     except PgnFileError as e:
         fail(str(e))
-    games = []
-    for chunk in re.split(r"\n(?=\[Event )", text.strip()):
-        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', chunk, re.M))
-        if not tags:
-            continue
-        body = "\n".join(ln for ln in chunk.splitlines() if not ln.startswith("["))
-        moves = []
-        for tok in re.finditer(r"\{([^}]*)\}|([a-i]\d+[a-i]\d+)", body):
-            if tok.group(2):
-                moves.append([tok.group(2), None])
-            elif moves and moves[-1][1] is None:
-                m = INFO.match(" ".join(tok.group(1).split()))  # a line may wrap inside
-                if m:
-                    moves[-1][1] = m.groupdict()
-        games.append((tags, moves))
-    return games
 
 
 def base_seconds(tc):
@@ -78,19 +60,9 @@ def base_seconds(tc):
     return float(m.group(1)) if m else None
 
 
-def centipawns(score):
-    """An engine's score in centipawns (a mate as +-100,000), or None for n/a."""
-    if score == "n/a":
-        return None
-    if "M" in score:
-        return 100000 if score[0] == "+" else -100000
-    return round(float(score) * 100)
-
-
-def turning(games, names_of, surprise_cp, lead_cp):
+def turning(games, surprise_cp, lead_cp):
     """{engine: {"scored_pairs", "surprises", "won", "lead_plies", "won_seen_first",
-    "won_seen_by_loser_first", "abs_scores"}} over games (see the module text); names_of(tags)
-    gives (White's name, Black's name) and which moved first."""
+    "won_seen_by_loser_first", "abs_scores"}} over games (see the module text)."""
     out = {}
 
     def e(name):
@@ -98,19 +70,14 @@ def turning(games, names_of, surprise_cp, lead_cp):
                                      "lead_plies": 0, "won_seen_first": 0,
                                      "won_seen_by_loser_first": 0, "abs_scores": []})
     for tags, moves in games:
-        names, first = names_of(tags)
-        seq = {n: [] for n in names}  # per engine: (ply, centipawns or None)
-        for i, (_, info) in enumerate(moves):
-            seq[names[(first + i) % 2]].append((i + 1, centipawns(info["score"]) if info
-                                                 else None))
+        names, first = move_info.names_and_first(tags)
+        seq = move_info.scores_by_engine(names, first, moves)
         for name, xs in seq.items():
             s = e(name)
             s["abs_scores"] += [abs(v) for _, v in xs if v is not None and abs(v) <= 1000]
-            for (_, a), (_, b) in zip(xs, xs[1:]):
-                if a is None or b is None or abs(a) > 1000 or abs(b) >= 100000:
-                    continue
-                s["scored_pairs"] += 1
-                s["surprises"] += a - b >= surprise_cp
+            pairs = move_info.scored_pairs(xs)
+            s["scored_pairs"] += len(pairs)
+            s["surprises"] += sum(a - b >= surprise_cp for _, a, b in pairs)
         result = tags.get("Result")
         if result not in ("1-0", "0-1"):
             continue
@@ -135,12 +102,6 @@ def turning(games, names_of, surprise_cp, lead_cp):
     return out
 
 
-def names_and_first(tags):
-    """(White's name, Black's name), and which of them moved first (1 when the FEN says b)."""
-    return ((tags.get("White", "?"), tags.get("Black", "?")),
-            1 if " b " in tags.get("FEN", " w ") else 0)
-
-
 def profile(games, surprise_cp=150, lead_cp=200):
     eng = {}
 
@@ -153,7 +114,7 @@ def profile(games, surprise_cp=150, lead_cp=200):
                                      "wins": {}, "losses": {}, "draws": 0})
     with_info = 0
     for tags, moves in games:
-        names, first = names_and_first(tags)
+        names, first = move_info.names_and_first(tags)
         base = base_seconds(tags.get("TimeControl"))
         for i, (_, info) in enumerate(moves):
             if not info:
@@ -191,7 +152,7 @@ def profile(games, surprise_cp=150, lead_cp=200):
                 box[term] = box.get(term, 0) + 1
     if not with_info:
         fail("no move carries a --move-info comment (play the match with --move-info)")
-    turns = turning(games, names_and_first, surprise_cp, lead_cp)
+    turns = turning(games, surprise_cp, lead_cp)
     rows = []
     for name, s in eng.items():
         m, searched = max(s["moves"], 1), s["moves"] - s["decided"]

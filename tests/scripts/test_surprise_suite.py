@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/surprise-suite.py (issue 40): `extract` takes the positions before each engine's
+surprised moves from a hand-written --move-info PGN (the hand-counted ones, as the game reached
+them); `run` searches them with two settings of Hansu and counts the moves avoided; bad input is
+refused in one line before any search (an illegal move in a suite, a damaged or foreign suite,
+a name not in the games, bad flags, a folder as an output).
+Usage: test_surprise_suite.py HANSU WORK_DIR"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "surprise-suite.py")
+HANSU, WORK = sys.argv[1:3]
+
+# A's scores 50, -120, 250, 300 (plies 1, 3, 5, 7): one fall of 170, so its move at ply 1 (scored
+# +50, and -120 by its next move) is a surprised one. B's 40, -10, -300, -250: one fall of 290,
+# its move at ply 4. Every move legal from the start.
+PGN = """[Event "t"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+[Variant "janggi"]
+
+1. c4c5 {+0.50/9 0.1s sd=9 n=9} 1... g7g6 {+0.40/9 0.1s sd=9 n=9} 2. c5c6 {-1.20/9 0.1s sd=9
+n=9} 2... g6g5 {-0.10/9 0.1s sd=9 n=9} 3. c6c7 {+2.50/9 0.1s sd=9 n=9} 3... g5g4
+{-3.00/9 0.1s sd=9 n=9} 4. c7c8 {+3.00/9 0.1s sd=9 n=9} 4... g4g3 {-2.50/9 0.1s sd=9 n=9} 1-0
+"""
+
+
+def run(args):
+    return subprocess.run([sys.executable, SCRIPT] + args, capture_output=True, text=True,
+                          timeout=300)
+
+
+def refused(args, says):
+    r = run(args)
+    assert (r.returncode == 1 and says in r.stderr and r.stderr.count("\n") == 1 and
+            "Traceback" not in r.stderr), (args, r.returncode, r.stderr)
+
+
+def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    pgn = os.path.join(WORK, "g.pgn")
+    with open(pgn, "w") as f:
+        f.write(PGN)
+    suite = os.path.join(WORK, "a.json")
+    r = run(["extract", "--pgn", pgn, "--name", "A", "--out", suite])
+    assert r.returncode == 0, r.stderr
+    s = json.load(open(suite))
+    assert s["schema"] == 1 and s["variant"] == "janggi" and s["engine"] == "A", s
+    assert len(s["positions"]) == 1, s
+    p = s["positions"][0]
+    assert p["id"] == "g.pgn#1:1" and p["start"] == "startpos", p
+    assert p["moves"] == [] and p["played"] == "c4c5", p
+    assert (p["score_cp"], p["next_cp"], p["fall_cp"]) == (50, -120, 170), p
+    # B's surprise; a threshold above its fall finds none (refused: nothing to write).
+    r = run(["extract", "--pgn", pgn, "--name", "B", "--out", os.path.join(WORK, "b.json")])
+    assert r.returncode == 0, r.stderr
+    b = json.load(open(os.path.join(WORK, "b.json")))["positions"]
+    assert [(x["id"], x["played"], x["fall_cp"]) for x in b] == [("g.pgn#1:4", "g6g5", 290)], b
+    assert b[0]["moves"] == ["c4c5", "g7g6", "c5c6"], b
+    refused(["extract", "--pgn", pgn, "--name", "B", "--surprise-cp", "300", "--out",
+             os.path.join(WORK, "c.json")], "no move of B")
+    refused(["extract", "--pgn", pgn, "--name", "Nobody", "--out", os.path.join(WORK, "c.json")],
+            "no move of Nobody")
+    refused(["extract", "--pgn", os.path.join(WORK, "none.pgn"), "--name", "A", "--out",
+             os.path.join(WORK, "c.json")], "No such file")
+    refused(["extract", "--pgn", pgn, "--name", "A", "--out", WORK], "a folder")
+    assert not os.path.exists(os.path.join(WORK, "c.json"))
+    # Both suites' positions, searched by two settings of one binary.
+    both = dict(s, positions=s["positions"] + b)
+    with open(suite, "w") as f:
+        json.dump(both, f)
+    out = os.path.join(WORK, "r.json")
+    r = run(["run", "--suite", suite, "--engine", f"D={HANSU}", "--engine", f"S={HANSU}",
+             "--option", "S:se_depth=4", "--nodes", "3000", "--json", out,
+             "--md", os.path.join(WORK, "r.md")])
+    assert r.returncode == 0, r.stderr
+    res = json.load(open(out))
+    assert res["schema"] == 1 and res["nodes"] == 3000, res
+    rows = {e["name"]: e for e in res["engines"]}
+    assert rows["S"]["options"] == {"se_depth": "4"} and rows["D"]["options"] == {}, rows
+    for name in ("D", "S"):
+        got = res["results"][name]
+        assert [x["id"] for x in got] == ["g.pgn#1:1", "g.pgn#1:4"], got
+        avoided = sum(x["best"] != y["played"] for x, y in zip(got, both["positions"]))
+        assert rows[name]["avoided"] == avoided and rows[name]["positions"] == 2, rows
+        assert all(x["depth"] >= 1 and 0 < x["nodes"] <= 3000 for x in got), got
+    assert "| S | se_depth=4 |" in open(os.path.join(WORK, "r.md")).read()
+    # Refusals before any search: an illegal move in a position, a damaged or foreign suite,
+    # bad flags; no output is written.
+    bad = os.path.join(WORK, "bad.json")
+    with open(bad, "w") as f:
+        json.dump(dict(s, positions=[dict(p, moves=["c4c5", "a1a9"])]), f)
+    out2 = os.path.join(WORK, "r2.json")
+    refused(["run", "--suite", bad, "--engine", f"D={HANSU}", "--nodes", "100", "--json",
+             out2], "refuses position g.pgn#1:1")
+    for text, says in (("{", "not JSON"), ('{"schema": 2}', "not a suite of schema 1"),
+                       (json.dumps(dict(s, positions=[{"id": "x"}])), "lacks one of")):
+        with open(bad, "w") as f:
+            f.write(text)
+        refused(["run", "--suite", bad, "--engine", f"D={HANSU}", "--nodes", "100", "--json",
+                 out2], says)
+    refused(["run", "--suite", suite, "--engine", f"D={HANSU}", "--nodes", "0", "--json", out2],
+            "--nodes")
+    refused(["run", "--suite", suite, "--engine", "D=/no/such", "--nodes", "9", "--json", out2],
+            "not an executable file")
+    refused(["run", "--suite", suite, "--engine", f"D={HANSU}", "--option", "E:x=1", "--nodes",
+             "9", "--json", out2], "no engine named E")
+    assert not os.path.exists(out2)
+    print("test_surprise_suite: ok")
+
+
+if __name__ == "__main__":
+    main()
