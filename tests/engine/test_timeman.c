@@ -108,16 +108,18 @@ static void test_clock_monotonic(void **state) {
     }
 }
 
-// The soft budget's scale: 100 while tm_adapt is off (the default), early, or for a decided
-// score; with it on, a best move that just changed, a falling score and a small share of the
-// nodes on the best move each take more time, a stable best move, a rising score and a large
+// The soft budget's scale: 100 while tm_adapt is off (on by default since its SPRT), early, or for
+// a decided score; with it on, a best move that just changed, a falling score and a small share of
+// the nodes on the best move each take more time, a stable best move, a rising score and a large
 // share less; the product stays within 40..250 %.
 static void test_scale(void **state) {
     (void)state;
     SearchParams p = SEARCH_PARAMS_DEFAULT;
     TimeSignals base = {
         .depth = 10, .stable = 3, .score = 50, .prev = 50, .best_nodes = 500, .nodes = 1000};
-    assert_int_equal(timeman_scale(&base, &p), 100); // off by default
+    assert_int_equal(p.tm_adapt, 1); // on by default (docs/strength-log.md)
+    p.tm_adapt = 0;
+    assert_int_equal(timeman_scale(&base, &p), 100); // off: the plain budget
     p.tm_adapt = 1;
     int mid = timeman_scale(&base, &p);
     // stab 140 - 65 * 3 / 6 = 108, drop 100, node 160 - 80 * 50 / 100 = 120: 129 %.
