@@ -39,6 +39,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import move_info  # noqa: E402
 from pgn_file import PgnFileError  # noqa: E402
+import uci_engine  # noqa: E402
 from uci_engine import Engine, EngineError, write_whole  # noqa: E402
 
 PROG = "surprise-suite"
@@ -120,27 +121,10 @@ def read_suite(path):
 
 
 def parse_engines(specs, options):
-    """--engine NAME=CMD and --option NAME:KEY=VALUE into [(name, cmd, {option: value})]."""
-    engines = []
-    for spec in specs:
-        name, sep, cmd = spec.partition("=")
-        if not sep or not name or not cmd:
-            fail(f"--engine '{spec}': expected NAME=COMMAND")
-        if any(name == n for n, _, _ in engines):
-            fail(f"--engine {name}: named twice")
-        if not os.path.isfile(cmd) or not os.access(cmd, os.X_OK):
-            fail(f"--engine {name}: {cmd}: not an executable file")
-        engines.append((name, cmd, {}))
-    for spec in options:
-        name, sep, kv = spec.partition(":")
-        key, sep2, value = kv.partition("=")
-        if not sep or not sep2 or not key:
-            fail(f"--option '{spec}': expected NAME:KEY=VALUE")
-        match = [e for e in engines if e[0] == name]
-        if not match:
-            fail(f"--option '{spec}': no engine named {name}")
-        match[0][2][key] = value
-    return engines
+    try:
+        return uci_engine.parse_engines(specs, options)
+    except ValueError as e:
+        fail(str(e))
 
 
 def refused(engine, p):

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""What the analysis scripts share (mate-analysis.py, scaling-probe.py, match-profile.py): a UCI
-engine as a child process, a reader of the PGNs Hansu's and Fairy-Stockfish's tools write, and
-a whole-or-nothing writer of their outputs."""
+"""What the analysis scripts share (mate-analysis.py, scaling-probe.py, match-profile.py,
+surprise-suite.py): a UCI engine as a child process, the --engine/--option flags that name
+them, a reader of the PGNs Hansu's and Fairy-Stockfish's tools write, and a whole-or-nothing
+writer of their outputs."""
 import os
 import re
 import subprocess
@@ -101,6 +102,32 @@ class Engine:
             self.p.wait(timeout=5)
         except Exception:
             self.p.kill()
+
+
+def parse_engines(specs, options):
+    """--engine NAME=CMD and --option NAME:KEY=VALUE into [(name, cmd, {option: value})].
+    Raises ValueError with a one-line reason (a malformed spec, a name twice, a command that is
+    not an executable file, an option for no engine)."""
+    engines = []
+    for spec in specs:
+        name, sep, cmd = spec.partition("=")
+        if not sep or not name or not cmd:
+            raise ValueError(f"--engine '{spec}': expected NAME=COMMAND")
+        if any(name == n for n, _, _ in engines):
+            raise ValueError(f"--engine {name}: named twice")
+        if not os.path.isfile(cmd) or not os.access(cmd, os.X_OK):
+            raise ValueError(f"--engine {name}: {cmd}: not an executable file")
+        engines.append((name, cmd, {}))
+    for spec in options:
+        name, sep, kv = spec.partition(":")
+        key, sep2, value = kv.partition("=")
+        if not sep or not sep2 or not key:
+            raise ValueError(f"--option '{spec}': expected NAME:KEY=VALUE")
+        match = [e for e in engines if e[0] == name]
+        if not match:
+            raise ValueError(f"--option '{spec}': no engine named {name}")
+        match[0][2][key] = value
+    return engines
 
 
 def read_pgn(path):
