@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """A test suite of the moves that surprised an engine in real games, and how often a search
-setting avoids them at a fixed node count (issue 40: docs/scaling.md, "Who is surprised").
+setting avoids them at a fixed node count, and whether the engine finds the reply that surprised it
+(issue 40: docs/scaling.md, "Who is surprised").
 
 A surprise (scripts/match-profile.py) is an engine's move scored within +-10 pawns whose score,
 by that engine's next move, fell by --surprise-cp or more: the reply, or its own next search,
@@ -15,18 +16,35 @@ which search change to test first; only an SPRT at a time control decides a chan
 (docs/strength-log.md). Avoiding the played move is not proof of a better move: it was the move
 the engine's own next search judged much worse.
 
+`replies` asks where the blindness lies. For each position it searches, to --nodes, the
+position after the surprised move (the opponent to move) and the position after the game's
+reply (the surprised side to move). If the engine finds the reply when it is the opponent's
+move, the reply was within its sight and its search of the earlier position did not look at it
+(selectivity: pruning, reductions, move order); if it does not, the reply is beyond the
+engine's horizon at these nodes, or its evaluation misjudges what follows. The score after the
+reply says how much of the fall a search at these nodes sees.
+
 Usage:
   scripts/surprise-suite.py extract --pgn GAMES.pgn[.gz] [--pgn ...] --name ENGINE
       [--surprise-cp 150] --out SUITE.json
   scripts/surprise-suite.py run --suite SUITE.json --engine NAME=COMMAND [--engine ...]
       [--option NAME:KEY=VALUE ...] --nodes N [--hash MB] --json OUT [--md OUT]
+  scripts/surprise-suite.py replies --suite SUITE.json --engine NAME=COMMAND [--engine ...]
+      [--option NAME:KEY=VALUE ...] --nodes N [--hash MB] --json OUT [--md OUT]
 
 The suite: {"schema": 1, "variant", "engine" (whose surprises), "surprise_cp", "sources"
 (the PGN files), "positions": [{"id" ("FILE#GAME:PLY"), "start" (a FEN or "startpos"), "moves"
-(before the surprised move), "played", "score_cp", "next_cp", "fall_cp"}]}. The run's JSON:
+(before the surprised move), "played", "reply" (the opponent's answer in the game, null where
+the game ended), "score_cp", "next_cp", "fall_cp"}]}; suites written before "reply" existed lack
+it, and `replies` refuses them. The run's JSON:
 {"schema": 1, "suite", "nodes", "engines": [{"name", "options", "positions", "avoided",
 "avoided_share", "depth" (mean), "nodes" (mean)}], "results": {NAME: [{"id", "best", "depth",
-"nodes", "cp", "mate"}]}}.
+"nodes", "cp", "mate"}]}}. The replies' JSON: {"schema": 1, "suite", "nodes", "engines":
+[{"name", "options", "positions", "found" (the reply was the engine's move), "found_share",
+"fall_seen" (mean of score_cp minus the score after the reply, the surprised side's view, cp;
+mate scores left out)}], "results": {NAME: [{"id", "reply", "best", "found", "cp", "mate"
+(the opponent's search, its view), "after_cp", "after_mate" (the search after the reply, the
+surprised side's view)}]}}.
 Exit status 1 with a one-line message on bad input (a missing or damaged file, a suite of
 another shape, a position an engine refuses, a flag out of range); outputs are written whole or
 not at all.
@@ -82,7 +100,9 @@ def extract(a):
                 positions.append({"id": f"{os.path.basename(path)}#{g}:{ply}",
                                   "start": tags.get("FEN", "startpos"),
                                   "moves": [m for m, _ in moves[:ply - 1]],
-                                  "played": moves[ply - 1][0], "score_cp": before,
+                                  "played": moves[ply - 1][0],
+                                  "reply": moves[ply][0] if ply < len(moves) else None,
+                                  "score_cp": before,
                                   "next_cp": after, "fall_cp": before - after})
     if len(variants) > 1:
         fail(f"the games are of more than one variant ({', '.join(sorted(variants))})")
@@ -114,7 +134,10 @@ def read_suite(path):
     for i, p in enumerate(suite["positions"], 1):
         if not isinstance(p, dict) or any(not isinstance(p.get(k), t) for k, t in fields.items()):
             fail(f"{path}: position {i} lacks one of {', '.join(fields)}")
-        if not all(isinstance(m, str) and m.isascii() and m.isalnum() for m in p["moves"]) or \
+        reply = [p["reply"]] if isinstance(p.get("reply"), str) else []
+        if not all(isinstance(m, str) and m.isascii() and m.isalnum()
+                   for m in p["moves"] + [p["played"]] + reply) or \
+                p.get("reply", "") is not None and not isinstance(p.get("reply", ""), str) or \
                 "\n" in p["start"]:
             fail(f"{path}: position {i} ({p['id'][:60]}): a move or start that is not one")
     return suite
@@ -127,9 +150,9 @@ def parse_engines(specs, options):
         fail(str(e))
 
 
-def refused(engine, p):
+def refused(engine, start, moves):
     """The engine's complaint about the position (an `info string error` line), or None."""
-    engine.position(p["start"], p["moves"])
+    engine.position(start, moves)
     engine.send("isready")
     for line in engine.wait_for("readyok"):
         if line.startswith("info string error"):
@@ -137,8 +160,10 @@ def refused(engine, p):
     return None
 
 
-def run(a):
-    suite = read_suite(a.suite)
+def start_engines(a, suite, lines):
+    """The engines of a, started and each checked on every position; lines(p) gives the move
+    lists of position p that will be searched (the longest is checked). Fails before any
+    search on bad flags, an engine that will not start, or a position an engine refuses."""
     engines = parse_engines(a.engine, a.option)
     if not engines:
         fail("no --engine given")
@@ -146,28 +171,60 @@ def run(a):
         fail("--nodes must be at least 1 and --hash in [1, 65536] MB")
     for path in [a.json] + ([a.md] if a.md else []):
         check_output(path)
-    positions = suite["positions"]
-    running, results = {}, {name: [] for name, _, _ in engines}
+    running = {}
     try:
         for name, cmd, opts in engines:
             base = {"Threads": 1, "Hash": a.hash, "UCI_Variant": suite["variant"]}
             running[name] = Engine([cmd], {**base, **opts})
         for name, _, _ in engines:  # every check before the work starts
-            for p in positions:
-                why = refused(running[name], p)
+            for p in suite["positions"]:
+                why = refused(running[name], p["start"], max(lines(p), key=len))
                 if why:
                     fail(f"{name} refuses position {p['id']}: {why}")
+    except (EngineError, SystemExit) as e:
+        for x in running.values():
+            x.close()
+        if isinstance(e, SystemExit):
+            raise
+        fail(str(e))
+    return engines, running
+
+
+def search_all(a, suite, lines, record):
+    """Searches each position's move lists (lines(p)) with every engine to a.nodes and keeps
+    record(p, searches) for each; returns the engines and {name: [records]}."""
+    engines, running = start_engines(a, suite, lines)
+    positions = suite["positions"]
+    results = {name: [] for name, _, _ in engines}
+    try:
         for i, p in enumerate(positions, 1):
             for name, _, _ in engines:
-                r = running[name].search(p["start"], p["moves"], f"nodes {a.nodes}")
-                results[name].append({"id": p["id"], "best": r["best"], "depth": r["depth"],
-                                      "nodes": r["nodes"], "cp": r["cp"], "mate": r["mate"]})
+                got = [running[name].search(p["start"], m, f"nodes {a.nodes}") for m in lines(p)]
+                results[name].append(record(p, got))
             print(f"[{i}/{len(positions)}]", file=sys.stderr, flush=True)
     except EngineError as e:
         fail(str(e))
     finally:
         for e in running.values():
             e.close()
+    return engines, results
+
+
+def write_outputs(a, out, md):
+    write_or_fail(a.json, json.dumps(out, indent=1) + "\n")
+    text = "\n".join(md) + "\n"
+    if a.md:
+        write_or_fail(a.md, text)
+    sys.stdout.write(text)
+
+
+def run(a):
+    suite = read_suite(a.suite)
+    positions = suite["positions"]
+    engines, results = search_all(
+        a, suite, lambda p: [p["moves"]],
+        lambda p, got: {"id": p["id"], "best": got[0]["best"], "depth": got[0]["depth"],
+                        "nodes": got[0]["nodes"], "cp": got[0]["cp"], "mate": got[0]["mate"]})
     rows = []
     for name, _, opts in engines:
         res = results[name]
@@ -180,7 +237,6 @@ def run(a):
                      "nodes": sum(nodes) / len(nodes) if nodes else None})
     out = {"schema": SCHEMA, "suite": a.suite, "nodes": a.nodes, "engines": rows,
            "results": results}
-    write_or_fail(a.json, json.dumps(out, indent=1) + "\n")
     md = [f"{len(positions)} positions of {suite['engine']}'s surprises "
           f"({', '.join(suite.get('sources', []))}), {a.nodes} nodes each\n",
           "| engine | options | avoided | depth |", "|---|---|---|---|"]
@@ -189,10 +245,53 @@ def run(a):
         depth = "-" if r["depth"] is None else f"{r['depth']:.1f}"
         md.append(f"| {r['name']} | {opts} | {r['avoided']} of {r['positions']} "
                   f"({100 * r['avoided_share']:.0f} %) | {depth} |")
-    text = "\n".join(md) + "\n"
-    if a.md:
-        write_or_fail(a.md, text)
-    sys.stdout.write(text)
+    write_outputs(a, out, md)
+
+
+def replies(a):
+    """Whether each engine finds the game's reply to the surprised move, and the score it
+    gives after that reply (module docstring)."""
+    suite = read_suite(a.suite)
+    if any("reply" not in p for p in suite["positions"]):
+        fail(f"{a.suite}: its positions have no reply (a suite written before `extract` kept "
+             "them: extract it again)")
+    suite = dict(suite, positions=[p for p in suite["positions"] if p["reply"]])
+    if not suite["positions"]:
+        fail(f"{a.suite}: no position has a reply (every surprised move ended its game)")
+    positions = suite["positions"]
+
+    def record(p, got):
+        opp, after = got
+        return {"id": p["id"], "reply": p["reply"], "best": opp["best"],
+                "found": opp["best"] == p["reply"], "cp": opp["cp"], "mate": opp["mate"],
+                "after_cp": after["cp"], "after_mate": after["mate"]}
+    engines, results = search_all(
+        a, suite, lambda p: [p["moves"] + [p["played"]], p["moves"] + [p["played"], p["reply"]]],
+        record)
+    rows = []
+    for name, _, opts in engines:
+        res = results[name]
+        found = sum(r["found"] for r in res)
+        falls = [p["score_cp"] - r["after_cp"] for r, p in zip(res, positions)
+                 if r["after_cp"] is not None and isinstance(p.get("score_cp"), int)]
+        rows.append({"name": name, "options": opts, "positions": len(res), "found": found,
+                     "found_share": found / len(res),
+                     "fall_seen": sum(falls) / len(falls) if falls else None})
+    out = {"schema": SCHEMA, "suite": a.suite, "nodes": a.nodes, "engines": rows,
+           "results": results}
+    falls = [p["fall_cp"] for p in positions if isinstance(p.get("fall_cp"), int)]
+    fall = sum(falls) / len(falls) if falls else 0
+    md = [f"{len(positions)} positions of {suite['engine']}'s surprises with a reply "
+          f"({', '.join(suite.get('sources', []))}), {a.nodes} nodes a search; in the games the "
+          f"score fell {fall:.0f} cp on average by the next move\n",
+          "| engine | options | reply found | fall seen after the reply (cp) |",
+          "|---|---|---|---|"]
+    for r in rows:
+        opts = " ".join(f"{k}={v}" for k, v in r["options"].items()) or "-"
+        seen = "-" if r["fall_seen"] is None else f"{r['fall_seen']:.0f}"
+        md.append(f"| {r['name']} | {opts} | {r['found']} of {r['positions']} "
+                  f"({100 * r['found_share']:.0f} %) | {seen} |")
+    write_outputs(a, out, md)
 
 
 def main():
@@ -203,22 +302,26 @@ def main():
     ex.add_argument("--name", required=True, help="the engine, as the PGN names it")
     ex.add_argument("--surprise-cp", type=int, default=150, metavar="CP")
     ex.add_argument("--out", required=True)
-    rn = sub.add_parser("run", help="how often each engine avoids the surprised moves")
-    rn.add_argument("--suite", required=True)
-    rn.add_argument("--engine", action="append", default=[], help="NAME=COMMAND (repeat)")
-    rn.add_argument("--option", action="append", default=[], help="NAME:KEY=VALUE (repeat)")
-    rn.add_argument("--nodes", type=int, required=True)
-    rn.add_argument("--hash", type=int, default=16, help="MB per engine [16]")
-    rn.add_argument("--json", required=True)
-    rn.add_argument("--md")
+    for command, text in (("run", "how often each engine avoids the surprised moves"),
+                          ("replies", "whether each engine finds the reply that surprised")):
+        sp = sub.add_parser(command, help=text)
+        sp.add_argument("--suite", required=True)
+        sp.add_argument("--engine", action="append", default=[], help="NAME=COMMAND (repeat)")
+        sp.add_argument("--option", action="append", default=[], help="NAME:KEY=VALUE (repeat)")
+        sp.add_argument("--nodes", type=int, required=True)
+        sp.add_argument("--hash", type=int, default=16, help="MB per engine [16]")
+        sp.add_argument("--json", required=True)
+        sp.add_argument("--md")
     a = ap.parse_args()
     if a.command == "extract":
         if a.surprise_cp <= 0:
             fail("--surprise-cp takes a positive number of centipawns")
         check_output(a.out)
         extract(a)
-    else:
+    elif a.command == "run":
         run(a)
+    else:
+        replies(a)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """scripts/surprise-suite.py (issue 40): `extract` takes the positions before each engine's
 surprised moves from a hand-written --move-info PGN (the hand-counted ones, as the game reached
-them); `run` searches them with two settings of Hansu and counts the moves avoided; bad input is
+them); `run` searches them with two settings of Hansu and counts the moves avoided; `replies` searches
+the positions after each surprised move and after the game's reply; bad input is
 refused in one line before any search (an illegal move in a suite, a damaged or foreign suite,
 a name not in the games, bad flags, a folder as an output).
 Usage: test_surprise_suite.py HANSU WORK_DIR"""
@@ -56,14 +57,14 @@ def main():
     assert len(s["positions"]) == 1, s
     p = s["positions"][0]
     assert p["id"] == "g.pgn#1:1" and p["start"] == "startpos", p
-    assert p["moves"] == [] and p["played"] == "c4c5", p
+    assert p["moves"] == [] and p["played"] == "c4c5" and p["reply"] == "g7g6", p
     assert (p["score_cp"], p["next_cp"], p["fall_cp"]) == (50, -120, 170), p
     # B's surprise; a threshold above its fall finds none (refused: nothing to write).
     r = run(["extract", "--pgn", pgn, "--name", "B", "--out", os.path.join(WORK, "b.json")])
     assert r.returncode == 0, r.stderr
     b = json.load(open(os.path.join(WORK, "b.json")))["positions"]
     assert [(x["id"], x["played"], x["fall_cp"]) for x in b] == [("g.pgn#1:4", "g6g5", 290)], b
-    assert b[0]["moves"] == ["c4c5", "g7g6", "c5c6"], b
+    assert b[0]["moves"] == ["c4c5", "g7g6", "c5c6"] and b[0]["reply"] == "c6c7", b
     refused(["extract", "--pgn", pgn, "--name", "B", "--surprise-cp", "300", "--out",
              os.path.join(WORK, "c.json")], "no move of B")
     refused(["extract", "--pgn", pgn, "--name", "Nobody", "--out", os.path.join(WORK, "c.json")],
@@ -92,6 +93,24 @@ def main():
         assert rows[name]["avoided"] == avoided and rows[name]["positions"] == 2, rows
         assert all(x["depth"] >= 1 and 0 < x["nodes"] <= 3000 for x in got), got
     assert "| S | se_depth=4 |" in open(os.path.join(WORK, "r.md")).read()
+    # The replies: the position after each surprised move (the opponent's search, which must
+    # name its move and whether it is the game's reply) and after the reply.
+    r = run(["replies", "--suite", suite, "--engine", f"D={HANSU}", "--nodes", "3000",
+             "--json", out, "--md", os.path.join(WORK, "p.md")])
+    assert r.returncode == 0, r.stderr
+    res = json.load(open(out))
+    got = res["results"]["D"]
+    assert [(x["id"], x["reply"]) for x in got] == [("g.pgn#1:1", "g7g6"),
+                                                    ("g.pgn#1:4", "c6c7")], got
+    assert all(x["found"] == (x["best"] == x["reply"]) and x["best"] for x in got), got
+    assert all(isinstance(x["after_cp"], int) or isinstance(x["after_mate"], int)
+               for x in got), got
+    row = res["engines"][0]
+    assert row["found"] == sum(x["found"] for x in got) and row["positions"] == 2, row
+    falls = [p["score_cp"] - x["after_cp"] for x, p in zip(got, both["positions"])
+             if x["after_cp"] is not None]
+    assert abs(row["fall_seen"] - sum(falls) / len(falls)) < 1e-9, (row, falls)
+    assert "| D | - |" in open(os.path.join(WORK, "p.md")).read()
     # Refusals before any search: an illegal move in a position, a damaged or foreign suite,
     # bad flags; no output is written.
     bad = os.path.join(WORK, "bad.json")
@@ -108,6 +127,23 @@ def main():
                  out2], says)
     refused(["run", "--suite", suite, "--engine", f"D={HANSU}", "--nodes", "0", "--json", out2],
             "--nodes")
+    # A suite written before replies were kept, and one whose only surprise ended its game.
+    with open(bad, "w") as f:
+        json.dump(dict(s, positions=[{k: v for k, v in p.items() if k != "reply"}]), f)
+    refused(["replies", "--suite", bad, "--engine", f"D={HANSU}", "--nodes", "9", "--json",
+             out2], "have no reply")
+    with open(bad, "w") as f:
+        json.dump(dict(s, positions=[dict(p, reply=None)]), f)
+    refused(["replies", "--suite", bad, "--engine", f"D={HANSU}", "--nodes", "9", "--json",
+             out2], "no position has a reply")
+    with open(bad, "w") as f:
+        json.dump(dict(s, positions=[dict(p, reply="a1a9")]), f)
+    refused(["replies", "--suite", bad, "--engine", f"D={HANSU}", "--nodes", "9", "--json",
+             out2], "refuses position g.pgn#1:1")
+    with open(bad, "w") as f:
+        json.dump(dict(s, positions=[dict(p, reply=7)]), f)
+    refused(["replies", "--suite", bad, "--engine", f"D={HANSU}", "--nodes", "9", "--json",
+             out2], "a move or start that is not one")
     refused(["run", "--suite", suite, "--engine", "D=/no/such", "--nodes", "9", "--json", out2],
             "not an executable file")
     refused(["run", "--suite", suite, "--engine", f"D={HANSU}", "--option", "E:x=1", "--nodes",
