@@ -240,13 +240,56 @@ void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, Nnue
     acc->pieces = board_state(b)->piece_count;
 }
 
+void nnue_cache_reset(NnueCache *cache, const NnueNet *net) {
+    cache->net = net;
+    if (!net)
+        return;
+    for (Side p = CHO; p <= HAN; p++)
+        for (int k = 0; k < net->buckets; k++) {
+            memcpy(cache->entry[p][k].v, net->ft_bias, sizeof(int16_t) * (size_t)net->l1);
+            memset(cache->entry[p][k].squares, EMPTY, sizeof cache->entry[p][k].squares);
+        }
+}
+
+// Perspective p of acc from b through cache: its bucket's entry brought to b's pieces (the rows
+// of the points that differ subtracted and added), then copied into acc.
+static void refresh_side_cached(const NnueNet *net, const Board *b, Side p, NnueAccumulator *acc,
+                                NnueCache *cache, NnuePath path) {
+    enum { CHUNK = 8 }; // rows of each sign per kernel call
+    if (cache->net != net)
+        nnue_cache_reset(cache, net);
+    const int bucket = nnue_bucket(net, b, p);
+    int16_t *v = cache->entry[p][bucket].v;
+    Piece *held = cache->entry[p][bucket].squares;
+    const int16_t *add[CHUNK], *sub[CHUNK];
+    int nadd = 0, nsub = 0;
+    for (Square sq = 0; sq < SQUARE_NB; sq++) {
+        const Piece now = b->squares[sq], was = held[sq];
+        if (now == was)
+            continue;
+        if (was != EMPTY)
+            sub[nsub++] = row(net, bucket, p, was, sq);
+        if (now != EMPTY)
+            add[nadd++] = row(net, bucket, p, now, sq);
+        held[sq] = now;
+        if (nadd == CHUNK || nsub == CHUNK)
+            rows(path, net->l1, v, v, add, nadd, sub, nsub), nadd = nsub = 0;
+    }
+    if (nadd || nsub)
+        rows(path, net->l1, v, v, add, nadd, sub, nsub);
+    memcpy(acc->v[p], v, sizeof(int16_t) * (size_t)net->l1);
+}
+
 void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator *dst,
-                 const NnueDelta *delta, NnuePath path) {
+                 const NnueDelta *delta, NnueCache *cache, NnuePath path) {
     dst->pieces = src->pieces + delta->nadd - delta->nsub; // a capture takes one off
     for (Side p = CHO; p <= HAN; p++) {
         // A bucketed perspective whose general moved sees every feature in another bucket.
         if (net->buckets > 1 && delta->nadd && delta->add_pc[0] == piece_make(p, GENERAL)) {
-            refresh_side(net, delta->board, p, dst, path);
+            if (cache)
+                refresh_side_cached(net, delta->board, p, dst, cache, path);
+            else
+                refresh_side(net, delta->board, p, dst, path);
             continue;
         }
         int bucket = net->buckets > 1 ? nnue_bucket(net, delta->board, p) : 0;

@@ -147,11 +147,31 @@ int nnue_bucket(const NnueNet *net, const Board *b, Side perspective);
 /// Recomputes both perspectives of acc from every piece of b.
 void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, NnuePath path);
 
+/// A search thread's accumulator cache for bucketed nets (Stockfish's "Finny tables"): for each
+/// perspective and input bucket, that bucket's accumulator of the last position it was
+/// refreshed for, and that position's pieces. A general's move then refreshes its perspective
+/// from the cache entry of its new bucket, adding and subtracting the rows of only the points
+/// whose piece differs (a few, where a refresh adds every piece's row). Exact: int16 wraps, so
+/// the integers do not depend on the order of the rows. About 25 KB; one per thread, never
+/// shared. Entries belong to one net: any use with another net empties it, and so must
+/// nnue_cache_reset where a net was freed (another may be loaded at its address).
+typedef struct NnueCache {
+    const NnueNet *net; // the net whose rows the entries hold (NULL: empty)
+    struct {
+        _Alignas(64) int16_t v[NNUE_L1_MAX]; // the bucket's accumulator of squares
+        Piece squares[SQUARE_NB];            // the pieces it holds (EMPTY: none)
+    } entry[SIDE_NB][NNUE_BUCKETS_MAX];
+} NnueCache;
+
+/// Empties cache for net (each entry: the net's biases and no piece). net may be NULL.
+void nnue_cache_reset(NnueCache *cache, const NnueNet *net);
+
 /// dst = src with delta applied to both perspectives (src == dst allowed): the search keeps one
 /// accumulator per ply and unmakes for free. With a bucketed net, a perspective whose general
-/// moved is refreshed from delta->board instead (its bucket may have changed).
+/// moved is refreshed from delta->board instead (its bucket may have changed), through cache
+/// when it is not NULL (the same integers, fewer rows), else from every piece.
 void nnue_update(const NnueNet *net, const NnueAccumulator *src, NnueAccumulator *dst,
-                 const NnueDelta *delta, NnuePath path);
+                 const NnueDelta *delta, NnueCache *cache, NnuePath path);
 
 /// The delta of the move that reached b's current position, read after board_make(): the mover
 /// now on move_to, StateInfo.captured. A pass (or the root) gives an empty delta. Keeps b.

@@ -87,8 +87,9 @@ struct Searcher {
     // ply before (make_move), nothing to do at unmake.
     const NnueNet *net;
     NnuePath nnue_path;
-    NnueAccumulator *acc; // MAX_PLY + 2 entries, 64-byte aligned; allocated with the first net
-    bool nnue_check;      // search_set_nnue_check: compare every evaluated accumulator
+    NnueAccumulator *acc;  // MAX_PLY + 2 entries, 64-byte aligned; allocated with the first net
+    NnueCache *nnue_cache; // this thread's accumulator cache (bucketed nets), allocated with acc
+    bool nnue_check;       // search_set_nnue_check: compare every evaluated accumulator
     uint64_t nnue_checked, nnue_mismatches;
     // Lazy SMP (search_set_threads): the main searcher owns nhelpers helpers, which search the
     // same root on their own threads with their own histories and share only the TT, the stop
@@ -139,6 +140,19 @@ Searcher *search_create(size_t hash_mb) {
     return s;
 }
 
+// Allocates t's accumulators and accumulator cache (64-byte aligned) where it has none yet:
+// the first net's use. False when out of memory (what was allocated is kept, freed with t).
+static bool nnue_buffers_alloc(Searcher *t) {
+    if (!t->acc && !(t->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2))))
+        return false;
+    if (!t->nnue_cache) {
+        if (!(t->nnue_cache = aligned_alloc(64, sizeof(NnueCache))))
+            return false;
+        nnue_cache_reset(t->nnue_cache, NULL);
+    }
+    return true;
+}
+
 // A helper of main: main's table, parameters and evaluation, its own everything else.
 static Searcher *helper_create(Searcher *main, int id) {
     Searcher *h = calloc(1, sizeof *h);
@@ -156,7 +170,7 @@ static Searcher *helper_create(Searcher *main, int id) {
     h->nnue_path = main->nnue_path;
     h->nnue_check = main->nnue_check;
     h->net = main->net;
-    if (main->net && !(h->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2)))) {
+    if (main->net && !nnue_buffers_alloc(h)) {
         free(h->cont_hist);
         free(h);
         return NULL;
@@ -168,6 +182,7 @@ static void helper_destroy(Searcher *h) {
     if (h) {
         free(h->cont_hist);
         free(h->acc);
+        free(h->nnue_cache);
         free(h);
     }
 }
@@ -220,6 +235,7 @@ void search_destroy(Searcher *s) {
     tt_free(&s->tt_own);
     free(s->cont_hist);
     free(s->acc);
+    free(s->nnue_cache);
     free(s);
 }
 
@@ -229,6 +245,8 @@ int search_hashfull(const Searcher *s) { return tt_hashfull(s->tt); }
 
 // What one thread learnt: histories, killers, evaluations.
 static void thread_clear(Searcher *s) {
+    if (s->nnue_cache) // its entries may be of a net freed since (another may take its address)
+        nnue_cache_reset(s->nnue_cache, NULL);
     memset(s->history, 0, sizeof s->history);
     memset(s->corr_soldiers, 0, sizeof s->corr_soldiers);
     memset(s->corr_material, 0, sizeof s->corr_material);
@@ -248,7 +266,7 @@ void search_clear(Searcher *s) {
 bool search_set_net(Searcher *s, const NnueNet *net) {
     for (int i = -1; net && i < s->nhelpers; i++) {
         Searcher *t = i < 0 ? s : s->helpers[i];
-        if (!t->acc && !(t->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2))))
+        if (!nnue_buffers_alloc(t))
             return false;
     }
     s->net = net;
@@ -303,7 +321,7 @@ static inline void make_move(Searcher *s, Move m, int ply) {
     if (s->net) {
         NnueDelta d;
         nnue_delta_after_make(&s->board, &d);
-        nnue_update(s->net, &s->acc[ply], &s->acc[ply + 1], &d, s->nnue_path);
+        nnue_update(s->net, &s->acc[ply], &s->acc[ply + 1], &d, s->nnue_cache, s->nnue_path);
     }
 }
 

@@ -3,10 +3,15 @@
 # Writes a .nnue file (docs/nnue.md: format version 1 for a plain L1-256 net, else version 2) with
 # random weights in the ranges a trained net has, for speed measurements of the NNUE engine before
 # a trained net exists (scripts/bench-nnue-speed.sh). Not a net to play with: its evaluation is
-# noise.
+# noise. With --palace-copy PLAIN.nnue it writes instead the palace net whose 9 buckets are copies
+# of that plain net's rows (version 1): it evaluates every position as the plain net does, so its
+# bench searches the same tree and only the cost of the buckets (the refreshes after a general's
+# move) differs (docs/nnue.md, "Palace buckets: refreshes and their cost").
 # Usage: scripts/nnue_random.py OUT.nnue [--variant janggi] [--seed 1] [--arch plain|palace]
 #        [--l1 N] [--out-buckets N]
+#        scripts/nnue_random.py OUT.nnue --palace-copy PLAIN.nnue
 import argparse
+import json
 import random
 import struct
 import sys
@@ -14,6 +19,44 @@ import zlib
 
 INPUTS, QA, QB, SCALE = 1260, 255, 256, 400
 ARCHS = {"plain": (1, 1), "palace": (2, 9)}  # input set number, input buckets
+
+
+def palace_copy(src: str, out: str) -> int:
+    """Writes to out the palace net of src's rows in every bucket; 0, or 1 with a message."""
+    try:
+        with open(src, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        print(f"nnue_random.py: cannot read {src}: {e.strerror}", file=sys.stderr)
+        return 1
+    if len(data) < 64 or data[:8] != b"HNSUNNUE" or struct.unpack_from("<I", data, 8)[0] != 1:
+        print(f"nnue_random.py: {src} is not a format-version-1 (plain) Hansu net", file=sys.stderr)
+        return 1
+    if zlib.crc32(data[:-4]) & 0xFFFFFFFF != struct.unpack_from("<I", data, len(data) - 4)[0]:
+        print(f"nnue_random.py: {src}: checksum mismatch (damaged)", file=sys.stderr)
+        return 1
+    variant = data[12:28]
+    input_set, inputs, l1, outs, qa, qb, scale, nprov = struct.unpack_from("<IIIIIIiI", data, 28)
+    body = 60 + nprov
+    size = body + 2 * l1 + 2 * inputs * l1 + 4 * l1 + 4 + 4
+    if (input_set, inputs, outs) != (1, INPUTS, 1) or len(data) != size:
+        print(f"nnue_random.py: {src}: not a plain net of {INPUTS} inputs", file=sys.stderr)
+        return 1
+    prov = b'{"palace_copy_of": %s}' % json.dumps(src).encode()
+    head = b"HNSUNNUE" + struct.pack("<I", 2) + variant
+    head += struct.pack("<IIIIIIIIIiI", 2, INPUTS, 9, l1, 1, 0, 1, qa, qb, scale, len(prov)) + prov
+    bias = data[body:body + 2 * l1]
+    rows = data[body + 2 * l1:body + 2 * l1 + 2 * inputs * l1]
+    rest = data[body + 2 * l1 + 2 * inputs * l1:-4]
+    new = head + bias + rows * 9 + rest
+    new += struct.pack("<I", zlib.crc32(new) & 0xFFFFFFFF)
+    try:
+        with open(out, "wb") as f:
+            f.write(new)
+    except OSError as e:
+        print(f"nnue_random.py: cannot write {out}: {e.strerror}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main() -> int:
@@ -24,7 +67,10 @@ def main() -> int:
     ap.add_argument("--arch", choices=sorted(ARCHS), default="plain")
     ap.add_argument("--l1", type=int, default=256)
     ap.add_argument("--out-buckets", type=int, default=1)
+    ap.add_argument("--palace-copy", metavar="PLAIN", help="copy a plain net into 9 buckets")
     a = ap.parse_args()
+    if a.palace_copy:
+        return palace_copy(a.palace_copy, a.out)
     if a.out_buckets < 1 or a.out_buckets > 8:
         print(f"nnue_random.py: --out-buckets {a.out_buckets} is not 1 to 8", file=sys.stderr)
         return 2

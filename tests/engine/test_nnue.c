@@ -68,13 +68,23 @@ static NnueNet *arch_net(const char *variant, int a) {
 
 // Random makes and unmakes over whole games; after each, the accumulator kept incrementally
 // (one per ply, as the search will keep them) equals a refresh, on every path (updates and
-// refreshes cycle through them), and the paths' evaluations agree.
+// refreshes cycle through them), and the paths' evaluations agree. A general's move refreshes
+// through the accumulator cache at two steps in three (kept over the games, as a search thread
+// keeps it), from every piece at the third.
 static void check_incremental(const Variant *v, int arch, int steps) {
     NnueNet *net = arch_net(v->name, arch);
     Board *b = malloc(sizeof *b);
     NnueAccumulator *acc = aligned_alloc(64, (MAX_GAME_PLY + 1) * sizeof *acc), fresh;
+    NnueCache *cache = aligned_alloc(64, sizeof *cache);
     assert_non_null(b);
     assert_non_null(acc);
+    assert_non_null(cache);
+    // Stale entries of another net first: the first use with this net must empty them.
+    NnueNet *other = arch_net(v->name, arch);
+    nnue_cache_reset(cache, other);
+    for (int k = 0; k < other->buckets; k++)
+        for (Square sq = 0; sq < SQUARE_NB; sq += 7)
+            cache->entry[CHO][k].squares[sq] = cache->entry[HAN][k].squares[sq] = 1;
     int captures = 0, passes = 0, unmakes = 0, general_moves = 0, out_seen = 0;
     for (int step = 0; step < steps;) {
         if (v->formation_count)
@@ -98,7 +108,7 @@ static void check_incremental(const Variant *v, int arch, int steps) {
                 nnue_delta_after_make(b, &d);
                 captures += board_state(b)->captured != EMPTY, passes += move_is_pass(m);
                 general_moves += !move_is_pass(m) && piece_kind(b->squares[move_to(m)]) == GENERAL;
-                nnue_update(net, &acc[n], &acc[n + 1], &d, path_at(step));
+                nnue_update(net, &acc[n], &acc[n + 1], &d, step % 3 ? cache : NULL, path_at(step));
                 n++;
             }
             nnue_refresh(net, b, &fresh, path_at(step + 1));
@@ -115,9 +125,11 @@ static void check_incremental(const Variant *v, int arch, int steps) {
     assert_true(general_moves > 20); // each refreshes a palace net's perspective
     if (v->pass)
         assert_true(passes > 0);
+    free(cache);
     free(acc);
     free(b);
     free(net);
+    free(other); // kept till here: a net freed earlier could lend net its address
 }
 
 static void test_incremental_janggi(void **state) {

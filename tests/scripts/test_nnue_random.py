@@ -3,8 +3,8 @@
 """scripts/nnue_random.py and `hansu bench --evalfile` (issue 26): the random net the speed
 benchmark uses loads in the engine (bench runs, the same seed writes the same bytes, the net
 changes the search; --arch palace, --l1 and --out-buckets write format-2 nets that load and
-search), a net of
-the other variant and a truncated one are refused by name with
+search; --palace-copy of a plain net searches the plain net's tree, and refuses a net that is not
+a plain one), a net of the other variant and a truncated one are refused by name with
 exit status 1, --classical with --evalfile is a usage error.
 Usage: test_nnue_random.py HANSU WORK_DIR"""
 import os
@@ -63,6 +63,22 @@ def main():
         assert open(path, "rb").read()[8] == 2, f"{arch} {l1} {outs}: not format version 2"
         assert nodes(bench(hansu, "--evalfile", path, "3")) != with_net, \
             f"{arch} {l1} {outs}: same search"
+    # A palace copy of a plain net: 9 buckets of its rows, the same tree at any depth, both
+    # variants (janggi's bench makes thousands of general's moves: refreshes, through the
+    # accumulator cache).
+    for variant in ("janggi", "xiangqi"):
+        copy = os.path.join(work, variant + "-palace.nnue")
+        subprocess.run([sys.executable, SCRIPT, copy, "--palace-copy", nets[variant]], check=True)
+        assert open(copy, "rb").read()[8] == 2, "the palace copy is not format version 2"
+        for depth in ("3", "6"):
+            flags = ["--variant", variant, depth]
+            assert nodes(bench(hansu, "--evalfile", copy, *flags)) == \
+                nodes(bench(hansu, "--evalfile", nets[variant], *flags)), f"{variant} {depth}"
+    for src in (os.path.join(work, "palace-256-1.nnue"), os.path.join(work, "missing.nnue")):
+        r = subprocess.run([sys.executable, SCRIPT, os.path.join(work, "x.nnue"),
+                            "--palace-copy", src], capture_output=True, text=True)
+        assert r.returncode == 1 and src in r.stderr and "Traceback" not in r.stderr, r.stderr
+        assert not os.path.exists(os.path.join(work, "x.nnue"))
 
     cut = os.path.join(work, "cut.nnue")
     with open(cut, "wb") as f:
