@@ -187,7 +187,7 @@ KERNEL int64_t screlu_any(NnuePath path, int l1, const int16_t *v, const int16_t
     return screlu_portable(l1, v, w);
 }
 
-static void rows(NnuePath path, int l1, const int16_t *src, int16_t *dst, const int16_t *const *add,
+KERNEL void rows(NnuePath path, int l1, const int16_t *src, int16_t *dst, const int16_t *const *add,
                  int nadd, const int16_t *const *sub, int nsub) {
     if (l1 == NNUE_L1)
         rows_any(path, NNUE_L1, src, dst, add, nadd, sub, nsub);
@@ -253,8 +253,9 @@ void nnue_cache_reset(NnueCache *cache, const NnueNet *net) {
 
 // Perspective p of acc from b through cache: its bucket's entry brought to b's pieces (the rows
 // of the points that differ subtracted and added), then copied into acc.
-static void refresh_side_cached(const NnueNet *net, const Board *b, Side p, NnueAccumulator *acc,
-                                NnueCache *cache, NnuePath path) {
+static __attribute__((noinline)) void refresh_side_cached(const NnueNet *net, const Board *b,
+                                                          Side p, NnueAccumulator *acc,
+                                                          NnueCache *cache, NnuePath path) {
     enum { CHUNK = 8 }; // rows of each sign per kernel call
     if (cache->net != net)
         nnue_cache_reset(cache, net);
