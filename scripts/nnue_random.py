@@ -3,10 +3,10 @@
 # Writes a .nnue file (docs/nnue.md: format version 1 for a plain L1-256 net, else version 2) with
 # random weights in the ranges a trained net has, for speed measurements of the NNUE engine before
 # a trained net exists (scripts/bench-nnue-speed.sh). Not a net to play with: its evaluation is
-# noise. With --palace-copy PLAIN.nnue it writes instead the palace net whose 9 buckets are copies
-# of that plain net's rows (version 1): it evaluates every position as the plain net does, so its
-# bench searches the same tree and only the cost of the buckets (the refreshes after a general's
-# move) differs (docs/nnue.md, "Palace buckets: refreshes and their cost").
+# noise. With --palace-copy PLAIN.nnue (a format-version-1 net) it writes instead the palace net
+# whose 9 buckets are copies of that plain net's rows: it evaluates every position as the plain
+# net does, so its bench searches the same tree and only the cost of the buckets (the refreshes
+# after a general's move) differs (docs/nnue.md, "Palace buckets: refreshes and their cost").
 # Usage: scripts/nnue_random.py OUT.nnue [--variant janggi] [--seed 1] [--arch plain|palace]
 #        [--l1 N] [--out-buckets N]
 #        scripts/nnue_random.py OUT.nnue --palace-copy PLAIN.nnue
@@ -19,6 +19,25 @@ import zlib
 
 INPUTS, QA, QB, SCALE = 1260, 255, 256, 400
 ARCHS = {"plain": (1, 1), "palace": (2, 9)}  # input set number, input buckets
+
+
+def header_v2(variant: bytes, input_set: int, buckets: int, l1: int, outs: int, qa: int, qb: int,
+              scale: int, prov: bytes) -> bytes:
+    """The header of a format-version-2 net (docs/nnue.md), variant padded to 16 bytes."""
+    return (b"HNSUNNUE" + struct.pack("<I", 2) + variant.ljust(16, b"\0") +
+            struct.pack("<IIIIIIIIIiI", input_set, INPUTS, buckets, l1, outs,
+                        1 if outs > 1 else 0, 1, qa, qb, scale, len(prov)) + prov)
+
+
+def write_net(path: str, data: bytes) -> int:
+    """Writes data and its CRC-32 to path; 0, or 1 with a message."""
+    try:
+        with open(path, "wb") as f:
+            f.write(data + struct.pack("<I", zlib.crc32(data) & 0xFFFFFFFF))
+    except OSError as e:
+        print(f"nnue_random.py: cannot write {path}: {e.strerror}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def palace_copy(src: str, out: str) -> int:
@@ -35,7 +54,6 @@ def palace_copy(src: str, out: str) -> int:
     if zlib.crc32(data[:-4]) & 0xFFFFFFFF != struct.unpack_from("<I", data, len(data) - 4)[0]:
         print(f"nnue_random.py: {src}: checksum mismatch (damaged)", file=sys.stderr)
         return 1
-    variant = data[12:28]
     input_set, inputs, l1, outs, qa, qb, scale, nprov = struct.unpack_from("<IIIIIIiI", data, 28)
     body = 60 + nprov
     size = body + 2 * l1 + 2 * inputs * l1 + 4 * l1 + 4 + 4
@@ -43,20 +61,11 @@ def palace_copy(src: str, out: str) -> int:
         print(f"nnue_random.py: {src}: not a plain net of {INPUTS} inputs", file=sys.stderr)
         return 1
     prov = b'{"palace_copy_of": %s}' % json.dumps(src).encode()
-    head = b"HNSUNNUE" + struct.pack("<I", 2) + variant
-    head += struct.pack("<IIIIIIIIIiI", 2, INPUTS, 9, l1, 1, 0, 1, qa, qb, scale, len(prov)) + prov
     bias = data[body:body + 2 * l1]
     rows = data[body + 2 * l1:body + 2 * l1 + 2 * inputs * l1]
     rest = data[body + 2 * l1 + 2 * inputs * l1:-4]
-    new = head + bias + rows * 9 + rest
-    new += struct.pack("<I", zlib.crc32(new) & 0xFFFFFFFF)
-    try:
-        with open(out, "wb") as f:
-            f.write(new)
-    except OSError as e:
-        print(f"nnue_random.py: cannot write {out}: {e.strerror}", file=sys.stderr)
-        return 1
-    return 0
+    head = header_v2(data[12:28], 2, 9, l1, 1, qa, qb, scale, prov)
+    return write_net(out, head + bias + rows * 9 + rest)
 
 
 def main() -> int:
@@ -86,27 +95,18 @@ def main() -> int:
     L1 = a.l1
     outs = a.out_buckets
     version = 1 if (a.arch, L1, outs) == ("plain", 256, 1) else 2
-    head = b"HNSUNNUE" + struct.pack("<I", version) + a.variant.encode().ljust(16, b"\0")
     if version == 1:
-        head += struct.pack("<IIIIIIiI", 1, INPUTS, L1, 1, QA, QB, SCALE, len(prov)) + prov
+        head = (b"HNSUNNUE" + struct.pack("<I", 1) + a.variant.encode().ljust(16, b"\0") +
+                struct.pack("<IIIIIIiI", 1, INPUTS, L1, 1, QA, QB, SCALE, len(prov)) + prov)
     else:
-        head += struct.pack("<IIIIIIIIIiI", input_set, INPUTS, buckets, L1, outs,
-                            1 if outs > 1 else 0, 1, QA, QB, SCALE, len(prov)) + prov
+        head = header_v2(a.variant.encode(), input_set, buckets, L1, outs, QA, QB, SCALE, prov)
     bias = [rng.randint(-200, 300) for _ in range(L1)]
     weights = [rng.randint(-90, 90) for _ in range(buckets * INPUTS * L1)]
     out = [rng.randint(-127, 127) for _ in range(outs * 2 * L1)]
     body = struct.pack(f"<{L1}h", *bias) + struct.pack(f"<{buckets * INPUTS * L1}h", *weights)
     body += struct.pack(f"<{outs * 2 * L1}h", *out)
     body += struct.pack(f"<{outs}i", *[rng.randint(-10**6, 10**6) for _ in range(outs)])
-    data = head + body
-    data += struct.pack("<I", zlib.crc32(data) & 0xFFFFFFFF)
-    try:
-        with open(a.out, "wb") as f:
-            f.write(data)
-    except OSError as e:
-        print(f"nnue_random.py: cannot write {a.out}: {e.strerror}", file=sys.stderr)
-        return 1
-    return 0
+    return write_net(a.out, head + body)
 
 
 if __name__ == "__main__":

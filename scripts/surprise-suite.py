@@ -134,10 +134,8 @@ def read_suite(path):
     for i, p in enumerate(suite["positions"], 1):
         if not isinstance(p, dict) or any(not isinstance(p.get(k), t) for k, t in fields.items()):
             fail(f"{path}: position {i} lacks one of {', '.join(fields)}")
-        reply = [p["reply"]] if isinstance(p.get("reply"), str) else []
-        if not all(isinstance(m, str) and m.isascii() and m.isalnum()
-                   for m in p["moves"] + [p["played"]] + reply) or \
-                p.get("reply", "") is not None and not isinstance(p.get("reply", ""), str) or \
+        words = p["moves"] + [p["played"]] + ([p["reply"]] if p.get("reply") is not None else [])
+        if not all(isinstance(m, str) and m.isascii() and m.isalnum() for m in words) or \
                 "\n" in p["start"]:
             fail(f"{path}: position {i} ({p['id'][:60]}): a move or start that is not one")
     return suite
@@ -171,7 +169,7 @@ def start_engines(a, suite, lines):
         fail("--nodes must be at least 1 and --hash in [1, 65536] MB")
     for path in [a.json] + ([a.md] if a.md else []):
         check_output(path)
-    running = {}
+    running, ready = {}, False
     try:
         for name, cmd, opts in engines:
             base = {"Threads": 1, "Hash": a.hash, "UCI_Variant": suite["variant"]}
@@ -181,12 +179,13 @@ def start_engines(a, suite, lines):
                 why = refused(running[name], p["start"], max(lines(p), key=len))
                 if why:
                     fail(f"{name} refuses position {p['id']}: {why}")
-    except (EngineError, SystemExit) as e:
-        for x in running.values():
-            x.close()
-        if isinstance(e, SystemExit):
-            raise
+        ready = True
+    except EngineError as e:
         fail(str(e))
+    finally:
+        if not ready:  # a refusal or a failed start: no engine is left running
+            for x in running.values():
+                x.close()
     return engines, running
 
 
@@ -210,7 +209,16 @@ def search_all(a, suite, lines, record):
     return engines, results
 
 
-def write_outputs(a, out, md):
+def options_text(opts):
+    """An engine's options as the Markdown tables write them: KEY=VALUE ..., or -."""
+    return " ".join(f"{k}={v}" for k, v in opts.items()) or "-"
+
+
+def write_outputs(a, rows, results, md):
+    """The JSON ({schema, suite, nodes, engines: rows, results}) to a.json, the Markdown lines md
+    to a.md and standard output."""
+    out = {"schema": SCHEMA, "suite": a.suite, "nodes": a.nodes, "engines": rows,
+           "results": results}
     write_or_fail(a.json, json.dumps(out, indent=1) + "\n")
     text = "\n".join(md) + "\n"
     if a.md:
@@ -235,17 +243,14 @@ def run(a):
                      "avoided_share": avoided / len(res),
                      "depth": sum(depths) / len(depths) if depths else None,
                      "nodes": sum(nodes) / len(nodes) if nodes else None})
-    out = {"schema": SCHEMA, "suite": a.suite, "nodes": a.nodes, "engines": rows,
-           "results": results}
     md = [f"{len(positions)} positions of {suite['engine']}'s surprises "
           f"({', '.join(suite.get('sources', []))}), {a.nodes} nodes each\n",
           "| engine | options | avoided | depth |", "|---|---|---|---|"]
     for r in rows:
-        opts = " ".join(f"{k}={v}" for k, v in r["options"].items()) or "-"
         depth = "-" if r["depth"] is None else f"{r['depth']:.1f}"
-        md.append(f"| {r['name']} | {opts} | {r['avoided']} of {r['positions']} "
-                  f"({100 * r['avoided_share']:.0f} %) | {depth} |")
-    write_outputs(a, out, md)
+        md.append(f"| {r['name']} | {options_text(r['options'])} | {r['avoided']} of "
+                  f"{r['positions']} ({100 * r['avoided_share']:.0f} %) | {depth} |")
+    write_outputs(a, rows, results, md)
 
 
 def replies(a):
@@ -277,8 +282,6 @@ def replies(a):
         rows.append({"name": name, "options": opts, "positions": len(res), "found": found,
                      "found_share": found / len(res),
                      "fall_seen": sum(falls) / len(falls) if falls else None})
-    out = {"schema": SCHEMA, "suite": a.suite, "nodes": a.nodes, "engines": rows,
-           "results": results}
     falls = [p["fall_cp"] for p in positions if isinstance(p.get("fall_cp"), int)]
     fall = sum(falls) / len(falls) if falls else 0
     md = [f"{len(positions)} positions of {suite['engine']}'s surprises with a reply "
@@ -287,11 +290,10 @@ def replies(a):
           "| engine | options | reply found | fall seen after the reply (cp) |",
           "|---|---|---|---|"]
     for r in rows:
-        opts = " ".join(f"{k}={v}" for k, v in r["options"].items()) or "-"
         seen = "-" if r["fall_seen"] is None else f"{r['fall_seen']:.0f}"
-        md.append(f"| {r['name']} | {opts} | {r['found']} of {r['positions']} "
-                  f"({100 * r['found_share']:.0f} %) | {seen} |")
-    write_outputs(a, out, md)
+        md.append(f"| {r['name']} | {options_text(r['options'])} | {r['found']} of "
+                  f"{r['positions']} ({100 * r['found_share']:.0f} %) | {seen} |")
+    write_outputs(a, rows, results, md)
 
 
 def main():
