@@ -492,8 +492,15 @@ static void *writer_thread(void *arg) {
         Status st = STATUS_OK;
         if (w.batch.games.count) {
             count_batch(r, &w.batch);
-            w.unsaved_games += w.batch.games.count;
-            st = shard_data_append(&w.shard, &w.batch, &e);
+            // Game by game, a shard closed at the game that fills it: which games a shard holds
+            // follows their order alone, not how many finished between two looks at the queue.
+            for (size_t g = 0; g < w.batch.games.count && st == STATUS_OK; g++) {
+                st = shard_data_append_games(&w.shard, &w.batch, g, g + 1, &e);
+                w.unsaved_games++;
+                if (st == STATUS_OK && !write_failed &&
+                    w.shard.positions.count >= r->cfg->shard_positions)
+                    st = checkpoint(r, &w, &e);
+            }
             shard_data_clear(&w.batch);
         }
         if (st == STATUS_OK && !write_failed &&

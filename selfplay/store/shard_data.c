@@ -141,8 +141,14 @@ size_t shard_data_add_position(ShardData *d) {
     return i;
 }
 
-Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
-    Status st = shard_data_reserve(dst, src->games.count, src->positions.count, err);
+Status shard_data_append_games(ShardData *dst, const ShardData *src, size_t first, size_t end,
+                               ErrorInfo *err) {
+    if (first > end || end > src->games.count)
+        return error_set(err, STATUS_RANGE, "games %zu..%zu of %zu", first, end, src->games.count);
+    size_t ng = end - first;
+    size_t q0 = ng ? src->games.pos_start[first] : 0,
+           np = ng ? src->games.pos_end[end - 1] - q0 : 0;
+    Status st = shard_data_reserve(dst, ng, np, err);
     if (st != STATUS_OK)
         return st;
     if (!dst->variant)
@@ -154,24 +160,27 @@ Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
             return st;
     }
     size_t g0 = dst->games.count, p0 = dst->positions.count;
-    size_t ng = src->games.count, np = src->positions.count;
 #define GAME_COLUMN(name, ctype, h5type, lo, hi, doc)                                              \
     if (ng)                                                                                        \
-        memcpy(dst->games.name + g0, src->games.name, ng * sizeof(ctype));
+        memcpy(dst->games.name + g0, src->games.name + first, ng * sizeof(ctype));
 #define POSITION_COLUMN(name, ctype, width, h5type, lo, hi, doc)                                   \
     if (np)                                                                                        \
-        memcpy(dst->positions.name + p0 * (width), src->positions.name,                            \
+        memcpy(dst->positions.name + p0 * (width), src->positions.name + q0 * (width),             \
                np * (width) * sizeof(ctype));
 #include "columns.def"
 #undef GAME_COLUMN
 #undef POSITION_COLUMN
     for (size_t i = g0; i < g0 + ng; i++) {
-        dst->games.pos_start[i] += p0;
-        dst->games.pos_end[i] += p0;
+        dst->games.pos_start[i] = dst->games.pos_start[i] - q0 + p0;
+        dst->games.pos_end[i] = dst->games.pos_end[i] - q0 + p0;
     }
     dst->games.count += ng;
     dst->positions.count += np;
     return STATUS_OK;
+}
+
+Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
+    return shard_data_append_games(dst, src, 0, src->games.count, err);
 }
 
 bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t why_len) {

@@ -81,6 +81,12 @@ size_t shard_data_add_position(ShardData *d);
 /// Appends every game of src to dst, shifting pos_start/pos_end to dst's rows.
 Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err);
 
+/// Appends src's games [first, end) and their positions (a game's positions are contiguous and
+/// in game order) to dst, shifting pos_start/pos_end to dst's rows. STATUS_RANGE for a range
+/// outside src, STATUS_NOMEM, STATUS_FORMAT for games of another run's openings.
+Status shard_data_append_games(ShardData *dst, const ShardData *src, size_t first, size_t end,
+                               ErrorInfo *err);
+
 /// Compares every field of every row. Returns true when equal; otherwise names the first
 /// difference in why (may be NULL).
 bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t why_len);

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -433,6 +434,57 @@ static void test_schema2_file_reads(void **state) {
     shard_data_free(&d);
 }
 
+// A writer that falls behind (a progress callback holding it 20 ms a look at the queue) takes
+// many finished games at once.
+static void slow_writer(const RunnerProgress *p, void *arg) {
+    (void)p, (void)arg;
+    nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+}
+
+// The games of shard k of dir (k >= 0); false when there is no such shard.
+static bool read_shard(const char *dir, int k, ShardData *d) {
+    char path[512];
+    h5store_shard_path(dir, k, path, sizeof path);
+    if (access(path, F_OK) != 0)
+        return false;
+    ErrorInfo err;
+    if (h5store_read(path, NULL, d, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    return true;
+}
+
+// A shard is closed at the game that brings it to --shard-positions positions, however many
+// games the writer takes from the queue at once: with one thread a run whose writer falls
+// behind writes the very shards of one that keeps up.
+static void test_shard_boundaries(void **state) {
+    (void)state;
+    enum { SHARD = GAME_PLY_LIMIT };
+    SelfplayConfig slow = tiny(BASE "/bounds-slow", 24, 1), quick = tiny(BASE "/bounds", 24, 1);
+    slow.shard_positions = quick.shard_positions = SHARD;
+    slow.progress_s = 0;
+    ErrorInfo err;
+    assert_int_equal(runner_run(&slow, NULL, slow_writer, NULL, NULL, &err), STATUS_OK);
+    assert_int_equal(runner_run(&quick, NULL, NULL, NULL, NULL, &err), STATUS_OK);
+    ShardData a, b;
+    shard_data_init(&a);
+    shard_data_init(&b);
+    int k = 0;
+    for (; read_shard(slow.out_dir, k, &a); k++) {
+        assert_true(read_shard(quick.out_dir, k, &b));
+        char why[128] = "";
+        if (!shard_data_equal(&a, &b, why, sizeof why))
+            fail_msg("shard %d: a slow writer's differs from a quick one's: %s", k, why);
+        size_t n = a.positions.count, last = a.games.plies[a.games.count - 1];
+        assert_true(n - last < SHARD); // not closed later than at the game that filled it
+        if (read_shard(slow.out_dir, k + 1, &b))
+            assert_true(n >= SHARD); // nor earlier
+    }
+    assert_false(read_shard(quick.out_dir, k, &b));
+    assert_true(k >= 3);
+    shard_data_free(&a);
+    shard_data_free(&b);
+}
+
 static void test_unwritable(void **state) {
     (void)state;
     SelfplayConfig cfg = tiny("/proc/hansu-no-such-dir", 4, 1);
@@ -638,6 +690,7 @@ int main(void) {
         cmocka_unit_test(test_threads_determinism),
         cmocka_unit_test(test_resume_in_process),
         cmocka_unit_test(test_resign_adjudicate),
+        cmocka_unit_test(test_shard_boundaries),
         cmocka_unit_test(test_unwritable),
         cmocka_unit_test(test_resume_nothing),
         cmocka_unit_test(test_kill_and_resume),
