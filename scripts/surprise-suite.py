@@ -42,7 +42,11 @@ it, and `replies` refuses them. The run's JSON:
 "nodes", "cp", "mate"}]}}. The replies' JSON: {"schema": 1, "suite", "nodes", "engines":
 [{"name", "options", "positions", "found" (the reply was the engine's move), "found_share",
 "fall_seen" (mean of score_cp minus the score after the reply, the surprised side's view, cp;
-mate scores left out)}], "results": {NAME: [{"id", "reply", "best", "found", "cp", "mate"
+mate scores left out; score_cp is the surprised engine's, so for another engine this mixes two
+scales), "misses", "miss_gap" (over the positions where the engine chose another move than the
+reply, neither score a mate: the mean of the reply's worth to the opponent by the engine's own
+search after it, minus the engine's score of its own choice, cp; how much better its next
+search finds the reply than what it expected; null without such positions)}], "results": {NAME: [{"id", "reply", "best", "found", "cp", "mate"
 (the opponent's search, its view), "after_cp", "after_mate" (the search after the reply, the
 surprised side's view)}]}}.
 Exit status 1 with a one-line message on bad input (a missing or damaged file, a suite of
@@ -279,20 +283,26 @@ def replies(a):
         found = sum(r["found"] for r in res)
         falls = [p["score_cp"] - r["after_cp"] for r, p in zip(res, positions)
                  if r["after_cp"] is not None and isinstance(p.get("score_cp"), int)]
+        gaps = [-r["after_cp"] - r["cp"] for r in res if not r["found"] and
+                r["cp"] is not None and r["after_cp"] is not None]
         rows.append({"name": name, "options": opts, "positions": len(res), "found": found,
                      "found_share": found / len(res),
-                     "fall_seen": sum(falls) / len(falls) if falls else None})
+                     "fall_seen": sum(falls) / len(falls) if falls else None,
+                     "misses": len(res) - found,
+                     "miss_gap": sum(gaps) / len(gaps) if gaps else None})
     falls = [p["fall_cp"] for p in positions if isinstance(p.get("fall_cp"), int)]
     fall = sum(falls) / len(falls) if falls else 0
     md = [f"{len(positions)} positions of {suite['engine']}'s surprises with a reply "
           f"({', '.join(suite.get('sources', []))}), {a.nodes} nodes a search; in the games the "
           f"score fell {fall:.0f} cp on average by the next move\n",
-          "| engine | options | reply found | fall seen after the reply (cp) |",
-          "|---|---|---|---|"]
+          "| engine | options | reply found | fall seen after the reply (cp) | "
+          "a miss's reply, better than expected (cp) |",
+          "|---|---|---|---|---|"]
     for r in rows:
         seen = "-" if r["fall_seen"] is None else f"{r['fall_seen']:.0f}"
+        gap = "-" if r["miss_gap"] is None else f"{r['miss_gap']:+.0f}"
         md.append(f"| {r['name']} | {options_text(r['options'])} | {r['found']} of "
-                  f"{r['positions']} ({100 * r['found_share']:.0f} %) | {seen} |")
+                  f"{r['positions']} ({100 * r['found_share']:.0f} %) | {seen} | {gap} |")
     write_outputs(a, rows, results, md)
 
 

@@ -110,6 +110,11 @@ def main():
     falls = [p["score_cp"] - x["after_cp"] for x, p in zip(got, both["positions"])
              if x["after_cp"] is not None]
     assert abs(row["fall_seen"] - sum(falls) / len(falls)) < 1e-9, (row, falls)
+    gaps = [-x["after_cp"] - x["cp"] for x in got
+            if not x["found"] and x["cp"] is not None and x["after_cp"] is not None]
+    assert row["misses"] == 2 - row["found"], row
+    assert (row["miss_gap"] is None) == (not gaps), (row, gaps)
+    assert not gaps or abs(row["miss_gap"] - sum(gaps) / len(gaps)) < 1e-9, (row, gaps)
     assert "| D | - |" in open(os.path.join(WORK, "p.md")).read()
     # Refusals before any search: an illegal move in a position, a damaged or foreign suite,
     # bad flags; no output is written.
