@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attacks.h"
 #include "board.h"
 #include "eval.h"
 #include "movegen.h"
@@ -677,33 +676,6 @@ static void corr_update(Searcher *s, int corrected, int best, int depth) {
         *e[i] = (int16_t)(*e[i] + bonus - *e[i] * abs(bonus) / CORR_MAX);
 }
 
-// After the quiet move m is made: true when the piece it moved now attacks an enemy piece other
-// than the general of a higher exchange value than its own (see.h's values), a threat the
-// opponent must answer (a soldier or horse on a chariot, say) that a reduced search of the move
-// may not reach. Only the moved piece's own attacks count (not those it uncovers).
-static bool quiet_threat(const Board *b, Move m) {
-    const Square to = move_to(m);
-    const Piece pc = b->squares[to];
-    const Side us = piece_side(pc), them = (Side)!us;
-    const Kind k = piece_kind(pc);
-    const uint8_t *value = b->variant->exchange_half;
-    Points occupied = 0;
-    if (k == CHARIOT || k == CANNON)
-        for (int p = 0; p < PIECE_NB; p++)
-            for (int i = 0; i < b->count[p]; i++)
-                occupied |= point_set(b->list[p][i]);
-    const Reach r = piece_reach(b, b->geo, occupied, to, us, k, b->variant->cannon);
-    for (int ek = GENERAL + 1; ek <= SOLDIER; ek++) {
-        if (value[ek] <= value[k])
-            continue;
-        const Piece ep = piece_make(them, (Kind)ek);
-        for (int i = 0; i < b->count[ep]; i++)
-            if (points_has(r.attacks, b->list[ep][i]))
-                return true;
-    }
-    return false;
-}
-
 static void pv_update(Searcher *s, int ply, Move m) {
     s->pv[ply][0] = m;
     memcpy(&s->pv[ply][1], s->pv[ply + 1], sizeof(Move) * (size_t)s->pv_len[ply + 1]);
@@ -944,9 +916,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
                                                                              : static_eval(s, ply));
     s->eval_stack[ply] = eval;
     // Improving: the static eval rose since our previous move; prune less when it did.
-    // At plies 0 and 1 there is no evaluation two plies back: imp_early says which way to count.
-    const bool improving =
-        !in_check && (ply >= 2 ? eval > s->eval_stack[ply - 2] : sp->imp_early != 0);
+    const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
     // Internal iterative reduction: a node without a TT move is searched one ply shallower.
     if (depth >= sp->iir_depth && tt_move == MOVE_NONE && !in_check)
         depth--;
@@ -1074,8 +1044,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         int hist = quiet ? quiet_history(s, b, m, ply) : 0;
         make_move(s, m, ply);
         bool gives_check = board_in_check(b);
-        const bool threat = sp->threat_r && quiet && !gives_check && quiet_threat(b, m);
-        if (prunable && !gives_check && !threat) {
+        if (prunable && !gives_check) {
             board_unmake(b);
             continue;
         }
@@ -1087,11 +1056,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             int r = 0;
             if (depth >= 3 && played > 3 && quiet && !gives_check && !in_check) {
                 r = s->lmr[depth < LMR_N ? depth : LMR_N - 1][played < LMR_N ? played : LMR_N - 1];
-                r -= pv_node ? sp->lmr_pv : 0;
+                r -= pv_node;
                 r -= killer;
                 r += !improving;
                 r -= hist / sp->lmr_hist_div;
-                r -= threat ? sp->threat_r : 0;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
             }
             v = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);

@@ -466,16 +466,15 @@ static void test_depth_techniques(void **state) {
     (void)state;
     static const struct {
         const char *name;
-        int ch, caph, se, corr, pc, threat;
-    } configs[] = {{"ch_on", 1, 0, 0, 0, 0, 0},      {"caph_on", 0, 1, 0, 0, 0, 0},
-                   {"se_depth 6", 0, 0, 6, 0, 0, 0}, {"corr_on", 0, 0, 0, 1, 0, 0},
-                   {"pc_depth 3", 0, 0, 0, 0, 3, 0}, {"threat_r 2", 0, 0, 0, 0, 0, 2},
-                   {"all", 1, 1, 4, 1, 3, 1}};
+        int ch, caph, se, corr, pc;
+    } configs[] = {{"ch_on", 1, 0, 0, 0, 0},      {"caph_on", 0, 1, 0, 0, 0},
+                   {"se_depth 6", 0, 0, 6, 0, 0}, {"corr_on", 0, 0, 0, 1, 0},
+                   {"pc_depth 3", 0, 0, 0, 0, 3}, {"all", 1, 1, 4, 1, 3}};
     static Board b;
     for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
         SearchParams p = SEARCH_PARAMS_DEFAULT;
         p.ch_on = configs[c].ch, p.caph_on = configs[c].caph, p.se_depth = configs[c].se;
-        p.corr_on = configs[c].corr, p.pc_depth = configs[c].pc, p.threat_r = configs[c].threat;
+        p.corr_on = configs[c].corr, p.pc_depth = configs[c].pc;
         search_set_params(searcher, &p);
         for (int vi = 0; vi < 2; vi++) {
             const Variant *v = vi ? &VARIANT_XIANGQI : &VARIANT_JANGGI;
