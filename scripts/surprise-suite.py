@@ -46,9 +46,13 @@ mate scores left out; score_cp is the surprised engine's, so for another engine 
 scales), "misses", "miss_gap" (over the positions where the engine chose another move than the
 reply, neither score a mate: the mean of the reply's worth to the opponent by the engine's own
 search after it, minus the engine's score of its own choice, cp; how much better its next
-search finds the reply than what it expected; null without such positions)}], "results": {NAME: [{"id", "reply", "best", "found", "cp", "mate"
+search finds the reply than what it expected; null without such positions); with --alone also
+"alone_above" (of the misses, how many score the reply, searched alone by `go nodes N
+searchmoves REPLY` in the position after the surprised move, above the engine's choice) and
+"alone_gap" (the mean of that score less the choice's, cp)}], "results": {NAME: [{"id", "reply", "best", "found", "cp", "mate"
 (the opponent's search, its view), "after_cp", "after_mate" (the search after the reply, the
-surprised side's view)}]}}.
+surprised side's view), with --alone "alone_best" (the reply, when the engine obeys
+searchmoves), "alone_cp", "alone_mate" (the reply searched alone, the opponent's view)}]}}.
 Exit status 1 with a one-line message on bad input (a missing or damaged file, a suite of
 another shape, a position an engine refuses, a flag out of range); outputs are written whole or
 not at all.
@@ -163,8 +167,9 @@ def refused(engine, start, moves):
 
 
 def start_engines(a, suite, lines):
-    """The engines of a, started and each checked on every position; lines(p) gives the move
-    lists of position p that will be searched (the longest is checked). Fails before any
+    """The engines of a, started and each checked on every position; lines(p) gives the
+    searches of position p, (moves, go arguments after the node limit) each (the longest move
+    list is checked). Fails before any
     search on bad flags, an engine that will not start, or a position an engine refuses."""
     engines = parse_engines(a.engine, a.option)
     if not engines:
@@ -180,7 +185,7 @@ def start_engines(a, suite, lines):
             running[name] = Engine([cmd], {**base, **opts})
         for name, _, _ in engines:  # every check before the work starts
             for p in suite["positions"]:
-                why = refused(running[name], p["start"], max(lines(p), key=len))
+                why = refused(running[name], p["start"], max((m for m, _ in lines(p)), key=len))
                 if why:
                     fail(f"{name} refuses position {p['id']}: {why}")
         ready = True
@@ -194,7 +199,8 @@ def start_engines(a, suite, lines):
 
 
 def search_all(a, suite, lines, record):
-    """Searches each position's move lists (lines(p)) with every engine to a.nodes and keeps
+    """Searches each position's lines (lines(p): (moves, go arguments after the node limit)
+    each) with every engine to a.nodes and keeps
     record(p, searches) for each; returns the engines and {name: [records]}."""
     engines, running = start_engines(a, suite, lines)
     positions = suite["positions"]
@@ -202,7 +208,8 @@ def search_all(a, suite, lines, record):
     try:
         for i, p in enumerate(positions, 1):
             for name, _, _ in engines:
-                got = [running[name].search(p["start"], m, f"nodes {a.nodes}") for m in lines(p)]
+                got = [running[name].search(p["start"], m, f"nodes {a.nodes} {extra}".rstrip())
+                       for m, extra in lines(p)]
                 results[name].append(record(p, got))
             print(f"[{i}/{len(positions)}]", file=sys.stderr, flush=True)
     except EngineError as e:
@@ -234,7 +241,7 @@ def run(a):
     suite = read_suite(a.suite)
     positions = suite["positions"]
     engines, results = search_all(
-        a, suite, lambda p: [p["moves"]],
+        a, suite, lambda p: [(p["moves"], "")],
         lambda p, got: {"id": p["id"], "best": got[0]["best"], "depth": got[0]["depth"],
                         "nodes": got[0]["nodes"], "cp": got[0]["cp"], "mate": got[0]["mate"]})
     rows = []
@@ -270,13 +277,19 @@ def replies(a):
     positions = suite["positions"]
 
     def record(p, got):
-        opp, after = got
-        return {"id": p["id"], "reply": p["reply"], "best": opp["best"],
-                "found": opp["best"] == p["reply"], "cp": opp["cp"], "mate": opp["mate"],
-                "after_cp": after["cp"], "after_mate": after["mate"]}
-    engines, results = search_all(
-        a, suite, lambda p: [p["moves"] + [p["played"]], p["moves"] + [p["played"], p["reply"]]],
-        record)
+        opp, after = got[:2]
+        r = {"id": p["id"], "reply": p["reply"], "best": opp["best"],
+             "found": opp["best"] == p["reply"], "cp": opp["cp"], "mate": opp["mate"],
+             "after_cp": after["cp"], "after_mate": after["mate"]}
+        if a.alone:
+            r.update(alone_best=got[2]["best"], alone_cp=got[2]["cp"], alone_mate=got[2]["mate"])
+        return r
+
+    def lines(p):
+        after = p["moves"] + [p["played"]]
+        return [(after, ""), (after + [p["reply"]], "")] + (
+            [(after, f"searchmoves {p['reply']}")] if a.alone else [])
+    engines, results = search_all(a, suite, lines, record)
     rows = []
     for name, _, opts in engines:
         res = results[name]
@@ -290,6 +303,11 @@ def replies(a):
                      "fall_seen": sum(falls) / len(falls) if falls else None,
                      "misses": len(res) - found,
                      "miss_gap": sum(gaps) / len(gaps) if gaps else None})
+        if a.alone:
+            alone = [r["alone_cp"] - r["cp"] for r in res if not r["found"] and
+                     r["cp"] is not None and r["alone_cp"] is not None]
+            rows[-1].update(alone_above=sum(g > 0 for g in alone),
+                            alone_gap=sum(alone) / len(alone) if alone else None)
     falls = [p["fall_cp"] for p in positions if isinstance(p.get("fall_cp"), int)]
     fall = sum(falls) / len(falls) if falls else 0
     md = [f"{len(positions)} positions of {suite['engine']}'s surprises with a reply "
@@ -303,6 +321,13 @@ def replies(a):
         gap = "-" if r["miss_gap"] is None else f"{r['miss_gap']:+.0f}"
         md.append(f"| {r['name']} | {options_text(r['options'])} | {r['found']} of "
                   f"{r['positions']} ({100 * r['found_share']:.0f} %) | {seen} | {gap} |")
+    if a.alone:
+        md += ["", "The reply searched alone (`searchmoves`, the same nodes) where the engine chose "
+               "another move:", "", "| engine | misses scoring the reply above the choice | "
+               "mean, reply alone less the choice (cp) |", "|---|---|---|"]
+        for r in rows:
+            gap = "-" if r["alone_gap"] is None else f"{r['alone_gap']:+.0f}"
+            md.append(f"| {r['name']} | {r['alone_above']} of {r['misses']} | {gap} |")
     write_outputs(a, rows, results, md)
 
 
@@ -324,6 +349,9 @@ def main():
         sp.add_argument("--hash", type=int, default=16, help="MB per engine [16]")
         sp.add_argument("--json", required=True)
         sp.add_argument("--md")
+        if command == "replies":
+            sp.add_argument("--alone", action="store_true",
+                            help="also search the reply alone (searchmoves) after the surprised move")
     a = ap.parse_args()
     if a.command == "extract":
         if a.surprise_cp <= 0:

@@ -116,6 +116,21 @@ def main():
     assert (row["miss_gap"] is None) == (not gaps), (row, gaps)
     assert not gaps or abs(row["miss_gap"] - sum(gaps) / len(gaps)) < 1e-9, (row, gaps)
     assert "| D | - |" in open(os.path.join(WORK, "p.md")).read()
+    # --alone: the reply searched alone (searchmoves) is the engine's move there, and the
+    # summary counts the misses whose reply scores above the choice.
+    r = run(["replies", "--suite", suite, "--engine", f"D={HANSU}", "--nodes", "3000",
+             "--alone", "--json", out])
+    assert r.returncode == 0, r.stderr
+    res = json.load(open(out))
+    got, row = res["results"]["D"], res["engines"][0]
+    assert all(x["alone_best"] == x["reply"] for x in got), got
+    assert all(isinstance(x["alone_cp"], int) or isinstance(x["alone_mate"], int)
+               for x in got), got
+    alone = [x["alone_cp"] - x["cp"] for x in got
+             if not x["found"] and x["cp"] is not None and x["alone_cp"] is not None]
+    assert row["alone_above"] == sum(g > 0 for g in alone), (row, alone)
+    assert (row["alone_gap"] is None) == (not alone), (row, alone)
+    assert "misses scoring the reply above the choice" in r.stdout, r.stdout
     # Refusals before any search: an illegal move in a position, a damaged or foreign suite,
     # bad flags; no output is written.
     bad = os.path.join(WORK, "bad.json")
