@@ -122,6 +122,44 @@ def test_resume(work, fake):
     assert float(csv_rows[-1].split(",")[3]) == round(full["theta"]["rfp_margin"], 4)
 
 
+SLOW_MATCH = r'''#!/usr/bin/python3
+import os, sys, time
+open(os.environ["SPSA_TEST_PID"], "w").write(str(os.getpid()))
+time.sleep(120)
+'''
+
+
+def test_sigterm(work, fake):
+    """SIGTERM while a match plays: spsa stops that match, says so, exits 130, and the state
+    it had written stays (here the new run's, no iteration done), ready for --resume."""
+    import signal
+    import time
+    slow = os.path.join(work, "slow_match")
+    open(slow, "w").write(SLOW_MATCH)
+    os.chmod(slow, 0o755)
+    pid_file = os.path.join(work, "slow.pid")
+    env = dict(os.environ, SPSA_TEST_PID=pid_file)
+    proc = subprocess.Popen([sys.executable, SPSA] + run_args(work, "term.json", slow, []),
+                            env=env, stderr=subprocess.PIPE, text=True)
+    for _ in range(500):
+        if os.path.exists(pid_file) and open(pid_file).read():
+            break
+        time.sleep(0.02)
+    match_pid = int(open(pid_file).read())
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "stopped by SIGTERM" in err and "--resume" in err, err
+    try:
+        os.kill(match_pid, 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    assert not alive, "the match outlived spsa"
+    state = json.load(open(os.path.join(work, "term.json")))
+    assert state["done"] == 0 and state["history"] == [], state
+
+
 def test_apply(mod, work):
     copy = os.path.join(work, "search_params.def")
     shutil.copy(DEF, copy)
@@ -209,6 +247,7 @@ def main():
     mod = load_spsa()
     test_update_by_hand(mod)
     test_resume(work, fake)
+    test_sigterm(work, fake)
     test_apply(mod, work)
     test_bad_flags(work, fake)
     print("test_spsa: all passed")
