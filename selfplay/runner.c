@@ -492,11 +492,18 @@ static void *writer_thread(void *arg) {
         Status st = STATUS_OK;
         if (w.batch.games.count) {
             count_batch(r, &w.batch);
-            // Game by game, a shard closed at the game that fills it: which games a shard holds
-            // follows their order alone, not how many finished between two looks at the queue.
-            for (size_t g = 0; g < w.batch.games.count && st == STATUS_OK; g++) {
-                st = shard_data_append_games(&w.shard, &w.batch, g, g + 1, &e);
-                w.unsaved_games++;
+            // A shard closed at the game that fills it: which games a shard holds follows their
+            // order alone, not how many finished between two looks at the queue. Each step
+            // appends the games up to that one (at least one) in one call.
+            const GameColumns *bg = &w.batch.games;
+            for (size_t g = 0, end; g < bg->count && st == STATUS_OK; g = end) {
+                size_t have = w.shard.positions.count;
+                end = g;
+                do
+                    have += bg->pos_end[end] - bg->pos_start[end];
+                while (++end < bg->count && have < r->cfg->shard_positions);
+                st = shard_data_append_games(&w.shard, &w.batch, g, end, &e);
+                w.unsaved_games += end - g;
                 if (st == STATUS_OK && !write_failed &&
                     w.shard.positions.count >= r->cfg->shard_positions)
                     st = checkpoint(r, &w, &e);
