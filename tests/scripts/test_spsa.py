@@ -3,7 +3,8 @@
 """scripts/spsa (issue 13): OpenBench's update against a step computed by hand, a resumed run
 reaching the same theta as an uninterrupted one, --apply writing theta back into a copy of
 engine/search_params.def (and again, keeping one provenance line), and bad flags answered with
-one line naming the problem. The games are played by a fake match command: the side whose
+one line naming the problem, and --report's signal, z and Elo against figures worked by
+hand. The games are played by a fake match command: the side whose
 rfp_margin is nearer 150 wins a pair more often, seeded by --seed, so no engine runs.
 Usage: test_spsa.py WORK_DIR"""
 import fcntl
@@ -192,6 +193,54 @@ def test_apply(mod, work):
     expect_error(["--apply", path, "--def", copy], "rfp_margin = 500 is outside 20..300")
 
 
+def test_report(work):
+    """--report against figures worked by hand on a made-up history of 3 iterations of 4 games:
+    results +2, +4, 0 (for plus); a: plus - minus = +5, -3, +5, so S = 2 - 4 + 0 = -2,
+    SE = sqrt(4 + 16 + 0), z = -0.4472, 12 games, p = 1/2 - 2/24, Elo = 400 log10(p / (1 - p))
+    = -58.45; b: +2, 0 (clipped: left out), -2, so S = 2, SE = 2, z = 1, 8 games, p = 0.625,
+    Elo = +88.74, interval p = 0.625 +- 1.96 * 2 / 16. Then the fake match's run, where the higher
+    rfp_margin wins: its signal is positive."""
+    state = json.load(open(os.path.join(work, "full.json")))
+    state["params"] = [{"name": "a", "default": 10, "min": 0, "max": 20, "c_end": 2.0,
+                        "r_end": 0.002},
+                       {"name": "b", "default": 5, "min": 0, "max": 9, "c_end": 1.0,
+                        "r_end": 0.002}]
+    state["theta"] = {"a": 10.5, "b": 5.0}
+    state["history"] = [
+        {"iteration": 1, "games": 4, "result": 2, "plus": {"a": 13, "b": 6},
+         "minus": {"a": 8, "b": 4}},
+        {"iteration": 2, "games": 4, "result": 4, "plus": {"a": 8, "b": 9},
+         "minus": {"a": 11, "b": 9}},
+        {"iteration": 3, "games": 4, "result": 0, "plus": {"a": 14, "b": 4},
+         "minus": {"a": 9, "b": 6}}]
+    state["done"], state["games"] = 3, 12
+    path = os.path.join(work, "report.json")
+    json.dump(state, open(path, "w"))
+    out = os.path.join(work, "report-out.json")
+    r = spsa(["--report", path, "--json", out])
+    rep = json.load(open(out))
+    a, b = rep["params"]
+    assert a["signal"] == -2 and abs(a["se"] - math.sqrt(20)) < 1e-9 and a["games"] == 12, a
+    assert abs(a["z"] + 0.4472136) < 1e-6 and abs(a["elo"] + 58.4512) < 1e-3, a
+    assert abs(a["step"] - 13 / 3) < 1e-9 and not a["beyond_chance"], a
+    assert b["signal"] == 2 and b["se"] == 2 and b["games"] == 8 and b["z"] == 1.0, b
+    assert abs(b["elo"] - 88.7395) < 1e-3, b
+    assert abs(b["elo_low"] - 400 * math.log10(0.38 / 0.62)) < 1e-6, b
+    assert abs(b["elo_high"] - 400 * math.log10(0.87 / 0.13)) < 1e-6, b
+    # Two parameters: the two-sided 95 % level for both together is z = 2.2414.
+    assert abs(rep["z_crit"] - 2.241403) < 1e-5, rep["z_crit"]
+    assert "beyond chance for 2 parameters together" in r.stdout and "none" in r.stdout, r.stdout
+    full = json.load(open(os.path.join(work, "full.json")))
+    r = spsa(["--report", os.path.join(work, "full.json"), "--json", out])
+    rows = {row["name"]: row for row in json.load(open(out))["params"]}
+    assert rows["rfp_margin"]["signal"] > 0 and rows["rfp_margin"]["games"] == full["games"], rows
+    # A state with no finished iteration, and --json without --report, are refused.
+    state["history"], state["done"], state["games"] = [], 0, 0
+    json.dump(state, open(path, "w"))
+    expect_error(["--report", path], "no finished iterations to report on")
+    expect_error(["--state", path, "--resume", "--json", out], "--json goes with --report")
+
+
 def expect_error(args, text):
     r = spsa(args, check=False)
     lines = r.stderr.strip().splitlines()
@@ -249,6 +298,7 @@ def main():
     test_resume(work, fake)
     test_sigterm(work, fake)
     test_apply(mod, work)
+    test_report(work)
     test_bad_flags(work, fake)
     print("test_spsa: all passed")
 
