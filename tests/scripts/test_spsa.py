@@ -45,7 +45,9 @@ d0 = abs(engines[0].get("rfp_margin", 90) - 150)
 d1 = abs(engines[1].get("rfp_margin", 90) - 150)
 p0 = 0.5 + (0.2 if d0 < d1 else -0.2 if d0 > d1 else 0.0)
 w0 = sum(rng.random() < p0 for _ in range(games))
-json.dump({"games": games, "wins": [w0, games - w0], "faults": {}}, open(out, "w"))
+# theta- loses one game on time in every match (a fault hansu-match reports by engine name).
+json.dump({"games": games, "wins": [w0, games - w0],
+           "faults": {"plus": {"time": 0}, "minus": {"time": 1}}}, open(out, "w"))
 '''
 
 
@@ -234,6 +236,11 @@ def test_report(work):
     r = spsa(["--report", os.path.join(work, "full.json"), "--json", out])
     rows = {row["name"]: row for row in json.load(open(out))["params"]}
     assert rows["rfp_margin"]["signal"] > 0 and rows["rfp_margin"]["games"] == full["games"], rows
+    # Every iteration records the games each side lost on time; the report sums them.
+    assert all(it["time_losses"] == [0, 1] for it in full["history"]), full["history"][0]
+    losses = json.load(open(out))["time_losses"]
+    assert losses == {"plus": 0, "minus": 12, "iterations": 12, "games": 96}, losses
+    assert "lost on time: 0 by theta+, 12 by theta-" in r.stdout, r.stdout
     # A state with no finished iteration, and --json without --report, are refused.
     state["history"], state["done"], state["games"] = [], 0, 0
     json.dump(state, open(path, "w"))
