@@ -4,8 +4,8 @@
 reaching the same theta as an uninterrupted one, --apply writing theta back into a copy of
 engine/search_params.def (and again, keeping one provenance line), and bad flags answered with
 one line naming the problem, and --report's signal, z and Elo against figures worked by
-hand. The games are played by a fake match command: the side whose
-rfp_margin is nearer 150 wins a pair more often, seeded by --seed, so no engine runs.
+hand. The games are played by a fake match command: the side whose rfp_margin is nearer 150
+wins a pair more often, seeded by --seed, so no engine runs.
 Usage: test_spsa.py WORK_DIR"""
 import fcntl
 import importlib.machinery
