@@ -47,6 +47,7 @@ import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import file_write  # noqa: E402
+import kept_files  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -1404,17 +1405,18 @@ class Run:
         if "elo_vs_first" not in record and self.config["match"]["elo_games"]:
             first_build = self.build(first["header"], engine_only=True)
             self.measure_vs_first(k, (cand_build, name), (first_build, first["name"]), record)
-        # Keep the accepted header with its provenance under data/weights/.
+        # Keep the accepted header with its provenance under data/weights/, under a name of
+        # the run's own (keep_beside).
         keep_dir = os.path.join(REPO, self.config["run"]["weights_dir"])
-        os.makedirs(keep_dir, exist_ok=True)
+        with open(candidate, "rb") as f:
+            header = f.read()
+        provenance = {
+            "header_sha256": hashlib.sha256(header).hexdigest(),
+            "run": os.path.abspath(self.folder), "iteration": k, "accepted": now_iso(),
+            "previous": self.state["current"], "match": record["match"],
+            "elo_vs_first": record.get("elo_vs_first"), "config": self.config}
         base = f"{os.path.basename(self.folder)}-{name}"
-        kept = os.path.join(keep_dir, base + ".h")
-        shutil.copyfile(candidate, kept)
-        write_json_atomic(os.path.join(keep_dir, base + ".json"), {
-            "header_sha256": sha256_file(candidate), "run": os.path.abspath(self.folder),
-            "iteration": k, "accepted": now_iso(), "previous": self.state["current"],
-            "match": record["match"], "elo_vs_first": record.get("elo_vs_first"),
-            "config": self.config})
+        kept = self.keep_beside(keep_dir, base, ".h", header, provenance) + ".h"
         self.state["current"] = {"name": name, "header": kept}
         self.state["accepted"].append(name)
 
@@ -1480,28 +1482,51 @@ class Run:
         self.log(f"report: {os.path.join(self.folder, 'report.md')} and report.html (a page with "
                  "a board viewer of the run's games)")
 
+    def owner(self):
+        """Who keeps files beside the shipped ones (kept_files): the run's absolute folder and
+        its start time (set now, and saved with the state, for a run from before the field)."""
+        return {"run": os.path.abspath(self.folder),
+                "started": self.state.setdefault("started", now_iso())}
+
+    def keep_beside(self, folder, base, ext, payload, record):
+        """Keeps payload (bytes) as folder/NAME.EXT with record as folder/NAME.json (kept_files:
+        NAME is base, unless that name holds another's file: base-<start time of the run>) and
+        logs each name passed over. Returns NAME's path without the extension."""
+        stamp = self.owner()["started"].replace("-", "").replace(":", "").replace("T", "-")
+        kept, notes = kept_files.keep(folder, base, stamp.rstrip("Z"), self.owner(), ext,
+                                      payload, record)
+        for note in notes:
+            self.log(note)
+        if notes:
+            self.log(f"kept under a name of the run's own: {os.path.basename(kept)}")
+        return kept
+
     def install_net(self, net):
         """nnue.install: the final net becomes engine/VARIANT/net.nnue (compiled in by the next
         build) and is kept under data/nets/ as VARIANT-RUN.nnue with its provenance,
         VARIANT-RUN.json: the loop's record of the net (RUN/nets/NAME.json: its training, its
         SPRTs, its Elo against the first engine, the run's settings), where it was installed
-        and when. Returns the kept files' path without the extension."""
+        and when. A name that holds another's net (a shipped one, another run's) is never
+        replaced: the net is kept as VARIANT-RUN-<start time> (keep_beside). Returns the kept
+        files' path without the extension."""
         variant = variant_of(self.config)
         target = net_file(variant)
-        kept = os.path.join(NETS_DIR, f"{variant}-{os.path.basename(self.folder)}")
-        os.makedirs(NETS_DIR, exist_ok=True)
-        file_write.copy_file(net, kept + ".nnue")
         record_path = os.path.splitext(net)[0] + ".json"
         record = None
         if os.path.isfile(record_path):
             with open(record_path) as f:
                 record = json.load(f)
-        write_json_atomic(kept + ".json", {
-            "net_sha256": sha256_file(net), "installed": now_iso(), "installed_as": target,
-            "variant": variant, "run": self.folder, "net": self.state["current"]["name"],
-            "first": self.state["first"], "accepted": self.state["accepted"],
-            "sized_for_cores": self.state.get("sized_for_cores"), "record": record})
-        file_write.copy_file(net, target)
+        with open(net, "rb") as f:
+            data = f.read()
+        provenance = {
+            "net_sha256": hashlib.sha256(data).hexdigest(), "installed": now_iso(),
+            "installed_as": target, "variant": variant, "run": self.folder,
+            "net": self.state["current"]["name"], "first": self.state["first"],
+            "accepted": self.state["accepted"],
+            "sized_for_cores": self.state.get("sized_for_cores"), "record": record}
+        base = f"{variant}-{os.path.basename(self.folder)}"
+        kept = self.keep_beside(NETS_DIR, base, ".nnue", data, provenance)
+        file_write.replace_file(target, data)
         return kept
 
     def gauntlet(self):

@@ -3,7 +3,8 @@
 """scripts/file_write.py: a file replaced whole (text and bytes), a copy, a symbolic link written
 through to its target (the link stays a link), a FIFO and /dev/null written into, and the
 failures that must leave the old file as it was and no temporary behind: a folder or socket as
-the target, a missing folder, a source that cannot be read, a write that fails half-way.
+the target, a missing folder, a source that cannot be read, a write that fails half-way; and
+create_file, which writes a new file whole and never replaces anything already there.
 Usage: test_file_write.py"""
 import os
 import socket
@@ -106,6 +107,18 @@ def main():
             del file_write.open
         assert open(path, "rb").read() == b"\x00\xff"
         assert sorted(os.listdir(d)) == ["copy.bin", "out.json"], os.listdir(d)
+        # create_file: a new file whole; a file, a link (dangling too) or a folder already there
+        # is left as it was, FileExistsError, and no temporary file stays.
+        new = os.path.join(d, "new.bin")
+        file_write.create_file(new, b"\x01")
+        assert open(new, "rb").read() == b"\x01"
+        os.symlink("elsewhere", os.path.join(d, "link"))
+        for name in ("new.bin", "copy.bin", "link", "."):
+            expect_error(FileExistsError, file_write.create_file, os.path.join(d, name), "x")
+        assert open(new, "rb").read() == b"\x01" and os.readlink(os.path.join(d, "link")) == \
+            "elsewhere" and not os.path.exists(os.path.join(d, "elsewhere"))
+        expect_error(FileNotFoundError, file_write.create_file, os.path.join(d, "none", "f"), "x")
+        assert sorted(os.listdir(d)) == ["copy.bin", "link", "new.bin", "out.json"], os.listdir(d)
     print("test_file_write: ok")
 
 

@@ -30,7 +30,10 @@
 - the overnight default, data/train.toml, is a loop of nets for janggi and xiangqi from the
   shipped net, whose self-play games and training window follow the cores it runs on (stub
   programs, end to end through main()), and installs its final net with its provenance; the
-  Texel loop is data/train-texel.toml.
+  Texel loop is data/train-texel.toml;
+- the final net and the accepted headers are kept in data/nets/ and data/weights/ under a name
+  of the run's own: a shipped file (tracked by git), another run's or a symbolic link is never
+  replaced, a resumed run replaces its own.
 The engines are tests/fake_engine (instant legal moves), played by the real hansu-match.
 
 Usage: test_train_loop.py WORK_DIR [FAKE_ENGINE HANSU_MATCH]"""
@@ -831,6 +834,112 @@ def test_default_nets(work):
         train.net_file, train.NETS_DIR = saved
 
 
+def git(folder, *args):
+    return subprocess.run(["git", "-C", folder, "-c", "user.name=test", "-c",
+                           "user.email=test@example.invalid"] + list(args), check=True,
+                          capture_output=True, text=True).stdout
+
+
+def test_kept_names(work):
+    """The final net (nnue.install) and the accepted headers are kept beside the shipped ones
+    under a name that is the run's own: a run folder named r1 leaves the shipped janggi-r1.nnue
+    and .json (tracked by git) as they were, and keeps its net as janggi-r1-<start time>; two
+    runs named d in different folders, or one folder's two runs, keep two nets; a resumed run
+    replaces its own earlier keeping; a symbolic link is never written through; no temporary
+    file stays. engine/ and data/nets/ are WORK's; data/nets/ is a git work tree there."""
+    nets = os.path.join(work, "nets")
+    os.makedirs(nets)
+    shipped = {}
+    for name in ("janggi-r1.nnue", "janggi-r1.json", "../weights/train-2core-iter-002.h",
+                 "../weights/train-2core-iter-002.json"):
+        with open(os.path.join(train.REPO, "data", "nets", name), "rb") as f:
+            shipped[os.path.basename(name)] = f.read()
+        with open(os.path.join(nets, os.path.basename(name)), "wb") as f:
+            f.write(shipped[os.path.basename(name)])
+    git(nets, "init", "-q")
+    git(nets, "add", ".")
+    git(nets, "commit", "-q", "-m", "shipped")
+    outside = os.path.join(work, "outside.bin")
+    with open(outside, "wb") as f:
+        f.write(b"not a net")
+    os.symlink(outside, os.path.join(nets, "janggi-s.nnue"))
+    saved = train.net_file, train.NETS_DIR
+    train.net_file = lambda v: os.path.join(work, "engine", v, "net.nnue")
+    train.NETS_DIR = nets
+    os.makedirs(os.path.join(work, "engine", "janggi"))
+
+    def unchanged():
+        for name, data in shipped.items():
+            with open(os.path.join(nets, name), "rb") as f:
+                check(f.read() == data, f"the shipped {name} was replaced")
+        check(git(nets, "status", "--porcelain", "--untracked-files=no") == "",
+              "a tracked file changed: " + git(nets, "status", "--porcelain"))
+
+    def install(folder, started, data):
+        """A finished run of nets in folder, started at started, installing data."""
+        run = make_run(folder, [])
+        os.makedirs(os.path.join(folder, "nets"), exist_ok=True)
+        net = os.path.join(folder, "nets", "iter-001.nnue")
+        with open(net, "wb") as f:
+            f.write(data)
+        run.state = {"started": started, "first": {"name": "initial", "net": ""},
+                     "current": {"name": "iter-001", "net": net}, "accepted": ["iter-001"]}
+        kept = run.install_net(net)
+        unchanged()
+        with open(kept + ".nnue", "rb") as a, open(train.net_file("janggi"), "rb") as b:
+            check(a.read() == data == b.read(), f"{folder}: {kept}.nnue is not its net")
+        with open(kept + ".json") as f:
+            prov = json.load(f)
+        check(prov.get("kept_by") == {"run": folder, "started": started} and
+              prov["net_sha256"] == train.sha256_file(net), f"{kept}.json: {prov}")
+        return os.path.basename(kept), run.logged
+
+    try:
+        t1, t2, t3 = "2026-01-02T03:04:05Z", "2026-02-03T04:05:06Z", "2026-03-04T05:06:07Z"
+        r1 = os.path.join(work, "runs", "r1")
+        kept, log = install(r1, t1, b"net of r1")
+        check(kept == "janggi-r1-20260102-030405", f"run r1 kept its net as {kept}")
+        check(any(f"{nets}/janggi-r1.json is tracked by git: not replaced" in x for x in log) and
+              any("kept under a name of the run's own: janggi-r1-20260102-030405" in x
+                  for x in log), f"the log does not say which name and why: {log}")
+        # Resumed, it replaces its own keeping (here with another net).
+        kept, _ = install(r1, t1, b"net of r1, resumed")
+        check(kept == "janggi-r1-20260102-030405", f"r1 resumed kept {kept}")
+        # Two runs named d in different folders; a third with the second's start time; the
+        # first folder's next run.
+        a, b, c = (os.path.join(work, x, "d") for x in ("a", "b", "c"))
+        got = [install(a, t1, b"a")[0], install(b, t2, b"b")[0], install(c, t2, b"c")[0],
+               install(a, t3, b"a again")[0], install(a, t1, b"a resumed")[0]]
+        check(got == ["janggi-d", "janggi-d-20260203-040506", "janggi-d-20260203-040506-2",
+                      "janggi-d-20260304-050607", "janggi-d"], f"the runs named d kept {got}")
+        for name, data in (("janggi-d", b"a resumed"), ("janggi-d-20260203-040506", b"b")):
+            with open(os.path.join(nets, name + ".nnue"), "rb") as f:
+                check(f.read() == data, f"{name}.nnue was replaced by another run's net")
+        # A symbolic link there is not written through.
+        kept, log = install(os.path.join(work, "s"), t1, b"s")
+        with open(outside, "rb") as f:
+            check(kept == "janggi-s-20260102-030405" and f.read() == b"not a net" and
+                  any(f"{nets}/janggi-s.nnue is a symbolic link: not replaced" in x for x in log),
+                  f"a link at janggi-s.nnue: kept {kept}, {log}")
+        # The Texel loop's accepted headers: the same rule in its weights_dir.
+        run = make_run(os.path.join(work, "runs", "train-2core"),
+                       [f"run.weights_dir={json.dumps(nets)}", "match.elo_games=0"])
+        run.state = {"started": t1, "first": {"name": "initial", "header": "h"},
+                     "current": {"name": "initial", "header": "h"}, "accepted": []}
+        header = os.path.join(work, "iter-002.h")
+        with open(header, "w") as f:
+            f.write("// a candidate\n")
+        run.accept(2, "iter-002", header, None, {"match": {"sprt": "H1 accepted"}})
+        check(run.state["current"]["header"] ==
+              os.path.join(nets, "train-2core-iter-002-20260102-030405.h"),
+              f"the accepted header was kept as {run.state['current']['header']}")
+        unchanged()
+        left = [n for n in os.listdir(nets) if n.endswith(".tmp") or n.startswith(".")]
+        check(left == [".git"], f"temporary files left: {left}")
+    finally:
+        train.net_file, train.NETS_DIR = saved
+
+
 def test_report_settings():
     """[report]: the defaults as they were constants before, --set, bad values refused."""
     c = train.load_config(None, [])
@@ -864,11 +973,12 @@ def main():
     test_selfplay_settings(os.path.join(work, "selfplay-settings"))
     test_rejected_nets(os.path.join(work, "rejected-nets"))
     test_default_nets(os.path.join(work, "default-nets"))
+    test_kept_names(os.path.join(work, "kept-names"))
     print("ok: window in positions, confirmed verdicts, renamed setting, [report] caps, "
           "Elo per CPU-hour, xiangqi, texel plays the classical evaluation, the nnue mode's "
           "build, the run's source commit, self-play replayed with its recorded settings, nets "
           "rejected before their match, the default overnight run a loop of nets sized by the "
-          "cores")
+          "cores, kept nets and headers never replacing another's")
     if len(sys.argv) < 4:
         print("the match steps need FAKE_ENGINE and HANSU_MATCH: not run")
         return 0
