@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// .gib janggi records read and replayed by the rules core (gib.h; the format in docs/gib.md).
+// .gib janggi records read record by record and replayed by the rules core (gib.h; the format
+// in docs/gib.md); the text's encoding is gib_text.c's.
+#define _POSIX_C_SOURCE 200809L // fmemopen
 #include "gib.h"
 
 #include <errno.h>
-#include <iconv.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "board.h"
 #include "fen.h"
 #include "files.h"
+#include "gib_text.h"
 #include "notation.h"
 
 // A piece name of a move, in Hangul or Hanja (UTF-8). GENERAL's 楚/漢 also name a side.
@@ -26,19 +28,37 @@ static const struct {
     {"相", ELEPHANT}, {"卒", SOLDIER}, {"兵", SOLDIER},
 };
 
-// The parser's state: the records so far, the one being read, where it is.
-typedef struct Reader {
-    const char *name;
+// A record's refusal kept for a later call of gib_reader_next: its status, message and record.
+typedef struct Refusal {
+    Status st;
+    ErrorInfo err;
+    int number, line;
+} Refusal;
+
+// The reader's state: the file, the record being read, where it is.
+struct GibReader {
+    char *name; // the path, for messages
+    FILE *f;
+    GibText *text;
     int line;
-    GibGame *games;
-    size_t n, cap;
-    GibGame *g;   // the record being read (games[n - 1]), NULL before the first
+    GibGame *g;   // the record being read (once records > 0)
+    GibGame *out; // the caller's record, where a finished one is copied
     Board *board; // its position, once its moves began
+    int records;  // records begun
     bool cho_set, han_set, in_comment;
     bool in_moves; // the record's moves began: a tag now starts the next record
-    long total;    // [총수], -1 when absent
+    bool failed;   // the record was refused: its lines are skipped up to the next record
+    bool ended;    // the rules ended the game: later moves are checked and counted, not kept
+    bool at_end;   // the file was read to its end
+    bool done;     // a record was finished (done_st; done_err on a refusal)
+    Status done_st;
+    ErrorInfo done_err;
+    Refusal pending; // the next record refused on the line that finished the last
+    long total;      // [총수], -1 when absent
     int total_line;
-} Reader;
+    int read; // the record's moves read, those after the game's end included
+};
+typedef GibReader Reader;
 
 // The bytes of s to print, at most max and never part of a UTF-8 character: the arguments
 // of a "%.*s" conversion.
@@ -115,52 +135,52 @@ static void set_date(char dst[GIB_TEXT_MAX], const char *v) {
 
 // Checks the record just finished: formations given, [총수] equal to the moves read.
 static Status finish_record(Reader *r, ErrorInfo *err) {
-    if (!r->g)
-        return STATUS_OK;
     if (!r->cho_set || !r->han_set)
         return error_set(err, STATUS_FORMAT, "%s:%d: the record has no [%s \"...\"] tag", r->name,
                          r->g->line, r->cho_set ? "한차림" : "초차림");
-    if (r->total >= 0 && r->total != r->g->nmoves)
+    if (r->total >= 0 && r->total != r->read)
         return error_set(err, STATUS_FORMAT,
                          "%s:%d: [총수 \"%ld\"] but the record has %d moves (truncated?)", r->name,
-                         r->total_line, r->total, r->g->nmoves);
+                         r->total_line, r->total, r->read);
     return STATUS_OK;
 }
 
-// Starts a new record at the current line.
-static Status start_record(Reader *r, ErrorInfo *err) {
-    Status st = finish_record(r, err);
-    if (st != STATUS_OK)
-        return st;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 1;
-        GibGame *g = realloc(r->games, cap * sizeof *g);
-        if (!g)
-            return error_set(err, STATUS_NOMEM, "%s: out of memory", r->name);
-        r->games = g, r->cap = cap;
-    }
-    r->g = &r->games[r->n++];
+// Ends the record being read, at the next record's first line or the end of the file: one not
+// refused already is checked whole and handed out (r->done, the record copied to r->out).
+static void end_record(Reader *r) {
+    if (r->records == 0 || r->failed)
+        return;
+    r->done = true;
+    r->done_st = finish_record(r, &r->done_err);
+    if (r->done_st == STATUS_OK)
+        memcpy(r->out, r->g, sizeof *r->g);
+    r->out->number = r->g->number, r->out->line = r->g->line;
+}
+
+// Ends the record being read and starts a new one at the current line.
+static void start_record(Reader *r) {
+    end_record(r);
     memset(r->g, 0, sizeof *r->g);
+    r->g->number = ++r->records;
     r->g->line = r->line;
     set_date(r->g->date, "");
-    r->cho_set = r->han_set = r->in_moves = false;
+    r->cho_set = r->han_set = r->in_moves = r->failed = r->ended = false;
     r->total = -1;
-    return STATUS_OK;
+    r->read = 0;
 }
 
 // A header line: [KEY "VALUE"]. Starts a new record when the current one has moves.
 static Status read_tag(Reader *r, const char *s, ErrorInfo *err) {
+    if (r->records > 0 && r->failed && !r->in_moves)
+        return STATUS_OK; // the header of a refused record
+    if (r->records == 0 || r->in_moves)
+        start_record(r);
     const char *key = s + 1, *sp = strchr(key, ' '), *q1 = strchr(key, '"');
     const char *q2 = q1 ? strrchr(q1 + 1, '"') : NULL;
     if (!sp || !q1 || sp > q1 || !q2 || strcmp(q2 + 1, "]") != 0)
         return error_set(err, STATUS_SYNTAX,
                          "%s:%d: malformed tag '%.*s' (expected [KEY \"VALUE\"])", r->name, r->line,
                          CLIP(s, 60));
-    if (!r->g || r->in_moves) {
-        Status st = start_record(r, err);
-        if (st != STATUS_OK)
-            return st;
-    }
     size_t klen = (size_t)(sp - key);
     char v[GIB_TEXT_MAX];
     copy_text(v, q1 + 1, (size_t)(q2 - q1 - 1));
@@ -220,7 +240,7 @@ static bool two_digits(const char *s) {
 
 static Status illegal(Reader *r, const char *tok, const char *why, ErrorInfo *err) {
     return error_set(err, STATUS_ILLEGAL, "%s:%d: move %d '%.*s': %s", r->name, r->line,
-                     r->g->nmoves + 1, CLIP(tok, 40), why);
+                     r->read + 1, CLIP(tok, 40), why);
 }
 
 // Reads one move token ("79졸78", "74상42병", "79楚卒78", "85포55장군", "한수쉼") and plays it.
@@ -245,7 +265,7 @@ static Status read_move(Reader *r, const char *tok, ErrorInfo *err) {
             return error_set(err, STATUS_SYNTAX,
                              "%s:%d: move %d '%.*s' is not a move "
                              "(digits, a piece, digits)",
-                             r->name, r->line, r->g->nmoves + 1, CLIP(tok, 40));
+                             r->name, r->line, r->read + 1, CLIP(tok, 40));
         Square to = gib_square(p + l);
         if (from == SQ_NONE || to == SQ_NONE)
             return illegal(r, tok, "a square off the board", err);
@@ -255,7 +275,7 @@ static Status read_move(Reader *r, const char *tok, ErrorInfo *err) {
             rest += piece_name(rest, &taken);
         if (*rest && strcmp(rest, "장군") != 0 && strcmp(rest, "멍군") != 0)
             return error_set(err, STATUS_SYNTAX, "%s:%d: move %d '%.*s': unexpected '%.*s'",
-                             r->name, r->line, r->g->nmoves + 1, CLIP(tok, 40), CLIP(rest, 20));
+                             r->name, r->line, r->read + 1, CLIP(tok, 40), CLIP(rest, 20));
         Piece pc = board_at(b, from), victim = board_at(b, to);
         if (pc == EMPTY || piece_side(pc) != side || piece_kind(pc) != kind)
             return illegal(r, tok, "the side to move has not that piece there", err);
@@ -265,7 +285,7 @@ static Status read_move(Reader *r, const char *tok, ErrorInfo *err) {
         square_to_str(from, a), square_to_str(to, c);
         snprintf(uci, sizeof uci, "%s%s", a, c);
     }
-    if (r->g->nmoves == GIB_MOVES_MAX)
+    if (r->read == GIB_MOVES_MAX)
         return error_set(err, STATUS_RANGE, "%s:%d: more than %d moves", r->name, r->line,
                          GIB_MOVES_MAX);
     Move m;
@@ -273,25 +293,32 @@ static Status read_move(Reader *r, const char *tok, ErrorInfo *err) {
     if (move_parse_uci(b, uci, &m, &why) != STATUS_OK)
         return illegal(r, tok, why.msg, err);
     board_make(b, m);
+    r->read++;
+    if (r->ended) { // the record goes on after the end of the game: checked, counted, not kept
+        r->g->dropped++;
+        return STATUS_OK;
+    }
     r->g->moves[r->g->nmoves++] = m;
+    // The rules judge each position as UCI's `position ... moves` does (rules_game_over).
+    r->ended = rules_game_over(b, &r->g->end);
     return STATUS_OK;
 }
 
 // A line of moves: "N. MOVE" pairs (also "N.MOVE"); "<...>" tokens skipped (docs/gib.md).
 static Status read_moves(Reader *r, char *s, ErrorInfo *err) {
-    if (!r->g || !r->cho_set || !r->han_set)
+    if (r->records == 0)
+        start_record(r); // moves before any tag: a record of their own, refused below
+    bool began = r->in_moves;
+    r->in_moves = true;
+    if (r->failed)
+        return STATUS_OK; // the moves of a refused record
+    if (!r->cho_set || !r->han_set)
         return error_set(err, STATUS_FORMAT,
                          "%s:%d: moves before the [초차림] and [한차림] tags "
                          "('%.*s')",
                          r->name, r->line, CLIP(s, 40));
-    if (!r->board) {
-        r->board = malloc(sizeof *r->board);
-        if (!r->board)
-            return error_set(err, STATUS_NOMEM, "%s: out of memory", r->name);
-    }
-    if (!r->in_moves)
+    if (!began)
         formation_setup(r->board, r->g->cho, r->g->han);
-    r->in_moves = true;
     bool want_move = false;
     char *save = NULL;
     for (char *tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -304,12 +331,12 @@ static Status read_moves(Reader *r, char *s, ErrorInfo *err) {
                 return error_set(err, STATUS_SYNTAX,
                                  "%s:%d: '%.*s' where a move number "
                                  "(\"%d.\") was expected",
-                                 r->name, r->line, CLIP(tok, 40), r->g->nmoves + 1);
-            if (num != r->g->nmoves + 1)
+                                 r->name, r->line, CLIP(tok, 40), r->read + 1);
+            if (num != r->read + 1)
                 return error_set(err, STATUS_SYNTAX,
                                  "%s:%d: move number %ld where %d was "
                                  "expected",
-                                 r->name, r->line, num, r->g->nmoves + 1);
+                                 r->name, r->line, num, r->read + 1);
             want_move = true;
             if (!end[1])
                 continue;
@@ -322,7 +349,7 @@ static Status read_moves(Reader *r, char *s, ErrorInfo *err) {
     }
     if (want_move)
         return error_set(err, STATUS_SYNTAX, "%s:%d: move number %d without its move", r->name,
-                         r->line, r->g->nmoves + 1);
+                         r->line, r->read + 1);
     return STATUS_OK;
 }
 
@@ -356,139 +383,184 @@ static Status read_line(Reader *r, char *s, ErrorInfo *err) {
     return s[0] == '[' ? read_tag(r, s, err) : read_moves(r, s, err);
 }
 
-// The offset of the first byte of s[0..len) that is not well-formed UTF-8; len when none.
-static size_t utf8_valid_prefix(const unsigned char *s, size_t len) {
-    for (size_t i = 0; i < len;) {
-        unsigned c = s[i];
-        size_t n = c < 0x80             ? 0
-                   : (c & 0xE0) == 0xC0 ? 1
-                   : (c & 0xF0) == 0xE0 ? 2
-                   : (c & 0xF8) == 0xF0 ? 3
-                                        : 9;
-        if (n == 9 || (n == 1 && c < 0xC2) || (n > 0 && i + n >= len))
-            return i;
-        for (size_t k = 1; k <= n; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return i;
-        i += n + 1;
+GibOutcome gib_outcome(const GibGame *g) {
+    GibOutcome o = {.reason = REASON_NONE};
+    bool stated = g->result != GIB_RESULT_UNKNOWN, stated_draw = g->result == GIB_RESULT_DRAW;
+    Side stated_winner = g->result == GIB_RESULT_HAN ? HAN : CHO;
+    if (g->end.over) {
+        o.reason = g->end.reason, o.known = true, o.draw = g->end.draw, o.winner = g->end.winner;
+        o.disagrees = stated && (stated_draw != o.draw || (!o.draw && stated_winner != o.winner));
+        return o;
     }
-    return len;
+    o.reason = strstr(g->result_text, "기권")   ? REASON_RESIGN
+               : strstr(g->result_text, "시간") ? REASON_TIME
+                                                : REASON_NONE;
+    o.known = stated, o.draw = stated_draw, o.winner = stated_winner;
+    return o;
 }
 
-// The line of byte offset off in text.
-static int line_of(const char *text, size_t off) {
-    int line = 1;
-    for (size_t i = 0; i < off; i++)
-        line += text[i] == '\n';
-    return line;
-}
-
-// text as UTF-8 in a malloc'ed string: copied when UTF-8, else converted from CP949.
-// 0xFF and Ctrl-Z (0x1A) bytes, found in files of old DOS programs, are dropped first.
-static Status to_utf8(const char *name, const char *text, size_t len, char **out, ErrorInfo *err) {
-    char *clean = malloc(len + 1), *conv = NULL;
-    size_t n = 0;
-    if (!clean)
+// A reader of the stream f (owned from here on), its bytes judged.
+static Status reader_open(const char *name, FILE *f, GibReader **out, ErrorInfo *err) {
+    Reader *r = calloc(1, sizeof *r);
+    *out = NULL;
+    if (!r) {
+        fclose(f);
         return error_set(err, STATUS_NOMEM, "%s: out of memory", name);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1A)) {
-            free(clean);
-            return error_set(err, STATUS_FORMAT,
-                             "%s:%d: binary data (byte 0x%02x), not a .gib "
-                             "record",
-                             name, line_of(text, i), c);
-        }
-        if (c != 0xFF && c != 0x1A)
-            clean[n++] = (char)c;
     }
-    clean[n] = '\0';
-    size_t skip = n >= 3 && memcmp(clean, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    size_t utf8_end = skip + utf8_valid_prefix((const unsigned char *)clean + skip, n - skip);
-    if (utf8_end == n) {
-        memmove(clean, clean + skip, n - skip + 1);
-        *out = clean;
-        return STATUS_OK;
-    }
-    iconv_t cd = iconv_open("UTF-8", "CP949");
-    size_t cap = n * 2 + 1, left_in = n, left_out = cap - 1;
-    conv = cd == (iconv_t)-1 ? NULL : malloc(cap);
-    char *in = clean, *o = conv;
-    Status st = STATUS_OK;
-    if (!conv)
-        st = error_set(err, cd == (iconv_t)-1 ? STATUS_FORMAT : STATUS_NOMEM,
-                       "%s: not UTF-8, and CP949 cannot be converted here", name);
-    else if (iconv(cd, &in, &left_in, &o, &left_out) == (size_t)-1) {
-        // The reading that went further names the place: UTF-8 text with a bad byte in it
-        // fails as CP949 early, at its first Hangul.
-        size_t off = (size_t)(in - clean) > utf8_end ? (size_t)(in - clean) : utf8_end;
-        st = error_set(err, STATUS_FORMAT,
-                       "%s:%d: neither UTF-8 nor CP949 (EUC-KR) text "
-                       "(byte 0x%02x)",
-                       name, line_of(clean, off), (unsigned char)clean[off]);
-    }
-    if (cd != (iconv_t)-1)
-        iconv_close(cd);
-    free(clean);
+    r->f = f;
+    r->name = strdup(name);
+    r->g = malloc(sizeof *r->g);
+    r->board = malloc(sizeof *r->board);
+    Status st = !r->name || !r->g || !r->board
+                    ? error_set(err, STATUS_NOMEM, "%s: out of memory", name)
+                    : gib_text_open(f, r->name, &r->text, err);
     if (st != STATUS_OK) {
-        free(conv);
+        gib_reader_close(r);
         return st;
     }
-    *o = '\0';
-    *out = conv;
+    r->total = -1;
+    *out = r;
+    return STATUS_OK;
+}
+
+Status gib_reader_open(const char *path, GibReader **out, ErrorInfo *err) {
+    FILE *f;
+    *out = NULL;
+    Status st = files_open_input(path, "rb", &f, err);
+    return st == STATUS_OK ? reader_open(path, f, out, err) : st;
+}
+
+Status gib_reader_open_text(const char *name, const char *text, size_t len, GibReader **out,
+                            ErrorInfo *err) {
+    // fmemopen refuses an empty buffer on some C libraries: a blank line reads the same.
+    FILE *f = len ? fmemopen((void *)text, len, "r") : fmemopen((void *)"\n", 1, "r");
+    *out = NULL;
+    if (!f)
+        return error_set(err, STATUS_NOMEM, "%s: cannot read the text (%s)", name, strerror(errno));
+    return reader_open(name, f, out, err);
+}
+
+// A record's refusal: its status and message, the record named in g.
+static Status refuse(const Refusal *x, GibGame *g, ErrorInfo *err) {
+    *err = x->err;
+    g->number = x->number, g->line = x->line;
+    return x->st;
+}
+
+// The refusal of the record end_record finished (which named it in r->out).
+static Status done_refusal(const Reader *r, ErrorInfo *err) {
+    *err = r->done_err;
+    return r->done_st;
+}
+
+// At the end of the file: the last record, or the refusal of a file without any.
+static Status read_end(Reader *r, GibGame *g, bool *end, ErrorInfo *err) {
+    bool first = !r->at_end;
+    r->at_end = true;
+    if (first)
+        end_record(r);
+    if (r->done) {
+        r->done = false;
+        return r->done_st == STATUS_OK ? STATUS_OK : done_refusal(r, err);
+    }
+    *end = true;
+    if (first && r->records == 0) {
+        *end = false;
+        g->number = g->line = 0;
+        return error_set(err, STATUS_FORMAT, "%s: no game record (no [초차림 ...] tag)", r->name);
+    }
+    return STATUS_OK;
+}
+
+Status gib_reader_next(GibReader *r, GibGame *g, bool *end, ErrorInfo *err) {
+    *end = false;
+    r->out = g;
+    if (r->pending.st != STATUS_OK) {
+        Refusal x = r->pending;
+        r->pending.st = STATUS_OK;
+        return refuse(&x, g, err);
+    }
+    while (!r->at_end) {
+        char *s;
+        Status st = gib_text_line(r->text, &s, err);
+        if (st != STATUS_OK) { // the file cannot be read on: nothing after this
+            r->at_end = *end = true;
+            g->number = g->line = 0;
+            return st;
+        }
+        if (!s)
+            break;
+        r->line++;
+        st = read_line(r, s, err);
+        if (st != STATUS_OK) // the record is refused; its other lines are skipped
+            r->failed = true;
+        Refusal now = {st, {{0}}, r->records ? r->g->number : 0, r->records ? r->g->line : 0};
+        if (st != STATUS_OK)
+            now.err = *err;
+        if (r->done) { // this line began the next record: the last one first
+            r->done = false;
+            r->pending = now;
+            return r->done_st == STATUS_OK ? STATUS_OK : done_refusal(r, err);
+        }
+        if (st != STATUS_OK)
+            return refuse(&now, g, err);
+    }
+    return read_end(r, g, end, err);
+}
+
+void gib_reader_close(GibReader *r) {
+    if (!r)
+        return;
+    gib_text_close(r->text);
+    if (r->f)
+        fclose(r->f);
+    free(r->name);
+    free(r->g);
+    free(r->board);
+    free(r);
+}
+
+// Every record of r, all or nothing (gib_parse); r is closed.
+static Status read_all(GibReader *r, GibGame **games, size_t *n, ErrorInfo *err) {
+    GibGame *all = NULL;
+    size_t count = 0, cap = 0;
+    Status st = STATUS_OK;
+    for (bool end = false; st == STATUS_OK;) {
+        if (count == cap) {
+            GibGame *more = realloc(all, (cap = cap ? cap * 2 : 1) * sizeof *all);
+            if (!more) {
+                st = error_set(err, STATUS_NOMEM, "%s: out of memory", r->name);
+                break;
+            }
+            all = more;
+        }
+        st = gib_reader_next(r, &all[count], &end, err);
+        if (end)
+            break;
+        count += st == STATUS_OK;
+    }
+    gib_reader_close(r);
+    if (st != STATUS_OK) {
+        free(all);
+        return st;
+    }
+    *games = all, *n = count;
     return STATUS_OK;
 }
 
 Status gib_parse(const char *name, const char *text, size_t len, GibGame **games, size_t *n,
                  ErrorInfo *err) {
+    GibReader *r;
     *games = NULL, *n = 0;
-    char *utf8 = NULL;
-    Status st = to_utf8(name, text, len, &utf8, err);
-    Reader r = {.name = name, .total = -1};
-    for (char *s = utf8, *next; st == STATUS_OK && s && *s; s = next) {
-        next = strchr(s, '\n');
-        if (next)
-            *next++ = '\0';
-        size_t l = strlen(s);
-        if (l > 0 && s[l - 1] == '\r')
-            s[l - 1] = '\0';
-        r.line++;
-        st = read_line(&r, s, err);
-    }
-    if (st == STATUS_OK)
-        st = finish_record(&r, err);
-    if (st == STATUS_OK && r.n == 0)
-        st = error_set(err, STATUS_FORMAT, "%s: no game record (no [초차림 ...] tag)", name);
-    free(utf8);
-    free(r.board);
-    if (st != STATUS_OK) {
-        free(r.games);
-        return st;
-    }
-    *games = r.games, *n = r.n;
-    return STATUS_OK;
+    Status st = gib_reader_open_text(name, text, len, &r, err);
+    return st == STATUS_OK ? read_all(r, games, n, err) : st;
 }
 
 Status gib_read_file(const char *path, GibGame **games, size_t *n, ErrorInfo *err) {
-    FILE *f = NULL;
+    GibReader *r;
     *games = NULL, *n = 0;
-    Status st = files_open_input(path, "rb", &f, err);
-    if (st != STATUS_OK)
-        return st;
-    char *buf = malloc(GIB_FILE_MAX + 1);
-    size_t len = buf ? fread(buf, 1, GIB_FILE_MAX + 1, f) : 0;
-    if (!buf)
-        st = error_set(err, STATUS_NOMEM, "%s: out of memory", path);
-    else if (ferror(f))
-        st = error_set(err, STATUS_IO, "%s: read failed", path);
-    else if (len > GIB_FILE_MAX)
-        st = error_set(err, STATUS_RANGE, "%s: larger than %d bytes, not a .gib record", path,
-                       GIB_FILE_MAX);
-    fclose(f);
-    if (st == STATUS_OK)
-        st = gib_parse(path, buf, len, games, n, err);
-    free(buf);
-    return st;
+    Status st = gib_reader_open(path, &r, err);
+    return st == STATUS_OK ? read_all(r, games, n, err) : st;
 }
 
 void gib_start_fen(const GibGame *g, char *out, size_t out_len) {

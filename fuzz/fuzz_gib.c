@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target for gib_parse() (.gib janggi records, docs/gib.md): any input is refused
 // with a UTF-8 message that names the file and keeps nothing, or gives records whose every
-// move is legal in turn from the record's formations. A broken invariant aborts, which
-// libFuzzer reports as a crash.
+// move is legal in turn from the record's formations and whose game goes on until its last move
+// (the rules end it there or not at all). A broken invariant aborts, which libFuzzer reports as
+// a crash.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "engine.h"
 #include "gib.h"
 #include "movegen.h"
+#include "rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,14 +54,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static Board b;
         for (size_t i = 0; i < n; i++) {
             const GibGame *g = &games[i];
-            check(g->nmoves >= 0 && g->nmoves <= GIB_MOVES_MAX, "move count out of range");
+            check(g->nmoves >= 0 && g->dropped >= 0 && g->nmoves + g->dropped <= GIB_MOVES_MAX,
+                  "move count out of range");
+            check(g->dropped == 0 || g->end.over, "moves dropped from a game the rules go on with");
             check(utf8_ok(g->event) && utf8_ok(g->result_text), "a header value is not UTF-8");
             formation_setup(&b, g->cho, g->han);
+            GameResult res;
             for (int k = 0; k < g->nmoves; k++) {
+                check(!rules_game_over(&b, &res), "a game's move after the rules ended it");
                 check(movegen_is_pseudo_legal(&b, g->moves[k]) && movegen_is_legal(&b, g->moves[k]),
                       "a record's move is not legal");
                 board_make(&b, g->moves[k]);
             }
+            check(rules_game_over(&b, &res) == g->end.over, "the game's end is not the rules'");
         }
         gib_free(games);
     }

@@ -47,10 +47,12 @@ static void usage(FILE *f) {
     fputs("usage: hansu-selfplay gib [--pgn OUT.pgn] [--store OUT.h5] [--openings OUT.fen]\n"
           "                          [--opening-plies N] [--event TEXT] DIR|FILE...\n"
           "  .gib janggi records (docs/gib.md; UTF-8 or CP949/EUC-KR), each move checked by the\n"
-          "  rules; a folder gives its *.gib files, sorted by name. A file with a malformed\n"
-          "  record or an illegal move is refused, named with its line, and the others still\n"
-          "  import; the exit status is then 1. At least one of --pgn, --store and\n"
-          "  --openings.\n",
+          "  rules; a game ends where the rules end it (the record's later moves dropped, with\n"
+          "  a warning). A folder gives its *.gib files, sorted by name. A malformed record or\n"
+          "  an illegal move refuses its record, named with its number and line, and the other\n"
+          "  records still import; a file that is no .gib text, or a folder without one, is\n"
+          "  refused whole. The exit status is then 1 (0 when everything imported). At least\n"
+          "  one of --pgn, --store and --openings.\n",
           f);
     flags_help(f, GIB_FLAGS, FLAGS_COUNT(GIB_FLAGS), 22);
 }
@@ -74,11 +76,16 @@ static Status list_add(char ***list, size_t *n, size_t *cap, const char *path, E
     return STATUS_OK;
 }
 
-// The .gib files of a folder (name ending in .gib, any case), sorted, appended to the list.
-static Status list_folder(const char *dir, char ***list, size_t *n, size_t *cap, ErrorInfo *err) {
+// The .gib files of a folder (name ending in .gib, any case), sorted, appended to the list. A
+// folder without one is refused as a missing file is (*refused counts it).
+static Status list_folder(const char *dir, char ***list, size_t *n, size_t *cap, size_t *refused,
+                          ErrorInfo *err) {
     DIR *d = opendir(dir);
-    if (!d)
-        return error_set(err, STATUS_IO, "%s: %s", dir, strerror(errno));
+    if (!d) {
+        fprintf(stderr, "hansu-selfplay gib: refused %s: %s\n", dir, strerror(errno));
+        (*refused)++;
+        return STATUS_OK;
+    }
     size_t first = *n;
     Status st = STATUS_OK;
     for (struct dirent *e; st == STATUS_OK && (e = readdir(d));) {
@@ -90,19 +97,24 @@ static Status list_folder(const char *dir, char ***list, size_t *n, size_t *cap,
         st = list_add(list, n, cap, path, err);
     }
     closedir(d);
+    if (st == STATUS_OK && *n == first) {
+        fprintf(stderr, "hansu-selfplay gib: refused %s: a folder without a .gib file\n", dir);
+        (*refused)++;
+    }
     if (st == STATUS_OK)
         qsort(*list + first, *n - first, sizeof **list, compare_names);
     return st;
 }
 
-static Status expand_inputs(char **inputs, int ninputs, char ***list, size_t *n, ErrorInfo *err) {
+static Status expand_inputs(char **inputs, int ninputs, char ***list, size_t *n, size_t *refused,
+                            ErrorInfo *err) {
     size_t cap = 0;
     *list = NULL, *n = 0;
     Status st = STATUS_OK;
     for (int i = 0; i < ninputs && st == STATUS_OK; i++) {
         struct stat sb;
         st = stat(inputs[i], &sb) == 0 && S_ISDIR(sb.st_mode)
-                 ? list_folder(inputs[i], list, n, &cap, err)
+                 ? list_folder(inputs[i], list, n, &cap, refused, err)
                  : list_add(list, n, &cap, inputs[i], err);
     }
     return st;
@@ -114,65 +126,78 @@ static void free_list(char **list, size_t n) {
     free(list);
 }
 
-// The end of a game: a rule's when its last position ends it, else the record's word for it.
-static void game_end(const GibGame *g, Board *b, PgnGame *p) {
-    formation_setup(b, g->cho, g->han);
-    for (int i = 0; i < g->nmoves; i++)
-        board_make(b, g->moves[i]);
-    GameResult res;
-    p->reason = strstr(g->result_text, "기권")   ? REASON_RESIGN
-                : strstr(g->result_text, "시간") ? REASON_TIME
-                                                 : REASON_NONE;
-    p->unknown = g->result == GIB_RESULT_UNKNOWN;
-    p->draw = g->result == GIB_RESULT_DRAW;
-    p->winner = g->result == GIB_RESULT_HAN ? HAN : CHO;
-    if (rules_game_over(b, &res)) {
-        p->reason = res.reason;
-        if (p->unknown) // the rules say what the record does not
-            p->unknown = false, p->draw = res.draw, p->winner = res.winner;
+// The end of a game (gib_outcome: where the rules end it, else the record's word for it) and,
+// for a record that goes on after it, a closing comment saying so.
+static void game_end(const GibGame *g, PgnGame *p, char *detail, size_t detail_len) {
+    GibOutcome o = gib_outcome(g);
+    p->reason = o.reason;
+    p->unknown = !o.known;
+    p->draw = o.draw;
+    p->winner = o.winner;
+    if (g->dropped > 0) {
+        snprintf(detail, detail_len,
+                 "the game ended at ply %d (%s); the record's %d moves "
+                 "after it are not played",
+                 g->nmoves, rules_reason_name(g->end.reason), g->dropped);
+        p->detail = detail;
     }
 }
 
-// Writes the games of one file as PGN.
-static Status write_pgn(FILE *out, const char *path, const GibGame *games, size_t n,
-                        const char *event, Board *b, ErrorInfo *err) {
+// Writes one game as PGN.
+static Status write_pgn(FILE *out, const char *path, const GibGame *g, const char *event,
+                        ErrorInfo *err) {
     char default_event[FILES_PATH_MAX + 8], fen[FEN_BUFFER], opening[64],
-        source[FILES_PATH_MAX + 16];
+        source[FILES_PATH_MAX + 16], detail[160];
     snprintf(default_event, sizeof default_event, "gib %s", path);
-    for (size_t i = 0; i < n; i++) {
-        const GibGame *g = &games[i];
-        gib_start_fen(g, fen, sizeof fen);
-        snprintf(opening, sizeof opening, "%s vs %s", formation_name(g->cho),
-                 formation_name(g->han));
-        snprintf(source, sizeof source, "%s:%d", path, g->line);
-        PgnTag tags[2] = {{"GibSource", source}, {"GibResult", g->result_text}};
-        PgnGame p = {
-            .event = g->event[0] ? g->event
-                     : event     ? event
-                                 : default_event,
-            .site = g->site[0] ? g->site : "?",
-            .date = g->date,
-            .round = atoi(g->round),
-            .white = g->cho_player[0] ? g->cho_player : "?",
-            .black = g->han_player[0] ? g->han_player : "?",
-            .variant = "janggi",
-            .fen = fen,
-            .opening = opening,
-            .moves = g->moves,
-            .nmoves = g->nmoves,
-            .tags = tags,
-            .ntags = g->result_text[0] ? 2 : 1,
-        };
-        game_end(g, b, &p);
-        Status st = pgn_write(out, &p, err);
-        if (st != STATUS_OK)
-            return st;
-    }
-    return STATUS_OK;
+    gib_start_fen(g, fen, sizeof fen);
+    snprintf(opening, sizeof opening, "%s vs %s", formation_name(g->cho), formation_name(g->han));
+    snprintf(source, sizeof source, "%s:%d", path, g->line);
+    PgnTag tags[2] = {{"GibSource", source}, {"GibResult", g->result_text}};
+    PgnGame p = {
+        .event = g->event[0] ? g->event
+                 : event     ? event
+                             : default_event,
+        .site = g->site[0] ? g->site : "?",
+        .date = g->date,
+        .round = atoi(g->round),
+        .white = g->cho_player[0] ? g->cho_player : "?",
+        .black = g->han_player[0] ? g->han_player : "?",
+        .variant = "janggi",
+        .fen = fen,
+        .opening = opening,
+        .moves = g->moves,
+        .nmoves = g->nmoves,
+        .tags = tags,
+        .ntags = g->result_text[0] ? 2 : 1,
+    };
+    game_end(g, &p, detail, sizeof detail);
+    return pgn_write(out, &p, err);
+}
+
+// Says on standard error where the rules ended a game its record goes on after, and where the
+// record states another result than the rules give: what every output of it follows.
+static void warn_end(const char *path, const GibGame *g) {
+    GibOutcome o = gib_outcome(g);
+    if (g->dropped > 0)
+        fprintf(stderr,
+                "hansu-selfplay gib: warning: %s:%d: record %d: the game ended at ply %d (%s); "
+                "the %d moves after it are dropped\n",
+                path, g->line, g->number, g->nmoves, rules_reason_name(g->end.reason), g->dropped);
+    if (o.disagrees)
+        fprintf(stderr,
+                "hansu-selfplay gib: warning: %s:%d: record %d: it states '%s', but the rules give "
+                "%s (%s, points %d.%d to %d.%d)\n",
+                path, g->line, g->number, g->result_text,
+                o.draw            ? "a draw"
+                : o.winner == CHO ? "the game to Cho"
+                                  : "the game to Han",
+                rules_reason_name(o.reason), g->end.points_half[CHO] / 2,
+                g->end.points_half[CHO] % 2 * 5, g->end.points_half[HAN] / 2,
+                g->end.points_half[HAN] % 2 * 5);
 }
 
 typedef struct Counts {
-    size_t files, games, plies, refused, unstored, openings;
+    size_t files, games, plies, refused, records_refused, unstored, openings, cut, dropped;
 } Counts;
 
 // Where the games go: PGN written as each file is read, the store's games and the openings
@@ -183,35 +208,71 @@ typedef struct Sinks {
     GibOpenings *openings;
 } Sinks;
 
-// Imports every file: PGN written as each is read, the store's games gathered.
-static Status import_all(char **files, size_t n, const GibArgs *args, const Sinks *to, Counts *c,
-                         ErrorInfo *err) {
-    Board *b = malloc(sizeof *b);
-    if (!b)
-        return error_set(err, STATUS_NOMEM, "out of memory");
+// Sends one game to every output asked for.
+static Status import_game(const char *path, const GibGame *g, const GibArgs *args, const Sinks *to,
+                          Counts *c, ErrorInfo *err) {
+    ErrorInfo why;
+    warn_end(path, g);
+    c->games++, c->plies += (size_t)g->nmoves;
+    c->cut += g->dropped > 0, c->dropped += (size_t)g->dropped;
     Status st = STATUS_OK;
-    for (size_t i = 0; i < n && st == STATUS_OK; i++) {
-        GibGame *games;
-        size_t ng;
-        ErrorInfo why;
-        if (gib_read_file(files[i], &games, &ng, &why) != STATUS_OK) {
+    if (to->pgn && write_pgn(to->pgn, path, g, args->event, &why) != STATUS_OK)
+        st = error_set(err, STATUS_IO, "%s: %s",
+                       strcmp(args->pgn, "-") ? args->pgn : "standard output", why.msg);
+    if (st == STATUS_OK && to->store)
+        st = gib_store_add(to->store, path, g, 1, &c->unstored, err);
+    if (st == STATUS_OK && to->openings)
+        st = gib_openings_add(to->openings, path, g, 1, err);
+    return st;
+}
+
+// Imports the records of one file, one at a time: a malformed record is refused and named with
+// its number, the others imported; a file that cannot be read at all is refused whole.
+static Status import_file(const char *path, const GibArgs *args, const Sinks *to, GibGame *g,
+                          Counts *c, ErrorInfo *err) {
+    GibReader *r;
+    ErrorInfo why;
+    if (gib_reader_open(path, &r, &why) != STATUS_OK) {
+        fprintf(stderr, "hansu-selfplay gib: refused %s\n", why.msg);
+        c->refused++;
+        return STATUS_OK;
+    }
+    c->files++;
+    Status st = STATUS_OK;
+    size_t records = 0;
+    for (bool end = false; st == STATUS_OK; records++) {
+        Status rs = gib_reader_next(r, g, &end, &why);
+        if (rs == STATUS_OK && end)
+            break;
+        if (rs != STATUS_OK && g->number == 0) { // the file as a whole: no record, or unreadable
             fprintf(stderr, "hansu-selfplay gib: refused %s\n", why.msg);
-            c->refused++;
+            c->refused++, c->files -= records == 0;
+            st = rs == STATUS_NOMEM ? error_set(err, rs, "%s", why.msg) : STATUS_OK;
+            break;
+        }
+        if (rs != STATUS_OK) {
+            fprintf(stderr, "hansu-selfplay gib: refused record %d of %s: %s\n", g->number, path,
+                    why.msg);
+            c->records_refused++;
             continue;
         }
-        c->files++, c->games += ng;
-        for (size_t k = 0; k < ng; k++)
-            c->plies += (size_t)games[k].nmoves;
-        if (to->pgn && write_pgn(to->pgn, files[i], games, ng, args->event, b, &why) != STATUS_OK)
-            st = error_set(err, STATUS_IO, "%s: %s",
-                           strcmp(args->pgn, "-") ? args->pgn : "standard output", why.msg);
-        if (st == STATUS_OK && to->store)
-            st = gib_store_add(to->store, files[i], games, ng, &c->unstored, err);
-        if (st == STATUS_OK && to->openings)
-            st = gib_openings_add(to->openings, files[i], games, ng, err);
-        gib_free(games);
+        st = import_game(path, g, args, to, c, err);
     }
-    free(b);
+    gib_reader_close(r);
+    return st;
+}
+
+// Imports every file: PGN written as each game is read, the store's games and the openings
+// gathered.
+static Status import_all(char **files, size_t n, const GibArgs *args, const Sinks *to, Counts *c,
+                         ErrorInfo *err) {
+    GibGame *g = malloc(sizeof *g);
+    if (!g)
+        return error_set(err, STATUS_NOMEM, "out of memory");
+    Status st = STATUS_OK;
+    for (size_t i = 0; i < n && st == STATUS_OK; i++)
+        st = import_file(files[i], args, to, g, c, err);
+    free(g);
     return st;
 }
 
@@ -275,7 +336,7 @@ int cmd_gib(int argc, char **argv) {
     OutputFile pgn = {0}, fen = {0};
     Sinks to = {0};
     Counts c = {0};
-    st = expand_inputs(inputs, res.npos, &files, &n, &err);
+    st = expand_inputs(inputs, res.npos, &files, &n, &c.refused, &err);
     if (st == STATUS_OK)
         st = open_outputs(&args, &pgn, &fen, &err);
     to.pgn = args.pgn ? (pgn.f ? pgn.f : stdout) : NULL;
@@ -294,12 +355,17 @@ int cmd_gib(int argc, char **argv) {
         fprintf(stderr, "hansu-selfplay gib: %s\n", err.msg);
         return 1;
     }
-    fprintf(stderr, "imported %zu games (%zu plies) from %zu files; %zu files refused", c.games,
-            c.plies, c.files, c.refused);
+    fprintf(stderr,
+            "imported %zu games (%zu plies) from %zu files; %zu files refused, %zu records "
+            "refused",
+            c.games, c.plies, c.files, c.refused, c.records_refused);
+    if (c.cut)
+        fprintf(stderr, "; %zu games ended by the rules before their record (%zu moves dropped)",
+                c.cut, c.dropped);
     if (to.store)
         fprintf(stderr, "; %zu games stored, %zu not", c.games - c.unstored, c.unstored);
     if (to.openings)
         fprintf(stderr, "; %zu openings", c.openings);
     fputc('\n', stderr);
-    return c.refused > 0 ? 1 : 0;
+    return c.refused > 0 || c.records_refused > 0 ? 1 : 0;
 }

@@ -52,26 +52,15 @@ static void add_position(ShardData *d, const Board *b, uint32_t id, Move m) {
     pc->game_id[p] = id;
 }
 
-// Why game g cannot be stored as the rules replay it, or NULL; *reason is how it ended.
-static const char *check_game(const GibGame *g, Board *b, EndReason *reason) {
-    if (g->result != GIB_RESULT_CHO && g->result != GIB_RESULT_HAN)
-        return "no winner stated (the store holds janggi games won by one side)";
+// Why game g cannot be stored, or NULL; *o is how it ended (gib_outcome, as the PGN says).
+static const char *check_game(const GibGame *g, GibOutcome *o) {
+    *o = gib_outcome(g);
+    if (!o->known || o->draw)
+        return "no winner stated or given by the rules (the store holds janggi games won by one "
+               "side)";
     if (g->nmoves < 1 || g->nmoves > STORE_PLY_MAX)
         return "no moves, or more plies than the store holds";
-    GameResult res;
-    formation_setup(b, g->cho, g->han);
-    for (int i = 0; i < g->nmoves; i++) {
-        if (rules_game_over(b, &res))
-            return "the rules end the game before its last move";
-        board_make(b, g->moves[i]);
-    }
-    *reason = REASON_RESIGN; // a result no rule gives: the loser gave up (or lost on time)
-    if (!rules_game_over(b, &res))
-        return NULL;
-    *reason = res.reason;
-    return res.draw || res.winner != (g->result == GIB_RESULT_HAN ? HAN : CHO)
-               ? "the rules give the game to the other side"
-               : NULL;
+    return NULL;
 }
 
 Status gib_store_add(GibStore *s, const char *path, const GibGame *games, size_t n, size_t *skipped,
@@ -79,8 +68,8 @@ Status gib_store_add(GibStore *s, const char *path, const GibGame *games, size_t
     ShardData *d = &s->data;
     for (size_t i = 0; i < n; i++) {
         const GibGame *g = &games[i];
-        EndReason reason = REASON_NONE;
-        const char *why = check_game(g, &s->board, &reason);
+        GibOutcome o;
+        const char *why = check_game(g, &o);
         if (why) {
             fprintf(stderr, "hansu-selfplay gib: %s:%d: not stored: %s\n", path, g->line, why);
             (*skipped)++;
@@ -105,9 +94,10 @@ Status gib_store_add(GibStore *s, const char *path, const GibGame *games, size_t
             board_make(b, g->moves[k]);
         }
         gc->pos_end[row] = d->positions.count;
-        int winner = g->result == GIB_RESULT_HAN ? HAN : CHO;
+        int winner = o.winner;
         gc->winner[row] = (uint8_t)winner;
-        gc->reason[row] = (uint8_t)reason;
+        // A result no rule gives is the loser's giving up (or a loss on time).
+        gc->reason[row] = (uint8_t)(o.reason == REASON_NONE ? REASON_RESIGN : o.reason);
         gc->points_cho[row] = (int16_t)rules_points_half(b, CHO);
         gc->points_han[row] = (int16_t)rules_points_half(b, HAN);
         for (uint64_t p = gc->pos_start[row]; p < gc->pos_end[row]; p++)

@@ -14,11 +14,12 @@ typedef struct GibStore GibStore;
 /// A new, empty store. STATUS_NOMEM.
 Status gib_store_open(GibStore **out, ErrorInfo *err);
 
-/// Adds the games of one file (path names them in notes) that the store can hold as the rules
-/// replay them: a winner stated, 1 to STORE_PLY_MAX plies, no rule ending the game before its
-/// last move, and a game the rules end won by the side the record names. The others are left
-/// out, each named on standard error with its file line and why; *skipped counts them.
-/// Positions are stored unscored: score 0, flag bit 2 (not searched). STATUS_NOMEM.
+/// Adds the games of one file (path names them in notes) that the store can hold: a winner by
+/// gib_outcome (the rules' where they end the game, else the record's), 1 to STORE_PLY_MAX
+/// plies; a game is its moves up to where the rules end it (GibGame), as the PGN writes it.
+/// The others are left out, each named on standard error with its file line and why; *skipped
+/// counts them. Positions are stored unscored: score 0, flag bit 2 (not searched).
+/// STATUS_NOMEM.
 Status gib_store_add(GibStore *s, const char *path, const GibGame *games, size_t n, size_t *skipped,
                      ErrorInfo *err);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // .gib records (engine/gib.h, docs/gib.md): the samples of tests/data/gib read with their
 // formations, moves and results, every move legal in turn; the square mapping; a CP949 file
-// read as its UTF-8 text; and every malformed record refused with the file and line.
+// read as its UTF-8 text; every malformed record refused with the file and line; a game that
+// ends where the rules end it (the 200-ply limit, two passes) with the moves after dropped and
+// the rules' result; record by record, a malformed record refusing itself only.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,6 +19,7 @@
 #include "gib.h"
 #include "movegen.h"
 #include "notation.h"
+#include "rules.h"
 
 #define GIB_DIR HANSU_SOURCE_DIR "/tests/data/gib/"
 
@@ -214,12 +217,110 @@ static void test_marks_and_squares(void **state) {
     gib_free(g);
 }
 
+// A record goes on after the rules end the game: the game is its moves up to that end, the
+// moves after are counted, and the result is the rules' (docs/rules-janggi.md), as UCI would
+// judge the same moves.
+static void test_game_end(void **state) {
+    (void)state;
+    GibGame *g;
+    size_t n;
+    ErrorInfo err;
+    // 206 moves; the 200-ply limit ends the game on points, Cho 32 to Han 21.5.
+    assert_int_equal(gib_read_file(GIB_DIR "long-game.gib", &g, &n, &err), STATUS_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(g->nmoves, 200);
+    assert_int_equal(g->dropped, 6);
+    assert_true(g->end.over);
+    assert_int_equal(g->end.reason, REASON_MOVE_LIMIT);
+    assert_int_equal(g->end.points_half[CHO], 64);
+    assert_int_equal(g->end.points_half[HAN], 43);
+    GibOutcome o = gib_outcome(g);
+    assert_true(o.known && !o.draw && !o.disagrees);
+    assert_int_equal(o.winner, CHO);
+    assert_int_equal(o.reason, REASON_MOVE_LIMIT);
+    // No position before the last one ends the game (UCI takes every move).
+    static Board b;
+    GameResult res;
+    formation_setup(&b, g->cho, g->han);
+    for (int i = 0; i < g->nmoves; i++) {
+        assert_false(rules_game_over(&b, &res));
+        board_make(&b, g->moves[i]);
+    }
+    assert_replays(g);
+    gib_free(g);
+    // Two passes in a row at ply 3 end it, on points with Han's bonus; the record says Cho won.
+    assert_int_equal(parse(HEAD "[대국결과 \"초 완승\"]\n[총수 \"5\"]\n"
+                                "1. 79졸78 2. 한수쉼 3. 한수쉼 4. 41병42 5. 78졸68\n",
+                           &g, &n, &err),
+                     STATUS_OK);
+    assert_int_equal(g->nmoves, 3);
+    assert_int_equal(g->dropped, 2);
+    assert_int_equal(g->end.reason, REASON_DOUBLE_PASS);
+    o = gib_outcome(g);
+    assert_true(o.known && o.disagrees);
+    assert_int_equal(o.winner, HAN);
+    gib_free(g);
+    // A record that stops before any end keeps its moves and its stated result and reason.
+    assert_int_equal(parse(HEAD "[대국결과 \"한 기권승\"]\n1. 79졸78 2. 한수쉼\n", &g, &n, &err),
+                     STATUS_OK);
+    o = gib_outcome(g);
+    assert_true(g->nmoves == 2 && g->dropped == 0 && !g->end.over);
+    assert_true(o.known && !o.disagrees && o.winner == HAN && o.reason == REASON_RESIGN);
+    gib_free(g);
+}
+
+// Record by record: each refusal names its record and the reader goes on with the next.
+static void test_reader_records(void **state) {
+    (void)state;
+    // Record 1 is good; 2 plays an illegal move 2; 3 is truncated ([총수] more than its moves,
+    // found on the first line of 4, whose formation is unknown); 5 is good.
+    static const char TEXT[] = HEAD "1. 79졸78\n" HEAD "1. 79졸78 2. 41병31\n" HEAD
+                                    "[총수 \"3\"]\n1. 79졸78\n[초차림 \"마마상상\"]\n" HEAD
+                                    "1. 79졸78\n" HEAD "1. 79졸78 2. 41병42\n";
+    GibReader *r;
+    ErrorInfo err;
+    static GibGame g;
+    bool end;
+    assert_int_equal(gib_reader_open_text("t.gib", TEXT, strlen(TEXT), &r, &err), STATUS_OK);
+    static const struct {
+        Status st;
+        int number, line;
+        const char *msg;
+    } WANT[] = {
+        {STATUS_OK, 1, 1, ""},
+        {STATUS_ILLEGAL, 2, 4, "t.gib:6: move 2 '41병31'"},
+        {STATUS_FORMAT, 3, 7, "t.gib:9: [총수 \"3\"] but the record has 1 moves"},
+        {STATUS_SYNTAX, 4, 11, "t.gib:11: unknown formation"},
+        {STATUS_OK, 5, 15, ""},
+    };
+    for (size_t i = 0; i < sizeof WANT / sizeof WANT[0]; i++) {
+        err.msg[0] = '\0';
+        Status st = gib_reader_next(r, &g, &end, &err);
+        if (st != WANT[i].st || end || g.number != WANT[i].number || g.line != WANT[i].line ||
+            !strstr(err.msg, WANT[i].msg))
+            fail_msg("call %zu: status %d, end %d, record %d at line %d, '%s'", i, st, end,
+                     g.number, g.line, err.msg);
+    }
+    assert_int_equal(g.nmoves, 2);
+    assert_int_equal(gib_reader_next(r, &g, &end, &err), STATUS_OK);
+    assert_true(end);
+    gib_reader_close(r);
+    // A file without a record is refused once, as a file (record number 0).
+    assert_int_equal(gib_reader_open_text("t.gib", "\n{ }\n", 5, &r, &err), STATUS_OK);
+    assert_int_equal(gib_reader_next(r, &g, &end, &err), STATUS_FORMAT);
+    assert_int_equal(g.number, 0);
+    assert_int_equal(gib_reader_next(r, &g, &end, &err), STATUS_OK);
+    assert_true(end);
+    gib_reader_close(r);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_utf8),       cmocka_unit_test(test_sample_cp949),
         cmocka_unit_test(test_refusals),          cmocka_unit_test(test_file_errors),
         cmocka_unit_test(test_marks_and_squares), cmocka_unit_test(test_messages_utf8),
+        cmocka_unit_test(test_game_end),          cmocka_unit_test(test_reader_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
