@@ -100,6 +100,69 @@ def test_joint_ratings():
     assert abs(elo["D"] - (2500 + 400 * math.log10(5))) < 0.5, elo
 
 
+def pairing(a, b, penta):
+    return {"engines": [a, b], "pentanomial": penta}
+
+
+def test_rate():
+    # Two anchors, FSF-a at 2000 and FSF-b at 2400. Hansu-Elo-2200 scores 75 % against FSF-a and
+    # 25 % against FSF-b in pairs of a win and a draw ([0, 0, 0, 4, 0]: 6 of 8): at 2200 its
+    # expected points, 8 (0.7597 + 0.2403), are its points, so the fit is 2200. Hansu-Elo-1700 lost
+    # every game to FSF-a (whole, 0 of 4): with prior 1, 0.5 of 5 (10 %), -381.7; with prior 0
+    # no finite fit, reported as None.
+    data = {"pairings": [pairing("Hansu-Elo-2200", "FSF-a", [0, 0, 0, 4, 0]),
+                         pairing("FSF-b", "Hansu-Elo-2200", [0, 0, 0, 4, 0]),
+                         pairing("FSF-a", "Hansu-Elo-1700", [0, 0, 0, 0, 2])]}
+    path = os.path.join(WORK, "rate.json")
+    json.dump(data, open(path, "w"))
+    out_dir = os.path.join(WORK, "rate")
+    r = run("calibrate-strength", ["rate", path, "--anchor", "FSF-a=2000", "--anchor",
+                                   "FSF-b=2400", "--simulations", "50", "--out", out_dir])
+    assert r.returncode == 0, r.stderr
+    out = json.load(open(os.path.join(out_dir, "calibration.json")))
+    pl = {p["engine"]: p for p in out["players"]}
+    assert pl["FSF-a"]["elo"] == 2000 and pl["FSF-b"]["elo"] == 2400 and pl["FSF-a"]["anchor"]
+    assert abs(pl["Hansu-Elo-2200"]["elo"] - 2200) < 0.5 and pl["Hansu-Elo-2200"]["resolved"], pl
+    assert abs(pl["Hansu-Elo-1700"]["elo"] - (2000 - 400 * math.log10(9))) < 0.5, pl
+    assert pl["Hansu-Elo-1700"]["elo_by_prior"]["0"] is None, pl
+    assert not out["finite_without_prior"]
+    # 1700 lost every game: not resolved, whatever its error. Prior 0.5: 0.25 of 4.5; prior 2:
+    # 1 of 6.
+    lo = pl["Hansu-Elo-1700"]
+    assert not lo["resolved"] and lo["pairings_not_won_whole"] == 0, lo
+    assert abs(lo["elo_by_prior"]["0.5"] - (2000 - 400 * math.log10(17))) < 0.5, lo
+    assert abs(lo["elo_by_prior"]["2"] - (2000 - 400 * math.log10(5))) < 0.5, lo
+    assert abs(lo["prior_shift"] - 400 * (math.log10(17) - math.log10(9))) < 0.5, lo
+    # Its error comes from the simulations: every pairing here is alike in each draw (all pairs
+    # of one kind), so each rating is the same in every simulation: error 0.
+    assert pl["Hansu-Elo-2200"]["error"] == 0, pl
+    md = open(os.path.join(out_dir, "calibration.md")).read()
+    assert "| Hansu-Elo-2200 | 2200 | 2200 | ± 0 | +0 | yes | yes | 16 | 2 of 2 |" in md, md
+    # The simulations: a pairing of mixed pairs gives a positive error; the same seed the same.
+    mixed = {"pairings": [pairing("Hansu-Elo-2200", "FSF-a", [1, 2, 4, 2, 1])]}
+    json.dump(mixed, open(path, "w"))
+    errs = []
+    for _ in range(2):
+        r = run("calibrate-strength", ["rate", path, "--anchor", "FSF-a=2000", "--simulations",
+                                       "200", "--seed", "5", "--out", out_dir])
+        assert r.returncode == 0, r.stderr
+        out = json.load(open(os.path.join(out_dir, "calibration.json")))
+        lv = next(p for p in out["players"] if p["engine"] == "Hansu-Elo-2200")
+        errs.append(lv["error"])
+        assert lv["elo"] == 2000 and out["finite_without_prior"], out  # 50 %: the anchor's Elo
+    assert errs[0] == errs[1] and 50 < errs[0] < 400, errs
+    # Refusals: one line, exit 1, no traceback.
+    for args, what in [(["--anchor", "FSF-z=2000"], "FSF-z"), ([], "--anchor"),
+                       (["--anchor", "FSF-a"], "NAME=ELO"),
+                       (["--anchor", "FSF-a=2000", "--prior", "-1"], "prior"),
+                       (["--anchor", "FSF-a=2000", "--vary-prior", "x"], "--vary-prior")]:
+        r = run("calibrate-strength", ["rate", path, "--out", out_dir] + args)
+        assert r.returncode != 0 and what in r.stderr and "Traceback" not in r.stderr, r.stderr
+    open(path, "w").write("{not json")
+    r = run("calibrate-strength", ["rate", path, "--anchor", "FSF-a=2000", "--out", out_dir])
+    assert r.returncode != 0 and path in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
 def test_wdl_fit():
     rng = random.Random(7)
     scale, margin = 420.0, 300.0
@@ -128,5 +191,6 @@ def test_wdl_fit():
 test_report()
 test_fit_table()
 test_joint_ratings()
+test_rate()
 test_wdl_fit()
 print("calibrate-strength and fit-wdl.py checks passed")
