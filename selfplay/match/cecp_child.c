@@ -66,14 +66,30 @@ const char *cecp_variants(const Cecp *c) { return c->variants; }
 
 bool cecp_setboard(const Cecp *c) { return c->setboard; }
 
-// A move between UCI (ranks from 1) and CECP (ranks from 0): delta -1 or +1. False when text
-// is not a move of two squares (file letter, rank number) and an optional promotion letter.
+// A pass as either side writes it: XBoard's null move "@@@@" (Hansu's CECP front end sends it) or
+// UCI's "0000".
+static bool is_pass_word(const char *text) {
+    return !strcmp(text, "@@@@") || !strcmp(text, "0000");
+}
+
+// A move between UCI (ranks from 1) and CECP (ranks from 0): delta -1 or +1. A pass goes to CECP
+// as "@@@@" (from UCI's general square twice, "e2e2", or a pass word) and comes back as UCI's
+// "0000", which the referee reads as the mover's pass. False when text is neither a pass nor a
+// move of two squares (file letter, rank number) and an optional promotion letter.
 static bool convert_move(const char *in, int delta, char *out, size_t len) {
     char f1, f2, tail[4] = "";
     int r1, r2, used = 0;
+    if (is_pass_word(in)) {
+        snprintf(out, len, "%s", delta < 0 ? "@@@@" : "0000");
+        return true;
+    }
     if (sscanf(in, "%c%d%c%d%n", &f1, &r1, &f2, &r2, &used) != 4 || !islower((unsigned char)f1) ||
         !islower((unsigned char)f2) || strlen(in + used) >= sizeof tail)
         return false;
+    if (delta < 0 && f1 == f2 && r1 == r2 && !in[used]) {
+        snprintf(out, len, "@@@@");
+        return true;
+    }
     snprintf(tail, sizeof tail, "%s", in + used);
     snprintf(out, len, "%c%d%c%d%s", f1, r1 + delta, f2, r2 + delta, tail);
     return true;

@@ -108,6 +108,37 @@ static void test_replies(void **state) {
     cecp_free(c);
 }
 
+// A janggi pass both ways in XBoard's form: UCI's general square twice (or "0000") goes out as
+// "@@@@", and the engine's "move @@@@" comes back as a pass the referee reads ("0000"). The pass
+// went out renumbered as a move ("usermove e0e0"), and "move @@@@" was never delivered (the
+// engine that passed lost by "hang").
+static void test_pass(void **state) {
+    (void)state;
+    Cecp *c = started(true);
+    Sent s = {""};
+    const char *fen = "position fen 9/3k5/9/9/3r1r3/9/9/2n6/9/4K4 w - - 0 1 moves ";
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "%se1e1 d6d1", fen);
+    assert_true(cecp_command(c, cmd, collect, &s));
+    assert_true(cecp_command(c, "go depth 3", collect, &s));
+    assert_string_equal(s.text, "force|setboard 9/3k5/9/9/3r1r3/9/9/2n6/9/4K4 w - - 0 1|"
+                                "usermove @@@@|usermove d5d0|sd 3|st 100000|go");
+    char line[64];
+    snprintf(line, sizeof line, "move @@@@");
+    assert_true(cecp_reply(c, line, sizeof line));
+    assert_string_equal(line, "bestmove 0000");
+    snprintf(line, sizeof line, "move e1e1"); // two squares: only renumbered
+    assert_true(cecp_reply(c, line, sizeof line));
+    assert_string_equal(line, "bestmove e2e2");
+    s.text[0] = '\0';
+    snprintf(cmd, sizeof cmd, "%s0000 d6d1 @@@@", fen);
+    assert_true(cecp_command(c, cmd, collect, &s));
+    assert_true(cecp_command(c, "go depth 3", collect, &s));
+    assert_string_equal(s.text, "force|setboard 9/3k5/9/9/3r1r3/9/9/2n6/9/4K4 w - - 0 1|"
+                                "usermove @@@@|usermove d5d0|usermove @@@@|sd 3|st 100000|go");
+    cecp_free(c);
+}
+
 // An engine without ping: the translator answers readyok itself.
 static void test_no_ping(void **state) {
     (void)state;
@@ -127,9 +158,8 @@ static void test_no_ping(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_from_start),
-        cmocka_unit_test(test_setboard),
-        cmocka_unit_test(test_replies),
+        cmocka_unit_test(test_from_start), cmocka_unit_test(test_setboard),
+        cmocka_unit_test(test_replies),    cmocka_unit_test(test_pass),
         cmocka_unit_test(test_no_ping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
