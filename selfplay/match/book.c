@@ -62,6 +62,8 @@ typedef struct PgnReader {
     bool done;    // enough plies: the rest of its moves are skipped
     int first_line, played;
     char fen[FEN_BUFFER]; // its [FEN] tag, "" for the variant's start
+    int comment_line;     // the line of a {comment} still open (over lines), 0: none
+    int rav, rav_line;    // (variations) open and the line of the outermost
 } PgnReader;
 
 static Status pgn_start(PgnReader *r, ErrorInfo *err) {
@@ -106,9 +108,13 @@ static Status pgn_tag(PgnReader *r, const char *line, int lineno, Openings *out,
     return STATUS_OK;
 }
 
+static bool is_result(const char *w) {
+    return !strcmp(w, "1-0") || !strcmp(w, "0-1") || !strcmp(w, "1/2-1/2") || !strcmp(w, "*");
+}
+
 // One word of movetext: a move number, result or NAG is skipped, a move applied.
 static Status pgn_word(PgnReader *r, const char *w, int lineno, Openings *out, ErrorInfo *err) {
-    if (!strcmp(w, "1-0") || !strcmp(w, "0-1") || !strcmp(w, "1/2-1/2") || !strcmp(w, "*"))
+    if (is_result(w))
         return pgn_end(r, out, err);
     if (isdigit((unsigned char)w[0]) && w[strlen(w) - 1] == '.')
         return STATUS_OK; // "12." or "12..."
@@ -143,34 +149,74 @@ static Status pgn_word(PgnReader *r, const char *w, int lineno, Openings *out, E
     return STATUS_OK;
 }
 
-// The movetext of one line, comments ({...}, ;...) and variations ((...)) skipped; *depth
-// carries an open brace or parenthesis over lines.
-static Status pgn_moves(PgnReader *r, char *line, int lineno, int *depth, Openings *out,
-                        ErrorInfo *err) {
+// A malformed movetext at line lineno: what, the line where the '{' or '(' concerned opened
+// (at > 0), and the game's first line.
+static Status pgn_error(const PgnReader *r, int lineno, const char *what, int at, ErrorInfo *err) {
+    char opened[32] = "";
+    if (at > 0)
+        snprintf(opened, sizeof opened, " opened at line %d", at);
+    return error_set(err, STATUS_FORMAT, "openings %s:%d: %s%s (game of line %d)", r->path, lineno,
+                     what, opened, r->in_game ? r->first_line : lineno);
+}
+
+// A word of movetext read whole: applied outside variations; a result inside one ends the game
+// with a '(' left open.
+static Status pgn_token(PgnReader *r, const char *w, int lineno, Openings *out, ErrorInfo *err) {
+    if (r->rav == 0)
+        return pgn_word(r, w, lineno, out, err);
+    if (is_result(w))
+        return pgn_error(r, lineno, "the game ends inside the variation '('", r->rav_line, err);
+    return STATUS_OK;
+}
+
+// The movetext of one line (PGN standard, 8.2.5 and 8.2.6). A {comment} ends at the first '}',
+// over lines if need be, and a ';' comment at the end of the line: neither nests, and nothing
+// inside them counts. Outside comments, (variations) nest and are skipped.
+static Status pgn_moves(PgnReader *r, const char *line, int lineno, Openings *out, ErrorInfo *err) {
     char word[64];
     size_t n = 0;
     Status st = STATUS_OK;
-    for (char *p = line;; p++) {
+    for (const char *p = line;; p++) {
         char c = *p;
+        if (r->comment_line && c != '\0') {
+            r->comment_line = c == '}' ? 0 : r->comment_line;
+            continue;
+        }
         bool sep = c == '\0' || isspace((unsigned char)c) || c == '{' || c == '}' || c == '(' ||
                    c == ')' || c == ';';
-        if (sep && n > 0 && *depth == 0) {
+        if (sep && n > 0) {
             word[n] = '\0';
-            if ((st = pgn_word(r, word, lineno, out, err)) != STATUS_OK)
+            if ((st = pgn_token(r, word, lineno, out, err)) != STATUS_OK)
                 return st;
         }
         if (sep)
             n = 0;
-        if (c == '\0' || (c == ';' && *depth == 0))
+        if (c == '\0' || c == ';')
             break;
-        if (c == '{' || c == '(')
-            (*depth)++;
-        else if ((c == '}' || c == ')') && *depth > 0)
-            (*depth)--;
-        else if (!sep && *depth == 0 && n + 1 < sizeof word)
+        if (c == '{')
+            r->comment_line = lineno;
+        else if (c == '(' && r->rav++ == 0)
+            r->rav_line = lineno;
+        else if (c == ')' && r->rav == 0)
+            return pgn_error(r, lineno, "a ')' without its '('", 0, err);
+        else if (c == ')')
+            r->rav--;
+        else if (c == '}')
+            return pgn_error(r, lineno, "a '}' outside a comment", 0, err);
+        else if (!sep && n + 1 < sizeof word)
             word[n++] = c;
     }
     return STATUS_OK;
+}
+
+// The end of a PGN book: a comment or variation still open is an error, a last game without a
+// result is kept.
+static Status pgn_finish(PgnReader *r, int lineno, Openings *out, ErrorInfo *err) {
+    if (r->comment_line)
+        return pgn_error(r, lineno, "the file ends inside the {comment}", r->comment_line, err);
+    if (r->rav)
+        return pgn_error(r, lineno, "the file ends inside the variation '('", r->rav_line, err);
+    return pgn_end(r, out, err);
 }
 
 static Status read_book(FILE *f, const char *path, BookFormat format, int plies, const Variant *v,
@@ -178,20 +224,23 @@ static Status read_book(FILE *f, const char *path, BookFormat format, int plies,
     PgnReader r = {.path = path, .v = v, .plies = plies, .b = b};
     char *line = NULL;
     size_t cap = 0;
-    int depth = 0;
+    int lineno = 1;
     Status st = STATUS_OK;
-    for (int lineno = 1; st == STATUS_OK && getline(&line, &cap, f) >= 0; lineno++) {
+    for (; st == STATUS_OK && getline(&line, &cap, f) >= 0; lineno++) {
         line[strcspn(line, "\r\n")] = '\0';
         char *t = line + strspn(line, " \t\xef\xbb\xbf"); // blanks, a byte order mark
+        bool tag = *t == '[' && !r.comment_line;          // inside a comment it is its text
         if (format == BOOK_EPD && *t && *t != '#')
             st = epd_line(t, lineno, path, v, b, out, err);
-        else if (format == BOOK_PGN && *t == '[' && depth == 0)
+        else if (format == BOOK_PGN && tag && r.rav)
+            st = pgn_error(&r, lineno, "a tag inside the variation '('", r.rav_line, err);
+        else if (format == BOOK_PGN && tag)
             st = pgn_tag(&r, t, lineno, out, err);
-        else if (format == BOOK_PGN && *t != '%')
-            st = pgn_moves(&r, t, lineno, &depth, out, err);
+        else if (format == BOOK_PGN && *t != '%') // '%': an escape line (PGN standard, 6)
+            st = pgn_moves(&r, t, lineno, out, err);
     }
     if (st == STATUS_OK && format == BOOK_PGN)
-        st = pgn_end(&r, out, err); // a last game without a result
+        st = pgn_finish(&r, lineno - 1, out, err);
     free(line);
     if (st == STATUS_OK && out->count == 0)
         st = error_set(err, STATUS_FORMAT, "openings %s: no position in the file", path);
