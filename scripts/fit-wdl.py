@@ -25,22 +25,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci_engine import Engine, EngineError, read_pgn, write_whole  # noqa: E402
+# engine/wdl.h's model, the one Python copy of its formula.
+from variant_model import probs  # noqa: E402
 
 PROG = "fit-wdl"
 
 
 def fail(msg):
     sys.exit(f"{PROG}: {msg}")
-
-
-def sigmoid(x):
-    return 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0
-
-
-def probs(cp, scale, margin):
-    w = sigmoid((cp - margin) / scale)
-    lo = sigmoid((-cp - margin) / scale)
-    return w, max(1.0 - w - lo, 0.0), lo
 
 
 def loglik(data, scale, margin):
