@@ -628,13 +628,20 @@ static void on_info(const SearchInfo *info, void *arg) {
     pthread_mutex_unlock(&ctx->out_lock);
 }
 
+// Whether the job under way is a search that answers only when told: `go infinite` (with or
+// without a depth or mate limit) after `stop`, `go ponder` before its ponderhit after `stop` or
+// `ponderhit`, as the protocol asks. Such a search never ends by itself, so whatever must wait
+// for it (a command, the end of input) stops it instead (end_job). The one test of it: the
+// search thread waits on it, the command loop stops on it.
+static bool waits_for_stop(UciContext *ctx) {
+    return ctx->job == JOB_SEARCH &&
+           (ctx->limits.infinite || (ctx->limits.ponder && !atomic_load(&ctx->ponderhit)));
+}
+
 static void run_search(UciContext *ctx) {
     SearchResult r =
         search_run(ctx->searcher, &ctx->search_board, &ctx->limits, on_info, ctx, &ctx->stop);
-    // `go infinite` answers only after `stop`, `go ponder` after `stop` or `ponderhit`, as the
-    // protocol asks.
-    while ((ctx->limits.infinite || (ctx->limits.ponder && !atomic_load(&ctx->ponderhit))) &&
-           !atomic_load(&ctx->stop)) {
+    while (waits_for_stop(ctx) && !atomic_load(&ctx->stop)) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -937,17 +944,20 @@ static bool runs_beside_search(const char *cmd) {
     return strcmp(cmd, "isready") == 0 || strcmp(cmd, "uci") == 0 || strcmp(cmd, "ponderhit") == 0;
 }
 
-// Waits for (or stops) a running search before command cmd, unless cmd runs beside it.
-static void settle_search(UciContext *ctx, const char *cmd) {
-    if (!ctx->searching || runs_beside_search(cmd))
-        return;
-    // A search that would not end by itself (infinite, or pondering before its ponderhit) is
-    // stopped by any command that must wait for it.
-    if (strcmp(cmd, "stop") == 0 || strcmp(cmd, "quit") == 0 || ctx->limits.infinite ||
-        (ctx->limits.ponder && !atomic_load(&ctx->ponderhit)))
+// Ends the running search or perft, if any: stopped when told to (`stop`, `quit`) or when it
+// would wait for a stop forever (waits_for_stop), else waited for (a finite search or perft
+// finishes and answers).
+static void end_job(UciContext *ctx, bool told_to_stop) {
+    if (ctx->searching && (told_to_stop || waits_for_stop(ctx)))
         stop_search(ctx);
     else
         uci_wait(ctx);
+}
+
+// Waits for (or stops) a running search before command cmd, unless cmd runs beside it.
+static void settle_search(UciContext *ctx, const char *cmd) {
+    if (ctx->searching && !runs_beside_search(cmd))
+        end_job(ctx, strcmp(cmd, "stop") == 0 || strcmp(cmd, "quit") == 0);
 }
 
 // A line too long (over UCI_MAX_LINE bytes) or too many tokens to read: refused whole, with
@@ -1062,10 +1072,9 @@ int uci_loop(UciContext *ctx, FILE *in) {
     while ((len = getline(&line, &cap, in)) >= 0)
         if (!refuse_nul(ctx, line, (size_t)len) && !uci_handle_line(ctx, line))
             break;
-    // End of input: a finite search or perft finishes and answers; an infinite one is stopped.
-    if (ctx->searching && ctx->limits.infinite)
-        stop_search(ctx);
-    uci_wait(ctx);
+    // End of input: a finite search or perft finishes and answers; one that waits for `stop`
+    // or `ponderhit` (go infinite, go ponder) is stopped and answers, as before any command.
+    end_job(ctx, false);
     free(line);
     return 0;
 }

@@ -29,5 +29,7 @@ bool uci_handle_line(UciContext *ctx, const char *line);
 void uci_wait(UciContext *ctx);
 
 /// Reads commands from in until `quit` or end of input, then waits for a running search or
-/// perft (an infinite search is stopped). A line that holds a NUL byte is refused. Returns 0.
+/// perft to answer; a search that would wait for `stop` or `ponderhit` (go infinite, go ponder
+/// before its ponderhit) is stopped and answers its bestmove. A line that holds a NUL byte is
+/// refused. Returns 0.
 int uci_loop(UciContext *ctx, FILE *in);

@@ -4,8 +4,9 @@
 # every command of the protocol it offers sent and its answer read, the bad ones included
 # (unknown command, bad arguments, illegal and malformed moves, bad FEN, NUL byte, long line),
 # in both variants. Positions are checked against Hansu's own UCI front end (ranks 1-10 there,
-# 0-9 here), never against hard-coded answers of a search. No time is asserted: a search is
-# bounded by `sd`, and reading waits for the answer (a guard only ends a hung engine).
+# 0-9 here), never against hard-coded answers of a search. The end of input ends analysis and
+# pondering. No time is asserted: a search is bounded by `sd`, and reading waits for the answer
+# (a guard only ends a hung engine).
 # Usage: test_cecp.py HANSU
 import re
 import select
@@ -70,6 +71,22 @@ class Engine:
     def fen(self):
         lines = [l for l in self.say("d") if l.startswith("# variant")]
         return lines[-1].split(" fen ", 1)[1] if lines else None
+
+    def end_input(self):
+        """Closes the engine's input (the GUI has gone); returns its exit status and the lines
+        it wrote after that (a hung engine raises after GUARD_S)."""
+        self.p.stdin.close()
+        lines = []
+        try:
+            while True:
+                lines.append(self.readline())
+        except RuntimeError as e:
+            if "hung" in str(e):
+                self.p.kill()
+                raise
+        rc = self.p.wait(timeout=GUARD_S)
+        self.p.stdout.close()
+        return rc, lines
 
     def quit(self):
         self.send("quit")
@@ -356,6 +373,31 @@ def test_analyze_ponder_movenow():
     check(e.quit() == 0, "quit")
 
 
+def test_end_of_input():
+    """At the end of its input (the GUI has gone) the engine ends what it does and exits 0:
+    analysis and pondering are stopped (no move), a search of its move plays the move first."""
+    runs = [("analysis", ["new", "variant xiangqi", "force", "analyze"], None, False),
+            ("pondering", ["new", "variant xiangqi", "hard", "st 1"], "usermove h0g2", False),
+            ("thinking", ["new", "variant xiangqi", "force", "sd 4"], "go", True)]
+    for what, setup, last, moves in runs:
+        e = Engine()
+        e.say(*setup)
+        if last == "usermove h0g2":
+            e.send(last)
+            e.until(r"^move ")  # its move; it ponders now
+        elif last:
+            e.send(last)
+        try:
+            rc, lines = e.end_input()
+        except RuntimeError:
+            check(False, "end of input while %s: the engine did not exit" % what)
+            continue
+        check(rc == 0, "end of input while %s: exit 0, got %r" % (what, rc))
+        check(any(l.startswith("move ") for l in lines) == moves,
+              "end of input while %s: %s, got %r" % (what, "its move" if moves else "no move",
+                                                    lines[-3:]))
+
+
 def thinking_depths(lines):
     return [int(l.split()[0]) for l in lines if re.match(r"^\d+ -?\d+ \d+ \d+ ", l)]
 
@@ -446,6 +488,7 @@ def main():
     test_ponder_hit("xiangqi", "h0g2")
     test_ponder_hit("janggi", "a3b3")
     test_strength_options()
+    test_end_of_input()
     test_long_analysis_lines()
     if failures:
         print("%d failures" % len(failures))

@@ -4,10 +4,13 @@
 // decided scores as `score mate N` whatever the rule that ends the game,
 // stop during `go infinite`, reproducible `go nodes` after ucinewgame, game over, perft, bench;
 // go forms that move now, refused go forms (each still answered by one bestmove), go after a
-// refused position, moves after the end of the game, perft that stop and quit interrupt, the
+// refused position, moves after the end of the game, perft that stop and quit interrupt, the end
+// of input (a search that waits for stop or ponderhit is stopped, a finite one finishes), the
 // time budgets with Move Overhead, bytes that are not text (escaped; a NUL refuses the line).
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -813,6 +816,77 @@ static void test_perft_at_end_of_input(void **state) {
     free(buf);
 }
 
+// A uci_loop over a script, in a thread of its own so that a loop that never returns fails the
+// test instead of hanging it.
+typedef struct LoopRun {
+    const char *script;
+    char *out;
+    int rc;
+    atomic_bool done;
+} LoopRun;
+
+static void *loop_thread(void *arg) {
+    LoopRun *run = arg;
+    size_t len = 0;
+    FILE *out = open_memstream(&run->out, &len);
+    FILE *in = fmemopen((void *)run->script, strlen(run->script), "r");
+    UciContext *ctx = uci_create(out);
+    if (out && in && ctx)
+        run->rc = uci_loop(ctx, in);
+    uci_destroy(ctx);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    atomic_store(&run->done, true);
+    return NULL;
+}
+
+// The end of input ends every search that would wait for `stop` or `ponderhit` (go ponder
+// before its ponderhit, whatever its clock, depth or mate limit; go infinite, with or without
+// one), with its one bestmove, and uci_loop returns 0: the engine exits when the GUI has gone
+// instead of searching on. A finite search (go depth, go ponder after its ponderhit) finishes.
+// Nothing is timed: the guard only turns a loop that never returns into a failure.
+static void test_end_of_input(void **state) {
+    (void)state;
+    enum { GUARD_S = 120 };
+    static const struct {
+        const char *script, *must; // must: a line the answer holds (a finished search's)
+    } runs[] = {
+        {"position startpos moves c4c5\ngo ponder wtime 100000 btime 100000\n", NULL},
+        {"position startpos\ngo ponder depth 2\n", NULL},
+        {"position startpos\ngo ponder mate 1\n", NULL},
+        {"position startpos\ngo ponder\n", NULL},
+        {"position startpos\ngo infinite\n", NULL},
+        {"position startpos\ngo infinite depth 2\n", NULL},
+        {"position startpos\ngo mate 1 infinite\n", NULL},
+        {"position startpos\ngo depth 4\n", "info depth 4 "},
+        {"position startpos\ngo ponder wtime 2000 btime 2000\nponderhit\n", NULL},
+        {"position startpos\ngo ponder depth 3\nponderhit\n", "info depth 3 "},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        static LoopRun run;
+        run = (LoopRun){.script = runs[i].script, .rc = -1};
+        atomic_init(&run.done, false);
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, loop_thread, &run), 0);
+        for (int ms = 0; !atomic_load(&run.done); ms += 10) {
+            if (ms >= GUARD_S * 1000)
+                fail_msg("uci_loop over '%s' had not returned after %d s: the search went on "
+                         "after the end of input",
+                         runs[i].script, GUARD_S);
+            struct timespec ts = {0, 10000000};
+            nanosleep(&ts, NULL);
+        }
+        pthread_join(t, NULL);
+        if (run.rc != 0 || count_of(run.out, "bestmove ") != 1 ||
+            (runs[i].must && !strstr(run.out, runs[i].must)))
+            fail_msg("uci_loop over '%s' returned %d and answered:\n%s", runs[i].script, run.rc,
+                     run.out);
+        free(run.out);
+    }
+}
+
 // timeman_budget's numbers, which `go` reaches with the Move Overhead option in
 // limits.move_overhead: movetime is spent in full but for the overhead (no soft budget that
 // ends the search early), and the clock budgets keep the overhead back too.
@@ -991,6 +1065,7 @@ int main(void) {
         cmocka_unit_test(test_go_after_refused_position),
         cmocka_unit_test(test_perft_interrupted),
         cmocka_unit_test(test_perft_at_end_of_input),
+        cmocka_unit_test(test_end_of_input),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_search_params),
         cmocka_unit_test(test_binary_echo),
