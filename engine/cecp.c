@@ -103,6 +103,35 @@ static void on_info(const SearchInfo *info, void *arg) {
 // ---------------------------------------------------------------------------------------
 // Searches
 
+// Whether the engine is thinking on its own move: a game search that has not played yet.
+// Read with out_lock held (play_answer and cecp_ponder_hit change it under the lock).
+static bool thinking_on_move(CecpContext *ctx) {
+    return ctx->searching && atomic_load(&ctx->mode) == MODE_THINK && !atomic_load(&ctx->played);
+}
+
+void cecp_answer_ping(CecpContext *ctx, const char *args) {
+    if (thinking_on_move(ctx)) {
+        size_t n = strlen(args) + sizeof "pong \n";
+        char *grown = realloc(ctx->pongs, ctx->pongs_len + n);
+        if (grown) {
+            ctx->pongs = grown;
+            ctx->pongs_len += (size_t)snprintf(grown + ctx->pongs_len, n, "pong %s\n", args);
+            return;
+        }
+    }
+    fprintf(ctx->out, "pong %s\n", args);
+}
+
+// Writes the pongs that waited for the game search's move (with out_lock held).
+static void write_pongs(CecpContext *ctx) {
+    if (!ctx->pongs)
+        return;
+    fputs(ctx->pongs, ctx->out);
+    free(ctx->pongs);
+    ctx->pongs = NULL;
+    ctx->pongs_len = 0;
+}
+
 static void think_limits(CecpContext *ctx, const Board *b, int64_t spent_ms, SearchLimits *lim);
 
 // Plays a game search's answer r (unless a command aborted it) and claims the result if the game
@@ -121,6 +150,7 @@ static bool play_answer(CecpContext *ctx, const SearchResult *r) {
                  movegen_is_legal(&ctx->board, r->ponder) && !atomic_load(&ctx->stop);
     } else if (!atomic_load(&ctx->abort))
         game_over(ctx);
+    write_pongs(ctx); // after the move, as the protocol asks of a ping sent while thinking
     fflush(ctx->out);
     atomic_store(&ctx->played, true);
     if (ponder) {
@@ -324,6 +354,7 @@ void cecp_destroy(CecpContext *ctx) {
         return;
     end_search(ctx, true);
     search_destroy(ctx->searcher);
+    free(ctx->pongs);
     free(ctx->net);
     pthread_mutex_destroy(&ctx->out_lock);
     free(ctx);

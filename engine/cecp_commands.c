@@ -45,7 +45,7 @@ static void cmd_ignored(CecpContext *ctx, const char *cmd, char *args) {
 
 static void cmd_ping(CecpContext *ctx, const char *cmd, char *args) {
     (void)cmd;
-    fprintf(ctx->out, "pong %s\n", args);
+    cecp_answer_ping(ctx, args);
 }
 
 static void cmd_new(CecpContext *ctx, const char *cmd, char *args) {

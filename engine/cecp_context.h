@@ -60,6 +60,10 @@ struct CecpContext {
     Board search_board;
     SearchLimits limits;
     pthread_mutex_t out_lock; // the search thread and the command handler share out and board
+    // The answers to `ping` that wait for the game search's move ("pong N\n" each; NULL: none):
+    // written right after the move (cecp_answer_ping).
+    char *pongs;
+    size_t pongs_len;
     Board scratch;
 };
 
@@ -96,6 +100,12 @@ bool cecp_apply_eval(CecpContext *ctx, const char *path, bool use_nnue);
 
 /// Makes v the game's variant, from its start position, with its compiled-in net.
 void cecp_set_variant(CecpContext *ctx, const Variant *v);
+
+/// Answers `ping N` (args: N) as protocol version 2 asks: at once, unless the engine is
+/// thinking on its own move (a game search that has not played yet; pondering and analysis do
+/// not count), when `pong N` waits and is written right after the move (or, when the search
+/// plays none, when it ends). Called with out_lock held. Out of memory: answered at once.
+void cecp_answer_ping(CecpContext *ctx, const char *args);
 
 /// Whether a move text of the game (usermove's or a bare move) is the reply a running pondering
 /// search expected: then the search goes on as the engine's search of its move, on the clock

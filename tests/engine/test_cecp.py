@@ -4,9 +4,10 @@
 # every command of the protocol it offers sent and its answer read, the bad ones included
 # (unknown command, bad arguments, illegal and malformed moves, bad FEN, NUL byte, long line),
 # in both variants. Positions are checked against Hansu's own UCI front end (ranks 1-10 there,
-# 0-9 here), never against hard-coded answers of a search. The end of input ends analysis and
-# pondering. No time is asserted: a search is bounded by `sd`, and reading waits for the answer
-# (a guard only ends a hung engine).
+# 0-9 here), never against hard-coded answers of a search. `ping` while the engine thinks on
+# its move is answered after the move; the end of input ends analysis and pondering. No time is
+# asserted: a search is bounded by `sd`, and reading waits for the answer (a guard only ends a
+# hung engine).
 # Usage: test_cecp.py HANSU
 import re
 import select
@@ -373,6 +374,44 @@ def test_analyze_ponder_movenow():
     check(e.quit() == 0, "quit")
 
 
+def test_ping_while_thinking():
+    """ping while the engine thinks on its own move: `pong N` only after the move (protocol
+    version 2, engine-intf "ping"), whether the search is made to move now (`?`) or ends by
+    itself; while it ponders, analyses or is idle, `pong N` at once. Only the order of the
+    lines is checked."""
+    e = Engine()
+    e.say("protover 2", "new", "variant janggi", "force", "post", "sd 60", "level 0 600 0",
+          "time 60000", "otim 60000")
+    e.send("go")
+    e.until(r"^\d+ -?\d+ \d+ \d+ ")  # thinking has begun (a search of about 20 s)
+    e.send("ping 901")
+    e.send("?")
+    lines = e.until(r"^pong 901$")
+    moved = [l for l in lines if l.startswith("move ")]
+    check(len(moved) == 1, "ping while thinking, then ?: the move before pong 901, got %r"
+          % lines[-3:])
+    if not moved:
+        e.until(r"^move ")
+    # A search that ends by itself (sd 3): the ping sent at once waits for the move.
+    e.say("force", "sd 3", "nopost")
+    e.send("go")
+    e.send("ping 902")
+    lines = e.until(r"^pong 902$")
+    check([l.split()[0] for l in lines] == ["move", "pong"],
+          "ping while thinking (sd 3): move, then pong 902, got %r" % lines)
+    if not any(l.startswith("move ") for l in lines):
+        e.until(r"^move ")
+    # Pondering after its move (hard) and analysis: answered at once, no move.
+    e.say("new", "variant janggi", "hard", "sd 60", "st 1")
+    e.send("usermove a3b3")
+    e.until(r"^move ")
+    check(not any(l.startswith("move ") for l in e.say()), "ping while pondering: pong, no move")
+    e.say("easy", "force", "analyze")
+    check(not any(l.startswith("move ") for l in e.say()), "ping while analysing: pong, no move")
+    e.say("exit")
+    check(e.quit() == 0, "quit")
+
+
 def test_end_of_input():
     """At the end of its input (the GUI has gone) the engine ends what it does and exits 0:
     analysis and pondering are stopped (no move), a search of its move plays the move first."""
@@ -488,6 +527,7 @@ def main():
     test_ponder_hit("xiangqi", "h0g2")
     test_ponder_hit("janggi", "a3b3")
     test_strength_options()
+    test_ping_while_thinking()
     test_end_of_input()
     test_long_analysis_lines()
     if failures:
