@@ -52,6 +52,19 @@ static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
 
 typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
 
+// A helper thread's state (Lazy SMP), changed under its pool_lock and announced on its
+// pool_cond: parked between searches, searching from helpers_start until it stops (it sees the
+// stop, or reaches the depth limit), told to end by helper_destroy.
+typedef enum HelperState { HELPER_PARKED, HELPER_SEARCHING, HELPER_QUIT } HelperState;
+
+// A completed iteration of one thread: what the vote (smp_pick) weighs and the info line gives.
+typedef struct Iteration {
+    int depth, seldepth; // depth 0: none completed yet
+    Score score;
+    int pv_len;
+    Move pv[MAX_PLY];
+} Iteration;
+
 struct Searcher {
     SearchParams params; // the tunable constants (search_params.def)
     TT *tt;              // the table searched: the main searcher's tt_own, shared by its helpers
@@ -94,14 +107,22 @@ struct Searcher {
     // Lazy SMP (search_set_threads): the main searcher owns nhelpers helpers, which search the
     // same root on their own threads with their own histories and share only the TT, the stop
     // flag stop_all (smp_stop points to it; NULL when there are no helpers) and the node counts
-    // each thread publishes in nodes_pub every 256 nodes.
+    // each thread publishes in nodes_pub every 256 nodes. A helper's thread lives as long as the
+    // helper and is parked between searches (state); a search wakes it (helpers_start), and it
+    // parks again when it stops, which may be after search_run has answered: search_run tells
+    // the helpers to stop and answers without waiting, helpers_wait waits for them to park.
     int nhelpers, id;
     Searcher **helpers;
     Searcher *main; // the main searcher (itself for the main searcher)
     atomic_bool stop_all;
     atomic_bool *smp_stop;
     uint64_t smp_node_limit;        // `go nodes` over every thread (the per-thread node_limit is 0)
-    const SearchLimits *run_limits; // main's: the limits of the search under way
+    const SearchLimits *run_limits; // main's: the limits of the search under way (main only)
+    int max_depth;                  // a helper's depth limit, taken from those limits at its start
+    pthread_t thread;               // a helper's thread
+    HelperState state;
+    pthread_mutex_t pool_lock;
+    pthread_cond_t pool_cond;
     _Atomic uint64_t nodes_pub;
     // The root (search_run): the moves it may choose from (go searchmoves; nroot_allowed 0:
     // every legal move) and those left out as the lines found before in this iteration
@@ -115,11 +136,10 @@ struct Searcher {
     // go ponder: the clock stands until search_ponderhit stores the time it was called.
     bool pondering;
     _Atomic int64_t ponderhit_ms;
-    // The last iteration this thread completed, for the vote (smp_pick) and its info line.
-    int done_depth, done_seldepth;
-    Score done_score;
-    int done_pv_len;
-    Move done_pv[MAX_PLY];
+    // The last iteration this thread completed, for the vote (smp_pick) and its info line;
+    // done_lock guards it, as the main thread reads a helper's while the helper may still run.
+    Iteration done;
+    pthread_mutex_t done_lock;
 };
 
 Searcher *search_create(size_t hash_mb) {
@@ -133,6 +153,7 @@ Searcher *search_create(size_t hash_mb) {
     }
     s->tt = &s->tt_own;
     s->main = s;
+    pthread_mutex_init(&s->done_lock, NULL);
     atomic_init(&s->stop_all, false);
     atomic_init(&s->nodes_pub, 0);
     search_set_params(s, &SEARCH_PARAMS_DEFAULT);
@@ -153,7 +174,10 @@ static bool nnue_buffers_alloc(Searcher *t) {
     return true;
 }
 
-// A helper of main: main's table, parameters and evaluation, its own everything else.
+static void *helper_loop(void *arg);
+
+// A helper of main: main's table, parameters and evaluation, its own everything else, and its
+// thread, parked until a search wakes it. NULL when memory is short or the thread cannot start.
 static Searcher *helper_create(Searcher *main, int id) {
     Searcher *h = calloc(1, sizeof *h);
     if (!h || !(h->cont_hist = calloc(PIECE_NB * SQUARE_NB, sizeof(ContHist)))) {
@@ -163,6 +187,7 @@ static Searcher *helper_create(Searcher *main, int id) {
     h->tt = main->tt;
     h->main = main;
     h->id = id;
+    pthread_mutex_init(&h->done_lock, NULL);
     atomic_init(&h->stop_all, false);
     atomic_init(&h->nodes_pub, 0);
     h->params = main->params;
@@ -170,7 +195,16 @@ static Searcher *helper_create(Searcher *main, int id) {
     h->nnue_path = main->nnue_path;
     h->nnue_check = main->nnue_check;
     h->net = main->net;
-    if (main->net && !nnue_buffers_alloc(h)) {
+    pthread_mutex_init(&h->pool_lock, NULL);
+    pthread_cond_init(&h->pool_cond, NULL);
+    h->state = HELPER_PARKED;
+    if ((main->net && !nnue_buffers_alloc(h)) ||
+        pthread_create(&h->thread, NULL, helper_loop, h) != 0) {
+        pthread_cond_destroy(&h->pool_cond);
+        pthread_mutex_destroy(&h->pool_lock);
+        pthread_mutex_destroy(&h->done_lock);
+        free(h->acc);
+        free(h->nnue_cache);
         free(h->cont_hist);
         free(h);
         return NULL;
@@ -178,18 +212,46 @@ static Searcher *helper_create(Searcher *main, int id) {
     return h;
 }
 
-static void helper_destroy(Searcher *h) {
-    if (h) {
-        free(h->cont_hist);
-        free(h->acc);
-        free(h->nnue_cache);
-        free(h);
-    }
+// Waits until helper h is parked (its search, if any, has stopped).
+static void helper_park_wait(Searcher *h) {
+    pthread_mutex_lock(&h->pool_lock);
+    while (h->state == HELPER_SEARCHING)
+        pthread_cond_wait(&h->pool_cond, &h->pool_lock);
+    pthread_mutex_unlock(&h->pool_lock);
 }
+
+static void helper_destroy(Searcher *h) {
+    if (!h)
+        return;
+    helper_park_wait(h);
+    pthread_mutex_lock(&h->pool_lock);
+    h->state = HELPER_QUIT;
+    pthread_cond_broadcast(&h->pool_cond);
+    pthread_mutex_unlock(&h->pool_lock);
+    pthread_join(h->thread, NULL);
+    pthread_cond_destroy(&h->pool_cond);
+    pthread_mutex_destroy(&h->pool_lock);
+    pthread_mutex_destroy(&h->done_lock);
+    free(h->cont_hist);
+    free(h->acc);
+    free(h->nnue_cache);
+    free(h);
+}
+
+// Waits for the helpers of s's last search to park (told to stop when it answered): the one
+// place every call that changes s, its helpers, its TT or its net goes through first, so that
+// no helper of a search that has answered is left searching into the next.
+static void helpers_wait(Searcher *s) {
+    for (int i = 0; i < s->nhelpers; i++)
+        helper_park_wait(s->helpers[i]);
+}
+
+void search_wait(Searcher *s) { helpers_wait(s); }
 
 bool search_set_threads(Searcher *s, int threads) {
     if (threads < 1 || threads > SEARCH_THREADS_MAX)
         return false;
+    helpers_wait(s);
     int n = threads - 1;
     Searcher **hs = n ? calloc((size_t)n, sizeof *hs) : NULL;
     if (n && !hs)
@@ -221,6 +283,7 @@ static void params_apply(Searcher *s, const SearchParams *params) {
 }
 
 void search_set_params(Searcher *s, const SearchParams *params) {
+    helpers_wait(s);
     params_apply(s, params);
     for (int i = 0; i < s->nhelpers; i++)
         params_apply(s->helpers[i], params);
@@ -231,15 +294,19 @@ const SearchParams *search_get_params(const Searcher *s) { return &s->params; }
 void search_destroy(Searcher *s) {
     if (!s)
         return;
-    search_set_threads(s, 1);
+    search_set_threads(s, 1); // ends the helper threads first
     tt_free(&s->tt_own);
+    pthread_mutex_destroy(&s->done_lock);
     free(s->cont_hist);
     free(s->acc);
     free(s->nnue_cache);
     free(s);
 }
 
-bool search_resize(Searcher *s, size_t hash_mb) { return tt_init(s->tt, hash_mb); }
+bool search_resize(Searcher *s, size_t hash_mb) {
+    helpers_wait(s);
+    return tt_init(s->tt, hash_mb);
+}
 
 int search_hashfull(const Searcher *s) { return tt_hashfull(s->tt); }
 
@@ -257,6 +324,7 @@ static void thread_clear(Searcher *s) {
 }
 
 void search_clear(Searcher *s) {
+    helpers_wait(s);
     tt_clear(s->tt);
     thread_clear(s);
     for (int i = 0; i < s->nhelpers; i++)
@@ -264,6 +332,7 @@ void search_clear(Searcher *s) {
 }
 
 bool search_set_net(Searcher *s, const NnueNet *net) {
+    helpers_wait(s); // before a helper's net may be freed
     for (int i = -1; net && i < s->nhelpers; i++) {
         Searcher *t = i < 0 ? s : s->helpers[i];
         if (!nnue_buffers_alloc(t))
@@ -282,6 +351,7 @@ const NnueNet *search_get_net(const Searcher *s) { return s->net; }
 bool search_set_nnue_path(Searcher *s, NnuePath path) {
     if (!nnue_path_available(path))
         return false;
+    helpers_wait(s);
     s->nnue_path = path;
     for (int i = 0; i < s->nhelpers; i++)
         s->helpers[i]->nnue_path = path;
@@ -289,6 +359,7 @@ bool search_set_nnue_path(Searcher *s, NnuePath path) {
 }
 
 void search_set_nnue_check(Searcher *s, bool on) {
+    helpers_wait(s);
     for (int i = -1; i < s->nhelpers; i++) {
         Searcher *t = i < 0 ? s : s->helpers[i];
         t->nnue_check = on;
@@ -296,7 +367,8 @@ void search_set_nnue_check(Searcher *s, bool on) {
     }
 }
 
-uint64_t search_nnue_checked(const Searcher *s, uint64_t *mismatches) {
+uint64_t search_nnue_checked(Searcher *s, uint64_t *mismatches) {
+    helpers_wait(s);
     uint64_t checked = s->nnue_checked;
     *mismatches = s->nnue_mismatches;
     for (int i = 0; i < s->nhelpers; i++) {
@@ -573,19 +645,29 @@ void search_ponder_reset(Searcher *s) {
     atomic_store_explicit(&s->ponderhit_ms, 0, memory_order_relaxed);
 }
 
-static void poll_stop(Searcher *s) {
+// Whether a stop was asked: the threads' shared flag (first: once it is set, the caller's flag
+// is no longer read) or the caller's. Read at every node, as Stockfish reads its stop flag: two
+// loads of lines that no thread writes before the stop, next to nothing beside a node's work.
+// With more threads than cores a thread searches only in its turns on a core, so a stop reaches
+// the threads one turn after another; read every node, each stops within a node of its next
+// turn (read every 256 nodes, each searched on to its next read: with 256 threads on 2 cores the
+// last stopped up to 55 ms after the stop; docs/scaling.md, "Stop with many threads").
+static inline bool stop_asked(const Searcher *s) {
+    return (s->smp_stop && atomic_load_explicit(s->smp_stop, memory_order_relaxed)) ||
+           (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed));
+}
+
+// Every 256 nodes: publishes the node count for `go nodes` over threads and reads the clock.
+static void poll_budget(Searcher *s) {
     if (s->smp_stop) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
-        if (atomic_load_explicit(s->smp_stop, memory_order_relaxed) ||
-            (s->smp_node_limit && smp_nodes(s->main) >= s->smp_node_limit)) {
+        if (s->smp_node_limit && smp_nodes(s->main) >= s->smp_node_limit) {
             atomic_store_explicit(s->smp_stop, true, memory_order_relaxed);
             s->stopped = true;
             return;
         }
     }
-    if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
-        s->stopped = true;
-    else if (s->hard_ms && clock_running(s) && timeman_now_ms() - s->start_ms >= s->hard_ms)
+    if (s->hard_ms && clock_running(s) && timeman_now_ms() - s->start_ms >= s->hard_ms)
         s->stopped = true;
 }
 
@@ -597,8 +679,10 @@ static inline bool out_of_budget(Searcher *s) {
         return true;
     }
     s->nodes++;
-    if ((s->nodes & 255) == 0)
-        poll_stop(s);
+    if (stop_asked(s))
+        s->stopped = true;
+    else if ((s->nodes & 255) == 0)
+        poll_budget(s);
     return s->stopped;
 }
 
@@ -1173,13 +1257,32 @@ static int aspiration(Searcher *s, int depth, int prev) {
     }
 }
 
-// Keeps the iteration s just completed for the vote and the final info line.
+// Keeps the iteration s just completed for the vote and the final info line. A helper's is
+// frozen once the main thread has told the helpers to stop: the vote reads each helper's once
+// after that (smp_answer), and what it read stays what it picks from.
 static void keep_iteration(Searcher *s, int depth, int score) {
-    s->done_depth = depth;
-    s->done_seldepth = s->seldepth;
-    s->done_score = score;
-    s->done_pv_len = s->pv_len[0];
-    memcpy(s->done_pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
+    pthread_mutex_lock(&s->done_lock);
+    if (s->id && atomic_load(&s->main->stop_all)) {
+        pthread_mutex_unlock(&s->done_lock);
+        return;
+    }
+    s->done.depth = depth;
+    s->done.seldepth = s->seldepth;
+    s->done.score = score;
+    s->done.pv_len = s->pv_len[0];
+    memcpy(s->done.pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
+    pthread_mutex_unlock(&s->done_lock);
+}
+
+// A copy of t's last completed iteration, taken under its lock (t's thread may still run).
+static void iteration_read(Searcher *t, Iteration *it) {
+    pthread_mutex_lock(&t->done_lock);
+    it->depth = t->done.depth;
+    it->seldepth = t->done.seldepth;
+    it->score = t->done.score;
+    it->pv_len = t->done.pv_len;
+    memcpy(it->pv, t->done.pv, sizeof(Move) * (size_t)t->done.pv_len);
+    pthread_mutex_unlock(&t->done_lock);
 }
 
 // Resets what one search counts and learns per search; history halves, killers go.
@@ -1188,8 +1291,8 @@ static void thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *s
     atomic_store_explicit(&s->nodes_pub, 0, memory_order_relaxed);
     s->stop = stop;
     s->stopped = false;
-    s->done_depth = 0;
-    s->done_pv_len = 0;
+    s->done.depth = 0; // no thread of this search runs yet: no lock needed
+    s->done.pv_len = 0;
     s->node_limit = s->main->nhelpers ? 0 : limits->nodes;
     s->smp_node_limit = s->main->nhelpers ? limits->nodes : 0;
     s->smp_stop = s->main->nhelpers ? &s->main->stop_all : NULL;
@@ -1216,11 +1319,10 @@ static bool skip_depth(int id, int depth) {
 
 // A helper's search: iterative deepening on its copy of the root until it reaches the depth
 // limit or the main thread (or the node limit) stops it. Its iterations are kept for the vote.
-static void *helper_main(void *arg) {
-    Searcher *h = arg;
+static void helper_search(Searcher *h) {
     nnue_root(h);
-    int score = 0, max_depth = max_depth_of(h->main->run_limits);
-    for (int depth = 1; depth <= max_depth && !h->stopped; depth++) {
+    int score = 0;
+    for (int depth = 1; depth <= h->max_depth && !h->stopped; depth++) {
         if (skip_depth(h->id, depth))
             continue;
         h->seldepth = 0;
@@ -1231,12 +1333,32 @@ static void *helper_main(void *arg) {
         keep_iteration(h, depth, v);
     }
     atomic_store_explicit(&h->nodes_pub, h->nodes, memory_order_relaxed);
+}
+
+// A helper's thread: parked until helpers_start wakes it for a search, parked again when the
+// search stops, ended by helper_destroy. Threads live as long as their helpers, so a search
+// starts none: with more threads than cores, creating them at each `go` took the creating
+// (main) thread longer than the search itself, as each new thread took its turn on the cores.
+static void *helper_loop(void *arg) {
+    Searcher *h = arg;
+    pthread_mutex_lock(&h->pool_lock);
+    for (;;) {
+        while (h->state == HELPER_PARKED)
+            pthread_cond_wait(&h->pool_cond, &h->pool_lock);
+        if (h->state == HELPER_QUIT)
+            break;
+        pthread_mutex_unlock(&h->pool_lock);
+        helper_search(h);
+        pthread_mutex_lock(&h->pool_lock);
+        h->state = HELPER_PARKED;
+        pthread_cond_broadcast(&h->pool_cond);
+    }
+    pthread_mutex_unlock(&h->pool_lock);
     return NULL;
 }
 
-// Starts the helpers on root; started[i] tells which threads run (a thread that cannot be
-// created leaves its helper idle: the search goes on with fewer).
-static void helpers_start(Searcher *s, const Board *root, pthread_t *threads, bool *started) {
+// Wakes the helpers to search root (all parked: search_run waited for them first).
+static void helpers_start(Searcher *s, const Board *root) {
     atomic_store(&s->stop_all, false);
     for (int i = 0; i < s->nhelpers; i++) {
         Searcher *h = s->helpers[i];
@@ -1247,54 +1369,90 @@ static void helpers_start(Searcher *s, const Board *root, pthread_t *threads, bo
         memcpy(h->root_allowed, s->root_allowed, sizeof(Move) * (size_t)s->nroot_allowed);
         h->nroot_excluded = 0;
         thread_start(h, s->run_limits, s->stop);
+        h->max_depth = max_depth_of(s->run_limits);
         h->start_ms = s->start_ms;
         h->hard_ms = 0;
-        started[i] = pthread_create(&threads[i], NULL, helper_main, h) == 0;
+        pthread_mutex_lock(&h->pool_lock);
+        h->state = HELPER_SEARCHING;
+        pthread_cond_broadcast(&h->pool_cond);
+        pthread_mutex_unlock(&h->pool_lock);
     }
 }
 
-static void helpers_join(Searcher *s, pthread_t *threads, const bool *started) {
-    atomic_store(&s->stop_all, true);
-    for (int i = 0; i < s->nhelpers; i++)
-        if (started[i])
-            pthread_join(threads[i], NULL);
-}
+// What a thread's last completed iteration brings to the vote (depth 0: none with a move).
+typedef struct Ballot {
+    int depth;
+    Score score;
+    Move move;
+} Ballot;
 
-// The thread whose move is played: a vote of the threads' last completed iterations, each
-// weighted by its depth and by how far its score stands above the lowest (as Stockfish's
-// thread voting weighs them), the thread with the most votes for its move chosen; a thread that
-// proves a win is taken at once (the soonest win), and the main thread wins ties.
-static const Searcher *smp_pick(const Searcher *s) {
-    int n = s->nhelpers + 1;
+// The thread whose move is played (0: the main thread; -1: none completed an iteration): a
+// vote of the threads' last completed iterations b[0..n-1], each weighted by its depth and by
+// how far its score stands above the lowest (as Stockfish's thread voting weighs them), the
+// thread with the most votes for its move chosen; a thread that proves a win is taken at once
+// (the soonest win), and the main thread wins ties.
+static int smp_pick(const Ballot *b, int n) {
     Score low = SCORE_INFINITE;
-    for (int i = 0; i < n; i++) {
-        const Searcher *t = i ? s->helpers[i - 1] : s;
-        if (t->done_depth && t->done_pv_len && t->done_score < low)
-            low = t->done_score;
-    }
-    const Searcher *best = s->done_depth && s->done_pv_len ? s : NULL;
+    for (int i = 0; i < n; i++)
+        if (b[i].depth && b[i].score < low)
+            low = b[i].score;
+    int best = b[0].depth ? 0 : -1;
     int64_t best_votes = -1;
     for (int i = 0; i < n; i++) {
-        const Searcher *t = i ? s->helpers[i - 1] : s;
-        if (!t->done_depth || !t->done_pv_len)
+        if (!b[i].depth)
             continue;
         int64_t votes = 0;
-        for (int k = 0; k < n; k++) {
-            const Searcher *u = k ? s->helpers[k - 1] : s;
-            if (u->done_depth && u->done_pv_len && u->done_pv[0] == t->done_pv[0])
-                votes += (int64_t)(u->done_score - low + 14) * u->done_depth;
+        for (int k = 0; k < n; k++)
+            if (b[k].depth && b[k].move == b[i].move)
+                votes += (int64_t)(b[k].score - low + 14) * b[k].depth;
+        bool wins = b[i].score >= SCORE_DECISIVE;
+        if (best >= 0 && b[best].score >= SCORE_DECISIVE) {
+            if (wins && b[i].score > b[best].score)
+                best = i;
+        } else if (best < 0 || wins || votes > best_votes) {
+            best = i;
         }
-        bool t_wins = t->done_score >= SCORE_DECISIVE;
-        if (best && best->done_score >= SCORE_DECISIVE) {
-            if (t_wins && t->done_score > best->done_score)
-                best = t;
-        } else if (!best || t_wins || votes > best_votes) {
-            best = t;
-        }
-        if (best == t)
+        if (best == i)
             best_votes = votes;
     }
     return best;
+}
+
+// The answer of a search with helpers, once they are told to stop (stop_all): the vote of
+// every thread's last completed iteration, read under each helper's lock while it may still
+// run (its iteration is frozen from then on: keep_iteration). When a helper's line is chosen
+// it becomes res's move, ponder move, score and depth, and a last info line gives it.
+static void smp_answer(Searcher *s, SearchResult *res, SearchInfoFn on_info, void *info_arg) {
+    Ballot ballots[SEARCH_THREADS_MAX]; // 12 KB: nhelpers < SEARCH_THREADS_MAX
+    int n = s->nhelpers + 1;
+    for (int i = 0; i < n; i++) {
+        Searcher *t = i ? s->helpers[i - 1] : s;
+        pthread_mutex_lock(&t->done_lock);
+        bool has = t->done.depth && t->done.pv_len;
+        ballots[i] = (Ballot){has ? t->done.depth : 0, t->done.score, has ? t->done.pv[0] : 0};
+        pthread_mutex_unlock(&t->done_lock);
+    }
+    int pick = smp_pick(ballots, n);
+    if (pick <= 0)
+        return;
+    Iteration it;
+    iteration_read(s->helpers[pick - 1], &it);
+    res->best = it.pv[0];
+    res->ponder = it.pv_len > 1 ? it.pv[1] : MOVE_NONE;
+    res->score = it.score;
+    res->depth = it.depth;
+    if (on_info) {
+        SearchInfo info = {.kind = SEARCH_INFO_LINE,
+                           .depth = it.depth,
+                           .seldepth = it.seldepth,
+                           .multipv = 1,
+                           .score = it.score,
+                           .nodes = smp_nodes(s),
+                           .time_ms = timeman_now_ms() - s->start_ms,
+                           .pv_len = it.pv_len};
+        memcpy(info.pv, it.pv, sizeof(Move) * (size_t)it.pv_len);
+        on_info(&info, info_arg);
+    }
 }
 
 // One MultiPV line of an iteration.
@@ -1404,6 +1562,7 @@ static int64_t soft_limit(const TimeBudget *tb, const TimeSignals *sig, const Se
 SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
                         SearchInfoFn on_info, void *info_arg, atomic_bool *stop) {
     SearchResult res = {MOVE_NONE, MOVE_NONE, 0, 0, 0, 0};
+    helpers_wait(s); // the last search's, before anything they share changes
     s->board = *root;
     Board *b = &s->board;
     GameResult gr;
@@ -1442,10 +1601,8 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     // lines as any before (a node or time limit may cut the last one short of its lines).
     SearchLine *chosen = lines ? lines + nlines : NULL;
     int nchosen = 0;
-    pthread_t threads[SEARCH_THREADS_MAX];
-    bool started[SEARCH_THREADS_MAX];
     if (s->nhelpers)
-        helpers_start(s, root, threads, started);
+        helpers_start(s, root);
     int max_depth = max_depth_of(limits);
     int skill_depth = 1 + (limits->skill > 0 ? (int)limits->skill : 0);
     if (weak && max_depth > skill_depth)
@@ -1525,29 +1682,14 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         res.score = pick->score;
     }
     if (s->nhelpers) {
+        // The helpers are told to stop and the answer is given at once, without waiting for
+        // them: with more threads than cores each needs a time slice to see the stop, and the
+        // next call on s waits for them to park (helpers_wait). No vote for several lines, or
+        // at a fixed depth (the main thread's answer at that depth, as asked).
+        atomic_store(&s->stop_all, true);
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
-        helpers_join(s, threads, started);
-        // No vote for several lines, or at a fixed depth (the main thread's answer at that
-        // depth, as asked).
-        const Searcher *t = nlines > 1 || limits->depth ? s : smp_pick(s);
-        if (t && t != s) {
-            res.best = t->done_pv[0];
-            res.ponder = t->done_pv_len > 1 ? t->done_pv[1] : MOVE_NONE;
-            res.score = t->done_score;
-            res.depth = t->done_depth;
-            if (on_info) {
-                SearchInfo info = {.kind = SEARCH_INFO_LINE,
-                                   .depth = t->done_depth,
-                                   .seldepth = t->done_seldepth,
-                                   .multipv = 1,
-                                   .score = t->done_score,
-                                   .nodes = smp_nodes(s),
-                                   .time_ms = timeman_now_ms() - s->start_ms,
-                                   .pv_len = t->done_pv_len};
-                memcpy(info.pv, t->done_pv, sizeof(Move) * (size_t)t->done_pv_len);
-                on_info(&info, info_arg);
-            }
-        }
+        if (nlines == 1 && !limits->depth)
+            smp_answer(s, &res, on_info, info_arg);
         res.nodes = smp_nodes(s);
     } else
         res.nodes = s->nodes;
@@ -1563,6 +1705,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
 // The quiet position of a position, for the tuner
 
 int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
+    helpers_wait(s);
     // Only the states in use are copied: a decoded position has one, a game a few hundred.
     memcpy(&s->board, b, offsetof(Board, states) + sizeof(StateInfo) * (size_t)b->nstates);
     s->nodes = s->node_limit = 0;
@@ -1600,6 +1743,7 @@ int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
 // The static evaluation, for `eval` and tests
 
 Score search_evaluate(Searcher *s, const Board *b) {
+    helpers_wait(s);
     memcpy(&s->board, b, offsetof(Board, states) + sizeof(StateInfo) * (size_t)b->nstates);
     s->nodes = 0;
     nnue_root(s);

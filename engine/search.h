@@ -110,13 +110,21 @@ Searcher *search_create(size_t hash_mb);
 
 /// Makes s search on threads threads (1..SEARCH_THREADS_MAX) by Lazy SMP: threads - 1 helper
 /// threads search the same root at once, each with its own history, killers and evaluation
-/// cache, sharing s's TT (lock-free, tt.h) and its stop flag; they start at each search_run
-/// and end before it returns. The move played is a vote of the threads' last completed
-/// iterations (search.c, smp_pick). Node limits count every thread's nodes; with more than one
-/// thread a search is not reproducible. Helpers kept when the count shrinks keep what they
-/// learnt. False (s unchanged) for a count out of range or when memory is short. Not during a
-/// search.
+/// cache, sharing s's TT (lock-free, tt.h) and its stop flag. The helper threads are started
+/// here and parked between searches (search_destroy or a smaller count ends them); each
+/// search_run wakes them, and tells them to stop when it answers without waiting for them:
+/// every later call that changes s (the next search_run, search_clear, search_resize,
+/// search_set_*, search_evaluate, search_quiet_pv, search_destroy) waits for them to park
+/// first, and search_wait does only that. The move played is a vote of the threads' last
+/// completed iterations (search.c, smp_pick). Node limits count every thread's nodes; with more
+/// than one thread a search is not reproducible. Helpers kept when the count shrinks keep what
+/// they learnt. False (s unchanged) for a count out of range, or when memory is short or a
+/// thread cannot be started. Not during a search.
 bool search_set_threads(Searcher *s, int threads);
+
+/// Waits until the helper threads of s's last search have stopped searching (parked:
+/// search_set_threads); returns at once when none searches. Not during a search.
+void search_wait(Searcher *s);
 
 /// The threads s searches on (1 for a new searcher).
 int search_get_threads(const Searcher *s);
@@ -162,7 +170,7 @@ void search_set_nnue_check(Searcher *s, bool on);
 
 /// The evaluations compared since search_set_nnue_check(s, true), and in *mismatches how many
 /// differed from a refresh (0 when the incremental updates are right).
-uint64_t search_nnue_checked(const Searcher *s, uint64_t *mismatches);
+uint64_t search_nnue_checked(Searcher *s, uint64_t *mismatches);
 
 /// Frees a searcher (NULL accepted).
 void search_destroy(Searcher *s);
@@ -174,8 +182,10 @@ bool search_resize(Searcher *s, size_t hash_mb);
 void search_clear(Searcher *s);
 
 /// Searches root (not modified) within limits. stop may be NULL; when another thread sets
-/// *stop the search ends and returns its best move so far. Deterministic for depth/nodes limits
-/// given the same searcher state (e.g. after search_clear) and one thread.
+/// *stop the search ends and returns its best move so far (every thread reads it at every node).
+/// With helper threads *stop must stay valid until they have parked (search_wait, or any later
+/// call that changes s): a helper may read it after search_run has returned. Deterministic for
+/// depth/nodes limits given the same searcher state (e.g. after search_clear) and one thread.
 /// limits->multipv lines (at most the root's moves) are searched each iteration, line k with
 /// the best moves of lines 1..k-1 left out at the root, and reported in rank order; the move
 /// played is the best line's. limits->searchmoves restricts the root's moves (each must be

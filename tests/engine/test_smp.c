@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Lazy SMP (search_set_threads) and the lock-free TT it shares: every thread count answers a
 // legal move on the bench positions, with the compiled-in net and the classical evaluation;
-// `go nodes` counts the nodes of every thread; a stop from outside ends every thread; the
-// thread count grows and shrinks; one thread stays the deterministic search the bench signs;
+// `go nodes` counts the nodes of every thread; a stop from outside ends every thread; a stop is
+// read at every node; the helper threads are started once and parked between searches, and
+// searches stopped at once, thread counts changed and searchers cleared between them never hang;
+// the thread count grows and shrinks; one thread stays the deterministic search the bench signs;
 // a TT written by several threads at once never returns a mix of two entries. The TSan build
 // (scripts/test.sh) runs this test for data races.
+#include <dirent.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -121,7 +124,7 @@ static void *stop_job(void *arg) {
 }
 
 // An infinite search on 4 threads ends when the stop flag is set, every thread with it
-// (search_run joins them), with a move of a completed iteration.
+// (search_wait then finds them parked), with a move of a completed iteration.
 static void test_stop_ends_every_thread(void **state) {
     (void)state;
     static StopJob j;
@@ -141,10 +144,86 @@ static void test_stop_ends_every_thread(void **state) {
     }
     atomic_store(&j.stop, true);
     pthread_join(t, NULL);
+    search_wait(j.s);
     // The move may be a helper's (the vote), whose last iteration may be shallower.
     assert_true(is_legal(&b, j.r.best));
     assert_true(j.r.depth >= 1);
     search_destroy(j.s);
+}
+
+// A stop already set when the search starts is seen at the first node: every thread reads the
+// stop flags at every node (search.c, stop_asked), not only every 256 nodes as before, when
+// each of the 4 threads searched on to its 256th node. The answer is still a legal move.
+static void test_stop_read_at_every_node(void **state) {
+    (void)state;
+    static Board b;
+    fen_parse_variant(&b, &VARIANT_JANGGI, VARIANT_JANGGI.start_fen, NULL);
+    Searcher *s = search_create(4);
+    assert_non_null(s);
+    assert_true(search_set_threads(s, 4));
+    atomic_bool stop;
+    atomic_init(&stop, true);
+    SearchLimits limits = {.infinite = true};
+    SearchResult r = search_run(s, &b, &limits, NULL, NULL, &stop);
+    search_wait(s); // the helpers read stop until they park
+    assert_true(is_legal(&b, r.best));
+    if (r.nodes >= 4 * 16)
+        fail_msg("a search stopped before it began counted %llu nodes on 4 threads",
+                 (unsigned long long)r.nodes);
+    search_destroy(s);
+}
+
+// The threads of this process, as /proc/self/task lists them (-1 where there is no /proc).
+static int thread_count(void) {
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+// The helper threads are started by search_set_threads, parked between searches and ended by a
+// smaller count or search_destroy: a search starts and ends none (with more threads than cores,
+// starting them at each search took longer than the search). Searches stopped at once, with the
+// thread count changed, the searcher cleared and its parameters set between them (each of which
+// waits for the helpers to park) never hang and always answer a legal move.
+static void test_helper_threads_kept(void **state) {
+    (void)state;
+    int base = thread_count();
+    if (base < 0)
+        skip();
+    static Board b;
+    fen_parse_variant(&b, &VARIANT_JANGGI, VARIANT_JANGGI.start_fen, NULL);
+    Searcher *s = search_create(2);
+    assert_non_null(s);
+    assert_true(search_set_threads(s, 8));
+    assert_int_equal(thread_count(), base + 7);
+    SearchLimits depth = {.depth = 4};
+    search_run(s, &b, &depth, NULL, NULL, NULL);
+    search_wait(s);
+    assert_int_equal(thread_count(), base + 7);
+    atomic_bool stop;
+    for (int i = 0; i < 24; i++) {
+        atomic_init(&stop, i % 2 == 0);
+        SearchLimits limits = {.infinite = i % 2 == 0, .nodes = i % 2 ? 3000 : 0};
+        SearchResult r = search_run(s, &b, &limits, NULL, NULL, &stop);
+        assert_true(is_legal(&b, r.best));
+        if (i % 6 == 1)
+            search_clear(s);
+        else if (i % 6 == 3)
+            search_set_params(s, search_get_params(s));
+        else if (i % 6 == 5)
+            assert_true(search_set_threads(s, i % 12 == 5 ? 3 : 8));
+    }
+    search_wait(s);
+    assert_int_equal(thread_count(), base + 7);
+    assert_true(search_set_threads(s, 2));
+    assert_int_equal(thread_count(), base + 1);
+    search_destroy(s);
+    assert_int_equal(thread_count(), base);
 }
 
 // The count grows and shrinks (helpers kept or freed), is refused out of range, and one thread
@@ -225,6 +304,8 @@ int main(void) {
         cmocka_unit_test(test_threads_answer_legal_moves),
         cmocka_unit_test(test_node_limit_counts_every_thread),
         cmocka_unit_test(test_stop_ends_every_thread),
+        cmocka_unit_test(test_stop_read_at_every_node),
+        cmocka_unit_test(test_helper_threads_kept),
         cmocka_unit_test(test_thread_count_changes),
         cmocka_unit_test(test_tt_shared_without_torn_entries),
     };
