@@ -136,6 +136,16 @@ struct Searcher {
     // go ponder: the clock stands until search_ponderhit stores the time it was called.
     bool pondering;
     _Atomic int64_t ponderhit_ms;
+    // The best root move of the iteration under way, across its aspiration searches: the last
+    // one searched to the end with a score above alpha (iter_pv_len 0: none yet). Kept when the
+    // iteration is cut (iteration_cut), as Stockfish keeps the root moves it finished.
+    // Another move counts only once the last iteration's best move (done.pv[0]) has been searched
+    // to the end in the same root search (iter_prev_done): a move searched before it raised
+    // alpha over less than that move's score.
+    int iter_pv_len;
+    Score iter_score;
+    Move iter_pv[MAX_PLY];
+    bool iter_prev_done;
     // The last iteration this thread completed, for the vote (smp_pick) and its info line;
     // done_lock guards it, as the main thread reads a helper's while the helper may still run.
     Iteration done;
@@ -766,6 +776,20 @@ static void pv_update(Searcher *s, int ply, Move m) {
     s->pv_len[ply] = s->pv_len[ply + 1] + 1;
 }
 
+// Root move m, searched to the end, raised alpha to score: it becomes the iteration's best so
+// far (iter_pv) if it is the last iteration's best move, the one already kept, or came after
+// the last iteration's best move was searched to the end in this root search (so it scored
+// above it); never for a MultiPV line searched without the lines found before it.
+static void iteration_keep(Searcher *s, Move m, Score score) {
+    bool prev = !s->done.pv_len || m == s->done.pv[0];
+    bool same = s->iter_pv_len && m == s->iter_pv[0];
+    if (s->nroot_excluded || (!prev && !same && !s->iter_prev_done))
+        return;
+    s->iter_score = score;
+    s->iter_pv_len = s->pv_len[0];
+    memcpy(s->iter_pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
+}
+
 // The PV of a pass that ends the game: the pass alone.
 static void pv_set_pass(Searcher *s, int ply, Move pass) {
     s->pv_len[ply + 1] = 0;
@@ -944,6 +968,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     const SearchParams *sp = &s->params;
     const bool pv_node = beta - alpha > 1, root = ply == 0;
     s->pv_len[ply] = 0;
+    if (root)
+        s->iter_prev_done = false;
     // 1. Game ends by the rules page, and mate-distance bounds.
     if (!root) {
         int end;
@@ -1022,6 +1048,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
             alpha = best;
             best_move = move_make(b->general[b->side], b->general[b->side]);
             pv_set_pass(s, ply, best_move);
+            if (root)
+                iteration_keep(s, best_move, best);
         }
         if (best >= beta)
             return best;
@@ -1155,6 +1183,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         board_unmake(b);
         if (s->stopped)
             return 0;
+        if (root && s->done.pv_len && m == s->done.pv[0])
+            s->iter_prev_done = true;
         if (quiet && nquiets < MAX_MOVES)
             quiets[nquiets++] = m;
         else if (!quiet && ncaptures < MAX_MOVES)
@@ -1167,8 +1197,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         alpha = v;
         best_move = m;
         pv_update(s, ply, m);
-        if (root)
+        if (root) {
             s->root_best_nodes = s->nodes - nodes_before;
+            iteration_keep(s, m, v);
+        }
         if (v < beta)
             continue;
         // 8. A cut-off: a quiet move becomes a killer and gains history (and continuation
@@ -1236,6 +1268,16 @@ static void fill_info(const Searcher *s, SearchInfo *info, int depth, int score)
     memcpy(info->pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
 }
 
+// The info line of a cut iteration whose best root move is played: its depth, the move's line
+// and score (at least that score where the move failed high).
+static void report_cut(const Searcher *s, int depth, SearchInfoFn on_info, void *info_arg) {
+    SearchInfo info;
+    fill_info(s, &info, depth, s->done.score);
+    info.pv_len = s->done.pv_len;
+    memcpy(info.pv, s->done.pv, sizeof(Move) * (size_t)s->done.pv_len);
+    on_info(&info, info_arg);
+}
+
 // One iteration: a window around the last score that widens on every failure.
 static int aspiration(Searcher *s, int depth, int prev) {
     int delta = s->params.asp_delta, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
@@ -1285,6 +1327,21 @@ static void iteration_read(Searcher *t, Iteration *it) {
     pthread_mutex_unlock(&t->done_lock);
 }
 
+// After the main thread's iteration is cut by a stop: its best root move, if one was searched to
+// the end above alpha, replaces the last completed iteration's line in the vote's record (done;
+// its depth stays that of the last completed iteration). True when there was one. Helpers do
+// not: their record is frozen once the main thread tells them to stop (keep_iteration).
+static bool iteration_cut(Searcher *s) {
+    if (!s->iter_pv_len)
+        return false;
+    pthread_mutex_lock(&s->done_lock);
+    s->done.score = s->iter_score;
+    s->done.pv_len = s->iter_pv_len;
+    memcpy(s->done.pv, s->iter_pv, sizeof(Move) * (size_t)s->iter_pv_len);
+    pthread_mutex_unlock(&s->done_lock);
+    return true;
+}
+
 // Resets what one search counts and learns per search; history halves, killers go.
 static void thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *stop) {
     s->nodes = 0;
@@ -1326,6 +1383,7 @@ static void helper_search(Searcher *h) {
         if (skip_depth(h->id, depth))
             continue;
         h->seldepth = 0;
+        h->iter_pv_len = 0;
         int v = aspiration(h, depth, score);
         if (h->stopped)
             break;
@@ -1614,9 +1672,20 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         s->seldepth = 0;
         s->root_depth = depth;
         uint64_t nodes_before = s->nodes;
+        s->iter_pv_len = 0;
         int v = aspiration(s, depth, score);
-        if (s->stopped && depth > 1)
+        // A cut iteration's root moves searched to the end count: its best one is played (one
+        // line; a MultiPV search keeps the lines of its last completed iteration).
+        if (s->stopped && depth > 1) {
+            if (nlines == 1 && s->done.depth && iteration_cut(s)) {
+                res.best = s->done.pv[0];
+                res.ponder = s->done.pv_len > 1 ? s->done.pv[1] : MOVE_NONE;
+                res.score = s->done.score;
+                if (on_info)
+                    report_cut(s, depth, on_info, info_arg);
+            }
             break;
+        }
         if (s->pv_len[0] > 0) {
             res.best = s->pv[0][0];
             res.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;

@@ -89,7 +89,7 @@ typedef struct SearchResult {
     Move best;   // MOVE_NONE only when the game is already over at the root
     Move ponder; // MOVE_NONE if unknown
     Score score; // side to move's view, cp or mate score
-    int depth;   // last completed iteration
+    int depth;   // last completed iteration (a cut one may still have chosen best: search_run)
     uint64_t nodes;
     int64_t time_ms;
 } SearchResult;
@@ -188,10 +188,13 @@ void search_clear(Searcher *s);
 /// depth/nodes limits given the same searcher state (e.g. after search_clear) and one thread.
 /// limits->multipv lines (at most the root's moves) are searched each iteration, line k with
 /// the best moves of lines 1..k-1 left out at the root, and reported in rank order; the move
-/// played is the best line's. limits->searchmoves restricts the root's moves (each must be
-/// legal: the caller checks). limits->mate stops the search once a win in that many moves or
-/// fewer is proven. With limits->ponder the clock (soft and hard budgets) starts only when
-/// search_ponderhit is called; until then the search runs as `go infinite` does.
+/// played is the best line's. An iteration cut by a stop or a limit still counts where it
+/// searched a root move to the end and found it better than the last iteration's best (which
+/// it searched first): that move is played, with an info line of the cut depth (one line only;
+/// the result's depth stays the last completed iteration's). limits->searchmoves restricts the
+/// root's moves (each must be legal: the caller checks). limits->mate stops the search once a win
+/// in that many moves or fewer is proven. With limits->ponder the clock (soft and hard budgets)
+/// starts only when search_ponderhit is called; until then the search runs as `go infinite` does.
 SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
                         SearchInfoFn on_info, void *info_arg, atomic_bool *stop);
 

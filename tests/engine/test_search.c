@@ -457,6 +457,73 @@ static void test_node_limit_exact(void **state) {
     assert_true(movegen_is_pseudo_legal(&b, r.best) && movegen_is_legal(&b, r.best));
 }
 
+// The iterations of a search (search_run's info callback): depth, nodes so far and best move.
+typedef struct Iterations {
+    int n, depth[MAX_PLY];
+    uint64_t nodes[MAX_PLY];
+    Move best[MAX_PLY];
+} Iterations;
+
+static void on_iteration(const SearchInfo *info, void *arg) {
+    Iterations *it = arg;
+    if (info->kind != SEARCH_INFO_LINE || info->multipv != 1 || it->n >= MAX_PLY)
+        return;
+    it->depth[it->n] = info->depth;
+    it->nodes[it->n] = info->nodes;
+    it->best[it->n++] = info->pv[0];
+}
+
+// An iteration cut by the node limit keeps the root moves it searched to the end: where
+// iteration d finds a best move B other than iteration d - 1's A, a search stopped in iteration
+// d plays A until B is searched and found better, and B from then on (the last completed depth
+// stays d - 1). Without it (the iteration thrown away) every such search played A. The node
+// limit cuts a search at a fixed node, and a single-threaded search after search_clear is the
+// same up to it, so each limit stops the same search at a later point.
+static void test_cut_iteration(void **state) {
+    (void)state;
+    static const char *fens[] = {
+        "r1ba1abnr/4k4/1cn4c1/p1p1p1pp1/9/9/P1P1P1P1P/2N1C2C1/4K4/R1BA1ABNR w - - 2 3",
+        "rbna1ab1r/4k4/1c4nc1/p1p1p1pp1/9/9/P1P1P1P1P/1CN3NC1/4K4/R1BA1AB1R w - - 0 3",
+        "rnba1ab1r/4k4/1c4nc1/1pp1p1p1p/9/4P4/P1P3P1P/1C4NC1/4K4/RBNA1AB1R w - - 0 3",
+    };
+    static Board b;
+    int changes = 0, cut_plays_new = 0;
+    for (size_t f = 0; f < sizeof fens / sizeof *fens; f++) {
+        load(&b, fens[f], NULL);
+        Iterations it = {0};
+        SearchLimits full = {.depth = 10};
+        search_clear(searcher);
+        search_run(searcher, &b, &full, on_iteration, &it, NULL);
+        int k = it.n - 1;
+        while (k > 0 && (it.best[k] == it.best[k - 1] || it.depth[k] < 5))
+            k--;
+        if (k == 0)
+            continue;
+        changes++;
+        Move a = it.best[k - 1], nb = it.best[k];
+        bool seen_new = false;
+        for (int step = 1; step < 32; step++) {
+            SearchLimits lim = {.nodes = it.nodes[k - 1] +
+                                         (it.nodes[k] - it.nodes[k - 1]) * (uint64_t)step / 32};
+            search_clear(searcher);
+            SearchResult r = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+            assert_int_equal(r.depth, it.depth[k - 1]);
+            if (seen_new)
+                assert_int_equal(r.best, nb);
+            else
+                assert_true(movegen_is_legal(&b, r.best));
+            seen_new |= r.best == nb;
+            (void)a;
+        }
+        cut_plays_new += seen_new;
+    }
+    print_message("%d best-move changes between iterations; the cut iteration's new best played "
+                  "in %d\n",
+                  changes, cut_plays_new);
+    assert_true(changes >= 2);
+    assert_int_equal(cut_plays_new, changes);
+}
+
 // The techniques behind the search parameters that are off by default (continuation history,
 // capture history, singular extensions, correction history, ProbCut), each alone and all
 // together: on the first bench positions of both variants a legal bestmove, the same search twice
@@ -686,6 +753,7 @@ int main(void) {
         cmocka_unit_test(test_sooner_win_whatever_kind),
         cmocka_unit_test(test_shortest_mate),
         cmocka_unit_test(test_node_limit_exact),
+        cmocka_unit_test(test_cut_iteration),
         cmocka_unit_test(test_legal_bestmoves),
         cmocka_unit_test(test_quiet_pv_deterministic),
         cmocka_unit_test(test_quiet_pv_game_ends),
