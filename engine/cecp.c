@@ -267,7 +267,7 @@ static void think_limits(CecpContext *ctx, const Board *b, int64_t spent_ms, Sea
             lim->depth = 1;
         }
     }
-    strength_apply(lim, ctx->limit_strength, ctx->elo, ctx->skill);
+    strength_apply(lim, b->variant, ctx->limit_strength, ctx->elo, ctx->skill);
     lim->skill_seed = prng_next(&ctx->skill_seed);
 }
 

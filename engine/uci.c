@@ -736,7 +736,7 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
         nnue_say_missing(ctx);
     lim.move_overhead = ctx->move_overhead;
     lim.multipv = ctx->multipv;
-    strength_apply(&lim, ctx->limit_strength, ctx->elo, ctx->skill);
+    strength_apply(&lim, ctx->variant, ctx->limit_strength, ctx->elo, ctx->skill);
     lim.skill_seed = prng_next(&ctx->skill_seed);
     if (lim.ponder)
         search_ponder_reset(ctx->searcher);

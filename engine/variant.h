@@ -27,6 +27,12 @@ typedef enum {
 /// kind, any enemy piece (cannons included).
 typedef enum { CANNON_JANGGI, CANNON_XIANGQI } CannonRule;
 
+/// A row of the strength limiter's table (strength.h, UCI_Elo): the Elo measured for the path
+/// position x, in thousandths.
+typedef struct StrengthPoint {
+    int elo, x_milli;
+} StrengthPoint;
+
 /// What a threefold repetition (END_REPETITION) decides. Janggi: the side that checked with
 /// every move of the cycle loses, any other repetition is decided by points. Xiangqi: the side
 /// that checked with every move, or chased one unprotected piece with every move (chase.h),
@@ -78,6 +84,11 @@ typedef struct Variant {
     // The win, draw and loss model of a score (wdl.h, UCI_ShowWDL), in centipawns:
     // W = sigma((cp - wdl_margin) / wdl_scale), L likewise for -cp; margin 0: no draws.
     double wdl_scale, wdl_margin;
+    // The strength limiter's table (strength.h): the measured Elo of path positions x on this
+    // variant's own scale (Fairy-Stockfish 11.1 playing it at 5 s + 0.05 s = 2500), both
+    // increasing, strength_table_len >= 2 rows (docs/strength-limit.md).
+    const StrengthPoint *strength_table;
+    int strength_table_len;
     void (*init)(void); // builds its start-up tables (its geometry): engine_init()
 } Variant;
 

@@ -14,6 +14,17 @@ static void setup_formations(Board *b, int cho, int han) {
     formation_setup(b, (Formation)cho, (Formation)han);
 }
 
+// The strength limiter's table (strength.h): measured Elo of path positions x (in thousandths),
+// increasing in both: the fit of scripts/calibrate-strength's second tournament (seed 4602, 5 s +
+// 0.05 s, its eight levels played with the first tournament's table; docs/strength-limit.md).
+// Below x = 0.2 the levels measured no weaker (the path is flat there) and above the last row
+// the path was not measured, so the range offered (strength.h) lies inside the table.
+// clang-format off
+static const StrengthPoint STRENGTH_TABLE[] = {
+    {1686, 199}, {1908, 403}, {2068, 542}, {2176, 682}, {2317, 780}, {2468, 912}, {2554, 970},
+};
+// clang-format on
+
 const Variant VARIANT_JANGGI = {
     .name = "janggi",
     .side_names = {"Cho", "Han"},
@@ -39,6 +50,8 @@ const Variant VARIANT_JANGGI = {
     // the trainer fitted to the games' results; decided by points, janggi has no draws.
     .wdl_scale = 508.73,
     .wdl_margin = 0.0,
+    .strength_table = STRENGTH_TABLE,
+    .strength_table_len = sizeof STRENGTH_TABLE / sizeof STRENGTH_TABLE[0],
     .no_capture_limit = 0, // no such rule: the ply limit ends every game
     .halfmove_captures_only = false,
     .palace_file_min = JANGGI_PALACE_FILE_MIN,

@@ -43,6 +43,17 @@ static Status check_placement(const Board *b, ErrorInfo *err) {
     return STATUS_OK;
 }
 
+// The strength limiter's table (strength.h) on xiangqi's own scale (Fairy-Stockfish 11.1 playing
+// xiangqi at 5 s + 0.05 s = 2500): the fit of the xiangqi tournament played with janggi's table
+// (seed 4604, docs/strength-limit/tournament-xiangqi: each level's x under that table with its
+// measured xiangqi Elo, made increasing). Requests above its last row play at that row's x,
+// about 2425: the path above x = 0.967 is not measured.
+// clang-format off
+static const StrengthPoint STRENGTH_TABLE[] = {
+    {1599, 212}, {1817, 396}, {2017, 583}, {2205, 768}, {2404, 896}, {2425, 967},
+};
+// clang-format on
+
 const Variant VARIANT_XIANGQI = {
     .name = "xiangqi",
     .side_names = {"Red", "Black"},
@@ -75,6 +86,8 @@ const Variant VARIANT_XIANGQI = {
     // margin (476) fits them worse (log-likelihood -10,632 against -10,530).
     .wdl_scale = 420.0,
     .wdl_margin = 400.3,
+    .strength_table = STRENGTH_TABLE,
+    .strength_table_len = sizeof STRENGTH_TABLE / sizeof STRENGTH_TABLE[0],
     .no_capture_limit = 300,        // the project rule of the rules page
     .halfmove_captures_only = true, // Fairy-Stockfish's xiangqi FEN
     .palace_file_min = 3,

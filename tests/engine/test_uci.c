@@ -528,7 +528,7 @@ static void test_strength_options(void **state) {
     assert_string_equal(uci_session_say(&s, "setoption name UCI_Elo value 1700"), "");
     a = uci_session_say(&s, "go depth 30");
     assert_non_null(strstr(a, "bestmove "));
-    assert_true(last_value(a, " nodes ") <= (long)strength_of_elo(1700).nodes);
+    assert_true(last_value(a, " nodes ") <= (long)strength_of_elo(NULL, 1700).nodes);
     assert_null(strstr(a, "info depth 12 "));
     assert_string_equal(uci_session_say(&s, "setoption name UCI_LimitStrength value false"), "");
     a = uci_session_say(&s, "go depth 7");
