@@ -3,6 +3,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 static const double Z95 = 1.959963984540054;     // two-sided 95% normal quantile
 static const double NELO_SCALE = 800.0 / M_LN10; // normalised Elo per unit of t
@@ -78,49 +79,134 @@ bool stats_sprt_init(Sprt *s, double elo0, double elo1, double alpha, double bet
     return true;
 }
 
-// Solves sum_i phat_i phi_i / (1 + theta phi_i) = 0 for theta in (-1/max phi, -1/min phi),
-// where the left side falls from +inf to -inf (Van den Bergh, eq. 4.9), by bisection.
-static double solve_theta(int n, const double *phat, const double *phi) {
-    double u = phi[0], v = phi[0];
-    for (int i = 1; i < n; i++) {
-        u = fmin(u, phi[i]);
-        v = fmax(v, phi[i]);
-    }
-    double lo = -1.0 / v, hi = -1.0 / u;
-    for (int it = 0; it < 100 && hi - lo > 1e-12 * (1.0 + fabs(lo)); it++) {
-        double mid = 0.5 * (lo + hi), f = 0.0;
-        for (int i = 0; i < n; i++)
-            f += phat[i] * phi[i] / (1.0 + mid * phi[i]);
-        if (f > 0.0)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
+// The normalised-Elo maximum-likelihood problem of the GSPRT (Van den Bergh, "Comments on
+// Normalized Elo", section 4.1): D(t) = max_p sum phat_i log p_i over all p, less the same
+// maximum over the p with (mu - 1/2) / sigma = t; the LLR is N (D(t0) - D(t1)).
+//
+// Van den Bergh's fixed-point iteration (as fastchess and fishtest run it) leaves the valid
+// probabilities once |t| nears 1 (nElo about 232 pentanomial, 347 W/D/L) and every LLR is NaN.
+// Here the constraint is replaced by a family of linear ones that a bracketed solve handles.
+// For s > 0 and c = 1/2 + t s let phi_i(s) = a_i - 1/2 - t (s^2 + (a_i - c)^2) / (2 s), his phi
+// at mu = c, sigma = s. Since sigma <= (s^2 + E(a - c)^2) / (2 s), with equality where sigma = s
+// and mu = c, for t > 0 the halfspace sum_i p_i phi_i(s) >= 0 lies inside T(p) >= t and
+// sum_i p_i phi_i(s) <= 0 holds all of T(p) <= t, each touching T(p) = t at the p of sigma s.
+// With H(s) the empirical-likelihood cost of sum_i p_i phi_i(s) = 0 (one multiplier, see
+// el_cost), D(t) is therefore the least H(s) where T(phat) < t (the maximum over T >= t lies on
+// T = t) and the greatest H(s) where T(phat) > t (the convex side: T <= t), both reached at the
+// sigma of the constrained maximum. t < 0 is the mirror image, t = 0 one linear constraint.
+// The s are searched by golden section: where T(phat) > t, over the s whose halfspace phat leaves
+// (s_range); else over the s where some phi_i(s) > 0 (H finite), one range per score above 1/2,
+// since for large t the maximum sits near one score, any of them. Checked against a dense scan of
+// s on 1500 random distributions and against the brute force of sprt_reference.py (test_stats).
 
-// The distribution closest (maximum likelihood) to phat among those with
-// (mu - 1/2) / sigma = t (Van den Bergh, section 4.1): a fixed-point iteration from uniform.
-static void mle_normalized(int n, const double *a, const double *phat, double t, double *p) {
-    for (int i = 0; i < n; i++)
-        p[i] = 1.0 / n;
-    for (int iter = 0; iter < 20; iter++) {
-        double mu, var, phi[PENTA_NB];
-        mean_var(n, a, p, &mu, &var);
-        double sigma = sqrt(var);
+enum { MLE_ITERS = 200 };
+
+// max over theta of sum_i w_i log(1 + theta phi_i), the log-likelihood lost by the most likely p
+// (p_i = w_i / (1 + theta phi_i)) with sum_i p_i phi_i = 0; infinite where no p has it.
+// theta solves sum_i w_i phi_i / (1 + theta phi_i) = 0 (Van den Bergh, eq. 4.9), a falling
+// function; p_i < 1 bounds it to 1 + theta phi_i > w_i, where Newton steps are bracketed by
+// bisection.
+static double el_cost(int n, const double *w, const double *phi) {
+    double lo = -INFINITY, hi = INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (phi[i] > 0.0)
+            lo = fmax(lo, -(1.0 - w[i]) / phi[i]);
+        else if (phi[i] < 0.0)
+            hi = fmin(hi, (1.0 - w[i]) / -phi[i]);
+    }
+    if (isinf(lo) && isinf(hi))
+        return 0.0; // every phi_i is 0: w itself meets the constraint
+    if (isinf(lo) || isinf(hi))
+        return INFINITY;
+    double theta = 0.0;
+    for (int it = 0; it < MLE_ITERS; it++) {
+        double f = 0.0, df = 0.0, scale = 0.0;
         for (int i = 0; i < n; i++) {
-            double z = (a[i] - mu) / sigma;
-            phi[i] = a[i] - 0.5 - 0.5 * t * sigma * (1.0 + z * z);
+            double q = phi[i] / (1.0 + theta * phi[i]);
+            f += w[i] * q;
+            df += w[i] * q * q;
         }
-        double theta = solve_theta(n, phat, phi), diff = 0.0;
-        for (int i = 0; i < n; i++) {
-            double q = phat[i] / (1.0 + theta * phi[i]);
-            diff = fmax(diff, fabs(q - p[i]));
-            p[i] = q;
-        }
-        if (diff < 1e-9)
+        if (f == 0.0)
+            break;
+        if (f > 0.0)
+            lo = theta;
+        else
+            hi = theta;
+        double next = theta + f / df;
+        if (!(next > lo && next < hi))
+            next = 0.5 * (lo + hi);
+        for (int i = 0; i < n; i++)
+            scale = fmax(scale, fabs(phi[i]) / (1.0 + theta * phi[i]));
+        bool done = fabs(next - theta) * scale < 1e-14;
+        theta = next;
+        if (done)
             break;
     }
+    double cost = 0.0;
+    for (int i = 0; i < n; i++)
+        cost += w[i] * log1p(theta * phi[i]);
+    return cost;
+}
+
+// H(s): el_cost with Van den Bergh's phi at mu = 1/2 + t s, sigma = s.
+static double cost_at(int n, const double *a, const double *w, double t, double s) {
+    double phi[PENTA_NB], c = 0.5 + t * s;
+    for (int i = 0; i < n; i++)
+        phi[i] = a[i] - 0.5 - t * (s * s + (a[i] - c) * (a[i] - c)) / (2.0 * s);
+    return el_cost(n, w, phi);
+}
+
+// The s in (lo, hi) where H(s) is least (sign 1) or greatest (sign -1), by golden section,
+// and that H.
+static double golden(int n, const double *a, const double *w, double t, double lo, double hi,
+                     double sign) {
+    const double g = 0.5 * (sqrt(5.0) - 1.0);
+    double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    double f1 = sign * cost_at(n, a, w, t, x1), f2 = sign * cost_at(n, a, w, t, x2);
+    while (hi - lo > 1e-9 * hi) {
+        if (f1 <= f2) {
+            hi = x2, x2 = x1, f2 = f1;
+            x1 = hi - g * (hi - lo);
+            f1 = sign * cost_at(n, a, w, t, x1);
+        } else {
+            lo = x1, x1 = x2, f1 = f2;
+            x2 = lo + g * (hi - lo);
+            f2 = sign * cost_at(n, a, w, t, x2);
+        }
+    }
+    return sign * fmin(f1, f2);
+}
+
+// The s where sum_i p_i phi_i(s) > 0 for a p of mean 1/2 + d and variance var (t > 0): between
+// the roots of (1 + t^2) t s^2 - 2 (1 + t^2) d s + t (var + d^2). False when there are none.
+static bool s_range(double d, double var, double t, double *lo, double *hi) {
+    double disc = (d * d - t * t * var) / (1.0 + t * t);
+    if (d <= 0.0 || disc <= 0.0)
+        return false;
+    *lo = (d - sqrt(disc)) / t;
+    *hi = (d + sqrt(disc)) / t;
+    return true;
+}
+
+// D(t) for distribution w over the scores a (ascending, symmetric about 1/2), all w_i > 0.
+static double mle_deficit(int n, const double *a, const double *w, double t) {
+    double m[PENTA_NB];
+    if (t < 0.0) { // the mirror image: scores a -> 1 - a, t -> -t
+        for (int i = 0; i < n; i++)
+            m[i] = w[n - 1 - i];
+        return mle_deficit(n, a, m, -t);
+    }
+    double mu, var, lo, hi;
+    mean_var(n, a, w, &mu, &var);
+    if (t == 0.0)
+        return cost_at(n, a, w, 0.0, 1.0); // phi_i = a_i - 1/2 for every s
+    if (mu - 0.5 >= t * sqrt(var))
+        return s_range(mu - 0.5, var, t, &lo, &hi) ? golden(n, a, w, t, lo, hi, -1.0) : 0.0;
+    double best = INFINITY;
+    for (int i = 0; i < n; i++) // sum p phi(s) = 0 needs some phi_i(s) > 0: s near (a_i - 1/2) / t
+        if (s_range(a[i] - 0.5, 0.0, t, &lo, &hi))
+            best = fmin(best, golden(n, a, w, t, lo, hi, 1.0));
+    return best;
 }
 
 static double llr_normalized(int n, const double *a, const long *count, double t0, double t1) {
@@ -132,14 +218,10 @@ static double llr_normalized(int n, const double *a, const long *count, double t
     }
     if (raw <= 0.0)
         return 0.0;
-    double phat[PENTA_NB], p0[PENTA_NB], p1[PENTA_NB], llr = 0.0;
+    double w[PENTA_NB];
     for (int i = 0; i < n; i++)
-        phat[i] = c[i] / total;
-    mle_normalized(n, a, phat, t0, p0);
-    mle_normalized(n, a, phat, t1, p1);
-    for (int i = 0; i < n; i++)
-        llr += phat[i] * (log(p1[i]) - log(p0[i]));
-    return total * llr;
+        w[i] = c[i] / total;
+    return total * (mle_deficit(n, a, w, t0) - mle_deficit(n, a, w, t1));
 }
 
 double stats_sprt_llr_penta(const Sprt *s, const long penta[PENTA_NB]) {

@@ -45,7 +45,9 @@ bool stats_sprt_init(Sprt *s, double elo0, double elo1, double alpha, double bet
 
 /// Generalised log-likelihood ratio of H1 against H0 from pentanomial pair counts, on the
 /// normalised-Elo model (maximum likelihood distributions with a given t = (mu - 1/2) / sigma).
-/// Empty classes count as 0.001 pairs, as fastchess does. 0 with no pairs.
+/// Empty classes count as 0.001 pairs, as fastchess does. 0 with no pairs; finite for any
+/// bounds (stats.c solves the constrained maximum without fastchess's fixed-point iteration,
+/// which gives NaN from about 232 nElo).
 double stats_sprt_llr_penta(const Sprt *s, const long penta[PENTA_NB]);
 
 /// The same on the trinomial model from game counts.
