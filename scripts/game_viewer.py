@@ -3,8 +3,9 @@
 """The board viewer of Hansu's games: one self-contained HTML page (CSS, script and games
 inlined; nothing fetched from the network) that draws the 9x10 board as SVG and steps through
 games (docs/report-viewer.md). Used by scripts/view-pgn (any PGN Hansu writes) and by
-scripts/train_report.py (report.html of a training run). The page's style, script and markup
-are scripts/viewer/viewer.css, viewer.js and viewer.html, inlined into each page.
+scripts/train_report.py (report.html of a training run). The page's style, scripts and markup
+are scripts/viewer/viewer.css, board.js (the drawing, shared with scripts/play), viewer.js and
+viewer.html, inlined into each page.
 
 The page never applies a rule: the position after every ply is computed here by Hansu's own
 rules core (the `hansu` UCI engine: `position fen F moves M` then `d`, one ply at a time) and
@@ -305,6 +306,7 @@ def page(title, body_html, records, viewer_intro="", compress=None):
             f"<title>{html.escape(title)}</title>\n<style>{viewer_file('viewer.css')}</style>\n"
             f"</head>\n<body>\n{body_html}\n{viewer_intro}\n{viewer_file('viewer.html')}"
             f"{games_block(data, compress)}"
+            f"<script>{viewer_file('board.js')}</script>\n"
             f"<script>{viewer_file('viewer.js')}</script>\n</body>\n</html>\n")
 
 

@@ -153,8 +153,8 @@ def main(argv):
     tags = json.loads(block)["games"][0]["tags"]
     check(all(tags[k] == v for k, v in names.items()),
           f"tags read back as {[tags[k] for k in names]}, want {list(names.values())}")
-    check(page.count("<script") == 2 and page.index('id="hansu-games"') < page.rindex("<script>"),
-          "the page's scripts are not the JSON block and the viewer")
+    check(page.count("<script") == 3 and page.index('id="hansu-games"') < page.index("<script>"),
+          "the page's scripts are not the JSON block, the board drawing and the viewer")
     # A large page embeds its games gzip-compressed in base64 (the viewer unpacks them; the
     # browser test opens such a page); a small one keeps plain JSON. Both read back the same.
     sys.path.insert(0, os.path.join(REPO, "scripts"))
