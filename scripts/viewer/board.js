@@ -29,8 +29,9 @@ function drawGrid(svg, v, flipped) {
   el('rect', {x: 0, y: 0, width: 2 * M + 8 * S, height: 2 * M + 9 * S, fill: '#e8c37e'}, g);
   for (let r = 0; r < 10; r++) line(g, [0, r], [8, r], flipped);
   for (let f = 0; f < 9; f++) {
-    if (v.river && f > 0 && f < 8) { line(g, [f, 0], [f, 4], flipped); line(g, [f, 5], [f, 9], flipped); }
-    else line(g, [f, 0], [f, 9], flipped);
+    if (v.river && f > 0 && f < 8) {
+      line(g, [f, 0], [f, 4], flipped); line(g, [f, 5], [f, 9], flipped);
+    } else line(g, [f, 0], [f, 9], flipped);
   }
   // Both palaces' diagonals: d1-f3, f1-d3, d8-f10, f8-d10.
   line(g, [3, 0], [5, 2], flipped); line(g, [5, 0], [3, 2], flipped);

@@ -1,0 +1,551 @@
+# SPDX-License-Identifier: MIT
+"""One play page's game and its engine, for scripts/play (docs/play.md).
+
+The engine is the referee: the position after each move, the legal moves, the game's end with
+its reason and points all come from `hansu` over UCI (`position fen F moves M`, `d`, `go perft
+1`, and the `info string game over: ...` that any `go` answers at an ended game). Nothing here
+applies a rule. The game (start FEN, moves, cursor) lives in the Session, so an engine that
+stops or hangs is killed, restarted and told the position again: the game is kept.
+
+    s = Session("build/engine/hansu")
+    s.new_game("janggi", "ma-sang-sang-ma", "sang-ma-ma-sang", human="w",
+               strength={"mode": "nodes", "nodes": 20000})
+    s.move("b1c3")            # the person's move, then Hansu's answer
+    s.state()                 # what the page draws
+    s.close()
+"""
+import importlib.machinery
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import game_viewer  # noqa: E402
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+# The formations and their start positions as scripts/make-openings.py lays them out.
+_openings = importlib.machinery.SourceFileLoader(
+    "make_openings", os.path.join(SCRIPTS, "make-openings.py")).load_module()
+FORMATIONS = _openings.FORMATIONS
+
+COMMAND_TIMEOUT = 10.0   # s for `d`, `go perft 1`, `isready`, `stop`: more is a hung engine
+SEARCH_SLACK = 20.0      # s beyond a search's own limit before the engine counts as hung
+GAME_OVER = re.compile(r"info string game over: ([\w-]+), (\w+)(?: wins)?"
+                       r"(?:, points cho ([\d.]+) han ([\d.]+))?")
+
+
+class PlayError(Exception):
+    """A request the page must be told was refused: the message is the reason (the engine's
+    own `info string` for a bad FEN, a PGN move or an illegal move)."""
+
+
+class EngineDown(Exception):
+    """The engine exited or did not answer in time; the message says which."""
+
+
+class Engine:
+    """hansu as a child process: a reader thread queues its lines; every wait has a timeout,
+    after which the engine is killed and EngineDown raised."""
+
+    def __init__(self, path, variant):
+        self.path = path
+        try:
+            self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, text=True, bufsize=1)
+        except OSError as e:
+            raise PlayError(f"engine {path}: {e.strerror} (build it: ninja -C build "
+                            "engine/hansu, or name one with --engine)")
+        self.lines = queue.Queue()
+        self.listener = None          # called with each line while an analysis runs
+        threading.Thread(target=self._read, daemon=True).start()
+        self.send("uci")
+        self.wait(lambda l: l == "uciok")
+        for name, value in (("UCI_Variant", variant), ("UCI_ShowWDL", "true")):
+            self.send(f"setoption name {name} value {value}")
+
+    def _read(self):
+        for line in self.proc.stdout:
+            line = line.rstrip("\n")
+            listener = self.listener
+            if listener:
+                listener(line)
+            self.lines.put(line)
+        self.lines.put(None)
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def send(self, line):
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            raise EngineDown(self._gone())
+
+    def _gone(self):
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        return f"the engine stopped (exit {code})"
+
+    def wait(self, done, timeout=None):
+        """The lines up to and including the first for which done(line) holds; timeout in s
+        (default COMMAND_TIMEOUT)."""
+        timeout = COMMAND_TIMEOUT if timeout is None else timeout
+        out, end = [], time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                raise EngineDown(f"the engine did not answer in {timeout:.0f} s (hung)")
+            if line is None:
+                raise EngineDown(self._gone())
+            out.append(line)
+            if done(line):
+                return out
+
+    def drain(self):
+        while True:
+            try:
+                self.lines.get_nowait()
+            except queue.Empty:
+                return
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(timeout=3)
+            except (EngineDown, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+def parse_info(line):
+    """An `info ... score ... pv ...` line as {multipv, depth, cp | mate, wdl, pv}; None for
+    other lines (bounds and currmove lines included)."""
+    t = line.split()
+    if not t or t[0] != "info" or "score" not in t or "pv" not in t:
+        return None
+    if "lowerbound" in t or "upperbound" in t:
+        return None
+    i = t.index("score")
+    out = {"multipv": int(t[t.index("multipv") + 1]) if "multipv" in t else 1,
+           "depth": int(t[t.index("depth") + 1]) if "depth" in t else 0,
+           "cp": int(t[i + 2]) if t[i + 1] == "cp" else None,
+           "mate": int(t[i + 2]) if t[i + 1] == "mate" else None,
+           "nodes": int(t[t.index("nodes") + 1]) if "nodes" in t else 0,
+           "pv": t[t.index("pv") + 1:]}
+    if "wdl" in t:
+        k = t.index("wdl")
+        out["wdl"] = [int(x) for x in t[k + 1:k + 4]]
+    return out
+
+
+def escape_tag(value):
+    """A PGN tag value as the standard (8.1.1) writes it: \\ and \" escaped."""
+    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+class Session:
+    """The game of one page and the engine that referees it and plays against the person."""
+
+    def __init__(self, engine_path, variant="janggi"):
+        self.engine_path = engine_path
+        self.lock = threading.RLock()
+        self.seen = time.monotonic()
+        self.notes = []               # engine faults the page is told of
+        self.variant = variant
+        self.engine = Engine(engine_path, variant)
+        self.human = "w"              # "w", "b" (playing Hansu) or "both" (analysis, no reply)
+        self.strength = {"mode": "nodes", "nodes": 20000}
+        self.formations = None
+        self.analysis = None          # {"multipv", "lines": {k: info}} while analysing
+        self.new_game(variant)
+
+    # --- the engine, kept alive -----------------------------------------------------------
+    def _restart(self, why):
+        self.notes.append(f"{why}; Hansu was restarted and the game kept")
+        try:
+            self.engine.kill()
+        except OSError:
+            pass
+        self.engine = Engine(self.engine_path, self.variant)
+
+    def _with_engine(self, fn):
+        """fn() with the engine; when the engine is down or hung, restart it and try once more."""
+        if not self.engine.alive():
+            self._restart(self.engine._gone())
+        try:
+            return fn()
+        except EngineDown as e:
+            self._restart(str(e))
+            return fn()
+
+    def check_engine(self):
+        """Restarts an engine that stopped while idle or analysing (the analysis too)."""
+        with self.lock:
+            if self.engine.alive():
+                return
+            running = self.analysis
+            self._restart(self.engine._gone())
+            if running:
+                self.analysis = None
+                self.analyse(running["multipv"])
+
+    # --- positions from the engine --------------------------------------------------------
+    def _position_cmd(self, fen, moves):
+        return f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+
+    def _display(self, fen, moves):
+        """The FEN the engine gives after moves from fen; PlayError with the engine's reason
+        when it refuses them. fen None: the variant's start."""
+        eng = self.engine
+        eng.drain()
+        eng.send(self._position_cmd(fen, moves) if fen else "position startpos")
+        eng.send("d")
+        out = eng.wait(lambda l: l.startswith("Key:"))
+        errors = [l[len("info string "):] for l in out if l.startswith("info string")]
+        if errors:
+            raise PlayError(errors[0].removeprefix("error: "))
+        return next(l[5:] for l in out if l.startswith("Fen: "))
+
+    def _normal_fen(self, fen):
+        """fen as the engine writes it (None: the variant's start)."""
+        return self._with_engine(lambda: self._display(fen, []))
+
+    def _referee(self):
+        """The position at the cursor: its FEN, its end (reason, winner, points) or its legal
+        moves, all from the engine."""
+        moves = self.moves[:self.ply]
+        eng = self.engine
+        self.fen = self._display(self.start_fen, moves)
+        eng.send("setoption name UCI_LimitStrength value false")
+        eng.send("go depth 1")  # at an ended game `go` answers the end instead of searching
+        out = eng.wait(lambda l: l.startswith("bestmove"))
+        self.over = None
+        for line in out:
+            m = GAME_OVER.match(line)
+            if m:
+                who = m.group(2)
+                sides = [s.lower() for s in game_viewer.VARIANTS[self.variant]["sides"]]
+                self.over = {"reason": m.group(1), "winner": who,
+                             "result": "1/2-1/2" if who == "drawn" else
+                             "1-0" if who == sides[0] else "0-1",
+                             "points": [float(m.group(3)), float(m.group(4))]
+                             if m.group(3) else None, "text": line[len("info string "):]}
+        self.legal = []
+        if not self.over:
+            eng.send("go perft 1")
+            out = eng.wait(lambda l: l.startswith("Nodes searched"))
+            self.legal = [l.split(":")[0] for l in out if re.fullmatch(r"[a-i]\d+[a-i]\d+: \d+", l)]
+
+    def _set_game(self, fen, moves, ply=None):
+        self.start_fen, self.moves = fen, list(moves)
+        self.ply = len(self.moves) if ply is None else ply
+        self.scores = [None] * len(self.moves)
+        self.analysis = None
+        self._with_engine(self._referee)
+
+    def side_to_move(self):
+        return self.fen.split()[1]
+
+    # --- requests ---------------------------------------------------------------------------
+    def new_game(self, variant, cho=None, han=None, human="w", strength=None):
+        """A game from the start (janggi: the formations cho and han chose) with the person
+        as "w", "b" or "both" (analysis: Hansu does not answer), Hansu's strength as
+        {"mode": "nodes", "nodes": N} or {"mode": "elo", "elo": E, "movetime": MS}; Hansu moves
+        first when the person plays "b"."""
+        with self.lock:
+            self.stop()
+            if variant not in game_viewer.VARIANTS:
+                raise PlayError(f"variant '{variant}' is not janggi or xiangqi")
+            if human not in ("w", "b", "both"):
+                raise PlayError(f"side '{human}' is not w, b or both")
+            self._set_variant(variant)
+            fen = None
+            self.formations = None
+            if variant == "janggi":
+                cho, han = cho or FORMATIONS[0], han or FORMATIONS[0]
+                if cho not in FORMATIONS or han not in FORMATIONS:
+                    raise PlayError(f"formation '{cho if cho not in FORMATIONS else han}' is "
+                                    f"not one of {', '.join(FORMATIONS)}")
+                p = FORMATIONS.index(cho) * 4 + FORMATIONS.index(han)
+                fen, self.formations = _openings.pairing_fen(p), [cho, han]
+            self.human = human
+            if strength:
+                self.set_strength(strength)
+            self._set_game(self._normal_fen(fen), [])
+            self._reply()
+
+    def _set_variant(self, variant):
+        if variant != self.variant:
+            self.variant = variant
+            self._with_engine(lambda: self.engine.send(
+                f"setoption name UCI_Variant value {variant}"))
+
+    def set_strength(self, strength):
+        mode = strength.get("mode")
+        try:
+            if mode == "nodes":
+                value = int(strength.get("nodes", 0))
+                ok = 1 <= value <= 100_000_000
+            elif mode == "elo":
+                value = int(strength.get("elo", 0))
+                ok = 0 < value < 10000
+            else:
+                ok = False
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise PlayError(f"strength {strength}: expected nodes 1..100000000 or an Elo")
+        self.strength = {"mode": mode, mode: value,
+                         "movetime": int(strength.get("movetime", 1000))}
+
+    def move(self, mv):
+        """The person's move at the cursor (later moves are dropped), then Hansu's reply when
+        it is Hansu's turn in a game."""
+        with self.lock:
+            self.stop()
+            self.analysis = None
+            if self.over:
+                raise PlayError(f"the game is over ({self.over['text']})")
+            if mv not in self.legal:
+                raise PlayError(f"'{mv}' is not a legal move here (the engine lists "
+                                f"{len(self.legal)})")
+            del self.moves[self.ply:]
+            del self.scores[self.ply:]
+            self.moves.append(mv)
+            self.scores.append(None)
+            self.ply += 1
+            self._with_engine(self._referee)
+            self._reply()
+
+    def _reply(self):
+        """Hansu's move when the side to move is Hansu's in a game and the game goes on."""
+        if self.human == "both" or self.over or self.ply != len(self.moves):
+            return
+        if self.side_to_move() == self.human:
+            return
+        self._with_engine(self._search)
+        self._with_engine(self._referee)
+
+    def _search(self):
+        eng, st = self.engine, self.strength
+        eng.drain()
+        eng.send("setoption name MultiPV value 1")
+        if st["mode"] == "elo":
+            eng.send("setoption name UCI_LimitStrength value true")
+            eng.send(f"setoption name UCI_Elo value {st['elo']}")
+            go, limit_s = f"go movetime {st['movetime']}", st["movetime"] / 1000
+        else:
+            eng.send("setoption name UCI_LimitStrength value false")
+            go, limit_s = f"go nodes {st['nodes']}", 0
+        eng.send(self._position_cmd(self.start_fen, self.moves))
+        eng.send(go)
+        out = eng.wait(lambda l: l.startswith("bestmove"), timeout=limit_s + SEARCH_SLACK)
+        best = out[-1].split()[1]
+        if best == "(none)":
+            return
+        infos = [i for i in map(parse_info, out) if i and i["multipv"] == 1]
+        self.moves.append(best)
+        self.scores.append(infos[-1] if infos else None)
+        self.ply += 1
+
+    def takeback(self):
+        """Back to the person's last turn: one ply, or two where Hansu had answered."""
+        with self.lock:
+            self.stop()
+            self.analysis = None
+            if self.ply == 0:
+                raise PlayError("no move to take back")
+            del self.moves[self.ply - 1:]
+            self.ply = len(self.moves)
+            del self.scores[self.ply:]
+            self._with_engine(self._referee)
+            if self.human != "both" and self.side_to_move() != self.human and self.moves:
+                self.moves.pop()
+                self.scores.pop()
+                self.ply -= 1
+                self._with_engine(self._referee)
+
+    def goto(self, ply):
+        with self.lock:
+            self.stop()
+            self.analysis = None
+            self.ply = max(0, min(len(self.moves), int(ply)))
+            self._with_engine(self._referee)
+
+    def load_fen(self, fen, variant=None):
+        """A position from a FEN (the synonyms the engine reads); refused with the engine's
+        reason. The page then analyses it (no reply from Hansu until a new game)."""
+        with self.lock:
+            self.stop()
+            fen = " ".join(str(fen).split())
+            if not fen:
+                raise PlayError("an empty FEN")
+            old = self.variant
+            self._set_variant(variant or self.variant)
+            try:
+                normal = self._with_engine(lambda: self._display(fen, []))
+            except PlayError:
+                self._set_variant(old)
+                raise
+            self.human, self.formations = "both", None
+            self._set_game(normal, [])
+
+    def load_pgn(self, text):
+        """The first game of a PGN text (Variant and FEN tags as hansu-match writes them), at
+        its last move; a move the engine refuses is refused with its reason and ply."""
+        with self.lock:
+            self.stop()
+            try:
+                games = game_viewer.parse_pgn(str(text), "PGN")
+            except game_viewer.ViewerError as e:
+                raise PlayError(str(e))
+            if not games:
+                raise PlayError("PGN: no game in the text")
+            g = games[0]
+            variant = g["tags"].get("Variant", "janggi").lower()
+            if variant not in game_viewer.VARIANTS:
+                raise PlayError(f"PGN: variant '{variant}' is not janggi or xiangqi")
+            old = self.variant
+            self._set_variant(variant)
+            try:
+                start = self._check_pgn(g)
+            except PlayError:
+                self._set_variant(old)
+                raise
+            self.human, self.formations = "both", None
+            self._set_game(start, g["moves"])
+
+    def _check_pgn(self, g):
+        """The start FEN of parsed game g once the engine has taken every move of it."""
+        try:
+            start = self._with_engine(lambda: self._display(g["tags"].get("FEN"), []))
+        except PlayError as e:
+            raise PlayError(f"PGN: FEN tag: {e}")
+        for i in range(len(g["moves"])):  # one ply at a time, to name the ply refused
+            try:
+                self._with_engine(lambda: self._display(start, g["moves"][:i + 1]))
+            except PlayError as e:
+                raise PlayError(f"PGN: ply {i + 1} ({g['moves'][i]}): {e}")
+        return start
+
+    def pgn(self):
+        """The game as PGN, with the tags hansu-match writes (Variant, SetUp, FEN, Opening,
+        Termination, PlyCount); moves in UCI form, Hansu's with its score as a comment."""
+        with self.lock:
+            over = self.over if self.ply == len(self.moves) else None
+            result = over["result"] if over else "*"
+            names = {"w": ("You", "Hansu"), "b": ("Hansu", "You")}.get(self.human, ("?", "?"))
+            tags = [("Event", "Hansu play"), ("Site", "scripts/play"),
+                    ("Date", time.strftime("%Y.%m.%d")), ("Round", "1"), ("White", names[0]),
+                    ("Black", names[1]), ("Result", result), ("Variant", self.variant),
+                    ("SetUp", "1"), ("FEN", self.start_fen)]
+            if self.formations:
+                tags.append(("Opening", " vs ".join(self.formations)))
+            tags.append(("Termination", over["reason"] if over else "unterminated"))
+            tags.append(("PlyCount", str(len(self.moves))))
+            out = [f'[{k} "{escape_tag(val)}"]' for k, val in tags]
+            words = []
+            for i, mv in enumerate(self.moves):
+                if i % 2 == 0:
+                    words.append(f"{i // 2 + 1}.")
+                words.append(mv)
+                sc = self.scores[i]
+                if sc:
+                    words.append("{" + (f"{sc['cp'] / 100:+.2f}" if sc["cp"] is not None
+                                        else f"{'+' if sc['mate'] > 0 else '-'}M"
+                                        f"{abs(sc['mate'])}") + "}")
+            if over:
+                words.append("{" + over["text"] + "}")
+            words.append(result)
+            lines, cur = [], ""
+            for w in words:
+                if cur and len(cur) + 1 + len(w) > 79:
+                    lines.append(cur)
+                    cur = w
+                else:
+                    cur = f"{cur} {w}" if cur else w
+            lines.append(cur)
+            return "\n".join(out) + "\n\n" + "\n".join(lines) + "\n\n"
+
+    # --- analysis --------------------------------------------------------------------------
+    def analyse(self, multipv=1):
+        """go infinite at the cursor with MultiPV lines; the lines arrive in state()."""
+        with self.lock:
+            self.stop()
+            if self.over:
+                raise PlayError(f"the game is over ({self.over['text']})")
+            k = max(1, min(8, int(multipv)))
+            self.analysis = {"multipv": k, "lines": {}, "running": True, "ply": self.ply}
+
+            def listen(line, lines=self.analysis["lines"]):
+                info = parse_info(line)
+                if info:
+                    lines[info["multipv"]] = info
+
+            def start():
+                eng = self.engine
+                eng.drain()
+                eng.send("setoption name UCI_LimitStrength value false")
+                eng.send(f"setoption name MultiPV value {k}")
+                eng.send(self._position_cmd(self.start_fen, self.moves[:self.ply]))
+                eng.listener = listen
+                eng.send("go infinite")
+                eng.send("isready")
+                eng.wait(lambda l: l == "readyok")
+            self._with_engine(start)
+
+    def stop(self):
+        """Ends a running analysis (its lines stay shown)."""
+        with self.lock:
+            if not self.analysis or not self.analysis.get("running"):
+                return
+            self.analysis["running"] = False
+
+            def halt():
+                self.engine.send("stop")
+                self.engine.wait(lambda l: l.startswith("bestmove"))
+            try:
+                halt()
+            except EngineDown as e:
+                self._restart(str(e))
+            self.engine.listener = None
+
+    # --- what the page draws ---------------------------------------------------------------
+    def state(self):
+        self.check_engine()
+        with self.lock:
+            notes, self.notes = self.notes, []
+            a = self.analysis
+            found = a["lines"].copy() if a else {}  # the reader thread adds to it
+            return {"variant": self.variant, "start_fen": self.start_fen, "moves": self.moves,
+                    "scores": self.scores, "ply": self.ply, "fen": self.fen,
+                    "legal": self.legal, "over": self.over, "human": self.human,
+                    "formations": self.formations, "strength": self.strength,
+                    "analysis": {"running": a["running"], "multipv": a["multipv"],
+                                 "ply": a["ply"],
+                                 "lines": [found[k] for k in sorted(found)]}
+                    if a else None,
+                    "notes": notes, "engine_pid": self.engine.pid}
+
+    def close(self):
+        with self.lock:
+            self.engine.close()

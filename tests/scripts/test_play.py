@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/play's server without a browser (issue 58): its HTTP API in this process, on a free
+port of 127.0.0.1, with the engine HANSU at a few hundred nodes per move.
+- the page is served with the shared board drawing (board.js) and the play script;
+- a janggi game with chosen formations: the start FEN is the pairing's, the legal moves are
+  the engine's own `go perft 1` list, an illegal move is refused, a move gets Hansu's answer;
+  the pass (the general's square twice); takeback to the person's turn;
+- the person as Han: Hansu opens; a strength in Elo (UCI_LimitStrength) plays a move;
+- the end of a game from the engine: a position where the side to move is mated shows its
+  reason, winner and (janggi) points as `go` at that position answers them;
+- analysis: go infinite gives MultiPV lines with scores and WDL, stop ends it;
+- FEN and PGN: a bad FEN and a PGN with a bad move are refused with the engine's reason (and
+  the ply), the game kept; a saved PGN (Variant, FEN tags) loads back to the same moves;
+- faults: an engine killed (SIGKILL) or hung (SIGSTOP) is restarted, the page told, the game
+  kept; two pages have two engines; closing a page, or a page that stops calling, ends its
+  engine.
+
+Usage: test_play.py HANSU"""
+import importlib.machinery
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import play_session  # noqa: E402
+
+play = importlib.machinery.SourceFileLoader("play",
+                                           os.path.join(REPO, "scripts", "play")).load_module()
+
+
+def check(cond, msg):
+    if not cond:
+        print("FAIL: " + msg, file=sys.stderr)
+        sys.exit(1)
+
+
+class Client:
+    def __init__(self, base):
+        self.base, self.id = base, None
+
+    def post(self, name, **body):
+        req = urllib.request.Request(self.base + "/api/" + name,
+                                     json.dumps(dict(body, id=self.id)).encode(), method="POST")
+        with urllib.request.urlopen(req, timeout=60) as r:
+            state = json.load(r)
+        if name == "open":
+            self.id = state["id"]
+        return state
+
+    def get(self, path):
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return r.read().decode("utf-8")
+
+
+def engine_answer(engine, variant, fen, moves, cmd):
+    """What a fresh engine answers to `cmd` at the position: the test's own referee."""
+    pos = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+    r = subprocess.run([engine], input=f"setoption name UCI_Variant value {variant}\n{pos}\n"
+                       f"{cmd}\n", capture_output=True, text=True, timeout=60)
+    return r.stdout
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_until(cond, timeout, what):
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return
+        time.sleep(0.1)
+    check(False, f"{what} within {timeout} s")
+
+
+def main(argv):
+    engine = os.path.abspath(argv[1])
+    server = play.Server(("127.0.0.1", 0), engine, "janggi")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    c = Client(base)
+
+    page = c.get("/")
+    check("window.HansuBoard" in page and "window.hansuPlay" in page and "octagon" in page,
+          "the page lacks the shared board drawing or the play script")
+
+    # A janggi game: Cho ma-sang-sang-ma, Han sang-ma-ma-sang, the person as Cho.
+    s = c.post("open")
+    s = c.post("new", variant="janggi", cho="ma-sang-sang-ma", han="sang-ma-ma-sang", human="w",
+               strength={"mode": "nodes", "nodes": 300})
+    check(s["error"] is None and s["start_fen"].startswith("rbna1anbr/") and
+          s["start_fen"].endswith("/RNBA1ABNR w - - 0 1"), f"formation start: {s['start_fen']}")
+    perft = engine_answer(engine, "janggi", s["fen"], [], "go perft 1")
+    want = sorted(re.findall(r"^([a-i]\d+[a-i]\d+): 1$", perft, re.M))
+    check(sorted(s["legal"]) == want and "e2e2" in want, f"legal moves {s['legal']} != {want}")
+    s = c.post("move", move="a1a9")
+    check(s["error"] and "not a legal move" in s["error"] and s["moves"] == [],
+          "illegal move taken")
+    s = c.post("move", move="b1c3")
+    check(s["error"] is None and len(s["moves"]) == 2 and s["moves"][0] == "b1c3" and
+          s["scores"][1] and s["scores"][1]["nodes"] <= 400, f"Hansu's answer: {s}")
+    s = c.post("move", move="e2e2")  # the pass
+    check(s["error"] is None and s["moves"][2] == "e2e2" and len(s["moves"]) == 4, "the pass")
+    s = c.post("takeback")
+    check(s["moves"] == s["moves"][:2] and len(s["moves"]) == 2 and s["ply"] == 2, "takeback")
+    print("janggi game: formations, legal moves = go perft 1, Hansu answers, pass, takeback ok",
+          flush=True)
+
+    # Faults: killed, then hung; the game is kept.
+    moves = list(s["moves"])
+    pid = s["engine_pid"]
+    os.kill(pid, signal.SIGKILL)
+    notes = []
+
+    def restarted():
+        notes.extend(c.post("state")["notes"])
+        return notes
+    wait_until(restarted, 5, "a note of the restart")
+    s = c.post("state")
+    check(s["engine_pid"] != pid and s["moves"] == moves and
+          any("restarted" in n for n in notes), f"killed engine: {notes}")
+    s = c.post("move", move=s["legal"][0])
+    check(s["error"] is None and len(s["moves"]) == 4, "a move after the restart")
+    play_session.COMMAND_TIMEOUT = play_session.SEARCH_SLACK = 2.0
+    pid = s["engine_pid"]
+    os.kill(pid, signal.SIGSTOP)
+    moves = list(s["moves"])
+    s = c.post("move", move=s["legal"][0])
+    check(s["error"] is None and s["moves"][:4] == moves and len(s["moves"]) == 6 and
+          s["engine_pid"] != pid and any("hung" in n for n in s["notes"]) and not alive(pid),
+          f"hung engine: {s['error']} {s['notes']}")
+    play_session.COMMAND_TIMEOUT, play_session.SEARCH_SLACK = 10.0, 20.0
+    print("engine killed and engine hung: restarted, the page told, the game kept ok")
+
+    # Save and load: the PGN has the match tool's tags and loads back to the same moves.
+    pgn = c.get(f"/api/pgn?id={c.id}")
+    for tag in ('[Variant "janggi"]', '[SetUp "1"]', f'[FEN "{s["start_fen"]}"]',
+                '[Opening "ma-sang-sang-ma vs sang-ma-ma-sang"]', '[Result "*"]'):
+        check(tag in pgn, f"PGN lacks {tag}:\n{pgn}")
+    moves, fen = list(s["moves"]), s["fen"]
+    bad = pgn.replace(f" {moves[3]} ", " a1a9 ")
+    s = c.post("pgn", pgn=bad)
+    check(s["error"] and s["error"].startswith("PGN: ply 4 (a1a9): ") and
+          "not legal" in s["error"] and s["moves"] == moves, f"bad PGN: {s['error']}")
+    s = c.post("pgn", pgn="1. b1c3 Nc3 *")
+    check(s["error"] and "not a move in UCI form" in s["error"], f"SAN PGN: {s['error']}")
+    s = c.post("fen", fen="rnba1abnr/4k4/9 w - - 0 1")
+    check(s["error"] and "FEN" in s["error"] and s["moves"] == moves, f"bad FEN: {s['error']}")
+    s = c.post("pgn", pgn=pgn)
+    check(s["error"] is None and s["moves"] == moves and s["fen"] == fen and s["human"] == "both",
+          "the saved PGN loaded back")
+    s = c.post("goto", ply=2)
+    check(s["ply"] == 2 and s["fen"] == engine_fen(engine, "janggi", s["start_fen"], moves[:2]),
+          "stepping through a loaded PGN")
+    print("PGN saved with Variant/FEN/Opening, loaded back; bad PGN and FEN refused ok")
+
+    # Analysis at the cursor: MultiPV lines with scores and WDL; stop.
+    s = c.post("analyse", multipv=3)
+    wait_until(lambda: len((c.post("state")["analysis"] or {}).get("lines", [])) == 3, 20,
+               "three analysis lines")
+    s = c.post("stop")
+    a = s["analysis"]
+    check(not a["running"] and all(l["pv"] and "wdl" in l and (l["cp"] is not None or l["mate"])
+                                   for l in a["lines"]), f"analysis lines: {a}")
+    nodes = [l["nodes"] for l in a["lines"]]
+    time.sleep(0.5)
+    check([l["nodes"] for l in c.post("state")["analysis"]["lines"]] == nodes, "stop did not stop")
+    print("analysis: 3 lines with score, WDL and pv; stop ok")
+
+    # The end of a game comes from the engine: a position at janggi's move limit, won on
+    # points (Cho 2 : Han 1.5).
+    ended = "4k4/9/9/9/9/9/4P4/9/4K4/9 w - - 0 101"
+    over = engine_answer(engine, "janggi", ended, [], "go depth 1")
+    got = re.search(r"info string game over: (.*)", over)
+    s = c.post("fen", fen=ended)
+    check(got and s["over"] and s["over"]["text"] == "game over: " + got.group(1) and
+          s["over"]["result"] == "1-0" and s["over"]["points"] == [2.0, 1.5] and
+          s["over"]["reason"] == "move-limit" and s["legal"] == [],
+          f"game end: {s['over']} vs engine '{got and got.group(1)}'")
+    print(f"game end from the engine: {s['over']['text']} ok")
+
+    # Hansu opens when the person is Han; an Elo strength plays.
+    s = c.post("new", variant="xiangqi", human="b",
+               strength={"mode": "elo", "elo": 1500, "movetime": 200})
+    check(s["error"] is None and len(s["moves"]) == 1 and s["variant"] == "xiangqi" and
+          s["fen"].split()[1] == "b" and s["formations"] is None, f"Hansu as Red: {s}")
+    check(not any(m[:len(m) // 2] == m[len(m) // 2:] for m in s["legal"]), "a pass in xiangqi")
+    print("xiangqi, the person as Black at Elo 1500: Hansu opens ok")
+
+    # Two pages, two engines; closing a page ends its engine; a silent page is reaped.
+    d = Client(base)
+    s2 = d.post("open")
+    pid1, pid2 = c.post("state")["engine_pid"], s2["engine_pid"]
+    check(pid1 != pid2 and alive(pid1) and alive(pid2), "two pages share an engine")
+    d.post("close")
+    wait_until(lambda: not alive(pid2), 5, "the closed page's engine to end")
+    play.IDLE_S = 1.0
+    wait_until(lambda: not alive(pid1), 8, "a silent page's engine to end")
+    print("two pages, two engines; closed and silent pages end theirs ok")
+    server.shutdown()
+    server.close_all()
+    return 0
+
+
+def engine_fen(engine, variant, fen, moves):
+    return re.search(r"^Fen: (.*)$", engine_answer(engine, variant, fen, moves, "d"), re.M).group(1)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
