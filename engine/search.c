@@ -1674,15 +1674,19 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         uint64_t nodes_before = s->nodes;
         s->iter_pv_len = 0;
         int v = aspiration(s, depth, score);
-        // A cut iteration's root moves searched to the end count: its best one is played (one
-        // line; a MultiPV search keeps the lines of its last completed iteration).
-        if (s->stopped && depth > 1) {
-            if (nlines == 1 && s->done.depth && iteration_cut(s)) {
+        // A cut iteration's root moves searched to the end count: its best one is played, with
+        // an info line (one line; at depth 1, with no iteration before, every move that raised
+        // alpha counts). A MultiPV search keeps the lines of its last completed iteration.
+        if (s->stopped) {
+            if (nlines == 1 && (depth == 1 || s->done.depth) && iteration_cut(s)) {
                 res.best = s->done.pv[0];
                 res.ponder = s->done.pv_len > 1 ? s->done.pv[1] : MOVE_NONE;
                 res.score = s->done.score;
                 if (on_info)
                     report_cut(s, depth, on_info, info_arg);
+            } else if (depth == 1 && s->pv_len[0] > 0) {
+                res.best = s->pv[0][0];
+                res.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;
             }
             break;
         }
@@ -1690,8 +1694,6 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
             res.best = s->pv[0][0];
             res.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;
         }
-        if (s->stopped)
-            break;
         sig = (TimeSignals){.depth = depth,
                             .stable = res.best == last_best ? sig.stable + 1 : 0,
                             .score = v,
