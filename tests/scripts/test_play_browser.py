@@ -1,0 +1,296 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/play in a real browser (issue 58): the server started as a person starts it
+(`scripts/play --no-open --port 0`), its page opened in headless Chromium and driven by mouse
+clicks through the DevTools protocol (test_viewer_browser.py's session helpers). For janggi:
+- a new game (formations chosen, the person as Cho, Hansu at 200 nodes per move); a clicked
+  piece shows exactly the engine's legal moves from its point; a click on one of them plays it,
+  Hansu answers, the last move is framed;
+- the pass button passes (the general's square twice), takeback goes back to the person's turn;
+- the engine killed (SIGKILL) mid-game: the page says it was restarted, the game is kept and
+  goes on;
+- analysis: go infinite shows three MultiPV lines with scores, the WDL bar and the best-move
+  arrow; stop stops them;
+- a bad FEN is refused with the engine's reason on the page, the game kept;
+- the game played on by clicks (random legal moves, seeded) to its end: the page shows the
+  result, the reason and the points that the test's own engine gives for that position;
+- the saved PGN carries Result and Termination and loads back to the same game.
+Then xiangqi: round pieces, no pass, a game to its end. The page closed ends its engine; no
+script error is thrown. Screenshots: WORK_DIR/play.png and play-xiangqi.png. Exit 77 (skipped)
+without Chromium or Debian's python3-websocket.
+
+Usage: test_play_browser.py HANSU WORK_DIR"""
+import base64
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import test_viewer_browser as vb  # noqa: E402  (the DevTools session and Chromium's start)
+from test_play import alive, engine_answer  # noqa: E402
+
+check = vb.check
+
+
+class Page:
+    """The play page in one Chromium tab."""
+
+    def __init__(self, cdp):
+        self.cdp = cdp
+
+    def js(self, expr):
+        return self.cdp.js(expr)
+
+    def state(self):
+        return self.js("window.hansuPlay.state()")
+
+    def idle(self, timeout=60):
+        end = time.time() + timeout
+        while time.time() < end:
+            if not self.js("window.hansuPlay.busy()"):
+                return self.state()
+            time.sleep(0.05)
+        check(False, f"the page still waits for the server after {timeout} s")
+
+    def mouse(self, x, y):
+        for kind in ("mousePressed", "mouseReleased"):
+            self.cdp.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
+                          clickCount=1)
+
+    def click(self, selector):
+        x, y = self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); "
+                       "e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); "
+                       "return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+        self.mouse(x, y)
+
+    def click_square(self, sq):
+        x, y = self.js(
+            "(() => { const svg = document.getElementById('board'); "
+            "svg.scrollIntoView({block: 'center'}); const r = svg.getBoundingClientRect(); "
+            f"const [f, k] = HansuBoard.parseSquare({json.dumps(sq)}); "
+            "const [x, y] = HansuBoard.xy(f, k, window.hansuPlay.flipped()); "
+            "return [r.left + x * r.width / 470, r.top + y * r.height / 520]; })()")
+        self.mouse(x, y)
+
+    def set(self, selector, value):
+        self.js(f"document.querySelector({json.dumps(selector)}).value = {json.dumps(value)}")
+
+    def text(self, selector):
+        return self.js(f"document.querySelector({json.dumps(selector)}).textContent")
+
+
+def targets(page):
+    return sorted(page.js("[...document.querySelectorAll('#pieces .target')]"
+                          ".map(e => e.dataset.square)"))
+
+
+def split(mv):
+    frm = re.match(r"[a-i]\d+", mv).group(0)
+    return frm, mv[len(frm):]
+
+
+def play_move(page, mv):
+    frm, to = split(mv)
+    page.click_square(frm)
+    page.click_square(to)
+    return page.idle()
+
+
+def new_game(page, variant, nodes):
+    page.set("#variant", variant)
+    page.js("document.getElementById('variant').dispatchEvent(new Event('change'))")
+    if variant == "janggi":
+        page.set("#cho", "sang-ma-sang-ma")
+        page.set("#han", "ma-sang-ma-sang")
+    page.set("#human", "w")
+    page.set("#mode", "nodes")
+    page.set("#strength", str(nodes))
+    page.click("#new")
+    s = page.idle()
+    check(s["variant"] == variant and s["moves"] == [] and s["error"] is None,
+          f"new {variant} game: {s}")
+    return s
+
+
+def play_to_end(page, engine, rng, limit=400):
+    """Clicks random legal moves (no pass) until the game ends; checks the end shown."""
+    s = page.state()
+    for _ in range(limit):
+        if s["over"]:
+            break
+        moves = [m for m in s["legal"] if split(m)[0] != split(m)[1]] or s["legal"]
+        s = play_move(page, rng.choice(moves))
+    check(s["over"], f"no result after {limit} moves")
+    answer = engine_answer(engine, s["variant"], s["start_fen"], s["moves"], "go depth 1")
+    want = re.search(r"info string game over: (.*)", answer)
+    check(want and s["over"]["text"] == "game over: " + want.group(1),
+          f"the end shown {s['over']} is not the engine's {answer[-200:]}")
+    check(page.text("#status") == "Game over: " + s["over"]["text"] and
+          s["over"]["reason"] in page.text("#result") and
+          page.text("#result").startswith(s["over"]["result"]), "the result on the page")
+    if s["over"]["points"]:
+        p = s["over"]["points"]
+        check(page.text("#points").startswith(f"Cho {p[0]:g} : Han {p[1]:g}"),
+              f"points shown {page.text('#points')} are not the engine's {p}")
+    return s
+
+
+def screenshot(cdp, path):
+    shot = cdp.call("Page.captureScreenshot", format="png")
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+
+
+def janggi(page, engine, work):
+    s = new_game(page, "janggi", 200)
+    # A clicked piece shows the engine's legal moves from its point, and only those.
+    page.click_square("b1")
+    want = sorted(split(m)[1] for m in s["legal"] if split(m)[0] == "b1")
+    check(want and targets(page) == want, f"targets of b1 {targets(page)} != {want}")
+    s = play_move(page, f"b1{want[0]}")
+    check(len(s["moves"]) == 2 and s["moves"][0] == f"b1{want[0]}", f"Hansu's answer: {s}")
+    framed = page.js("[...document.querySelectorAll('#pieces .lastmove')].length")
+    check(framed == 2 and page.text("#status") == "Your move", "the last move framed")
+    page.click("#pass")
+    s = page.idle()
+    check(len(s["moves"]) == 4 and split(s["moves"][2])[0] == split(s["moves"][2])[1],
+          f"the pass: {s['moves']}")
+    page.click("#takeback")
+    s = page.idle()
+    check(len(s["moves"]) == 2 and s["ply"] == 2, f"takeback: {s['moves']}")
+    print("janggi: legal targets from the engine, a move, Hansu's answer, pass, takeback ok",
+          flush=True)
+
+    # The engine killed mid-game: reported, restarted, the game kept.
+    moves, pid = list(s["moves"]), s["engine_pid"]
+    os.kill(pid, signal.SIGKILL)
+    end = time.time() + 10
+    while time.time() < end and "restarted" not in page.text("#notes"):
+        time.sleep(0.1)
+    s = page.idle()
+    check("restarted" in page.text("#notes") and s["moves"] == moves and s["engine_pid"] != pid,
+          f"killed engine: notes '{page.text('#notes')}'")
+    print("janggi: engine killed mid-game, restarted, game kept ok", flush=True)
+
+    # Analysis: three lines, the WDL bar, the arrow; stop.
+    page.set("#multipv", "3")
+    page.click("#analyse")
+    end = time.time() + 30
+    while time.time() < end and page.js("document.querySelectorAll('#lines li').length") < 3:
+        time.sleep(0.1)
+    check(page.js("document.querySelectorAll('#lines li').length") == 3 and
+          page.js("!!document.querySelector('#pieces .arrow')") and
+          page.js("document.getElementById('wdl').title").startswith("win "),
+          "analysis lines, WDL and arrow")
+    page.click("#stop")
+    s = page.idle()
+    lines = page.text("#lines")
+    time.sleep(1.5)
+    check(not s["analysis"]["running"] and page.text("#lines") == lines and
+          not page.js("document.getElementById('stop').disabled === false"), "stop")
+    print(f"janggi: analysis lines appeared and stopped ({lines[:60]}...) ok", flush=True)
+
+    # A bad FEN, refused with the engine's reason; the game kept.
+    page.set("#fen-input", "rnba1abnr/4k4/9 w - - 0 1")
+    page.click("#load-fen")
+    s = page.idle()
+    check(page.text("#error").startswith("FEN:") and s["moves"] == moves,
+          f"bad FEN: '{page.text('#error')}'")
+    print(f"janggi: bad FEN refused: {page.text('#error')} ok", flush=True)
+    screenshot(page.cdp, os.path.join(work, "play.png"))
+
+    s = play_to_end(page, engine, random.Random(58))
+    print(f"janggi: game to its end in {len(s['moves'])} plies: {s['over']['text']} ok",
+          flush=True)
+    pgn = page.js("window.hansuPlay.savePgn()")
+    check(f'[Result "{s["over"]["result"]}"]' in pgn and
+          f'[Termination "{s["over"]["reason"]}"]' in pgn and '[Variant "janggi"]' in pgn,
+          f"saved PGN:\n{pgn[:600]}")
+    page.set("#pgn-input", pgn)
+    page.click("#load-pgn")
+    s2 = page.idle()
+    check(s2["moves"] == s["moves"] and s2["over"] == s["over"], "the saved PGN loaded back")
+    print("janggi: PGN saved and loaded back ok", flush=True)
+
+
+def xiangqi(page, engine, work):
+    s = new_game(page, "xiangqi", 200)
+    check(page.js("document.getElementById('pass').disabled") and
+          page.js("document.querySelectorAll('#pieces .piece circle').length") == 32,
+          "xiangqi: round pieces and no pass")
+    s = play_to_end(page, engine, random.Random(59))
+    screenshot(page.cdp, os.path.join(work, "play-xiangqi.png"))
+    print(f"xiangqi: game to its end in {len(s['moves'])} plies: {s['over']['text']} ok",
+          flush=True)
+
+
+def main(argv):
+    engine, work = os.path.abspath(argv[1]), argv[2]
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not binary:
+        print("skipped: no chromium (scripts/setup.sh installs Debian's chromium)")
+        return vb.SKIP
+    try:
+        import websocket
+    except ImportError:
+        print("skipped: no websocket module (Debian's python3-websocket; scripts/setup.sh)")
+        return vb.SKIP
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    server = subprocess.Popen(["/usr/bin/python3", os.path.join(REPO, "scripts", "play"),
+                               "--no-open", "--port", "0", "--engine", engine],
+                              stdout=subprocess.PIPE, text=True)
+    profile = tempfile.mkdtemp(prefix="hansu-chromium-")
+    proc = None
+    try:
+        line = server.stdout.readline()
+        m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        check(m, f"scripts/play printed no URL: {line!r}")
+        proc, ws_url = vb.start_chromium(binary, profile)
+        cdp = vb.Cdp(ws_url, websocket)
+        target = cdp.call("Target.createTarget", url="about:blank")["targetId"]
+        cdp.session = cdp.call("Target.attachToTarget", targetId=target,
+                               flatten=True)["sessionId"]
+        for domain in ("Page", "Runtime"):
+            cdp.call(domain + ".enable")
+        cdp.call("Page.navigate", url=m.group(1))
+        cdp.wait_event("Page.loadEventFired")
+        page = Page(cdp)
+        page.js("window.hansuPlay.ready.then(() => true)")
+        page.idle()
+        janggi(page, engine, work)
+        xiangqi(page, engine, work)
+        errors = [e for e in cdp.events if e.get("method") == "Runtime.exceptionThrown"]
+        check(not errors, f"script errors: {errors[:2]}")
+        pid = page.state()["engine_pid"]
+        cdp.session = None
+        cdp.call("Target.closeTarget", targetId=target)
+        end = time.time() + 10
+        while time.time() < end and alive(pid):
+            time.sleep(0.1)
+        check(not alive(pid), "the closed page's engine still runs")
+        print(f"page closed, its engine ended; screenshots {work}/play*.png")
+    finally:
+        if proc:
+            proc.kill()
+            proc.wait()
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(profile, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
