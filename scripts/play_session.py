@@ -409,6 +409,27 @@ class Session:
             self.human, self.formations = "both", None
             self._set_game(normal, [])
 
+    def restore(self, game):
+        """The game a page still shows after its session ended (the page was silent too long,
+        e.g. in a background tab): {variant, start_fen, moves, ply, human, strength,
+        formations}, every move checked by the engine again."""
+        with self.lock:
+            self.stop()
+            variant = game.get("variant")
+            if variant not in game_viewer.VARIANTS:
+                raise PlayError(f"restore: variant '{variant}' is not janggi or xiangqi")
+            moves = [str(m) for m in game.get("moves") or []]
+            self._set_variant(variant)
+            start = self._check_pgn({"tags": {"FEN": str(game.get("start_fen", ""))},
+                                     "moves": moves})
+            self.human = game.get("human") if game.get("human") in ("w", "b", "both") else "both"
+            if game.get("strength"):
+                self.set_strength(game["strength"])
+            formations = game.get("formations")
+            self.formations = formations if isinstance(formations, list) else None
+            self._set_game(start, moves, max(0, min(len(moves), int(game.get("ply", len(moves))))))
+            self.notes.append("the page's session had ended; its game was restored")
+
     def load_pgn(self, text):
         """The first game of a PGN text (Variant and FEN tags as hansu-match writes them), at
         its last move; a move the engine refuses is refused with its reason and ply."""

@@ -21,13 +21,27 @@ function call(name, body) {
   return fetch('/api/' + name, {method: 'POST', body: req})
     .then((r) => r.json())
     .then((s) => {
+      // The server ended this page's session (it was silent too long): a new one, with the
+      // game on the board restored.
+      if (r404(s) && name !== 'open') return reopen();
       if (s.id) ui.id = s.id;
-      if (name !== 'state' || !s.error) ui.error = s.error || null;
+      // An action's refusal stays shown until the next action; the heartbeat keeps it.
+      if (name !== 'state') ui.error = s.error || null;
+      else if (s.error) ui.error = s.error;
       if (s.notes && s.notes.length) ui.notes = ui.notes.concat(s.notes).slice(-5);
       if (s.fen) ui.state = s;
       return s;
     }, (e) => { ui.error = 'the server did not answer: ' + e; })
     .finally(() => { ui.busy--; render(); });
+}
+function r404(s) { return s.error && /no such page session/.test(s.error); }
+function reopen() {
+  const g = ui.state;
+  ui.id = null;
+  ui.busy++;
+  return call('open', {variant: g ? g.variant : DATA.variant, restore: g ? {variant: g.variant,
+    start_fen: g.start_fen, moves: g.moves, ply: g.ply, human: g.human, strength: g.strength,
+    formations: g.formations} : null}).finally(() => { ui.busy--; });
 }
 function sideNames(s) { return V[s.variant].sides; }
 function stm(s) { return s.fen.split(' ')[1] === 'w' ? 0 : 1; }
@@ -212,6 +226,7 @@ function init() {
 }
 // For programs (the browser test): the last state, whether a call is under way, a call.
 window.hansuPlay = {ready: init(), state: () => ui.state, busy: () => ui.busy > 0,
-  error: () => ui.error, notes: () => ui.notes.slice(), flipped: () => ui.flipped, call: call,
+  error: () => ui.error, notes: () => ui.notes.slice(), flipped: () => ui.flipped, id: () => ui.id,
+  call: call,
   savePgn: savePgn};
 })();

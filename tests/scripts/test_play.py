@@ -26,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -150,9 +151,9 @@ def main(argv):
                 '[Opening "ma-sang-sang-ma vs sang-ma-ma-sang"]', '[Result "*"]'):
         check(tag in pgn, f"PGN lacks {tag}:\n{pgn}")
     moves, fen = list(s["moves"]), s["fen"]
-    bad = pgn.replace(f" {moves[3]} ", " a1a9 ")
+    bad = pgn.split("\n\n")[0] + "\n\n" + " ".join(moves[:3]) + " a1i10 *\n"
     s = c.post("pgn", pgn=bad)
-    check(s["error"] and s["error"].startswith("PGN: ply 4 (a1a9): ") and
+    check(s["error"] and s["error"].startswith("PGN: ply 4 (a1i10): ") and
           "not legal" in s["error"] and s["moves"] == moves, f"bad PGN: {s['error']}")
     s = c.post("pgn", pgn="1. b1c3 Nc3 *")
     check(s["error"] and "not a move in UCI form" in s["error"], f"SAN PGN: {s['error']}")
@@ -198,6 +199,27 @@ def main(argv):
           s["fen"].split()[1] == "b" and s["formations"] is None, f"Hansu as Red: {s}")
     check(not any(m[:len(m) // 2] == m[len(m) // 2:] for m in s["legal"]), "a pass in xiangqi")
     print("xiangqi, the person as Black at Elo 1500: Hansu opens ok")
+
+    # A page whose session ended gets its game back; another site's page is refused.
+    r = Client(base)
+    g = {k: s[k] for k in ("variant", "start_fen", "moves", "ply", "human", "strength",
+                           "formations")}
+    s2 = r.post("open", restore=g)
+    check(s2["moves"] == s["moves"] and s2["human"] == "b" and s2["fen"] == s["fen"] and
+          any("restored" in n for n in s2["notes"]), f"restore: {s2['notes']}")
+    r.post("close")
+    s2 = r.post("open", restore=dict(g, moves=["a1a9"]))
+    check(s2["moves"] == [] and any("could not be restored" in n for n in s2["notes"]),
+          f"a bad restore: {s2['notes']}")
+    r.post("close")
+    req = urllib.request.Request(base + "/api/open", b"{}", method="POST",
+                                 headers={"Origin": "http://example.com"})
+    try:
+        urllib.request.urlopen(req, timeout=10)
+        check(False, "a request from another site's page was served")
+    except urllib.error.HTTPError as e:
+        check(e.code == 403, f"another site's page: HTTP {e.code}")
+    print("a page's game restored into a new session; another site's page refused ok")
 
     # Two pages, two engines; closing a page ends its engine; a silent page is reaped.
     d = Client(base)

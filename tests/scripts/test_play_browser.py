@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -181,6 +182,20 @@ def janggi(page, engine, work):
           f"killed engine: notes '{page.text('#notes')}'")
     print("janggi: engine killed mid-game, restarted, game kept ok", flush=True)
 
+    # The page's session ended on the server (as after a long silence): the page opens a new
+    # one and restores its game.
+    base = page.js("location.origin")
+    req = urllib.request.Request(base + "/api/close", json.dumps(
+        {"id": page.js("window.hansuPlay.id()")}).encode(), method="POST")
+    urllib.request.urlopen(req, timeout=10).read()
+    end = time.time() + 10
+    while time.time() < end and "restored" not in page.text("#notes"):
+        time.sleep(0.1)
+    s = page.idle()
+    check("restored" in page.text("#notes") and s["moves"] == moves and s["engine_pid"] != pid,
+          f"session restored: notes '{page.text('#notes')}'")
+    print("janggi: session ended on the server, the page restored its game ok", flush=True)
+
     # Analysis: three lines, the WDL bar, the arrow; stop.
     page.set("#multipv", "3")
     page.click("#analyse")
@@ -220,6 +235,28 @@ def janggi(page, engine, work):
     s2 = page.idle()
     check(s2["moves"] == s["moves"] and s2["over"] == s["over"], "the saved PGN loaded back")
     print("janggi: PGN saved and loaded back ok", flush=True)
+
+    # Stepping through the loaded game: back, forward, a move of the list; each position the
+    # engine's for those moves.
+    n = len(s["moves"])
+    for selector, ply in (("#back", n - 1), ("#back", n - 2), ("#forward", n - 1),
+                          ("#moves .mv[data-ply='5']", 5)):
+        page.click(selector)
+        st = page.idle()
+        want = re.search(r"^Fen: (.*)$", engine_answer(engine, "janggi", st["start_fen"],
+                                                       s["moves"][:ply], "d"), re.M).group(1)
+        check(st["ply"] == ply and st["fen"] == want and page.text("#fen") == want and
+              page.text("#moves .mv.current") == s["moves"][ply - 1],
+              f"{selector} to ply {ply}: at {st['ply']}, {page.text('#fen')}")
+    # A PGN with a move the engine refuses: its reason and ply on the page, the game kept.
+    tags = pgn.split("\n\n")[0]
+    page.set("#pgn-input", f"{tags}\n\n{' '.join(s['moves'][:5])} a1i10 *\n")
+    page.click("#load-pgn")
+    s6 = page.idle()
+    check(page.text("#error").startswith("PGN: ply 6 (a1i10): ") and s6["moves"] == s["moves"],
+          f"bad PGN: '{page.text('#error')}'")
+    print(f"janggi: stepped through the loaded PGN; bad PGN refused: {page.text('#error')} ok",
+          flush=True)
 
 
 def xiangqi(page, engine, work):
