@@ -157,6 +157,37 @@ def parse_info(line):
     return out
 
 
+class Clock:
+    """A game on the clock: each side's time left (ms) and the increment; the side to move's
+    time runs from `since`. The clock is scripts/play's, not a rule: a fall is the match
+    tool's kind of end (reason `time`), declared here."""
+
+    def __init__(self, base_ms, inc_ms):
+        self.left, self.inc = {"w": base_ms, "b": base_ms}, inc_ms
+        self.running, self.since = None, 0.0
+
+    def start(self, side):
+        self.running, self.since = side, time.monotonic()
+
+    def left_now(self, side):
+        spent = (time.monotonic() - self.since) * 1000 if side == self.running else 0
+        return self.left[side] - spent
+
+    def press(self):
+        """Ends the running side's turn; False when its time had run out."""
+        side, self.running = self.running, None
+        self.left[side] -= (time.monotonic() - self.since) * 1000
+        if self.left[side] < 0:
+            self.left[side] = 0
+            return False
+        self.left[side] += self.inc
+        return True
+
+    def view(self):
+        return {"w": round(self.left_now("w")), "b": round(self.left_now("b")),
+                "running": self.running, "inc": self.inc}
+
+
 def escape_tag(value):
     """A PGN tag value as the standard (8.1.1) writes it: \\ and \" escaped."""
     return str(value).replace("\\", "\\\\").replace('"', '\\"')
@@ -176,6 +207,8 @@ class Session:
         self.strength = {"mode": "nodes", "nodes": 20000}
         self.formations = None
         self.analysis = None          # {"multipv", "lines": {k: info}} while analysing
+        self.clock = None             # a Clock in a game on the clock
+        self.flag = None              # the end by the clock, once a side's time ran out
         self.new_game(variant)
 
     # --- the engine, kept alive -----------------------------------------------------------
@@ -249,6 +282,10 @@ class Session:
                              "1-0" if who == sides[0] else "0-1",
                              "points": [float(m.group(3)), float(m.group(4))]
                              if m.group(3) else None, "text": line[len("info string "):]}
+        if self.flag and self.ply == len(self.moves):
+            self.over = self.flag
+        if self.over and self.clock:
+            self.clock.running = None
         self.legal = []
         if not self.over:
             eng.send("go perft 1")
@@ -259,7 +296,7 @@ class Session:
         self.start_fen, self.moves = fen, list(moves)
         self.ply = len(self.moves) if ply is None else ply
         self.scores = [None] * len(self.moves)
-        self.analysis = None
+        self.analysis = self.clock = self.flag = None
         self._with_engine(self._referee)
 
     def side_to_move(self):
@@ -291,7 +328,25 @@ class Session:
             if strength:
                 self.set_strength(strength)
             self._set_game(self._normal_fen(fen), [])
+            self._start_clock()
             self._reply()
+
+    def _start_clock(self):
+        """A new clock for a game on the clock against Hansu, running for the side to move."""
+        st, self.flag = self.strength, None
+        self.clock = None
+        if st["mode"] == "clock" and self.human != "both":
+            self.clock = Clock(st["clock"] * 1000, st["inc"] * 1000)
+            self.clock.start(self.side_to_move())
+
+    def _time_over(self, loser):
+        """The end of a game whose loser's time ran out."""
+        sides = [s.lower() for s in game_viewer.VARIANTS[self.variant]["sides"]]
+        winner = sides[1] if loser == "w" else sides[0]
+        self.flag = self.over = {"reason": "time", "winner": winner,
+                                 "result": "0-1" if loser == "w" else "1-0", "points": None,
+                                 "text": f"game over: time, {winner} wins (scripts/play's clock)"}
+        self.legal = []
 
     def _set_variant(self, variant):
         if variant != self.variant:
@@ -305,6 +360,9 @@ class Session:
             if mode == "nodes":
                 value = int(strength.get("nodes", 0))
                 ok = 1 <= value <= 100_000_000
+            elif mode == "clock":
+                value, inc = float(strength.get("clock", 0)), float(strength.get("inc", 0))
+                ok = 0 < value <= 3 * 3600 and 0 <= inc <= 600
             elif mode == "elo":
                 value = int(strength.get("elo", 0))
                 ok = 0 < value < 10000
@@ -313,9 +371,12 @@ class Session:
         except (TypeError, ValueError):
             ok = False
         if not ok:
-            raise PlayError(f"strength {strength}: expected nodes 1..100000000 or an Elo")
+            raise PlayError(f"strength {strength}: expected nodes 1..100000000, an Elo, or a "
+                            "clock of up to 3 hours (s) and an increment up to 600 s")
         self.strength = {"mode": mode, mode: value,
                          "movetime": int(strength.get("movetime", 1000))}
+        if mode == "clock":
+            self.strength["inc"] = inc
 
     def move(self, mv):
         """The person's move at the cursor (later moves are dropped), then Hansu's reply when
@@ -328,12 +389,18 @@ class Session:
             if mv not in self.legal:
                 raise PlayError(f"'{mv}' is not a legal move here (the engine lists "
                                 f"{len(self.legal)})")
+            if self.clock and self.clock.running == self.side_to_move():
+                if not self.clock.press():
+                    self._time_over(self.side_to_move())
+                    return
             del self.moves[self.ply:]
             del self.scores[self.ply:]
             self.moves.append(mv)
             self.scores.append(None)
             self.ply += 1
             self._with_engine(self._referee)
+            if self.clock and not self.over:
+                self.clock.start(self.side_to_move())
             self._reply()
 
     def _reply(self):
@@ -353,6 +420,15 @@ class Session:
             eng.send("setoption name UCI_LimitStrength value true")
             eng.send(f"setoption name UCI_Elo value {st['elo']}")
             go, limit_s = f"go movetime {st['movetime']}", st["movetime"] / 1000
+        elif st["mode"] == "clock" and self.clock:
+            eng.send("setoption name UCI_LimitStrength value false")
+            c = self.clock
+            go = (f"go wtime {max(0, round(c.left_now('w')))} btime "
+                  f"{max(0, round(c.left_now('b')))} winc {c.inc:.0f} binc {c.inc:.0f}")
+            limit_s = max(c.left_now("w"), c.left_now("b")) / 1000
+        elif st["mode"] == "clock":  # a restored or loaded game: no clock runs, a second a move
+            eng.send("setoption name UCI_LimitStrength value false")
+            go, limit_s = "go movetime 1000", 1.0
         else:
             eng.send("setoption name UCI_LimitStrength value false")
             go, limit_s = f"go nodes {st['nodes']}", 0
@@ -362,6 +438,11 @@ class Session:
         best = out[-1].split()[1]
         if best == "(none)":
             return
+        if self.clock and self.clock.running and not self.clock.press():
+            self._time_over(self.side_to_move())
+            return
+        if self.clock:
+            self.clock.start("b" if self.side_to_move() == "w" else "w")
         infos = [i for i in map(parse_info, out) if i and i["multipv"] == 1]
         self.moves.append(best)
         self.scores.append(infos[-1] if infos else None)
@@ -374,15 +455,20 @@ class Session:
             self.analysis = None
             if self.ply == 0:
                 raise PlayError("no move to take back")
+            if self.flag:
+                raise PlayError("the game was lost on time: start a new one")
             del self.moves[self.ply - 1:]
             self.ply = len(self.moves)
             del self.scores[self.ply:]
+            self.flag = None
             self._with_engine(self._referee)
             if self.human != "both" and self.side_to_move() != self.human and self.moves:
                 self.moves.pop()
                 self.scores.pop()
                 self.ply -= 1
                 self._with_engine(self._referee)
+            if self.clock and not self.over:  # the times stay as they were
+                self.clock.start(self.side_to_move())
 
     def goto(self, ply):
         with self.lock:
@@ -481,6 +567,9 @@ class Session:
                     ("SetUp", "1"), ("FEN", self.start_fen)]
             if self.formations:
                 tags.append(("Opening", " vs ".join(self.formations)))
+            if self.strength["mode"] == "clock":
+                tags.append(("TimeControl", f"{self.strength['clock']:g}+"
+                                            f"{self.strength['inc']:g}"))
             tags.append(("Termination", over["reason"] if over else "unterminated"))
             tags.append(("PlyCount", str(len(self.moves))))
             out = [f'[{k} "{escape_tag(val)}"]' for k, val in tags]
@@ -554,6 +643,10 @@ class Session:
     def state(self):
         self.check_engine()
         with self.lock:
+            c = self.clock
+            if c and c.running == self.human and c.left_now(self.human) < 0:
+                c.press()
+                self._time_over(self.human)
             notes, self.notes = self.notes, []
             a = self.analysis
             found = a["lines"].copy() if a else {}  # the reader thread adds to it
@@ -565,6 +658,7 @@ class Session:
                                  "ply": a["ply"],
                                  "lines": [found[k] for k in sorted(found)]}
                     if a else None,
+                    "clock": c.view() if c else None,
                     "notes": notes, "engine_pid": self.engine.pid}
 
     def close(self):

@@ -29,7 +29,7 @@ function call(name, body) {
       if (name !== 'state') ui.error = s.error || null;
       else if (s.error) ui.error = s.error;
       if (s.notes && s.notes.length) ui.notes = ui.notes.concat(s.notes).slice(-5);
-      if (s.fen) ui.state = s;
+      if (s.fen) { ui.state = s; ui.received = performance.now(); }
       return s;
     }, (e) => { ui.error = 'the server did not answer: ' + e; })
     .finally(() => { ui.busy--; render(); });
@@ -42,6 +42,25 @@ function reopen() {
   return call('open', {variant: g ? g.variant : DATA.variant, restore: g ? {variant: g.variant,
     start_fen: g.start_fen, moves: g.moves, ply: g.ply, human: g.human, strength: g.strength,
     formations: g.formations} : null}).finally(() => { ui.busy--; });
+}
+// Both sides' clocks in a game on the clock, the running one counting down from the state.
+function showClocks() {
+  const s = ui.state, c = s && s.clock;
+  $('clock').hidden = $('clock-label').hidden = !c;
+  if (!c) return;
+  const fmt = (ms) => {
+    const t = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(t / 60) + ':' + String(t % 60).padStart(2, '0');
+  };
+  const now = (side) => c[side] - (c.running === side ? performance.now() - ui.received : 0);
+  const v = V[s.variant];
+  $('clock').textContent = v.sides[0] + ' ' + fmt(now('w')) + (c.running === 'w' ? ' ◀' : '') +
+    ' · ' + v.sides[1] + ' ' + fmt(now('b')) + (c.running === 'b' ? ' ◀' : '');
+  // The person's time ran out: the server, asked, declares the end.
+  if (c.running === s.human && now(s.human) < 0 && !ui.busy && !ui.flagAsked) {
+    ui.flagAsked = true;
+    call('state').finally(() => { ui.flagAsked = false; });
+  }
 }
 function sideNames(s) { return V[s.variant].sides; }
 function stm(s) { return s.fen.split(' ')[1] === 'w' ? 0 : 1; }
@@ -57,7 +76,7 @@ function status() {
   let t = '';
   if (!s) t = 'starting Hansu…';
   else if (ui.busy && !(s.analysis && s.analysis.running)) t = 'Hansu thinks…';
-  else if (s.over) t = 'Game over: ' + s.over.text;
+  else if (s.over) t = 'Game over: ' + s.over.text.replace(/^game over: /, '');
   else if (s.analysis && s.analysis.running) t = 'Hansu analyses…';
   else if (s.human === 'both') t = sideNames(s)[stm(s)] + ' to move (analysis)';
   else t = myTurn(s) ? 'Your move' : 'Hansu to move';
@@ -88,6 +107,7 @@ function render() {
     (o && o.points ? ' (the engine\'s count at the end)' : '') : '';
   $('points').hidden = $('points-label').hidden = !pts;
   $('fen').textContent = s.fen;
+  showClocks();
   $('pass').disabled = !passMove();
   const box = $('moves');
   box.textContent = '';
@@ -147,7 +167,9 @@ function newGame() {
   const mode = $('mode').value, n = +$('strength').value;
   call('new', {variant: $('variant').value, cho: $('cho').value, han: $('han').value,
     human: $('human').value,
-    strength: mode === 'elo' ? {mode: 'elo', elo: n} : {mode: 'nodes', nodes: n}})
+    strength: mode === 'elo' ? {mode: 'elo', elo: n}
+      : mode === 'clock' ? {mode: 'clock', clock: n * 60, inc: +$('inc').value}
+        : {mode: 'nodes', nodes: n}})
     .then(() => { if (ui.state) ui.flipped = ui.state.human === 'b'; render(); });
 }
 function download(name, text) {
@@ -175,9 +197,16 @@ function init() {
     for (const e of document.querySelectorAll('.janggi-only')) e.hidden = !janggi;
   };
   $('variant').addEventListener('change', showJanggi); showJanggi();
+  const showClock = () => {
+    const clock = $('mode').value === 'clock';
+    for (const e of document.querySelectorAll('.clock-only')) e.hidden = !clock;
+  };
   $('mode').addEventListener('change', () => {
-    $('strength').value = $('mode').value === 'elo' ? 1500 : 20000;
+    $('strength').value = {elo: 1500, clock: 5, nodes: 20000}[$('mode').value];
+    showClock();
   });
+  showClock();
+  setInterval(showClocks, 250);
   svg.addEventListener('click', clickBoard);
   $('new').addEventListener('click', newGame);
   $('pass').addEventListener('click', () => {

@@ -221,6 +221,24 @@ def main(argv):
         check(e.code == 403, f"another site's page: HTTP {e.code}")
     print("a page's game restored into a new session; another site's page refused ok")
 
+    # A game on the clock: Hansu searches on wtime/btime, the person's time runs out.
+    s = c.post("new", variant="janggi", human="w", strength={"mode": "clock", "clock": 1.5,
+                                                            "inc": 0})
+    check(s["clock"] and s["clock"]["running"] == "w" and s["clock"]["w"] <= 1500, "clock")
+    s = c.post("move", move="b1c3")
+    check(len(s["moves"]) == 2 and s["clock"]["running"] == "w" and 0 < s["clock"]["b"] < 1500,
+          f"Hansu on the clock: {s['clock']}")
+    time.sleep(1.6)
+    s = c.post("state")
+    check(s["over"] and s["over"]["reason"] == "time" and s["over"]["result"] == "0-1" and
+          s["clock"]["w"] == 0 and s["clock"]["running"] is None, f"time: {s['over']}")
+    s = c.post("takeback")
+    check(s["error"] and "lost on time" in s["error"] and len(s["moves"]) == 2, "takeback")
+    pgn = c.get(f"/api/pgn?id={c.id}")
+    check('[TimeControl "1.5+0"]' in pgn and '[Termination "time"]' in pgn and
+          '[Result "0-1"]' in pgn, f"clock PGN:\n{pgn}")
+    print("a game on the clock: Hansu on wtime/btime, the person's fall ends it ok")
+
     # Two pages, two engines; closing a page ends its engine; a silent page is reaped.
     d = Client(base)
     s2 = d.post("open")

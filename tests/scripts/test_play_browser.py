@@ -135,7 +135,7 @@ def play_to_end(page, engine, rng, limit=400):
     want = re.search(r"info string game over: (.*)", answer)
     check(want and s["over"]["text"] == "game over: " + want.group(1),
           f"the end shown {s['over']} is not the engine's {answer[-200:]}")
-    check(page.text("#status") == "Game over: " + s["over"]["text"] and
+    check(page.text("#status") == "Game over: " + s["over"]["text"].removeprefix("game over: ") and
           s["over"]["reason"] in page.text("#result") and
           page.text("#result").startswith(s["over"]["result"]), "the result on the page")
     if s["over"]["points"]:
@@ -268,6 +268,26 @@ def xiangqi(page, engine, work):
     screenshot(page.cdp, os.path.join(work, "play-xiangqi.png"))
     print(f"xiangqi: game to its end in {len(s['moves'])} plies: {s['over']['text']} ok",
           flush=True)
+
+    # On the clock: 3 s each; one move, then the person's time runs out on the page.
+    page.set("#mode", "clock")
+    page.js("document.getElementById('mode').dispatchEvent(new Event('change'))")
+    page.set("#strength", "0.05")
+    page.set("#inc", "0")
+    page.click("#new")
+    s = page.idle()
+    check(s["clock"] and page.text("#clock").startswith("Red 0:03"),
+          f"clock: {page.text('#clock')}")
+    s = play_move(page, s["legal"][0])
+    check(len(s["moves"]) == 2 and s["clock"]["running"] == "w", "a move on the clock")
+    end = time.time() + 10
+    while time.time() < end and not page.text("#status").startswith("Game over"):
+        time.sleep(0.1)
+    s = page.idle()
+    check(s["over"] and s["over"]["reason"] == "time" and
+          page.text("#status").startswith("Game over: time, black wins") and
+          page.text("#clock").startswith("Red 0:00"), f"time: {page.text('#status')}")
+    print(f"xiangqi on the clock: {page.text('#status')} ok", flush=True)
 
 
 def main(argv):
