@@ -164,6 +164,7 @@ function clickBoard(evt) {
 }
 function newGame() {
   ui.selected = null;
+  ui.notes = [];
   const mode = $('mode').value, n = +$('strength').value;
   call('new', {variant: $('variant').value, cho: $('cho').value, han: $('han').value,
     human: $('human').value,

@@ -153,6 +153,8 @@ def screenshot(cdp, path):
 
 def janggi(page, engine, work):
     s = new_game(page, "janggi", 200)
+    check(page.js("document.getElementById('cho').closest('label').offsetParent !== null"),
+          "janggi's formations not shown")
     # A clicked piece shows the engine's legal moves from its point, and only those.
     page.click_square("b1")
     want = sorted(split(m)[1] for m in s["legal"] if split(m)[0] == "b1")
@@ -261,6 +263,9 @@ def janggi(page, engine, work):
 
 def xiangqi(page, engine, work):
     s = new_game(page, "xiangqi", 200)
+    shown = "(id) => document.getElementById(id).closest('label').offsetParent !== null"
+    check(not page.js(f"({shown})('cho')") and not page.js(f"({shown})('inc')"),
+          "xiangqi shows janggi's formations or the clock's increment")
     check(page.js("document.getElementById('pass').disabled") and
           page.js("document.querySelectorAll('#pieces .piece circle').length") == 32,
           "xiangqi: round pieces and no pass")
