@@ -31,6 +31,7 @@ import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
+import play_engine  # noqa: E402
 import play_session  # noqa: E402
 
 play = importlib.machinery.SourceFileLoader("play",
@@ -134,7 +135,7 @@ def main(argv):
           any("restarted" in n for n in notes), f"killed engine: {notes}")
     s = c.post("move", move=s["legal"][0])
     check(s["error"] is None and len(s["moves"]) == 4, "a move after the restart")
-    play_session.COMMAND_TIMEOUT = play_session.SEARCH_SLACK = 2.0
+    play_engine.COMMAND_TIMEOUT = play_session.SEARCH_SLACK = 2.0
     pid = s["engine_pid"]
     os.kill(pid, signal.SIGSTOP)
     moves = list(s["moves"])
@@ -142,7 +143,7 @@ def main(argv):
     check(s["error"] is None and s["moves"][:4] == moves and len(s["moves"]) == 6 and
           s["engine_pid"] != pid and any("hung" in n for n in s["notes"]) and not alive(pid),
           f"hung engine: {s['error']} {s['notes']}")
-    play_session.COMMAND_TIMEOUT, play_session.SEARCH_SLACK = 10.0, 20.0
+    play_engine.COMMAND_TIMEOUT, play_session.SEARCH_SLACK = 10.0, 20.0
     print("engine killed and engine hung: restarted, the page told, the game kept ok")
 
     # Save and load: the PGN has the match tool's tags and loads back to the same moves.
