@@ -5,7 +5,8 @@ The engine is the referee: the position after each move, the legal moves, the ga
 its reason and points all come from `hansu` over UCI (`position fen F moves M`, `d`, `go perft
 1`, and the `info string game over: ...` that any `go` answers at an ended game). Nothing here
 applies a rule. The game (start FEN, moves, cursor) lives in the Session, so an engine that
-stops or hangs is killed, restarted and told the position again: the game is kept.
+stops or hangs is killed, restarted and told the position again: the game is kept. The
+engine process itself, with its timeouts, is scripts/play_engine.py's Engine.
 
     s = Session("build/engine/hansu")
     s.new_game("janggi", "ma-sang-sang-ma", "sang-ma-ma-sang", human="w",
