@@ -4,8 +4,8 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer, the MPI tests in build-mpi/ (when Open MPI is there),
 # and each fuzzer for a bounded time.
 # Long checks (label `slow`) are left out; run them with: ctest --test-dir build -L slow
-# The browser test of report.html (label `browser`) runs with the others when Chromium is
-# present (scripts/setup.sh installs it) and is reported as skipped when it is not.
+# The browser tests (label `browser`: report.html, scripts/play) run with the others when
+# Chromium is present (scripts/setup.sh installs it) and are reported as skipped when not.
 # Usage: scripts/test.sh [--quick]   (--quick: Release tests only, in this checkout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
