@@ -74,6 +74,10 @@ static Status read_raw(GibText *t, long *len, ErrorInfo *err) {
         if (c != 0xFF && c != 0x1A)
             t->raw[n++] = (char)c;
     }
+    // A line ended by CR LF (the Windows programs that write .gib records) is the line without
+    // its CR.
+    if (n > 0 && t->raw[n - 1] == '\r')
+        n--;
     t->raw[n] = '\0';
     *len = (long)n;
     return STATUS_OK;

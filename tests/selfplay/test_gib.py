@@ -245,6 +245,23 @@ def command_line(work):
     check(rc == 1 and "refused " + os.path.join(work, "missing.gib") in err, err)
 
 
+def crlf(work, golden):
+    """The samples with CR LF line ends (as Windows programs write them) import to the same PGN."""
+    names = []
+    for name in SAMPLES:
+        with open(os.path.join(DATA, name), "rb") as f:
+            data = f.read().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        names.append("crlf-" + name)
+        with open(os.path.join(work, names[-1]), "wb") as f:
+            f.write(data)
+    out = os.path.join(work, "crlf.pgn")
+    rc, _, err = run(["--pgn", out] + names, cwd=work)
+    check(rc == 0, f"crlf: rc {rc}: {err}")
+    with open(out, encoding="utf-8") as f:
+        got = f.read()
+    check(got.replace("crlf-", "") == golden, "crlf: PGN differs from the LF samples'")
+
+
 def main():
     global SELFPLAY, HANSU
     SELFPLAY, HANSU, work = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -255,6 +272,7 @@ def main():
     openings(work, golden)
     game_end(work)
     records(work)
+    crlf(work, golden)
     command_line(work)
     print("all checks passed")
 
