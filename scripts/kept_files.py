@@ -24,8 +24,9 @@ def tracked(folder, names):
     """The names of files in folder that git tracks (none where folder is not in a work tree or
     git is not installed)."""
     try:
-        p = subprocess.run(["git", "-C", folder, "ls-files", "-z", "--"] + names,
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+        # --literal-pathspecs: a name is a name, not a glob ("r[1]" is not "r1").
+        p = subprocess.run(["git", "-C", folder, "--literal-pathspecs", "ls-files", "-z", "--"]
+                           + names, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
     except OSError:
         return set()
     if p.returncode != 0:
