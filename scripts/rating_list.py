@@ -31,10 +31,19 @@ def pairings_of(datas):
     joined = {}
     for data in datas:
         for p in data.get("pairings", []):
+            if not isinstance(p, dict) or not isinstance(p.get("engines"), list) or \
+                    len(p["engines"]) != 2 or not all(isinstance(e, str) and e
+                                                      for e in p["engines"]):
+                raise RatingError(f"a pairing without two engines' names: {str(p)[:80]}")
             a, b = p["engines"]
-            penta = list(p["pentanomial"])
-            if len(penta) != PENTA or any(not isinstance(c, int) or c < 0 for c in penta):
-                raise RatingError(f"pairing {a} vs {b}: pentanomial {penta} is not 5 counts")
+            if a == b:
+                raise RatingError(f"a pairing of {a} against itself")
+            penta = p.get("pentanomial")
+            if not isinstance(penta, list) or len(penta) != PENTA or \
+                    any(not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 10**9
+                        for c in penta):
+                raise RatingError(f"pairing {a} vs {b}: pentanomial {str(penta)[:80]} is not 5 "
+                                  "counts below 10^9")
             if (b, a) in joined:
                 a, b, penta = b, a, penta[::-1]
             acc = joined.setdefault((a, b), [0] * PENTA)

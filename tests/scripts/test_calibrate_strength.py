@@ -155,9 +155,24 @@ def test_rate():
     for args, what in [(["--anchor", "FSF-z=2000"], "FSF-z"), ([], "--anchor"),
                        (["--anchor", "FSF-a"], "NAME=ELO"),
                        (["--anchor", "FSF-a=2000", "--prior", "-1"], "prior"),
-                       (["--anchor", "FSF-a=2000", "--vary-prior", "x"], "--vary-prior")]:
+                       (["--anchor", "FSF-a=2000", "--vary-prior", "x"], "--vary-prior"),
+                       (["--anchor", "FSF-a=nan"], "NAME=ELO"), (["--anchor", "FSF-a=inf"], "NAME=ELO"),
+                       (["--anchor", "FSF-a=1", "--anchor", "FSF-a=2"], "twice"),
+                       (["--anchor", "FSF-a=2000", "--prior", "nan"], "prior"),
+                       (["--anchor", "FSF-a=2000", "--max-error", "-1"], "--max-error")]:
         r = run("calibrate-strength", ["rate", path, "--out", out_dir] + args)
         assert r.returncode != 0 and what in r.stderr and "Traceback" not in r.stderr, r.stderr
+    for bad, what in [([1, 2], "not a hansu-match tournament JSON"),
+                      ({"pairings": [pairing("A", "A", [0, 1, 0, 0, 0])]}, "against itself"),
+                      ({"pairings": [pairing("A", "B", [0, 1, 0, -1, 0])]}, "5 counts"),
+                      ({"pairings": [{"engines": ["A"], "pentanomial": [1, 0, 0, 0, 0]}]},
+                       "two engines")]:
+        json.dump(bad, open(path, "w"))
+        r = run("calibrate-strength", ["rate", path, "--anchor", "A=2000", "--out", out_dir])
+        assert r.returncode != 0 and what in r.stderr and "Traceback" not in r.stderr, r.stderr
+    open(path, "w").write("[" * 100000)
+    r = run("calibrate-strength", ["rate", path, "--anchor", "A=2000", "--out", out_dir])
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
     open(path, "w").write("{not json")
     r = run("calibrate-strength", ["rate", path, "--anchor", "FSF-a=2000", "--out", out_dir])
     assert r.returncode != 0 and path in r.stderr and "Traceback" not in r.stderr, r.stderr
