@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 55, the decisive experiment: Hansu against Fairy-Stockfish 11.1 at a fixed node ratio
+# (about 3.3 : 1), at two depths, with the shipped net and with the classical evaluation, from the
+# 16 formation starts, 100 games each, one thread each. Fixed nodes: the games do not depend on
+# the machine's load. A match stopped part way continues when this is run again (--resume).
+# Usage: play.sh net-150k|classical-150k|net-1m|classical-1m
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(cd ../.. && pwd)
+M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
+H=${HANSU:-$ROOT/build/engine/hansu}
+F=${FSF:-/usr/games/fairy-stockfish}
+case ${1:-} in
+net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
+classical-150k) hn=150000 fn=46000 seed=5501 opt=("option.Use NNUE=false") ;;
+net-1m) hn=1000000 fn=300000 seed=5502 opt=() ;;
+classical-1m) hn=1000000 fn=300000 seed=5502 opt=("option.Use NNUE=false") ;;
+*) echo "usage: play.sh net-150k|classical-150k|net-1m|classical-1m" >&2; exit 2 ;;
+esac
+name=$1
+resume=()
+[ -f "$name.pgn.state" ] && resume=(--resume)
+"$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
+  --engine cmd="$F" name=FSF-11.1 nodes=$fn --games 100 --openings starts --seed $seed \
+  --move-info --watchdog 60000 --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >"$name.txt" 2>&1
