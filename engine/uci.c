@@ -638,6 +638,13 @@ static bool waits_for_stop(UciContext *ctx) {
            (ctx->limits.infinite || (ctx->limits.ponder && !atomic_load(&ctx->ponderhit)));
 }
 
+// A `go mate N` search with no depth, node or time limit: it ends only when a mate is proven.
+static bool unbounded_mate(const UciContext *ctx) {
+    const SearchLimits *l = &ctx->limits;
+    return ctx->job == JOB_SEARCH && l->mate && !l->depth && !l->nodes && !l->movetime &&
+           !l->time[CHO] && !l->time[HAN];
+}
+
 static void run_search(UciContext *ctx) {
     SearchResult r =
         search_run(ctx->searcher, &ctx->search_board, &ctx->limits, on_info, ctx, &ctx->stop);
@@ -1073,8 +1080,9 @@ int uci_loop(UciContext *ctx, FILE *in) {
         if (!refuse_nul(ctx, line, (size_t)len) && !uci_handle_line(ctx, line))
             break;
     // End of input: a finite search or perft finishes and answers; one that waits for `stop`
-    // or `ponderhit` (go infinite, go ponder) is stopped and answers, as before any command.
-    end_job(ctx, false);
+    // or `ponderhit` (go infinite, go ponder) is stopped and answers, as before any command, and
+    // so is a `go mate` with no other limit, which searches on without end where no mate is.
+    end_job(ctx, unbounded_mate(ctx));
     free(line);
     return 0;
 }

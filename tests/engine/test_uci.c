@@ -844,8 +844,9 @@ static void *loop_thread(void *arg) {
 
 // The end of input ends every search that would wait for `stop` or `ponderhit` (go ponder
 // before its ponderhit, whatever its clock, depth or mate limit; go infinite, with or without
-// one), with its one bestmove, and uci_loop returns 0: the engine exits when the GUI has gone
-// instead of searching on. A finite search (go depth, go ponder after its ponderhit) finishes.
+// one; go mate with no other limit, which ends only on a mate), with its one bestmove, and
+// uci_loop returns 0: the engine exits when the GUI has gone instead of searching on. A finite
+// search (go depth, go ponder after its ponderhit) finishes.
 // Nothing is timed: the guard only turns a loop that never returns into a failure.
 static void test_end_of_input(void **state) {
     (void)state;
@@ -860,6 +861,7 @@ static void test_end_of_input(void **state) {
         {"position startpos\ngo infinite\n", NULL},
         {"position startpos\ngo infinite depth 2\n", NULL},
         {"position startpos\ngo mate 1 infinite\n", NULL},
+        {"position startpos\ngo mate 3\n", NULL}, // no mate there: it would search on forever
         {"position startpos\ngo depth 4\n", "info depth 4 "},
         {"position startpos\ngo ponder wtime 2000 btime 2000\nponderhit\n", NULL},
         {"position startpos\ngo ponder depth 3\nponderhit\n", "info depth 3 "},
