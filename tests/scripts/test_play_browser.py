@@ -62,6 +62,16 @@ class Page:
             time.sleep(0.05)
         check(False, f"the page still waits for the server after {timeout} s")
 
+    def until(self, pred, timeout=60):
+        """The page's state once pred holds of it and the page is idle (a click's request may
+        start after the click returns), or the last state seen after timeout seconds."""
+        end = time.time() + timeout
+        st = self.idle(timeout)
+        while not pred(st) and time.time() < end:
+            time.sleep(0.05)
+            st = self.idle(timeout)
+        return st
+
     def mouse(self, x, y):
         for kind in ("mousePressed", "mouseReleased"):
             self.cdp.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
@@ -244,7 +254,7 @@ def janggi(page, engine, work):
     for selector, ply in (("#back", n - 1), ("#back", n - 2), ("#forward", n - 1),
                           ("#moves .mv[data-ply='5']", 5)):
         page.click(selector)
-        st = page.idle()
+        st = page.until(lambda st, ply=ply: st["ply"] == ply)
         want = re.search(r"^Fen: (.*)$", engine_answer(engine, "janggi", st["start_fen"],
                                                        s["moves"][:ply], "d"), re.M).group(1)
         check(st["ply"] == ply and st["fen"] == want and page.text("#fen") == want and
