@@ -1677,23 +1677,22 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         // A cut iteration's root moves searched to the end count: its best one is played, with
         // an info line (one line; at depth 1, with no iteration before, every move that raised
         // alpha counts). A MultiPV search keeps the lines of its last completed iteration.
-        if (s->stopped) {
-            if (nlines == 1 && (depth == 1 || s->done.depth) && iteration_cut(s)) {
-                res.best = s->done.pv[0];
-                res.ponder = s->done.pv_len > 1 ? s->done.pv[1] : MOVE_NONE;
-                res.score = s->done.score;
-                if (on_info)
-                    report_cut(s, depth, on_info, info_arg);
-            } else if (depth == 1 && s->pv_len[0] > 0) {
-                res.best = s->pv[0][0];
-                res.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;
-            }
+        if (s->stopped && nlines == 1 && (depth == 1 || s->done.depth) && iteration_cut(s)) {
+            res.best = s->done.pv[0];
+            res.ponder = s->done.pv_len > 1 ? s->done.pv[1] : MOVE_NONE;
+            res.score = s->done.score;
+            if (on_info)
+                report_cut(s, depth, on_info, info_arg);
             break;
         }
+        if (s->stopped && depth > 1)
+            break;
         if (s->pv_len[0] > 0) {
             res.best = s->pv[0][0];
             res.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;
         }
+        if (s->stopped)
+            break;
         sig = (TimeSignals){.depth = depth,
                             .stable = res.best == last_best ? sig.stable + 1 : 0,
                             .score = v,
