@@ -107,7 +107,7 @@ struct Searcher {
     // Lazy SMP (search_set_threads): the main searcher owns nhelpers helpers, which search the
     // same root on their own threads with their own histories and share only the TT, the stop
     // flag stop_all (smp_stop points to it; NULL when there are no helpers) and the node counts
-    // each thread publishes in nodes_pub every 256 nodes. A helper's thread lives as long as the
+    // each thread publishes in nodes_pub every poll_interval nodes. A helper's thread lives as long as the
     // helper and is parked between searches (state); a search wakes it (helpers_start), and it
     // parks again when it stops, which may be after search_run has answered: search_run tells
     // the helpers to stop and answers without waiting, helpers_wait waits for them to park.
@@ -117,6 +117,7 @@ struct Searcher {
     atomic_bool stop_all;
     atomic_bool *smp_stop;
     uint64_t smp_node_limit;        // `go nodes` over every thread (the per-thread node_limit is 0)
+    uint64_t poll_mask;             // poll_budget runs when (nodes & poll_mask) == 0 (thread_start)
     const SearchLimits *run_limits; // main's: the limits of the search under way (main only)
     int max_depth;                  // a helper's depth limit, taken from those limits at its start
     pthread_t thread;               // a helper's thread
@@ -620,17 +621,32 @@ static int history_index(const Board *b, Move m) {
 
 // ---------------------------------------------------------------------------------------
 // Node accounting: on one thread the node limit is checked at every node, so `go nodes N`
-// stops at the same node on every run; the clock and the stop flags are read every 256 nodes.
-// With helpers each thread publishes its count then, and the first to see the threads' total
-// reach the limit stops them all.
+// stops at the same node on every run; the clock is read every 256 nodes. With helpers each
+// thread publishes its count then, and the first to see the threads' total reach the limit stops
+// them all; under a small `go nodes` they publish more often (poll_interval), so the threads
+// together overrun the limit by about a sixteenth of it at most, not 256 nodes each.
 
-// The nodes of main and its helpers, as last published (main's own count when it has none).
-static uint64_t smp_nodes(const Searcher *main) {
+// How often (a power of two, in nodes) a thread of a search with nthreads threads publishes its
+// count and reads the clock: 256, or for a node limit shared by the threads, about a sixteenth of
+// each thread's share (at least 1).
+static uint64_t poll_interval(uint64_t smp_node_limit, int nthreads) {
+    uint64_t share = smp_node_limit ? smp_node_limit / (uint64_t)nthreads / 16 : 256;
+    uint64_t interval = 1;
+    while (interval * 2 <= share && interval < 256)
+        interval *= 2;
+    return interval;
+}
+
+// The nodes of s's search over every thread: s's own count and the others' as last published.
+static uint64_t smp_nodes(const Searcher *s) {
+    const Searcher *main = s->main;
     if (!main->nhelpers)
         return main->nodes;
-    uint64_t n = atomic_load_explicit(&main->nodes_pub, memory_order_relaxed);
+    uint64_t n = s == main ? s->nodes : atomic_load_explicit(&main->nodes_pub, memory_order_relaxed);
     for (int i = 0; i < main->nhelpers; i++)
-        n += atomic_load_explicit(&main->helpers[i]->nodes_pub, memory_order_relaxed);
+        n += main->helpers[i] == s
+                 ? s->nodes
+                 : atomic_load_explicit(&main->helpers[i]->nodes_pub, memory_order_relaxed);
     return n;
 }
 
@@ -667,11 +683,12 @@ static inline bool stop_asked(const Searcher *s) {
            (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed));
 }
 
-// Every 256 nodes: publishes the node count for `go nodes` over threads and reads the clock.
+// Every poll_interval nodes: publishes the node count for `go nodes` over threads and reads the
+// clock.
 static void poll_budget(Searcher *s) {
     if (s->smp_stop) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
-        if (s->smp_node_limit && smp_nodes(s->main) >= s->smp_node_limit) {
+        if (s->smp_node_limit && smp_nodes(s) >= s->smp_node_limit) {
             atomic_store_explicit(s->smp_stop, true, memory_order_relaxed);
             s->stopped = true;
             return;
@@ -691,7 +708,7 @@ static inline bool out_of_budget(Searcher *s) {
     s->nodes++;
     if (stop_asked(s))
         s->stopped = true;
-    else if ((s->nodes & 255) == 0)
+    else if ((s->nodes & s->poll_mask) == 0)
         poll_budget(s);
     return s->stopped;
 }
@@ -1353,6 +1370,7 @@ static void thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *s
     s->node_limit = s->main->nhelpers ? 0 : limits->nodes;
     s->smp_node_limit = s->main->nhelpers ? limits->nodes : 0;
     s->smp_stop = s->main->nhelpers ? &s->main->stop_all : NULL;
+    s->poll_mask = poll_interval(s->smp_node_limit, s->main->nhelpers + 1) - 1;
     for (int p = 0; p < PIECE_NB; p++)
         for (int q = 0; q < SQUARE_NB; q++)
             s->history[p][q] /= 2;
@@ -1779,8 +1797,10 @@ int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
     // Only the states in use are copied: a decoded position has one, a game a few hundred.
     memcpy(&s->board, b, offsetof(Board, states) + sizeof(StateInfo) * (size_t)b->nstates);
     s->nodes = s->node_limit = 0;
+    s->poll_mask = 255;
     s->hard_ms = 0;
     s->stop = NULL;
+    s->smp_stop = NULL; // this search is the main thread's alone
     s->stopped = false;
     s->seldepth = 0;
     // Nothing learnt before may reach this search: no TT, and the killers and history that

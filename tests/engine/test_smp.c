@@ -104,6 +104,36 @@ static void test_node_limit_counts_every_thread(void **state) {
     search_destroy(s);
 }
 
+static void on_line_nodes(const SearchInfo *info, void *arg) {
+    uint64_t *least = arg;
+    if (info->kind == SEARCH_INFO_LINE && info->nodes < *least)
+        *least = info->nodes;
+}
+
+// A small `go nodes N` on 4 threads stops near N, not 256 nodes a thread past it (the threads
+// publish their counts more often under a small limit), and its info lines count the main
+// thread's own nodes (they read 0 before: only published counts were summed).
+static void test_small_node_limit_on_threads(void **state) {
+    (void)state;
+    Searcher *s = search_create(4);
+    assert_non_null(s);
+    assert_true(search_set_threads(s, 4));
+    static Board b;
+    fen_parse_variant(&b, &VARIANT_JANGGI, VARIANT_JANGGI.start_fen, NULL);
+    const uint64_t limits_n[] = {100, 1000, 5000};
+    for (size_t i = 0; i < sizeof limits_n / sizeof limits_n[0]; i++) {
+        uint64_t n = limits_n[i], least = UINT64_MAX;
+        SearchLimits limits = {.nodes = n};
+        SearchResult r = search_run(s, &b, &limits, on_line_nodes, &least, NULL);
+        assert_true(is_legal(&b, r.best));
+        if (r.nodes < n || r.nodes > n + n / 8 + 8)
+            fail_msg("go nodes %llu on 4 threads counted %llu", (unsigned long long)n,
+                     (unsigned long long)r.nodes);
+        assert_true(least > 0 && least != UINT64_MAX);
+    }
+    search_destroy(s);
+}
+
 typedef struct StopJob {
     Searcher *s;
     const Board *b;
@@ -303,6 +333,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_answer_legal_moves),
         cmocka_unit_test(test_node_limit_counts_every_thread),
+        cmocka_unit_test(test_small_node_limit_on_threads),
         cmocka_unit_test(test_stop_ends_every_thread),
         cmocka_unit_test(test_stop_read_at_every_node),
         cmocka_unit_test(test_helper_threads_kept),
