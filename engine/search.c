@@ -107,9 +107,9 @@ struct Searcher {
     // Lazy SMP (search_set_threads): the main searcher owns nhelpers helpers, which search the
     // same root on their own threads with their own histories and share only the TT, the stop
     // flag stop_all (smp_stop points to it; NULL when there are no helpers) and the node counts
-    // each thread publishes in nodes_pub every poll_interval nodes. A helper's thread lives as long as the
-    // helper and is parked between searches (state); a search wakes it (helpers_start), and it
-    // parks again when it stops, which may be after search_run has answered: search_run tells
+    // each thread publishes in nodes_pub every poll_interval nodes. A helper's thread lives as long
+    // as the helper and is parked between searches (state); a search wakes it (helpers_start), and
+    // it parks again when it stops, which may be after search_run has answered: search_run tells
     // the helpers to stop and answers without waiting, helpers_wait waits for them to park.
     int nhelpers, id;
     Searcher **helpers;
@@ -642,7 +642,8 @@ static uint64_t smp_nodes(const Searcher *s) {
     const Searcher *main = s->main;
     if (!main->nhelpers)
         return main->nodes;
-    uint64_t n = s == main ? s->nodes : atomic_load_explicit(&main->nodes_pub, memory_order_relaxed);
+    uint64_t n =
+        s == main ? s->nodes : atomic_load_explicit(&main->nodes_pub, memory_order_relaxed);
     for (int i = 0; i < main->nhelpers; i++)
         n += main->helpers[i] == s
                  ? s->nodes
