@@ -113,6 +113,11 @@ struct Searcher {
     // the helpers to stop and answers without waiting, helpers_wait waits for them to park.
     int nhelpers, id;
     Searcher **helpers;
+    // A helper's tables (thread_clear) are cleared by its own thread at its next search, where
+    // search_clear asked for it (clear_pending) and it has searched since its last clear (dirty):
+    // ucinewgame with 256 threads cleared 1.3 GB on the command thread, page by page of memory
+    // no search had touched.
+    bool clear_pending, dirty;
     Searcher *main; // the main searcher (itself for the main searcher)
     atomic_bool stop_all;
     atomic_bool *smp_stop;
@@ -332,6 +337,7 @@ static void thread_clear(Searcher *s) {
     memset(s->capture_hist, 0, sizeof s->capture_hist);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->eval_cache, 0, sizeof s->eval_cache);
+    s->dirty = false;
 }
 
 void search_clear(Searcher *s) {
@@ -339,7 +345,7 @@ void search_clear(Searcher *s) {
     tt_clear(s->tt);
     thread_clear(s);
     for (int i = 0; i < s->nhelpers; i++)
-        thread_clear(s->helpers[i]);
+        s->helpers[i]->clear_pending = true; // parked (helpers_wait): helper_search clears
 }
 
 bool search_set_net(Searcher *s, const NnueNet *net) {
@@ -1396,6 +1402,10 @@ static bool skip_depth(int id, int depth) {
 // A helper's search: iterative deepening on its copy of the root until it reaches the depth
 // limit or the main thread (or the node limit) stops it. Its iterations are kept for the vote.
 static void helper_search(Searcher *h) {
+    if (h->clear_pending && h->dirty)
+        thread_clear(h);
+    h->clear_pending = false;
+    h->dirty = true;
     nnue_root(h);
     int score = 0;
     for (int depth = 1; depth <= h->max_depth && !h->stopped; depth++) {

@@ -8,6 +8,9 @@ writing `stop` to reading `bestmove` is the stop latency. After the bestmove
 `setoption name Threads value N` (the same count: it changes nothing but waits for every helper
 thread, as the next `go`, `ucinewgame` or `setoption` does) and `isready` are sent, and the time
 from `stop` to that `readyok` is the settle time: when every thread of the search has ended.
+Then `ucinewgame` and `isready` are sent, and the time from `ucinewgame` to that `readyok` is the
+new-game time: what clearing every thread's tables costs the GUI (each helper's own tables are
+cleared by its own thread at its next search, so it should not grow with threads).
 The table gives the median and the maximum of each per thread count; the machine's load average
 (os.getloadavg) is printed and recorded beside them, since on a loaded machine the figures
 measure the load as much as the engine.
@@ -71,10 +74,11 @@ def wait_for(e, prefix):
 
 
 def measure(e, threads, reps, think_ms):
-    """Stop latency and settle time (ms) of reps infinite searches on threads threads."""
+    """Stop latency, settle time and new-game time (ms) of reps infinite searches on threads
+    threads."""
     e.send(f"setoption name Threads value {threads}")
     e.ready()
-    stop_ms, ready_ms = [], []
+    stop_ms, ready_ms, newgame_ms = [], [], []
     for r in range(reps):
         moves = LINES[r % len(LINES)]
         e.send("position startpos" + (" moves " + moves if moves else ""))
@@ -86,19 +90,27 @@ def measure(e, threads, reps, think_ms):
         e.send(f"setoption name Threads value {threads}")  # waits for every helper thread
         e.send("isready")
         t2 = wait_for(e, "readyok")
+        t3 = time.monotonic()
+        e.send("ucinewgame")
+        e.send("isready")
+        t4 = wait_for(e, "readyok")
         stop_ms.append((t1 - t0) * 1000)
         ready_ms.append((t2 - t0) * 1000)
-    return stop_ms, ready_ms
+        newgame_ms.append((t4 - t3) * 1000)
+    return stop_ms, ready_ms, newgame_ms
 
 
-def row(threads, stop_ms, ready_ms):
+def row(threads, stop_ms, ready_ms, newgame_ms):
     return {"threads": threads, "reps": len(stop_ms),
             "stop_ms": [round(x, 2) for x in stop_ms],
             "stop_median_ms": round(statistics.median(stop_ms), 2),
             "stop_max_ms": round(max(stop_ms), 2),
             "ready_ms": [round(x, 2) for x in ready_ms],
             "ready_median_ms": round(statistics.median(ready_ms), 2),
-            "ready_max_ms": round(max(ready_ms), 2)}
+            "ready_max_ms": round(max(ready_ms), 2),
+            "newgame_ms": [round(x, 2) for x in newgame_ms],
+            "newgame_median_ms": round(statistics.median(newgame_ms), 2),
+            "newgame_max_ms": round(max(newgame_ms), 2)}
 
 
 def main(argv):
@@ -107,7 +119,7 @@ def main(argv):
     print(f"{PROG}: {a.engine}, {a.reps} stops per count after {a.think_ms} ms of go infinite; "
           f"load average {load_before[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'threads':>7} {'stop median':>12} {'stop max':>10} {'ready median':>13} "
-          f"{'ready max':>10}  (ms)")
+          f"{'ready max':>10} {'newgame median':>15} {'newgame max':>12}  (ms)")
     rows = []
     try:
         e = Engine([a.engine], {})
@@ -115,7 +127,8 @@ def main(argv):
             r = row(t, *measure(e, t, a.reps, a.think_ms))
             rows.append(r)
             print(f"{t:>7} {r['stop_median_ms']:>12.1f} {r['stop_max_ms']:>10.1f} "
-                  f"{r['ready_median_ms']:>13.1f} {r['ready_max_ms']:>10.1f}", flush=True)
+                  f"{r['ready_median_ms']:>13.1f} {r['ready_max_ms']:>10.1f} "
+                  f"{r['newgame_median_ms']:>15.1f} {r['newgame_max_ms']:>12.1f}", flush=True)
         e.send("quit")
         e.p.wait(timeout=60)
     except EngineError as err:
