@@ -274,11 +274,16 @@ def test_figures_by_hand():
 def test_refusals():
     pgn = write("t.pgn", PGN)
     bad_move = write("badmove.pgn", game("Hansu", "B", "1-0", "1. b1c3 b10c8 2. a1a9 i7h7"))
+    # The last move refused, past every sampled ply: a1a2 legal at ply 3, refused at ply 5.
+    bad_last = write("badlast.pgn", game("Hansu", "B", "1-0",
+                                         "1. a4a5 b10c8 2. a1a2 i10i9 3. a1a2"))
     cases = [
         ([write("san.pgn", game("Hansu", "B", "1-0", "1. Nf3 Nc6"))], "'Nf3' is not a move"),
         ([write("chess.pgn", game("Hansu", "B", "1-0", "1. b1c3", "chess"))],
          "unknown variant 'chess'"),
         ([bad_move, "--every", "1"], "game 1, ply 3: move 'a1a9'"),
+        ([bad_move], "game 1, ply 3: move 'a1a9'"),
+        ([bad_last, "--every", "1", "--plies", "0-2"], "game 1, ply 5: move 'a1a2'"),
         ([pgn, "--hansu-name", "Nobody"], "no game with a result involves"),
         ([os.path.join(WORK, "none.pgn")], "none.pgn"),
         ([pgn, "--every", "0"], "--every"),
