@@ -58,6 +58,7 @@ another shape, a position an engine refuses, a flag out of range); outputs are w
 not at all.
 """
 import argparse
+import gzip
 import json
 import os
 import sys
@@ -126,12 +127,17 @@ def extract(a):
 
 
 def read_suite(path):
-    """The suite at path, its shape checked."""
+    """The suite at path (gzipped where the name ends in .gz), its shape checked."""
+    opener = gzip.open if path.endswith(".gz") else open
     try:
-        with open(path, encoding="utf-8") as fh:
+        with opener(path, "rt", encoding="utf-8") as fh:
             suite = json.load(fh)
+    except gzip.BadGzipFile:
+        fail(f"{path}: not a gzip file")
+    except EOFError:
+        fail(f"{path}: a damaged gzip file (it ends too soon)")
     except OSError as e:
-        fail(f"{path}: {e.strerror}")
+        fail(f"{path}: {e.strerror or e}")
     except (ValueError, UnicodeDecodeError) as e:
         fail(f"{path}: not a suite (not JSON: {e})")
     fields = {"id": str, "start": str, "moves": list, "played": str}

@@ -7,6 +7,7 @@ the positions after each surprised move and after the game's reply; bad input is
 refused in one line before any search (an illegal move in a suite, a damaged or foreign suite,
 a name not in the games, bad flags, a folder as an output).
 Usage: test_surprise_suite.py HANSU WORK_DIR"""
+import gzip
 import json
 import os
 import shutil
@@ -147,6 +148,25 @@ def main():
                  out2], says)
     refused(["run", "--suite", suite, "--engine", f"D={HANSU}", "--nodes", "0", "--json", out2],
             "--nodes")
+    # A gzipped suite (as docs/ keeps them) is read as the plain one; a cut or foreign one is
+    # refused.
+    gz = os.path.join(WORK, "suite.json.gz")
+    with open(suite, "rb") as f, open(gz, "wb") as g:
+        g.write(gzip.compress(f.read()))
+    r = run(["run", "--suite", gz, "--engine", f"D={HANSU}", "--nodes", "500", "--json", out2])
+    assert r.returncode == 0, r.stderr
+    assert len(json.load(open(out2))["results"]["D"]) == 2
+    os.remove(out2)
+    with open(gz, "rb") as f:
+        cut = f.read()[:30]
+    with open(gz, "wb") as g:
+        g.write(cut)
+    refused(["run", "--suite", gz, "--engine", f"D={HANSU}", "--nodes", "100", "--json", out2],
+            "a damaged gzip file")
+    with open(gz, "wb") as g:
+        g.write(b"{}")
+    refused(["run", "--suite", gz, "--engine", f"D={HANSU}", "--nodes", "100", "--json", out2],
+            "not a gzip file")
     # A suite written before replies were kept, and one whose only surprise ended its game.
     with open(bad, "w") as f:
         json.dump(dict(s, positions=[{k: v for k, v in p.items() if k != "reply"}]), f)
