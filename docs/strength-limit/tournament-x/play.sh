@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Tournament X (issue 54, item 8): xiangqi's table (engine/xiangqi/variant.c, the fit of the
+# earlier xiangqi tournament, seed 4604) verified on games not used to make it, with tournament
+# D's design: anchors each level can lose to. Part 1 (`nodes`) is load-independent: Fairy-
+# Stockfish 11.1 (UCI_Variant xiangqi) at fixed nodes (500 ... 128k a move) and Hansu's xiangqi
+# levels, whose node caps bind long before their 60 s + 0.6 s clock, from the xiangqi suite
+# (data/openings-xiangqi.fen). Part 2 (`clock`) ties those anchors to xiangqi's scale,
+# Fairy-Stockfish 11.1 xiangqi at 5 s + 0.05 s = 2500, and must run on an otherwise idle machine.
+# (MaxQi, the other xiangqi engine here, cannot set up a position over CECP, so it could play
+# only from the start position; at a fixed depth its games would repeat.) Each gauntlet is its
+# own hansu-match tournament; running this again continues it (--resume where a state exists).
+# Usage: play.sh nodes|clock [CONCURRENCY]
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(cd ../../.. && pwd)
+M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
+H=${HANSU:-$ROOT/build/engine/hansu}
+F=${FSF:-/usr/games/fairy-stockfish}
+CONC=${2:-1}
+level() { echo "--engine cmd=$H name=Hansu-Elo-$1 option.UCI_LimitStrength=true option.UCI_Elo=$1 tc=60+0.6"; }
+fsf() { echo "--engine cmd=$F name=FSF-n$1 nodes=$2"; }
+# gauntlet NAME SEED ENGINE-ARGS...: the first engine against each of the others, 16 game pairs
+# a pairing (16 openings of the suite from a seeded shuffle, colours swapped).
+gauntlet() {
+  local name=$1 seed=$2; shift 2
+  local resume=()
+  ls "$name"-*.pgn.state >/dev/null 2>&1 && resume=(--resume)
+  [ -f "$name.done" ] && return 0
+  "$M" --tournament gauntlet --variant xiangqi "$@" --rounds 16 --openings-order random \
+    --seed "$seed" --concurrency "$CONC" --rating-interval 0 --pgn "$name.pgn" --json "$name.json" \
+    "${resume[@]}" >"$name.log" 2>&1
+  touch "$name.done"
+}
+case ${1:-} in
+nodes)
+  gauntlet x1700 5451 $(level 1700) $(fsf 500 500) $(fsf 2k 2000) $(fsf 8k 8000) $(level 1900)
+  gauntlet x1900 5452 $(level 1900) $(fsf 500 500) $(fsf 2k 2000) $(fsf 8k 8000) $(fsf 32k 32000) $(level 2100)
+  gauntlet x2100 5453 $(level 2100) $(fsf 2k 2000) $(fsf 8k 8000) $(fsf 32k 32000) $(level 2300)
+  gauntlet x2300 5454 $(level 2300) $(fsf 2k 2000) $(fsf 8k 8000) $(fsf 32k 32000) $(fsf 128k 128000) $(level 2450)
+  gauntlet x2450 5455 $(level 2450) $(fsf 8k 8000) $(fsf 32k 32000) $(fsf 128k 128000) $(level 2550)
+  gauntlet x2550 5456 $(level 2550) $(fsf 8k 8000) $(fsf 32k 32000) $(fsf 128k 128000)
+  ;;
+clock)
+  gauntlet xclock 5457 --engine cmd=$F name=FSF-11.1 tc=5+0.05 $(fsf 32k 32000) $(fsf 128k 128000) \
+    $(level 2100) $(level 2300) $(level 2450) $(level 2550)
+  ;;
+*) echo "usage: play.sh nodes|clock [CONCURRENCY]" >&2; exit 2 ;;
+esac
