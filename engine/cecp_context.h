@@ -9,7 +9,6 @@
 #include <stdio.h>
 
 #include "board.h"
-#include "cecp.h"
 #include "search.h" // Searcher, NnueNet, SearchLimits
 #include "types.h"
 

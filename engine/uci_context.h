@@ -16,7 +16,6 @@
 #include "perft.h"
 #include "search.h"
 #include "types.h"
-#include "uci.h"
 
 enum {
     UCI_MAX_LINE = 65536,
