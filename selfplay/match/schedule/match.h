@@ -8,9 +8,6 @@
 #include "match_tally.h"
 #include "status.h"
 
-/// Called after each finished pair, with the totals so far (under the match's lock).
-typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void *arg);
-
 /// Plays the match. *tally gets the final totals. Before any game each engine is started once
 /// to read its options (UCI_Variant, see MatchConfig.variant) and every output file is checked
 /// to be writable. Errors: an engine that cannot be started or does not offer the variant, an

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// What the scheduler's files share, behind match.h: the Match that the workers, the booking of
-// a pair and the MPI coordination work on. match.c schedules, match_setup.c prepares the engines
-// and the writer lock, match_book.c books a finished pair, match_stop.c keeps the stop and the
-// first error, match_cluster.c spreads the pairs over MPI ranks (docs/cluster.md). The rooms
+// What the scheduler's files share, below match.h (match_run): the Match that the workers, the
+// booking of a pair and the MPI coordination work on. match.c schedules, match_setup.c prepares the
+// engines and the writer lock, match_book.c books a finished pair, match_stop.c keeps the stop and
+// the first error, match_cluster.c spreads the pairs over MPI ranks (docs/cluster.md). The rooms
 // below it take their own parts: the openings (match_openings.h), the tally (match_tally.h), the
 // files (match_output.h, match_state.h).
 #pragma once
@@ -13,10 +13,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "match.h"
 #include "match_affinity.h"
+#include "match_config.h"
 #include "match_openings.h"
 #include "match_output.h"
+#include "match_tally.h"
 #include "run_lock.h"
 
 // Everything the workers share; fields below `lock` are guarded by it.

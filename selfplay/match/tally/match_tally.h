@@ -30,6 +30,9 @@ typedef struct MatchTally {
     bool interrupted; // stopped before all pairs were played (signal or test hook)
 } MatchTally;
 
+/// Called after each finished pair, with the totals so far (under the match's lock).
+typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void *arg);
+
 /// Games adjudicated in tally t: won by an adjudicated resignation, drawn by adjudication.
 void match_adjudicated(const MatchTally *t, long *resigned, long *drawn);
 
