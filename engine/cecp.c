@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "board.h"
+#include "cecp_commands.h"
 #include "cecp_context.h"
 #include "fen.h"
 #include "movegen.h"
@@ -26,29 +27,6 @@
 
 // ---------------------------------------------------------------------------------------
 // Answers
-
-// Writes len bytes of s into out (cap bytes) with every byte outside printable ASCII as \xNN,
-// at most CECP_ECHO_MAX bytes of it, "..." when cut.
-void cecp_quote(const char *s, char *out, size_t cap) {
-    size_t o = 0, len = strlen(s);
-    for (size_t i = 0; i < len && i < CECP_ECHO_MAX && o + 5 <= cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x7f)
-            out[o++] = (char)c;
-        else
-            o += (size_t)snprintf(out + o, cap - o, "\\x%02X", c);
-    }
-    out[o] = '\0';
-    if (len > CECP_ECHO_MAX && o + 4 <= cap)
-        strcat(out, "...");
-}
-
-// `Error (REASON): COMMAND`, the protocol's answer to a command it cannot carry out.
-void cecp_reply_error(CecpContext *ctx, const char *reason, const char *cmd) {
-    char q[4 * CECP_ECHO_MAX + 4];
-    cecp_quote(cmd, q, sizeof q);
-    fprintf(ctx->out, "Error (%s): %s\n", reason, q);
-}
 
 // The result of an ended game as XBoard reads it: `1-0 {Cho wins by checkmate}`.
 static void claim_result(CecpContext *ctx, const GameResult *gr) {
@@ -103,25 +81,6 @@ static void on_info(const SearchInfo *info, void *arg) {
 // ---------------------------------------------------------------------------------------
 // Searches
 
-// Whether the engine is thinking on its own move: a game search that has not played yet.
-// Read with out_lock held (play_answer and cecp_ponder_hit change it under the lock).
-static bool thinking_on_move(CecpContext *ctx) {
-    return ctx->searching && atomic_load(&ctx->mode) == MODE_THINK && !atomic_load(&ctx->played);
-}
-
-void cecp_answer_ping(CecpContext *ctx, const char *args) {
-    if (thinking_on_move(ctx)) {
-        size_t n = strlen(args) + sizeof "pong \n";
-        char *grown = realloc(ctx->pongs, ctx->pongs_len + n);
-        if (grown) {
-            ctx->pongs = grown;
-            ctx->pongs_len += (size_t)snprintf(grown + ctx->pongs_len, n, "pong %s\n", args);
-            return;
-        }
-    }
-    fprintf(ctx->out, "pong %s\n", args);
-}
-
 // Writes the pongs that waited for the game search's move (with out_lock held).
 static void write_pongs(CecpContext *ctx) {
     if (!ctx->pongs)
@@ -169,7 +128,7 @@ static bool play_answer(CecpContext *ctx, const SearchResult *r) {
 
 // A search of the game's move plays it, claims the result if the game is over, and with
 // pondering on goes on to search the engine's next move on the expected reply until stopped:
-// when the opponent plays that reply (cecp_ponder_hit) the pondering search becomes the search
+// when the opponent plays that reply (ponder_hit) the pondering search becomes the search
 // of the move, on the clock, and its answer is played in turn. A pondering search that ends
 // before the opponent moves (a node or depth limit, a game end found) waits for the ponderhit.
 static void *search_thread(void *arg) {
@@ -191,7 +150,11 @@ static void *search_thread(void *arg) {
     }
 }
 
-bool cecp_ponder_hit(CecpContext *ctx, const char *text) {
+// Whether a move text of the game (usermove's or a bare move) is the reply a running pondering
+// search expected: then the search goes on as the engine's search of its move, on the clock
+// from now (a ponderhit: search_ponderhit), the move is played on ctx->board, and true. False,
+// nothing changed, otherwise (no pondering search, another move, a text that is no move).
+static bool ponder_hit(CecpContext *ctx, const char *text) {
     Move m;
     ErrorInfo err;
     if (!ctx->searching || atomic_load(&ctx->mode) != MODE_PONDER || atomic_load(&ctx->stop) ||
@@ -287,38 +250,6 @@ static void resume(CecpContext *ctx) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The evaluation: the net of the variant (EvalFile's, or the compiled-in one) when Use NNUE is
-// on, the classical evaluation otherwise; a refused net leaves the evaluation as it was.
-
-bool cecp_apply_eval(CecpContext *ctx, const char *path, bool use_nnue) {
-    NnueNet *net = NULL;
-    ErrorInfo err;
-    char eval_file[CECP_PATH_MAX_LEN]; // path may be ctx->eval_file itself
-    snprintf(eval_file, sizeof eval_file, "%s", path);
-    const char *file = strcmp(eval_file, CECP_EVAL_FILE_EMBEDDED) == 0 ? NULL : eval_file;
-    if (nnue_load_selected(ctx->variant, use_nnue ? file : NULL, !use_nnue, &net, &err) !=
-        STATUS_OK) {
-        fprintf(ctx->out, "telluser EvalFile refused: %s\n", err.msg);
-        return false;
-    }
-    search_set_net(ctx->searcher, NULL); // before the net it may hold is freed
-    free(ctx->net);
-    ctx->net = net;
-    if (!search_set_net(ctx->searcher, net))
-        fprintf(ctx->out, "telluser out of memory for the net's accumulators: classical\n");
-    snprintf(ctx->eval_file, sizeof ctx->eval_file, "%s", eval_file);
-    ctx->use_nnue = use_nnue;
-    return true;
-}
-
-void cecp_set_variant(CecpContext *ctx, const Variant *v) {
-    ctx->variant = v;
-    fen_parse_variant(&ctx->board, v, v->start_fen, NULL);
-    // A new variant drops the old one's net: its own compiled-in one, if any.
-    cecp_apply_eval(ctx, CECP_EVAL_FILE_EMBEDDED, ctx->use_nnue);
-}
-
-// ---------------------------------------------------------------------------------------
 // Life cycle
 
 CecpContext *cecp_create(FILE *out) {
@@ -400,7 +331,7 @@ bool cecp_handle_line(CecpContext *ctx, const char *line) {
     const CecpCommand *c = *p ? cecp_command_find(p) : NULL;
     bool move = !c && looks_like_move(p) && !*args;
     // The move the engine pondered on: its search goes on (a ponderhit), nothing else to do.
-    if ((move || (c && strcmp(p, "usermove") == 0)) && cecp_ponder_hit(ctx, move ? p : args)) {
+    if ((move || (c && strcmp(p, "usermove") == 0)) && ponder_hit(ctx, move ? p : args)) {
         free(copy);
         return true;
     }

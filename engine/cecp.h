@@ -8,8 +8,6 @@
 
 #include "types.h"
 
-typedef struct CecpContext CecpContext;
-
 /// Creates a context with janggi's start position, the engine in force mode (playing neither
 /// side, as after `xboard`), that writes its answers to out. Returns NULL when memory is short.
 CecpContext *cecp_create(FILE *out);

@@ -3,7 +3,7 @@
 // result), the engine's side (force, go, playother), the clocks (level, st, sd, time, otim), the
 // output (post), analysis, pondering (hard, easy, hint) and the settings (memory, cores, option).
 // Each changes the context only; engine/cecp.c runs them and starts the searches they ask for.
-#include "cecp_context.h"
+#include "cecp_commands.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The CECP front end's own room, shared by engine/cecp.c (the searches, the command loop) and
-// engine/cecp_commands.c (the commands): the context and the helpers both use. Not an API.
+// The CECP front end's own room, below both engine/cecp.c (the searches, the command loop) and
+// engine/cecp_commands.c (the commands): the context and the helpers both use (cecp_context.c).
+// Not an API.
 #pragma once
 
 #include <pthread.h>
@@ -8,7 +9,6 @@
 #include <stdio.h>
 
 #include "board.h"
-#include "cecp.h"
 #include "search.h" // Searcher, NnueNet, SearchLimits
 #include "types.h"
 
@@ -67,25 +67,6 @@ struct CecpContext {
     Board scratch;
 };
 
-/// How a command meets a running search: it runs beside it (clocks, output, questions), makes a
-/// game search move now (`?`), or ends it first (whatever changes the game or the settings: a
-/// game search then plays no move; analysis restarts after it).
-typedef enum { BESIDE, MOVE_NOW, ENDS_SEARCH } Meets;
-
-/// A command: its name, its handler (given the command's name and the rest of its line,
-/// trimmed, which it may modify) and how it meets a running search.
-typedef struct CecpCommand {
-    const char *name;
-    void (*fn)(CecpContext *ctx, const char *cmd, char *args);
-    Meets meets;
-} CecpCommand;
-
-/// The command called name, NULL if none (cecp_commands.c).
-const CecpCommand *cecp_command_find(const char *name);
-
-/// A move of the game for either side from its CECP text, or `Illegal move (REASON): TEXT`.
-void cecp_play_move(CecpContext *ctx, const char *text);
-
 /// The user's text s quoted for an answer into out (cap bytes): at most CECP_ECHO_MAX bytes, every
 /// byte outside printable ASCII as \xNN, "..." when cut.
 void cecp_quote(const char *s, char *out, size_t cap);
@@ -106,9 +87,3 @@ void cecp_set_variant(CecpContext *ctx, const Variant *v);
 /// not count), when `pong N` waits and is written right after the move (or, when the search
 /// plays none, when it ends). Called with out_lock held. Out of memory: answered at once.
 void cecp_answer_ping(CecpContext *ctx, const char *args);
-
-/// Whether a move text of the game (usermove's or a bare move) is the reply a running pondering
-/// search expected: then the search goes on as the engine's search of its move, on the clock
-/// from now (a ponderhit: search_ponderhit), the move is played on ctx->board, and true. False,
-/// nothing changed, otherwise (no pondering search, another move, a text that is no move).
-bool cecp_ponder_hit(CecpContext *ctx, const char *text);

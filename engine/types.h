@@ -73,3 +73,5 @@ typedef struct MoveList MoveList;
 typedef struct GameResult GameResult;
 typedef struct Variant Variant;
 typedef struct Geometry Geometry;
+typedef struct UciContext UciContext;   // the UCI front end's state (uci.h, uci_context.h)
+typedef struct CecpContext CecpContext; // the CECP front end's state (cecp.h, cecp_context.h)

@@ -7,8 +7,6 @@
 
 #include "types.h"
 
-typedef struct UciContext UciContext;
-
 /// Creates a context with the start position that writes its answers to out.
 /// Returns NULL when memory is short.
 UciContext *uci_create(FILE *out);

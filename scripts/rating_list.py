@@ -4,7 +4,7 @@ hansu-match's tournament JSONs (docs/json-outputs.md): the logistic Elo model's 
 ratings with some players held at given Elos (anchors), errors from simulations over game pairs,
 and an explicit prior where a pairing was won whole.
 
-The model and its simulations are those of hansu-match's rating list (selfplay/match/rating.h):
+The model and its simulations are those of hansu-match's rating list (selfplay/match/tally/rating.h):
 a game's expected score E = 1 / (1 + 10^(-(Ra - Rb) / 400)); each pairing's game pairs are drawn
 again from its own pentanomial counts, so the two games of a pair are not taken as independent.
 Two things differ, because a calibration needs them: several anchors may be fixed at once, and

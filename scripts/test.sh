@@ -101,7 +101,7 @@ ninja -C build-san
 # Python or shell over the sources), which the sanitizers cannot check.
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   run_ctest --test-dir build-san -LE "slow|nosan" \
-  -E '^(docs_self_contained|docs_figures|oracle_sync|weights_headers_build|spsa_py)$' \
+  -E '^(docs_self_contained|docs_figures|layers_check|layers_check_catches|oracle_sync|weights_headers_build|spsa_py)$' \
   --output-on-failure -j "$JOBS"
 
 # Lazy SMP shares the TT, the stop flag and the node counts between threads: the TSan build runs

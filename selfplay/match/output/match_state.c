@@ -3,7 +3,7 @@
 // pair with the PGN's length and SHA-256 there), read back and checked against the PGN on
 // --resume; the PGN and the state file opened, fresh or for appending.
 #define _GNU_SOURCE
-#include "match_internal.h"
+#include "match_state.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,13 +27,13 @@ static const char *const STATE_OLDER_WHY[] = {"no digest of the PGN to check it 
                                               "no checksum of its lines to vouch for the results"};
 
 // The line that names the match in the state file; a resume must find the same line.
-static void state_identity(const Match *m, char *out, size_t len) {
+static void state_identity(const MatchFiles *m, char *out, size_t len) {
     const MatchConfig *c = m->cfg;
     const Limits *l = c->limits;
     snprintf(out, len,
              "match games=%d openings=%d random_plies=%d seed=%llu engines=%s,%s "
              "limits=%d/%ld/%d/%lld/%lld/%lld/%lld/%d,%d/%ld/%d/%lld/%lld/%lld/%lld/%d",
-             c->games, m->nopenings, c->random_plies, (unsigned long long)c->seed,
+             c->games, m->openings->count, c->random_plies, (unsigned long long)c->seed,
              c->engine[0].name, c->engine[1].name, l[0].kind, l[0].nodes, l[0].depth,
              (long long)l[0].movetime, (long long)l[0].base, (long long)l[0].inc,
              (long long)l[0].byoyomi, l[0].periods, l[1].kind, l[1].nodes, l[1].depth,
@@ -93,8 +93,8 @@ static void line_checksum(const Sha256 *h, const char *text, size_t len, char he
 
 // Pair line text (its checksum checked, its newline cut) into k, g, *pgn_end and digest; false
 // when a field is missing, extra or out of range.
-static bool parse_pair(Match *m, const char *text, int *k, GameRecord g[2], long long *pgn_end,
-                       char digest[72]) {
+static bool parse_pair(const MatchFiles *m, const MatchTally *t, const bool *done, const char *text,
+                       int *k, GameRecord g[2], long long *pgn_end, char digest[72]) {
     char r0[32], r1[32];
     int used = -1;
     if (sscanf(text, "pair %d %d %31s %d %d %31s %d %lld %71s%n", k, &g[0].winner, r0, &g[0].plies,
@@ -102,7 +102,7 @@ static bool parse_pair(Match *m, const char *text, int *k, GameRecord g[2], long
         text[used] != '\0')
         return false;
     return strlen(digest) == 64 && strspn(digest, "0123456789abcdef") == 64 &&
-           *pgn_end >= m->pgn_end && *k >= 0 && *k < m->tally.pairs_total && !m->done[*k] &&
+           *pgn_end >= m->pgn_end && *k >= 0 && *k < t->pairs_total && !done[*k] &&
            g[0].winner <= 1 && g[1].winner <= 1 && g[0].winner >= GAME_DRAWN &&
            g[1].winner >= GAME_DRAWN && (g[0].reason = rules_reason_parse(r0)) &&
            (g[1].reason = rules_reason_parse(r1)) && g[0].plies >= 0 && g[1].plies >= 0;
@@ -110,7 +110,7 @@ static bool parse_pair(Match *m, const char *text, int *k, GameRecord g[2], long
 
 // Reads the finished pairs of an earlier run of the same match. Each pair line's checksum is
 // checked before its results are taken: a result edited by hand would otherwise be counted.
-Status match_state_load(Match *m, ErrorInfo *err) {
+Status match_state_load(MatchFiles *m, MatchTally *t, bool *done, ErrorInfo *err) {
     const char *path = m->cfg->state_path;
     FILE *f = fopen(path, "r");
     if (!f)
@@ -166,13 +166,12 @@ Status match_state_load(Match *m, ErrorInfo *err) {
         GameRecord g[2];
         long long pgn_end;
         char digest[72];
-        if (!parse_pair(m, line, &k, g, &pgn_end, digest)) {
+        if (!parse_pair(m, t, done, line, &k, g, &pgn_end, digest)) {
             st = error_set(err, STATUS_FORMAT, "resume: %s:%d: bad line \"%.60s\"", path, lineno,
                            line);
             goto cleanup;
         }
-        if (!m->resumed &&
-            !(m->resumed = calloc((size_t)m->tally.pairs_total, sizeof *m->resumed))) {
+        if (!m->resumed && !(m->resumed = calloc((size_t)t->pairs_total, sizeof *m->resumed))) {
             st = error_set(err, STATUS_NOMEM, "resume: out of memory");
             goto cleanup;
         }
@@ -181,8 +180,8 @@ Status match_state_load(Match *m, ErrorInfo *err) {
                                                 .winner = {g[0].winner, g[1].winner},
                                                 .start = m->pgn_end,
                                                 .end = pgn_end};
-        match_tally_pair(m, k, g);
-        m->tally.pairs_resumed++;
+        match_tally_pair(t, done, m->cfg, k, match_openings_first_side(m->openings, k), g);
+        t->pairs_resumed++;
         m->pgn_end = pgn_end; // the lines are written in the PGN's order: the last one counts
         memcpy(m->pgn_digest, digest, sizeof m->pgn_digest);
         *sum = ' ', line[len - 1] = '\n';
@@ -290,7 +289,7 @@ static bool pair_agrees(const StatePair *p, const char *text, size_t len) {
 // Every resumed pair's games in the PGN (whose bytes the digest has vouched for) carry the
 // results its state line records: a line edited with its checksum made anew still disagrees
 // with the games.
-static Status check_results(Match *m, ErrorInfo *err) {
+static Status check_results(MatchFiles *m, ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     FILE *f = m->nresumed ? fopen(c->pgn_path, "rb") : NULL;
     if (m->nresumed && !f)
@@ -329,7 +328,7 @@ static Status check_results(Match *m, ErrorInfo *err) {
 // the PGN disagree with the totals, and one that shifts the bytes would cut a game in two). A
 // longer PGN is what a hard kill leaves (a pair written, its state line not): that tail is cut
 // away by open_outputs.
-Status match_state_check_pgn(Match *m, ErrorInfo *err) {
+Status match_state_check_pgn(MatchFiles *m, ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     long long size;
     if (!c->pgn_path || !file_size(c->pgn_path, &size, err))
@@ -377,7 +376,7 @@ static const char *open_error(void) {
 }
 
 // Opens the PGN and the state file: fresh, or for appending on resume.
-Status match_state_open(Match *m, ErrorInfo *err) {
+Status match_state_open(MatchFiles *m, ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     // Games written after the last recorded pair (a pair cut off by a hard kill) are cut
     // away, so the PGN holds each finished pair exactly once.
@@ -408,7 +407,7 @@ Status match_state_open(Match *m, ErrorInfo *err) {
 
 // Writes pair k's line to the state file, after its games are in the PGN: a pair counts as
 // finished only when its games are there. The line ends with its checksum (STATE_MAGIC).
-Status match_state_write_pair(Match *m, int k, const GameRecord g[2], ErrorInfo *err) {
+Status match_state_write_pair(MatchFiles *m, int k, const GameRecord g[2], ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     if (!m->state)
         return STATUS_OK;

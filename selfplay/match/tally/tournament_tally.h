@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Tournaments (issue 43): N engines in a gauntlet (the first K, the seeds, against each of the
-// others) or a round robin (every pair), each pairing a match of its own (match.h: game pairs
-// with colours swapped, the same openings for every pairing) with its own PGN and resume state,
-// all of them sharing one number of games at once (match_slots.h).
+// A tournament's settings and totals (issue 43): its engines and kind (a gauntlet or a round
+// robin), its pairings, each with its match's tally (match_tally.h), and the rating list of them.
 #pragma once
 
-#include "match.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "match_config.h"
+#include "match_tally.h"
 #include "rating.h"
 
 enum { TOURNAMENT_MAX_ENGINES = 16 };
@@ -52,19 +54,6 @@ int tournament_pairings(const TournamentConfig *c, Pairing *out, int max);
 /// Pairing p's PGN path (pairing (i, j) of "out.pgn": "out-I-J.pgn") into buf; false when it
 /// does not fit.
 bool tournament_pairing_pgn(const char *pgn_path, const Pairing *p, char *buf, size_t len);
-
-/// Called after each finished pair of any pairing with the tournament so far (p: the pairing
-/// that finished one), one call at a time.
-typedef void (*TournamentProgressFn)(const TournamentTally *t, const TournamentConfig *c, int p,
-                                     void *arg);
-
-/// Plays the tournament: each pairing's match (match_run) in a thread of its own, all taking
-/// their games from c->base.concurrency slots; a fatal error in one stops all. *t gets the totals
-/// (t->pairing malloc'd: tournament_tally_free). On --resume a pairing without a state file yet
-/// starts afresh. Errors: check of the config (STATUS_RANGE/SYNTAX naming it), the first
-/// pairing's error, the JSON or the joined PGN not written.
-Status tournament_run(const TournamentConfig *c, TournamentTally *t, TournamentProgressFn progress,
-                      void *arg, ErrorInfo *err);
 
 /// The rating list of the games so far (rating.h), anchored as c says, with errors and LOS from
 /// 1000 simulations seeded by c->base.seed.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The match scheduler: workers playing game pairs (each with its two engines) and the match's
-// run from setup to summary. Its rooms (match_internal.h): match_setup.c, match_state.c,
-// match_output.c, match_book.c (a finished pair booked), match_tally.c (tally, stop flags,
-// errors), match_cluster.c.
+// run from setup to summary. Its room (match_internal.h): match_setup.c (engines, lock),
+// match_book.c (a finished pair booked), match_stop.c (stop flags, errors), match_cluster.c; the
+// rooms below it: openings, tally, output files (match_openings.h, match_tally.h, match_state.h).
 #define _GNU_SOURCE
 #include "match.h"
 
@@ -18,54 +18,10 @@
 #include "match_game.h"
 #include "match_internal.h"
 #include "match_json.h"
+#include "match_state.h"
 #include "rules.h"
 #include "timeman.h"
 #include "variant.h"
-
-// The keys of a limit, as match_parse_limit reads them.
-static const char *const LIMIT_KEYS[] = {"nodes=", "depth=", "movetime=", "tc=", "byoyomi="};
-
-bool match_limit_key(const char *text) {
-    for (size_t i = 0; i < sizeof LIMIT_KEYS / sizeof *LIMIT_KEYS; i++)
-        if (strncmp(text, LIMIT_KEYS[i], strlen(LIMIT_KEYS[i])) == 0)
-            return true;
-    return false;
-}
-
-Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err) {
-    Limits l = {0};
-    double base, inc, secs;
-    int periods;
-    char tail;
-    if (sscanf(text, "nodes=%ld%c", &l.nodes, &tail) == 1 && l.nodes > 0) {
-        l.kind = LIMIT_NODES;
-    } else if (sscanf(text, "depth=%d%c", &l.depth, &tail) == 1 && l.depth > 0) {
-        if (l.depth > DEPTH_MAX) // the same bound as every tool's depth
-            return error_set(err, STATUS_RANGE, "limit \"%s\": depth must be in 1..%d", text,
-                             DEPTH_MAX);
-        l.kind = LIMIT_DEPTH;
-    } else if (sscanf(text, "movetime=%lf%c", &secs, &tail) == 1 && secs > 0) {
-        l.kind = LIMIT_MOVETIME;
-        l.movetime = (int64_t)secs;
-    } else if (sscanf(text, "tc=%lf+%lf%c", &base, &inc, &tail) == 2 && base > 0 && inc >= 0) {
-        l.kind = LIMIT_CLOCK;
-        l.base = (int64_t)(base * 1000.0);
-        l.inc = (int64_t)(inc * 1000.0);
-    } else if (sscanf(text, "byoyomi=%lf+%dx%lf%c", &base, &periods, &secs, &tail) == 3 &&
-               base >= 0 && periods > 0 && secs > 0) {
-        l.kind = LIMIT_CLOCK;
-        l.base = (int64_t)(base * 1000.0);
-        l.byoyomi = (int64_t)(secs * 1000.0);
-        l.periods = periods;
-    } else {
-        return error_set(err, STATUS_SYNTAX,
-                         "limit \"%s\": expected nodes=N, depth=D, movetime=MS, tc=BASE+INC or "
-                         "byoyomi=BASE+PERIODSxSECS",
-                         text);
-    }
-    *out = l;
-    return STATUS_OK;
-}
 
 // Per-worker state: its two engines (indexed by engine, not side) and the abort flag games see.
 typedef struct Worker {
@@ -156,10 +112,10 @@ static void finish_pair(Match *m, int k, const char *fen, const GameOutcome o[2]
     ErrorInfo err;
     char *text;
     size_t len;
-    Status st = match_output_pair_text(m, k, fen, o, &text, &len, &err);
+    Status st = match_output_pair_text(&m->files, k, fen, o, &text, &len, &err);
     pthread_mutex_lock(&m->lock);
     if (st == STATUS_OK)
-        st = match_output_append(m, text, len, &err);
+        st = match_output_append(&m->files, text, len, &err);
     match_book_pair(m, k, g, st, &err);
     free(text);
 }
@@ -184,7 +140,7 @@ static void *worker_main(void *arg) {
         }
         char fen[FEN_BUFFER];
         GameRecord g[2];
-        match_setup_pair_fen(m, k, &w->board, fen);
+        match_openings_pair_fen(&m->openings, k, &w->board, fen);
         bool played = (!slots || (restart(w, 0, 0) && restart(w, 1, 0))) &&
                       play_one(w, fen, 0, &o[0], &g[0]) && play_one(w, fen, 1, &o[1], &g[1]);
         if (played)
@@ -205,84 +161,6 @@ cleanup:
     m->running--;
     pthread_mutex_unlock(&m->lock);
     return NULL;
-}
-
-bool match_adjudicates(const MatchConfig *c) {
-    return c->adjudicate.resign_moves > 0 || c->adjudicate.draw_moves > 0;
-}
-
-void match_adjudication_text(const MatchConfig *c, char *out, size_t len) {
-    const Adjudication *a = &c->adjudicate;
-    int n = 0;
-    out[0] = '\0';
-    if (a->resign_moves > 0)
-        n = snprintf(out, len, "resign movecount=%d score=%d", a->resign_moves, a->resign_score);
-    if (a->draw_moves > 0 && n >= 0 && (size_t)n < len)
-        snprintf(out + n, len - (size_t)n, "%sdraw movenumber=%d movecount=%d score=%d",
-                 n ? "; " : "", a->draw_after / 2, a->draw_moves, a->draw_score);
-}
-
-// The adjudication's settings: sensible counts and margins, and a draw only where the variant
-// has drawn games (janggi counts points at its end: a game there is never drawn).
-static Status check_adjudication(const MatchConfig *c, ErrorInfo *err) {
-    const Adjudication *a = &c->adjudicate;
-    if (a->resign_moves < 0 || a->draw_moves < 0 || a->draw_after < 0)
-        return error_set(err, STATUS_RANGE, "adjudication: negative move counts");
-    if (a->resign_moves > 0 && a->resign_score <= 0)
-        return error_set(err, STATUS_RANGE, "--resign score=%d: must be above 0", a->resign_score);
-    if (a->draw_moves > 0 && a->draw_score < 0)
-        return error_set(err, STATUS_RANGE, "--draw score=%d: must be 0 or more", a->draw_score);
-    if (a->draw_moves > 0 && variant_or_default(c->variant)->points_half[CHARIOT] > 0)
-        return error_set(err, STATUS_SYNTAX,
-                         "--draw: %s games are decided by points, never drawn: draw adjudication "
-                         "is for a variant with draws (xiangqi)",
-                         variant_or_default(c->variant)->name);
-    return STATUS_OK;
-}
-
-static Status check_config(const MatchConfig *c, ErrorInfo *err) {
-    if (c->games < 2 || c->games % 2)
-        return error_set(err, STATUS_RANGE, "games %d: must be even and at least 2", c->games);
-    if (c->concurrency < 1 || c->concurrency > MATCH_SLOTS_MAX)
-        return error_set(err, STATUS_RANGE, "concurrency %d: must be 1..%d", c->concurrency,
-                         MATCH_SLOTS_MAX);
-    // The same bound as self-play: random plies past the ply limit would end every game.
-    if (c->random_plies < 0 || c->random_plies > GAME_PLY_LIMIT)
-        return error_set(err, STATUS_RANGE, "random-plies %d: must be 0..%d", c->random_plies,
-                         GAME_PLY_LIMIT);
-    if (c->resume && !c->state_path)
-        return error_set(err, STATUS_SYNTAX, "resume needs a state file");
-    if (c->openings_start < 0 || c->book_plies < 0)
-        return error_set(err, STATUS_RANGE, "openings: start %d and plies %d must be 0 or more",
-                         c->openings_start, c->book_plies);
-    Status st = check_adjudication(c, err);
-    if (st != STATUS_OK)
-        return st;
-    for (int i = 0; i < 2; i++) {
-        const Limits *l = &c->limits[i];
-        if (!c->engine[i].cmd[0])
-            return error_set(err, STATUS_SYNTAX, "engine %d: no cmd=", i + 1);
-        bool ok = l->kind == LIMIT_NODES      ? l->nodes > 0
-                  : l->kind == LIMIT_DEPTH    ? l->depth > 0
-                  : l->kind == LIMIT_MOVETIME ? l->movetime > 0
-                                              : l->base > 0 || (l->byoyomi > 0 && l->periods > 0);
-        if (!ok)
-            return error_set(err, STATUS_RANGE, "engine %s: no usable limit", c->engine[i].name);
-        // Pondering thinks in the opponent's time: a clock or a move time, UCI only.
-        if (c->engine[i].ponder &&
-            (c->engine[i].xboard || l->kind == LIMIT_NODES || l->kind == LIMIT_DEPTH))
-            return error_set(err, STATUS_SYNTAX,
-                             "engine %s: ponder needs a UCI engine (not proto=xboard) on a clock "
-                             "or a move time (tc=, byoyomi=, movetime=)",
-                             c->engine[i].name);
-        // CECP has no node limit and no byo-yomi (a move time or a clock only).
-        if (c->engine[i].xboard && (l->kind == LIMIT_NODES || l->byoyomi > 0))
-            return error_set(err, STATUS_SYNTAX,
-                             "engine %s (proto=xboard): %s cannot be told over CECP; give it "
-                             "depth=, movetime= or tc=",
-                             c->engine[i].name, l->kind == LIMIT_NODES ? "nodes=" : "byoyomi=");
-    }
-    return STATUS_OK;
 }
 
 // The cores each game slot is pinned to (--affinity, where the machine has enough), and the
@@ -312,14 +190,16 @@ static Status prepare(Match *m, RunLock **lock, ErrorInfo *err) {
     Status st = match_setup_variant_options(m, err);
     if (st == STATUS_OK && files)
         st = match_setup_lock(c, lock, err);
+    OpeningsPlan plan = match_config_openings(c);
     if (st == STATUS_OK)
-        st = match_setup_openings(m, err);
+        st = match_openings_load(&m->openings, &plan, err);
     if (st == STATUS_OK && files)
         st = match_output_check(c, err);
     if (st == STATUS_OK && files && !c->resume)
         st = match_state_check_fresh(c, err);
-    if (st == STATUS_OK && files && c->resume && (st = match_state_load(m, err)) == STATUS_OK)
-        st = match_state_check_pgn(m, err);
+    if (st == STATUS_OK && files && c->resume &&
+        (st = match_state_load(&m->files, &m->tally, m->done, err)) == STATUS_OK)
+        st = match_state_check_pgn(&m->files, err);
     // In a tournament the probes take a game slot too: no more engines start at once than play.
     int slot = -1;
     if (st == STATUS_OK && c->slots && !match_slots_take(c->slots, c->stop, &slot))
@@ -329,7 +209,7 @@ static Status prepare(Match *m, RunLock **lock, ErrorInfo *err) {
     if (slot >= 0)
         match_slots_give(c->slots, slot);
     if (st == STATUS_OK && files)
-        st = match_state_open(m, err);
+        st = match_state_open(&m->files, err);
     if (st == STATUS_OK && m->tally.sprt_result != SPRT_CONTINUE)
         m->stopping = true; // the resumed match had already been decided
     return st;
@@ -340,7 +220,7 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     Match *m = calloc(1, sizeof *m);
     Worker *w = NULL;
     RunLock *lock = NULL;
-    Status st = check_config(c, err);
+    Status st = match_config_check(c, err);
     if (!m || st != STATUS_OK)
         goto cleanup;
     engine_init(); // the rules core's tables, if the caller has not built them yet
@@ -352,11 +232,12 @@ Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progre
     m->tally.pairs_total = c->games / 2;
     match_cluster_init(m);
     m->next_pair = m->rank;
+    m->files = (MatchFiles){.cfg = c, .variant = m->variant, .openings = &m->openings};
     time_t now = time(NULL);
     struct tm tm;
-    strftime(m->date, sizeof m->date, "%Y.%m.%d", gmtime_r(&now, &tm));
-    sha256_init(&m->pgn_hash); // the PGN's digest so far: a resume's state file tells it
-    match_output_digest(m);
+    strftime(m->files.date, sizeof m->files.date, "%Y.%m.%d", gmtime_r(&now, &tm));
+    sha256_init(&m->files.pgn_hash); // the PGN's digest so far: a resume's state file tells it
+    match_output_digest(&m->files);
     m->done = calloc((size_t)m->tally.pairs_total, sizeof *m->done);
     w = calloc((size_t)c->concurrency, sizeof *w);
     if (!m->done || !w) {
@@ -404,13 +285,9 @@ cleanup:
     if (!m && st == STATUS_OK)
         st = error_set(err, STATUS_NOMEM, "match: out of memory");
     if (m) {
-        if (m->pgn)
-            fclose(m->pgn);
-        if (m->state)
-            fclose(m->state);
-        free(m->openings);
+        match_output_close(&m->files);
+        match_openings_free(&m->openings);
         free(m->done);
-        free(m->resumed);
         for (int i = 0; i < m->noutbox; i++)
             free(m->outbox[i]);
         free(m->outbox);

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The match: game pairs over the 16 formation pairings (or an opening list) with colours
-// swapped, N games at once, every move refereed by Hansu's rules core, clocks, faults scored
-// as losses, PGN and a resumable state file, Elo and an optional SPRT stop.
+// A match's settings (MatchConfig) beside their parser and checks: the limits as the front end
+// gives them (match_parse_limit), the config checked before any engine starts, the adjudication
+// written for people and files, the openings plan it names.
 #pragma once
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fen.h"
 #include "match_game.h"
+#include "match_openings.h"
 #include "match_slots.h"
-#include "rules.h"
 #include "stats.h"
 #include "status.h"
 #include "uci_child.h"
@@ -27,10 +26,7 @@ Status match_parse_limit(const char *text, Limits *out, ErrorInfo *err);
 /// Told of a warning before the games (an engine that offers no UCI_Variant option).
 typedef void (*MatchWarnFn)(const char *msg, void *arg);
 
-/// MatchConfig.openings_path's word for the variant's start positions (janggi: the 16 formation
-/// pairings) instead of its suite; a file of that name is given as ./starts.
-#define MATCH_OPENINGS_STARTS "starts"
-
+/// A match: its engines, limits, games, openings, files, stop rules and adjudication.
 typedef struct MatchConfig {
     const Variant *variant; // the game played (NULL: janggi). Each engine whose `uci` reply
                             // offers UCI_Variant is told it (an option.UCI_Variant given must
@@ -77,37 +73,6 @@ typedef struct MatchConfig {
     void *warn_arg;
 } MatchConfig;
 
-/// The running totals, always from engine 0's side unless indexed by engine.
-/// Where config c's openings come from, for people, into out (len bytes): its file, the
-/// variant's suite compiled into the tool ("data/openings-janggi.fen (compiled in)": no file is
-/// read), "the formation pairings" or "the start position".
-void match_openings_source(const MatchConfig *c, char *out, size_t len);
-
-typedef struct MatchTally {
-    int pairs_total;   // pairs in the whole match
-    int pairs_done;    // finished pairs, those of a resumed run included
-    int pairs_resumed; // of which read back from the state file
-    long games;
-    long wins[2];               // games won by engine i
-    long wins_by[2][REASON_NB]; // games won by engine i, by end reason
-    long draws;                 // drawn games (xiangqi; adjudication at GAME_PLY_CAP)
-    long draws_by[REASON_NB];   // drawn games by end reason
-    long cho_wins;              // games won by Cho (Red in xiangqi), whoever moved first
-    long first_mover_wins;      // games won by the side to move in the game's start position
-    long penta[PENTA_NB];       // engine 0's game pairs
-    long restarts[2];           // engine restarts after faults
-    long plies;                 // plies of all games (their mean: what adjudication saves)
-    double llr;
-    SprtResult sprt_result;
-    bool interrupted; // stopped before all pairs were played (signal or test hook)
-} MatchTally;
-
-/// Games adjudicated in tally t: won by an adjudicated resignation, drawn by adjudication.
-void match_adjudicated(const MatchTally *t, long *resigned, long *drawn);
-
-/// Called after each finished pair, with the totals so far (under the match's lock).
-typedef void (*MatchProgressFn)(const MatchTally *t, const MatchConfig *c, void *arg);
-
 /// True when c adjudicates games (a resign or a draw rule is on).
 bool match_adjudicates(const MatchConfig *c);
 
@@ -115,16 +80,10 @@ bool match_adjudicates(const MatchConfig *c);
 /// movenumber=40 movecount=8 score=10"), for the PGN tag and the state file; "" when off.
 void match_adjudication_text(const MatchConfig *c, char *out, size_t len);
 
-/// Plays the match. *tally gets the final totals. Before any game each engine is started once
-/// to read its options (UCI_Variant, see MatchConfig.variant) and every output file is checked
-/// to be writable. Errors: an engine that cannot be started or does not offer the variant, an
-/// option.UCI_Variant naming another variant, openings or state files that cannot be read, a
-/// state file of another match, a PGN that differs from what its state file records, the PGN,
-/// state or JSON file not writable — each with a message. A faulty engine during a game is not an
-/// error: that game is scored against it and the engine is restarted.
-/// Under MPI (every rank calls it alike, cluster_init done) rank r of R plays the pairs
-/// k % R == r and sends each to rank 0, which alone touches the files and books every pair
-/// (tally, SPRT, progress); rank 0's *tally is the match's, another rank's holds only its
-/// restarts (docs/cluster.md).
-Status match_run(const MatchConfig *c, MatchTally *tally, MatchProgressFn progress, void *arg,
-                 ErrorInfo *err);
+/// The checks of c before any engine starts: even games, concurrency, random plies, resume,
+/// openings, adjudication, each engine's command and limit (ponder and CECP where they can be
+/// told). STATUS_RANGE or STATUS_SYNTAX naming the setting.
+Status match_config_check(const MatchConfig *c, ErrorInfo *err);
+
+/// c's openings plan (its fields of the same names).
+OpeningsPlan match_config_openings(const MatchConfig *c);

@@ -46,7 +46,7 @@ void match_cluster_ship(Match *m, int k, const char *fen, const GameOutcome o[2]
     ErrorInfo err;
     char *text;
     size_t len;
-    Status st = match_output_pair_text(m, k, fen, o, &text, &len, &err);
+    Status st = match_output_pair_text(&m->files, k, fen, o, &text, &len, &err);
     PairMsg h = {.type = MSG_PAIR, .pair = k};
     for (int i = 0; i < 2; i++)
         h.winner[i] = g[i].winner, h.reason[i] = (int32_t)g[i].reason, h.plies[i] = g[i].plies;
@@ -100,7 +100,7 @@ static void book_remote(Match *m, int source, const char *msg, size_t len) {
                    : error_set(&err, STATUS_FORMAT, "match: rank %d sent a bad result for pair %d",
                                source, h.pair);
     if (st == STATUS_OK)
-        st = match_output_append(m, msg + sizeof h, len - sizeof h, &err);
+        st = match_output_append(&m->files, msg + sizeof h, len - sizeof h, &err);
     match_book_pair(m, h.pair, g, st, &err);
 }
 
@@ -233,7 +233,7 @@ Status match_cluster_agree(Match *m, Status st, ErrorInfo *err) {
     uint8_t stopping = m->stopping;
     cluster_bcast(m->done, sizeof *m->done * (size_t)m->tally.pairs_total, 0);
     cluster_bcast(&stopping, 1, 0);
-    cluster_bcast(m->date, sizeof m->date, 0);
+    cluster_bcast(m->files.date, sizeof m->files.date, 0);
     m->stopping = stopping;
     return STATUS_OK;
 }

@@ -87,6 +87,15 @@ typedef struct GameOutcome {
     MoveInfo info[GAME_MAX_MOVES];              // moves[i]'s
 } GameOutcome;
 
+/// One game's result as the tally and the state file keep it (match_tally.h, match_state.h).
+typedef struct GameRecord {
+    int winner; // engine index 0/1, GAME_DRAWN for a draw
+    EndReason reason;
+    int plies;
+} GameRecord;
+
+enum { GAME_DRAWN = -1 };
+
 /// Plays one game. The engines must be started, told `ucinewgame` and synced (`isready`).
 /// An engine that answers `bestmove (none)` or an illegal move while the rules give it a legal
 /// move loses by illegal-move; no bestmove in time loses on time (a hang at nodes/depth is

@@ -3,7 +3,7 @@
 // docs/json-outputs.md, "hansu-match, tournaments").
 #pragma once
 
-#include "tournament.h"
+#include "tournament_tally.h"
 
 /// Replaces path, at once (cli_write_atomic), with the tournament so far: the rating list (Elo,
 /// error, LOS to the next), the crosstable and each pairing's score, Elo, nElo, pentanomial,

@@ -3,7 +3,7 @@
 // rating list at intervals, and the summary (rating list, crosstable, pairings, faults).
 #pragma once
 
-#include "tournament.h"
+#include "tournament_tally.h"
 
 typedef struct TournamentPrint {
     int interval; // pairs between rating lists; 0: at the end only

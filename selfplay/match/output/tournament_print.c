@@ -125,7 +125,8 @@ void tournament_print_summary(const TournamentTally *t, const TournamentConfig *
            c->kind == TOURNAMENT_GAUNTLET ? "Gauntlet" : "Round robin", c->nengines, t->npairings,
            games, t->pairs_done, resumed);
     char openings[4200];
-    match_openings_source(&c->base, openings, sizeof openings);
+    OpeningsPlan plan = match_config_openings(&c->base);
+    match_openings_source(&plan, openings, sizeof openings);
     printf("Openings: %s, %d random plies\n", openings, c->base.random_plies);
     print_ratings(t, c);
     print_crosstable(t, c);

@@ -18,8 +18,7 @@
 #include "match_affinity.h"
 #include "tournament_json.h"
 
-enum { WARNINGS_KEPT = 32, WAIT_MS = 50, RATING_SIMULATIONS = 1000 };
-_Static_assert((int)TOURNAMENT_MAX_ENGINES <= (int)RATING_MAX_PLAYERS, "every engine is rated");
+enum { WARNINGS_KEPT = 32, WAIT_MS = 50 };
 
 typedef struct Tournament Tournament;
 
@@ -47,25 +46,6 @@ struct Tournament {
     char *warned[WARNINGS_KEPT]; // warnings passed on: each pairing probes its engines again
     int nwarned;
 };
-
-int tournament_pairings(const TournamentConfig *c, Pairing *out, int max) {
-    int n = 0;
-    for (int a = 0; a < c->nengines; a++)
-        for (int b = a + 1; b < c->nengines; b++) {
-            bool plays = c->kind == TOURNAMENT_ROUND_ROBIN || (a < c->seeds && b >= c->seeds);
-            if (plays && n < max)
-                out[n++] = (Pairing){.a = a, .b = b};
-        }
-    return n;
-}
-
-bool tournament_pairing_pgn(const char *pgn_path, const Pairing *p, char *buf, size_t len) {
-    size_t n = strlen(pgn_path);
-    if (n > 4 && strcmp(pgn_path + n - 4, ".pgn") == 0)
-        n -= 4;
-    int w = snprintf(buf, len, "%.*s-%d-%d.pgn", (int)n, pgn_path, p->a + 1, p->b + 1);
-    return w > 0 && (size_t)w < len;
-}
 
 static Status check_config(const TournamentConfig *c, ErrorInfo *err) {
     if (c->nengines < 2 || c->nengines > TOURNAMENT_MAX_ENGINES)
@@ -313,19 +293,4 @@ Status tournament_run(const TournamentConfig *c, TournamentTally *out,
     pthread_cond_destroy(&t.changed);
     free(runs);
     return st;
-}
-
-void tournament_ratings(const TournamentConfig *c, const TournamentTally *t, RatingList *out) {
-    RatingPairing g[TOURNAMENT_MAX_ENGINES * (TOURNAMENT_MAX_ENGINES - 1) / 2];
-    for (int p = 0; p < t->npairings; p++) {
-        g[p] = (RatingPairing){.a = t->pairing[p].a, .b = t->pairing[p].b};
-        memcpy(g[p].penta, t->pairing[p].tally.penta, sizeof g[p].penta);
-    }
-    rating_list(c->nengines, g, t->npairings, c->anchor, c->anchor_elo, RATING_SIMULATIONS,
-                c->base.seed, out);
-}
-
-void tournament_tally_free(TournamentTally *t) {
-    free(t->pairing);
-    t->pairing = NULL;
 }

@@ -3,7 +3,7 @@
 // appended to the PGN with the length and SHA-256 that the state file records; and every
 // output file checked to be writable before the first game.
 #define _GNU_SOURCE
-#include "match_internal.h"
+#include "match_output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +49,7 @@ static void move_info_text(const MoveInfo *mi, char *out, size_t len) {
 }
 
 // Writes both games of pair k as PGN to f (the PGN file, or a rank's message to rank 0).
-static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
+static Status write_pgn_pair(const MatchFiles *m, FILE *f, int k, const char *fen,
                              const GameOutcome o[2], ErrorInfo *err) {
     const MatchConfig *c = m->cfg;
     char tc[48], adj[160];
@@ -88,7 +88,7 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
                      .white = c->engine[i].name,
                      .black = c->engine[1 - i].name,
                      .fen = fen,
-                     .opening = m->openings[k % m->nopenings].name,
+                     .opening = m->openings->list[k % m->openings->count].name,
                      .time_control = tc,
                      .moves = o[i].moves,
                      .nmoves = o[i].nmoves,
@@ -113,7 +113,7 @@ static Status write_pgn_pair(const Match *m, FILE *f, int k, const char *fen,
 }
 
 // The PGN text of pair k's two games in *text (malloc'd, *len bytes; none without a PGN).
-Status match_output_pair_text(const Match *m, int k, const char *fen, const GameOutcome o[2],
+Status match_output_pair_text(const MatchFiles *m, int k, const char *fen, const GameOutcome o[2],
                               char **text, size_t *len, ErrorInfo *err) {
     *text = NULL;
     *len = 0;
@@ -127,14 +127,14 @@ Status match_output_pair_text(const Match *m, int k, const char *fen, const Game
 }
 
 // The hex digest of the PGN's bytes so far, as the next state line records it.
-void match_output_digest(Match *m) {
+void match_output_digest(MatchFiles *m) {
     Sha256 copy = m->pgn_hash;
     sha256_final(&copy, m->pgn_digest);
 }
 
-// Appends a pair's PGN text to the PGN (under the match's lock), its length and SHA-256
-// carried on for the state file.
-Status match_output_append(Match *m, const char *text, size_t len, ErrorInfo *err) {
+// Appends a pair's PGN text to the PGN (the scheduler holds the match's lock), its length and
+// SHA-256 carried on for the state file.
+Status match_output_append(MatchFiles *m, const char *text, size_t len, ErrorInfo *err) {
     if (!m->pgn)
         return STATUS_OK;
     if (fwrite(text, 1, len, m->pgn) != len || fflush(m->pgn) != 0)
@@ -208,4 +208,14 @@ Status match_output_check(const MatchConfig *c, ErrorInfo *err) {
             return st;
     }
     return STATUS_OK;
+}
+
+void match_output_close(MatchFiles *f) {
+    if (f->pgn)
+        fclose(f->pgn);
+    if (f->state)
+        fclose(f->state);
+    f->pgn = f->state = NULL;
+    free(f->resumed);
+    f->resumed = NULL;
 }
