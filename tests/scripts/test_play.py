@@ -63,8 +63,10 @@ class Client:
 
 
 def engine_answer(engine, variant, fen, moves, cmd):
-    """What a fresh engine answers to `cmd` at the position: the test's own referee."""
-    pos = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+    """What a fresh engine answers to `cmd` at the position (fen None: the variant's start):
+    the test's own referee."""
+    pos = (f"position fen {fen}" if fen else "position startpos") + (
+        " moves " + " ".join(moves) if moves else "")
     r = subprocess.run([engine], input=f"setoption name UCI_Variant value {variant}\n{pos}\n"
                        f"{cmd}\n", capture_output=True, text=True, timeout=60)
     return r.stdout
@@ -154,10 +156,12 @@ def main(argv):
     moves, fen = list(s["moves"]), s["fen"]
     bad = pgn.split("\n\n")[0] + "\n\n" + " ".join(moves[:3]) + " a1i10 *\n"
     s = c.post("pgn", pgn=bad)
-    check(s["error"] and s["error"].startswith("PGN: ply 4 (a1i10): ") and
+    check(s["error"] and s["error"].startswith("PGN: game 1, move 2... a1i10 (ply 4): ") and
           "not legal" in s["error"] and s["moves"] == moves, f"bad PGN: {s['error']}")
     s = c.post("pgn", pgn="1. b1c3 Nc3 *")
-    check(s["error"] and "not a move in UCI form" in s["error"], f"SAN PGN: {s['error']}")
+    check(s["error"] and s["error"].startswith("PGN: game 1, move 1... Nc3 (ply 2): 'Nc3': no "
+                                               "horse of the side to move can go to c3") and
+          s["moves"] == moves, f"a SAN move that names no legal move: {s['error']}")
     s = c.post("fen", fen="rnba1abnr/4k4/9 w - - 0 1")
     check(s["error"] and "FEN" in s["error"] and s["moves"] == moves, f"bad FEN: {s['error']}")
     s = c.post("pgn", pgn=pgn)
@@ -167,6 +171,9 @@ def main(argv):
     check(s["ply"] == 2 and s["fen"] == engine_fen(engine, "janggi", s["start_fen"], moves[:2]),
           "stepping through a loaded PGN")
     print("PGN saved with Variant/FEN/Opening, loaded back; bad PGN and FEN refused ok")
+
+    notations_and_games(c, engine)
+    set_up_positions(c, engine, page)
 
     # Analysis at the cursor: MultiPV lines with scores and WDL; stop.
     s = c.post("analyse", multipv=3)
@@ -253,6 +260,121 @@ def main(argv):
     server.shutdown()
     server.close_all()
     return 0
+
+
+# A PGN text of four games as people paste them: xiangqi in WXF, in Chinese notation and in
+# ICCS (its Format tag), janggi in SAN with a pass; each game's moves in UCI, as the test reads
+# them itself (files from the mover's right in WXF; ICCS counts ranks from 0).
+GAMES = """[Event "WXF"]
+[Round "1"]
+[White "Red one"]
+[Black "Black one"]
+[Variant "xiangqi"]
+[Result "*"]
+
+1. C2=5 H8+7 2. H2+3 R9=8 3. R1=2 C8.9 *
+
+[Event "Chinese"]
+[Round "2"]
+[White "Red two"]
+[Black "Black two"]
+[Variant "xiangqi"]
+
+1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. Ng3 *
+
+[Event "ICCS"]
+[Round "3"]
+[Variant "xiangqi"]
+[Format "ICCS"]
+
+1. H2-E2 H9-G7 2. H0-G2 I9-H9 *
+
+[Event "SAN"]
+[Round "4"]
+[Variant "janggi"]
+
+1. Nc3 Nc8 2. pass Ra9+ 3. Ra2! e7e6 *
+"""
+WANT = {1: ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "h8i8"],
+        2: ["h3e3", "h10g8", "h1g3", "i10h10"], 3: ["h3e3", "h10g8", "h1g3", "i10h10"],
+        4: ["b1c3", "b10c8", "e2e2", "a10a9", "a1a2", "e7e6"]}
+
+
+def notations_and_games(c, engine):
+    """Several games in one text: listed with their tags, any one loaded; moves in WXF, Chinese,
+    ICCS and SAN read as the engine's legal moves; a bad game refused by number and move."""
+    before = c.post("state")
+    s = c.post("pgn", pgn=GAMES)
+    games = s.get("pgn_games") or []
+    check(s["error"] is None and [g["number"] for g in games] == [1, 2, 3, 4] and
+          games[1]["tags"]["White"] == "Red two" and games[1]["tags"]["Round"] == "2" and
+          games[3]["tags"]["Variant"] == "janggi" and [g["plies"] for g in games] == [6, 5, 4, 6]
+          and s["moves"] == before["moves"], f"the games of a PGN listed: {s.get('pgn_games')}")
+    for n in (1, 3, 4):
+        s = c.post("pgn", pgn=GAMES, game=n)
+        variant = "janggi" if n == 4 else "xiangqi"
+        check(s["error"] is None and s["variant"] == variant and s["moves"] == WANT[n] and
+              s["fen"] == engine_fen(engine, variant, s["start_fen"], WANT[n]),
+              f"game {n}: {s['error']} {s['moves']}")
+    # Game 2's last move names no legal move: the game's number, the move's number and text.
+    s = c.post("pgn", pgn=GAMES, game=2)
+    check(s["error"] == "PGN: game 2, move 3. Ng3 (ply 5): 'Ng3': no horse of the side to move "
+          "can go to g3" and s["moves"] == WANT[4], f"game 2 refused: {s['error']}")
+    s = c.post("pgn", pgn=GAMES, game=5)
+    check(s["error"] == "PGN: no game 5 (the text has 4)", f"game 5: {s['error']}")
+    # Two chariots that both go to one file: WXF's file names both, the front one names one.
+    two = ('[Variant "xiangqi"]\n[FEN "4k4/9/9/9/9/9/9/R8/R8/3K5 w - - 0 1"]\n\n'
+           "1. R9=8 *")
+    s = c.post("pgn", pgn=two)
+    check(s["error"] and "'R9=8' names 2 legal moves here" in s["error"], f"R9=8: {s['error']}")
+    s = c.post("pgn", pgn=two.replace("R9=8", "+R=8"))
+    check(s["error"] is None and s["moves"] == ["a3b3"], f"+R=8: {s['error']} {s['moves']}")
+    # WXF is xiangqi's: in janggi it is no notation; a move after a FEN with Han to move is
+    # numbered from the FEN's move number.
+    s = c.post("pgn", pgn='[Variant "janggi"]\n[FEN "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/'
+               '1C5C1/4K4/RNBA1ABNR b - - 0 7"]\n\n7... Nc8 8. C2=5 *')
+    check(s["error"] and s["error"].startswith("PGN: game 1, move 8. C2=5 (ply 2): 'C2=5' is not"
+                                               " a move in a notation Hansu reads"),
+          f"janggi WXF: {s['error']}")
+    print("PGN of 4 games listed with their tags; WXF, Chinese, ICCS and SAN games loaded; a bad "
+          "game refused by number and move ok")
+
+
+def set_up_positions(c, engine, page):
+    """The set-up editor's FENs go to the engine: a position it refuses is refused with its
+    reason; one it takes is analysed. The editor's start positions are the engine's."""
+    data = json.loads(re.search(r'<script type="application/json" id="hansu-play">(.*?)</script>',
+                                page, re.S).group(1))
+    s = c.post("new", variant="janggi", cho="sang-ma-sang-ma", han="ma-sang-ma-sang", human="w",
+               strength={"mode": "nodes", "nodes": 300})
+    check(data["starts"]["janggi"]["sang-ma-sang-ma|ma-sang-ma-sang"] == s["start_fen"] and
+          len(data["starts"]["janggi"]) == 16 and
+          data["starts"]["xiangqi"] == engine_fen(engine, "xiangqi", None, []),
+          "the editor's start positions")
+    moves = s["moves"]
+    for variant, fen in (("janggi", "4k4/9/9/9/9/9/9/9/9/K8 w - - 0 1"),  # outside the palace
+                         ("janggi", "3k5/9/9/9/9/9/9/9/4K4/3R5 w - - 0 1"),  # Han in check
+                         ("janggi", "4k4/9/9/9/9/9/9/9/RR2K4/R8 w - - 0 1"),  # three chariots
+                         ("xiangqi", "4k4/9/9/9/9/9/9/9/9/3KA4 w - - 0 1"),  # advisor off its points
+                         ("xiangqi", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")):  # the generals face
+        reason = re.search(r"info string (?:error: )?(.*)",
+                           engine_answer(engine, variant, fen, [], "d"))
+        s = c.post("fen", fen=fen, variant=variant)
+        check(reason and s["error"] == reason.group(1) and s["moves"] == moves,
+              f"set-up {fen}: {s['error']} (the engine: {reason and reason.group(1)})")
+    fen = "3k5/4a4/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
+    s = c.post("fen", fen=fen, variant="xiangqi")
+    check(s["error"] is None and s["fen"] == engine_fen(engine, "xiangqi", fen, []) and
+          s["human"] == "both" and s["legal"], f"a set-up position taken: {s['error']}")
+    s = c.post("analyse", multipv=1)
+    wait_until(lambda: len((c.post("state")["analysis"] or {}).get("lines", [])) == 1, 20,
+               "an analysis line of the set-up position")
+    c.post("stop")
+    fen = "4k4/9/9/9/4c4/9/9/9/4K4/R8 b - - 0 1"
+    s = c.post("fen", fen=fen, variant="janggi")
+    check(s["error"] is None and s["variant"] == "janggi" and
+          s["fen"] == engine_fen(engine, "janggi", fen, []), f"a janggi set-up: {s['error']}")
+    print("set-up positions: the engine's reasons for 5 refused, two taken, one analysed ok")
 
 
 def engine_fen(engine, variant, fen, moves):
