@@ -11,7 +11,9 @@ const V = DATA.variants;
 const svg = document.getElementById('board');
 const $ = (id) => document.getElementById(id);
 const ui = {id: null, state: null, selected: null, flipped: false, hanja: true, busy: 0,
-  error: null, notes: []};
+  error: null, notes: [], edit: null, pgnText: null, pgnGames: null, pgnLoaded: null};
+// The set-up editor's pieces, in palette order (FEN letters; lower case for the second side).
+const KINDS = ['K', 'A', 'R', 'C', 'N', 'B', 'P'];
 
 // One call to the server: POST /api/NAME with the page's session id; the answer is the state.
 function call(name, body) {
@@ -74,7 +76,8 @@ function myTurn(s) {
 function status() {
   const s = ui.state;
   let t = '';
-  if (!s) t = 'starting Hansu…';
+  if (ui.edit) t = 'Setting up: click a point to place the chosen piece (again: remove it)';
+  else if (!s) t = 'starting Hansu…';
   else if (ui.busy && !(s.analysis && s.analysis.running)) t = 'Hansu thinks…';
   else if (s.over) t = 'Game over: ' + s.over.text.replace(/^game over: /, '');
   else if (s.analysis && s.analysis.running) t = 'Hansu analyses…';
@@ -94,10 +97,15 @@ function render() {
   if (!s) return;
   const v = V[s.variant], a = s.analysis;
   const lines = a && a.ply === s.ply ? a.lines : [];
-  B.draw(svg, v, s.fen, {flipped: ui.flipped, hanja: ui.hanja,
-    last: s.ply > 0 ? s.moves[s.ply - 1] : null, selected: ui.selected,
-    targets: ui.selected ? targetsOf(ui.selected) : [],
-    arrows: lines.length && lines[0].pv.length ? [lines[0].pv[0]] : []});
+  renderSetup();
+  renderPgnGames();
+  if (ui.edit) B.draw(svg, V[ui.edit.variant], editFen(), {flipped: ui.flipped, hanja: ui.hanja});
+  else {
+    B.draw(svg, v, s.fen, {flipped: ui.flipped, hanja: ui.hanja,
+      last: s.ply > 0 ? s.moves[s.ply - 1] : null, selected: ui.selected,
+      targets: ui.selected ? targetsOf(ui.selected) : [],
+      arrows: lines.length && lines[0].pv.length ? [lines[0].pv[0]] : []});
+  }
   $('tomove').textContent = s.over ? '—' : v.sides[stm(s)];
   const o = s.over;
   $('result').textContent = o ? o.result + ' (' + o.reason + ', ' +
@@ -107,6 +115,14 @@ function render() {
     (o && o.points ? ' (the engine\'s count at the end)' : '') : '';
   $('points').hidden = $('points-label').hidden = !pts;
   $('fen').textContent = s.fen;
+  if (ui.edit) {  // the position being set up (the engine has not seen it yet)
+    const ev = V[ui.edit.variant], ep = B.points(ev, editFen());
+    $('tomove').textContent = ev.sides[ui.edit.side === 'w' ? 0 : 1];
+    $('result').textContent = '';
+    $('points').textContent = ep ? ev.sides[0] + ' ' + ep[0] + ' : ' + ev.sides[1] + ' ' + ep[1] : '';
+    $('points').hidden = $('points-label').hidden = !ep;
+    $('fen').textContent = editFen();
+  }
   showClocks();
   $('pass').disabled = !passMove();
   const box = $('moves');
@@ -150,6 +166,7 @@ function passMove() {
 }
 function clickBoard(evt) {
   const s = ui.state;
+  if (ui.edit) { editClick(B.pointAt(svg, evt, ui.flipped)); return; }
   if (!s || ui.busy || !myTurn(s)) return;
   const sq = B.pointAt(svg, evt, ui.flipped);
   if (ui.selected && sq && targetsOf(ui.selected).includes(sq)) {
@@ -161,6 +178,124 @@ function clickBoard(evt) {
   ui.selected = sq && s.legal.some((m) => B.splitMove(m)[0] === sq && B.splitMove(m)[1] !== sq)
     ? sq : null;
   render();
+}
+// --- The set-up editor: pieces placed by clicks into a FEN that the server hands to the
+// engine (the `fen` action); the engine accepts the position or refuses it with its reason,
+// shown on the page while the editor stays open. No rule is checked here.
+function editFen() {
+  const e = ui.edit, rows = [];
+  for (let r = 9; r >= 0; r--) {
+    let row = '', empty = 0;
+    for (let f = 0; f < 9; f++) {
+      const c = e.board[B.squareName(f, r)];
+      if (!c) { empty++; continue; }
+      if (empty) { row += empty; empty = 0; }
+      row += c;
+    }
+    rows.push(row + (empty ? empty : ''));
+  }
+  return rows.join('/') + ' ' + e.side + ' - - 0 1';
+}
+function editLoad(fen) {
+  ui.edit.board = {};
+  for (const p of B.parseBoard(fen)) ui.edit.board[B.squareName(p.f, p.r)] = p.c;
+  ui.edit.side = fen.split(' ')[1] === 'b' ? 'b' : 'w';
+}
+function editClick(sq) {
+  const e = ui.edit;
+  if (!sq) return;
+  if (e.tool === 'x' || e.board[sq] === e.tool) delete e.board[sq];
+  else e.board[sq] = e.tool;
+  render();
+}
+function editStart() {
+  const v = $('setup-variant').value, starts = DATA.starts[v];
+  return v === 'janggi' ? starts[$('setup-cho').value + '|' + $('setup-han').value] : starts;
+}
+function openSetup() {
+  const s = ui.state;
+  ui.selected = null;
+  ui.edit = {variant: s ? s.variant : DATA.variant, board: {}, side: 'w', tool: 'K'};
+  editLoad(s ? s.fen : editStart());
+  $('setup-variant').value = ui.edit.variant;
+  render();
+}
+function closeSetup() { ui.edit = null; render(); }
+function setupDone() {
+  const e = ui.edit;
+  if (!e || ui.busy) return;
+  call('fen', {fen: editFen(), variant: e.variant}).then((st) => {
+    if (st && !st.error && ui.edit === e) { ui.edit = null; render(); }
+  });
+}
+function renderSetup() {
+  const e = ui.edit;
+  $('setup-tools').hidden = !e;
+  $('setup-open').hidden = !!e;
+  if (!e) return;
+  const v = V[e.variant];
+  for (const el of document.querySelectorAll('.setup-janggi')) el.hidden = e.variant !== 'janggi';
+  const opts = $('setup-side').options;
+  opts[0].textContent = v.sides[0]; opts[1].textContent = v.sides[1];
+  $('setup-side').value = e.side;
+  $('setup-fen').textContent = editFen();
+  const pal = $('palette');
+  if (pal.dataset.variant !== e.variant || pal.dataset.hanja !== String(ui.hanja)) {
+    pal.textContent = '';
+    for (const side of [0, 1]) {
+      for (const k of KINDS) {
+        const c = side ? k.toLowerCase() : k, b = document.createElement('button');
+        b.dataset.piece = c;
+        b.textContent = ui.hanja ? v.hanja[side][k] : c;
+        b.style.color = b.style.borderColor = v.colours[side];
+        b.title = v.sides[side] + ' ' + c;
+        pal.appendChild(b);
+      }
+    }
+    const x = document.createElement('button');
+    x.dataset.piece = 'x'; x.className = 'remove'; x.textContent = 'remove';
+    x.title = 'click a piece to remove it';
+    pal.appendChild(x);
+    pal.dataset.variant = e.variant; pal.dataset.hanja = String(ui.hanja);
+  }
+  for (const b of pal.querySelectorAll('button')) {
+    b.classList.toggle('chosen', b.dataset.piece === e.tool);
+  }
+}
+// --- A PGN of several games: the server lists them; a click loads one.
+function loadPgn(text, game) {
+  ui.selected = null;
+  if (game == null) { ui.pgnText = text; ui.pgnGames = null; ui.pgnLoaded = null; }
+  return call('pgn', game == null ? {pgn: text} : {pgn: text, game: game}).then((st) => {
+    if (st && st.pgn_games) ui.pgnGames = st.pgn_games;
+    else if (st && !st.error && game != null) ui.pgnLoaded = game;
+    render();
+    return st;
+  });
+}
+function renderPgnGames() {
+  const box = $('pgn-games'), list = ui.pgnGames;
+  box.hidden = !list;
+  if (!list) return;
+  const ol = box.querySelector('ol');
+  if (ol.dataset.shown !== String(ui.pgnLoaded) + list.length + ui.pgnText.length) {
+    ol.textContent = '';
+    for (const g of list) {
+      const t = g.tags, li = document.createElement('li'), b = document.createElement('button');
+      li.value = g.number;
+      li.dataset.game = g.number;
+      if (g.number === ui.pgnLoaded) li.className = 'loaded';
+      b.textContent = 'load';
+      b.addEventListener('click', () => loadPgn(ui.pgnText, g.number));
+      li.appendChild(b);
+      const words = [(t.White || '?') + ' – ' + (t.Black || '?'), t.Result || '*',
+        t.Variant || 'janggi', t.Event, t.Round ? 'round ' + t.Round : null, t.Date,
+        t.Opening, g.plies + ' plies'];
+      li.appendChild(document.createTextNode(' ' + words.filter((w) => w).join(', ')));
+      ol.appendChild(li);
+    }
+    ol.dataset.shown = String(ui.pgnLoaded) + list.length + ui.pgnText.length;
+  }
 }
 function newGame() {
   ui.selected = null;
@@ -230,17 +365,34 @@ function init() {
   $('copy-fen').addEventListener('click', () => {
     if (ui.state) $('fen-input').value = ui.state.fen;
   });
-  $('load-pgn').addEventListener('click', () => {
-    ui.selected = null;
-    call('pgn', {pgn: $('pgn-input').value});
-  });
+  $('load-pgn').addEventListener('click', () => loadPgn($('pgn-input').value));
   $('save-pgn').addEventListener('click', savePgn);
   $('pgn-file').addEventListener('change', (e) => {
     const f = e.target.files[0];
-    if (f) f.text().then((t) => { $('pgn-input').value = t; call('pgn', {pgn: t}); });
+    if (f) f.text().then((t) => { $('pgn-input').value = t; loadPgn(t); });
   });
+  for (const id of ['setup-cho', 'setup-han']) {
+    for (const f of DATA.formations) {
+      const o = document.createElement('option'); o.textContent = f; $(id).appendChild(o);
+    }
+  }
+  $('setup-open').addEventListener('click', openSetup);
+  $('setup-cancel').addEventListener('click', closeSetup);
+  $('setup-done').addEventListener('click', setupDone);
+  $('palette').addEventListener('click', (e) => {
+    const b = e.target.closest('button');
+    if (b && ui.edit) { ui.edit.tool = b.dataset.piece; render(); }
+  });
+  $('setup-variant').addEventListener('change', () => {
+    ui.edit.variant = $('setup-variant').value;
+    editLoad(editStart());
+    render();
+  });
+  $('setup-side').addEventListener('change', () => { ui.edit.side = $('setup-side').value; render(); });
+  $('setup-start').addEventListener('click', () => { editLoad(editStart()); render(); });
+  $('setup-clear').addEventListener('click', () => { ui.edit.board = {}; render(); });
   document.addEventListener('keydown', (e) => {
-    if (['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName) || !ui.state) return;
+    if (['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName) || !ui.state || ui.edit) return;
     const s = ui.state;
     const keys = {ArrowLeft: s.ply - 1, ArrowRight: s.ply + 1, Home: 0, End: s.moves.length};
     if (e.key in keys) { e.preventDefault(); call('goto', {ply: keys[e.key]}); }
@@ -258,5 +410,5 @@ function init() {
 window.hansuPlay = {ready: init(), state: () => ui.state, busy: () => ui.busy > 0,
   error: () => ui.error, notes: () => ui.notes.slice(), flipped: () => ui.flipped, id: () => ui.id,
   call: call,
-  savePgn: savePgn};
+  savePgn: savePgn, editing: () => ui.edit && editFen(), pgnGames: () => ui.pgnGames};
 })();

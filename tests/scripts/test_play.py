@@ -11,7 +11,15 @@ port of 127.0.0.1, with the engine HANSU at a few hundred nodes per move.
   reason, winner and (janggi) points as `go` at that position answers them;
 - analysis: go infinite gives MultiPV lines with scores and WDL, stop ends it;
 - FEN and PGN: a bad FEN and a PGN with a bad move are refused with the engine's reason (and
-  the ply), the game kept; a saved PGN (Variant, FEN tags) loads back to the same moves;
+  the game's number, the move's number and text), the game kept; a saved PGN (Variant, FEN
+  tags) loads back to the same moves;
+- a PGN of four games (WXF, SAN with a pass, Chinese notation, ICCS) is listed with its tags
+  and each game loads to the UCI moves the test reads in it; a move that names no legal move,
+  or two, is refused; WXF is no janggi notation;
+- the set-up editor's positions: the start positions in the page are the engine's; five FENs
+  the engine refuses (a general outside its palace, the side not to move in check, three
+  chariots, a xiangqi advisor off its points, facing generals) are refused with its reason;
+  positions it takes are loaded and analysed;
 - faults: an engine killed (SIGKILL) or hung (SIGSTOP) is restarted, the page told, the game
   kept; two pages have two engines; closing a page, or a page that stops calling, ends its
   engine.
@@ -262,9 +270,10 @@ def main(argv):
     return 0
 
 
-# A PGN text of four games as people paste them: xiangqi in WXF, in Chinese notation and in
-# ICCS (its Format tag), janggi in SAN with a pass; each game's moves in UCI, as the test reads
-# them itself (files from the mover's right in WXF; ICCS counts ranks from 0).
+# A PGN text of four games as people paste them: xiangqi in WXF, janggi in SAN with a pass,
+# xiangqi in Chinese notation (its last move names no legal move) and in ICCS (its Format tag);
+# each game's moves in UCI, as the test reads them itself (files from the mover's right in WXF;
+# ICCS counts ranks from 0). test_play_browser loads them too.
 GAMES = """[Event "WXF"]
 [Round "1"]
 [White "Red one"]
@@ -274,30 +283,31 @@ GAMES = """[Event "WXF"]
 
 1. C2=5 H8+7 2. H2+3 R9=8 3. R1=2 C8.9 *
 
-[Event "Chinese"]
+[Event "SAN"]
 [Round "2"]
-[White "Red two"]
-[Black "Black two"]
+[White "Cho two"]
+[Black "Han two"]
+[Variant "janggi"]
+
+1. Nc3 Nc8 2. pass Ra9+ 3. Ra2! e7e6 *
+
+[Event "Chinese"]
+[Round "3"]
+[White "Red three"]
 [Variant "xiangqi"]
 
 1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. Ng3 *
 
 [Event "ICCS"]
-[Round "3"]
+[Round "4"]
 [Variant "xiangqi"]
 [Format "ICCS"]
 
 1. H2-E2 H9-G7 2. H0-G2 I9-H9 *
-
-[Event "SAN"]
-[Round "4"]
-[Variant "janggi"]
-
-1. Nc3 Nc8 2. pass Ra9+ 3. Ra2! e7e6 *
 """
 WANT = {1: ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "h8i8"],
-        2: ["h3e3", "h10g8", "h1g3", "i10h10"], 3: ["h3e3", "h10g8", "h1g3", "i10h10"],
-        4: ["b1c3", "b10c8", "e2e2", "a10a9", "a1a2", "e7e6"]}
+        2: ["b1c3", "b10c8", "e2e2", "a10a9", "a1a2", "e7e6"],
+        3: ["h3e3", "h10g8", "h1g3", "i10h10"], 4: ["h3e3", "h10g8", "h1g3", "i10h10"]}
 
 
 def notations_and_games(c, engine):
@@ -307,19 +317,19 @@ def notations_and_games(c, engine):
     s = c.post("pgn", pgn=GAMES)
     games = s.get("pgn_games") or []
     check(s["error"] is None and [g["number"] for g in games] == [1, 2, 3, 4] and
-          games[1]["tags"]["White"] == "Red two" and games[1]["tags"]["Round"] == "2" and
-          games[3]["tags"]["Variant"] == "janggi" and [g["plies"] for g in games] == [6, 5, 4, 6]
+          games[1]["tags"]["White"] == "Cho two" and games[1]["tags"]["Round"] == "2" and
+          games[1]["tags"]["Variant"] == "janggi" and [g["plies"] for g in games] == [6, 6, 5, 4]
           and s["moves"] == before["moves"], f"the games of a PGN listed: {s.get('pgn_games')}")
-    for n in (1, 3, 4):
+    for n in (1, 2, 4):
         s = c.post("pgn", pgn=GAMES, game=n)
-        variant = "janggi" if n == 4 else "xiangqi"
+        variant = "janggi" if n == 2 else "xiangqi"
         check(s["error"] is None and s["variant"] == variant and s["moves"] == WANT[n] and
               s["fen"] == engine_fen(engine, variant, s["start_fen"], WANT[n]),
               f"game {n}: {s['error']} {s['moves']}")
-    # Game 2's last move names no legal move: the game's number, the move's number and text.
-    s = c.post("pgn", pgn=GAMES, game=2)
-    check(s["error"] == "PGN: game 2, move 3. Ng3 (ply 5): 'Ng3': no horse of the side to move "
-          "can go to g3" and s["moves"] == WANT[4], f"game 2 refused: {s['error']}")
+    # Game 3's last move names no legal move: the game's number, the move's number and text.
+    s = c.post("pgn", pgn=GAMES, game=3)
+    check(s["error"] == "PGN: game 3, move 3. Ng3 (ply 5): 'Ng3': no horse of the side to move "
+          "can go to g3" and s["moves"] == WANT[4], f"game 3 refused: {s['error']}")
     s = c.post("pgn", pgn=GAMES, game=5)
     check(s["error"] == "PGN: no game 5 (the text has 4)", f"game 5: {s['error']}")
     # Two chariots that both go to one file: WXF's file names both, the front one names one.
