@@ -18,7 +18,9 @@ engine process itself, with its timeouts, is scripts/play_engine.py's Engine.
 import importlib.machinery
 import os
 import re
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -33,6 +35,8 @@ _openings = importlib.machinery.SourceFileLoader(
     "make_openings", os.path.join(SCRIPTS, "make-openings.py")).load_module()
 FORMATIONS = _openings.FORMATIONS
 
+# A .gib record's tags (docs/gib.md): the formations, the event, the players.
+GIB_TAG = re.compile(r"^\s*\[(?:초차림|한차림|대회명|초대국자|한대국자)\s", re.M)
 SEARCH_SLACK = 20.0      # s beyond a search's own limit before the engine counts as hung
 GAME_OVER = re.compile(r"info string game over: ([\w-]+), (\w+)(?: wins)?"
                        r"(?:, points cho ([\d.]+) han ([\d.]+))?")
@@ -424,8 +428,11 @@ class Session:
         move, refuses the game: its number, the move's number and text, and the reason."""
         with self.lock:
             self.stop()
+            text = str(text)
+            if GIB_TAG.search(text):
+                text = self._gib_to_pgn(text)
             try:
-                games = game_viewer.parse_pgn(str(text), "PGN", written=True)
+                games = game_viewer.parse_pgn(text, "PGN", written=True)
             except game_viewer.ViewerError as e:
                 raise PlayError(str(e))
             if not games:
@@ -449,6 +456,32 @@ class Session:
             self.human, self.formations = "both", None
             self._set_game(start, moves)
             return None
+
+    def _gib_to_pgn(self, text):
+        """A .gib text (Korean janggi records, docs/gib.md) as PGN, by the engine's own .gib
+        reader: `hansu-selfplay gib --pgn -`, beside the engine in its build. Records it
+        refuses are named in the page's notes; a text with no record it takes is refused."""
+        tool = os.path.join(os.path.dirname(os.path.dirname(self.engine_path)), "selfplay",
+                            "hansu-selfplay")
+        if not os.access(tool, os.X_OK):
+            raise PlayError(f"GIB: reading .gib records needs {tool} (ninja -C build "
+                            "hansu-selfplay)")
+        with tempfile.TemporaryDirectory(prefix="hansu-play-") as tmp:
+            path = os.path.join(tmp, "pasted.gib")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            try:
+                r = subprocess.run([tool, "gib", "--pgn", "-", "--event", "pasted .gib", path],
+                                   capture_output=True, text=True, timeout=60)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                raise PlayError(f"GIB: {tool}: {e}")
+        said = [line.replace(path, "the .gib text").removeprefix("hansu-selfplay gib: ")
+                for line in r.stderr.splitlines() if "refused" in line and "records refused"
+                not in line]
+        if r.returncode not in (0, 1) or not r.stdout.strip():
+            raise PlayError("GIB: " + (said[0] if said else r.stderr.strip()[-300:]))
+        self.notes.extend(said[:5])
+        return r.stdout
 
     def _read_game(self, g, n):
         """(start FEN, UCI moves) of parsed game g, number n of its text, each move as written

@@ -11,14 +11,18 @@ const V = DATA.variants;
 const svg = document.getElementById('board');
 const $ = (id) => document.getElementById(id);
 const ui = {id: null, state: null, selected: null, flipped: false, hanja: true, busy: 0,
-  error: null, notes: [], edit: null, pgnText: null, pgnGames: null, pgnLoaded: null};
+  error: null, notes: [], edit: null, pgnText: null, pgnGames: null, pgnLoaded: null,
+  polls: 0, seq: 0, lastAction: 0};
 // The set-up editor's pieces, in palette order (FEN letters; lower case for the second side).
 const KINDS = ['K', 'A', 'R', 'C', 'N', 'B', 'P'];
 
 // One call to the server: POST /api/NAME with the page's session id; the answer is the state.
+// An action (a move, a load ...) makes the page busy; the heartbeat's `state` does not, so a
+// click is never lost to it, and a heartbeat's answer sent before an action's is dropped.
 function call(name, body) {
-  ui.busy++;
-  if (name !== 'state') status();
+  const poll = name === 'state', seq = ++ui.seq;
+  if (poll) ui.polls++;
+  else { ui.busy++; ui.lastAction = seq; status(); }
   const req = JSON.stringify(Object.assign({id: ui.id}, body || {}));
   return fetch('/api/' + name, {method: 'POST', body: req})
     .then((r) => r.json())
@@ -31,10 +35,10 @@ function call(name, body) {
       if (name !== 'state') ui.error = s.error || null;
       else if (s.error) ui.error = s.error;
       if (s.notes && s.notes.length) ui.notes = ui.notes.concat(s.notes).slice(-5);
-      if (s.fen) { ui.state = s; ui.received = performance.now(); }
+      if (s.fen && !(poll && seq < ui.lastAction)) { ui.state = s; ui.received = performance.now(); }
       return s;
     }, (e) => { ui.error = 'the server did not answer: ' + e; })
-    .finally(() => { ui.busy--; render(); });
+    .finally(() => { if (poll) ui.polls--; else ui.busy--; render(); });
 }
 function r404(s) { return s.error && /no such page session/.test(s.error); }
 function reopen() {
@@ -369,7 +373,15 @@ function init() {
   $('save-pgn').addEventListener('click', savePgn);
   $('pgn-file').addEventListener('change', (e) => {
     const f = e.target.files[0];
-    if (f) f.text().then((t) => { $('pgn-input').value = t; loadPgn(t); });
+    // A .gib file may be CP949 (EUC-KR), as Korean programs write them: read as such when it
+    // is not UTF-8.
+    if (f) f.arrayBuffer().then((buf) => {
+      let t;
+      try { t = new TextDecoder('utf-8', {fatal: true}).decode(buf); }
+      catch (err) { t = new TextDecoder('euc-kr').decode(buf); }
+      $('pgn-input').value = t;
+      loadPgn(t);
+    });
   });
   for (const id of ['setup-cho', 'setup-han']) {
     for (const f of DATA.formations) {
@@ -400,7 +412,7 @@ function init() {
   });
   // The heartbeat: the server ends the engine of a page that stops calling; it also brings
   // the analysis lines and the notes of an engine that was restarted.
-  setInterval(() => { if (ui.id && !ui.busy) call('state'); }, 1000);
+  setInterval(() => { if (ui.id && !ui.busy && !ui.polls) call('state'); }, 1000);
   window.addEventListener('pagehide', () => {
     if (ui.id) navigator.sendBeacon('/api/close', JSON.stringify({id: ui.id}));
   });

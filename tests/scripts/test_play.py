@@ -349,6 +349,32 @@ def notations_and_games(c, engine):
     print("PGN of 4 games listed with their tags; WXF, Chinese, ICCS and SAN games loaded; a bad "
           "game refused by number and move ok")
 
+    # A Korean .gib record, read by the engine's .gib reader (hansu-selfplay gib): the moves of
+    # its golden PGN; a bad record among two is named in the notes, a text of bad ones refused.
+    gib_dir = os.path.join(REPO, "tests", "data", "gib")
+    with open(os.path.join(gib_dir, "short-game.gib"), encoding="utf-8") as f:
+        short = f.read()
+    with open(os.path.join(gib_dir, "samples.pgn"), encoding="utf-8") as f:
+        golden = [g for g in play_session.game_viewer.parse_pgn(f.read())
+                  if g["tags"].get("GibSource") == "short-game.gib:1"][0]
+    tool = os.path.join(os.path.dirname(os.path.dirname(engine)), "selfplay", "hansu-selfplay")
+    s = c.post("pgn", pgn=short)
+    if not os.access(tool, os.X_OK):  # a build without the self-play tool (no HDF5)
+        check(s["error"] and "reading .gib records needs" in s["error"], f"no {tool}: {s}")
+        print(f".gib records: {s['error']} ok")
+        return
+    check(s["error"] is None and s["moves"] == golden["moves"] and s["variant"] == "janggi" and
+          s["start_fen"] == golden["tags"]["FEN"], f".gib record: {s['error']} {s['moves']}")
+    bad = short.replace("1. 79졸78", "1. 99차11", 1)
+    s = c.post("pgn", pgn=short + "\n" + bad)
+    check(s["error"] is None and s["moves"] == golden["moves"] and
+          any("refused record 2" in n and "'99차11'" in n for n in s["notes"]),
+          f"a bad .gib record among two: {s['error']} {s['notes']}")
+    s = c.post("pgn", pgn=bad)
+    check(s["error"] and s["error"].startswith("GIB: refused record 1") and "'99차11'" in
+          s["error"] and s["moves"] == golden["moves"], f"a bad .gib record: {s['error']}")
+    print(".gib records read by the engine's reader; a bad one named, one alone refused ok")
+
 
 def set_up_positions(c, engine, page):
     """The set-up editor's FENs go to the engine: a position it refuses is refused with its

@@ -47,6 +47,9 @@ sys.path.insert(0, HERE)
 import test_viewer_browser as vb  # noqa: E402  (the DevTools session and Chromium's start)
 from test_play import GAMES, WANT, alive, engine_answer  # noqa: E402
 
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from game_viewer import parse_pgn as vb_pgn  # noqa: E402
+
 check = vb.check
 
 
@@ -400,6 +403,26 @@ def pgn_games(page, engine, work):
           st["moves"] == WANT[1], f"game 3 refused: '{page.text('#error')}'")
     print(f"PGN game 3 refused: {page.text('#error')} ok", flush=True)
 
+    # A .gib file in CP949 chosen in the file box: decoded on the page, read by the engine's
+    # .gib reader, its two records listed; the second loads to its golden PGN's moves.
+    gib_dir = os.path.join(REPO, "tests", "data", "gib")
+    with open(os.path.join(gib_dir, "samples.pgn"), encoding="utf-8") as f:
+        golden = [g for g in vb_pgn(f.read())
+                  if g["tags"].get("GibSource") == "two-records-cp949.gib:12"][0]
+    root = page.cdp.call("DOM.getDocument")["root"]["nodeId"]
+    node = page.cdp.call("DOM.querySelector", nodeId=root, selector="#pgn-file")["nodeId"]
+    page.cdp.call("DOM.setFileInputFiles", nodeId=node,
+                  files=[os.path.join(gib_dir, "two-records-cp949.gib")])
+    page.until(lambda st: page.js("(window.hansuPlay.pgnGames() || []).length") == 2)
+    items = page.js("[...document.querySelectorAll('#pgn-games li')].map(e => e.textContent)")
+    check(len(items) == 2 and golden["tags"]["Event"] in items[1], f".gib records: {items}")
+    page.click("#pgn-games li[data-game='2'] button")
+    st = page.until(lambda st: st["moves"] == golden["moves"])
+    check(st["moves"] == golden["moves"] and st["start_fen"] == golden["tags"]["FEN"],
+          f".gib record 2: {st['moves']} {page.text('#error')}")
+    print(f".gib file (CP949): 2 records listed, record 2 loaded ({len(st['moves'])} plies) ok",
+          flush=True)
+
 
 def xiangqi(page, engine, work):
     s = new_game(page, "xiangqi", 200)
@@ -465,7 +488,7 @@ def main(argv):
         target = cdp.call("Target.createTarget", url="about:blank")["targetId"]
         cdp.session = cdp.call("Target.attachToTarget", targetId=target,
                                flatten=True)["sessionId"]
-        for domain in ("Page", "Runtime"):
+        for domain in ("Page", "Runtime", "DOM"):
             cdp.call(domain + ".enable")
         cdp.call("Page.navigate", url=m.group(1))
         cdp.wait_event("Page.loadEventFired")
