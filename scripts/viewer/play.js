@@ -86,7 +86,8 @@ function status() {
   else if (s.over) t = 'Game over: ' + s.over.text.replace(/^game over: /, '');
   else if (s.analysis && s.analysis.running) t = 'Hansu analyses…';
   else if (s.human === 'both') t = sideNames(s)[stm(s)] + ' to move (analysis)';
-  else t = myTurn(s) ? 'Your move' : 'Hansu to move';
+  else if (!myTurn(s)) t = 'Hansu to move';
+  else t = s.moves.length ? 'Your move' : 'Your move: click a piece, then one of its dots';
   $('status').textContent = t;
 }
 function scoreText(l) {
@@ -112,8 +113,9 @@ function render() {
   }
   $('tomove').textContent = s.over ? '—' : v.sides[stm(s)];
   const o = s.over;
+  const winner = o && v.sides.find((n) => n.toLowerCase() === o.winner);
   $('result').textContent = o ? o.result + ' (' + o.reason + ', ' +
-    (o.winner === 'drawn' ? 'drawn' : o.winner + ' wins') + ')' : '';
+    (winner ? winner + ' wins' : o.winner) + ')' : '';
   const pts = o && o.points ? o.points : B.points(v, s.fen);
   $('points').textContent = pts ? v.sides[0] + ' ' + pts[0] + ' : ' + v.sides[1] + ' ' + pts[1] +
     (o && o.points ? ' (the engine\'s count at the end)' : '') : '';
@@ -333,8 +335,11 @@ function init() {
   }
   $('variant').value = DATA.variant;
   const showJanggi = () => {
-    const janggi = $('variant').value === 'janggi';
+    const janggi = $('variant').value === 'janggi', sides = V[$('variant').value].sides;
     for (const e of document.querySelectorAll('.janggi-only')) e.hidden = !janggi;
+    // "you play": the sides by the chosen variant's names (Cho and Han, Red and Black).
+    $('human').options[0].textContent = 'first (' + sides[0] + ')';
+    $('human').options[1].textContent = 'second (' + sides[1] + ')';
   };
   $('variant').addEventListener('change', showJanggi); showJanggi();
   const showClock = () => {
