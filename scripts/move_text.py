@@ -14,8 +14,9 @@ describes none, or several, is refused with the reason. The forms read:
   `[Format "ICCS"]`, or whose coordinates name rank 0 and never rank 10;
 - SAN as Fairy-Stockfish and GUIs over it write janggi and xiangqi (`Che3`, `Nc3`, `Rxa10`,
   `Nbc3`, `e5` or `Pe5` for a soldier); letters K/G, A, R, C, N/H, B/E, P;
-- xiangqi's WXF (`C2=5`, `C2.5`, `H8+7`, `R9-1`; two on a file `+R+1`, `-C=5` or `R++1`) and
-  Chinese notation (`炮二平五`, `马８进７`, `前车进一`), files counted from the mover's right.
+- xiangqi's WXF (`C2=5`, `C2.5`, `H8+7`, `R9-1`; two on a file `+R+1`, `-C=5` or `R++1`)
+  and Chinese notation (`炮二平五`, `马８进７`, `前车进一`), files counted from the mover's
+  right.
 A trailing check mark or comment sign (`+`, `#`, `!`, `?`) is ignored.
 
     uci = move_text.to_uci("C2=5", "xiangqi", fen, legal)   # "h3e3"; MoveTextError otherwise

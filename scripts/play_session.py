@@ -460,7 +460,8 @@ class Session:
     def _gib_to_pgn(self, text):
         """A .gib text (Korean janggi records, docs/gib.md) as PGN, by the engine's own .gib
         reader: `hansu-selfplay gib --pgn -`, beside the engine in its build. Records it
-        refuses are named in the page's notes; a text with no record it takes is refused."""
+        refuses, and its warnings (moves after the rules ended a game), are in the page's notes;
+        a text with no record it takes is refused."""
         tool = os.path.join(os.path.dirname(os.path.dirname(self.engine_path)), "selfplay",
                             "hansu-selfplay")
         if not os.access(tool, os.X_OK):
@@ -476,11 +477,12 @@ class Session:
             except (OSError, subprocess.TimeoutExpired) as e:
                 raise PlayError(f"GIB: {tool}: {e}")
         said = [line.replace(path, "the .gib text").removeprefix("hansu-selfplay gib: ")
-                for line in r.stderr.splitlines() if "refused" in line and "records refused"
-                not in line]
+                for line in r.stderr.splitlines()
+                if ("refused" in line and "records refused" not in line) or "warning:" in line]
         if r.returncode not in (0, 1) or not r.stdout.strip():
-            raise PlayError("GIB: " + (said[0] if said else r.stderr.strip()[-300:]))
-        self.notes.extend(said[:5])
+            raise PlayError("GIB: " + next((x for x in said if "refused" in x),
+                                           r.stderr.strip()[-300:]))
+        self.notes.extend(said[:5])  # refused records, and moves after the rules' end dropped
         return r.stdout
 
     def _read_game(self, g, n):

@@ -35,7 +35,10 @@ function call(name, body) {
       if (name !== 'state') ui.error = s.error || null;
       else if (s.error) ui.error = s.error;
       if (s.notes && s.notes.length) ui.notes = ui.notes.concat(s.notes).slice(-5);
-      if (s.fen && !(poll && seq < ui.lastAction)) { ui.state = s; ui.received = performance.now(); }
+      if (s.fen && !(poll && seq < ui.lastAction)) {
+        ui.state = s;
+        ui.received = performance.now();
+      }
       return s;
     }, (e) => { ui.error = 'the server did not answer: ' + e; })
     .finally(() => { if (poll) ui.polls--; else ui.busy--; render(); });
@@ -125,7 +128,8 @@ function render() {
     const ev = V[ui.edit.variant], ep = B.points(ev, editFen());
     $('tomove').textContent = ev.sides[ui.edit.side === 'w' ? 0 : 1];
     $('result').textContent = '';
-    $('points').textContent = ep ? ev.sides[0] + ' ' + ep[0] + ' : ' + ev.sides[1] + ' ' + ep[1] : '';
+    $('points').textContent = ep ? ev.sides[0] + ' ' + ep[0] + ' : ' + ev.sides[1] + ' ' + ep[1]
+      : '';
     $('points').hidden = $('points-label').hidden = !ep;
     $('fen').textContent = editFen();
   }
@@ -405,7 +409,10 @@ function init() {
     editLoad(editStart());
     render();
   });
-  $('setup-side').addEventListener('change', () => { ui.edit.side = $('setup-side').value; render(); });
+  $('setup-side').addEventListener('change', () => {
+    ui.edit.side = $('setup-side').value;
+    render();
+  });
   $('setup-start').addEventListener('click', () => { editLoad(editStart()); render(); });
   $('setup-clear').addEventListener('click', () => { ui.edit.board = {}; render(); });
   document.addEventListener('keydown', (e) => {

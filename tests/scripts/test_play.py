@@ -391,7 +391,7 @@ def set_up_positions(c, engine, page):
     for variant, fen in (("janggi", "4k4/9/9/9/9/9/9/9/9/K8 w - - 0 1"),  # outside the palace
                          ("janggi", "3k5/9/9/9/9/9/9/9/4K4/3R5 w - - 0 1"),  # Han in check
                          ("janggi", "4k4/9/9/9/9/9/9/9/RR2K4/R8 w - - 0 1"),  # three chariots
-                         ("xiangqi", "4k4/9/9/9/9/9/9/9/9/3KA4 w - - 0 1"),  # advisor off its points
+                         ("xiangqi", "4k4/9/9/9/9/9/9/9/9/3KA4 w - - 0 1"),  # an advisor
                          ("xiangqi", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")):  # the generals face
         reason = re.search(r"info string (?:error: )?(.*)",
                            engine_answer(engine, variant, fen, [], "d"))

@@ -308,7 +308,8 @@ def set_up(page, engine, work):
     before = page.state()
     page.click("#setup-open")
     check(shown(page, "#setup-tools") and page.js("window.hansuPlay.editing()") ==
-          " ".join(before["fen"].split()[:2]) + " - - 0 1", "the editor opens on the position shown")
+          " ".join(before["fen"].split()[:2]) + " - - 0 1",
+          "the editor opens on the position shown")
     page.set("#setup-variant", "janggi")
     page.js("document.getElementById('setup-variant').dispatchEvent(new Event('change'))")
     page.click("#setup-clear")
