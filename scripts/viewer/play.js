@@ -274,7 +274,7 @@ function renderSetup() {
 }
 // --- A PGN of several games: the server lists them; a click loads one.
 function loadPgn(text, game) {
-  ui.selected = null;
+  ui.selected = ui.edit = null;
   if (game == null) { ui.pgnText = text; ui.pgnGames = null; ui.pgnLoaded = null; }
   return call('pgn', game == null ? {pgn: text} : {pgn: text, game: game}).then((st) => {
     if (st && st.pgn_games) ui.pgnGames = st.pgn_games;
@@ -308,7 +308,7 @@ function renderPgnGames() {
   }
 }
 function newGame() {
-  ui.selected = null;
+  ui.selected = ui.edit = null;
   ui.notes = [];
   const mode = $('mode').value, n = +$('strength').value;
   call('new', {variant: $('variant').value, cho: $('cho').value, han: $('han').value,
@@ -372,11 +372,12 @@ function init() {
   $('analyse').addEventListener('click', () => call('analyse', {multipv: +$('multipv').value}));
   $('stop').addEventListener('click', () => call('stop'));
   $('load-fen').addEventListener('click', () => {
-    ui.selected = null;
+    ui.selected = ui.edit = null;
     call('fen', {fen: $('fen-input').value, variant: $('variant').value});
   });
   $('copy-fen').addEventListener('click', () => {
-    if (ui.state) $('fen-input').value = ui.state.fen;
+    if (ui.edit) $('fen-input').value = editFen();
+    else if (ui.state) $('fen-input').value = ui.state.fen;
   });
   $('load-pgn').addEventListener('click', () => loadPgn($('pgn-input').value));
   $('save-pgn').addEventListener('click', savePgn);
