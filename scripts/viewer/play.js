@@ -97,6 +97,30 @@ function scoreText(l) {
   if (l.mate != null) return (l.mate > 0 ? '+M' : '-M') + Math.abs(l.mate);
   return (l.cp >= 0 ? '+' : '') + (l.cp / 100).toFixed(2);
 }
+// The board and the move list are drawn again only when what they show has changed: a heartbeat
+// that redraws them between a click's press and release would lose the click.
+function drawBoard(v, fen, opts) {
+  const key = JSON.stringify([v.sides, fen, opts]);
+  if (svg.dataset.key === key) return;
+  B.draw(svg, v, fen, opts);
+  svg.dataset.key = key;
+}
+function renderMoves(s, box, key) {
+  box.textContent = '';
+  s.moves.forEach((m, i) => {
+    if (i % 2 === 0) {
+      const n = document.createElement('span');
+      n.className = 'num'; n.textContent = (i / 2 + 1) + '.'; box.appendChild(n);
+    }
+    const e = document.createElement('span');
+    e.className = 'mv' + (i + 1 === s.ply ? ' current' : ''); e.dataset.ply = i + 1;
+    e.textContent = m;
+    if (s.scores[i]) e.title = scoreText(s.scores[i]);
+    e.addEventListener('click', () => call('goto', {ply: i + 1}));
+    box.appendChild(e); box.appendChild(document.createTextNode(' '));
+  });
+  box.dataset.key = key;
+}
 function render() {
   const s = ui.state;
   status();
@@ -107,9 +131,10 @@ function render() {
   const lines = a && a.ply === s.ply ? a.lines : [];
   renderSetup();
   renderPgnGames();
-  if (ui.edit) B.draw(svg, V[ui.edit.variant], editFen(), {flipped: ui.flipped, hanja: ui.hanja});
-  else {
-    B.draw(svg, v, s.fen, {flipped: ui.flipped, hanja: ui.hanja,
+  if (ui.edit) {
+    drawBoard(V[ui.edit.variant], editFen(), {flipped: ui.flipped, hanja: ui.hanja});
+  } else {
+    drawBoard(v, s.fen, {flipped: ui.flipped, hanja: ui.hanja,
       last: s.ply > 0 ? s.moves[s.ply - 1] : null, selected: ui.selected,
       targets: ui.selected ? targetsOf(ui.selected) : [],
       arrows: lines.length && lines[0].pv.length ? [lines[0].pv[0]] : []});
@@ -135,20 +160,8 @@ function render() {
   }
   showClocks();
   $('pass').disabled = !passMove();
-  const box = $('moves');
-  box.textContent = '';
-  s.moves.forEach((m, i) => {
-    if (i % 2 === 0) {
-      const n = document.createElement('span');
-      n.className = 'num'; n.textContent = (i / 2 + 1) + '.'; box.appendChild(n);
-    }
-    const e = document.createElement('span');
-    e.className = 'mv' + (i + 1 === s.ply ? ' current' : ''); e.dataset.ply = i + 1;
-    e.textContent = m;
-    if (s.scores[i]) e.title = scoreText(s.scores[i]);
-    e.addEventListener('click', () => call('goto', {ply: i + 1}));
-    box.appendChild(e); box.appendChild(document.createTextNode(' '));
-  });
+  const box = $('moves'), movesKey = JSON.stringify([s.moves, s.ply, s.scores]);
+  if (box.dataset.key !== movesKey) renderMoves(s, box, movesKey);
   const ol = $('lines');
   ol.textContent = '';
   for (const l of lines) {

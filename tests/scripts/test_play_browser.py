@@ -364,6 +364,8 @@ def set_up(page, engine, work):
           shown(page, "#setup-tools"), f"xiangqi refused set-up: '{page.text('#error')}'")
     place(page, "B", ["f2", "g1"])
     fen = page.js("window.hansuPlay.editing()")
+    start = page.js("JSON.parse(document.getElementById('hansu-play').textContent).starts.xiangqi")
+    check(fen == start, f"the elephant clicked back to g1: {fen}")
     page.click("#setup-done")
     st = page.until(lambda st: st["variant"] == "xiangqi")
     want = re.search(r"^Fen: (.*)$", engine_answer(engine, "xiangqi", fen, [], "d"), re.M).group(1)
