@@ -48,8 +48,8 @@ TOKEN = re.compile(r"""\s*(?:
   | (?P<number>\d+\.+)
   | (?P<nag>\$\d+)
   | (?P<paren>[()])
-  | (?P<move>[a-i](?:10|[1-9])[a-i](?:10|[1-9])|0000|@@@@)
-  | (?P<other>\S+))""", re.X)
+  | (?P<move>(?:[a-i](?:10|[1-9])[a-i](?:10|[1-9])|0000|@@@@)(?=[\s(){};]|$))
+  | (?P<other>[^\s(){};]+|\S))""", re.X)
 
 
 def unescape_tag(value):
@@ -58,10 +58,12 @@ def unescape_tag(value):
     return re.sub(r'\\([\\"])', r"\1", value)
 
 
-def parse_pgn(text, source="PGN"):
+def parse_pgn(text, source="PGN", written=False):
     """The games of a PGN text: dicts with tags, moves (UCI strings), comments (one per move,
     "" when none), closing (the comment that ends the game) and result. Moves must be in UCI
-    form, as Hansu writes them; anything else is a ViewerError naming source and game.
+    form, as Hansu writes them; anything else is a ViewerError naming source and game. With
+    written, any other word of the movetext is kept as a move as written ("C2=5", "Nc3"), for
+    scripts/move_text.py to read against the engine's legal moves (scripts/play).
     Comments after the last move: with two or more, the first is the move's and the rest the
     closing one (hansu-selfplay export); a single one is the closing comment unless the other
     moves carry comments too."""
@@ -105,11 +107,11 @@ def parse_pgn(text, source="PGN"):
             game["result"] = m.group("result")
             finish(game)
             game = None
-        elif kind == "move":
+        elif kind == "move" or (kind == "other" and written):
             if game["moves"] and game["after"]:
                 game["comments"][-1] = " ".join(game["after"])
             game["after"] = []
-            game["moves"].append(m.group("move"))
+            game["moves"].append(m.group(kind))
             game["comments"].append("")
         else:
             raise ViewerError(f"{source}: game {len(games) + 1}: '{m.group('other')[:40]}' is not "

@@ -18,12 +18,15 @@ engine process itself, with its timeouts, is scripts/play_engine.py's Engine.
 import importlib.machinery
 import os
 import re
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import game_viewer  # noqa: E402
+import move_text  # noqa: E402
 from play_engine import Engine, EngineDown, PlayError, parse_info  # noqa: E402,F401
 
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
@@ -32,6 +35,8 @@ _openings = importlib.machinery.SourceFileLoader(
     "make_openings", os.path.join(SCRIPTS, "make-openings.py")).load_module()
 FORMATIONS = _openings.FORMATIONS
 
+# A .gib record's tags (docs/gib.md): the formations, the event, the players.
+GIB_TAG = re.compile(r"^\s*\[(?:초차림|한차림|대회명|초대국자|한대국자)\s", re.M)
 SEARCH_SLACK = 20.0      # s beyond a search's own limit before the engine counts as hung
 GAME_OVER = re.compile(r"info string game over: ([\w-]+), (\w+)(?: wins)?"
                        r"(?:, points cho ([\d.]+) han ([\d.]+))?")
@@ -71,6 +76,27 @@ class Clock:
 def escape_tag(value):
     """A PGN tag value as the standard (8.1.1) writes it: \\ and \" escaped."""
     return str(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def start_fens(engine_path):
+    """The start positions the set-up editor offers, as the engine writes them: janggi's for
+    each pairing of formations ({"CHO|HAN": FEN}) and xiangqi's."""
+    try:
+        with game_viewer.FenEngine(engine_path) as eng:
+            janggi = {f"{FORMATIONS[p // 4]}|{FORMATIONS[p % 4]}":
+                      eng.position(_openings.pairing_fen(p)) for p in range(16)}
+            eng.set_variant("xiangqi")
+            return {"janggi": janggi, "xiangqi": eng.position(None)}
+    except game_viewer.ViewerError as e:
+        raise PlayError(str(e))
+
+
+def pgn_summary(number, game):
+    """What the page lists of one game of a PGN text: its number (from 1), the tags that tell
+    games apart, and its plies."""
+    keep = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant", "Opening")
+    return {"number": number, "tags": {k: game["tags"][k] for k in keep if k in game["tags"]},
+            "plies": len(game["moves"])}
 
 
 class Session:
@@ -168,9 +194,7 @@ class Session:
             self.clock.running = None
         self.legal = []
         if not self.over:
-            eng.send("go perft 1")
-            out = eng.wait(lambda l: l.startswith("Nodes searched"))
-            self.legal = [l.split(":")[0] for l in out if re.fullmatch(r"[a-i]\d+[a-i]\d+: \d+", l)]
+            self.legal = self._perft()
 
     def _set_game(self, fen, moves, ply=None):
         self.start_fen, self.moves = fen, list(moves)
@@ -386,8 +410,8 @@ class Session:
                 raise PlayError(f"restore: variant '{variant}' is not janggi or xiangqi")
             moves = [str(m) for m in game.get("moves") or []]
             self._set_variant(variant)
-            start = self._check_pgn({"tags": {"FEN": str(game.get("start_fen", ""))},
-                                     "moves": moves})
+            start, moves = self._read_game({"tags": {"FEN": str(game.get("start_fen", ""))},
+                                            "moves": moves}, 1)
             self.human = game.get("human") if game.get("human") in ("w", "b", "both") else "both"
             if game.get("strength"):
                 self.set_strength(game["strength"])
@@ -396,43 +420,105 @@ class Session:
             self._set_game(start, moves, max(0, min(len(moves), int(game.get("ply", len(moves))))))
             self.notes.append("the page's session had ended; its game was restored")
 
-    def load_pgn(self, text):
-        """The first game of a PGN text (Variant and FEN tags as hansu-match writes them), at
-        its last move; a move the engine refuses is refused with its reason and ply."""
+    def load_pgn(self, text, game=None):
+        """Game number `game` (from 1) of a PGN text (Variant and FEN tags as hansu-match writes
+        them; moves in any form scripts/move_text.py reads), at its last move. A text of several
+        games and no number loads nothing and answers {"pgn_games": [{number, tags, plies}]}
+        for the page to choose from. A move that the engine refuses, or that names no legal
+        move, refuses the game: its number, the move's number and text, and the reason."""
         with self.lock:
             self.stop()
+            text = str(text)
+            if GIB_TAG.search(text):
+                text = self._gib_to_pgn(text)
             try:
-                games = game_viewer.parse_pgn(str(text), "PGN")
+                games = game_viewer.parse_pgn(text, "PGN", written=True)
             except game_viewer.ViewerError as e:
                 raise PlayError(str(e))
             if not games:
                 raise PlayError("PGN: no game in the text")
-            g = games[0]
+            if game is None and len(games) > 1:
+                return {"pgn_games": [pgn_summary(i + 1, g) for i, g in enumerate(games)]}
+            n = 1 if game is None else int(game)
+            if not 1 <= n <= len(games):
+                raise PlayError(f"PGN: no game {n} (the text has {len(games)})")
+            g = games[n - 1]
             variant = g["tags"].get("Variant", "janggi").lower()
             if variant not in game_viewer.VARIANTS:
-                raise PlayError(f"PGN: variant '{variant}' is not janggi or xiangqi")
+                raise PlayError(f"PGN: game {n}: variant '{variant}' is not janggi or xiangqi")
             old = self.variant
             self._set_variant(variant)
             try:
-                start = self._check_pgn(g)
+                start, moves = self._read_game(g, n)
             except PlayError:
                 self._set_variant(old)
                 raise
             self.human, self.formations = "both", None
-            self._set_game(start, g["moves"])
+            self._set_game(start, moves)
+            return None
 
-    def _check_pgn(self, g):
-        """The start FEN of parsed game g once the engine has taken every move of it."""
+    def _gib_to_pgn(self, text):
+        """A .gib text (Korean janggi records, docs/gib.md) as PGN, by the engine's own .gib
+        reader: `hansu-selfplay gib --pgn -`, beside the engine in its build. Records it
+        refuses, and its warnings (moves after the rules ended a game), are in the page's notes;
+        a text with no record it takes is refused."""
+        tool = os.path.join(os.path.dirname(os.path.dirname(self.engine_path)), "selfplay",
+                            "hansu-selfplay")
+        if not os.access(tool, os.X_OK):
+            raise PlayError(f"GIB: reading .gib records needs {tool} (ninja -C build "
+                            "hansu-selfplay)")
+        with tempfile.TemporaryDirectory(prefix="hansu-play-") as tmp:
+            path = os.path.join(tmp, "pasted.gib")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            try:
+                r = subprocess.run([tool, "gib", "--pgn", "-", "--event", "pasted .gib", path],
+                                   capture_output=True, text=True, timeout=60)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                raise PlayError(f"GIB: {tool}: {e}")
+        said = [line.replace(path, "the .gib text").removeprefix("hansu-selfplay gib: ")
+                for line in r.stderr.splitlines()
+                if ("refused" in line and "records refused" not in line) or "warning:" in line]
+        if r.returncode not in (0, 1) or not r.stdout.strip():
+            raise PlayError("GIB: " + next((x for x in said if "refused" in x),
+                                           r.stderr.strip()[-300:]))
+        self.notes.extend(said[:5])  # refused records, and moves after the rules' end dropped
+        return r.stdout
+
+    def _read_game(self, g, n):
+        """(start FEN, UCI moves) of parsed game g, number n of its text, each move as written
+        read against the engine's legal moves (scripts/move_text.py) and taken by the engine."""
         try:
             start = self._with_engine(lambda: self._display(g["tags"].get("FEN"), []))
         except PlayError as e:
-            raise PlayError(f"PGN: FEN tag: {e}")
-        for i in range(len(g["moves"])):  # one ply at a time, to name the ply refused
+            raise PlayError(f"PGN: game {n}: FEN tag: {e}")
+        iccs = move_text.is_iccs(g["tags"], g["moves"])
+        first = 1 if start.split()[1] == "b" else 0
+        fullmove = int(start.split()[5])
+        moves, fen = [], start
+        for i, word in enumerate(g["moves"]):  # one ply at a time, to name the move refused
             try:
-                self._with_engine(lambda: self._display(start, g["moves"][:i + 1]))
-            except PlayError as e:
-                raise PlayError(f"PGN: ply {i + 1} ({g['moves'][i]}): {e}")
-        return start
+                legal = self._with_engine(lambda: self._legal_at(fen))
+                mv = move_text.to_uci(word, self.variant, fen, legal, iccs)
+                fen = self._with_engine(lambda: self._display(start, moves + [mv]))
+            except (PlayError, move_text.MoveTextError) as e:
+                k = i + first
+                raise PlayError(f"PGN: game {n}, move {fullmove + k // 2}"
+                                f"{'...' if k % 2 else '.'} {word} (ply {i + 1}): {e}")
+            moves.append(mv)
+        return start, moves
+
+    def _legal_at(self, fen):
+        """The engine's legal moves at fen (`go perft 1`)."""
+        self.engine.drain()
+        self.engine.send(f"position fen {fen}")
+        return self._perft()
+
+    def _perft(self):
+        """The legal moves of the engine's position: `go perft 1`, one `move: 1` line each."""
+        self.engine.send("go perft 1")
+        out = self.engine.wait(lambda l: l.startswith("Nodes searched"))
+        return [l.split(":")[0] for l in out if re.fullmatch(r"[a-i]\d+[a-i]\d+: \d+", l)]
 
     def pgn(self):
         """The game as PGN, with the tags hansu-match writes (Variant, SetUp, FEN, Opening,

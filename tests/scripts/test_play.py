@@ -11,7 +11,15 @@ port of 127.0.0.1, with the engine HANSU at a few hundred nodes per move.
   reason, winner and (janggi) points as `go` at that position answers them;
 - analysis: go infinite gives MultiPV lines with scores and WDL, stop ends it;
 - FEN and PGN: a bad FEN and a PGN with a bad move are refused with the engine's reason (and
-  the ply), the game kept; a saved PGN (Variant, FEN tags) loads back to the same moves;
+  the game's number, the move's number and text), the game kept; a saved PGN (Variant, FEN
+  tags) loads back to the same moves;
+- a PGN of four games (WXF, SAN with a pass, Chinese notation, ICCS) is listed with its tags
+  and each game loads to the UCI moves the test reads in it; a move that names no legal move,
+  or two, is refused; WXF is no janggi notation;
+- the set-up editor's positions: the start positions in the page are the engine's; five FENs
+  the engine refuses (a general outside its palace, the side not to move in check, three
+  chariots, a xiangqi advisor off its points, facing generals) are refused with its reason;
+  positions it takes are loaded and analysed;
 - faults: an engine killed (SIGKILL) or hung (SIGSTOP) is restarted, the page told, the game
   kept; two pages have two engines; closing a page, or a page that stops calling, ends its
   engine.
@@ -63,8 +71,10 @@ class Client:
 
 
 def engine_answer(engine, variant, fen, moves, cmd):
-    """What a fresh engine answers to `cmd` at the position: the test's own referee."""
-    pos = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+    """What a fresh engine answers to `cmd` at the position (fen None: the variant's start):
+    the test's own referee."""
+    pos = (f"position fen {fen}" if fen else "position startpos") + (
+        " moves " + " ".join(moves) if moves else "")
     r = subprocess.run([engine], input=f"setoption name UCI_Variant value {variant}\n{pos}\n"
                        f"{cmd}\n", capture_output=True, text=True, timeout=60)
     return r.stdout
@@ -154,10 +164,12 @@ def main(argv):
     moves, fen = list(s["moves"]), s["fen"]
     bad = pgn.split("\n\n")[0] + "\n\n" + " ".join(moves[:3]) + " a1i10 *\n"
     s = c.post("pgn", pgn=bad)
-    check(s["error"] and s["error"].startswith("PGN: ply 4 (a1i10): ") and
+    check(s["error"] and s["error"].startswith("PGN: game 1, move 2... a1i10 (ply 4): ") and
           "not legal" in s["error"] and s["moves"] == moves, f"bad PGN: {s['error']}")
     s = c.post("pgn", pgn="1. b1c3 Nc3 *")
-    check(s["error"] and "not a move in UCI form" in s["error"], f"SAN PGN: {s['error']}")
+    check(s["error"] and s["error"].startswith("PGN: game 1, move 1... Nc3 (ply 2): 'Nc3': no "
+                                               "horse of the side to move can go to c3") and
+          s["moves"] == moves, f"a SAN move that names no legal move: {s['error']}")
     s = c.post("fen", fen="rnba1abnr/4k4/9 w - - 0 1")
     check(s["error"] and "FEN" in s["error"] and s["moves"] == moves, f"bad FEN: {s['error']}")
     s = c.post("pgn", pgn=pgn)
@@ -167,6 +179,9 @@ def main(argv):
     check(s["ply"] == 2 and s["fen"] == engine_fen(engine, "janggi", s["start_fen"], moves[:2]),
           "stepping through a loaded PGN")
     print("PGN saved with Variant/FEN/Opening, loaded back; bad PGN and FEN refused ok")
+
+    notations_and_games(c, engine)
+    set_up_positions(c, engine, page)
 
     # Analysis at the cursor: MultiPV lines with scores and WDL; stop.
     s = c.post("analyse", multipv=3)
@@ -253,6 +268,149 @@ def main(argv):
     server.shutdown()
     server.close_all()
     return 0
+
+
+# A PGN text of four games as people paste them: xiangqi in WXF, janggi in SAN with a pass,
+# xiangqi in Chinese notation (its last move names no legal move) and in ICCS (its Format tag);
+# each game's moves in UCI, as the test reads them itself (files from the mover's right in WXF;
+# ICCS counts ranks from 0). test_play_browser loads them too.
+GAMES = """[Event "WXF"]
+[Round "1"]
+[White "Red one"]
+[Black "Black one"]
+[Variant "xiangqi"]
+[Result "*"]
+
+1. C2=5 H8+7 2. H2+3 R9=8 3. R1=2 C8.9 *
+
+[Event "SAN"]
+[Round "2"]
+[White "Cho two"]
+[Black "Han two"]
+[Variant "janggi"]
+
+1. Nc3 Nc8 2. pass Ra9+ 3. Ra2! e7e6 *
+
+[Event "Chinese"]
+[Round "3"]
+[White "Red three"]
+[Variant "xiangqi"]
+
+1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. Ng3 *
+
+[Event "ICCS"]
+[Round "4"]
+[Variant "xiangqi"]
+[Format "ICCS"]
+
+1. H2-E2 H9-G7 2. H0-G2 I9-H9 *
+"""
+WANT = {1: ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "h8i8"],
+        2: ["b1c3", "b10c8", "e2e2", "a10a9", "a1a2", "e7e6"],
+        3: ["h3e3", "h10g8", "h1g3", "i10h10"], 4: ["h3e3", "h10g8", "h1g3", "i10h10"]}
+
+
+def notations_and_games(c, engine):
+    """Several games in one text: listed with their tags, any one loaded; moves in WXF, Chinese,
+    ICCS and SAN read as the engine's legal moves; a bad game refused by number and move."""
+    before = c.post("state")
+    s = c.post("pgn", pgn=GAMES)
+    games = s.get("pgn_games") or []
+    check(s["error"] is None and [g["number"] for g in games] == [1, 2, 3, 4] and
+          games[1]["tags"]["White"] == "Cho two" and games[1]["tags"]["Round"] == "2" and
+          games[1]["tags"]["Variant"] == "janggi" and [g["plies"] for g in games] == [6, 6, 5, 4]
+          and s["moves"] == before["moves"], f"the games of a PGN listed: {s.get('pgn_games')}")
+    for n in (1, 2, 4):
+        s = c.post("pgn", pgn=GAMES, game=n)
+        variant = "janggi" if n == 2 else "xiangqi"
+        check(s["error"] is None and s["variant"] == variant and s["moves"] == WANT[n] and
+              s["fen"] == engine_fen(engine, variant, s["start_fen"], WANT[n]),
+              f"game {n}: {s['error']} {s['moves']}")
+    # Game 3's last move names no legal move: the game's number, the move's number and text.
+    s = c.post("pgn", pgn=GAMES, game=3)
+    check(s["error"] == "PGN: game 3, move 3. Ng3 (ply 5): 'Ng3': no horse of the side to move "
+          "can go to g3" and s["moves"] == WANT[4], f"game 3 refused: {s['error']}")
+    s = c.post("pgn", pgn=GAMES, game=5)
+    check(s["error"] == "PGN: no game 5 (the text has 4)", f"game 5: {s['error']}")
+    # Two chariots that both go to one file: WXF's file names both, the front one names one.
+    two = ('[Variant "xiangqi"]\n[FEN "4k4/9/9/9/9/9/9/R8/R8/3K5 w - - 0 1"]\n\n'
+           "1. R9=8 *")
+    s = c.post("pgn", pgn=two)
+    check(s["error"] and "'R9=8' names 2 legal moves here" in s["error"], f"R9=8: {s['error']}")
+    s = c.post("pgn", pgn=two.replace("R9=8", "+R=8"))
+    check(s["error"] is None and s["moves"] == ["a3b3"], f"+R=8: {s['error']} {s['moves']}")
+    # WXF is xiangqi's: in janggi it is no notation; a move after a FEN with Han to move is
+    # numbered from the FEN's move number.
+    s = c.post("pgn", pgn='[Variant "janggi"]\n[FEN "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/'
+               '1C5C1/4K4/RNBA1ABNR b - - 0 7"]\n\n7... Nc8 8. C2=5 *')
+    check(s["error"] and s["error"].startswith("PGN: game 1, move 8. C2=5 (ply 2): 'C2=5' is not"
+                                               " a move in a notation Hansu reads"),
+          f"janggi WXF: {s['error']}")
+    print("PGN of 4 games listed with their tags; WXF, Chinese, ICCS and SAN games loaded; a bad "
+          "game refused by number and move ok")
+
+    # A Korean .gib record, read by the engine's .gib reader (hansu-selfplay gib): the moves of
+    # its golden PGN; a bad record among two is named in the notes, a text of bad ones refused.
+    gib_dir = os.path.join(REPO, "tests", "data", "gib")
+    with open(os.path.join(gib_dir, "short-game.gib"), encoding="utf-8") as f:
+        short = f.read()
+    with open(os.path.join(gib_dir, "samples.pgn"), encoding="utf-8") as f:
+        golden = [g for g in play_session.game_viewer.parse_pgn(f.read())
+                  if g["tags"].get("GibSource") == "short-game.gib:1"][0]
+    tool = os.path.join(os.path.dirname(os.path.dirname(engine)), "selfplay", "hansu-selfplay")
+    s = c.post("pgn", pgn=short)
+    if not os.access(tool, os.X_OK):  # a build without the self-play tool (no HDF5)
+        check(s["error"] and "reading .gib records needs" in s["error"], f"no {tool}: {s}")
+        print(f".gib records: {s['error']} ok")
+        return
+    check(s["error"] is None and s["moves"] == golden["moves"] and s["variant"] == "janggi" and
+          s["start_fen"] == golden["tags"]["FEN"], f".gib record: {s['error']} {s['moves']}")
+    bad = short.replace("1. 79졸78", "1. 99차11", 1)
+    s = c.post("pgn", pgn=short + "\n" + bad)
+    check(s["error"] is None and s["moves"] == golden["moves"] and
+          any("refused record 2" in n and "'99차11'" in n for n in s["notes"]),
+          f"a bad .gib record among two: {s['error']} {s['notes']}")
+    s = c.post("pgn", pgn=bad)
+    check(s["error"] and s["error"].startswith("GIB: refused record 1") and "'99차11'" in
+          s["error"] and s["moves"] == golden["moves"], f"a bad .gib record: {s['error']}")
+    print(".gib records read by the engine's reader; a bad one named, one alone refused ok")
+
+
+def set_up_positions(c, engine, page):
+    """The set-up editor's FENs go to the engine: a position it refuses is refused with its
+    reason; one it takes is analysed. The editor's start positions are the engine's."""
+    data = json.loads(re.search(r'<script type="application/json" id="hansu-play">(.*?)</script>',
+                                page, re.S).group(1))
+    s = c.post("new", variant="janggi", cho="sang-ma-sang-ma", han="ma-sang-ma-sang", human="w",
+               strength={"mode": "nodes", "nodes": 300})
+    check(data["starts"]["janggi"]["sang-ma-sang-ma|ma-sang-ma-sang"] == s["start_fen"] and
+          len(data["starts"]["janggi"]) == 16 and
+          data["starts"]["xiangqi"] == engine_fen(engine, "xiangqi", None, []),
+          "the editor's start positions")
+    moves = s["moves"]
+    for variant, fen in (("janggi", "4k4/9/9/9/9/9/9/9/9/K8 w - - 0 1"),  # outside the palace
+                         ("janggi", "3k5/9/9/9/9/9/9/9/4K4/3R5 w - - 0 1"),  # Han in check
+                         ("janggi", "4k4/9/9/9/9/9/9/9/RR2K4/R8 w - - 0 1"),  # three chariots
+                         ("xiangqi", "4k4/9/9/9/9/9/9/9/9/3KA4 w - - 0 1"),  # an advisor
+                         ("xiangqi", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")):  # the generals face
+        reason = re.search(r"info string (?:error: )?(.*)",
+                           engine_answer(engine, variant, fen, [], "d"))
+        s = c.post("fen", fen=fen, variant=variant)
+        check(reason and s["error"] == reason.group(1) and s["moves"] == moves,
+              f"set-up {fen}: {s['error']} (the engine: {reason and reason.group(1)})")
+    fen = "3k5/4a4/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
+    s = c.post("fen", fen=fen, variant="xiangqi")
+    check(s["error"] is None and s["fen"] == engine_fen(engine, "xiangqi", fen, []) and
+          s["human"] == "both" and s["legal"], f"a set-up position taken: {s['error']}")
+    s = c.post("analyse", multipv=1)
+    wait_until(lambda: len((c.post("state")["analysis"] or {}).get("lines", [])) == 1, 20,
+               "an analysis line of the set-up position")
+    c.post("stop")
+    fen = "4k4/9/9/9/4c4/9/9/9/4K4/R8 b - - 0 1"
+    s = c.post("fen", fen=fen, variant="janggi")
+    check(s["error"] is None and s["variant"] == "janggi" and
+          s["fen"] == engine_fen(engine, "janggi", fen, []), f"a janggi set-up: {s['error']}")
+    print("set-up positions: the engine's reasons for 5 refused, two taken, one analysed ok")
 
 
 def engine_fen(engine, variant, fen, moves):

@@ -14,10 +14,18 @@ clicks through the DevTools protocol (test_viewer_browser.py's session helpers).
 - a bad FEN is refused with the engine's reason on the page, the game kept;
 - the game played on by clicks (random legal moves, seeded) to its end: the page shows the
   result, the reason and the points that the test's own engine gives for that position;
-- the saved PGN carries Result and Termination and loads back to the same game.
-Then xiangqi: round pieces, no pass, a game to its end. The page closed ends its engine; no
-script error is thrown. Screenshots: WORK_DIR/play.png and play-xiangqi.png. Exit 77 (skipped)
-without Chromium or Debian's python3-websocket.
+- the saved PGN carries Result and Termination and loads back to the same game;
+- the set-up editor: pieces placed and removed by clicks in janggi; a position without Han's
+  general refused with the engine's own reason, the editor kept open; Han's general added, Han
+  to move, the position taken (the engine's FEN) and analysed; in xiangqi, its start, an
+  elephant put off its points refused with the engine's reason, then taken;
+- a PGN of four games (test_play.GAMES: WXF, SAN, Chinese, ICCS) listed with their tags; game 2
+  (janggi) and game 1 (xiangqi) loaded and stepped through, each position the engine's; game 3
+  refused, naming the game, the move's number and text.
+Then xiangqi: round pieces, no pass, a game to its end, one lost on the clock. The page closed
+ends its engine; no script error is thrown. Screenshots: WORK_DIR/play.png, play-setup.png,
+play-pgn.png and play-xiangqi.png. Exit 77 (skipped) without Chromium or Debian's
+python3-websocket.
 
 Usage: test_play_browser.py HANSU WORK_DIR"""
 import base64
@@ -37,7 +45,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import test_viewer_browser as vb  # noqa: E402  (the DevTools session and Chromium's start)
-from test_play import alive, engine_answer  # noqa: E402
+from test_play import GAMES, WANT, alive, engine_answer  # noqa: E402
+
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from game_viewer import parse_pgn as vb_pgn  # noqa: E402
 
 check = vb.check
 
@@ -265,9 +276,154 @@ def janggi(page, engine, work):
     page.set("#pgn-input", f"{tags}\n\n{' '.join(s['moves'][:5])} a1i10 *\n")
     page.click("#load-pgn")
     s6 = page.idle()
-    check(page.text("#error").startswith("PGN: ply 6 (a1i10): ") and s6["moves"] == s["moves"],
+    check(page.text("#error").startswith("PGN: game 1, move 3... a1i10 (ply 6): ") and
+          s6["moves"] == s["moves"],
           f"bad PGN: '{page.text('#error')}'")
     print(f"janggi: stepped through the loaded PGN; bad PGN refused: {page.text('#error')} ok",
+          flush=True)
+
+
+def shown(page, selector):
+    return page.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); "
+                   "return !!e && e.offsetParent !== null; })()")
+
+
+def engine_refusal(engine, variant, fen):
+    """The engine's own reason for refusing a FEN (its `info string`), or None."""
+    m = re.search(r"info string (?:error: )?(.*)", engine_answer(engine, variant, fen, [], "d"))
+    return m and m.group(1)
+
+
+def place(page, piece, squares):
+    """Chooses piece (a FEN letter, or x: remove) in the editor's palette and clicks squares."""
+    page.click(f"#palette button[data-piece='{piece}']")
+    for sq in squares:
+        page.click_square(sq)
+
+
+def set_up(page, engine, work):
+    """The set-up editor in both variants: pieces placed and removed by clicks; a position the
+    engine refuses shows the engine's reason and keeps the editor open; one it takes is
+    analysed."""
+    before = page.state()
+    page.click("#setup-open")
+    check(shown(page, "#setup-tools") and page.js("window.hansuPlay.editing()") ==
+          " ".join(before["fen"].split()[:2]) + " - - 0 1",
+          "the editor opens on the position shown")
+    page.set("#setup-variant", "janggi")
+    page.js("document.getElementById('setup-variant').dispatchEvent(new Event('change'))")
+    page.click("#setup-clear")
+    check(page.js("document.querySelectorAll('#pieces .piece').length") == 0, "clear")
+    place(page, "K", ["d1"])
+    place(page, "R", ["a1", "b1", "b1"])     # a second click on a piece removes it
+    place(page, "c", ["e5"])
+    fen = page.js("window.hansuPlay.editing()")
+    check(fen == "9/9/9/9/9/4c4/9/9/9/R2K5 w - - 0 1" and
+          page.text("#setup-fen") == fen, f"placed: {fen}")
+    # Han has no general: the engine's reason on the page, the editor still open, game kept.
+    page.click("#setup-done")
+    st = page.idle()
+    want = engine_refusal(engine, "janggi", fen)
+    check(want and page.text("#error") == want and shown(page, "#setup-tools") and
+          st["moves"] == before["moves"], f"refused set-up: '{page.text('#error')}' != {want}")
+    screenshot(page.cdp, os.path.join(work, "play-setup.png"))
+    print(f"set-up (janggi): refused with the engine's reason: {want} ok", flush=True)
+    place(page, "k", ["f10"])
+    page.set("#setup-side", "b")
+    page.js("document.getElementById('setup-side').dispatchEvent(new Event('change'))")
+    fen = page.js("window.hansuPlay.editing()")
+    page.click("#setup-done")
+    st = page.until(lambda st: st["fen"].split()[0] == fen.split()[0])
+    want = re.search(r"^Fen: (.*)$", engine_answer(engine, "janggi", fen, [], "d"), re.M).group(1)
+    check(st["fen"] == want and st["fen"].split()[1] == "b" and st["human"] == "both" and
+          not shown(page, "#setup-tools") and page.text("#error") == "",
+          f"a set-up position taken: {st['fen']} (the engine: {want})")
+    page.click("#analyse")
+    end = time.time() + 30
+    while time.time() < end and page.js("document.querySelectorAll('#lines li').length") < 1:
+        time.sleep(0.1)
+    check(page.js("document.querySelectorAll('#lines li').length") >= 1 and
+          page.js("!!document.querySelector('#pieces .arrow')"), "the set-up position analysed")
+    page.click("#stop")
+    page.until(lambda st: not (st["analysis"] or {}).get("running"))
+    print(f"set-up (janggi): {fen} taken and analysed ok", flush=True)
+
+    # Xiangqi: its start, a Red elephant put off its points (refused), taken back, accepted.
+    page.click("#setup-open")
+    page.set("#setup-variant", "xiangqi")
+    page.js("document.getElementById('setup-variant').dispatchEvent(new Event('change'))")
+    check(page.js("document.querySelectorAll('#pieces .piece circle').length") == 32 and
+          not shown(page, "#setup-cho"), "the editor's xiangqi start")
+    place(page, "x", ["g1"])
+    place(page, "B", ["f2"])
+    fen = page.js("window.hansuPlay.editing()")
+    page.click("#setup-done")
+    page.idle()
+    reason = engine_refusal(engine, "xiangqi", fen)
+    check(reason and "elephant" in reason and page.text("#error") == reason and
+          shown(page, "#setup-tools"), f"xiangqi refused set-up: '{page.text('#error')}'")
+    place(page, "B", ["f2", "g1"])
+    fen = page.js("window.hansuPlay.editing()")
+    start = page.js("JSON.parse(document.getElementById('hansu-play').textContent).starts.xiangqi")
+    check(fen == start, f"the elephant clicked back to g1: {fen}")
+    page.click("#setup-done")
+    st = page.until(lambda st: st["variant"] == "xiangqi")
+    want = re.search(r"^Fen: (.*)$", engine_answer(engine, "xiangqi", fen, [], "d"), re.M).group(1)
+    check(st["variant"] == "xiangqi" and st["fen"] == want and not shown(page, "#setup-tools"),
+          f"xiangqi set-up taken: {st['fen']} (the engine: {want})")
+    print(f"set-up (xiangqi): refused: {reason}; then taken ok", flush=True)
+
+
+def pgn_games(page, engine, work):
+    """A PGN of several games: listed with their tags; game 2 (janggi, SAN) and game 1
+    (xiangqi, WXF) loaded and stepped through; game 3 refused naming its bad move."""
+    page.set("#pgn-input", GAMES)
+    page.click("#load-pgn")
+    page.until(lambda st: page.js("(window.hansuPlay.pgnGames() || []).length") == 4)
+    items = page.js("[...document.querySelectorAll('#pgn-games li')].map(e => e.textContent)")
+    check(len(items) == 4 and "Cho two – Han two" in items[1] and "round 2" in items[1] and
+          "janggi" in items[1] and "6 plies" in items[1], f"the games listed: {items}")
+    for n in (2, 1):
+        page.click(f"#pgn-games li[data-game='{n}'] button")
+        st = page.until(lambda st, n=n: st["moves"] == WANT[n])
+        variant = "janggi" if n == 2 else "xiangqi"
+        check(st["moves"] == WANT[n] and st["variant"] == variant and page.text("#error") == "" and
+              page.js(f"document.querySelector(\"#pgn-games li[data-game='{n}']\").className")
+              == "loaded", f"game {n} loaded: {st['moves']} {page.text('#error')}")
+        for selector, ply in (("#first", 0), ("#forward", 1), ("#forward", 2),
+                              ("#moves .mv[data-ply='5']", 5), ("#back", 4)):
+            page.click(selector)
+            st = page.until(lambda st, ply=ply: st["ply"] == ply)
+            want = re.search(r"^Fen: (.*)$", engine_answer(engine, variant, st["start_fen"],
+                                                           WANT[n][:ply], "d"), re.M).group(1)
+            check(st["ply"] == ply and st["fen"] == want and page.text("#fen") == want,
+                  f"game {n}, {selector} to ply {ply}: at {st['ply']}, {page.text('#fen')}")
+        print(f"PGN game {n} of 4 ({variant}) loaded and stepped through ok", flush=True)
+    screenshot(page.cdp, os.path.join(work, "play-pgn.png"))
+    page.click("#pgn-games li[data-game='3'] button")
+    st = page.until(lambda st: page.text("#error") != "")
+    check(page.text("#error").startswith("PGN: game 3, move 3. Ng3 (ply 5): 'Ng3'") and
+          st["moves"] == WANT[1], f"game 3 refused: '{page.text('#error')}'")
+    print(f"PGN game 3 refused: {page.text('#error')} ok", flush=True)
+
+    # A .gib file in CP949 chosen in the file box: decoded on the page, read by the engine's
+    # .gib reader, its two records listed; the second loads to its golden PGN's moves.
+    gib_dir = os.path.join(REPO, "tests", "data", "gib")
+    with open(os.path.join(gib_dir, "samples.pgn"), encoding="utf-8") as f:
+        golden = [g for g in vb_pgn(f.read())
+                  if g["tags"].get("GibSource") == "two-records-cp949.gib:12"][0]
+    root = page.cdp.call("DOM.getDocument")["root"]["nodeId"]
+    node = page.cdp.call("DOM.querySelector", nodeId=root, selector="#pgn-file")["nodeId"]
+    page.cdp.call("DOM.setFileInputFiles", nodeId=node,
+                  files=[os.path.join(gib_dir, "two-records-cp949.gib")])
+    page.until(lambda st: page.js("(window.hansuPlay.pgnGames() || []).length") == 2)
+    items = page.js("[...document.querySelectorAll('#pgn-games li')].map(e => e.textContent)")
+    check(len(items) == 2 and golden["tags"]["Event"] in items[1], f".gib records: {items}")
+    page.click("#pgn-games li[data-game='2'] button")
+    st = page.until(lambda st: st["moves"] == golden["moves"])
+    check(st["moves"] == golden["moves"] and st["start_fen"] == golden["tags"]["FEN"],
+          f".gib record 2: {st['moves']} {page.text('#error')}")
+    print(f".gib file (CP949): 2 records listed, record 2 loaded ({len(st['moves'])} plies) ok",
           flush=True)
 
 
@@ -284,18 +440,21 @@ def xiangqi(page, engine, work):
     print(f"xiangqi: game to its end in {len(s['moves'])} plies: {s['over']['text']} ok",
           flush=True)
 
-    # On the clock: 3 s each; one move, then the person's time runs out on the page.
+    # On the clock: 6 s each (room for a move on a loaded machine); one move, then the
+    # person's time runs out on the page.
     page.set("#mode", "clock")
     page.js("document.getElementById('mode').dispatchEvent(new Event('change'))")
-    page.set("#strength", "0.05")
+    page.set("#strength", "0.1")
     page.set("#inc", "0")
     page.click("#new")
     s = page.idle()
-    check(s["clock"] and page.text("#clock").startswith("Red 0:03"),
+    check(s["clock"] and page.text("#clock").startswith("Red 0:0"),
           f"clock: {page.text('#clock')}")
     s = play_move(page, s["legal"][0])
-    check(len(s["moves"]) == 2 and s["clock"]["running"] == "w", "a move on the clock")
-    end = time.time() + 10
+    s = page.until(lambda st: len(st["moves"]) == 2 or st["over"])
+    check(len(s["moves"]) == 2 and s["clock"]["running"] == "w",
+          f"a move on the clock: {s['moves']}, {s['clock']}, {s['over']}")
+    end = time.time() + 20
     while time.time() < end and not page.text("#status").startswith("Game over"):
         time.sleep(0.1)
     s = page.idle()
@@ -332,7 +491,7 @@ def main(argv):
         target = cdp.call("Target.createTarget", url="about:blank")["targetId"]
         cdp.session = cdp.call("Target.attachToTarget", targetId=target,
                                flatten=True)["sessionId"]
-        for domain in ("Page", "Runtime"):
+        for domain in ("Page", "Runtime", "DOM"):
             cdp.call(domain + ".enable")
         cdp.call("Page.navigate", url=m.group(1))
         cdp.wait_event("Page.loadEventFired")
@@ -340,6 +499,8 @@ def main(argv):
         page.js("window.hansuPlay.ready.then(() => true)")
         page.idle()
         janggi(page, engine, work)
+        set_up(page, engine, work)
+        pgn_games(page, engine, work)
         xiangqi(page, engine, work)
         errors = [e for e in cdp.events if e.get("method") == "Runtime.exceptionThrown"]
         check(not errors, f"script errors: {errors[:2]}")
