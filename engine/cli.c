@@ -54,12 +54,39 @@ Status cli_parse_int(const char *flag, const char *text, int lo, int hi, int *ou
     return st;
 }
 
+// Whether text is a decimal number as a user writes one: an optional sign, digits with at most
+// one point (a digit on one side of it at least), an optional exponent (e or E, a sign, digits).
+// strtod alone also takes hexadecimal ("0x10" is 16), "inf", "nan" and leading spaces.
+static bool decimal_text(const char *s) {
+    if (*s == '+' || *s == '-')
+        s++;
+    size_t digits = strspn(s, "0123456789");
+    s += digits;
+    if (*s == '.') {
+        size_t frac = strspn(s + 1, "0123456789");
+        digits += frac;
+        s += 1 + frac;
+    }
+    if (!digits)
+        return false;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        size_t exp = strspn(s, "0123456789");
+        if (!exp)
+            return false;
+        s += exp;
+    }
+    return *s == '\0';
+}
+
 Status cli_parse_double(const char *flag, const char *text, double lo, double hi, double *out,
                         ErrorInfo *err) {
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v))
+    if (!decimal_text(text) || errno || end == text || *end || !isfinite(v))
         return error_set(err, STATUS_SYNTAX, "%s: '%s' is not a finite number", flag, text);
     if (!(v >= lo && v <= hi))
         return error_set(err, STATUS_RANGE, "%s: %s is out of range %g..%g", flag, text, lo, hi);

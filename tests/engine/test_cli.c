@@ -60,6 +60,20 @@ static void test_doubles(void **state) {
     assert_int_equal(cli_parse_double("--hours", "1e400", 0, HUGE_VAL, &v, &err), STATUS_SYNTAX);
     assert_string_equal(err.msg, "--hours: '1e400' is not a finite number");
     assert_int_equal(cli_parse_double("--hours", "-1", 0, HUGE_VAL, &v, &err), STATUS_RANGE);
+    // Decimal only: strtod reads hexadecimal ("0x10" as 16), spaces and "infinity" too.
+    const char *refused[] = {"0x10", "0X1p3", " 5", "5 ", "infinity", ".", "1e", "1e+", "+", ""};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(cli_parse_double("--x", refused[i], -HUGE_VAL, HUGE_VAL, &v, &err),
+                         STATUS_SYNTAX);
+        assert_non_null(strstr(err.msg, "is not a finite number"));
+    }
+    const char *taken[] = {"5", "-5", "+2.5", ".5", "5.", "1e3", "-1.5E-2"};
+    const double values[] = {5, -5, 2.5, 0.5, 5, 1000, -0.015};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        assert_int_equal(cli_parse_double("--x", taken[i], -HUGE_VAL, HUGE_VAL, &v, &err),
+                         STATUS_OK);
+        assert_true(v == values[i]);
+    }
 }
 
 static void test_json_text(void **state) {

@@ -116,8 +116,12 @@ static bool is_result(const char *w) {
 static Status pgn_word(PgnReader *r, const char *w, int lineno, Openings *out, ErrorInfo *err) {
     if (is_result(w))
         return pgn_end(r, out, err);
-    if (isdigit((unsigned char)w[0]) && w[strlen(w) - 1] == '.')
-        return STATUS_OK; // "12." or "12..."
+    size_t number = strspn(w, "0123456789");
+    if (number && w[number] == '.') { // "12." or "12...", alone or glued to its move ("12.b1c3")
+        w += number + strspn(w + number, ".");
+        if (!*w)
+            return STATUS_OK;
+    }
     if (w[0] == '$')
         return STATUS_OK;
     if (!r->in_game)
@@ -133,8 +137,12 @@ static Status pgn_word(PgnReader *r, const char *w, int lineno, Openings *out, E
     Move m;
     ErrorInfo me;
     char word[32];
-    snprintf(word, sizeof word, "%s", w);
-    word[strcspn(word, "!?+#")] = '\0'; // annotations and check marks
+    size_t len = strcspn(w, "!?+#"); // annotations and check marks
+    if (len >= sizeof word)
+        return error_set(err, STATUS_FORMAT, "openings %s:%d: move \"%.40s...\": too long", r->path,
+                         lineno, w);
+    memcpy(word, w, len);
+    word[len] = '\0';
     if (move_parse_uci(r->b, word, &m, &me) != STATUS_OK)
         return error_set(err, STATUS_FORMAT, "openings %s:%d: move \"%s\": %s", r->path, lineno, w,
                          me.msg);

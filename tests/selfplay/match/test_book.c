@@ -123,6 +123,22 @@ static void test_variations_and_line_comments(void **state) {
     check_book(book, want, 3);
 }
 
+// A move number glued to its move ("1.b1c3", "1...b10c8"), as many PGN writers put it, is read
+// as the number and the move (the move was refused before as a move "1.b1c3").
+static void test_glued_move_numbers(void **state) {
+    (void)state;
+    const char *book = "[Event \"a\"]\n"
+                       "1.b1c3 b10c8 2.a4a5 *\n"
+                       "\n"
+                       "[Event \"b\"]\n"
+                       "1.c4c5 1...g7g6 2. e4e5 2...a7a6 1-0\n";
+    const char *want[] = {"b1c3 b10c8 a4a5", "c4c5 g7g6 e4e5 a7a6"};
+    check_book(book, want, 2);
+    check_refused("[Event \"a\"]\n1.z9z9 *\n", "move \"z9z9\"", ":2:");
+    check_refused("[Event \"a\"]\n1.b1c3aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa *\n", "too long",
+                  ":2:");
+}
+
 // Movetext that cannot be read is refused with the file's line and the game's, not dropped.
 static void test_malformed(void **state) {
     (void)state;
@@ -146,6 +162,7 @@ int main(void) {
         cmocka_unit_test(test_parens_in_comments),
         cmocka_unit_test(test_variations_and_line_comments),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_glued_move_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
