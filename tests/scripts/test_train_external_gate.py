@@ -124,6 +124,11 @@ def test_settings(work):
     run = QuietRun(work, old)
     check(run.external_games() is None and run.external_gate(1, {}, ("b", "c"), ("b", "i")),
           "a run from before the section has a gate")
+    # --resume --set external.enabled=true adds the section with data/train.toml's values.
+    train.apply_sets(old, ["external.enabled=true"])
+    train.check_config(old)
+    check(old["external"]["enabled"] and old["external"]["hansu_nodes"] == 250000,
+          f"the section added on resume: {old['external']}")
     # A missing engine: scripts/train refuses before any work, naming the path.
     made = os.path.join(work, "refused")
     r = subprocess.run([os.path.join(REPO, "scripts", "train"), "--config", train.BASE_CONFIG,
