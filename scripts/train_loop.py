@@ -6,8 +6,10 @@ of the recent self-play folders (measured in positions), builds a candidate engi
 emitted weights header, plays it against the current engine with an SPRT, and accepts it (its
 header becomes current, kept under data/weights/ with its provenance) when the SPRT accepts H1
 and, with match.confirm, a second SPRT with its own seed accepts H1 too (docs/tuning.md,
-"Verdicts over a night"). Every accepted candidate then plays the first engine in a
-fixed-length match (match.elo_games games at match.elo_nodes, openings from a seed of their
+"Verdicts over a night"), and, with the [external] gate, it does not lose beyond chance against
+Fairy-Stockfish at a real clock's node counts beside the current engine (docs/tuning.md, "The
+external gate"; scripts/external_gate.py). Every accepted candidate then plays the first engine
+in a fixed-length match (match.elo_games games at match.elo_nodes, openings from a seed of their
 own) for the run's Elo curve, and the end of the run plays a gauntlet of the final engine (and
 the first) against Fairy-Stockfish at a time control (the [gauntlet] settings). All the work is
 done by the C programs (hansu-selfplay, hansu-tune, hansu-match); this script orders them, logs every
@@ -46,6 +48,7 @@ import time
 import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import external_gate  # noqa: E402
 import file_write  # noqa: E402
 import kept_files  # noqa: E402
 
@@ -169,7 +172,7 @@ DEMO_CONFIG = os.path.join(REPO, "data", "train-demo.toml")
 ELO_SEED_BASE = 2_000_000_000
 GAUNTLET_SEED_BASE = 3_000_000_000
 # Steps whose CPU time measures the engines rather than trains them (the report lists them).
-MEASURE_KINDS = ("elo", "gauntlet", "report")
+MEASURE_KINDS = ("elo", "gauntlet", "report", "audit")
 EVALS = ("texel", "nnue")
 TRAIN_NOT_WRITTEN = 3  # hansu-nnue's exit status when its quantised net failed --quant-bound
 # What an iteration's self-play is played with, kept in its record (selfplay_settings) so that a
@@ -367,7 +370,10 @@ REQUIRED_SETTINGS = {
     "match": ("games", "nodes", "sprt", "random_plies", "elo_games", "extra"),
     "nnue": ("window_positions", "epochs", "batch", "lr", "lr_min", "lambda", "extra", "build",
              "install"),
-    "gauntlet": ("enabled", "first", "games", "tc", "engine", "name", "options", "extra")}
+    "gauntlet": ("enabled", "first", "games", "tc", "engine", "name", "options", "extra"),
+    "external": ("enabled", "engine", "name", "options", "hansu_nodes", "engine_nodes", "games",
+                 "openings", "random_plies", "extra", "confidence", "margin", "audit",
+                 "audit_flags")}
 
 
 def check_present(c):
@@ -375,7 +381,8 @@ def check_present(c):
     hand edit may have removed one (a KeyError deep in the loop before)."""
     nets = c["run"].get("eval", "texel") == "nnue"
     for section, keys in REQUIRED_SETTINGS.items():
-        if section not in c and (section == "gauntlet" or (section == "nnue" and not nets)):
+        if section not in c and (section in ("gauntlet", "external") or
+                                 (section == "nnue" and not nets)):
             continue
         values = c.get(section)
         if not isinstance(values, dict):
@@ -433,6 +440,10 @@ def check_config(c):
         if path and not os.path.isfile(full):
             raise TrainError(f"setting {s}.openings = {path!r}: no such file {full}")
     check_gauntlet(c.get("gauntlet"))
+    problem = external_gate.settings_problem(c.get("external"), REPO,
+                                             c["run"].get("variant", "janggi"))
+    if problem:
+        raise TrainError(problem)
     check_report(c.get("report"))
     check_nnue(c)
     if not isinstance(c["match"].get("confirm", False), bool):
@@ -518,6 +529,17 @@ def check_gauntlet(g):
     for key in ("options", "extra"):
         if not isinstance(g[key], list) or not all(isinstance(x, str) for x in g[key]):
             raise TrainError(f"setting gauntlet.{key} must be a list of strings")
+
+
+def check_external_engine(c):
+    """With the external gate on, its engine must be there before any work (a night whose
+    candidates could not be judged would accept none): refused naming the path. Not part of
+    check_config, whose settings are the same on every machine."""
+    x = c.get("external")
+    if x and x["enabled"] and shutil.which(x["engine"]) is None:
+        raise TrainError(f"setting external.engine = {x['engine']!r}: not found or not "
+                         "executable; install Fairy-Stockfish (Debian package fairy-stockfish), "
+                         "set external.engine, or turn the gate off (external.enabled = false)")
 
 
 def check_report(r):
@@ -648,11 +670,13 @@ def kind_problem(name, v, kind):
 STATE_FIELDS = {"iteration": "int", "first": "dict", "current": "dict", "iterations": "list",
                 "accepted": "strings"}
 STATE_OPTIONAL = {"in_progress": "bool", "folder": "str", "wall_s": "number", "cpu_s": "dict",
-                  "source_commit": "str", "gauntlet": "dict", "started": "str"}
+                  "source_commit": "str", "gauntlet": "dict", "started": "str",
+                  "external": "dict"}
 RECORD_OPTIONAL = {"current": "str", "selfplay_engine": "dict", "selfplay_settings": "dict",
                    "match": "dict", "confirm": "dict", "elo_vs_first": "dict", "train": "dict",
                    "train_window": "dict", "tune_window": "dict", "regenerated": "list",
-                   "accepted": "bool", "rejected": "str"}
+                   "accepted": "bool", "rejected": "str", "external": "dict",
+                   "external_gate": "dict"}
 SETTINGS_KINDS = {"seed": "int", "games": "int", "nodes": "int", "random_plies": "int",
                   "openings": "str", "extra": "strings", "variant": "str"}
 
@@ -683,6 +707,11 @@ def check_state(state):
     if "results" in state.get("gauntlet", {}) and not isinstance(
             state["gauntlet"]["results"], dict):
         return "gauntlet.results is not an object"
+    figures = state.get("external", {}).get("figures", {})
+    if not isinstance(figures, dict) or any(
+            not isinstance(f, dict) or any(not isinstance(r, dict) or not isinstance(
+                r.get("pentanomial"), list) for r in f.values()) for f in figures.values()):
+        return "external.figures is not an object of match results with pentanomial counts"
     for i, rec in enumerate(state["iterations"]):
         where = f"iterations[{i}]"
         if not isinstance(rec, dict) or not is_int(rec.get("k")) or rec["k"] < 1:
@@ -1185,21 +1214,26 @@ class Run:
                     f"{init} (the training moved no weight by a quantisation step)")
         return None
 
-    def play(self, folder, name, engines, limit, games, seed, event, kind, sprt=None):
+    def play(self, folder, name, engines, limit, games, seed, event, kind, sprt=None,
+             book=None):
         """Plays a match with hansu-match: engines are the two engines' --engine fields (the
         first is scored), limit the flags of the limit (e.g. ["--nodes", "800"]). Writes
         folder/name.{pgn,json,txt}, resumes a match stopped half-way, and returns the parsed
-        result."""
+        result. book: (openings flags, random plies, extra flags) of a match not played with
+        [match]'s (the external gate's); default match.openings, match.random_plies and the
+        kind's extra flags."""
         c = self.config["match"]
         pgn = os.path.join(folder, f"{name}.pgn")
         argv = self.launcher + [self.match_tool]  # [cluster]: the pairs spread over the ranks
         for fields in engines:
             argv += ["--engine"] + fields
+        if book is None:
+            book = (openings_flags(self.config, "match"), c["random_plies"],
+                    c["extra"] if kind != "gauntlet" else self.config["gauntlet"]["extra"])
         argv += limit + ["--games", str(games), "--concurrency", str(self.threads),
                          "--pgn", pgn, "--seed", str(seed),
-                         "--random-plies", str(c["random_plies"]), "--event", event]
-        argv += variant_flags(self.config) + openings_flags(self.config, "match")
-        argv += c["extra"] if kind != "gauntlet" else self.config["gauntlet"]["extra"]
+                         "--random-plies", str(book[1]), "--event", event]
+        argv += variant_flags(self.config) + book[0] + book[2]
         if sprt:
             argv += ["--sprt"] + sprt.split()
         result = os.path.join(folder, f"{name}.json")
@@ -1356,7 +1390,8 @@ class Run:
 
     def decide(self, k, record, candidate, current):
         """Plays candidate against current (engines as hansu() takes them) with an SPRT, kept in
-        the record (not replayed on a resume), then the verdict; logs and returns it."""
+        the record (not replayed on a resume), then the verdict (the SPRTs, then the external
+        gate for a candidate that passed them); logs and returns it."""
         if "match" not in record:
             record["match"] = self.match(k, "match", candidate, current,
                                          self.config["match"]["games"],
@@ -1364,11 +1399,119 @@ class Run:
             self.save_state()
         result = record["match"]
         accepted = self.verdict(k, record, candidate, current)
-        record["accepted"] = accepted
+        gate = accepted and self.external_gate(k, record, candidate, current)
+        record["accepted"] = gate
+        word = ("ACCEPTED" if gate else "rejected by the external gate" if accepted
+                else "rejected")
         self.log(f"iteration {k}: candidate {candidate[1]} vs {current[1]}: score "
                  f"{result.get('score')}, nElo {result.get('nelo')}, SPRT {result.get('sprt')}"
-                 f" -> {'ACCEPTED' if accepted else 'rejected'}")
-        return accepted
+                 f" -> {word}")
+        return gate
+
+    # --- the external gate (scripts/external_gate.py) ------------------------------------
+    def external_games(self):
+        """The game settings of today's external matches (external_gate.game_settings), or None
+        when the gate is off (external.enabled = false, or a run from before the section)."""
+        x = self.config.get("external")
+        if not x or not x["enabled"]:
+            return None
+        engine = shutil.which(x["engine"])
+        if engine is None:  # main() refuses this before any work; a run edited since
+            check_external_engine(self.config)
+        return external_gate.game_settings(x, engine, variant_of(self.config),
+                                           self.config["run"]["seed"])
+
+    def external_gate(self, k, record, candidate, current):
+        """After the SPRTs: True when the candidate does not lose beyond chance against the
+        external engine, compared with the current engine on the same openings and seed
+        (external_gate.decide); True at once when the gate is off. The candidate's match is kept
+        in the record (external), the current's once per engine in state.json (external_figure),
+        the verdict as external_gate; on a resume a finished match is not played again and a
+        half-played one resumes from its state file."""
+        games = self.external_games()
+        if games is None:
+            return True
+        x, tag = self.config["external"], external_gate.digest(games)
+        base = self.external_figure(current, games, tag)
+        if record.get("external", {}).get("digest") != tag:
+            record["external"] = self.external_match(self.iter_dir(k), f"external-{tag}",
+                                                     candidate, games, tag)
+            self.save_state()
+        self.external_audit(record["external"], candidate)
+        verdict = external_gate.decide(record["external"]["pentanomial"], base["pentanomial"],
+                                       x["confidence"], x["margin"])
+        verdict.update(current=current[1], digest=tag)
+        record["external_gate"] = verdict
+        if verdict["passed"]:  # the next gate's figure of the current engine, not played again
+            self.state["external"]["figures"][tag][candidate[1]] = record["external"]
+        self.save_state()
+        e = record["external"]
+        self.log(f"iteration {k}: external gate: {candidate[1]} vs {x['name']} score "
+                 f"{e['score']} ({verdict['candidate_score']:.3f} a game, nElo {e['nelo']} ± "
+                 f"{e['nelo_error']}), {current[1]} {base['score']} "
+                 f"({verdict['current_score']:.3f}); difference {verdict['difference']:+.3f}, "
+                 f"bound -{verdict['margin'] + verdict['bound']:.3f} -> "
+                 f"{'passed' if verdict['passed'] else 'REJECTED'}")
+        return verdict["passed"]
+
+    def external_figure(self, engine, games, tag):
+        """The current engine's external match under game settings tag: kept in state.json
+        (external.figures[tag][name]), else played once in RUN/external/NAME-TAG.*."""
+        ext = self.state.setdefault("external", {})
+        figures = ext.setdefault("figures", {}).setdefault(tag, {})
+        if engine[1] not in figures:
+            figures[engine[1]] = self.external_match(os.path.join(self.folder, "external"),
+                                                     f"{engine[1]}-{tag}", engine, games, tag)
+            self.save_state()
+        self.external_audit(figures[engine[1]], engine)
+        return figures[engine[1]]
+
+    def external_match(self, folder, name, engine, games, tag):
+        """engine (as hansu() takes them) at external.hansu_nodes against external.engine at
+        external.engine_nodes, each a limit of its own (fixed nodes: the games do not depend on
+        the machine's load), all external.games games, --move-info (each move's score and
+        depth, for the audit and match-profile), files folder/name.{pgn,json,txt}."""
+        x = self.config["external"]
+        os.makedirs(folder, exist_ok=True)
+        book = (external_gate.openings_flags(x["openings"], games["variant"], REPO),
+                x["random_plies"], ["--move-info"] + x["extra"])
+        r = self.play(folder, name, [
+            self.hansu(engine) + [f"nodes={x['hansu_nodes']}"],
+            [f"cmd={games['engine']}", f"name={x['name']}", f"nodes={x['engine_nodes']}"]
+            + x["options"]], [], x["games"], games["seed"],
+            f"train external gate: {engine[1]} vs {x['name']}", "external", book=book)
+        r.update(engine=engine[1], digest=tag, settings=games,
+                 pgn=os.path.join(folder, f"{name}.pgn"))
+        return r
+
+    def external_audit(self, figure, engine):
+        """scripts/eval-audit on an external match's PGN (external.audit): NAME-audit.json and
+        .md beside it, the summary in the figure (audit: the net the engine played with, or
+        its classical evaluation, and Fairy-Stockfish's column when the engine is one); a failed
+        audit is a warning kept as audit.error, never a verdict."""
+        x = self.config["external"]
+        if not x["audit"] or "audit" in figure:
+            return
+        net = engine[2] if len(engine) > 2 else ""
+        column = os.path.splitext(os.path.basename(net))[0] if net else "classical"
+        while net and column in ("net", "classical", "fsf"):
+            column += "'"  # eval-audit's name for a file named like a column
+        out = figure["pgn"][:-len(".pgn")] + "-audit"
+        program = figure["settings"]["engine"]
+        fsf = (["--fsf", program] if "fairy-stockfish" in os.path.basename(program).lower()
+               else ["--no-fsf"])
+        argv = [sys.executable, os.path.join(REPO, "scripts", "eval-audit"), figure["pgn"],
+                "--hansu-name", engine[1], "--engine-cmd",
+                os.path.join(engine[0], "engine", "hansu"), "--json", out + ".json",
+                "--md", out + ".md"] + (["--evalfile", net] if net else []) + fsf + x[
+                    "audit_flags"]
+        try:
+            self.run_step("audit", argv, out + ".log")
+            figure["audit"] = external_gate.audit_summary(out + ".json", column)
+        except (TrainError, OSError, ValueError, KeyError, TypeError) as e:
+            figure["audit"] = {"error": str(e)}
+            self.log(f"warning: the evaluation audit of {figure['pgn']} failed: {e}")
+        self.save_state()
 
     def verdict(self, k, record, candidate, current):
         """True when the SPRT accepted H1 and, with match.confirm, a second SPRT against the
@@ -1414,7 +1557,8 @@ class Run:
             "header_sha256": hashlib.sha256(header).hexdigest(),
             "run": os.path.abspath(self.folder), "iteration": k, "accepted": now_iso(),
             "previous": self.state["current"], "match": record["match"],
-            "elo_vs_first": record.get("elo_vs_first"), "config": self.config}
+            "elo_vs_first": record.get("elo_vs_first"), "external": record.get("external"),
+            "external_gate": record.get("external_gate"), "config": self.config}
         base = f"{os.path.basename(self.folder)}-{name}"
         kept = self.keep_beside(keep_dir, base, ".h", header, provenance) + ".h"
         self.state["current"] = {"name": name, "header": kept}
@@ -1438,7 +1582,8 @@ class Run:
             "accepted": now_iso(), "previous": self.state["current"],
             "train_window": record.get("train_window"), "trainer": trainer,
             "match": record["match"], "confirm": record.get("confirm"),
-            "elo_vs_first": record.get("elo_vs_first"), "config": self.config})
+            "elo_vs_first": record.get("elo_vs_first"), "external": record.get("external"),
+            "external_gate": record.get("external_gate"), "config": self.config})
         self.state["current"] = {"name": name, "header": first["header"], "net": kept}
         self.state["accepted"].append(name)
 
@@ -1666,6 +1811,7 @@ def main():
                 raise TrainError(f"--resume: the run trains run.eval = {mode!r}; it cannot "
                                  f"change to {eval_of(config)!r} (start a new run)")
             check_config(config)
+            check_external_engine(config)
             sized = size_for_cores(config, run_cores(config))  # a --config's per-core sizes
             run = Run(folder, config)
             run.load_state()
@@ -1681,6 +1827,7 @@ def main():
                 args.config = XIANGQI_CONFIG
             config = load_config(args.config, args.set + ([f"run.variant=\"{args.variant}\""]
                                                           if args.variant else []))
+            check_external_engine(config)
             sized = size_for_cores(config, run_cores(config))
             if os.path.exists(state_path):
                 raise TrainError(f"{folder} already holds a run; use --resume")

@@ -344,7 +344,7 @@ def plot_pairings(run, state, out):
     plt.close(fig)
 
 
-MEASURE_KINDS = ("elo", "gauntlet", "report")  # as scripts/train's: measurement, not training
+MEASURE_KINDS = ("elo", "gauntlet", "report", "audit")  # as scripts/train's: measurement
 
 
 def vs_first_games(e):
@@ -477,6 +477,111 @@ def gauntlet_lines(state):
     return lines + [""]
 
 
+def terminations(r):
+    """A match's wins by end reason, "ours: checkmate 3, bikjang 2; theirs: ..." (the first
+    engine of its JSON is ours)."""
+    by = r.get("wins_by_reason") or {}
+    ours = r.get("engine")
+    parts = []
+    for name in sorted(by, key=lambda n: n != ours):
+        wins = ", ".join(f"{reason} {n}" for reason, n in sorted(by[name].items(),
+                                                                key=lambda x: -x[1]))
+        parts.append(f"{name}: {wins or 'none'}")
+    return "; ".join(parts)
+
+
+def audit_cells(r):
+    """The evaluation audit's cells of an external figure: the engine's evaluation (expected,
+    actual, gap) and Fairy-Stockfish's expected score and gap, or why there is none."""
+    a = r.get("audit")
+    if not a:
+        return "not audited", ""
+    if "error" in a:
+        return f"failed: {a['error']}", ""
+    h, o = a.get("hansu") or {}, a.get("opponent") or {}
+
+    def fmt(v, sign=False):
+        return "-" if not isinstance(v, (int, float)) else f"{v:+.3f}" if sign else f"{v:.3f}"
+    mine = (f"{a.get('evaluator', '')}: {fmt(h.get('expected_score'))} vs "
+            f"{fmt(h.get('actual_score'))}, gap **{fmt(h.get('gap'), True)}** "
+            f"({h.get('positions', '?')} positions, median {h.get('median_cp', '?')} cp)")
+    theirs = (f"{fmt(o.get('expected_score'))}, gap {fmt(o.get('gap'), True)}" if o else "-")
+    return mine, theirs
+
+
+def external_lines(run, state):
+    """The external gate (docs/tuning.md, "The external gate"): each candidate's match against
+    the external engine beside the current engine's on the same openings, the verdict, and the
+    evaluation audit of each match (scripts/eval-audit; its JSON in the match's folder)."""
+    x = state["config"].get("external")
+    lines = ["## External gate", ""]
+    if not x or not x.get("enabled"):
+        return lines + ["Off (`external.enabled = false`)." if x else
+                        "None (a run from before the external gate).", ""]
+    lines += [f"Each candidate that passed its SPRTs plays {x['name']} at fixed nodes (Hansu "
+              f"{x['hansu_nodes']:,}, {x['name']} {x['engine_nodes']:,}), {x['games']} games "
+              f"from `{x['openings'] or 'the compiled-in suite'}` + {x['random_plies']} random "
+              "plies, one seed for every engine; the current engine plays the same games once. "
+              "Rejected when its score a game is below the current's by more than margin + z × "
+              f"se (one-sided {x['confidence']:.0%}, margin {x['margin']}; se from both "
+              "matches' pentanomial pairs, scripts/external_gate.py). Score: a game, from "
+              "Hansu's side. Audit: the engine's evaluation of its positions in those games, "
+              "expected score against the games' (gap > 0: it rated its positions higher than "
+              "they scored; docs/eval-audit.md).", "",
+              "| iteration | engine | games | score | a game | nElo ± 95% | vs current (a game) "
+              "| difference, bound | verdict | audit: expected vs actual | Fairy-Stockfish's "
+              "eval: expected, gap |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    figures = (state.get("external") or {}).get("figures") or {}
+    first = state["first"]["name"]
+    for tag, by_name in figures.items():
+        r = by_name.get(first)
+        if r:
+            mine, theirs = audit_cells(r)
+            lines.append(f"| first | {first} | {r.get('games', '')} | {r.get('score', '')} | "
+                         f"{score_of(r)} | {r.get('nelo', '')} ± {r.get('nelo_error', '')} | "
+                         f"| | the first engine's figure (settings {tag}) | {mine} | {theirs} |")
+    shown = 0
+    for rec in state["iterations"]:
+        r, g = rec.get("external"), rec.get("external_gate")
+        if not r:
+            continue
+        shown += 1
+        verdict = ("" if not g else "passed" + (": accepted" if rec.get("accepted") else "")
+                   if g.get("passed") else "**rejected**")
+        diff = (f"{g['difference']:+.3f}, −{g['margin'] + g['bound']:.3f}" if g else "")
+        mine, theirs = audit_cells(r)
+        lines.append(f"| {rec['k']} | {r.get('engine', '')} | {r.get('games', '')} | "
+                     f"{r.get('score', '')} | {score_of(r)} | {r.get('nelo', '')} ± "
+                     f"{r.get('nelo_error', '')} | "
+                     f"{current_cell(g)} | "
+                     f"{diff} | {verdict} | {mine} | {theirs} |")
+    if not shown:
+        lines.append("| | | | | | | | | no candidate has reached the gate yet | | |")
+    lines += ["", "Terminations (wins by end reason):", ""]
+    for rec in state["iterations"]:
+        if rec.get("external"):
+            lines.append(f"- iteration {rec['k']}: {terminations(rec['external'])}")
+    for tag, by_name in figures.items():
+        if by_name.get(first):
+            lines.append(f"- first engine ({tag}): {terminations(by_name[first])}")
+    return lines + [""]
+
+
+def current_cell(g):
+    """The current engine of a gate's verdict and its score a game on the same games."""
+    if not g:
+        return ""
+    return f"{g.get('current', '')} ({g.get('current_score', 0):.3f})"
+
+
+def score_of(r):
+    """A match result's score a game from the first engine's side (its pentanomial pairs)."""
+    p = r.get("pentanomial") or []
+    n = sum(p)
+    return f"{sum(c * x for c, x in zip(p, (0, 0.25, 0.5, 0.75, 1))) / n:.3f}" if n else ""
+
+
 def start_lines(cfg):
     """A run started from other weights than the shipped ones (run.start) says so first, with
     the note of that header's banner: its Elo against the first engine is measured from there."""
@@ -566,6 +671,14 @@ def net_lines(run, state):
     return lines
 
 
+def accepted_cell(rec):
+    if rec.get("accepted"):
+        return "yes"
+    if rec.get("external_gate", {}).get("passed") is False:
+        return "no (external gate)"
+    return "no" if "accepted" in rec else ""
+
+
 def write_markdown(run, state, out):
     cfg = state["config"]
     lines = [f"# Training run `{os.path.basename(run)}`", "",
@@ -588,11 +701,12 @@ def write_markdown(run, state, out):
             f"| {rec['k']} | {rec.get('current', '')} | {selfplay_count(run, state, rec)} | "
             f"{m.get('score', '')} | {m.get('nelo', '')} ± {m.get('nelo_error', '')} | "
             f"{m.get('llr', '')} | {m.get('sprt', '')} | "
-            f"{'yes' if rec.get('accepted') else 'no' if 'accepted' in rec else ''} | "
+            f"{accepted_cell(rec)} | "
             f"{elo} | {nelo} | {how} |")
     lines += ["", "Elo vs first: each accepted candidate against the first engine in a "
               "fixed-length match (all its games, openings of a seed no decision uses, at "
               "nodes other than the training's); ± is the 95 % half-width.", ""]
+    lines += external_lines(run, state)
     lines += net_lines(run, state)
     lines += gauntlet_lines(state)
     lines += ["## Settings", "", "```toml"]
@@ -687,6 +801,11 @@ def viewer_games(run, state, caps, build=None):
             path = pgn_file.find(os.path.join(run, f"iter-{k:03d}", name + ".pgn"))
             if path:
                 sets.append((path, name, k, caps["match_games"]))
+        external = (rec.get("external") or {}).get("pgn")
+        path = pgn_file.find(os.path.join(run, f"iter-{k:03d}", os.path.basename(external))
+                             ) if external else None
+        if path:
+            sets.append((path, "external", k, caps["match_games"]))
     for path in gauntlet_pgns(run):
         sets.append((path, "gauntlet " + pgn_file.stem(path), None, caps["gauntlet_games"]))
     records, notes = [], []

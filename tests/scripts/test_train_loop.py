@@ -29,7 +29,9 @@
   goes on;
 - the overnight default, data/train.toml, is a loop of nets for janggi and xiangqi from the
   shipped net, whose self-play games and training window follow the cores it runs on (stub
-  programs, end to end through main()), and installs its final net with its provenance; the
+  programs, end to end through main(); its external gate on, at 250 k and 76 k nodes with
+  --move-info, the stub engine standing in for Fairy-Stockfish), and installs its final net
+  with its provenance; the
   Texel loop is data/train-texel.toml;
 - the final net and the accepted headers are kept in data/nets/ and data/weights/ under a name
   of the run's own: a shipped file (tracked by git), another run's or a symbolic link is never
@@ -629,7 +631,8 @@ def test_rejected_nets(work):
                 'start_net = "data/nets/janggi-r4.nnue"\n[selfplay]\ngames = 2\nnodes = 10\n'
                 'openings = ""\n[nnue]\ninit = "current"\nepochs = 1\ninstall = false\n'
                 f'build = {json.dumps(build)}\n[match]\ngames = 2\nnodes = 10\n'
-                'elo_games = 2\nelo_nodes = 20\n[gauntlet]\nenabled = false\n')
+                'elo_games = 2\nelo_nodes = 20\n[gauntlet]\nenabled = false\n'
+                '[external]\nenabled = false\n')  # the gate: test_train_external*.py
     folder = os.path.join(work, "run")
     env = dict(os.environ, STUB_PLAN=plan)
     script = os.path.join(REPO, "scripts", "train")
@@ -772,8 +775,12 @@ def test_default_nets(work):
         with open(plan, "w") as f:
             json.dump({"iter-001": "ok"}, f)
         folder = os.path.join(work, "run")
+        # The external gate (on in data/train.toml) plays the stub engine at its nodes: the
+        # default's gate runs through main() wherever Fairy-Stockfish is installed or not.
+        stub_engine = os.path.join(build, "engine", "hansu")
         sets = ["--set", "run.iterations=1", "--set", f"nnue.build={json.dumps(build)}",
-                "--set", "gauntlet.enabled=false", "--set", "match.elo_games=2"]
+                "--set", "gauntlet.enabled=false", "--set", "match.elo_games=2",
+                "--set", f"external.engine={json.dumps(stub_engine)}"]
         rc = run_main(["--config", train.BASE_CONFIG, "--run", folder, "--set", "run.threads=3"]
                       + sets, {"STUB_PLAN": plan, "STUB_SPRT": "H1"})
         check(rc == 0, f"main() on data/train.toml: exit {rc}")
@@ -796,6 +803,11 @@ def test_default_nets(work):
                 open(saved[0]("janggi"), "rb") as b:
             check(a.read() == b.read(), "the first engine is not the shipped net")
         check(state["accepted"] == ["iter-001"], f"accepted: {state['accepted']}")
+        gate = state["iterations"][0].get("external_gate") or {}
+        ext = [l for l in log.splitlines() if "match initial vs Fairy-Stockfish-11.1:" in l]
+        check(gate.get("passed") is True and len(ext) == 1 and "nodes=250000" in ext[0] and
+              "nodes=76000" in ext[0] and "--move-info" in ext[0],
+              f"data/train.toml's external gate: {gate} {ext}")
         final = os.path.join(folder, "nets", "iter-001.nnue")
         kept = os.path.join(train.NETS_DIR, "janggi-run")
         with open(final, "rb") as a, open(train.net_file("janggi"), "rb") as b, \

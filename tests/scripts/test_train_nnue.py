@@ -64,6 +64,8 @@ elo_games = 4
 elo_nodes = 200
 [gauntlet]
 enabled = false
+[external]
+enabled = false       # data/train.toml's gate: tested by test_train_external.py
 """
 
 
