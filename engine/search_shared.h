@@ -250,6 +250,10 @@ int search_static_eval(Searcher *s, int ply);
 /// Forgets what thread s learnt: histories, killers, cached evaluations.
 void search_thread_clear(Searcher *s);
 
+/// Frees what every thread's Searcher t owns (its done_lock, histories and net buffers) and t;
+/// a helper's thread and pool lock are ended before (search_smp.c), as is the main one's TT.
+void search_thread_free(Searcher *t);
+
 /// Allocates t's accumulators and accumulator cache (64-byte aligned) where it has none yet:
 /// the first net's use. False when out of memory (what was allocated is kept, freed with t).
 bool search_thread_alloc_nnue(Searcher *t);

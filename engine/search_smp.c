@@ -91,11 +91,7 @@ static Searcher *helper_create(Searcher *main, int id) {
         pthread_create(&h->thread, NULL, helper_loop, h) != 0) {
         pthread_cond_destroy(&h->pool_cond);
         pthread_mutex_destroy(&h->pool_lock);
-        pthread_mutex_destroy(&h->done_lock);
-        free(h->acc);
-        free(h->nnue_cache);
-        free(h->cont_hist);
-        free(h);
+        search_thread_free(h);
         return NULL;
     }
     return h;
@@ -120,11 +116,7 @@ static void helper_destroy(Searcher *h) {
     pthread_join(h->thread, NULL);
     pthread_cond_destroy(&h->pool_cond);
     pthread_mutex_destroy(&h->pool_lock);
-    pthread_mutex_destroy(&h->done_lock);
-    free(h->cont_hist);
-    free(h->acc);
-    free(h->nnue_cache);
-    free(h);
+    search_thread_free(h);
 }
 
 // The one place every call that changes s, its helpers, its TT or its net goes through first,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // One search thread, main or helper (search_shared.h): what it learnt cleared, its net's
-// buffers allocated, its counts reset at each search's start, its iterations searched in an
-// aspiration window, and the record of its last completed iteration that the vote and the info
-// lines read (the main thread's, and each helper's while it may still run).
+// buffers allocated, what it owns freed, its counts reset at each search's start, its iterations
+// searched in an aspiration window, and the record of its last completed iteration that the vote
+// and the info lines read (the main thread's, and each helper's while it may still run).
 #include "search_shared.h"
 
 #include <stdlib.h>
@@ -16,6 +16,14 @@ void search_thread_clear(Searcher *s) {
     search_order_clear(s);
     memset(s->eval_cache, 0, sizeof s->eval_cache);
     s->dirty = false;
+}
+
+void search_thread_free(Searcher *t) {
+    pthread_mutex_destroy(&t->done_lock);
+    free(t->cont_hist);
+    free(t->acc);
+    free(t->nnue_cache);
+    free(t);
 }
 
 bool search_thread_alloc_nnue(Searcher *t) {

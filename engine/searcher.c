@@ -50,11 +50,7 @@ void search_destroy(Searcher *s) {
         return;
     search_set_threads(s, 1); // ends the helper threads first
     tt_free(&s->tt_own);
-    pthread_mutex_destroy(&s->done_lock);
-    free(s->cont_hist);
-    free(s->acc);
-    free(s->nnue_cache);
-    free(s);
+    search_thread_free(s);
 }
 
 bool search_resize(Searcher *s, size_t hash_mb) {
