@@ -1,418 +1,22 @@
 // SPDX-License-Identifier: MIT
-// Alpha-beta search (see search.h): iterative deepening, PVS with aspiration windows, a TT,
-// quiescence on captures that do not lose by SEE and, in its first plies, quiet checks (all
-// moves when in check or when a quiet move may end the game), captures losing by SEE ordered
-// after the quiet moves, null move = a pass given as a tempo, LMR, check extension, and the
-// rules page's game ends in the tree, a pass that ends the game scored as that end at every node.
-#include "search.h"
+// Negamax and quiescence (search.h, search_shared.h): PVS with a TT, quiescence on captures
+// that do not lose by SEE and, in its first plies, quiet checks (all moves when in check or when
+// a quiet move may end the game), the pruning and extension steps of search_prune.h, the move
+// order of search_order.h, and the rules page's game ends in the tree, a pass that ends the game
+// scored as that end at every node. One thread's iterations (search_thread.c) call negamax at
+// the root, where it also keeps the iteration's best move for them.
+#include "search_shared.h"
 
 #include <assert.h>
-#include <math.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
 #include "eval.h"
-#include "movegen.h"
-#include "nnue.h"
-#include "prng.h"
 #include "rules.h"
-#include "search_params.h"
+#include "search_order.h"
+#include "search_prune.h"
 #include "see.h"
-#include "timeman.h"
-#include "tt.h"
-#include "variant.h"
-#include "zobrist.h"
-
-enum {
-    HISTORY_MAX = 16384,
-    LMR_N = 64,
-    EVAL_CLAMP = 18000,
-    EVAL_CACHE_N = 1 << 16,
-    CORR_N = 1 << 14,         // correction history entries per side and table
-    CORR_GRAIN = 256,         // a correction's units per cp
-    CORR_MAX = 64 * 256,      // |correction| at most 64 cp
-    QS_DELTA_PER_ORDER = 100, // cp per unit of ORDER_VALUE in delta pruning
-    QS_NO_CHECKS = -MAX_PLY   // a quiescence depth below every qs_check_plies: captures only
-};
-
-// A cache of static evaluations by Zobrist key. The evaluation depends on the position only,
-// except for POINTS_LATE near the move limit, where the cache is not used.
-typedef struct EvalCacheEntry {
-    uint64_t key;
-    int32_t eval;
-} EvalCacheEntry;
-
-// Victim and attacker order for MVV-LVA and the delta margin of quiescence: the search's own
-// scale, not the rules' points (Variant.points_half, which give the general 0): a capture of the
-// general does not occur, but its value keeps an attack by the general last in LVA order.
-static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
-
-typedef int16_t ContHist[PIECE_NB][SQUARE_NB];
-
-// A helper thread's state (Lazy SMP), changed under its pool_lock and announced on its
-// pool_cond: parked between searches, searching from helpers_start until it stops (it sees the
-// stop, or reaches the depth limit), told to end by helper_destroy.
-typedef enum HelperState { HELPER_PARKED, HELPER_SEARCHING, HELPER_QUIT } HelperState;
-
-// A completed iteration of one thread: what the vote (smp_pick) weighs and the info line gives.
-typedef struct Iteration {
-    int depth, seldepth; // depth 0: none completed yet
-    Score score;
-    int pv_len;
-    Move pv[MAX_PLY];
-} Iteration;
-
-struct Searcher {
-    SearchParams params; // the tunable constants (search_params.def)
-    TT *tt;              // the table searched: the main searcher's tt_own, shared by its helpers
-    TT tt_own;
-    Board board;
-    int history[PIECE_NB][SQUARE_NB];
-    // Continuation histories (ch_on): cont_hist[pc1][to1] is the table of the moves that follow a
-    // move of piece pc1 to to1, one or two plies before; [EMPTY][0] stands for no move (a pass,
-    // the null move, before the root). Capture history (caph_on): by mover, point, victim kind.
-    ContHist *cont_hist; // PIECE_NB x SQUARE_NB tables, 4 MB
-    int16_t capture_hist[PIECE_NB][SQUARE_NB][KIND_NB];
-    Piece moved_piece[MAX_PLY + 2]; // the piece moved by the move made at ply (EMPTY: a pass)
-    Square moved_to[MAX_PLY + 2];
-    Move excluded[MAX_PLY + 2]; // the singular extension's excluded move at ply
-    // Correction history (corr_on): what searches found the static evaluation to miss, in
-    // 1/CORR_GRAIN cp, by side to move and a key of the soldiers' points or of the material.
-    int16_t corr_soldiers[SIDE_NB][CORR_N], corr_material[SIDE_NB][CORR_N];
-    Move killers[MAX_PLY + 2][2];
-    Move pv[MAX_PLY + 1][MAX_PLY + 1];
-    int pv_len[MAX_PLY + 1];
-    int eval_stack[MAX_PLY + 2];
-    uint8_t lmr[LMR_N][LMR_N];
-    EvalCacheEntry eval_cache[EVAL_CACHE_N];
-    uint64_t nodes, node_limit;
-    int64_t start_ms, hard_ms;
-    atomic_bool *stop;
-    bool stopped;
-    int seldepth;
-    bool after_null[MAX_PLY + 2]; // the last ply was the null move: no pass back here
-    bool tt_off;                  // quiescence neither probes nor stores the TT (search_quiet_pv)
-    // The net's evaluation (search_set_net); NULL: the variant's classical one. acc[ply] is the
-    // accumulator of the board at ply: refreshed at the root, updated after each make from the
-    // ply before (make_move), nothing to do at unmake.
-    const NnueNet *net;
-    NnuePath nnue_path;
-    NnueAccumulator *acc;  // MAX_PLY + 2 entries, 64-byte aligned; allocated with the first net
-    NnueCache *nnue_cache; // this thread's accumulator cache (bucketed nets), allocated with acc
-    bool nnue_check;       // search_set_nnue_check: compare every evaluated accumulator
-    uint64_t nnue_checked, nnue_mismatches;
-    // Lazy SMP (search_set_threads): the main searcher owns nhelpers helpers, which search the
-    // same root on their own threads with their own histories and share only the TT, the stop
-    // flag stop_all (smp_stop points to it; NULL when there are no helpers) and the node counts
-    // each thread publishes in nodes_pub every poll_interval nodes. A helper's thread lives as long
-    // as the helper and is parked between searches (state); a search wakes it (helpers_start), and
-    // it parks again when it stops, which may be after search_run has answered: search_run tells
-    // the helpers to stop and answers without waiting, helpers_wait waits for them to park.
-    int nhelpers, id;
-    Searcher **helpers;
-    // A helper's tables (thread_clear) are cleared by its own thread at its next search, where
-    // search_clear asked for it (clear_pending) and it has searched since its last clear (dirty):
-    // ucinewgame with 256 threads cleared 1.3 GB on the command thread, page by page of memory
-    // no search had touched.
-    bool clear_pending, dirty;
-    Searcher *main; // the main searcher (itself for the main searcher)
-    atomic_bool stop_all;
-    atomic_bool *smp_stop;
-    uint64_t smp_node_limit;        // `go nodes` over every thread (the per-thread node_limit is 0)
-    uint64_t poll_mask;             // poll_budget runs when (nodes & poll_mask) == 0 (thread_start)
-    const SearchLimits *run_limits; // main's: the limits of the search under way (main only)
-    int max_depth;                  // a helper's depth limit, taken from those limits at its start
-    pthread_t thread;               // a helper's thread
-    HelperState state;
-    pthread_mutex_t pool_lock;
-    pthread_cond_t pool_cond;
-    _Atomic uint64_t nodes_pub;
-    // The root (search_run): the moves it may choose from (go searchmoves; nroot_allowed 0:
-    // every legal move) and those left out as the lines found before in this iteration
-    // (MultiPV); the main thread's info callback for the root move under search.
-    Move root_allowed[MAX_MOVES], root_excluded[SEARCH_MULTIPV_MAX];
-    int nroot_allowed, nroot_excluded;
-    SearchInfoFn on_info;
-    void *info_arg;
-    int root_depth;
-    uint64_t root_best_nodes; // nodes spent on the root's best move in its last search
-    // go ponder: the clock stands until search_ponderhit stores the time it was called.
-    bool pondering;
-    _Atomic int64_t ponderhit_ms;
-    // The best root move of the iteration under way, across its aspiration searches: the last
-    // one searched to the end with a score above alpha (iter_pv_len 0: none yet). Kept when the
-    // iteration is cut (iteration_cut), as Stockfish keeps the root moves it finished.
-    // Another move counts only once the last iteration's best move (done.pv[0]) has been searched
-    // to the end in the same root search (iter_prev_done): a move searched before it raised
-    // alpha over less than that move's score.
-    int iter_pv_len;
-    Score iter_score;
-    Move iter_pv[MAX_PLY];
-    bool iter_prev_done;
-    // The last iteration this thread completed, for the vote (smp_pick) and its info line;
-    // done_lock guards it, as the main thread reads a helper's while the helper may still run.
-    Iteration done;
-    pthread_mutex_t done_lock;
-};
-
-Searcher *search_create(size_t hash_mb) {
-    Searcher *s = calloc(1, sizeof *s);
-    if (!s || !(s->cont_hist = calloc(PIECE_NB * SQUARE_NB, sizeof(ContHist))) ||
-        !tt_init(&s->tt_own, hash_mb)) {
-        if (s)
-            free(s->cont_hist);
-        free(s);
-        return NULL;
-    }
-    s->tt = &s->tt_own;
-    s->main = s;
-    pthread_mutex_init(&s->done_lock, NULL);
-    atomic_init(&s->stop_all, false);
-    atomic_init(&s->nodes_pub, 0);
-    search_set_params(s, &SEARCH_PARAMS_DEFAULT);
-    s->nnue_path = nnue_path_best();
-    return s;
-}
-
-// Allocates t's accumulators and accumulator cache (64-byte aligned) where it has none yet:
-// the first net's use. False when out of memory (what was allocated is kept, freed with t).
-static bool nnue_buffers_alloc(Searcher *t) {
-    if (!t->acc && !(t->acc = aligned_alloc(64, sizeof(NnueAccumulator) * (MAX_PLY + 2))))
-        return false;
-    if (!t->nnue_cache) {
-        if (!(t->nnue_cache = aligned_alloc(64, sizeof(NnueCache))))
-            return false;
-        nnue_cache_reset(t->nnue_cache, NULL);
-    }
-    return true;
-}
-
-static void *helper_loop(void *arg);
-
-// A helper of main: main's table, parameters and evaluation, its own everything else, and its
-// thread, parked until a search wakes it. NULL when memory is short or the thread cannot start.
-static Searcher *helper_create(Searcher *main, int id) {
-    Searcher *h = calloc(1, sizeof *h);
-    if (!h || !(h->cont_hist = calloc(PIECE_NB * SQUARE_NB, sizeof(ContHist)))) {
-        free(h);
-        return NULL;
-    }
-    h->tt = main->tt;
-    h->main = main;
-    h->id = id;
-    pthread_mutex_init(&h->done_lock, NULL);
-    atomic_init(&h->stop_all, false);
-    atomic_init(&h->nodes_pub, 0);
-    h->params = main->params;
-    memcpy(h->lmr, main->lmr, sizeof h->lmr);
-    h->nnue_path = main->nnue_path;
-    h->nnue_check = main->nnue_check;
-    h->net = main->net;
-    pthread_mutex_init(&h->pool_lock, NULL);
-    pthread_cond_init(&h->pool_cond, NULL);
-    h->state = HELPER_PARKED;
-    if ((main->net && !nnue_buffers_alloc(h)) ||
-        pthread_create(&h->thread, NULL, helper_loop, h) != 0) {
-        pthread_cond_destroy(&h->pool_cond);
-        pthread_mutex_destroy(&h->pool_lock);
-        pthread_mutex_destroy(&h->done_lock);
-        free(h->acc);
-        free(h->nnue_cache);
-        free(h->cont_hist);
-        free(h);
-        return NULL;
-    }
-    return h;
-}
-
-// Waits until helper h is parked (its search, if any, has stopped).
-static void helper_park_wait(Searcher *h) {
-    pthread_mutex_lock(&h->pool_lock);
-    while (h->state == HELPER_SEARCHING)
-        pthread_cond_wait(&h->pool_cond, &h->pool_lock);
-    pthread_mutex_unlock(&h->pool_lock);
-}
-
-static void helper_destroy(Searcher *h) {
-    if (!h)
-        return;
-    helper_park_wait(h);
-    pthread_mutex_lock(&h->pool_lock);
-    h->state = HELPER_QUIT;
-    pthread_cond_broadcast(&h->pool_cond);
-    pthread_mutex_unlock(&h->pool_lock);
-    pthread_join(h->thread, NULL);
-    pthread_cond_destroy(&h->pool_cond);
-    pthread_mutex_destroy(&h->pool_lock);
-    pthread_mutex_destroy(&h->done_lock);
-    free(h->cont_hist);
-    free(h->acc);
-    free(h->nnue_cache);
-    free(h);
-}
-
-// Waits for the helpers of s's last search to park (told to stop when it answered): the one
-// place every call that changes s, its helpers, its TT or its net goes through first, so that
-// no helper of a search that has answered is left searching into the next.
-static void helpers_wait(Searcher *s) {
-    for (int i = 0; i < s->nhelpers; i++)
-        helper_park_wait(s->helpers[i]);
-}
-
-void search_wait(Searcher *s) { helpers_wait(s); }
-
-bool search_set_threads(Searcher *s, int threads) {
-    if (threads < 1 || threads > SEARCH_THREADS_MAX)
-        return false;
-    helpers_wait(s);
-    int n = threads - 1;
-    Searcher **hs = n ? calloc((size_t)n, sizeof *hs) : NULL;
-    if (n && !hs)
-        return false;
-    for (int i = 0; i < n; i++)
-        if (!(hs[i] = i < s->nhelpers ? s->helpers[i] : helper_create(s, i + 1))) {
-            for (int k = s->nhelpers; k < i; k++)
-                helper_destroy(hs[k]);
-            free(hs);
-            return false;
-        }
-    for (int i = n; i < s->nhelpers; i++)
-        helper_destroy(s->helpers[i]);
-    free(s->helpers);
-    s->helpers = hs;
-    s->nhelpers = n;
-    return true;
-}
-
-int search_get_threads(const Searcher *s) { return s->nhelpers + 1; }
-
-static void params_apply(Searcher *s, const SearchParams *params) {
-    s->params = *params;
-    // Late move reductions grow with the log of depth and of the move number.
-    for (int d = 1; d < LMR_N; d++)
-        for (int m = 1; m < LMR_N; m++)
-            s->lmr[d][m] =
-                (uint8_t)(params->lmr_base / 100.0 + log(d) * log(m) / (params->lmr_div / 100.0));
-}
-
-void search_set_params(Searcher *s, const SearchParams *params) {
-    helpers_wait(s);
-    params_apply(s, params);
-    for (int i = 0; i < s->nhelpers; i++)
-        params_apply(s->helpers[i], params);
-}
-
-const SearchParams *search_get_params(const Searcher *s) { return &s->params; }
-
-void search_destroy(Searcher *s) {
-    if (!s)
-        return;
-    search_set_threads(s, 1); // ends the helper threads first
-    tt_free(&s->tt_own);
-    pthread_mutex_destroy(&s->done_lock);
-    free(s->cont_hist);
-    free(s->acc);
-    free(s->nnue_cache);
-    free(s);
-}
-
-bool search_resize(Searcher *s, size_t hash_mb) {
-    helpers_wait(s);
-    return tt_init(s->tt, hash_mb);
-}
-
-int search_hashfull(const Searcher *s) { return tt_hashfull(s->tt); }
-
-// What one thread learnt: histories, killers, evaluations.
-static void thread_clear(Searcher *s) {
-    if (s->nnue_cache) // its entries may be of a net freed since (another may take its address)
-        nnue_cache_reset(s->nnue_cache, NULL);
-    memset(s->history, 0, sizeof s->history);
-    memset(s->corr_soldiers, 0, sizeof s->corr_soldiers);
-    memset(s->corr_material, 0, sizeof s->corr_material);
-    memset(s->cont_hist, 0, sizeof(ContHist) * PIECE_NB * SQUARE_NB);
-    memset(s->capture_hist, 0, sizeof s->capture_hist);
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->eval_cache, 0, sizeof s->eval_cache);
-    s->dirty = false;
-}
-
-void search_clear(Searcher *s) {
-    helpers_wait(s);
-    tt_clear(s->tt);
-    thread_clear(s);
-    for (int i = 0; i < s->nhelpers; i++)
-        s->helpers[i]->clear_pending = true; // parked (helpers_wait): helper_search clears
-}
-
-bool search_set_net(Searcher *s, const NnueNet *net) {
-    helpers_wait(s); // before a helper's net may be freed
-    for (int i = -1; net && i < s->nhelpers; i++) {
-        Searcher *t = i < 0 ? s : s->helpers[i];
-        if (!nnue_buffers_alloc(t))
-            return false;
-    }
-    s->net = net;
-    for (int i = 0; i < s->nhelpers; i++)
-        s->helpers[i]->net = net;
-    // The TT's and the cache's evaluations came from the other evaluation.
-    search_clear(s);
-    return true;
-}
-
-const NnueNet *search_get_net(const Searcher *s) { return s->net; }
-
-bool search_set_nnue_path(Searcher *s, NnuePath path) {
-    if (!nnue_path_available(path))
-        return false;
-    helpers_wait(s);
-    s->nnue_path = path;
-    for (int i = 0; i < s->nhelpers; i++)
-        s->helpers[i]->nnue_path = path;
-    return true;
-}
-
-void search_set_nnue_check(Searcher *s, bool on) {
-    helpers_wait(s);
-    for (int i = -1; i < s->nhelpers; i++) {
-        Searcher *t = i < 0 ? s : s->helpers[i];
-        t->nnue_check = on;
-        t->nnue_checked = t->nnue_mismatches = 0;
-    }
-}
-
-uint64_t search_nnue_checked(Searcher *s, uint64_t *mismatches) {
-    helpers_wait(s);
-    uint64_t checked = s->nnue_checked;
-    *mismatches = s->nnue_mismatches;
-    for (int i = 0; i < s->nhelpers; i++) {
-        checked += s->helpers[i]->nnue_checked;
-        *mismatches += s->helpers[i]->nnue_mismatches;
-    }
-    return checked;
-}
-
-// Refreshes the root's accumulator (acc[0]) from s->board when a net evaluates.
-static void nnue_root(Searcher *s) {
-    if (s->net)
-        nnue_refresh(s->net, &s->board, &s->acc[0], s->nnue_path);
-}
-
-// board_make(m) at ply, and with a net the accumulator of ply + 1 from ply's (the move's delta;
-// a pass copies it). Unmaking is board_unmake alone: the search steps back to acc[ply].
-static inline void make_move(Searcher *s, Move m, int ply) {
-    s->moved_piece[ply] = move_is_pass(m) ? EMPTY : s->board.squares[move_from(m)];
-    s->moved_to[ply] = move_is_pass(m) ? 0 : move_to(m);
-    board_make(&s->board, m);
-    if (s->net) {
-        NnueDelta d;
-        nnue_delta_after_make(&s->board, &d);
-        nnue_update(s->net, &s->acc[ply], &s->acc[ply + 1], &d, s->nnue_cache, s->nnue_path);
-    }
-}
 
 // Whether the incrementally kept acc[ply] equals a refresh of the board (the test hook and, in
 // Debug builds, an assertion at one evaluation in 16).
@@ -433,20 +37,6 @@ static int points_score(const Board *b, int ply) {
 }
 
 // A decided score counts the plies from the root, the TT's from its node (search.h: a ply is
-// SCORE_PER_PLY score units).
-static inline int score_to_tt(int v, int ply) {
-    return tt_score_to(v, SCORE_PER_PLY * ply, SCORE_DECISIVE);
-}
-
-static inline int score_from_tt(int v, int ply) {
-    return tt_score_from(v, SCORE_PER_PLY * ply, SCORE_DECISIVE);
-}
-
-// The side to move must answer a bikjang: the generals face after a capture in the game.
-static inline bool bikjang_pending(const Board *b) {
-    const StateInfo *st = board_state(b);
-    return st->facing && st->piece_count < 32 && b->variant->bikjang;
-}
 
 // Judges the position reached by the last ply, by the rules page, when it ends the game
 // without a mate; sets *score and returns true then. The end rules and their order are the
@@ -474,13 +64,6 @@ static bool game_end_score(Board *b, int ply, int *score) {
     return true;
 }
 
-// A quiet move may end the game here, so no quiet move is sure to keep it going, as standing
-// pat or a cut on the static evaluation assumes: a bikjang stands (a quiet move that leaves the
-// generals facing ends the game), or the next ply reaches the move limit (every move does).
-static inline bool quiet_move_may_end(const Board *b) {
-    return bikjang_pending(b) || board_game_ply(b) + 1 >= b->variant->ply_limit;
-}
-
 // The game end that the pass of the side to move reaches, when it reaches one: two passes
 // after the opponent's pass, a bikjang left standing, the move limit (game_end_score judges
 // the position after the pass, so the rules page's order holds). Sets *score to that end from
@@ -489,7 +72,8 @@ static inline bool quiet_move_may_end(const Board *b) {
 // of the node: the search scores it first, and no stand pat, cut or pruning can hide it.
 static bool pass_end_score(Board *b, int ply, int *score) {
     const StateInfo *st = board_state(b);
-    if (!b->variant->pass || st->in_check || !(move_is_pass(st->move) || quiet_move_may_end(b)))
+    if (!b->variant->pass || st->in_check ||
+        !(move_is_pass(st->move) || search_quiet_move_may_end(b)))
         return false;
     int v;
     board_make(b, move_make(b->general[b->side], b->general[b->side]));
@@ -519,172 +103,20 @@ static uint64_t node_key(const Board *b, bool after_null) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Move ordering
-
-typedef struct ScoredMoves {
-    Move moves[MAX_MOVES];
-    int scores[MAX_MOVES];
-    int count, next;
-} ScoredMoves;
-
-// A capture that loses material by SEE comes after the quiet moves (whose history scores stay
-// within +-HISTORY_MAX), still in MVV-LVA order among the bad captures.
-enum {
-    ORDER_TT = 1 << 30,
-    ORDER_CAPTURE = 1 << 24,
-    ORDER_KILLER = 1 << 22,
-    ORDER_BAD_CAPTURE = -(1 << 20)
-};
-
-static inline bool is_capture(const Board *b, Move m) {
-    return !move_is_pass(m) && b->squares[move_to(m)] != EMPTY;
-}
-
-static int mvv_lva(const Board *b, Move m) {
-    return ORDER_VALUE[piece_kind(b->squares[move_to(m)])] * 64 -
-           ORDER_VALUE[piece_kind(b->squares[move_from(m)])];
-}
-
-// The continuation table of the node at ply for the move `back` plies before it (1 or 2): the
-// table of what follows that move; the no-move table before the root.
-static inline ContHist *cont_of(const Searcher *s, int ply, int back) {
-    int p = ply - back;
-    return p < 0 ? &s->cont_hist[0] : &s->cont_hist[s->moved_piece[p] * SQUARE_NB + s->moved_to[p]];
-}
-
-// A quiet move's history: the butterfly history, and with ch_on the continuation histories of
-// the moves one and two plies before.
-static inline int quiet_history(const Searcher *s, const Board *b, Move m, int ply) {
-    int pc = move_is_pass(m) ? 0 : b->squares[move_from(m)], to = move_to(m);
-    int h = s->history[pc][to];
-    if (s->params.ch_on)
-        h += (*cont_of(s, ply, 1))[pc][to] + (*cont_of(s, ply, 2))[pc][to];
-    return h;
-}
-
-static inline int16_t *capture_history_of(Searcher *s, const Board *b, Move m) {
-    return &s->capture_hist[b->squares[move_from(m)]][move_to(m)]
-                           [piece_kind(b->squares[move_to(m)])];
-}
-
-// Generates (all moves, with the pass when allowed, or captures only) and scores them.
-static void order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, GenType type,
-                        bool with_pass) {
-    Board *b = &s->board;
-    MoveList list;
-    movegen_pseudo(b, &list, type);
-    if (with_pass)
-        list.moves[list.count++] = move_make(b->general[b->side], b->general[b->side]);
-    sm->count = list.count;
-    sm->next = 0;
-    for (int i = 0; i < list.count; i++) {
-        Move m = list.moves[i];
-        int v;
-        if (m == tt_move)
-            v = ORDER_TT;
-        else if (is_capture(b, m))
-            v = (see_ge(b, m, 0) ? ORDER_CAPTURE : ORDER_BAD_CAPTURE) + mvv_lva(b, m) +
-                (s->params.caph_on ? *capture_history_of(s, b, m) / 16 : 0);
-        else if (m == s->killers[ply][0])
-            v = ORDER_KILLER + 1;
-        else if (m == s->killers[ply][1])
-            v = ORDER_KILLER;
-        else
-            v = quiet_history(s, b, m, ply);
-        sm->moves[i] = m;
-        sm->scores[i] = v;
-    }
-}
-
-// The best remaining move (selection sort step), MOVE_NONE when none is left.
-static Move next_move(ScoredMoves *sm) {
-    if (sm->next >= sm->count)
-        return MOVE_NONE;
-    int best = sm->next;
-    for (int i = sm->next + 1; i < sm->count; i++)
-        if (sm->scores[i] > sm->scores[best])
-            best = i;
-    Move m = sm->moves[best];
-    int v = sm->scores[best];
-    sm->moves[best] = sm->moves[sm->next];
-    sm->scores[best] = sm->scores[sm->next];
-    sm->moves[sm->next] = m;
-    sm->scores[sm->next++] = v;
-    return m;
-}
-
-static void history_update(int *h, int bonus) { *h += bonus - *h * abs(bonus) / HISTORY_MAX; }
-
-// The same gravity on a 16-bit entry (|h| stays within HISTORY_MAX).
-static void history_update16(int16_t *h, int bonus) {
-    int v = *h;
-    *h = (int16_t)(v + bonus - v * abs(bonus) / HISTORY_MAX);
-}
-
-static int history_index(const Board *b, Move m) {
-    return move_is_pass(m) ? 0 : b->squares[move_from(m)];
-}
-
-// ---------------------------------------------------------------------------------------
 // Node accounting: on one thread the node limit is checked at every node, so `go nodes N`
 // stops at the same node on every run; the clock is read every 256 nodes. With helpers each
-// thread publishes its count then, and the first to see the threads' total reach the limit stops
-// them all; under a small `go nodes` they publish more often (poll_interval), so the threads
-// together overrun the limit by about a sixteenth of it at most, not 256 nodes each.
-
-// How often (a power of two, in nodes) a thread of a search with nthreads threads publishes its
-// count and reads the clock: 256, or for a node limit shared by the threads, about a sixteenth of
-// each thread's share (at least 1).
-static uint64_t poll_interval(uint64_t smp_node_limit, int nthreads) {
-    uint64_t share = smp_node_limit ? smp_node_limit / (uint64_t)nthreads / 16 : 256;
-    uint64_t interval = 1;
-    while (interval * 2 <= share && interval < 256)
-        interval *= 2;
-    return interval;
-}
-
-// The nodes of s's search over every thread: s's own count and the others' as last published.
-static uint64_t smp_nodes(const Searcher *s) {
-    const Searcher *main = s->main;
-    if (!main->nhelpers)
-        return main->nodes;
-    uint64_t n =
-        s == main ? s->nodes : atomic_load_explicit(&main->nodes_pub, memory_order_relaxed);
-    for (int i = 0; i < main->nhelpers; i++)
-        n += main->helpers[i] == s
-                 ? s->nodes
-                 : atomic_load_explicit(&main->helpers[i]->nodes_pub, memory_order_relaxed);
-    return n;
-}
-
-// Whether the clock runs: not while pondering, and from the ponderhit on.
-static bool clock_running(Searcher *s) {
-    if (!s->pondering)
-        return true;
-    int64_t hit = atomic_load_explicit(&s->ponderhit_ms, memory_order_relaxed);
-    if (!hit)
-        return false;
-    s->pondering = false;
-    s->start_ms = hit;
-    return true;
-}
-
-void search_ponderhit(Searcher *s) {
-    int64_t now = timeman_now_ms();
-    atomic_store_explicit(&s->ponderhit_ms, now > 0 ? now : 1, memory_order_relaxed);
-}
-
-void search_ponder_reset(Searcher *s) {
-    atomic_store_explicit(&s->ponderhit_ms, 0, memory_order_relaxed);
-}
+// thread publishes its count then, and the first to see the threads' total reach the limit
+// stops them all; under a small `go nodes` they publish more often (search_thread_start), so
+// the threads together overrun the limit by about a sixteenth of it at most, not 256 nodes
+// each.
 
 // Whether a stop was asked: the threads' shared flag (first: once it is set, the caller's flag
 // is no longer read) or the caller's. Read at every node, as Stockfish reads its stop flag: two
 // loads of lines that no thread writes before the stop, next to nothing beside a node's work.
 // With more threads than cores a thread searches only in its turns on a core, so a stop reaches
 // the threads one turn after another; read every node, each stops within a node of its next
-// turn (read every 256 nodes, each searched on to its next read: with 256 threads on 2 cores the
-// last stopped up to 55 ms after the stop; docs/scaling.md, "Stop with many threads").
+// turn (read every 256 nodes, each searched on to its next read: with 256 threads on 2 cores
+// the last stopped up to 55 ms after the stop; docs/scaling.md, "Stop with many threads").
 static inline bool stop_asked(const Searcher *s) {
     return (s->smp_stop && atomic_load_explicit(s->smp_stop, memory_order_relaxed)) ||
            (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed));
@@ -695,13 +127,13 @@ static inline bool stop_asked(const Searcher *s) {
 static void poll_budget(Searcher *s) {
     if (s->smp_stop) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
-        if (s->smp_node_limit && smp_nodes(s) >= s->smp_node_limit) {
+        if (s->smp_node_limit && search_smp_nodes(s) >= s->smp_node_limit) {
             atomic_store_explicit(s->smp_stop, true, memory_order_relaxed);
             s->stopped = true;
             return;
         }
     }
-    if (s->hard_ms && clock_running(s) && timeman_now_ms() - s->start_ms >= s->hard_ms)
+    if (s->hard_ms && search_clock_running(s) && timeman_now_ms() - s->start_ms >= s->hard_ms)
         s->stopped = true;
 }
 
@@ -748,51 +180,8 @@ static int static_eval(Searcher *s, int ply) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Correction history: the static evaluation plus what deeper searches of positions with the same
-// soldiers' structure (a key of the soldiers' points) and the same material found it to miss.
-
-// The keys of b's soldiers (their Zobrist keys) and of its material (each piece's count).
-static void corr_keys(const Board *b, uint64_t *soldiers, uint64_t *material) {
-    uint64_t k = 0, m = 0;
-    for (int side = 0; side < SIDE_NB; side++) {
-        Piece pc = piece_make((Side)side, SOLDIER);
-        for (int i = 0; i < b->count[pc]; i++)
-            k ^= zobrist.piece[pc][b->list[pc][i]];
-    }
-    for (int pc = 0; pc < PIECE_NB; pc++)
-        m = (m ^ b->count[pc]) * 0x9e3779b97f4a7c15ull;
-    *soldiers = k;
-    *material = m ^ (m >> 29);
-}
-
-// raw corrected by the two tables, clamped as static evaluations are.
-static int corrected_eval(const Searcher *s, int raw) {
-    if (!s->params.corr_on)
-        return raw;
-    uint64_t ks, km;
-    corr_keys(&s->board, &ks, &km);
-    Side us = s->board.side;
-    int v =
-        raw + (s->corr_soldiers[us][ks & (CORR_N - 1)] + s->corr_material[us][km & (CORR_N - 1)]) /
-                  CORR_GRAIN;
-    return v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
-}
-
-// Moves both tables by what the search found the corrected evaluation to miss (best -
-// corrected), more for deeper searches, with the history's gravity toward zero: the tables
-// add up to the correction, each taking its share of the error left.
-static void corr_update(Searcher *s, int corrected, int best, int depth) {
-    uint64_t ks, km;
-    corr_keys(&s->board, &ks, &km);
-    Side us = s->board.side;
-    int w = depth + 1 < 16 ? depth + 1 : 16;
-    int bonus = (best - corrected) * CORR_GRAIN * w / 64;
-    bonus = bonus > CORR_MAX / 4 ? CORR_MAX / 4 : bonus < -CORR_MAX / 4 ? -CORR_MAX / 4 : bonus;
-    int16_t *e[2] = {&s->corr_soldiers[us][ks & (CORR_N - 1)],
-                     &s->corr_material[us][km & (CORR_N - 1)]};
-    for (int i = 0; i < 2; i++)
-        *e[i] = (int16_t)(*e[i] + bonus - *e[i] * abs(bonus) / CORR_MAX);
-}
+// The principal variation, and the root node: what negamax does at ply 0 for the iteration
+// that calls it (search_thread.c, search_root.c)
 
 static void pv_update(Searcher *s, int ply, Move m) {
     s->pv[ply][0] = m;
@@ -820,6 +209,35 @@ static void pv_set_pass(Searcher *s, int ply, Move pass) {
     pv_update(s, ply, pass);
 }
 
+// Whether the root may play m: one of go searchmoves' (when given) and not the first move of a
+// line found before in this iteration (MultiPV).
+static bool root_move_ok(const Searcher *s, Move m) {
+    for (int i = 0; i < s->nroot_excluded; i++)
+        if (s->root_excluded[i] == m)
+            return false;
+    if (!s->nroot_allowed)
+        return true;
+    for (int i = 0; i < s->nroot_allowed; i++)
+        if (s->root_allowed[i] == m)
+            return true;
+    return false;
+}
+
+// Reports the root move the main thread starts to search, once the search has run long enough
+// for a GUI to want to see it.
+static void report_currmove(Searcher *s, Move m, int number) {
+    int64_t elapsed = timeman_now_ms() - s->start_ms;
+    if (elapsed < SEARCH_CURRMOVE_MS)
+        return;
+    SearchInfo info = {.kind = SEARCH_INFO_CURRMOVE,
+                       .depth = s->root_depth,
+                       .nodes = search_smp_nodes(s),
+                       .time_ms = elapsed,
+                       .currmove = m,
+                       .currmovenumber = number};
+    s->on_info(&info, s->info_arg);
+}
+
 // ---------------------------------------------------------------------------------------
 // Quiescence: captures, standing pat on the static evaluation, except when in check (every
 // evasion) or when a quiet move may end the game (every move: standing pat would assume a
@@ -830,33 +248,6 @@ static void pv_set_pass(Searcher *s, int ply, Move pass) {
 // quiet move to matter: the reply is searched in check, every evasion, so a mate next to the
 // leaves is seen. Deeper plies try captures only, which caps the checks; a node that tries
 // them keys its TT entry apart (QS_CHECKS_KEY), as its value is not a captures-only one.
-static bool qs_checks_futile(const Searcher *s, int stand, int alpha) {
-    return stand + s->params.qs_check_margin <= alpha;
-}
-
-// Delta pruning: a capture that cannot lift the score to alpha even with a margin (a search
-// margin in cp, not an evaluation weight) is not tried; nor a quiet check once alpha has risen
-// too far above the stand pat (a quiet move here is one of the checks of a checks ply).
-static bool qs_futile(const Searcher *s, Move m, int stand, int alpha) {
-    const Board *b = &s->board;
-    if (!is_capture(b, m))
-        return qs_checks_futile(s, stand, alpha);
-    int gain = QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])];
-    return stand + gain + s->params.qs_delta_margin <= alpha;
-}
-
-// Appends the quiet checks to the captures, after the good ones (history order among them).
-static void add_quiet_checks(Searcher *s, ScoredMoves *sm, Move tt_move) {
-    Board *b = &s->board;
-    MoveList list;
-    movegen_quiet_checks(b, &list);
-    for (int i = 0; i < list.count; i++) {
-        Move m = list.moves[i];
-        sm->moves[sm->count] = m;
-        sm->scores[sm->count++] =
-            m == tt_move ? ORDER_TT : s->history[history_index(b, m)][move_to(m)];
-    }
-}
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     Board *b = &s->board;
@@ -872,7 +263,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
         return static_eval(s, ply);
     static const uint64_t QS_CHECKS_KEY = 0x8cb92ba72f3d8dd7ull;
     const bool pv_node = beta - alpha > 1;
-    bool in_check = board_in_check(b), all = in_check || quiet_move_may_end(b);
+    bool in_check = board_in_check(b), all = in_check || search_quiet_move_may_end(b);
     // Whether this node tries quiet checks, but for the stand pat (known below): the key must
     // not depend on the window.
     const bool checks_ply = !all && qdepth > -s->params.qs_check_plies;
@@ -892,7 +283,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     Move best_move = MOVE_NONE;
     int raw = TT_EVAL_NONE;
     if (!all)
-        best = stand = corrected_eval(s, raw = static_eval(s, ply));
+        best = stand = search_order_corrected_eval(s, raw = static_eval(s, ply));
     if (!s->after_null[ply] && pass_end_score(b, ply, &end) && end > best) {
         best = end;
         best_move = move_make(b->general[b->side], b->general[b->side]);
@@ -905,12 +296,12 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
             pv_set_pass(s, ply, best_move);
     }
     ScoredMoves sm;
-    order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false);
-    if (checks_ply && !qs_checks_futile(s, stand, alpha))
-        add_quiet_checks(s, &sm, tt_move);
+    search_order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false);
+    if (checks_ply && !search_prune_qs_checks_futile(&s->params, stand, alpha))
+        search_order_add_checks(s, &sm, tt_move);
     int played = 0;
-    for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
-        if (!all && qs_futile(s, m, stand, alpha))
+    for (Move m; (m = search_order_next(&sm)) != MOVE_NONE;) {
+        if (!all && search_prune_qs_futile(&s->params, b, m, stand, alpha))
             continue;
         // A capture or check that loses material by SEE is not tried either: the exchange it
         // starts would end below the stand-pat score.
@@ -919,7 +310,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
         if (!movegen_is_legal(b, m))
             continue;
         played++;
-        make_move(s, m, ply);
+        search_make_move(s, m, ply);
         int v = -qsearch(s, -beta, -alpha, ply + 1, qdepth - 1);
         board_unmake(b);
         if (s->stopped)
@@ -944,50 +335,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     return best;
 }
 
-// The null move is the pass given as a tempo: the opponent moves twice, and may not pass back
-// (after_null), which would only undo it, or, by the double-pass rule, end the game on points
-// and so measure the point count instead of the position. Its score is thus the usual null-move
-// estimate, not the pass's value: the real pass, with its game ends, is scored in the move loop
-// (or by pass_end_score). It is skipped where passing is not an ordinary move: in check (a pass
-// is illegal); after a pass (our pass would end the game by two passes); when a bikjang stands
-// (a pass leaves the generals facing and ends the game); near the 200-ply limit (the reduced
-// search would cross the limit at another depth than the real one).
-static bool null_move_allowed(const Board *b, int depth) {
-    const StateInfo *st = board_state(b);
-    return !st->in_check && !move_is_pass(st->move) && !bikjang_pending(b) &&
-           board_game_ply(b) + depth + 2 < b->variant->ply_limit;
-}
-
-// Whether the root may play m: one of go searchmoves' (when given) and not the first move of a
-// line found before in this iteration (MultiPV).
-static bool root_move_ok(const Searcher *s, Move m) {
-    for (int i = 0; i < s->nroot_excluded; i++)
-        if (s->root_excluded[i] == m)
-            return false;
-    if (!s->nroot_allowed)
-        return true;
-    for (int i = 0; i < s->nroot_allowed; i++)
-        if (s->root_allowed[i] == m)
-            return true;
-    return false;
-}
-
-// Reports the root move the main thread starts to search, once the search has run long enough
-// for a GUI to want to see it.
-static void report_currmove(Searcher *s, Move m, int number) {
-    int64_t elapsed = timeman_now_ms() - s->start_ms;
-    if (elapsed < SEARCH_CURRMOVE_MS)
-        return;
-    SearchInfo info = {.kind = SEARCH_INFO_CURRMOVE,
-                       .depth = s->root_depth,
-                       .nodes = smp_nodes(s),
-                       .time_ms = elapsed,
-                       .currmove = m,
-                       .currmovenumber = number};
-    s->on_info(&info, s->info_arg);
-}
-
-static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
+static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
     Board *b = &s->board;
     const SearchParams *sp = &s->params;
     const bool pv_node = beta - alpha > 1, root = ply == 0;
@@ -1010,8 +358,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     }
     // 2. Check extension: a side in check gets one more ply to answer it.
     const bool in_check = board_in_check(b);
-    if (in_check && ply < MAX_PLY / 2)
-        depth++;
+    depth += search_prune_check_extension(in_check, ply);
     if (depth <= 0)
         return qsearch(s, alpha, beta, ply, 0);
     if (out_of_budget(s))
@@ -1028,8 +375,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     const uint64_t key =
         node_key(b, s->after_null[ply]) ^ (excluded ? EXCLUDED_KEY * (uint64_t)excluded : 0);
     // The TT's move is only a hint: it is tried first when the move generator produces it
-    // (order_moves) and played only if legal, so a key collision or another thread's entry
-    // cannot make the search play an illegal move.
+    // (search_order_moves) and played only if legal, so a key collision or another thread's
+    // entry cannot make the search play an illegal move.
     TTEntry tt_entry;
     const TTEntry *tte = tt_probe(s->tt, key, &tt_entry) ? &tt_entry : NULL;
     Move tt_move = MOVE_NONE;
@@ -1046,14 +393,13 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     if (in_check)
         eval = -SCORE_INFINITE;
     else
-        eval = corrected_eval(s, raw_eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval
-                                                                             : static_eval(s, ply));
+        eval = search_order_corrected_eval(
+            s, raw_eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval : static_eval(s, ply));
     s->eval_stack[ply] = eval;
     // Improving: the static eval rose since our previous move; prune less when it did.
     const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
     // Internal iterative reduction: a node without a TT move is searched one ply shallower.
-    if (depth >= sp->iir_depth && tt_move == MOVE_NONE && !in_check)
-        depth--;
+    depth -= search_prune_iir(sp, depth, tt_move, in_check);
     s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
 
     // 4. A pass that ends the game is scored as that end, before anything can cut or prune it:
@@ -1085,14 +431,13 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // (or any game end) is no nearer than beta says, so cutting there would let a line with a
     // later mate stand where a sooner one exists.
     if (!pv_node && !in_check && !score_is_decided(beta) && !excluded) {
-        if (depth <= sp->rfp_depth && eval - sp->rfp_margin * (depth - improving) >= beta &&
-            abs(eval) < SCORE_DECISIVE && !quiet_move_may_end(b))
+        if (search_prune_reverse_futility(sp, b, depth, eval, improving, beta))
             return eval;
-        if (null_ok && depth >= sp->nmp_depth && eval >= beta && null_move_allowed(b, depth)) {
-            int r = sp->nmp_base + depth / sp->nmp_div;
-            make_move(s, move_make(b->general[b->side], b->general[b->side]), ply);
+        if (search_prune_null_move(sp, b, null_ok, depth, eval, beta)) {
+            int r = search_prune_null_reduction(sp, depth);
+            search_make_move(s, move_make(b->general[b->side], b->general[b->side]), ply);
             s->after_null[ply + 1] = true;
-            int v = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            int v = -negamax(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
             s->after_null[ply + 1] = false;
             board_unmake(b);
             if (s->stopped)
@@ -1102,20 +447,19 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         }
         // ProbCut: a capture that wins no less than it gives (SEE >= 0) and holds beta +
         // pc_margin in quiescence and then in a search 4 plies shallower is taken to hold beta
-        // here; skipped when the TT already says, as deep, that the node stays below that bound.
+        // here.
         const int pbeta = beta + sp->pc_margin;
-        if (sp->pc_depth && depth >= sp->pc_depth && !score_is_decided(pbeta) &&
-            !(tte && tte->depth - 1 >= depth - 3 && score_from_tt(tte->score, ply) < pbeta)) {
+        if (search_prune_probcut(sp, tte, depth, ply, pbeta)) {
             ScoredMoves pm;
             // Captures only: a quiet TT move is not among them.
-            order_moves(s, &pm, tt_move, ply, GEN_CAPTURES, false);
-            for (Move m; (m = next_move(&pm)) != MOVE_NONE;) {
+            search_order_moves(s, &pm, tt_move, ply, GEN_CAPTURES, false);
+            for (Move m; (m = search_order_next(&pm)) != MOVE_NONE;) {
                 if (!movegen_is_legal(b, m) || !see_ge(b, m, 0))
                     continue;
-                make_move(s, m, ply);
+                search_make_move(s, m, ply);
                 int v = -qsearch(s, -pbeta, -pbeta + 1, ply + 1, 0);
                 if (v >= pbeta && !s->stopped)
-                    v = -search(s, -pbeta, -pbeta + 1, depth - 4, ply + 1, true);
+                    v = -negamax(s, -pbeta, -pbeta + 1, depth - 4, ply + 1, true);
                 board_unmake(b);
                 if (s->stopped)
                     return 0;
@@ -1133,14 +477,12 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // reach even beta, several moves cut here and the node is cut (multi-cut); if only the TT
     // score does, the TT move is searched a ply shallower (the negative extension).
     int tt_ext = 0;
-    if (sp->se_depth && !root && depth >= sp->se_depth && tte && tt_move != MOVE_NONE &&
-        !excluded && !pass_ends && (tte->gen_bound & 3) != BOUND_UPPER &&
-        tte->depth - 1 >= depth - 3) {
+    if (search_prune_singular(sp, tte, tt_move, depth, root, excluded, pass_ends)) {
         int tts = score_from_tt(tte->score, ply);
         if (!score_is_decided(tts)) {
-            int sbeta = tts - sp->se_mult * depth;
+            int sbeta = search_prune_singular_beta(sp, tts, depth);
             s->excluded[ply] = tt_move;
-            int v = search(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
+            int v = negamax(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
             s->excluded[ply] = MOVE_NONE;
             s->pv_len[ply] = 0;
             if (s->stopped)
@@ -1156,10 +498,11 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
 
     // 7. The moves: PVS with late move reductions and late move pruning of quiets.
     ScoredMoves sm;
-    order_moves(s, &sm, tt_move, ply, GEN_ALL, !in_check && !pass_ends && !after_null && pass_ok);
+    search_order_moves(s, &sm, tt_move, ply, GEN_ALL,
+                       !in_check && !pass_ends && !after_null && pass_ok);
     Move quiets[MAX_MOVES], captures[MAX_MOVES];
     int nquiets = 0, ncaptures = 0, played = 0;
-    for (Move m; (m = next_move(&sm)) != MOVE_NONE;) {
+    for (Move m; (m = search_order_next(&sm)) != MOVE_NONE;) {
         if (root_restricted && !root_move_ok(s, m))
             continue;
         if (m == excluded)
@@ -1169,16 +512,14 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         if (root && s->on_info)
             report_currmove(s, m, played + 1);
         const uint64_t nodes_before = s->nodes;
-        bool quiet = !is_capture(b, m);
+        bool quiet = !search_is_capture(b, m);
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
         // Late move pruning and futility pruning of quiet moves near the leaves; a move that
         // gives check is always searched (it is made first to know).
-        bool prunable = !pv_node && !in_check && quiet && depth <= sp->prune_depth &&
-                        best > -SCORE_DECISIVE && played &&
-                        (played >= sp->lmp_base + (sp->lmp_scale + improving) * depth * depth ||
-                         (!killer && eval + sp->fp_base + sp->fp_margin * depth <= alpha));
-        int hist = quiet ? quiet_history(s, b, m, ply) : 0;
-        make_move(s, m, ply);
+        bool prunable = !pv_node && !in_check && quiet && best > -SCORE_DECISIVE && played &&
+                        search_prune_quiet_move(sp, depth, played, improving, killer, eval, alpha);
+        int hist = quiet ? search_order_quiet_history(s, b, m, ply) : 0;
+        search_make_move(s, m, ply);
         bool gives_check = board_in_check(b);
         if (prunable && !gives_check) {
             board_unmake(b);
@@ -1187,22 +528,17 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         played++;
         int new_depth = depth - 1 + (m == tt_move ? tt_ext : 0), v;
         if (played == 1)
-            v = -search(s, -beta, -alpha, new_depth, ply + 1, true);
+            v = -negamax(s, -beta, -alpha, new_depth, ply + 1, true);
         else {
-            int r = 0;
-            if (depth >= 3 && played > 3 && quiet && !gives_check && !in_check) {
-                r = s->lmr[depth < LMR_N ? depth : LMR_N - 1][played < LMR_N ? played : LMR_N - 1];
-                r -= pv_node;
-                r -= killer;
-                r += !improving;
-                r -= hist / sp->lmr_hist_div;
-                r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
-            }
-            v = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            int r = depth >= 3 && played > 3 && quiet && !gives_check && !in_check
+                        ? search_prune_reduction(s, depth, played, new_depth, hist, pv_node, killer,
+                                                 improving)
+                        : 0;
+            v = -negamax(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
             if (v > alpha && r > 0)
-                v = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, true);
+                v = -negamax(s, -alpha - 1, -alpha, new_depth, ply + 1, true);
             if (v > alpha && v < beta)
-                v = -search(s, -beta, -alpha, new_depth, ply + 1, true);
+                v = -negamax(s, -beta, -alpha, new_depth, ply + 1, true);
         }
         board_unmake(b);
         if (s->stopped)
@@ -1227,29 +563,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
         }
         if (v < beta)
             continue;
-        // 8. A cut-off: a quiet move becomes a killer and gains history (and continuation
-        // history), the quiets tried before it lose some; with capture history a capture that
-        // cuts gains and the captures tried before lose.
-        int bonus = depth * depth < 400 ? depth * depth : 400;
-        if (quiet) {
-            if (s->killers[ply][0] != m) {
-                s->killers[ply][1] = s->killers[ply][0];
-                s->killers[ply][0] = m;
-            }
-            for (int i = 0; i < nquiets; i++) {
-                int pc = history_index(b, quiets[i]), to = move_to(quiets[i]);
-                int bq = quiets[i] == m ? bonus : -bonus;
-                history_update(&s->history[pc][to], bq);
-                if (sp->ch_on) {
-                    history_update16(&(*cont_of(s, ply, 1))[pc][to], bq);
-                    history_update16(&(*cont_of(s, ply, 2))[pc][to], bq);
-                }
-            }
-        }
-        if (sp->caph_on)
-            for (int i = 0; i < ncaptures; i++)
-                history_update16(capture_history_of(s, b, captures[i]),
-                                 captures[i] == m ? bonus : -bonus);
+        // 8. A cut-off: the killers and the histories learn it (search_order_update_cut).
+        search_order_update_cut(s, ply, depth, m, quiet, quiets, nquiets, captures, ncaptures);
         break;
     }
     // No legal move: mate in check, and without the pass (xiangqi) stalemate, lost as a mate
@@ -1270,583 +585,19 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool nul
     // The correction history learns where the search's result bounds the evaluation's error:
     // out of check, a quiet best move (or none), not a bound on the wrong side of the eval.
     if (sp->corr_on && !in_check && !score_is_decided(best) &&
-        (best_move == MOVE_NONE || !is_capture(b, best_move)) &&
+        (best_move == MOVE_NONE || !search_is_capture(b, best_move)) &&
         !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval))
-        corr_update(s, eval, best, depth);
+        search_order_corr_update(s, eval, best, depth);
     tt_store(s->tt, key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
     return best;
 }
 
-// ---------------------------------------------------------------------------------------
-// Iterative deepening with aspiration windows
-
-static void fill_info(const Searcher *s, SearchInfo *info, int depth, int score) {
-    info->kind = SEARCH_INFO_LINE;
-    info->multipv = 1;
-    info->depth = depth;
-    info->seldepth = s->seldepth;
-    info->score = score;
-    info->nodes = s->nhelpers ? smp_nodes(s) : s->nodes;
-    info->time_ms = timeman_now_ms() - s->start_ms;
-    info->pv_len = s->pv_len[0];
-    memcpy(info->pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
+int search_negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
+    return negamax(s, alpha, beta, depth, ply, null_ok);
 }
 
-// The info line of a cut iteration whose best root move is played: its depth, the move's line
-// and score (at least that score where the move failed high).
-static void report_cut(const Searcher *s, int depth, SearchInfoFn on_info, void *info_arg) {
-    SearchInfo info;
-    fill_info(s, &info, depth, s->done.score);
-    info.pv_len = s->done.pv_len;
-    memcpy(info.pv, s->done.pv, sizeof(Move) * (size_t)s->done.pv_len);
-    on_info(&info, info_arg);
+int search_qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
+    return qsearch(s, alpha, beta, ply, qdepth);
 }
 
-// One iteration: a window around the last score that widens on every failure.
-static int aspiration(Searcher *s, int depth, int prev) {
-    int delta = s->params.asp_delta, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-    if (depth >= s->params.asp_depth && abs(prev) < SCORE_DECISIVE) {
-        alpha = prev - delta;
-        beta = prev + delta;
-    }
-    for (;;) {
-        int v = search(s, alpha, beta, depth, 0, false);
-        if (s->stopped)
-            return v;
-        if (v <= alpha && alpha > -SCORE_INFINITE)
-            alpha = v - delta > -SCORE_INFINITE ? v - delta : -SCORE_INFINITE;
-        else if (v >= beta && beta < SCORE_INFINITE)
-            beta = v + delta < SCORE_INFINITE ? v + delta : SCORE_INFINITE;
-        else
-            return v;
-        delta *= 2;
-    }
-}
-
-// Keeps the iteration s just completed for the vote and the final info line. A helper's is
-// frozen once the main thread has told the helpers to stop: the vote reads each helper's once
-// after that (smp_answer), and what it read stays what it picks from.
-static void keep_iteration(Searcher *s, int depth, int score) {
-    pthread_mutex_lock(&s->done_lock);
-    if (s->id && atomic_load(&s->main->stop_all)) {
-        pthread_mutex_unlock(&s->done_lock);
-        return;
-    }
-    s->done.depth = depth;
-    s->done.seldepth = s->seldepth;
-    s->done.score = score;
-    s->done.pv_len = s->pv_len[0];
-    memcpy(s->done.pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
-    pthread_mutex_unlock(&s->done_lock);
-}
-
-// A copy of t's last completed iteration, taken under its lock (t's thread may still run).
-static void iteration_read(Searcher *t, Iteration *it) {
-    pthread_mutex_lock(&t->done_lock);
-    it->depth = t->done.depth;
-    it->seldepth = t->done.seldepth;
-    it->score = t->done.score;
-    it->pv_len = t->done.pv_len;
-    memcpy(it->pv, t->done.pv, sizeof(Move) * (size_t)t->done.pv_len);
-    pthread_mutex_unlock(&t->done_lock);
-}
-
-// After the main thread's iteration is cut by a stop: its best root move, if one was searched to
-// the end above alpha, replaces the last completed iteration's line in the vote's record (done;
-// its depth stays that of the last completed iteration). True when there was one. Helpers do
-// not: their record is frozen once the main thread tells them to stop (keep_iteration).
-static bool iteration_cut(Searcher *s) {
-    if (!s->iter_pv_len)
-        return false;
-    pthread_mutex_lock(&s->done_lock);
-    s->done.score = s->iter_score;
-    s->done.pv_len = s->iter_pv_len;
-    memcpy(s->done.pv, s->iter_pv, sizeof(Move) * (size_t)s->iter_pv_len);
-    pthread_mutex_unlock(&s->done_lock);
-    return true;
-}
-
-// Resets what one search counts and learns per search; history halves, killers go.
-static void thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *stop) {
-    s->nodes = 0;
-    atomic_store_explicit(&s->nodes_pub, 0, memory_order_relaxed);
-    s->stop = stop;
-    s->stopped = false;
-    s->done.depth = 0; // no thread of this search runs yet: no lock needed
-    s->done.pv_len = 0;
-    s->node_limit = s->main->nhelpers ? 0 : limits->nodes;
-    s->smp_node_limit = s->main->nhelpers ? limits->nodes : 0;
-    s->smp_stop = s->main->nhelpers ? &s->main->stop_all : NULL;
-    s->poll_mask = poll_interval(s->smp_node_limit, s->main->nhelpers + 1) - 1;
-    for (int p = 0; p < PIECE_NB; p++)
-        for (int q = 0; q < SQUARE_NB; q++)
-            s->history[p][q] /= 2;
-    memset(s->killers, 0, sizeof s->killers);
-}
-
-static int max_depth_of(const SearchLimits *limits) {
-    return limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 1;
-}
-
-// Whether helper id skips an iteration: helper threads spread over the depths, so that they do
-// not all search the iteration the main thread searches. Helper i takes runs of `size` depths
-// (1 to 4, growing with i), every other run skipped, from a phase of its own; the main thread
-// (id 0) skips none.
-static bool skip_depth(int id, int depth) {
-    if (id == 0)
-        return false;
-    int size = 1 + (id > 2) + (id > 6) + (id > 14), phase = id % (2 * size);
-    return (depth + phase) / size % 2 == 1;
-}
-
-// A helper's search: iterative deepening on its copy of the root until it reaches the depth
-// limit or the main thread (or the node limit) stops it. Its iterations are kept for the vote.
-static void helper_search(Searcher *h) {
-    if (h->clear_pending && h->dirty)
-        thread_clear(h);
-    h->clear_pending = false;
-    h->dirty = true;
-    nnue_root(h);
-    int score = 0;
-    for (int depth = 1; depth <= h->max_depth && !h->stopped; depth++) {
-        if (skip_depth(h->id, depth))
-            continue;
-        h->seldepth = 0;
-        h->iter_pv_len = 0;
-        int v = aspiration(h, depth, score);
-        if (h->stopped)
-            break;
-        score = v;
-        keep_iteration(h, depth, v);
-    }
-    atomic_store_explicit(&h->nodes_pub, h->nodes, memory_order_relaxed);
-}
-
-// A helper's thread: parked until helpers_start wakes it for a search, parked again when the
-// search stops, ended by helper_destroy. Threads live as long as their helpers, so a search
-// starts none: with more threads than cores, creating them at each `go` took the creating
-// (main) thread longer than the search itself, as each new thread took its turn on the cores.
-static void *helper_loop(void *arg) {
-    Searcher *h = arg;
-    pthread_mutex_lock(&h->pool_lock);
-    for (;;) {
-        while (h->state == HELPER_PARKED)
-            pthread_cond_wait(&h->pool_cond, &h->pool_lock);
-        if (h->state == HELPER_QUIT)
-            break;
-        pthread_mutex_unlock(&h->pool_lock);
-        helper_search(h);
-        pthread_mutex_lock(&h->pool_lock);
-        h->state = HELPER_PARKED;
-        pthread_cond_broadcast(&h->pool_cond);
-    }
-    pthread_mutex_unlock(&h->pool_lock);
-    return NULL;
-}
-
-// Wakes the helpers to search root (all parked: search_run waited for them first).
-static void helpers_start(Searcher *s, const Board *root) {
-    atomic_store(&s->stop_all, false);
-    for (int i = 0; i < s->nhelpers; i++) {
-        Searcher *h = s->helpers[i];
-        memcpy(&h->board, root,
-               offsetof(Board, states) + sizeof(StateInfo) * (size_t)root->nstates);
-        memset(h->after_null, 0, sizeof h->after_null);
-        h->nroot_allowed = s->nroot_allowed;
-        memcpy(h->root_allowed, s->root_allowed, sizeof(Move) * (size_t)s->nroot_allowed);
-        h->nroot_excluded = 0;
-        thread_start(h, s->run_limits, s->stop);
-        h->max_depth = max_depth_of(s->run_limits);
-        h->start_ms = s->start_ms;
-        h->hard_ms = 0;
-        pthread_mutex_lock(&h->pool_lock);
-        h->state = HELPER_SEARCHING;
-        pthread_cond_broadcast(&h->pool_cond);
-        pthread_mutex_unlock(&h->pool_lock);
-    }
-}
-
-// What a thread's last completed iteration brings to the vote (depth 0: none with a move).
-typedef struct Ballot {
-    int depth;
-    Score score;
-    Move move;
-} Ballot;
-
-// The thread whose move is played (0: the main thread; -1: none completed an iteration): a
-// vote of the threads' last completed iterations b[0..n-1], each weighted by its depth and by
-// how far its score stands above the lowest (as Stockfish's thread voting weighs them), the
-// thread with the most votes for its move chosen; a thread that proves a win is taken at once
-// (the soonest win), and the main thread wins ties.
-static int smp_pick(const Ballot *b, int n) {
-    Score low = SCORE_INFINITE;
-    for (int i = 0; i < n; i++)
-        if (b[i].depth && b[i].score < low)
-            low = b[i].score;
-    int best = b[0].depth ? 0 : -1;
-    int64_t best_votes = -1;
-    for (int i = 0; i < n; i++) {
-        if (!b[i].depth)
-            continue;
-        int64_t votes = 0;
-        for (int k = 0; k < n; k++)
-            if (b[k].depth && b[k].move == b[i].move)
-                votes += (int64_t)(b[k].score - low + 14) * b[k].depth;
-        bool wins = b[i].score >= SCORE_DECISIVE;
-        if (best >= 0 && b[best].score >= SCORE_DECISIVE) {
-            if (wins && b[i].score > b[best].score)
-                best = i;
-        } else if (best < 0 || wins || votes > best_votes) {
-            best = i;
-        }
-        if (best == i)
-            best_votes = votes;
-    }
-    return best;
-}
-
-// The answer of a search with helpers, once they are told to stop (stop_all): the vote of
-// every thread's last completed iteration, read under each helper's lock while it may still
-// run (its iteration is frozen from then on: keep_iteration). When a helper's line is chosen
-// it becomes res's move, ponder move, score and depth, and a last info line gives it.
-static void smp_answer(Searcher *s, SearchResult *res, SearchInfoFn on_info, void *info_arg) {
-    Ballot ballots[SEARCH_THREADS_MAX]; // 12 KB: nhelpers < SEARCH_THREADS_MAX
-    int n = s->nhelpers + 1;
-    for (int i = 0; i < n; i++) {
-        Searcher *t = i ? s->helpers[i - 1] : s;
-        pthread_mutex_lock(&t->done_lock);
-        bool has = t->done.depth && t->done.pv_len;
-        ballots[i] = (Ballot){has ? t->done.depth : 0, t->done.score, has ? t->done.pv[0] : 0};
-        pthread_mutex_unlock(&t->done_lock);
-    }
-    int pick = smp_pick(ballots, n);
-    if (pick <= 0)
-        return;
-    Iteration it;
-    iteration_read(s->helpers[pick - 1], &it);
-    res->best = it.pv[0];
-    res->ponder = it.pv_len > 1 ? it.pv[1] : MOVE_NONE;
-    res->score = it.score;
-    res->depth = it.depth;
-    if (on_info) {
-        SearchInfo info = {.kind = SEARCH_INFO_LINE,
-                           .depth = it.depth,
-                           .seldepth = it.seldepth,
-                           .multipv = 1,
-                           .score = it.score,
-                           .nodes = smp_nodes(s),
-                           .time_ms = timeman_now_ms() - s->start_ms,
-                           .pv_len = it.pv_len};
-        memcpy(info.pv, it.pv, sizeof(Move) * (size_t)it.pv_len);
-        on_info(&info, info_arg);
-    }
-}
-
-// One MultiPV line of an iteration.
-typedef struct SearchLine {
-    Score score;
-    int seldepth, pv_len;
-    Move pv[MAX_PLY];
-} SearchLine;
-
-static void line_take(const Searcher *s, SearchLine *line, Score score) {
-    line->score = score;
-    line->seldepth = s->seldepth;
-    line->pv_len = s->pv_len[0];
-    memcpy(line->pv, s->pv[0], sizeof(Move) * (size_t)s->pv_len[0]);
-}
-
-static void line_report(const Searcher *s, const SearchLine *line, int depth, int rank,
-                        SearchInfoFn on_info, void *info_arg) {
-    SearchInfo info = {.kind = SEARCH_INFO_LINE,
-                       .depth = depth,
-                       .seldepth = line->seldepth,
-                       .multipv = rank,
-                       .score = line->score,
-                       .nodes = s->nhelpers ? smp_nodes(s) : s->nodes,
-                       .time_ms = timeman_now_ms() - s->start_ms,
-                       .pv_len = line->pv_len};
-    memcpy(info.pv, line->pv, sizeof(Move) * (size_t)line->pv_len);
-    on_info(&info, info_arg);
-}
-
-// Lines 2..n of a MultiPV iteration whose best line (lines[0]) is searched: line k with the
-// first moves of lines 1..k-1 left out at the root, then all n sorted by score (a stable
-// sort: the best line stays first on a tie). Returns the lines completed (all n unless the
-// search was stopped; the completed ones are then kept, sorted).
-static int search_more_lines(Searcher *s, int depth, SearchLine *lines, const Score *prev, int n) {
-    int done = 1;
-    s->nroot_excluded = 0;
-    for (int k = 1; k < n && lines[k - 1].pv_len > 0; k++) {
-        s->root_excluded[s->nroot_excluded++] = lines[k - 1].pv[0];
-        s->seldepth = 0;
-        int v = aspiration(s, depth, prev[k]);
-        if (s->stopped || s->pv_len[0] == 0)
-            break;
-        line_take(s, &lines[k], v);
-        done++;
-    }
-    s->nroot_excluded = 0;
-    for (int i = 1; i < done; i++)
-        for (int j = i; j > 0 && lines[j].score > lines[j - 1].score; j--) {
-            SearchLine t = lines[j];
-            lines[j] = lines[j - 1];
-            lines[j - 1] = t;
-        }
-    return done;
-}
-
-// The line a weakened search plays (search.h, SEARCH_SKILL_*): one of lines[0..n-1] (sorted,
-// best first) within the skill's loss of the best, drawn with weight exp(-loss / T).
-static int skill_pick(const SearchLine *lines, int n, double skill, uint64_t seed) {
-    double weak = SEARCH_SKILL_MAX - skill;
-    if (n <= 1 || weak <= 0 || score_is_decided(lines[0].score))
-        return 0;
-    double max_loss = (double)SEARCH_SKILL_LOSS_CP * weak / SEARCH_SKILL_MAX;
-    double t = 10.0 + 110.0 * weak / SEARCH_SKILL_MAX, w[SEARCH_MULTIPV_MAX], sum = 0;
-    int k = 0;
-    for (; k < n; k++) {
-        double loss = (double)lines[k].score - lines[0].score;
-        if (-loss > max_loss || lines[k].pv_len == 0 || score_is_decided(lines[k].score))
-            break;
-        sum += w[k] = exp(loss / t);
-    }
-    double x = (double)(prng_next(&seed) >> 11) / 9007199254740992.0 * sum;
-    for (int i = 0; i < k; i++)
-        if ((x -= w[i]) < 0)
-            return i;
-    return 0;
-}
-
-// Restricts the root to limits->searchmoves (those legal in legal) and returns how many root
-// moves there are to choose from; *first is one of them.
-static int root_moves_set(Searcher *s, const SearchLimits *limits, const MoveList *legal,
-                          Move *first) {
-    s->nroot_allowed = 0;
-    s->nroot_excluded = 0;
-    *first = legal->moves[0];
-    if (!limits->nsearchmoves)
-        return legal->count;
-    for (int k = 0; k < legal->count; k++) // each legal move once, however often it is named
-        for (int i = 0; i < limits->nsearchmoves && i < MAX_MOVES; i++)
-            if (legal->moves[k] == limits->searchmoves[i]) {
-                s->root_allowed[s->nroot_allowed++] = legal->moves[k];
-                break;
-            }
-    if (!s->nroot_allowed) // none legal: the caller checks; search every move then
-        return legal->count;
-    *first = s->root_allowed[0];
-    return s->nroot_allowed;
-}
-
-// The soft budget after an iteration, scaled by what the search saw (timeman_scale), never
-// past the hard one.
-static int64_t soft_limit(const TimeBudget *tb, const TimeSignals *sig, const SearchParams *p) {
-    int64_t soft = tb->soft * timeman_scale(sig, p) / 100;
-    return tb->hard && soft > tb->hard ? tb->hard : soft;
-}
-
-SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limits,
-                        SearchInfoFn on_info, void *info_arg, atomic_bool *stop) {
-    SearchResult res = {MOVE_NONE, MOVE_NONE, 0, 0, 0, 0};
-    helpers_wait(s); // the last search's, before anything they share changes
-    s->board = *root;
-    Board *b = &s->board;
-    GameResult gr;
-    if (rules_game_over(b, &gr))
-        return res;
-    nnue_root(s);
-    s->start_ms = timeman_now_ms();
-    TimeBudget tb = timeman_budget(limits, b->side, &s->params);
-    s->hard_ms = tb.hard;
-    s->run_limits = limits;
-    s->pondering = limits->ponder;
-    if (!limits->ponder) // a pondering search keeps a ponderhit sent before it began
-        atomic_store_explicit(&s->ponderhit_ms, 0, memory_order_relaxed);
-    s->on_info = on_info;
-    s->info_arg = info_arg;
-    thread_start(s, limits, stop);
-    tt_new_search(s->tt);
-
-    // A legal move to answer with even if no iteration completes.
-    MoveList legal;
-    movegen_legal(b, &legal);
-    int nroot = root_moves_set(s, limits, &legal, &res.best);
-    // A weakened search keeps a few lines to choose from, reporting only those asked for.
-    bool weak = limits->limit_skill && limits->skill < SEARCH_SKILL_MAX;
-    int asked = limits->multipv < 1 ? 1 : limits->multipv;
-    int nlines = weak && asked < SEARCH_SKILL_LINES ? SEARCH_SKILL_LINES : asked;
-    nlines = nlines > nroot ? nroot : nlines;
-    asked = asked > nlines ? nlines : asked;
-    if (nlines > SEARCH_MULTIPV_MAX)
-        nlines = SEARCH_MULTIPV_MAX;
-    SearchLine *lines = nlines > 1 ? malloc(sizeof *lines * 2 * (size_t)nlines) : NULL;
-    Score *prev = nlines > 1 ? calloc((size_t)nlines, sizeof *prev) : NULL;
-    if (!lines || !prev)
-        nlines = 1;
-    // A weakened search chooses among the lines of its last iteration that searched as many
-    // lines as any before (a node or time limit may cut the last one short of its lines).
-    SearchLine *chosen = lines ? lines + nlines : NULL;
-    int nchosen = 0;
-    if (s->nhelpers)
-        helpers_start(s, root);
-    int max_depth = max_depth_of(limits);
-    int skill_depth = 1 + (limits->skill > 0 ? (int)limits->skill : 0);
-    if (weak && max_depth > skill_depth)
-        max_depth = skill_depth;
-    int score = 0, done_lines = 0;
-    TimeSignals sig = {0};
-    Move last_best = MOVE_NONE;
-    for (int depth = 1; depth <= max_depth; depth++) {
-        s->seldepth = 0;
-        s->root_depth = depth;
-        uint64_t nodes_before = s->nodes;
-        s->iter_pv_len = 0;
-        int v = aspiration(s, depth, score);
-        // A cut iteration's root moves searched to the end count: its best one is played, with
-        // an info line (one line; at depth 1, with no iteration before, every move that raised
-        // alpha counts). A MultiPV search keeps the lines of its last completed iteration.
-        if (s->stopped && nlines == 1 && (depth == 1 || s->done.depth) && iteration_cut(s)) {
-            res.best = s->done.pv[0];
-            res.ponder = s->done.pv_len > 1 ? s->done.pv[1] : MOVE_NONE;
-            res.score = s->done.score;
-            if (on_info)
-                report_cut(s, depth, on_info, info_arg);
-            break;
-        }
-        if (s->stopped && depth > 1)
-            break;
-        if (s->pv_len[0] > 0) {
-            res.best = s->pv[0][0];
-            res.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;
-        }
-        if (s->stopped)
-            break;
-        sig = (TimeSignals){.depth = depth,
-                            .stable = res.best == last_best ? sig.stable + 1 : 0,
-                            .score = v,
-                            .prev = depth > 1 ? score : v,
-                            .decided = score_is_decided(v) || score_is_decided(score),
-                            .best_nodes = s->root_best_nodes,
-                            .nodes = s->nodes - nodes_before};
-        last_best = res.best;
-        score = v;
-        res.score = v;
-        res.depth = depth;
-        keep_iteration(s, depth, v);
-        if (nlines > 1) {
-            line_take(s, &lines[0], v);
-            int done = search_more_lines(s, depth, lines, prev, nlines);
-            for (int k = 0; k < done; k++)
-                prev[k] = lines[k].score;
-            if (lines[0].pv_len > 0) { // the best of the sorted lines is played
-                res.best = lines[0].pv[0];
-                res.ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
-                res.score = lines[0].score;
-            }
-            done_lines = done;
-            if (weak && done >= nchosen) {
-                memcpy(chosen, lines, sizeof *lines * (size_t)done);
-                nchosen = done;
-            }
-            for (int k = 0; on_info && k < done && k < asked; k++)
-                line_report(s, &lines[k], depth, k + 1, on_info, info_arg);
-            if (s->stopped)
-                break;
-        } else if (on_info) {
-            SearchInfo info;
-            fill_info(s, &info, depth, v);
-            on_info(&info, info_arg);
-        }
-        if (stop && atomic_load(stop))
-            break;
-        int64_t elapsed = timeman_now_ms() - s->start_ms;
-        if (tb.soft && clock_running(s) &&
-            elapsed >= soft_limit(&tb, &sig, &s->params) * s->params.tm_soft_pct / 100)
-            break;
-        // go mate N: a win in N moves or fewer is proven.
-        if (limits->mate && v >= SCORE_DECISIVE && (score_end_plies(v) + 1) / 2 <= limits->mate)
-            break;
-        // A game end found and proven to this depth needs no deeper search: a sooner win, a
-        // later loss or a line still open would score better and show within this depth.
-        if (!limits->infinite && !limits->ponder && !limits->depth && !limits->nodes &&
-            score_is_decided(v) && score_end_plies(v) <= depth)
-            break;
-    }
-    if (weak && done_lines > 1 && nchosen > 1) {
-        const SearchLine *pick =
-            &chosen[skill_pick(chosen, nchosen, limits->skill, limits->skill_seed)];
-        res.best = pick->pv[0];
-        res.ponder = pick->pv_len > 1 ? pick->pv[1] : MOVE_NONE;
-        res.score = pick->score;
-    }
-    if (s->nhelpers) {
-        // The helpers are told to stop and the answer is given at once, without waiting for
-        // them: with more threads than cores each needs a time slice to see the stop, and the
-        // next call on s waits for them to park (helpers_wait). No vote for several lines, or
-        // at a fixed depth (the main thread's answer at that depth, as asked).
-        atomic_store(&s->stop_all, true);
-        atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
-        if (nlines == 1 && !limits->depth)
-            smp_answer(s, &res, on_info, info_arg);
-        res.nodes = smp_nodes(s);
-    } else
-        res.nodes = s->nodes;
-    res.time_ms = timeman_now_ms() - s->start_ms;
-    s->on_info = NULL;
-    s->nroot_allowed = 0;
-    free(lines);
-    free(prev);
-    return res;
-}
-
-// ---------------------------------------------------------------------------------------
-// The quiet position of a position, for the tuner
-
-int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
-    helpers_wait(s);
-    // Only the states in use are copied: a decoded position has one, a game a few hundred.
-    memcpy(&s->board, b, offsetof(Board, states) + sizeof(StateInfo) * (size_t)b->nstates);
-    s->nodes = s->node_limit = 0;
-    s->poll_mask = 255;
-    s->hard_ms = 0;
-    s->stop = NULL;
-    s->smp_stop = NULL; // this search is the main thread's alone
-    s->stopped = false;
-    s->seldepth = 0;
-    // Nothing learnt before may reach this search: no TT, and the killers and history that
-    // order the quiet moves (in check, or where a quiet move may end the game) start at zero.
-    memset(s->history, 0, sizeof s->history);
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->after_null, 0, sizeof s->after_null);
-    s->tt_off = true;
-    nnue_root(s);
-    qsearch(s, -SCORE_INFINITE, SCORE_INFINITE, 0, QS_NO_CHECKS);
-    s->tt_off = false;
-    // The line stops before a pass or a move that ends the game: what it reaches is a position
-    // still in play, to be evaluated.
-    Board *w = &s->board;
-    int n = 0;
-    GameResult gr;
-    for (; n < s->pv_len[0] && n < max_plies; n++) {
-        Move m = s->pv[0][n];
-        if (move_is_pass(m))
-            break;
-        board_make(w, m);
-        if (rules_game_over(w, &gr))
-            break;
-        pv[n] = m;
-    }
-    return n;
-}
-
-// ---------------------------------------------------------------------------------------
-// The static evaluation, for `eval` and tests
-
-Score search_evaluate(Searcher *s, const Board *b) {
-    helpers_wait(s);
-    memcpy(&s->board, b, offsetof(Board, states) + sizeof(StateInfo) * (size_t)b->nstates);
-    s->nodes = 0;
-    nnue_root(s);
-    return (Score)static_eval(s, 0);
-}
+int search_static_eval(Searcher *s, int ply) { return static_eval(s, ply); }

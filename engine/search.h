@@ -116,7 +116,7 @@ Searcher *search_create(size_t hash_mb);
 /// every later call that changes s (the next search_run, search_clear, search_resize,
 /// search_set_*, search_evaluate, search_quiet_pv, search_destroy) waits for them to park
 /// first, and search_wait does only that. The move played is a vote of the threads' last
-/// completed iterations (search.c, smp_pick). Node limits count every thread's nodes; with more
+/// completed iterations (search_smp.c, smp_pick). Node limits count every thread's nodes; with more
 /// than one thread a search is not reproducible. Helpers kept when the count shrinks keep what
 /// they learnt. False (s unchanged) for a count out of range, or when memory is short or a
 /// thread cannot be started. Not during a search.

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// The search's pruning, reduction and extension decisions, one inline function a step, inside the
+// search only (search_shared.h): negamax (search.c) calls them in its numbered steps, and
+// makes the searches they ask for itself. Each answers from the node's facts and the tunable
+// constants (search_params.def); none searches, none changes the Searcher.
+#pragma once
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "search_shared.h"
+
+enum { QS_DELTA_PER_ORDER = 100 }; // cp per unit of ORDER_VALUE in delta pruning
+
+/// Fills the late move reduction table: reductions grow with the log of depth and of the move
+/// number (lmr_base, lmr_div in hundredths).
+static inline void search_prune_lmr_init(uint8_t lmr[LMR_N][LMR_N], const SearchParams *sp) {
+    for (int d = 1; d < LMR_N; d++)
+        for (int m = 1; m < LMR_N; m++)
+            lmr[d][m] = (uint8_t)(sp->lmr_base / 100.0 + log(d) * log(m) / (sp->lmr_div / 100.0));
+}
+
+/// Step 2, check extension: a side in check gets one more ply to answer it (the plies it
+/// extends: 1 or 0).
+static inline int search_prune_check_extension(bool in_check, int ply) {
+    return in_check && ply < MAX_PLY / 2;
+}
+
+/// Step 3, internal iterative reduction: a node without a TT move is searched one ply shallower
+/// (the plies it reduces: 1 or 0).
+static inline int search_prune_iir(const SearchParams *sp, int depth, Move tt_move, bool in_check) {
+    return depth >= sp->iir_depth && tt_move == MOVE_NONE && !in_check;
+}
+
+/// Step 5, reverse futility: outside PV nodes, out of check, near the leaves, a static evaluation
+/// eval that stands a margin per ply above beta is taken to hold beta. The margin shrinks by a
+/// ply when improving; not where a quiet move may end the game (the evaluation assumes it goes
+/// on), nor on a decided eval.
+static inline bool search_prune_reverse_futility(const SearchParams *sp, const Board *b, int depth,
+                                                 int eval, bool improving, int beta) {
+    return depth <= sp->rfp_depth && eval - sp->rfp_margin * (depth - improving) >= beta &&
+           abs(eval) < SCORE_DECISIVE && !search_quiet_move_may_end(b);
+}
+
+// The null move is the pass given as a tempo: the opponent moves twice, and may not pass back
+// (after_null), which would only undo it, or, by the double-pass rule, end the game on points
+// and so measure the point count instead of the position. Its score is thus the usual null-move
+// estimate, not the pass's value: the real pass, with its game ends, is scored in the move loop
+// (or by pass_end_score). It is skipped where passing is not an ordinary move: in check (a pass
+// is illegal); after a pass (our pass would end the game by two passes); when a bikjang stands
+// (a pass leaves the generals facing and ends the game); near the 200-ply limit (the reduced
+// search would cross the limit at another depth than the real one).
+static inline bool search_prune_null_move_allowed(const Board *b, int depth) {
+    const StateInfo *st = board_state(b);
+    return !st->in_check && !move_is_pass(st->move) && !search_bikjang_pending(b) &&
+           board_game_ply(b) + depth + 2 < b->variant->ply_limit;
+}
+
+/// Step 5, null move: tried (null_ok: not right after one) deep enough, where the static
+/// evaluation already holds beta and a pass is an ordinary move here.
+static inline bool search_prune_null_move(const SearchParams *sp, const Board *b, bool null_ok,
+                                          int depth, int eval, int beta) {
+    return null_ok && depth >= sp->nmp_depth && eval >= beta &&
+           search_prune_null_move_allowed(b, depth);
+}
+
+/// The null move's reduction (plies), beside the ply it spends.
+static inline int search_prune_null_reduction(const SearchParams *sp, int depth) {
+    return sp->nmp_base + depth / sp->nmp_div;
+}
+
+/// Step 5, ProbCut: a capture that holds pbeta = beta + pc_margin in quiescence and in a search
+/// 4 plies shallower is taken to hold beta. Tried deep enough, off decided bounds, and not where
+/// the TT (tte, may be NULL) already says, as deep, that the node stays below pbeta.
+static inline bool search_prune_probcut(const SearchParams *sp, const TTEntry *tte, int depth,
+                                        int ply, int pbeta) {
+    return sp->pc_depth && depth >= sp->pc_depth && !score_is_decided(pbeta) &&
+           !(tte && tte->depth - 1 >= depth - 3 && score_from_tt(tte->score, ply) < pbeta);
+}
+
+/// Step 6, singular extension: worth testing when the TT move (tt_move, of entry tte) holds a
+/// lower bound deep enough, out of the root, a search without a move and a pass that ends the
+/// game (pass_ends).
+static inline bool search_prune_singular(const SearchParams *sp, const TTEntry *tte, Move tt_move,
+                                         int depth, bool root, Move excluded, bool pass_ends) {
+    return sp->se_depth && !root && depth >= sp->se_depth && tte && tt_move != MOVE_NONE &&
+           !excluded && !pass_ends && (tte->gen_bound & 3) != BOUND_UPPER &&
+           tte->depth - 1 >= depth - 3;
+}
+
+/// The bound below the TT score tts that every other move must fail under for the TT move to be
+/// singular.
+static inline int search_prune_singular_beta(const SearchParams *sp, int tts, int depth) {
+    return tts - sp->se_mult * depth;
+}
+
+/// Step 7, late move pruning and futility pruning of a quiet move near the leaves (the caller
+/// asks only outside PV nodes, out of check, for a quiet move after the first move, while not
+/// every line is lost): once played moves are searched (more when improving), or, for a move
+/// that is no killer, when the static evaluation eval with a margin per ply stays below alpha.
+static inline bool search_prune_quiet_move(const SearchParams *sp, int depth, int played,
+                                           bool improving, bool killer, int eval, int alpha) {
+    return depth <= sp->prune_depth &&
+           (played >= sp->lmp_base + (sp->lmp_scale + improving) * depth * depth ||
+            (!killer && eval + sp->fp_base + sp->fp_margin * depth <= alpha));
+}
+
+/// Step 7, late move reduction of the played-th move (the caller asks for quiet moves that
+/// give no check, out of check, from the fourth move on, 3 plies or more from the leaves): the
+/// table's, less at PV nodes, for killers and for a good history hist, more when not
+/// improving; at most new_depth - 1, at least 0.
+static inline int search_prune_reduction(const Searcher *s, int depth, int played, int new_depth,
+                                         int hist, bool pv_node, bool killer, bool improving) {
+    int r = s->lmr[depth < LMR_N ? depth : LMR_N - 1][played < LMR_N ? played : LMR_N - 1];
+    r -= pv_node;
+    r -= killer;
+    r += !improving;
+    r -= hist / s->params.lmr_hist_div;
+    return r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
+}
+
+/// Quiescence: quiet checks are not worth trying when the stand pat stands too far below
+/// alpha (qs_check_margin) for a quiet move to matter.
+static inline bool search_prune_qs_checks_futile(const SearchParams *sp, int stand, int alpha) {
+    return stand + sp->qs_check_margin <= alpha;
+}
+
+/// Quiescence, delta pruning: a capture that cannot lift the score to alpha even with a margin
+/// (a search margin in cp, not an evaluation weight) is not tried; nor a quiet check once alpha
+/// has risen too far above the stand pat (a quiet move here is one of the checks of a checks
+/// ply).
+static inline bool search_prune_qs_futile(const SearchParams *sp, const Board *b, Move m, int stand,
+                                          int alpha) {
+    if (!search_is_capture(b, m))
+        return search_prune_qs_checks_futile(sp, stand, alpha);
+    int gain = QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])];
+    return stand + gain + sp->qs_delta_margin <= alpha;
+}
