@@ -207,7 +207,7 @@ void search_ponderhit(Searcher *s);
 /// search without it forgets them itself).
 void search_ponder_reset(Searcher *s);
 
-/// The principal variation of the search's own quiescence (search.c, qsearch) from b (not
+/// The principal variation of the search's own quiescence (search_tree.c, qsearch) from b (not
 /// modified), searched with a full window, no node or time limit, and nothing learnt before
 /// (no TT, killers and history cleared): the result depends on b only (its position and
 /// history), whatever s searched before. The line is cut before its first pass, before its

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The search's pruning, reduction and extension decisions, one inline function a step, inside the
-// search only (search_shared.h): negamax (search.c) calls them in its numbered steps, and
+// search only (search_shared.h): negamax (search_tree.c) calls them in its numbered steps, and
 // makes the searches they ask for itself. Each answers from the node's facts and the tunable
 // constants (search_params.def); none searches, none changes the Searcher.
 #pragma once

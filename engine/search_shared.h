@@ -5,7 +5,7 @@
 // searcher.c (a Searcher's lifetime and settings), search_root.c (search_run: iterative deepening
 // at the root, MultiPV, time, info lines), search_smp.c (Lazy SMP: the helper threads and the
 // vote), search_thread.c (one thread: cleared, started, its iterations and their record),
-// search.c (negamax and quiescence), search_prune.h (the pruning and extension steps),
+// search_tree.c (negamax and quiescence), search_prune.h (the pruning and extension steps),
 // search_order.c (move ordering and the histories).
 #pragma once
 
@@ -202,7 +202,7 @@ static inline bool search_quiet_move_may_end(const Board *b) {
 }
 
 // The nodes of s's search over every thread: s's own count and the others' as last published
-// (search.c, poll_budget; one thread publishes every poll_interval nodes: search_thread_start).
+// (search_tree.c, poll_budget; one thread publishes every poll_interval nodes: search_thread_start).
 static inline uint64_t search_smp_nodes(const Searcher *s) {
     const Searcher *main = s->main;
     if (!main->nhelpers)
@@ -229,7 +229,7 @@ static inline bool search_clock_running(Searcher *s) {
 }
 
 // ---------------------------------------------------------------------------------------
-// search.c: negamax and quiescence
+// search_tree.c: negamax and quiescence
 
 /// The negamax search of s->board at ply with depth plies left (PVS, a TT, the pruning steps of
 /// search_prune.h): a score in the window (alpha, beta) or a bound outside it, side to move's

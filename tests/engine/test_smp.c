@@ -182,7 +182,7 @@ static void test_stop_ends_every_thread(void **state) {
 }
 
 // A stop already set when the search starts is seen at the first node: every thread reads the
-// stop flags at every node (search.c, stop_asked), not only every 256 nodes as before, when
+// stop flags at every node (search_tree.c, stop_asked), not only every 256 nodes as before, when
 // each of the 4 threads searched on to its 256th node. The answer is still a legal move.
 static void test_stop_read_at_every_node(void **state) {
     (void)state;
