@@ -202,7 +202,8 @@ static inline bool search_quiet_move_may_end(const Board *b) {
 }
 
 // The nodes of s's search over every thread: s's own count and the others' as last published
-// (search_tree.c, poll_budget; one thread publishes every poll_interval nodes: search_thread_start).
+// (search_tree.c, poll_budget; one thread publishes every poll_interval nodes:
+// search_thread_start).
 static inline uint64_t search_smp_nodes(const Searcher *s) {
     const Searcher *main = s->main;
     if (!main->nhelpers)
