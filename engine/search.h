@@ -54,9 +54,15 @@ static inline int score_end_plies(Score v) {
     return (SCORE_WIN - (v < 0 ? -v : v)) / SCORE_PER_PLY;
 }
 
-/// What an info callback reports: a line of a finished iteration, or (on searches longer than
-/// SEARCH_CURRMOVE_MS) the root move the main thread starts to search.
-typedef enum SearchInfoKind { SEARCH_INFO_LINE, SEARCH_INFO_CURRMOVE } SearchInfoKind;
+/// What an info callback reports: a line of a finished iteration, (on searches longer than
+/// SEARCH_CURRMOVE_MS) the root move the main thread starts to search, or, with
+/// SearchLimits.trace_replies, each reply the main thread searched (or pruned) at ply 1: how the
+/// search treated the opponent's answers to a root move (issue 56's diagnostics).
+typedef enum SearchInfoKind {
+    SEARCH_INFO_LINE,
+    SEARCH_INFO_CURRMOVE,
+    SEARCH_INFO_REPLY
+} SearchInfoKind;
 
 enum { SEARCH_CURRMOVE_MS = 3000, SEARCH_MULTIPV_MAX = 256 };
 
@@ -78,8 +84,17 @@ typedef struct SearchInfo {
     Score score; // centipawns from the side to move's view, or a mate score
     uint64_t nodes;
     int64_t time_ms;
-    Move currmove;      // CURRMOVE: the root move
-    int currmovenumber; // CURRMOVE: its number in the root's move order, from 1
+    Move currmove;      // CURRMOVE: the root move; REPLY: the reply
+    int currmovenumber; // CURRMOVE, REPLY: its number in its node's move order, from 1 (REPLY:
+                        // among the legal moves tried, pruned ones included)
+    // REPLY (depth: the iteration's): the root move replied to, the depth of the reply's node,
+    // the late move reduction of its first search (0: none), the depth it was last searched to
+    // (its node's depth - 1, less any reduction, the TT move's extension added), whether late
+    // move or futility pruning left it out (then not searched), score: its value from the
+    // replying side's view as the search returned it (a bound outside the window).
+    Move root_move;
+    int node_depth, reduction, searched_depth;
+    bool pruned;
     int pv_len;
     Move pv[MAX_PLY];
 } SearchInfo;

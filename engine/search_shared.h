@@ -127,6 +127,8 @@ struct Searcher {
     SearchInfoFn on_info;
     void *info_arg;
     int root_depth;
+    bool trace;               // search_thread_start: the main thread reports each reply at ply 1
+    Move trace_root;          // the root move whose replies it reports
     uint64_t root_best_nodes; // nodes spent on the root's best move in its last search
     // go ponder: the clock stands until search_ponderhit stores the time it was called.
     bool pondering;

@@ -60,6 +60,7 @@ void search_thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *s
     s->smp_node_limit = s->main->nhelpers ? limits->nodes : 0;
     s->smp_stop = s->main->nhelpers ? &s->main->stop_all : NULL;
     s->poll_mask = poll_interval(s->smp_node_limit, s->main->nhelpers + 1) - 1;
+    s->trace = limits->trace_replies && s == s->main;
     search_order_age(s);
 }
 

@@ -238,6 +238,25 @@ static void report_currmove(Searcher *s, Move m, int number) {
     s->on_info(&info, s->info_arg);
 }
 
+// Reports a reply at ply 1 (SearchLimits.trace_replies): the main thread's treatment of the
+// opponent's answer m to the root move, the number-th legal move tried at its node of depth.
+static void report_reply(Searcher *s, Move m, int number, int depth, int reduction,
+                         int searched_depth, bool pruned, int v) {
+    SearchInfo info = {.kind = SEARCH_INFO_REPLY,
+                       .depth = s->root_depth,
+                       .nodes = s->nodes,
+                       .time_ms = timeman_now_ms() - s->start_ms,
+                       .score = (Score)v,
+                       .currmove = m,
+                       .currmovenumber = number,
+                       .root_move = s->trace_root,
+                       .node_depth = depth,
+                       .reduction = reduction,
+                       .searched_depth = searched_depth,
+                       .pruned = pruned};
+    s->on_info(&info, s->info_arg);
+}
+
 // ---------------------------------------------------------------------------------------
 // Quiescence: captures, standing pat on the static evaluation, except when in check (every
 // evasion) or when a quiet move may end the game (every move: standing pat would assume a
@@ -501,7 +520,8 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     search_order_moves(s, &sm, tt_move, ply, GEN_ALL,
                        !in_check && !pass_ends && !after_null && pass_ok);
     Move quiets[MAX_MOVES], captures[MAX_MOVES];
-    int nquiets = 0, ncaptures = 0, played = 0;
+    int nquiets = 0, ncaptures = 0, played = 0, tried = 0;
+    const bool trace = ply == 1 && s->trace && s->on_info; // the replies to the root move
     for (Move m; (m = search_order_next(&sm)) != MOVE_NONE;) {
         if (root_restricted && !root_move_ok(s, m))
             continue;
@@ -511,6 +531,9 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
             continue;
         if (root && s->on_info)
             report_currmove(s, m, played + 1);
+        if (root)
+            s->trace_root = m;
+        tried++;
         const uint64_t nodes_before = s->nodes;
         bool quiet = !search_is_capture(b, m);
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
@@ -523,26 +546,31 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
         bool gives_check = board_in_check(b);
         if (prunable && !gives_check) {
             board_unmake(b);
+            if (trace)
+                report_reply(s, m, tried, depth, 0, 0, true, 0);
             continue;
         }
         played++;
-        int new_depth = depth - 1 + (m == tt_move ? tt_ext : 0), v;
+        int new_depth = depth - 1 + (m == tt_move ? tt_ext : 0), v, r = 0, searched = new_depth;
         if (played == 1)
             v = -negamax(s, -beta, -alpha, new_depth, ply + 1, true);
         else {
-            int r = depth >= 3 && played > 3 && quiet && !gives_check && !in_check
-                        ? search_prune_reduction(s, depth, played, new_depth, hist, pv_node, killer,
-                                                 improving)
-                        : 0;
+            r = depth >= 3 && played > 3 && quiet && !gives_check && !in_check
+                    ? search_prune_reduction(s, depth, played, new_depth, hist, pv_node, killer,
+                                             improving)
+                    : 0;
+            searched = new_depth - r;
             v = -negamax(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
             if (v > alpha && r > 0)
-                v = -negamax(s, -alpha - 1, -alpha, new_depth, ply + 1, true);
+                v = -negamax(s, -alpha - 1, -alpha, searched = new_depth, ply + 1, true);
             if (v > alpha && v < beta)
-                v = -negamax(s, -beta, -alpha, new_depth, ply + 1, true);
+                v = -negamax(s, -beta, -alpha, searched = new_depth, ply + 1, true);
         }
         board_unmake(b);
         if (s->stopped)
             return 0;
+        if (trace)
+            report_reply(s, m, tried, depth, r, searched, false, v);
         if (root && s->done.pv_len && m == s->done.pv[0])
             s->iter_prev_done = true;
         if (quiet && nquiets < MAX_MOVES)

@@ -27,6 +27,7 @@ typedef struct SearchLimits {
                            // plays weaker (UCI Skill Level, UCI_Elo through strength.h)
     bool limit_skill;      // false: full strength, skill unused
     uint64_t skill_seed;   // the seed of a weakened search's choice
+    bool trace_replies;    // report each reply at ply 1 (SEARCH_INFO_REPLY; UCI Trace Replies)
     int nsearchmoves;      // root moves to choose from (go searchmoves); 0: every legal move
     Move searchmoves[MAX_MOVES];
 } SearchLimits;

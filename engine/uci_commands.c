@@ -289,6 +289,24 @@ static void on_info(const SearchInfo *info, void *arg) {
     pthread_mutex_lock(&ctx->out_lock);
     int64_t ms = info->time_ms;
     uint64_t nps = info->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1);
+    if (info->kind == SEARCH_INFO_REPLY) {
+        char root[MOVE_STR_LEN], mv[MOVE_STR_LEN];
+        move_to_uci(info->root_move, root);
+        move_to_uci(info->currmove, mv);
+        fprintf(ctx->out, "info string reply depth %d root %s move %s number %d nodedepth %d ",
+                info->depth, root, mv, info->currmovenumber, info->node_depth);
+        if (info->pruned)
+            fprintf(ctx->out, "pruned\n");
+        else {
+            fprintf(ctx->out, "reduction %d searched %d score ", info->reduction,
+                    info->searched_depth);
+            write_score(ctx->out, info->score);
+            fprintf(ctx->out, "\n");
+        }
+        fflush(ctx->out);
+        pthread_mutex_unlock(&ctx->out_lock);
+        return;
+    }
     if (info->kind == SEARCH_INFO_CURRMOVE) {
         char mv[MOVE_STR_LEN];
         move_to_uci(info->currmove, mv);
@@ -433,6 +451,7 @@ static bool go_search(UciContext *ctx, char **tok, int n) {
     if (ctx->nnue_asked && !ctx->net)
         uci_nnue_say_missing(ctx);
     lim.move_overhead = ctx->move_overhead;
+    lim.trace_replies = ctx->trace_replies;
     lim.multipv = ctx->multipv;
     strength_apply(&lim, ctx->variant, ctx->limit_strength, ctx->elo, ctx->skill);
     lim.skill_seed = prng_next(&ctx->skill_seed);

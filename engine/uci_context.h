@@ -45,6 +45,7 @@ struct UciContext {
     bool limit_strength;   // UCI_LimitStrength: play at elo (it then overrides Skill Level)
     int elo;               // UCI_Elo (strength.h)
     bool show_wdl;         // UCI_ShowWDL: `wdl W D L` in each info line (wdl.h)
+    bool trace_replies;    // Trace Replies: an `info string reply ...` line for each reply at ply 1
     bool position_ok;      // false after a refused `position`, until a good one arrives
     Searcher *searcher;
     // The evaluation: the net of `variant` (EvalFile's, or the compiled-in one; NULL: none),

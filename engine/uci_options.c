@@ -99,6 +99,7 @@ void uci_options_list(UciContext *ctx) {
     fprintf(ctx->out, "option name UCI_Elo type spin default %d min %d max %d\n",
             STRENGTH_ELO_DEFAULT, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX);
     fprintf(ctx->out, "option name UCI_ShowWDL type check default false\n");
+    fprintf(ctx->out, "option name Trace Replies type check default false\n");
     fprintf(ctx->out, "option name Move Overhead type spin default %d min 0 max %d\n",
             UCI_MOVE_OVERHEAD_DEFAULT_MS, UCI_MOVE_OVERHEAD_MAX_MS);
     // Use NNUE defaults to true where the variant has a compiled-in net.
@@ -196,6 +197,8 @@ void uci_options_set(UciContext *ctx, char **tok, int n) {
             ctx->elo = (int)spin;
     } else if (strcasecmp(name, "UCI_ShowWDL") == 0) {
         check_value(ctx, "UCI_ShowWDL", value, &ctx->show_wdl);
+    } else if (strcasecmp(name, "Trace Replies") == 0) {
+        check_value(ctx, "Trace Replies", value, &ctx->trace_replies);
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         search_clear(ctx->searcher);
     } else if (strcasecmp(name, "Ponder") == 0) {

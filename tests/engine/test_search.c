@@ -740,10 +740,61 @@ static void test_quiet_pv_game_ends(void **state) {
     assert_int_equal(search_quiet_pv(searcher, &b, 0, pv), 0);
 }
 
+// The replies at ply 1 (SearchLimits.trace_replies): only the main thread's ply-1 moves, each a
+// legal reply to the root move searched (here the only one, by searchmoves), numbered from 1 at
+// each node; a pruned reply is not searched, a searched one at most its node's depth - 1 plus
+// an extension; and asking for them changes nothing in the search (nodes and move alike).
+typedef struct Replies {
+    Board after; // the position after the root move
+    int count, pruned, reduced;
+    bool bad;
+} Replies;
+
+static void on_reply(const SearchInfo *info, void *arg) {
+    Replies *r = arg;
+    if (info->kind != SEARCH_INFO_REPLY)
+        return;
+    MoveList l;
+    movegen_legal(&r->after, &l);
+    bool legal = false;
+    for (int i = 0; i < l.count; i++)
+        legal |= l.moves[i] == info->currmove;
+    r->bad |= !legal || info->currmovenumber < 1 || info->currmovenumber > l.count ||
+              info->node_depth < 0 || info->reduction < 0;
+    r->bad |= !info->pruned && (info->searched_depth > info->node_depth ||
+                                info->searched_depth + info->reduction > info->node_depth + 1);
+    r->count++;
+    r->pruned += info->pruned;
+    r->reduced += info->reduction > 0;
+}
+
+static void test_trace_replies(void **state) {
+    (void)state;
+    static Board b;
+    load(&b, VARIANT_JANGGI.start_fen, NULL);
+    Move root;
+    ErrorInfo err;
+    assert_int_equal(move_parse_uci(&b, "b1c3", &root, &err), STATUS_OK);
+    static Replies r;
+    r.after = b;
+    board_make(&r.after, root);
+    SearchLimits lim = {.depth = 7, .nsearchmoves = 1, .searchmoves = {root}};
+    search_clear(searcher);
+    SearchResult plain = search_run(searcher, &b, &lim, NULL, NULL, NULL);
+    lim.trace_replies = true;
+    search_clear(searcher);
+    SearchResult traced = search_run(searcher, &b, &lim, on_reply, &r, NULL);
+    assert_int_equal(plain.nodes, traced.nodes);
+    assert_int_equal(plain.best, traced.best);
+    assert_false(r.bad);
+    assert_true(r.count > 50 && r.reduced > 0);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mates),
+        cmocka_unit_test(test_trace_replies),
         cmocka_unit_test(test_game_ends),
         cmocka_unit_test(test_pass_losing_on_points),
         cmocka_unit_test(test_pass_winning_on_points),
