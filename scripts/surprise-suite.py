@@ -24,19 +24,31 @@ move, the reply was within its sight and its search of the earlier position did 
 engine's horizon at these nodes, or its evaluation misjudges what follows. The score after the
 reply says how much of the fall a search at these nodes sees.
 
+`trace` asks how the search of the surprised move treated the reply (issue 56, item 2): it searches
+each position with only the played move at the root (`go nodes N searchmoves PLAYED`) and the
+engine's UCI option Trace Replies on (docs/usage.md), and from the `info string reply` lines of
+the last iteration that reached the game's reply takes its number in the move order at its node,
+whether late move or futility pruning left it out, its reduction, and how many plies short of its
+node's depth - 1 it was searched; the suite's control positions (`extract --control N`: moves
+whose score did not fall) are summarised apart, as the baseline of a search that was right.
+
 Usage:
   scripts/surprise-suite.py extract --pgn GAMES.pgn[.gz] [--pgn ...] --name ENGINE
-      [--surprise-cp 150] --out SUITE.json
+      [--surprise-cp 150] [--control N --seed S] --out SUITE.json
   scripts/surprise-suite.py run --suite SUITE.json --engine NAME=COMMAND [--engine ...]
       [--option NAME:KEY=VALUE ...] --nodes N [--hash MB] --json OUT [--md OUT]
   scripts/surprise-suite.py replies --suite SUITE.json --engine NAME=COMMAND [--engine ...]
+      [--option NAME:KEY=VALUE ...] --nodes N [--hash MB] --json OUT [--md OUT]
+  scripts/surprise-suite.py trace --suite SUITE.json --engine NAME=COMMAND [--engine ...]
       [--option NAME:KEY=VALUE ...] --nodes N [--hash MB] --json OUT [--md OUT]
 
 The suite: {"schema": 1, "variant", "engine" (whose surprises), "surprise_cp", "sources"
 (the PGN files), "positions": [{"id" ("FILE#GAME:PLY"), "start" (a FEN or "startpos"), "moves"
 (before the surprised move), "played", "reply" (the opponent's answer in the game, null where
-the game ended), "score_cp", "next_cp", "fall_cp"}]}; suites written before "reply" existed lack
-it, and `replies` refuses them. The run's JSON:
+the game ended), "score_cp", "next_cp", "fall_cp", with --control "control": true on a control}]}; suites written
+before "reply" existed lack it, and `replies` refuses them; `run` counts the controls apart
+("controls", "controls_kept": how many of them each engine plays again) and `replies` leaves
+them out. The run's JSON:
 {"schema": 1, "suite", "nodes", "engines": [{"name", "options", "positions", "avoided",
 "avoided_share", "depth" (mean), "nodes" (mean)}], "results": {NAME: [{"id", "best", "depth",
 "nodes", "cp", "mate"}]}}. The replies' JSON: {"schema": 1, "suite", "nodes", "engines":
@@ -53,6 +65,14 @@ searchmoves REPLY` in the position after the surprised move, above the engine's 
 (the opponent's search, its view), "after_cp", "after_mate" (the search after the reply, the
 surprised side's view), with --alone "alone_best" (the reply, when the engine obeys
 searchmoves), "alone_cp", "alone_mate" (the reply searched alone, the opponent's view)}]}}.
+The trace's JSON: {"schema": 1, "suite", "nodes", "engines": [{"name", "options", "surprises"
+and "controls": {"positions", "seen" (the reply was among the traced replies: a cut-off before
+it leaves it out), "expected" (the line's second move was the reply), "pruned", "reduced",
+"number", "reduction", "short" (means over those seen; short over those searched)}}],
+"results": {NAME: [{"id", "control", "played", "reply", "expected", "depth", "traced" (reply
+lines read), "seen", and where seen "number", "node_depth", "pruned", "reduction", "searched"
+(the engine's own fields), "cp" (the reply's value from the replying side, a bound outside the
+window), "short", "at_depth" (the iteration)}]}}.
 Exit status 1 with a one-line message on bad input (a missing or damaged file, a suite of
 another shape, a position an engine refuses, a flag out of range); outputs are written whole or
 not at all.
@@ -61,6 +81,7 @@ import argparse
 import gzip
 import json
 import os
+import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -90,8 +111,9 @@ def check_output(path):
 
 
 def extract(a):
-    """The suite of a.name's surprises in a.pgn's games."""
-    positions, variants = [], set()
+    """The suite of a.name's surprises in a.pgn's games (and with --control N, N of its moves
+    whose score did not fall by its next move, drawn by --seed, marked "control")."""
+    positions, controls, variants = [], [], set()
     for path in a.pgn:
         try:
             games = move_info.read_games(path)
@@ -104,26 +126,33 @@ def extract(a):
             variants.add(tags.get("Variant", "janggi").lower())
             xs = move_info.scores_by_engine(names, first, moves)[a.name]
             for ply, before, after in move_info.scored_pairs(xs):
-                if before - after < a.surprise_cp:
+                surprise = before - after >= a.surprise_cp
+                if not surprise and not (a.control and before - after <= 0):
                     continue
-                positions.append({"id": f"{os.path.basename(path)}#{g}:{ply}",
-                                  "start": tags.get("FEN", "startpos"),
-                                  "moves": [m for m, _ in moves[:ply - 1]],
-                                  "played": moves[ply - 1][0],
-                                  "reply": moves[ply][0] if ply < len(moves) else None,
-                                  "score_cp": before,
-                                  "next_cp": after, "fall_cp": before - after})
+                p = {"id": f"{os.path.basename(path)}#{g}:{ply}",
+                     "start": tags.get("FEN", "startpos"),
+                     "moves": [m for m, _ in moves[:ply - 1]],
+                     "played": moves[ply - 1][0],
+                     "reply": moves[ply][0] if ply < len(moves) else None,
+                     "score_cp": before, "next_cp": after, "fall_cp": before - after}
+                if surprise:
+                    positions.append(p)
+                else:
+                    controls.append(dict(p, control=True))
     if len(variants) > 1:
         fail(f"the games are of more than one variant ({', '.join(sorted(variants))})")
     if not positions:
         fail(f"no move of {a.name} in these games fell by {a.surprise_cp} cp or more (is the "
              "name as the PGN's White and Black tags spell it, and were the games played "
              "with --move-info?)")
+    drawn = random.Random(a.seed).sample(controls, min(a.control, len(controls)))
+    drawn.sort(key=lambda p: controls.index(p))  # in the games' order
     suite = {"schema": SCHEMA, "variant": variants.pop(), "engine": a.name,
              "surprise_cp": a.surprise_cp, "sources": [os.path.basename(p) for p in a.pgn],
-             "positions": positions}
+             "positions": positions + drawn}
     write_or_fail(a.out, json.dumps(suite, indent=1) + "\n")
-    print(f"{len(positions)} positions of {a.name} into {a.out}")
+    print(f"{len(positions)} positions of {a.name}'s surprises and {len(drawn)} controls (of "
+          f"{len(controls)} moves whose score held) into {a.out}")
 
 
 def read_suite(path):
@@ -204,17 +233,19 @@ def start_engines(a, suite, lines):
     return engines, running
 
 
-def search_all(a, suite, lines, record):
+def search_all(a, suite, lines, record, collect=None):
     """Searches each position's lines (lines(p): (moves, go arguments after the node limit)
     each) with every engine to a.nodes and keeps
-    record(p, searches) for each; returns the engines and {name: [records]}."""
+    record(p, searches) for each; returns the engines and {name: [records]}. collect: a line
+    prefix whose lines each search keeps (uci_engine.Engine.search)."""
     engines, running = start_engines(a, suite, lines)
     positions = suite["positions"]
     results = {name: [] for name, _, _ in engines}
     try:
         for i, p in enumerate(positions, 1):
             for name, _, _ in engines:
-                got = [running[name].search(p["start"], m, f"nodes {a.nodes} {extra}".rstrip())
+                got = [running[name].search(p["start"], m, f"nodes {a.nodes} {extra}".rstrip(),
+                                            collect=collect)
                        for m, extra in lines(p)]
                 results[name].append(record(p, got))
             print(f"[{i}/{len(positions)}]", file=sys.stderr, flush=True)
@@ -253,20 +284,27 @@ def run(a):
     rows = []
     for name, _, opts in engines:
         res = results[name]
-        avoided = sum(r["best"] != p["played"] for r, p in zip(res, positions))
+        pairs = [(r, p) for r, p in zip(res, positions) if not p.get("control")]
+        kept = [(r, p) for r, p in zip(res, positions) if p.get("control")]
+        avoided = sum(r["best"] != p["played"] for r, p in pairs)
         depths = [r["depth"] for r in res if r["depth"]]
         nodes = [r["nodes"] for r in res if r["nodes"]]
-        rows.append({"name": name, "options": opts, "positions": len(res), "avoided": avoided,
-                     "avoided_share": avoided / len(res),
+        rows.append({"name": name, "options": opts, "positions": len(pairs), "avoided": avoided,
+                     "avoided_share": avoided / len(pairs) if pairs else None,
                      "depth": sum(depths) / len(depths) if depths else None,
                      "nodes": sum(nodes) / len(nodes) if nodes else None})
-    md = [f"{len(positions)} positions of {suite['engine']}'s surprises "
+        if kept:  # a move that held: keeping it is good
+            same = sum(r["best"] == p["played"] for r, p in kept)
+            rows[-1].update(controls=len(kept), controls_kept=same)
+    md = [f"{rows[0]['positions']} positions of {suite['engine']}'s surprises "
           f"({', '.join(suite.get('sources', []))}), {a.nodes} nodes each\n",
-          "| engine | options | avoided | depth |", "|---|---|---|---|"]
+          "| engine | options | avoided | control moves kept | depth |", "|---|---|---|---|---|"]
     for r in rows:
         depth = "-" if r["depth"] is None else f"{r['depth']:.1f}"
+        kept = f"{r['controls_kept']} of {r['controls']}" if "controls" in r else "-"
+        share = "-" if r["avoided_share"] is None else f"{100 * r['avoided_share']:.0f} %"
         md.append(f"| {r['name']} | {options_text(r['options'])} | {r['avoided']} of "
-                  f"{r['positions']} ({100 * r['avoided_share']:.0f} %) | {depth} |")
+                  f"{r['positions']} ({share}) | {kept} | {depth} |")
     write_outputs(a, rows, results, md)
 
 
@@ -277,7 +315,8 @@ def replies(a):
     if any("reply" not in p for p in suite["positions"]):
         fail(f"{a.suite}: its positions have no reply (a suite written before `extract` kept "
              "them: extract it again)")
-    suite = dict(suite, positions=[p for p in suite["positions"] if p["reply"]])
+    suite = dict(suite, positions=[p for p in suite["positions"]
+                                   if p["reply"] and not p.get("control")])
     if not suite["positions"]:
         fail(f"{a.suite}: no position has a reply (every surprised move ended its game)")
     positions = suite["positions"]
@@ -337,6 +376,103 @@ def replies(a):
     write_outputs(a, rows, results, md)
 
 
+
+REPLY_LINE = "info string reply "
+
+
+def parse_reply(line):
+    """An `info string reply` line (Trace Replies, docs/usage.md) as a dict, or None."""
+    t = line[len(REPLY_LINE):].split()
+    try:
+        r = {"depth": int(t[t.index("depth") + 1]), "root": t[t.index("root") + 1],
+             "move": t[t.index("move") + 1], "number": int(t[t.index("number") + 1]),
+             "node_depth": int(t[t.index("nodedepth") + 1]), "pruned": "pruned" in t}
+        if not r["pruned"]:
+            r["reduction"] = int(t[t.index("reduction") + 1])
+            r["searched"] = int(t[t.index("searched") + 1])
+            i = t.index("score")
+            r["cp"] = int(t[i + 2]) if t[i + 1] == "cp" else None
+    except (ValueError, IndexError):
+        return None
+    return r
+
+
+def reply_record(p, got):
+    """What the search of the surprised move (searchmoves PLAYED) did with the game's reply: at
+    the last iteration whose replies include it, its number, whether pruned, its reduction, how
+    many plies short of its node's depth - 1 it was searched, and the reply the engine's line
+    expected (its pv's second move)."""
+    traced = [r for r in map(parse_reply, got[0]["collected"]) if r and r["root"] == p["played"]]
+    mine = [r for r in traced if r["move"] == p["reply"]]
+    pv = got[0]["pv"]
+    out = {"id": p["id"], "control": bool(p.get("control")), "played": p["played"],
+           "reply": p["reply"], "expected": pv[1] if len(pv) > 1 else None,
+           "depth": got[0]["depth"], "traced": len(traced)}
+    if not mine:
+        return dict(out, seen=False)
+    last = mine[-1]
+    rest = {k: last.get(k) for k in ("number", "node_depth", "pruned", "reduction", "searched",
+                                      "cp")}
+    rest["short"] = None if last["pruned"] else last["node_depth"] - 1 - last["searched"]
+    rest["at_depth"] = last["depth"]
+    return dict(out, seen=True, **rest)
+
+
+def mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def trace_row(name, opts, res):
+    """One engine's summary over records res (surprises and controls apart)."""
+    row = {"name": name, "options": opts}
+    for part, recs in (("surprises", [r for r in res if not r["control"]]),
+                       ("controls", [r for r in res if r["control"]])):
+        seen = [r for r in recs if r["seen"]]
+        searched = [r for r in seen if not r["pruned"]]
+        row[part] = {
+            "positions": len(recs), "seen": len(seen),
+            "expected": sum(r["expected"] == r["reply"] for r in recs),
+            "pruned": sum(r["pruned"] for r in seen),
+            "reduced": sum(r["reduction"] > 0 for r in searched),
+            "number": mean([r["number"] for r in seen]),
+            "reduction": mean([r["reduction"] for r in searched]),
+            "short": mean([r["short"] for r in searched])}
+    return row
+
+
+def trace(a):
+    """How each engine's search of the surprised move treated the game's reply (issue 56, item
+    2): where it came in the move order, whether it was pruned or reduced, how deep it was
+    searched; the suite's controls (extract --control) apart, as the baseline."""
+    suite = read_suite(a.suite)
+    suite = dict(suite, positions=[p for p in suite["positions"] if p.get("reply")])
+    if not suite["positions"]:
+        fail(f"{a.suite}: no position has a reply")
+    a.option = list(a.option) + [f"{n.split('=', 1)[0]}:Trace Replies=true" for n in a.engine]
+    engines, results = search_all(
+        a, suite, lambda p: [(p["moves"], f"searchmoves {p['played']}")], reply_record,
+        collect=REPLY_LINE)
+    rows = [trace_row(name, opts, results[name]) for name, _, opts in engines]
+    md = [f"The game's reply to each move of {suite['engine']} ({', '.join(suite.get('sources', []))}"
+          f"), in the search of that move alone (`go nodes {a.nodes} searchmoves MOVE`), at the "
+          "last iteration that reached it\n",
+          "| engine | options | set | positions | reply searched | expected by the line | pruned | "
+          "reduced | mean number | mean reduction | plies short |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def f(x, fmt):
+        return "-" if x is None else format(x, fmt)
+    for r in rows:
+        opts = options_text({k: v for k, v in r["options"].items() if k != "Trace Replies"})
+        for part in ("surprises", "controls"):
+            s = r[part]
+            if not s["positions"]:
+                continue
+            md.append(f"| {r['name']} | {opts} | {part} | {s['positions']} | {s['seen']} | "
+                      f"{s['expected']} | {s['pruned']} | {s['reduced']} | {f(s['number'], '.1f')} | "
+                      f"{f(s['reduction'], '.2f')} | {f(s['short'], '.2f')} |")
+    write_outputs(a, rows, results, md)
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -344,9 +480,13 @@ def main():
     ex.add_argument("--pgn", action="append", required=True, help="games (repeat)")
     ex.add_argument("--name", required=True, help="the engine, as the PGN names it")
     ex.add_argument("--surprise-cp", type=int, default=150, metavar="CP")
+    ex.add_argument("--control", type=int, default=0, metavar="N",
+                    help="also N moves whose score did not fall, drawn by --seed [0]")
+    ex.add_argument("--seed", type=int, default=1)
     ex.add_argument("--out", required=True)
     for command, text in (("run", "how often each engine avoids the surprised moves"),
-                          ("replies", "whether each engine finds the reply that surprised")):
+                          ("replies", "whether each engine finds the reply that surprised"),
+                          ("trace", "how the search of each surprised move treated the reply")):
         sp = sub.add_parser(command, help=text)
         sp.add_argument("--suite", required=True)
         sp.add_argument("--engine", action="append", default=[], help="NAME=COMMAND (repeat)")
@@ -362,10 +502,14 @@ def main():
     if a.command == "extract":
         if a.surprise_cp <= 0:
             fail("--surprise-cp takes a positive number of centipawns")
+        if a.control < 0:
+            fail("--control takes a count of 0 or more")
         check_output(a.out)
         extract(a)
     elif a.command == "run":
         run(a)
+    elif a.command == "trace":
+        trace(a)
     else:
         replies(a)
 

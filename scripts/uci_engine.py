@@ -59,10 +59,12 @@ class Engine:
         self.send(("position startpos" if fen == "startpos" else f"position fen {fen}") +
                   (" moves " + " ".join(moves) if moves else ""))
 
-    def search(self, fen, moves, limit, new_game=True):
+    def search(self, fen, moves, limit, new_game=True, collect=None):
         """Searches the position with `go LIMIT` (e.g. "nodes 20000", "movetime 4000");
         returns {depth, seldepth, nodes, nps, time_ms, cp | mate, best, pv} of the last info
-        line with a score (from the side to move's view; None where the engine gave none)."""
+        line with a score (from the side to move's view; None where the engine gave none), and
+        with collect (a prefix, e.g. "info string reply ") "collected": the lines that start
+        with it, in order."""
         if new_game:
             self.send("ucinewgame")
             self.ready()
@@ -70,8 +72,13 @@ class Engine:
         self.send(f"go {limit}")
         res = {"depth": 0, "seldepth": None, "nodes": None, "nps": None, "time_ms": None,
                "cp": None, "mate": None, "best": None, "pv": []}
+        if collect:
+            res["collected"] = []
         for line in self.wait_for("bestmove"):
-            if line.startswith("info") and " score " in line and "currmove" not in line:
+            if collect and line.startswith(collect):
+                res["collected"].append(line)
+            elif (line.startswith("info") and not line.startswith("info string") and
+                  " score " in line and "currmove" not in line):
                 t = line.split()
                 if "lowerbound" in t or "upperbound" in t:
                     continue

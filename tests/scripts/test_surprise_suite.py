@@ -132,6 +132,39 @@ def main():
     assert row["alone_above"] == sum(g > 0 for g in alone), (row, alone)
     assert (row["alone_gap"] is None) == (not alone), (row, alone)
     assert "misses scoring the reply above the choice" in r.stdout, r.stdout
+    # extract --control: A's moves whose score held (plies 3 and 5) join as controls; `run`
+    # counts them apart, and `trace` searches each played move alone (searchmoves) with Trace
+    # Replies and finds how its search treated the game's reply.
+    ctl = os.path.join(WORK, "ctl.json")
+    r = run(["extract", "--pgn", pgn, "--name", "A", "--control", "5", "--out", ctl])
+    assert r.returncode == 0, r.stderr
+    c = json.load(open(ctl))["positions"]
+    assert [(x["id"], x.get("control", False)) for x in c] == [
+        ("g.pgn#1:1", False), ("g.pgn#1:3", True), ("g.pgn#1:5", True)], c
+    r = run(["run", "--suite", ctl, "--engine", f"D={HANSU}", "--nodes", "2000", "--json", out])
+    assert r.returncode == 0, r.stderr
+    row = json.load(open(out))["engines"][0]
+    assert row["positions"] == 1 and row["controls"] == 2, row
+    md = os.path.join(WORK, "t.md")
+    r = run(["trace", "--suite", ctl, "--engine", f"D={HANSU}", "--nodes", "5000", "--json", out,
+             "--md", md])
+    assert r.returncode == 0, r.stderr
+    res = json.load(open(out))
+    got = res["results"]["D"]
+    assert [(x["id"], x["played"], x["reply"], x["control"]) for x in got] == [
+        ("g.pgn#1:1", "c4c5", "g7g6", False), ("g.pgn#1:3", "c5c6", "g6g5", True),
+        ("g.pgn#1:5", "c6c7", "g5g4", True)], got
+    for x in got:
+        assert x["traced"] > 0 and x["depth"] >= 1, x
+        if x["seen"]:
+            assert x["number"] >= 1 and x["node_depth"] >= 0, x
+            assert x["pruned"] or (x["reduction"] >= 0 and x["short"] is not None), x
+    row = res["engines"][0]
+    assert row["surprises"]["positions"] == 1 and row["controls"]["positions"] == 2, row
+    assert row["surprises"]["seen"] + row["controls"]["seen"] == sum(x["seen"] for x in got)
+    assert "| D | - | surprises | 1 |" in open(md).read(), open(md).read()
+    refused(["extract", "--pgn", pgn, "--name", "A", "--control", "-1", "--out",
+             os.path.join(WORK, "c.json")], "--control")
     # Refusals before any search: an illegal move in a position, a damaged or foreign suite,
     # bad flags; no output is written.
     bad = os.path.join(WORK, "bad.json")
