@@ -10,8 +10,9 @@ file's folder or one above it (README.md at the top holds everything). The rule,
   1. a Markdown link from the page resolves to the file: [text](a/b.json);
   2. the page writes the file's path, whole, from the top (docs/a/b.json) or from the page's
      folder (a/b.json; for a file beside the page, its name: b.json);
-  3. the page writes a pattern for a family of files that matches that path, from the top or
-     from the page's folder. A pattern is a word of the page (backticks and punctuation around it
+  3. the page writes the file's folder that way (docs/a, a/) and, anywhere, the file's name;
+  4. the page writes a pattern for a family of files that matches what 2 or 3 would accept
+     (the path, or the name where the page names the folder). A pattern is a word of the page (backticks and punctuation around it
      left out) with a placeholder and a letter or digit besides: `*` for any part of a name,
      `NNN` (three or more capital N) for digits, `NAME` or `<word>` for a name or part of one,
      `{a,b}` for either; ending in `/`, it names every file below the folders it matches.
@@ -90,9 +91,12 @@ class Page:
         if self.folder and not path.startswith(self.folder + "/"):
             return False
         rel = os.path.relpath(path, self.folder) if self.folder else path
-        if path in self.links or path in self.words or rel in self.words:
+        ways = [path, rel]
+        if os.path.dirname(path) in self.words or os.path.dirname(rel) in self.words:
+            ways.append(os.path.basename(path))  # the page names the file's folder (rule 3)
+        if path in self.links or any(w in self.words for w in ways):
             return True
-        return any(rx.fullmatch(path) or rx.fullmatch(rel) for rx in self.patterns)
+        return any(rx.fullmatch(w) for rx in self.patterns for w in ways)
 
 
 def unnamed(pages, files):
@@ -128,14 +132,17 @@ def self_test():
     """The check refuses a made-up docs/ with stray files and accepts each way of naming."""
     pages = [Page("README.md", "See [the report](docs/r.md) and docs/r/top.txt."),
              Page("docs/r.md", "Games: [pgn](r/a.pgn.gz), `r/b.json`, r/c.txt. And `r/iter-NNN/`."),
-             Page("docs/r/README.md", "`m-NAME.json`, `d*.log`, `{x,y}.csv`, e.png and `*`.")]
+             Page("docs/r/README.md", "`m-NAME.json`, `d*.log`, `{x,y}.csv`, e.png and `*`."),
+             Page("docs/r/sub/README.md", "Nothing."),
+             Page("docs/t.md", "In `r/sub/`: f.txt and `g-*.json`.")]
     files = ["docs/r/top.txt", "docs/r/a.pgn.gz", "docs/r/b.json", "docs/r/c.txt",
              "docs/r/iter-007/x.csv", "docs/r/m-ob8.json", "docs/r/d1700.log", "docs/r/y.csv",
-             "docs/r/e.png"]
+             "docs/r/e.png", "docs/r/sub/f.txt", "docs/r/sub/g-1.json"]
     if unnamed(pages, files):
         return f"it refused named files: {unnamed(pages, files)}"
     stray = ["docs/q/b.json", "docs/r/scratch.json", "docs/r/ac.txt", "docs/r/iter-x/y.csv",
-             "docs/r/sub/e.png", "docs/r/z.csv"]
+             "docs/r/sub/e.png", "docs/r/z.csv", "docs/u/f.txt",
+             "docs/u/g-1.json"]
     if unnamed(pages, files + stray) != stray:
         return f"it let stray files through: {sorted(set(stray) - set(unnamed(pages, stray)))}"
     return None
