@@ -81,8 +81,8 @@ fi
 # nets left out runs the UCI and NNUE search tests, which assert those paths there.
 echo "== A build without the compiled-in nets (build-nonet, -DHANSU_EMBED_NETS=OFF): UCI and NNUE search tests"
 cmake -S . -B build-nonet -G Ninja -DCMAKE_BUILD_TYPE=Release -DHANSU_EMBED_NETS=OFF >/dev/null
-ninja -C build-nonet test_uci test_nnue_search
-run_ctest --test-dir build-nonet -R '^(test_uci|test_nnue_search)$' --output-on-failure -j "$JOBS"
+ninja -C build-nonet test_uci test_uci_go test_nnue_search
+run_ctest --test-dir build-nonet -R '^(test_uci|test_uci_go|test_nnue_search)$' --output-on-failure -j "$JOBS"
 
 # A tree with changes of its own: its committed state is tested in a clone besides.
 if $same_as_clone; then

@@ -48,3 +48,17 @@ const char *uci_session_say(UciSession *s, const char *line) {
     uci_wait(s->ctx);
     return unread(s);
 }
+
+int uci_session_count(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+long uci_session_last_value(const char *text, const char *key) {
+    long v = -1;
+    for (const char *p = text; (p = strstr(p, key)) != NULL; p += strlen(key))
+        v = strtol(p + strlen(key), NULL, 10);
+    return v;
+}

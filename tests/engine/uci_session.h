@@ -28,3 +28,10 @@ const char *uci_session_send(UciSession *s, const char *line);
 /// Sends one line, waits for any search it started and returns the output written since the
 /// last call (at most 64 KiB; valid until the next call).
 const char *uci_session_say(UciSession *s, const char *line);
+
+/// How many times needle occurs in text (an answer of the session).
+int uci_session_count(const char *text, const char *needle);
+
+/// The number after key at its last occurrence in text (key " depth ": the last info line's
+/// depth); -1 when key is not there.
+long uci_session_last_value(const char *text, const char *key);
