@@ -15,13 +15,14 @@ static void setup_formations(Board *b, int cho, int han) {
 }
 
 // The strength limiter's table (strength.h): measured Elo of path positions x (in thousandths),
-// increasing in both: the fit of scripts/calibrate-strength's second tournament (seed 4602, 5 s +
-// 0.05 s, its eight levels played with the first tournament's table; docs/strength-limit.md).
-// Below x = 0.2 the levels measured no weaker (the path is flat there) and above the last row
-// the path was not measured, so the range offered (strength.h) lies inside the table.
+// increasing in both: the fit of tournament D (docs/strength-limit.md; seeds 5401-5407, 1,216
+// games), its six levels played with the table before this one at fixed nodes against Fairy-
+// Stockfish 11.1 at 500 to 128 k nodes a move and each other, the anchors tied to the scale
+// (Fairy-Stockfish 11.1 at 5 s + 0.05 s = 2500) by its clock part on this machine. The range
+// offered (strength.h, 1700-2550) lies inside it; tournament E verifies it on games of its own.
 // clang-format off
 static const StrengthPoint STRENGTH_TABLE[] = {
-    {1686, 199}, {1908, 403}, {2068, 542}, {2176, 682}, {2317, 780}, {2468, 912}, {2554, 970},
+    {1576, 212}, {1881, 396}, {2117, 583}, {2376, 768}, {2548, 896}, {2655, 967},
 };
 // clang-format on
 

@@ -103,10 +103,12 @@ static void test_limit_changes_choice(void **state) {
         assert_int_equal(fen_parse_variant(&b, variants[v], variants[v]->start_fen, &err),
                          STATUS_OK);
         // At some Elo of the range the start position has several lines within the skill's
-        // loss (janggi's varies at 1700, xiangqi's at 2000 and not at 1700, where depth 2's
-        // lines leave one move in reach).
+        // loss (with this searcher's classical evaluation: xiangqi's varies at 2000 and not at
+        // 1700, where depth 2's lines leave one move in reach; janggi's, since its table of
+        // tournament D, not at 1700 or 2000). Each Elo's choice without the skill, at its node
+        // cap alone, is one move.
         int varied = 0;
-        for (int elo = 1700; elo <= 2000; elo += 300)
+        for (int elo = STRENGTH_ELO_MIN; elo <= STRENGTH_ELO_MAX && !varied; elo += 100)
             for (int limited = 0; limited <= 1; limited++) {
                 Move seen[32];
                 int distinct = 0;
