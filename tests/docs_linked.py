@@ -36,9 +36,10 @@ import sys
 # once its run has ended and its page names what it kept.
 RUNS_UNDER_WAY = {
     "docs/eval-experiment/": "docs/scaling.md",
-    "docs/search-ii/": "docs/strength-log.md",
+    "docs/search-ii/": "docs/search-ii.md",
     "docs/strength-limit/tournament-d/": "docs/strength-limit.md",
     "docs/strength-limit/tournament-x/": "docs/strength-limit.md",
+    "docs/strength-limit/tournament-e/": "docs/strength-limit.md",
 }
 
 NAME = r"[A-Za-z0-9_.+\-/]+"
