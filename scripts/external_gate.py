@@ -10,7 +10,7 @@ nodes (Hansu external.hansu_nodes, the engine external.engine_nodes: results tha
 on the machine's load), and the current engine on the same openings and seed, and rejects the
 candidate when it scores below the current engine by more than chance allows (decide()).
 
-The loop (scripts/train_loop.py) plays the matches; this module holds what is pure: the checks,
+The loop (scripts/train_matches.py) plays the matches; this module holds what is pure: the checks,
 the statistics and the audit's summary, so that a test can drive the rule on made-up tallies.
 """
 import hashlib
@@ -39,7 +39,7 @@ GAME_KEYS = ("name", "options", "hansu_nodes", "engine_nodes", "games", "opening
 
 def settings_problem(x, repo, variant):
     """The first problem of an [external] section x (types are check_types' in
-    scripts/train_loop.py), or None: ranges, the openings file, the flags the gate sets itself.
+    scripts/train_config.py), or None: ranges, the openings file, the flags the gate sets itself.
     Absent (a run from before the section): None, the gate is off."""
     if x is None:
         return None
