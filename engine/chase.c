@@ -101,8 +101,8 @@ void chase_in_cycle(const Board *b, int first, bool chases[SIDE_NB]) {
         const Move m = b->states[first + j].move;
         const Side mover = w.side;
         if (move_is_pass(m)) {
-            // No pass in xiangqi's games; the search's null move (a tempo, search_tree.c) may lie in
-            // a cycle of its tree: it attacks nothing, so its side chases nothing.
+            // No pass in xiangqi's games; the search's null move (a tempo, search_tree.c) may lie
+            // in a cycle of its tree: it attacks nothing, so its side chases nothing.
             board_make(&w, m);
             memset(candidate[mover], false, sizeof candidate[mover]);
             moves[mover]++;
