@@ -15,20 +15,10 @@ M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
 CONC=${2:-1}
-level() { echo "--engine cmd=$H name=Hansu-Elo-$1 option.UCI_LimitStrength=true option.UCI_Elo=$1 tc=60+0.6"; }
-fsf() { echo "--engine cmd=$F name=FSF-n$1 nodes=$2"; }
+. ../gauntlet.sh
 # gauntlet NAME SEED ENGINE-ARGS...: the first engine against each of the others, 16 game pairs
 # a pairing (each of the 16 formation starts once, colours swapped).
-gauntlet() {
-  local name=$1 seed=$2; shift 2
-  local resume=()
-  ls "$name"-*.pgn.state >/dev/null 2>&1 && resume=(--resume)
-  [ -f "$name.done" ] && return 0
-  "$M" --tournament gauntlet "$@" --rounds 16 --openings starts --seed "$seed" \
-    --concurrency "$CONC" --rating-interval 0 --pgn "$name.pgn" --json "$name.json" \
-    "${resume[@]}" >"$name.log" 2>&1
-  touch "$name.done"
-}
+GAUNTLET_FLAGS=(--rounds 16 --openings starts)
 case ${1:-} in
 nodes)
   gauntlet d1700 5401 $(level 1700) $(fsf 500 500) $(fsf 2k 2000) $(fsf 8k 8000) $(level 1900)

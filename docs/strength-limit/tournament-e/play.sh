@@ -17,18 +17,8 @@ M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
 CONC=${1:-1}
-level() { echo "--engine cmd=$H name=Hansu-Elo-$1 option.UCI_LimitStrength=true option.UCI_Elo=$1 tc=60+0.6"; }
-fsf() { echo "--engine cmd=$F name=FSF-n$1 nodes=$2"; }
-gauntlet() {
-  local name=$1 seed=$2; shift 2
-  local resume=()
-  ls "$name"-*.pgn.state >/dev/null 2>&1 && resume=(--resume)
-  [ -f "$name.done" ] && return 0
-  "$M" --tournament gauntlet "$@" --rounds 24 --openings starts --seed "$seed" \
-    --concurrency "$CONC" --rating-interval 0 --pgn "$name.pgn" --json "$name.json" \
-    "${resume[@]}" >"$name.log" 2>&1
-  touch "$name.done"
-}
+. ../gauntlet.sh
+GAUNTLET_FLAGS=(--rounds 24 --openings starts)
 # The anchors of each level: the two nearest it by tournament D's fit (FSF-n500 1332, n2k 1761,
 # n8k 2017, n32k 2382, n128k 2748 on the scale), and the next level up.
 gauntlet e1700 5411 $(level 1700) $(fsf 2k 2000) $(fsf 8k 8000) $(level 1900)
