@@ -51,7 +51,14 @@ def main():
                   f"faults of {name}: {f}")
         text = open(pgn).read()
         plies = [int(p) for p in re.findall(r'\[PlyCount "(\d+)"\]', text)]
-        check(len(plies) == 4 and min(plies) >= 10, f"games too short: {plies}")
+        ends = re.findall(r'\[Termination "([^"]*)"\]', text)
+        # MaxQi at depth 3 can blunder a piece within ten plies, and the resign rule (two moves
+        # of each engine past 300 cp) then ends the game early: a short game is no fault, but
+        # every game must end on the board or by that rule, after both engines moved twice.
+        check(len(plies) == 4 and min(plies) >= 4, f"games too short: {plies}")
+        faults = {"none", "unknown", "time", "illegal-move", "crash"}
+        check(len(ends) == 4 and not set(ends) & faults,
+              f"games not ended on the board or by resignation: {ends}")
         check(data["games"] == 4, "four games")
         # Both engines' scores reached the adjudication (MaxQi's through its thinking output):
         # Hansu wins these games by far, so both pass 300 cp before the end in most of them.
