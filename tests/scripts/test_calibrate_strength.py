@@ -116,8 +116,11 @@ def test_rate():
     path = os.path.join(WORK, "rate.json")
     json.dump(data, open(path, "w"))
     out_dir = os.path.join(WORK, "rate")
+    table = os.path.join(WORK, "table.c")  # x = 0 at 2000 to 1000 at 2400: 2200 at 500
+    open(table, "w").write("static const StrengthPoint TABLE[] = {{2000, 0}, {2400, 1000}};\n")
     r = run("calibrate-strength", ["rate", path, "--anchor", "FSF-a=2000", "--anchor",
-                                   "FSF-b=2400", "--simulations", "50", "--out", out_dir])
+                                   "FSF-b=2400", "--simulations", "50", "--out", out_dir,
+                                   "--strength-c", table])
     assert r.returncode == 0, r.stderr
     out = json.load(open(os.path.join(out_dir, "calibration.json")))
     pl = {p["engine"]: p for p in out["players"]}
@@ -137,7 +140,30 @@ def test_rate():
     # of one kind), so each rating is the same in every simulation: error 0.
     assert pl["Hansu-Elo-2200"]["error"] == 0, pl
     md = open(os.path.join(out_dir, "calibration.md")).read()
-    assert "| Hansu-Elo-2200 | 2200 | 2200 | ± 0 | +0 | yes | yes | 16 | 2 of 2 |" in md, md
+    assert "| Hansu-Elo-2200 | 2200 | 0.500 | 2200 | ± 0 | +0 | yes | yes | 16 | 2 of 2 |" in md, md
+    assert pl["Hansu-Elo-2200"]["x_milli"] == 500, pl
+    # A second tournament played with another table (--played-with): its Hansu-Elo-2200 played at
+    # x = 250 (2000 to 2800 over 0 to 1000), a player of its own (Hansu-Elo-2200@x250), even with
+    # FSF-a (50 %: 2000); --fit pairs each level with the x it played at.
+    other, other_table = os.path.join(WORK, "rate-b.json"), os.path.join(WORK, "table-b.c")
+    open(other_table, "w").write("static const StrengthPoint TABLE[] = {{2000, 0}, {2800, 1000}};")
+    json.dump({"pairings": [pairing("Hansu-Elo-2200", "FSF-a", [0, 0, 4, 0, 0])]}, open(other, "w"))
+    r = run("calibrate-strength", ["rate", path, other, "--anchor", "FSF-a=2000", "--anchor",
+                                   "FSF-b=2400", "--simulations", "50", "--out", out_dir,
+                                   "--strength-c", table, "--played-with", f"{other}={other_table}",
+                                   "--fit"])
+    assert r.returncode == 0, r.stderr
+    out = json.load(open(os.path.join(out_dir, "calibration.json")))
+    pl = {p["engine"]: p for p in out["players"]}
+    b = pl["Hansu-Elo-2200@x250"]
+    assert b["x_milli"] == 250 and b["requested"] == 2200 and abs(b["elo"] - 2000) < 0.5, pl
+    assert abs(pl["Hansu-Elo-2200"]["elo"] - 2200) < 0.5, pl
+    assert {"x_milli": 250, "measured": b["elo"]} in out["fit"]["points"], out["fit"]
+    for spec, what in [(f"nowhere.json={other_table}", "JSON one of"), (other, "JSON=CFILE"),
+                       (f"{other}={os.path.join(WORK, 'missing.c')}", "missing.c")]:
+        r = run("calibrate-strength", ["rate", path, other, "--anchor", "FSF-a=2000",
+                                       "--out", out_dir, "--played-with", spec])
+        assert r.returncode != 0 and what in r.stderr and "Traceback" not in r.stderr, r.stderr
     # The simulations: a pairing of mixed pairs gives a positive error; the same seed the same.
     mixed = {"pairings": [pairing("Hansu-Elo-2200", "FSF-a", [1, 2, 4, 2, 1])]}
     json.dump(mixed, open(path, "w"))
