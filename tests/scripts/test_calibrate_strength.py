@@ -159,6 +159,21 @@ def test_rate():
     assert b["x_milli"] == 250 and b["requested"] == 2200 and abs(b["elo"] - 2000) < 0.5, pl
     assert abs(pl["Hansu-Elo-2200"]["elo"] - 2200) < 0.5, pl
     assert {"x_milli": 250, "measured": b["elo"]} in out["fit"]["points"], out["fit"]
+    assert out["level_pairings"], out
+    # --no-level-pairings: a level's games against a level left out (the two files' Hansu-Elo-2200
+    # are one player here: 16 + 8 games against the anchors, 8 more against Hansu-Elo-1700).
+    json.dump({"pairings": [pairing("Hansu-Elo-2200", "FSF-a", [0, 0, 4, 0, 0]),
+                            pairing("Hansu-Elo-2200", "Hansu-Elo-1700", [4, 0, 0, 0, 0])]},
+              open(other, "w"))
+    for flag, games in [([], 32), (["--no-level-pairings"], 24)]:
+        r = run("calibrate-strength", ["rate", path, other, "--anchor", "FSF-a=2000", "--anchor",
+                                       "FSF-b=2400", "--simulations", "20", "--out", out_dir,
+                                       "--strength-c", table] + flag)
+        assert r.returncode == 0, r.stderr
+        out = json.load(open(os.path.join(out_dir, "calibration.json")))
+        pl = {p["engine"]: p for p in out["players"]}
+        assert pl["Hansu-Elo-2200"]["games"] == games and \
+            out["level_pairings"] == (not flag), (flag, pl)
     for spec, what in [(f"nowhere.json={other_table}", "JSON one of"), (other, "JSON=CFILE"),
                        (f"{other}={os.path.join(WORK, 'missing.c')}", "missing.c")]:
         r = run("calibrate-strength", ["rate", path, other, "--anchor", "FSF-a=2000",
