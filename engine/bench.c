@@ -31,12 +31,12 @@ Status bench_run(const Variant *v, const char *text, int depth, size_t hash_mb, 
 Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_mb,
                      const NnueNet *net, NnuePath path, FILE *out, BenchResult *res,
                      ErrorInfo *err) {
-    return bench_run_smp(v, text, depth, hash_mb, net, path, 1, out, res, err);
+    return bench_run_smp(v, text, depth, hash_mb, net, path, 1, NULL, out, res, err);
 }
 
 Status bench_run_smp(const Variant *v, const char *text, int depth, size_t hash_mb,
-                     const NnueNet *net, NnuePath path, int threads, FILE *out, BenchResult *res,
-                     ErrorInfo *err) {
+                     const NnueNet *net, NnuePath path, int threads, const SearchParams *params,
+                     FILE *out, BenchResult *res, ErrorInfo *err) {
     Status st = STATUS_OK;
     if (!nnue_path_available(path))
         return error_set(err, STATUS_RANGE, "bench: this build has no %s kernels",
@@ -49,6 +49,8 @@ Status bench_run_smp(const Variant *v, const char *text, int depth, size_t hash_
         st = error_set(err, STATUS_NOMEM, "bench: out of memory");
         goto cleanup;
     }
+    if (params)
+        search_set_params(s, params);
     SearchLimits limits = {.depth = depth};
     int64_t start = timeman_now_ms();
     int line_no = 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "nnue.h" // NnuePath
+#include "search_params.h"
 #include "status.h"
 #include "types.h"
 
@@ -47,9 +48,10 @@ Status bench_run_net(const Variant *v, const char *text, int depth, size_t hash_
                      const NnueNet *net, NnuePath path, FILE *out, BenchResult *res,
                      ErrorInfo *err);
 
-/// bench_run_net() on threads search threads (Lazy SMP, search_set_threads): with more than one
+/// bench_run_net() on threads search threads (Lazy SMP, search_set_threads) with the search's
+/// tunable constants params (NULL: their defaults, the signature's): with more than one thread
 /// the node count varies from run to run, so it measures speed (nodes/s), not the signature.
 /// STATUS_NOMEM also when the threads cannot be had.
 Status bench_run_smp(const Variant *v, const char *text, int depth, size_t hash_mb,
-                     const NnueNet *net, NnuePath path, int threads, FILE *out, BenchResult *res,
-                     ErrorInfo *err);
+                     const NnueNet *net, NnuePath path, int threads, const SearchParams *params,
+                     FILE *out, BenchResult *res, ErrorInfo *err);

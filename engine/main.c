@@ -192,7 +192,7 @@ static int run_bench(int argc, char **argv) {
     }
     BenchResult res;
     Status st = bench_run_smp(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, path,
-                              a.threads, stdout, &res, &err);
+                              a.threads, NULL, stdout, &res, &err);
     free(net);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu bench: %s\n", err.msg);

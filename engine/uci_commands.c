@@ -500,10 +500,11 @@ void uci_bench(UciContext *ctx, char **tok, int n) {
     }
     BenchResult res;
     ErrorInfo err;
-    // The bench of the variant UCI_Variant names, with the evaluation the options select.
-    if (bench_run_net(ctx->variant, bench_text(ctx->variant), (int)depth, BENCH_HASH_MB,
-                      search_get_net(ctx->searcher), nnue_path_best(), ctx->out, &res,
-                      &err) != STATUS_OK)
+    // The bench of the variant UCI_Variant names, with the evaluation the options select and
+    // the search's constants they set (search_params.def: a bundle's switches, bench for bench).
+    if (bench_run_smp(ctx->variant, bench_text(ctx->variant), (int)depth, BENCH_HASH_MB,
+                      search_get_net(ctx->searcher), nnue_path_best(), 1,
+                      search_get_params(ctx->searcher), ctx->out, &res, &err) != STATUS_OK)
         uci_reply_error(ctx, err.msg);
 }
 
