@@ -32,13 +32,28 @@ static inline int search_prune_iir(const SearchParams *sp, int depth, Move tt_mo
     return depth >= sp->iir_depth && tt_move == MOVE_NONE && !in_check;
 }
 
+/// The evaluation the pruning steps and quiescence's stand pat trust (tt_eval): the static
+/// evaluation eval, or the score of the node's TT entry tte (NULL: none) where its bound says
+/// the node is better (a lower bound above eval) or worse (an upper bound below it), as
+/// Stockfish's search does; never a decided score, which the pruning steps do not take.
+static inline int search_prune_tt_eval(const Searcher *s, const TTEntry *tte, int ply, int eval) {
+    if (!s->params.tt_eval || !tte)
+        return eval;
+    int tts = score_from_tt(tte->score, ply);
+    if (score_is_decided(tts))
+        return eval;
+    return (tte->gen_bound & (tts > eval ? BOUND_LOWER : BOUND_UPPER)) ? tts : eval;
+}
+
 /// Step 5, reverse futility: outside PV nodes, out of check, near the leaves, a static evaluation
 /// eval that stands a margin per ply above beta is taken to hold beta. The margin shrinks by a
 /// ply when improving; not where a quiet move may end the game (the evaluation assumes it goes
 /// on), nor on a decided eval.
-static inline bool search_prune_reverse_futility(const SearchParams *sp, const Board *b, int depth,
+static inline bool search_prune_reverse_futility(const Searcher *s, const Board *b, int depth,
                                                  int eval, bool improving, int beta) {
-    return depth <= sp->rfp_depth && eval - sp->rfp_margin * (depth - improving) >= beta &&
+    const SearchParams *sp = &s->params;
+    return depth <= sp->rfp_depth &&
+           eval - search_margin(s, sp->rfp_margin) * (depth - improving) >= beta &&
            abs(eval) < SCORE_DECISIVE && !search_quiet_move_may_end(b);
 }
 
@@ -90,19 +105,22 @@ static inline bool search_prune_singular(const SearchParams *sp, const TTEntry *
 
 /// The bound below the TT score tts that every other move must fail under for the TT move to be
 /// singular.
-static inline int search_prune_singular_beta(const SearchParams *sp, int tts, int depth) {
-    return tts - sp->se_mult * depth;
+static inline int search_prune_singular_beta(const Searcher *s, int tts, int depth) {
+    return tts - search_margin(s, s->params.se_mult) * depth;
 }
 
 /// Step 7, late move pruning and futility pruning of a quiet move near the leaves (the caller
 /// asks only outside PV nodes, out of check, for a quiet move after the first move, while not
 /// every line is lost): once played moves are searched (more when improving), or, for a move
-/// that is no killer, when the static evaluation eval with a margin per ply stays below alpha.
-static inline bool search_prune_quiet_move(const SearchParams *sp, int depth, int played,
-                                           bool improving, bool killer, int eval, int alpha) {
+/// that is no killer, when the evaluation eval with a margin per ply stays below alpha.
+static inline bool search_prune_quiet_move(const Searcher *s, int depth, int played, bool improving,
+                                           bool killer, int eval, int alpha) {
+    const SearchParams *sp = &s->params;
     return depth <= sp->prune_depth &&
            (played >= sp->lmp_base + (sp->lmp_scale + improving) * depth * depth ||
-            (!killer && eval + sp->fp_base + sp->fp_margin * depth <= alpha));
+            (!killer &&
+             eval + search_margin(s, sp->fp_base) + search_margin(s, sp->fp_margin) * depth <=
+                 alpha));
 }
 
 /// Step 7, late move reduction of the played-th move (the caller asks for quiet moves that
@@ -120,19 +138,19 @@ static inline int search_prune_reduction(const Searcher *s, int depth, int playe
 }
 
 /// Quiescence: quiet checks are not worth trying when the stand pat stands too far below
-/// alpha (qs_check_margin) for a quiet move to matter.
-static inline bool search_prune_qs_checks_futile(const SearchParams *sp, int stand, int alpha) {
-    return stand + sp->qs_check_margin <= alpha;
+/// alpha (qs_check_margin) for a quiet move to matter; never with qs_checks_all.
+static inline bool search_prune_qs_checks_futile(const Searcher *s, int stand, int alpha) {
+    return !s->params.qs_checks_all && stand + search_margin(s, s->params.qs_check_margin) <= alpha;
 }
 
 /// Quiescence, delta pruning: a capture that cannot lift the score to alpha even with a margin
 /// (a search margin in cp, not an evaluation weight) is not tried; nor a quiet check once alpha
 /// has risen too far above the stand pat (a quiet move here is one of the checks of a checks
 /// ply).
-static inline bool search_prune_qs_futile(const SearchParams *sp, const Board *b, Move m, int stand,
+static inline bool search_prune_qs_futile(const Searcher *s, const Board *b, Move m, int stand,
                                           int alpha) {
     if (!search_is_capture(b, m))
-        return search_prune_qs_checks_futile(sp, stand, alpha);
+        return search_prune_qs_checks_futile(s, stand, alpha);
     int gain = QS_DELTA_PER_ORDER * ORDER_VALUE[piece_kind(b->squares[move_to(m)])];
-    return stand + gain + sp->qs_delta_margin <= alpha;
+    return stand + search_margin(s, gain + s->params.qs_delta_margin) <= alpha;
 }

@@ -157,6 +157,12 @@ struct Searcher {
 // general does not occur, but its value keeps an attack by the general last in LVA order.
 static const int ORDER_VALUE[KIND_NB] = {0, 50, 3, 13, 7, 5, 3, 2};
 
+/// A margin of search_params.def (classical cp) in the units of the evaluation that searches:
+/// scaled by net_scale_pct / 100 when a net evaluates.
+static inline int search_margin(const Searcher *s, int cp) {
+    return s->net ? cp * s->params.net_scale_pct / 100 : cp;
+}
+
 static inline bool search_is_capture(const Board *b, Move m) {
     return !move_is_pass(m) && b->squares[move_to(m)] != EMPTY;
 }

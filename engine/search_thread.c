@@ -69,7 +69,8 @@ int search_thread_max_depth(const SearchLimits *limits) {
 }
 
 int search_thread_aspiration(Searcher *s, int depth, int prev) {
-    int delta = s->params.asp_delta, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+    int delta = search_margin(s, s->params.asp_delta), alpha = -SCORE_INFINITE,
+        beta = SCORE_INFINITE;
     if (depth >= s->params.asp_depth && abs(prev) < SCORE_DECISIVE) {
         alpha = prev - delta;
         beta = prev + delta;

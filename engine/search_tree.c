@@ -166,11 +166,12 @@ static int static_eval(Searcher *s, int ply) {
     EvalCacheEntry *e = &s->eval_cache[key & (EVAL_CACHE_N - 1)];
     if (cacheable && e->key == key)
         return e->eval;
-    // A net sees no ply: near the move limit it gets the evaluation's points term added.
-    int v = !s->net ? eval_evaluate(b)
-            : cacheable
-                ? nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path)
-                : nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path) + eval_ply_term(b);
+    // A net sees no ply: near the move limit it gets the evaluation's points term added, in
+    // the net's units (net_scale_pct).
+    int v = !s->net     ? eval_evaluate(b)
+            : cacheable ? nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path)
+                        : nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path) +
+                              eval_ply_term(b) * s->params.net_scale_pct / 100;
     v = v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
     if (cacheable) {
         e->key = key;
@@ -302,7 +303,8 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     Move best_move = MOVE_NONE;
     int raw = TT_EVAL_NONE;
     if (!all)
-        best = stand = search_order_corrected_eval(s, raw = static_eval(s, ply));
+        best = stand = search_prune_tt_eval(
+            s, tte, ply, search_order_corrected_eval(s, raw = static_eval(s, ply)));
     if (!s->after_null[ply] && pass_end_score(b, ply, &end) && end > best) {
         best = end;
         best_move = move_make(b->general[b->side], b->general[b->side]);
@@ -316,11 +318,11 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     }
     ScoredMoves sm;
     search_order_moves(s, &sm, tt_move, ply, all ? GEN_ALL : GEN_CAPTURES, false);
-    if (checks_ply && !search_prune_qs_checks_futile(&s->params, stand, alpha))
+    if (checks_ply && !search_prune_qs_checks_futile(s, stand, alpha))
         search_order_add_checks(s, &sm, tt_move);
     int played = 0;
     for (Move m; (m = search_order_next(&sm)) != MOVE_NONE;) {
-        if (!all && search_prune_qs_futile(&s->params, b, m, stand, alpha))
+        if (!all && search_prune_qs_futile(s, b, m, stand, alpha))
             continue;
         // A capture or check that loses material by SEE is not tried either: the exchange it
         // starts would end below the stand-pat score.
@@ -417,6 +419,8 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     s->eval_stack[ply] = eval;
     // Improving: the static eval rose since our previous move; prune less when it did.
     const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
+    // What the pruning steps trust: the static evaluation, or a TT bound that says more.
+    const int prune_eval = in_check ? eval : search_prune_tt_eval(s, tte, ply, eval);
     // Internal iterative reduction: a node without a TT move is searched one ply shallower.
     depth -= search_prune_iir(sp, depth, tt_move, in_check);
     s->killers[ply + 1][0] = s->killers[ply + 1][1] = MOVE_NONE;
@@ -450,9 +454,9 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     // (or any game end) is no nearer than beta says, so cutting there would let a line with a
     // later mate stand where a sooner one exists.
     if (!pv_node && !in_check && !score_is_decided(beta) && !excluded) {
-        if (search_prune_reverse_futility(sp, b, depth, eval, improving, beta))
-            return eval;
-        if (search_prune_null_move(sp, b, null_ok, depth, eval, beta)) {
+        if (search_prune_reverse_futility(s, b, depth, prune_eval, improving, beta))
+            return prune_eval;
+        if (search_prune_null_move(sp, b, null_ok, depth, prune_eval, beta)) {
             int r = search_prune_null_reduction(sp, depth);
             search_make_move(s, move_make(b->general[b->side], b->general[b->side]), ply);
             s->after_null[ply + 1] = true;
@@ -467,7 +471,7 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
         // ProbCut: a capture that wins no less than it gives (SEE >= 0) and holds beta +
         // pc_margin in quiescence and then in a search 4 plies shallower is taken to hold beta
         // here.
-        const int pbeta = beta + sp->pc_margin;
+        const int pbeta = beta + search_margin(s, sp->pc_margin);
         if (search_prune_probcut(sp, tte, depth, ply, pbeta)) {
             ScoredMoves pm;
             // Captures only: a quiet TT move is not among them.
@@ -499,7 +503,7 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     if (search_prune_singular(sp, tte, tt_move, depth, root, excluded, pass_ends)) {
         int tts = score_from_tt(tte->score, ply);
         if (!score_is_decided(tts)) {
-            int sbeta = search_prune_singular_beta(sp, tts, depth);
+            int sbeta = search_prune_singular_beta(s, tts, depth);
             s->excluded[ply] = tt_move;
             int v = negamax(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
             s->excluded[ply] = MOVE_NONE;
@@ -539,8 +543,9 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
         bool killer = m == s->killers[ply][0] || m == s->killers[ply][1];
         // Late move pruning and futility pruning of quiet moves near the leaves; a move that
         // gives check is always searched (it is made first to know).
-        bool prunable = !pv_node && !in_check && quiet && best > -SCORE_DECISIVE && played &&
-                        search_prune_quiet_move(sp, depth, played, improving, killer, eval, alpha);
+        bool prunable =
+            !pv_node && !in_check && quiet && best > -SCORE_DECISIVE && played &&
+            search_prune_quiet_move(s, depth, played, improving, killer, prune_eval, alpha);
         int hist = quiet ? search_order_quiet_history(s, b, m, ply) : 0;
         search_make_move(s, m, ply);
         bool gives_check = board_in_check(b);

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Issue 56, item 3: a bundle of search changes against its parent at fixed 250 k nodes a move, a
 # gain's nElo bounds [0, 40], the janggi suite, colours swapped in each pair. Each change of a
-# bundle is a UCI option of search_params.def, so one build plays both sides: NEW with its
-# defaults, BASE with the options that turn the bundle off (its parent's search, bench for bench).
+# bundle is a UCI option of search_params.def, off by default, so one build plays both sides: NEW
+# with the bundle's options on, BASE with the defaults (the parent's search, bench for bench).
 # Continues with --resume when its state exists; HANSU: the build (its commit in
 # docs/strength-log.md), one build for the whole run.
-# Usage: HANSU=... sprt-bundle.sh NAME SEED OPTION=VALUE...   (the options of BASE)
+# Usage: HANSU=... sprt-bundle.sh NAME SEED OPTION=VALUE...   (the options that turn NEW's on)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
@@ -15,11 +15,11 @@ H=${HANSU:?HANSU: the engine build of the run}
 name=${1:?usage: sprt-bundle.sh NAME SEED OPTION=VALUE...}
 seed=${2:?usage: sprt-bundle.sh NAME SEED OPTION=VALUE...}
 shift 2
-base=()
-for o in "$@"; do base+=("option.$o"); done
+on=()
+for o in "$@"; do on+=("option.$o"); done
 resume=()
 [ -f "sprt-$name-250k.pgn.state" ] && resume=(--resume)
-"$M" --engine cmd="$H" name="$name" --engine cmd="$H" name=base "${base[@]}" --nodes 250000 \
+"$M" --engine cmd="$H" name="$name" "${on[@]}" --engine cmd="$H" name=base --nodes 250000 \
   --sprt elo0=0 elo1=40 --games 4000 --seed "$seed" --concurrency "${CONC:-1}" \
   --pgn "sprt-$name-250k.pgn" --json "sprt-$name-250k.json" "${resume[@]}" \
   >>"sprt-$name-250k.txt" 2>&1

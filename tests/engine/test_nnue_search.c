@@ -446,6 +446,25 @@ static void test_bench_net(void **state) {
     }
 }
 
+// net_scale_pct (issue 56, row 3) scales the search's margins when a net evaluates and only then:
+// at 145 the net's bench searches another tree than at 100, the classical evaluation's the same.
+static void test_net_scale_margins(void **state) {
+    (void)state;
+    const char *text = bench_text(&VARIANT_JANGGI);
+    SearchParams scaled = SEARCH_PARAMS_DEFAULT;
+    scaled.net_scale_pct = scaled.net_scale_pct == 145 ? 100 : 145;
+    ErrorInfo err;
+    BenchResult r[2][2]; // [net][scaled]
+    for (int net = 0; net < 2; net++)
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(bench_run_smp(&VARIANT_JANGGI, text, 5, 1, net ? janggi_net : NULL,
+                                           nnue_path_best(), 1, k ? &scaled : NULL, NULL,
+                                           &r[net][k], &err),
+                             STATUS_OK);
+    assert_int_equal(r[0][0].nodes, r[0][1].nodes);
+    assert_int_not_equal(r[1][0].nodes, r[1][1].nodes);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uci_evalfile),
@@ -459,6 +478,7 @@ int main(void) {
         cmocka_unit_test(test_use_nnue_without_net),
         cmocka_unit_test(test_eval_file_default_use_nnue),
         cmocka_unit_test(test_bench_net),
+        cmocka_unit_test(test_net_scale_margins),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -525,23 +525,32 @@ static void test_cut_iteration(void **state) {
 }
 
 // The techniques behind the search parameters that are off by default (continuation history,
-// capture history, singular extensions, correction history, ProbCut), each alone and all
-// together: on the first bench positions of both variants a legal bestmove, the same search twice
-// after search_clear (the node count is reproducible), and the mate in 2 below still found at
-// every depth.
+// capture history, singular extensions, correction history, ProbCut, and issue 56's bundle: the
+// TT's bound over the eval, the net's scale of the margins, every quiet check in quiescence),
+// each alone and all together: on the first bench positions of both variants a legal bestmove, the
+// same search twice after search_clear (the node count is reproducible), and the mate in 2 below
+// still found at every depth.
 static void test_depth_techniques(void **state) {
     (void)state;
     static const struct {
         const char *name;
-        int ch, caph, se, corr, pc;
-    } configs[] = {{"ch_on", 1, 0, 0, 0, 0},      {"caph_on", 0, 1, 0, 0, 0},
-                   {"se_depth 6", 0, 0, 6, 0, 0}, {"corr_on", 0, 0, 0, 1, 0},
-                   {"pc_depth 3", 0, 0, 0, 0, 3}, {"all", 1, 1, 4, 1, 3}};
+        int ch, caph, se, corr, pc, tt_eval, net_scale, qs_checks_all;
+    } configs[] = {{"ch_on", 1, 0, 0, 0, 0, 0, 100, 0},
+                   {"caph_on", 0, 1, 0, 0, 0, 0, 100, 0},
+                   {"se_depth 6", 0, 0, 6, 0, 0, 0, 100, 0},
+                   {"corr_on", 0, 0, 0, 1, 0, 0, 100, 0},
+                   {"pc_depth 3", 0, 0, 0, 0, 3, 0, 100, 0},
+                   {"tt_eval", 0, 0, 0, 0, 0, 1, 100, 0},
+                   {"qs_checks_all", 0, 0, 0, 0, 0, 0, 100, 1},
+                   {"bundle: tt_eval, net_scale_pct 145, qs_checks_all", 0, 0, 0, 0, 0, 1, 145, 1},
+                   {"all", 1, 1, 4, 1, 3, 1, 145, 1}};
     static Board b;
     for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
         SearchParams p = SEARCH_PARAMS_DEFAULT;
         p.ch_on = configs[c].ch, p.caph_on = configs[c].caph, p.se_depth = configs[c].se;
         p.corr_on = configs[c].corr, p.pc_depth = configs[c].pc;
+        p.tt_eval = configs[c].tt_eval, p.net_scale_pct = configs[c].net_scale;
+        p.qs_checks_all = configs[c].qs_checks_all;
         search_set_params(searcher, &p);
         for (int vi = 0; vi < 2; vi++) {
             const Variant *v = vi ? &VARIANT_XIANGQI : &VARIANT_JANGGI;
