@@ -50,7 +50,11 @@ before "reply" existed lack it, and `replies` refuses them; `run` counts the con
 ("controls", "controls_kept": how many of them each engine plays again) and `replies` leaves
 them out. The run's JSON:
 {"schema": 1, "suite", "nodes", "engines": [{"name", "options", "positions", "avoided",
-"avoided_share", "depth" (mean), "nodes" (mean)}], "results": {NAME: [{"id", "best", "depth",
+"avoided_share", "depth" (mean), "nodes" (mean), each engine after the first also
+"against_first": {"avoided_only_here", "avoided_only_first", "p_avoided", "kept_only_here",
+"kept_only_first", "p_kept", "p_both"} (paired position by position with the first engine:
+surprises only one of the two avoided, controls only one kept, exact two-sided sign tests)}],
+"results": {NAME: [{"id", "best", "depth",
 "nodes", "cp", "mate"}]}}. The replies' JSON: {"schema": 1, "suite", "nodes", "engines":
 [{"name", "options", "positions", "found" (the reply was the engine's move), "found_share",
 "fall_seen" (mean of score_cp minus the score after the reply, the surprised side's view, cp;
@@ -80,6 +84,7 @@ not at all.
 import argparse
 import gzip
 import json
+import math
 import os
 import random
 import sys
@@ -274,6 +279,24 @@ def write_outputs(a, rows, results, md):
     sys.stdout.write(text)
 
 
+def sign_test(wins, losses):
+    """The two-sided p-value of an exact sign test: wins against losses, ties left out, under
+    even odds (the paired screen of docs/strength-log.md)."""
+    n, k = wins + losses, min(wins, losses)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
+    return min(1.0, 2.0 * tail)
+
+
+def paired(first, other, positions, good):
+    """(other's wins, other's losses) against first over positions: where good(result,
+    position) holds for one engine and not the other."""
+    w = sum(good(o, p) and not good(f, p) for f, o, p in zip(first, other, positions))
+    l = sum(good(f, p) and not good(o, p) for f, o, p in zip(first, other, positions))
+    return w, l
+
+
 def run(a):
     suite = read_suite(a.suite)
     positions = suite["positions"]
@@ -296,6 +319,21 @@ def run(a):
         if kept:  # a move that held: keeping it is good
             same = sum(r["best"] == p["played"] for r, p in kept)
             rows[-1].update(controls=len(kept), controls_kept=same)
+        if rows[0] is not rows[-1]:  # paired with the first engine, position by position
+            first = results[engines[0][0]]
+            surprises = [not p.get("control") for p in positions]
+            w, l = paired([f for f, s in zip(first, surprises) if s],
+                          [r for r, s in zip(res, surprises) if s],
+                          [p for p, s in zip(positions, surprises) if s],
+                          lambda r, p: r["best"] != p["played"])
+            cw, cl = paired([f for f, s in zip(first, surprises) if not s],
+                            [r for r, s in zip(res, surprises) if not s],
+                            [p for p, s in zip(positions, surprises) if not s],
+                            lambda r, p: r["best"] == p["played"])
+            rows[-1]["against_first"] = {
+                "avoided_only_here": w, "avoided_only_first": l, "p_avoided": sign_test(w, l),
+                "kept_only_here": cw, "kept_only_first": cl, "p_kept": sign_test(cw, cl),
+                "p_both": sign_test(w + cw, l + cl)}
     md = [f"{rows[0]['positions']} positions of {suite['engine']}'s surprises "
           f"({', '.join(suite.get('sources', []))}), {a.nodes} nodes each\n",
           "| engine | options | avoided | control moves kept | depth |", "|---|---|---|---|---|"]
@@ -305,6 +343,17 @@ def run(a):
         share = "-" if r["avoided_share"] is None else f"{100 * r['avoided_share']:.0f} %"
         md.append(f"| {r['name']} | {options_text(r['options'])} | {r['avoided']} of "
                   f"{r['positions']} ({share}) | {kept} | {depth} |")
+    if len(rows) > 1:
+        md += ["", f"Paired with {rows[0]['name']}, position by position (an exact two-sided "
+               "sign test, ties left out; a screen decides nothing):", "",
+               "| engine | surprises avoided: only it / only " + rows[0]["name"] + " | p | "
+               "controls kept: only it / only " + rows[0]["name"] + " | p | both: p |",
+               "|---|---|---|---|---|---|"]
+        for r in rows[1:]:
+            f = r["against_first"]
+            md.append(f"| {r['name']} | {f['avoided_only_here']} / {f['avoided_only_first']} | "
+                      f"{f['p_avoided']:.3f} | {f['kept_only_here']} / {f['kept_only_first']} | "
+                      f"{f['p_kept']:.3f} | {f['p_both']:.3f} |")
     write_outputs(a, rows, results, md)
 
 

@@ -33,6 +33,20 @@ n=9} 2... g6g5 {-0.10/9 0.1s sd=9 n=9} 3. c6c7 {+2.50/9 0.1s sd=9 n=9} 3... g5g4
 """
 
 
+def sign_test_values():
+    """The screen's exact sign test: 10 to 0 is 2 / 2^10, 7 to 3 is 2 (1 + 10 + 45 + 120) / 2^10,
+    an even split and no pair at all 1."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("surprise_suite", SCRIPT)
+    spec = importlib.util.spec_from_loader("surprise_suite", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    assert mod.sign_test(10, 0) == 2 / 1024 and mod.sign_test(0, 10) == 2 / 1024
+    assert abs(mod.sign_test(7, 3) - 352 / 1024) < 1e-12
+    assert mod.sign_test(5, 5) == 1.0 and mod.sign_test(0, 0) == 1.0
+
+
 def run(args):
     return subprocess.run([sys.executable, SCRIPT] + args, capture_output=True, text=True,
                           timeout=300)
@@ -45,6 +59,7 @@ def refused(args, says):
 
 
 def main():
+    sign_test_values()
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     pgn = os.path.join(WORK, "g.pgn")
@@ -94,6 +109,14 @@ def main():
         assert rows[name]["avoided"] == avoided and rows[name]["positions"] == 2, rows
         assert all(x["depth"] >= 1 and 0 < x["nodes"] <= 3000 for x in got), got
     assert "| S | se_depth=4 |" in open(os.path.join(WORK, "r.md")).read()
+    # The paired screen: S against D position by position, counted from the results.
+    f = rows["S"]["against_first"]
+    dres, sres = res["results"]["D"], res["results"]["S"]
+    only_s = sum(x["best"] != p["played"] and y["best"] == p["played"]
+                 for x, y, p in zip(sres, dres, both["positions"]))
+    assert f["avoided_only_here"] == only_s and "against_first" not in rows["D"], rows
+    assert 0 < f["p_avoided"] <= 1 and f["kept_only_here"] == f["kept_only_first"] == 0, f
+    assert "Paired with D" in open(os.path.join(WORK, "r.md")).read()
     # The replies: the position after each surprised move (the opponent's search, which must
     # name its move and whether it is the game's reply) and after the reply.
     r = run(["replies", "--suite", suite, "--engine", f"D={HANSU}", "--nodes", "3000",
