@@ -278,10 +278,13 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
         // go mate N: a win in N moves or fewer is proven.
         if (limits->mate && v >= SCORE_DECISIVE && (score_end_plies(v) + 1) / 2 <= limits->mate)
             break;
-        // A game end found and proven to this depth needs no deeper search: a sooner win, a
-        // later loss or a line still open would score better and show within this depth.
+        // A game end found within this depth: a sooner win, a later loss or a line still open
+        // would score better and show within it, were the search full-width. Through reduced
+        // and pruned defences it is not proven, so stop_decided says which ends stop the search
+        // (2 any, 1 a win, 0 none).
         if (!limits->infinite && !limits->ponder && !limits->depth && !limits->nodes &&
-            score_is_decided(v) && score_end_plies(v) <= depth)
+            score_is_decided(v) && score_end_plies(v) <= depth &&
+            (s->params.stop_decided == 2 || (s->params.stop_decided == 1 && v > 0)))
             break;
     }
     if (weak && done_lines > 1 && nchosen > 1) {

@@ -585,6 +585,34 @@ static void test_depth_techniques(void **state) {
     search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
 }
 
+// stop_decided (issue 56, row 8): on a clock, a game end found within the depth ends the search
+// at 2 (any end), at 1 only a win (the loss, a mate in 1 against, is searched on: the mate-distance
+// bounds make the deeper iterations cheap, up to the last depth, MAX_PLY - 1), at 0 neither.
+// Depths, not times: the 60 s of movetime are never reached.
+static void test_stop_decided(void **state) {
+    (void)state;
+    static Board win, loss;
+    load(&win, "3k5/c8/9/9/6B2/9/p6R1/3A1C3/1n2A4/5K3 w - - 1 82", NULL);
+    load(&loss, "3k5/c8/9/9/6B2/9/p6R1/3A1C3/1n2A4/5K3 w - - 1 82", "h4e4");
+    SearchLimits lim = {.movetime = 60000};
+    for (int sd = 0; sd <= 2; sd++) {
+        SearchParams p = SEARCH_PARAMS_DEFAULT;
+        p.stop_decided = sd;
+        search_set_params(searcher, &p);
+        search_clear(searcher);
+        SearchResult w = search_run(searcher, &win, &lim, NULL, NULL, NULL);
+        search_clear(searcher);
+        SearchResult l = search_run(searcher, &loss, &lim, NULL, NULL, NULL);
+        assert_int_equal(w.score, score_win(3, SCORE_END_MATE));
+        assert_int_equal(l.score, -score_win(2, SCORE_END_MATE));
+        bool w_stopped = w.depth < MAX_PLY - 1, l_stopped = l.depth < MAX_PLY - 1;
+        if (w_stopped != (sd >= 1) || l_stopped != (sd == 2))
+            fail_msg("stop_decided %d: the win stopped at depth %d, the loss at %d", sd, w.depth,
+                     l.depth);
+    }
+    search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
+}
+
 // The lines of the last iteration a search reported (info callback).
 typedef struct Lines {
     int depth, n;
@@ -819,6 +847,7 @@ int main(void) {
         cmocka_unit_test(test_quiet_pv_game_ends),
         cmocka_unit_test(test_qs_check_mates),
         cmocka_unit_test(test_depth_techniques),
+        cmocka_unit_test(test_stop_decided),
         cmocka_unit_test(test_skill_level),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
