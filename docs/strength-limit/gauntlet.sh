@@ -1,7 +1,15 @@
 # SPDX-License-Identifier: MIT
-# The gauntlets of the strength limiter's tournaments (D, E, X), sourced by their play.sh, which
-# set M (hansu-match), H (hansu), F (Fairy-Stockfish), CONC (games at once) and GAUNTLET_FLAGS
-# (the tournament's own hansu-match flags: rounds, openings, variant).
+# The gauntlets of the strength limiter's tournaments (D, E, X, X2), sourced first by their
+# play.sh: it makes the programs absolute (MATCH, HANSU, FSF from the environment, relative to the
+# caller's folder or absolute; by default the build's hansu-match and hansu and Debian's
+# Fairy-Stockfish) as M, H and F, and goes into play.sh's folder, where the games are written.
+# play.sh then sets CONC (games at once) and GAUNTLET_FLAGS (its own hansu-match flags: rounds,
+# openings, variant) and calls gauntlet.
+_gauntlet_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+M=$(realpath -s -m -- "${MATCH:-$_gauntlet_root/build/selfplay/match/hansu-match}")
+H=$(realpath -s -m -- "${HANSU:-$_gauntlet_root/build/engine/hansu}")
+F=$(realpath -s -m -- "${FSF:-/usr/games/fairy-stockfish}")
+cd "$(dirname "$0")"
 level() { echo "--engine cmd=$H name=Hansu-Elo-$1 option.UCI_LimitStrength=true option.UCI_Elo=$1 tc=60+0.6"; }
 fsf() { echo "--engine cmd=$F name=FSF-n$1 nodes=$2"; }
 # gauntlet NAME SEED ENGINE-ARGS...: the first engine against each of the others, as its own

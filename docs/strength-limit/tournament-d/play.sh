@@ -9,13 +9,8 @@
 # stopped part way is continued by running this script again (it passes --resume where a state
 # exists). Usage: play.sh nodes|clock [CONCURRENCY]
 set -euo pipefail
-cd "$(dirname "$0")"
-ROOT=$(cd ../../.. && pwd)
-M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
-H=${HANSU:-$ROOT/build/engine/hansu}
-F=${FSF:-/usr/games/fairy-stockfish}
+. "$(dirname "$0")/../gauntlet.sh"
 CONC=${2:-1}
-. ../gauntlet.sh
 # gauntlet NAME SEED ENGINE-ARGS...: the first engine against each of the others, 16 game pairs
 # a pairing (each of the 16 formation starts once, colours swapped).
 GAUNTLET_FLAGS=(--rounds 16 --openings starts)
