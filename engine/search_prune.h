@@ -71,12 +71,20 @@ static inline bool search_prune_null_move_allowed(const Board *b, int depth) {
            board_game_ply(b) + depth + 2 < b->variant->ply_limit;
 }
 
+/// Where a variant has no pass (xiangqi), a side may be in zugzwang, where giving the move
+/// away scores better than any move: with nmp_guard on, the null move needs a chariot, cannon or
+/// horse of the side to move (as Stockfish asks for non-pawn material). Janggi can always pass.
+static inline bool search_prune_zugzwang_safe(const SearchParams *sp, const Board *b) {
+    return b->variant->pass || !sp->nmp_guard || board_count(b, b->side, CHARIOT) ||
+           board_count(b, b->side, CANNON) || board_count(b, b->side, HORSE);
+}
+
 /// Step 5, null move: tried (null_ok: not right after one) deep enough, where the static
-/// evaluation already holds beta and a pass is an ordinary move here.
+/// evaluation already holds beta, a pass is an ordinary move here and no zugzwang is feared.
 static inline bool search_prune_null_move(const SearchParams *sp, const Board *b, bool null_ok,
                                           int depth, int eval, int beta) {
     return null_ok && depth >= sp->nmp_depth && eval >= beta &&
-           search_prune_null_move_allowed(b, depth);
+           search_prune_null_move_allowed(b, depth) && search_prune_zugzwang_safe(sp, b);
 }
 
 /// The null move's reduction (plies), beside the ply it spends.

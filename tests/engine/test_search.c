@@ -613,6 +613,31 @@ static void test_stop_decided(void **state) {
     search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
 }
 
+// nmp_guard (issue 56, row 10): in xiangqi a side with no chariot, cannon or horse gives no null
+// move (a different tree from the unguarded one, the same answer here: three soldiers win); in
+// janggi, which can always pass, the guard changes nothing, node for node.
+static void test_nmp_guard(void **state) {
+    (void)state;
+    static Board x, j;
+    assert_int_equal(
+        fen_parse_variant(&x, &VARIANT_XIANGQI, "4k4/9/9/9/9/2P1P1P2/9/9/4A4/4KA3 w - - 0 1", NULL),
+        STATUS_OK);
+    load(&j, "3k5/4a4/9/9/9/3P5/9/9/4A4/4K4 w - - 0 60", NULL);
+    SearchResult r[2][2]; // [variant][guard]
+    for (int g = 0; g < 2; g++) {
+        SearchParams p = SEARCH_PARAMS_DEFAULT;
+        p.nmp_guard = g;
+        search_set_params(searcher, &p);
+        r[0][g] = run_depth(&x, 10);
+        r[1][g] = run_depth(&j, 10);
+    }
+    search_set_params(searcher, &SEARCH_PARAMS_DEFAULT);
+    assert_int_not_equal(r[0][0].nodes, r[0][1].nodes);
+    assert_true(r[0][0].score > 0 && r[0][1].score > 0);
+    assert_int_equal(r[1][0].nodes, r[1][1].nodes);
+    assert_int_equal(r[1][0].best, r[1][1].best);
+}
+
 // The lines of the last iteration a search reported (info callback).
 typedef struct Lines {
     int depth, n;
@@ -848,6 +873,7 @@ int main(void) {
         cmocka_unit_test(test_qs_check_mates),
         cmocka_unit_test(test_depth_techniques),
         cmocka_unit_test(test_stop_decided),
+        cmocka_unit_test(test_nmp_guard),
         cmocka_unit_test(test_skill_level),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
