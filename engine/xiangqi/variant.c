@@ -44,13 +44,16 @@ static Status check_placement(const Board *b, ErrorInfo *err) {
 }
 
 // The strength limiter's table (strength.h) on xiangqi's own scale (Fairy-Stockfish 11.1 playing
-// xiangqi at 5 s + 0.05 s = 2500): the fit of the xiangqi tournament played with janggi's table
-// (seed 4604, docs/strength-limit/tournament-xiangqi: each level's x under that table with its
-// measured xiangqi Elo, made increasing). Requests above its last row play at that row's x,
-// about 2425: the path above x = 0.967 is not measured.
+// xiangqi at 5 s + 0.05 s = 2500): the fit of tournament X (docs/strength-limit.md; seeds
+// 5451-5455 and 5457, 1,044 games), its levels played with the table before this one at fixed
+// nodes against Fairy-Stockfish 11.1 xiangqi at 500 to 128 k nodes a move, rated on those
+// anchors' games alone (not the levels' against each other), the anchors tied to the scale by its
+// clock part on this machine; its 2450 and 2550 played the same x, 0.967, and are one point. The
+// first row is not measured: the slope of the next two carried down to 1700. Tournament X2
+// verifies the table on games of its own.
 // clang-format off
 static const StrengthPoint STRENGTH_TABLE[] = {
-    {1599, 212}, {1817, 396}, {2017, 583}, {2205, 768}, {2404, 896}, {2425, 967},
+    {1700, 262}, {1751, 297}, {2007, 474}, {2294, 665}, {2506, 829}, {2696, 967},
 };
 // clang-format on
 
