@@ -39,6 +39,7 @@ RUNS_UNDER_WAY = {
     "docs/search-ii/": "docs/search-ii.md",
     "docs/strength-limit/tournament-d/": "docs/strength-limit.md",
     "docs/strength-limit/tournament-x/": "docs/strength-limit.md",
+    "docs/strength-limit/tournament-x2/": "docs/strength-limit.md",
     "docs/strength-limit/tournament-e/": "docs/strength-limit.md",
 }
 

@@ -19,8 +19,12 @@ classical-1m) hn=1000000 fn=300000 seed=5502 opt=("option.Use NNUE=false") ;;
 *) echo "usage: play.sh net-150k|classical-150k|net-1m|classical-1m" >&2; exit 2 ;;
 esac
 name=$1
-# A finished match is kept as $name.pgn.gz (its state dropped): nothing to play again.
-[ -f "$name.pgn.gz" ] && { echo "$name: finished ($name.pgn.gz, $name.json)"; exit 0; }
+# A finished match is kept as $name.pgn.gz with its state dropped: nothing to play again (a
+# match under way keeps its state beside its PGN.gz: scripts/runs.sh).
+[ -f "$name.pgn.gz" ] && [ ! -f "$name.pgn.state" ] &&
+  { echo "$name: finished ($name.pgn.gz, $name.json)"; exit 0; }
+. "$ROOT/scripts/runs.sh"
+runs_unpack "$name.pgn"
 resume=()
 [ -f "$name.pgn.state" ] && resume=(--resume)
 "$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \

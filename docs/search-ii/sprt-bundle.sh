@@ -17,6 +17,8 @@ seed=${2:?usage: sprt-bundle.sh NAME SEED OPTION=VALUE...}
 shift 2
 on=()
 for o in "$@"; do on+=("option.$o"); done
+. "$ROOT/scripts/runs.sh"
+runs_unpack "sprt-$name-250k.pgn"
 resume=()
 [ -f "sprt-$name-250k.pgn.state" ] && resume=(--resume)
 "$M" --engine cmd="$H" name="$name" "${on[@]}" --engine cmd="$H" name=base --nodes 250000 \

@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
 M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
+. "$ROOT/scripts/runs.sh"
+runs_unpack sprt-iter-250k.pgn
 resume=()
 [ -f sprt-iter-250k.pgn.state ] && resume=(--resume)
 "$M" --engine cmd="$NEW" name=iter --engine cmd="$BASE" name=base --nodes 250000 \

@@ -9,6 +9,7 @@ _gauntlet_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 M=$(realpath -s -m -- "${MATCH:-$_gauntlet_root/build/selfplay/match/hansu-match}")
 H=$(realpath -s -m -- "${HANSU:-$_gauntlet_root/build/engine/hansu}")
 F=$(realpath -s -m -- "${FSF:-/usr/games/fairy-stockfish}")
+. "$_gauntlet_root/scripts/runs.sh"
 cd "$(dirname "$0")"
 level() { echo "--engine cmd=$H name=Hansu-Elo-$1 option.UCI_LimitStrength=true option.UCI_Elo=$1 tc=60+0.6"; }
 fsf() { echo "--engine cmd=$F name=FSF-n$1 nodes=$2"; }
@@ -18,7 +19,8 @@ fsf() { echo "--engine cmd=$F name=FSF-n$1 nodes=$2"; }
 gauntlet() {
   local name=$1 seed=$2; shift 2
   [ -f "$name.done" ] && return 0
-  local resume=()
+  local resume=() gz
+  for gz in "$name"-*.pgn.gz; do [ -f "$gz" ] && runs_unpack "${gz%.gz}"; done
   ls "$name"-*.pgn.state >/dev/null 2>&1 && resume=(--resume)
   "$M" --tournament gauntlet "$@" "${GAUNTLET_FLAGS[@]}" --seed "$seed" \
     --concurrency "$CONC" --rating-interval 0 --pgn "$name.pgn" --json "$name.json" \
