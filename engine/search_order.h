@@ -97,6 +97,15 @@ static inline void search_order_history_update16(int16_t *h, int bonus) {
     *h = (int16_t)(v + bonus - v * abs(bonus) / HISTORY_MAX);
 }
 
+/// A cut-off's history bonus at depth: min(d^2, 400), or with hist_bonus Stockfish 11's
+/// 19 d^2 + 155 d - 132, within 0..4000 (search_params.def).
+static inline int search_order_history_bonus(const SearchParams *sp, int depth) {
+    if (!sp->hist_bonus)
+        return depth * depth < 400 ? depth * depth : 400;
+    int b = 19 * depth * depth + 155 * depth - 132;
+    return b < 0 ? 0 : b > 4000 ? 4000 : b;
+}
+
 /// Move m cut the node at ply, searched depth plies deep, after quiets[0..nquiets-1] and
 /// captures[0..ncaptures-1] (m among them): a quiet m becomes a killer and gains history (and
 /// continuation history), the quiets tried before it lose some; with capture history a capture
@@ -105,7 +114,7 @@ static inline void search_order_update_cut(Searcher *s, int ply, int depth, Move
                                            const Move *quiets, int nquiets, const Move *captures,
                                            int ncaptures) {
     const Board *b = &s->board;
-    int bonus = depth * depth < 400 ? depth * depth : 400;
+    int bonus = search_order_history_bonus(&s->params, depth);
     if (quiet) {
         if (s->killers[ply][0] != m) {
             s->killers[ply][1] = s->killers[ply][0];

@@ -418,7 +418,8 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
             s, raw_eval = tte && tte->eval != TT_EVAL_NONE ? tte->eval : static_eval(s, ply));
     s->eval_stack[ply] = eval;
     // Improving: the static eval rose since our previous move; prune less when it did.
-    const bool improving = !in_check && ply >= 2 && eval > s->eval_stack[ply - 2];
+    const bool improving =
+        !in_check && (ply >= 2 ? eval > s->eval_stack[ply - 2] : sp->improving_root);
     // What the pruning steps trust: the static evaluation, or a TT bound that says more.
     const int prune_eval = in_check ? eval : search_prune_tt_eval(s, tte, ply, eval);
     // Internal iterative reduction: a node without a TT move is searched one ply shallower.
@@ -615,6 +616,10 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     if (root_restricted || excluded)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    // hist_pv: a best move that raised alpha without a cut-off learns as a cut-off's does.
+    if (sp->hist_pv && bound == BOUND_EXACT && best_move != MOVE_NONE)
+        search_order_update_cut(s, ply, depth, best_move, !search_is_capture(b, best_move), quiets,
+                                nquiets, captures, ncaptures);
     // The correction history learns where the search's result bounds the evaluation's error:
     // out of check, a quiet best move (or none), not a bound on the wrong side of the eval.
     if (sp->corr_on && !in_check && !score_is_decided(best) &&

@@ -525,32 +525,43 @@ static void test_cut_iteration(void **state) {
 }
 
 // The techniques behind the search parameters that are off by default (continuation history,
-// capture history, singular extensions, correction history, ProbCut, and issue 56's bundle: the
-// TT's bound over the eval, the net's scale of the margins, every quiet check in quiescence),
-// each alone and all together: on the first bench positions of both variants a legal bestmove, the
-// same search twice after search_clear (the node count is reproducible), and the mate in 2 below
-// still found at every depth.
+// capture history, singular extensions, correction history, ProbCut, and issue 56's bundles: the
+// TT's bound over the eval, the net's scale of the margins, every quiet check in quiescence; the
+// history bonus, PV nodes' history, improving at the root), each alone and all together, each
+// changing the search's nodes: on the
+// first bench positions of both variants a legal bestmove, the same search twice after search_clear
+// (the node count is reproducible), and the mate in 2 below still found at every depth.
 static void test_depth_techniques(void **state) {
     (void)state;
     static const struct {
         const char *name;
-        int ch, caph, se, corr, pc, tt_eval, net_scale, qs_checks_all;
-    } configs[] = {{"ch_on", 1, 0, 0, 0, 0, 0, 100, 0},
-                   {"caph_on", 0, 1, 0, 0, 0, 0, 100, 0},
-                   {"se_depth 6", 0, 0, 6, 0, 0, 0, 100, 0},
-                   {"corr_on", 0, 0, 0, 1, 0, 0, 100, 0},
-                   {"pc_depth 3", 0, 0, 0, 0, 3, 0, 100, 0},
-                   {"tt_eval", 0, 0, 0, 0, 0, 1, 100, 0},
-                   {"qs_checks_all", 0, 0, 0, 0, 0, 0, 100, 1},
-                   {"bundle: tt_eval, net_scale_pct 145, qs_checks_all", 0, 0, 0, 0, 0, 1, 145, 1},
-                   {"all", 1, 1, 4, 1, 3, 1, 145, 1}};
+        int ch, caph, se, corr, pc, tt_eval, net_scale, qs_checks_all, hb, hpv, imp;
+    } configs[] = {
+        {"default", 0, 0, 0, 0, 0, 0, 100, 0, 0, 0, 0},
+        {"ch_on", 1, 0, 0, 0, 0, 0, 100, 0, 0, 0, 0},
+        {"caph_on", 0, 1, 0, 0, 0, 0, 100, 0, 0, 0, 0},
+        {"se_depth 6", 0, 0, 6, 0, 0, 0, 100, 0, 0, 0, 0},
+        {"corr_on", 0, 0, 0, 1, 0, 0, 100, 0, 0, 0, 0},
+        {"pc_depth 3", 0, 0, 0, 0, 3, 0, 100, 0, 0, 0, 0},
+        {"tt_eval", 0, 0, 0, 0, 0, 1, 100, 0, 0, 0, 0},
+        {"qs_checks_all", 0, 0, 0, 0, 0, 0, 100, 1, 0, 0, 0},
+        {"bundle A: tt_eval, net_scale_pct 145, qs_checks_all", 0, 0, 0, 0, 0, 1, 145, 1, 0, 0, 0},
+        {"hist_bonus", 0, 0, 0, 0, 0, 0, 100, 0, 1, 0, 0},
+        {"hist_pv", 0, 0, 0, 0, 0, 0, 100, 0, 0, 1, 0},
+        {"improving_root", 0, 0, 0, 0, 0, 0, 100, 0, 0, 0, 1},
+        {"bundle B: ch_on, hist_bonus, hist_pv, improving_root", 1, 0, 0, 0, 0, 0, 100, 0, 1, 1, 1},
+        {"all", 1, 1, 4, 1, 3, 1, 145, 1, 1, 1, 1}};
     static Board b;
+    uint64_t default_nodes = 0;
     for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+        uint64_t nodes = 0;
         SearchParams p = SEARCH_PARAMS_DEFAULT;
         p.ch_on = configs[c].ch, p.caph_on = configs[c].caph, p.se_depth = configs[c].se;
         p.corr_on = configs[c].corr, p.pc_depth = configs[c].pc;
         p.tt_eval = configs[c].tt_eval, p.net_scale_pct = configs[c].net_scale;
         p.qs_checks_all = configs[c].qs_checks_all;
+        p.hist_bonus = configs[c].hb, p.hist_pv = configs[c].hpv;
+        p.improving_root = configs[c].imp;
         search_set_params(searcher, &p);
         for (int vi = 0; vi < 2; vi++) {
             const Variant *v = vi ? &VARIANT_XIANGQI : &VARIANT_JANGGI;
@@ -575,8 +586,15 @@ static void test_depth_techniques(void **state) {
                     r1.nodes != r2.nodes || r1.best != r2.best)
                     fail_msg("%s, %s: %s: not a reproducible legal answer", configs[c].name,
                              v->name, line);
+                nodes += r1.nodes;
             }
         }
+        // Each switch changes the search (none is wired to nothing).
+        if (c == 0)
+            default_nodes = nodes;
+        else if (nodes == default_nodes)
+            fail_msg("%s: the same %llu nodes as the default", configs[c].name,
+                     (unsigned long long)nodes);
         load(&b, "3k5/c8/9/9/6B2/9/p6R1/3A1C3/1n2A4/5K3 w - - 1 82", NULL);
         for (int depth = 5; depth <= 8; depth++)
             if (run_depth(&b, depth).score != score_win(3, SCORE_END_MATE))
