@@ -106,6 +106,13 @@ class Page:
     def set(self, selector, value):
         self.js(f"document.querySelector({json.dumps(selector)}).value = {json.dumps(value)}")
 
+    def choose(self, selector, value):
+        """A select's value chosen as a person does: set and its change event fired in one
+        turn of the page's event loop, so that no render in between (a status poll's) puts the
+        old value back before the page reads it."""
+        self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); "
+                f"e.value = {json.dumps(value)}; e.dispatchEvent(new Event('change')); }})()")
+
     def text(self, selector):
         return self.js(f"document.querySelector({json.dumps(selector)}).textContent")
 
@@ -128,8 +135,7 @@ def play_move(page, mv):
 
 
 def new_game(page, variant, nodes):
-    page.set("#variant", variant)
-    page.js("document.getElementById('variant').dispatchEvent(new Event('change'))")
+    page.choose("#variant", variant)
     if variant == "janggi":
         page.set("#cho", "sang-ma-sang-ma")
         page.set("#han", "ma-sang-ma-sang")
@@ -310,8 +316,7 @@ def set_up(page, engine, work):
     check(shown(page, "#setup-tools") and page.js("window.hansuPlay.editing()") ==
           " ".join(before["fen"].split()[:2]) + " - - 0 1",
           "the editor opens on the position shown")
-    page.set("#setup-variant", "janggi")
-    page.js("document.getElementById('setup-variant').dispatchEvent(new Event('change'))")
+    page.choose("#setup-variant", "janggi")
     page.click("#setup-clear")
     check(page.js("document.querySelectorAll('#pieces .piece').length") == 0, "clear")
     place(page, "K", ["d1"])
@@ -329,8 +334,7 @@ def set_up(page, engine, work):
     screenshot(page.cdp, os.path.join(work, "play-setup.png"))
     print(f"set-up (janggi): refused with the engine's reason: {want} ok", flush=True)
     place(page, "k", ["f10"])
-    page.set("#setup-side", "b")
-    page.js("document.getElementById('setup-side').dispatchEvent(new Event('change'))")
+    page.choose("#setup-side", "b")
     fen = page.js("window.hansuPlay.editing()")
     page.click("#setup-done")
     st = page.until(lambda st: st["fen"].split()[0] == fen.split()[0])
@@ -350,8 +354,7 @@ def set_up(page, engine, work):
 
     # Xiangqi: its start, a Red elephant put off its points (refused), taken back, accepted.
     page.click("#setup-open")
-    page.set("#setup-variant", "xiangqi")
-    page.js("document.getElementById('setup-variant').dispatchEvent(new Event('change'))")
+    page.choose("#setup-variant", "xiangqi")
     check(page.js("document.querySelectorAll('#pieces .piece circle').length") == 32 and
           not shown(page, "#setup-cho"), "the editor's xiangqi start")
     place(page, "x", ["g1"])
@@ -442,8 +445,7 @@ def xiangqi(page, engine, work):
 
     # On the clock: 6 s each (room for a move on a loaded machine); one move, then the
     # person's time runs out on the page.
-    page.set("#mode", "clock")
-    page.js("document.getElementById('mode').dispatchEvent(new Event('change'))")
+    page.choose("#mode", "clock")
     page.set("#strength", "0.1")
     page.set("#inc", "0")
     page.click("#new")
