@@ -11,13 +11,8 @@
 # Each gauntlet is its own hansu-match tournament; running this again continues it.
 # Usage: play.sh [CONCURRENCY]
 set -euo pipefail
-cd "$(dirname "$0")"
-ROOT=$(cd ../../.. && pwd)
-M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
-H=${HANSU:-$ROOT/build/engine/hansu}
-F=${FSF:-/usr/games/fairy-stockfish}
+. "$(dirname "$0")/../gauntlet.sh"
 CONC=${1:-1}
-. ../gauntlet.sh
 GAUNTLET_FLAGS=(--rounds 24 --openings starts)
 # The anchors of each level: the two nearest it by tournament D's fit (FSF-n500 1332, n2k 1761,
 # n8k 2017, n32k 2382, n128k 2748 on the scale), and the next level up.
