@@ -160,9 +160,22 @@ def names_of(pairings):
 
 def simulate(pairings, anchors, prior, simulations, seed):
     """95 % half-widths (1.96 standard deviations) of each player's Elo over `simulations`
-    refits, each pairing's pairs drawn again (as many) from its own pentanomial frequencies,
-    seeded so the same games give the same errors. Anchors get 0. A simulation whose fit does
-    not exist (possible with prior 0) is drawn again, up to as many times as asked for."""
+    refits (simulate_draws). Anchors get 0."""
+    draws = simulate_draws(pairings, anchors, prior, simulations, seed)
+    out = {}
+    for n, v in draws.items():
+        m = sum(v) / len(v)
+        out[n] = 0.0 if n in anchors else 1.96 * math.sqrt(sum((e - m) ** 2 for e in v) /
+                                                         (len(v) - 1))
+    return out
+
+
+def simulate_draws(pairings, anchors, prior, simulations, seed):
+    """Each player's Elo in each of `simulations` refits, {name: [elo]} (the k-th of every list
+    from one refit): each pairing's pairs drawn again (as many) from its own pentanomial
+    frequencies, seeded so the same games give the same draws. A simulation whose fit does not
+    exist (possible with prior 0) is drawn again, up to as many times as asked for;
+    RatingError when fewer than 2 had one."""
     names = names_of(pairings)
     rng = random.Random(seed)
     draws = {n: [] for n in names}
@@ -184,10 +197,4 @@ def simulate(pairings, anchors, prior, simulations, seed):
             draws[n].append(elo[n])
     if len(draws[names[0]]) < 2:
         raise RatingError("too few simulations had a finite fit")
-    out = {}
-    for n in names:
-        v = draws[n]
-        m = sum(v) / len(v)
-        out[n] = 0.0 if n in anchors else 1.96 * math.sqrt(sum((e - m) ** 2 for e in v) /
-                                                         (len(v) - 1))
-    return out
+    return draws

@@ -86,6 +86,55 @@ def test_fit_table():
     assert cal.x_of_elo([(1000, 0), (3000, 1000)], 500) == 0
 
 
+def test_merge_same_x():
+    # Two requests a table capped at one x are one engine: named after the lower, their games
+    # against each other left out; a level at another x and an input's own self-pairing stay.
+    one = {"pairings": [{"engines": ["Hansu-Elo-2450@x967", "Hansu-Elo-2550@x967"]},
+                        {"engines": ["Hansu-Elo-2550@x967", "FSF-a"]},
+                        {"engines": ["Hansu-Elo-2300@x829", "Hansu-Elo-2550@x967"]}]}
+    two = {"pairings": [{"engines": ["FSF-a", "Hansu-Elo-2450@x967"]},
+                        {"engines": ["FSF-b", "FSF-b"]}]}
+    cal.merge_same_x([one, two])
+    assert [p["engines"] for p in one["pairings"]] == [
+        ["Hansu-Elo-2450@x967", "FSF-a"], ["Hansu-Elo-2300@x829", "Hansu-Elo-2450@x967"]], one
+    assert [p["engines"] for p in two["pairings"]] == [["FSF-a", "Hansu-Elo-2450@x967"],
+                                                       ["FSF-b", "FSF-b"]], two
+
+
+def test_strength_curve():
+    sc = load("strength_curve", os.path.join(SCRIPTS, "strength_curve.py"))
+    # Points on a known quadratic, equal errors: its coefficients back, chi-square 0.
+    pts = [(x, 1200 + 1800 * x - 300 * x * x) for x in (0.2, 0.4, 0.6, 0.8, 1.0)]
+    c = sc.fit(pts, [60] * 5)
+    assert c["degree"] == 2 and c["dof"] == 2 and c["chi2"] < 1e-6, c
+    assert all(abs(a - b) < 1e-6 for a, b in zip(c["coefficients"], [1200, 1800, -300])), c
+    # A point's weight is 1 / its variance: a wild point with a huge error barely moves a line.
+    line = [(0.2, 1500), (0.5, 2000), (0.8, 2500), (0.65, 3500)]
+    c = sc.fit(line, [20, 20, 20, 2000])
+    assert abs(sc.value(c["coefficients"], 0.5) - 2000) < 5, c
+    # Three points: a line, however they bend; a fall with x: refused; one x: refused.
+    assert sc.fit([(0.1, 1000), (0.5, 1900), (0.9, 2000)], [50] * 3)["degree"] == 1
+    for bad in ([(0.1, 2000), (0.5, 1900), (0.9, 1000)], [(0.5, 1900), (0.5, 2000)]):
+        try:
+            sc.fit(bad, [50] * len(bad))
+            assert False, bad
+        except ValueError:
+            pass
+    # A quadratic that turns down inside the range falls back to a line.
+    hump = [(0.0, 1000), (0.3, 2000), (0.6, 2400), (0.9, 2300), (1.0, 2200)]
+    assert sc.fit(hump, [50] * 5)["degree"] == 1
+    assert sc.grid(0.262, 0.4) == [0.262, 0.3, 0.35, 0.4]
+    assert sc.grid(0.25, 0.3) == [0.25, 0.3]
+    # The curve's error from simulated sets: each point shifted by the same +-d (the anchors'
+    # shared error) moves the whole curve by d: error 1.96 d at every x.
+    draws = [[e + d for _, e in pts] for d in (-50, 50) * 10]
+    curve, rows = sc.table(pts, [60] * 5, draws, 0.25)
+    assert [x for _, x, _ in rows] == [200, 250, 500, 750, 1000], rows
+    sd = math.sqrt(sum(50 ** 2 for _ in range(20)) / 19)
+    assert all(abs(err - 1.96 * sd) < 1e-6 for _, _, err in rows), rows
+    assert all(b[0] > a[0] for a, b in zip(rows, rows[1:])), rows
+
+
 def test_joint_ratings():
     # A scores 75 % against the anchor B: +190.8 Elo (400 log10(3)). C scores 50 % against A in
     # another tournament: C at A's rating. D won all its games against B: one draw more
@@ -159,6 +208,15 @@ def test_rate():
     assert b["x_milli"] == 250 and b["requested"] == 2200 and abs(b["elo"] - 2000) < 0.5, pl
     assert abs(pl["Hansu-Elo-2200"]["elo"] - 2200) < 0.5, pl
     assert {"x_milli": 250, "measured": b["elo"]} in out["fit"]["points"], out["fit"]
+    # The default table follows one curve through the levels (here a line through three), each
+    # row with its error, each level with its value on the curve.
+    f = out["fit"]
+    assert f["model"] == "curve" and f["curve"]["degree"] == 1 and f["curve"]["dof"] == 1, f
+    assert [t["x_milli"] for t in f["table"]][0] == 0 and f["table"][-1]["x_milli"] == 500, f
+    assert all(t["error"] is not None and t["error"] >= 0 for t in f["table"]), f
+    assert {lv["engine"] for lv in f["levels"]} == {"Hansu-Elo-1700", "Hansu-Elo-2200",
+                                                    "Hansu-Elo-2200@x250"}, f
+    assert "Fitted STRENGTH_TABLE" in open(os.path.join(out_dir, "calibration.md")).read()
     assert out["level_pairings"], out
     # --no-level-pairings: a level's games against a level left out (the two files' Hansu-Elo-2200
     # are one player here: 16 + 8 games against the anchors, 8 more against Hansu-Elo-1700).
@@ -246,6 +304,8 @@ def test_wdl_fit():
 
 test_report()
 test_fit_table()
+test_strength_curve()
+test_merge_same_x()
 test_joint_ratings()
 test_rate()
 test_wdl_fit()
