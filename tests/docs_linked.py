@@ -41,6 +41,7 @@ RUNS_UNDER_WAY = {
     "docs/strength-limit/tournament-x/": "docs/strength-limit.md",
     "docs/strength-limit/tournament-x2/": "docs/strength-limit.md",
     "docs/strength-limit/tournament-e/": "docs/strength-limit.md",
+    "docs/strength-limit/tournament-f/": "docs/strength-limit.md",
 }
 
 NAME = r"[A-Za-z0-9_.+\-/]+"

@@ -15,14 +15,17 @@ static void setup_formations(Board *b, int cho, int han) {
 }
 
 // The strength limiter's table (strength.h): measured Elo of path positions x (in thousandths),
-// increasing in both: the fit of tournament D (docs/strength-limit.md; seeds 5401-5407, 1,216
-// games), its six levels played with the table before this one at fixed nodes against Fairy-
-// Stockfish 11.1 at 500 to 128 k nodes a move and each other, the anchors tied to the scale
-// (Fairy-Stockfish 11.1 at 5 s + 0.05 s = 2500) by its clock part on this machine. The range
-// offered (strength.h, 1700-2550) lies inside it; tournament E verifies it on games of its own.
+// increasing in both: one curve through the levels of tournaments D and E (docs/strength-limit.md,
+// "One curve through the levels"; seeds 5401-5407 and 5411-5416: the levels' 1,408 games against
+// Fairy-Stockfish 11.1 at 500 to 128 k nodes a move and, for the scale, at 5 s + 0.05 s = 2500 on
+// this machine), Elo = 1411.6 + 1189.5 x + 84.9 x^2, each level weighted by its error; a row every
+// 0.05 of x over the x the levels played. E verified D's table (every level within its error) before this one; the
+// range offered (strength.h, 1700-2550) lies inside it.
 // clang-format off
 static const StrengthPoint STRENGTH_TABLE[] = {
-    {1576, 212}, {1881, 396}, {2117, 583}, {2376, 768}, {2548, 896}, {2655, 967},
+    {1668, 212}, {1714, 250}, {1776, 300}, {1838, 350}, {1901, 400}, {1964, 450},
+    {2028, 500}, {2091, 550}, {2156, 600}, {2221, 650}, {2286, 700}, {2351, 750},
+    {2418, 800}, {2484, 850}, {2551, 900}, {2618, 950}, {2641, 967},
 };
 // clang-format on
 
