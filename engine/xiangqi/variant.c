@@ -44,16 +44,17 @@ static Status check_placement(const Board *b, ErrorInfo *err) {
 }
 
 // The strength limiter's table (strength.h) on xiangqi's own scale (Fairy-Stockfish 11.1 playing
-// xiangqi at 5 s + 0.05 s = 2500): the fit of tournament X (docs/strength-limit.md; seeds
-// 5451-5455 and 5457, 1,044 games), its levels played with the table before this one at fixed
-// nodes against Fairy-Stockfish 11.1 xiangqi at 500 to 128 k nodes a move, rated on those
-// anchors' games alone (not the levels' against each other), the anchors tied to the scale by its
-// clock part on this machine; its 2450 and 2550 played the same x, 0.967, and are one point. The
-// first row is not measured: the slope of the next two carried down to 1700. Tournament X2
-// verifies the table on games of its own.
+// xiangqi at 5 s + 0.05 s = 2500 on this machine): one curve through the levels of tournaments X
+// and X2 (docs/strength-limit.md, "One curve through the levels"; seeds 5451-5457 and 5461-5466:
+// the levels' 1,504 games against Fairy-Stockfish 11.1 xiangqi at 500 to 128 k nodes a move and at
+// the clock), Elo = 1147.3 + 1869.9 x - 280.3 x^2, each level weighted by its error; a row every
+// 0.05 of x over the x the levels played. X2 found X's table 60-120 Elo weak below 2450 and
+// verified it at 2450 and 2550, where this one keeps it.
 // clang-format off
 static const StrengthPoint STRENGTH_TABLE[] = {
-    {1700, 262}, {1751, 297}, {2007, 474}, {2294, 665}, {2506, 829}, {2696, 967},
+    {1618, 262}, {1683, 300}, {1767, 350}, {1850, 400}, {1932, 450}, {2012, 500},
+    {2091, 550}, {2168, 600}, {2244, 650}, {2319, 700}, {2392, 750}, {2464, 800},
+    {2534, 850}, {2603, 900}, {2671, 950}, {2693, 967},
 };
 // clang-format on
 
