@@ -122,14 +122,27 @@ def errors_at(curve, points, draws, xs):
     return out
 
 
+def scale_factor(curve):
+    """How much the levels scatter about the curve beyond their errors: sqrt(chi2 / dof) where
+    that is above 1 (the levels disagree with one curve by more than their games explain: a
+    tournament's own offset, or a form the quadratic misses), else 1; the curve's errors are
+    multiplied by it (the Particle Data Group's scale factor)."""
+    if curve["dof"] <= 0 or curve["chi2"] <= curve["dof"]:
+        return 1.0
+    return math.sqrt(curve["chi2"] / curve["dof"])
+
+
 def table(points, errors, draws, step=0.05):
     """The curve and the table that follows it: (curve, rows), rows [(elo, x_milli, error)] at
     grid(x range of the points, step), Elo rounded and at least 1 apart (the engine interpolates
-    between rows linearly), error its 95 % error (None without simulations)."""
+    between rows linearly), error its 95 % error, scaled by scale_factor (None without
+    simulations)."""
     curve = fit(points, errors)
     curve["weights"] = [1.0 / max(e / 1.96, 1.0) ** 2 for e in errors]
+    curve["scale"] = scale_factor(curve)
     xs = grid(curve["x_min"], curve["x_max"], step)
     errs = errors_at(curve, points, draws, xs) if draws else [None] * len(xs)
+    errs = [None if e is None else e * curve["scale"] for e in errs]
     rows, last = [], None
     for x, e in zip(xs, errs):
         elo = round(value(curve["coefficients"], x))

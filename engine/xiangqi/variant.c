@@ -44,17 +44,17 @@ static Status check_placement(const Board *b, ErrorInfo *err) {
 }
 
 // The strength limiter's table (strength.h) on xiangqi's own scale (Fairy-Stockfish 11.1 playing
-// xiangqi at 5 s + 0.05 s = 2500 on this machine): one curve through the levels of tournaments X
-// and X2 (docs/strength-limit.md, "One curve through the levels"; seeds 5451-5457 and 5461-5466:
-// the levels' 1,504 games against Fairy-Stockfish 11.1 xiangqi at 500 to 128 k nodes a move and at
-// the clock), Elo = 1147.3 + 1869.9 x - 280.3 x^2, each level weighted by its error; a row every
-// 0.05 of x over the x the levels played. X2 found X's table 60-120 Elo weak below 2450 and
-// verified it at 2450 and 2550, where this one keeps it.
+// xiangqi at 5 s + 0.05 s = 2500 on this machine): one curve through the levels of tournaments X,
+// X2 and X3 (docs/strength-limit.md, "One curve through the levels"; seeds 5451-5457, 5461-5466
+// and 5471-5474: the levels' 2,016 games against Fairy-Stockfish 11.1 xiangqi at 500 to 128 k
+// nodes a move and at the clock), Elo = 1099.9 + 2220.1 x - 614.8 x^2, each level weighted by its
+// error; a row every 0.05 of x over the x the levels played. X2 and X3 each checked the table
+// before it on games of their own; tournament X4 checks this one.
 // clang-format off
 static const StrengthPoint STRENGTH_TABLE[] = {
-    {1618, 262}, {1683, 300}, {1767, 350}, {1850, 400}, {1932, 450}, {2012, 500},
-    {2091, 550}, {2168, 600}, {2244, 650}, {2319, 700}, {2392, 750}, {2464, 800},
-    {2534, 850}, {2603, 900}, {2671, 950}, {2693, 967},
+    {1639, 262}, {1711, 300}, {1802, 350}, {1890, 400}, {1974, 450}, {2056, 500},
+    {2135, 550}, {2211, 600}, {2283, 650}, {2353, 700}, {2419, 750}, {2482, 800},
+    {2543, 850}, {2600, 900}, {2654, 950}, {2672, 967},
 };
 // clang-format on
 

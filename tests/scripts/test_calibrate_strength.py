@@ -133,6 +133,17 @@ def test_strength_curve():
     sd = math.sqrt(sum(50 ** 2 for _ in range(20)) / 19)
     assert all(abs(err - 1.96 * sd) < 1e-6 for _, _, err in rows), rows
     assert all(b[0] > a[0] for a, b in zip(rows, rows[1:])), rows
+    assert curve["scale"] == 1.0, curve  # the points lie on the curve: chi2 0
+    # Points that scatter about a line by more than their errors: chi2 / dof 4, errors doubled.
+    zig = [(0.2, 1500 - 40), (0.4, 1800 + 40), (0.6, 2100 - 40), (0.8, 2400 + 40)]
+    line_fit = sc.fit(zig[:3], [1.96 * 40 / math.sqrt(2)] * 3)
+    assert line_fit["degree"] == 1 and sc.scale_factor(line_fit) > 1, line_fit
+    curve, rows = sc.table(zig, [1.96 * 40 / math.sqrt(2)] * 4, [[e + d for _, e in zig]
+                                                                  for d in (-50, 50) * 10], 0.2)
+    s = sc.scale_factor(curve)
+    assert s > 2, curve  # chi2 6.4 on 1 degree of freedom
+    assert s == max(1.0, math.sqrt(curve["chi2"] / curve["dof"])), curve
+    assert all(abs(err - 1.96 * math.sqrt(50 ** 2 * 20 / 19) * s) < 1e-6 for _, _, err in rows)
 
 
 def test_joint_ratings():

@@ -8,16 +8,21 @@
 #     each level's and the curve's error on the scale, the chain of anchors included;
 #   VARIANT-levels: every anchor also held, at its Elo from the first: the errors of the levels'
 #     own games, the curve's weights, and the table (--fit).
-# Writes VARIANT-{scale,levels}.{json,md} here. Usage: rate.sh [janggi|xiangqi ...]
+# Writes VARIANT-{scale,levels}.{json,md} here (CURVE_OUT: another folder). The tournaments: D
+# and E (janggi), X, X2 and X3 (xiangqi); TOURNAMENTS_JANGGI / TOURNAMENTS_XIANGQI name others
+# (folders under docs/strength-limit, space-separated). Usage: rate.sh [janggi|xiangqi ...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cal=$here/../../../scripts/calibrate-strength
+out=${CURVE_OUT:-$here}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 cd "$here/.."
-rate() { # VARIANT OUT ARGS...
-  local variant=$1 out=$2; shift 2
+rate() { # VARIANT NAME ARGS...
+  local variant=$1 name=$2; shift 2
   "$cal" rate "$@" --variant "$variant" --no-level-pairings --fit --out "/tmp/curve-$$" >/dev/null
-  cp "/tmp/curve-$$/calibration.json" "$here/$out.json"
-  cp "/tmp/curve-$$/calibration.md" "$here/$out.md"
+  cp "/tmp/curve-$$/calibration.json" "$out/$name.json"
+  cp "/tmp/curve-$$/calibration.md" "$out/$name.md"
   rm -rf "/tmp/curve-$$"
 }
 anchors_of() { # JSON: --anchor NAME=ELO for each Fairy-Stockfish engine rated in it
@@ -29,8 +34,8 @@ for p in json.load(open(sys.argv[1]))["players"]:
 [ $# -gt 0 ] || set -- janggi xiangqi
 for v in "$@"; do
   case $v in
-  janggi) tournaments=(tournament-d tournament-e) ;;
-  xiangqi) tournaments=(tournament-x tournament-x2) ;;
+  janggi) tournaments=(${TOURNAMENTS_JANGGI:-tournament-d tournament-e}) ;;
+  xiangqi) tournaments=(${TOURNAMENTS_XIANGQI:-tournament-x tournament-x2 tournament-x3}) ;;
   *) echo "rate.sh: unknown variant '$v' (janggi or xiangqi)" >&2; exit 2 ;;
   esac
   jsons=() with=()
@@ -44,5 +49,5 @@ for v in "$@"; do
   args=("${jsons[@]}" "${with[@]}")
   rate "$v" "$v-scale" "${args[@]}" --anchor FSF-11.1=2500
   # shellcheck disable=SC2046
-  rate "$v" "$v-levels" "${args[@]}" $(anchors_of "$here/$v-scale.json")
+  rate "$v" "$v-levels" "${args[@]}" $(anchors_of "$out/$v-scale.json")
 done

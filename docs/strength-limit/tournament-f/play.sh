@@ -20,3 +20,10 @@ GAUNTLET_FLAGS=(--rounds 24 --openings starts)
 gauntlet f1700 5421 $(level 1700) $(fsf 500 500) $(fsf 2k 2000)
 gauntlet f1900 5422 $(level 1900) $(fsf 2k 2000) $(fsf 8k 8000)
 gauntlet f2100 5423 $(level 2100) $(fsf 8k 8000) $(fsf 32k 32000)
+# The same levels and anchors again, 40 game pairs a pairing on seeds of their own: 256 games a
+# level in all, so that each is measured to about +-60 by F alone (the first part gave +-76 to
+# +-97 at 96 games).
+GAUNTLET_FLAGS=(--rounds 40 --openings starts)
+gauntlet f1700b 5424 $(level 1700) $(fsf 500 500) $(fsf 2k 2000)
+gauntlet f1900b 5425 $(level 1900) $(fsf 2k 2000) $(fsf 8k 8000)
+gauntlet f2100b 5426 $(level 2100) $(fsf 8k 8000) $(fsf 32k 32000)
