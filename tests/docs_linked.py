@@ -37,7 +37,6 @@ import sys
 RUNS_UNDER_WAY = {
     "docs/eval-experiment/": "docs/scaling.md",
     "docs/search-ii/": "docs/search-ii.md",
-    "docs/strength-limit/tournament-x4/": "docs/strength-limit.md",
 }
 
 NAME = r"[A-Za-z0-9_.+\-/]+"
