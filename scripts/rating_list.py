@@ -158,16 +158,16 @@ def names_of(pairings):
     return sorted({n for a, b, _ in pairings for n in (a, b)})
 
 
-def simulate(pairings, anchors, prior, simulations, seed):
-    """95 % half-widths (1.96 standard deviations) of each player's Elo over `simulations`
-    refits (simulate_draws). Anchors get 0."""
-    draws = simulate_draws(pairings, anchors, prior, simulations, seed)
-    out = {}
-    for n, v in draws.items():
-        m = sum(v) / len(v)
-        out[n] = 0.0 if n in anchors else 1.96 * math.sqrt(sum((e - m) ** 2 for e in v) /
-                                                         (len(v) - 1))
-    return out
+def half_width(values):
+    """The 95 % half-width of what values (at least 2) sample: 1.96 standard deviations."""
+    m = sum(values) / len(values)
+    return 1.96 * math.sqrt(sum((e - m) ** 2 for e in values) / (len(values) - 1))
+
+
+def half_widths(draws, anchors):
+    """half_width of each player's simulated Elos, draws {name: [elo]} (simulate_draws); anchors
+    get 0."""
+    return {n: 0.0 if n in anchors else half_width(v) for n, v in draws.items()}
 
 
 def simulate_draws(pairings, anchors, prior, simulations, seed):

@@ -17,6 +17,8 @@ share (the anchors, games against each other) is counted once. Used by calibrate
 """
 import math
 
+import rating_list  # beside this script
+
 
 def solve(m, v):
     """The solution of the square linear system m x = v (Gaussian elimination with partial
@@ -61,9 +63,10 @@ def increasing(coef, lo, hi):
 
 def fit(points, errors):
     """The curve of points [(x, elo)] (x in [0, 1]) with 95 % errors [e]: a dict {"degree",
-    "coefficients", "chi2", "dof", "x_min", "x_max"}. Quadratic where it has 4 points or more at
-    3 x or more and rises over their range, else linear (2 x or more); ValueError otherwise.
-    A zero error (an anchor-like level) is taken as 1 Elo."""
+    "coefficients", "weights" (each point's), "chi2", "dof", "x_min", "x_max", "scale"
+    (scale_factor)}. Quadratic where it has 4 points or more at 3 x or more and rises over their
+    range, else linear (2 x or more); ValueError otherwise. Each point is weighted by 1 / its
+    variance; a zero error (an anchor-like level) is taken as 1 Elo."""
     xs = [x for x, _ in points]
     ys = [y for _, y in points]
     ws = [1.0 / max(e / 1.96, 1.0) ** 2 for e in errors]
@@ -81,8 +84,10 @@ def fit(points, errors):
         if coef[1] <= 0:
             raise ValueError("the levels' Elo does not rise with x: no curve")
     chi2 = sum(w * (y - value(coef, x)) ** 2 for x, y, w in zip(xs, ys, ws))
-    return {"degree": len(coef) - 1, "coefficients": coef, "chi2": chi2,
-            "dof": len(points) - len(coef), "x_min": lo, "x_max": hi}
+    curve = {"degree": len(coef) - 1, "coefficients": coef, "weights": ws, "chi2": chi2,
+             "dof": len(points) - len(coef), "x_min": lo, "x_max": hi}
+    curve["scale"] = scale_factor(curve)
+    return curve
 
 
 def grid(x_min, x_max, step=0.05):
@@ -100,8 +105,9 @@ def grid(x_min, x_max, step=0.05):
 
 def errors_at(curve, points, draws, xs):
     """95 % errors of the curve at each of xs: the curve (its degree, its weights) refitted on
-    each simulated set of the points' Elos, draws[s] = [elo of each point], 1.96 standard
-    deviations of its value at x over the simulations."""
+    each simulated set of the points' Elos, draws[s] = [elo of each point], the half-width of its
+    value at x over the simulations, times the curve's scale (scale_factor); None where fewer than
+    2 simulations had a fit."""
     pxs = [x for x, _ in points]
     ws = curve["weights"]
     vals = [[] for _ in xs]
@@ -112,14 +118,7 @@ def errors_at(curve, points, draws, xs):
             continue
         for i, x in enumerate(xs):
             vals[i].append(value(c, x))
-    out = []
-    for v in vals:
-        if len(v) < 2:
-            out.append(None)
-            continue
-        m = sum(v) / len(v)
-        out.append(1.96 * math.sqrt(sum((e - m) ** 2 for e in v) / (len(v) - 1)))
-    return out
+    return [rating_list.half_width(v) * curve["scale"] if len(v) >= 2 else None for v in vals]
 
 
 def scale_factor(curve):
@@ -138,11 +137,8 @@ def table(points, errors, draws, step=0.05):
     between rows linearly), error its 95 % error, scaled by scale_factor (None without
     simulations)."""
     curve = fit(points, errors)
-    curve["weights"] = [1.0 / max(e / 1.96, 1.0) ** 2 for e in errors]
-    curve["scale"] = scale_factor(curve)
     xs = grid(curve["x_min"], curve["x_max"], step)
     errs = errors_at(curve, points, draws, xs) if draws else [None] * len(xs)
-    errs = [None if e is None else e * curve["scale"] for e in errs]
     rows, last = [], None
     for x, e in zip(xs, errs):
         elo = round(value(curve["coefficients"], x))
