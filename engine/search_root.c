@@ -169,7 +169,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
     search_nnue_root(s);
     s->start_ms = timeman_now_ms();
     TimeBudget tb = timeman_budget(limits, b->side, &s->params);
-    s->hard_ms = tb.hard;
+    s->armed_hard_ms = tb.hard;
     s->run_limits = limits;
     s->pondering = limits->ponder;
     if (!limits->ponder) // a pondering search keeps a ponderhit sent before it began

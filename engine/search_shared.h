@@ -78,6 +78,13 @@ struct Searcher {
     EvalCacheEntry eval_cache[EVAL_CACHE_N];
     uint64_t nodes, node_limit;
     int64_t start_ms, hard_ms;
+    // The node and time limits of the search under way, armed (node_limit or smp_node_limit,
+    // hard_ms; 0 until then) when this thread completes its first iteration
+    // (search_thread_arm): a limit never cuts depth 1, so the move played was compared with
+    // every other, as Stockfish stops for a limit only after an iteration completed. A stop
+    // (the caller's flag) still ends any iteration.
+    uint64_t armed_nodes;
+    int64_t armed_hard_ms;
     atomic_bool *stop;
     bool stopped;
     int seldepth;
@@ -278,8 +285,14 @@ int search_thread_max_depth(const SearchLimits *limits);
 /// widened on every failure. The score (0 once s->stopped).
 int search_thread_aspiration(Searcher *s, int depth, int prev);
 
-/// Keeps the iteration s just completed (depth, score, s's PV) for the vote and the info line.
+/// Keeps the iteration s just completed (depth, score, s's PV) for the vote and the info line,
+/// and arms the search's limits (search_thread_arm).
 void search_thread_keep(Searcher *s, int depth, int score);
+
+/// Arms the node and time limits of s's search (armed_nodes, armed_hard_ms: the main thread's
+/// clock only), which no completed iteration had armed: from then on a limit may cut an
+/// iteration. Idempotent.
+void search_thread_arm(Searcher *s);
 
 /// A copy of t's last completed iteration, taken under its lock (t's thread may still run).
 void search_thread_read(Searcher *t, Iteration *it);

@@ -56,10 +56,11 @@ void search_thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *s
     s->stopped = false;
     s->done.depth = 0; // no thread of this search runs yet: no lock needed
     s->done.pv_len = 0;
-    s->node_limit = s->main->nhelpers ? 0 : limits->nodes;
-    s->smp_node_limit = s->main->nhelpers ? limits->nodes : 0;
+    s->node_limit = s->smp_node_limit = 0; // armed by the first completed iteration
+    s->hard_ms = 0;
+    s->armed_nodes = limits->nodes;
     s->smp_stop = s->main->nhelpers ? &s->main->stop_all : NULL;
-    s->poll_mask = poll_interval(s->smp_node_limit, s->main->nhelpers + 1) - 1;
+    s->poll_mask = poll_interval(s->main->nhelpers ? limits->nodes : 0, s->main->nhelpers + 1) - 1;
     s->trace = limits->trace_replies && s == s->main;
     search_order_age(s);
 }
@@ -89,6 +90,14 @@ int search_thread_aspiration(Searcher *s, int depth, int prev) {
     }
 }
 
+void search_thread_arm(Searcher *s) {
+    if (s->main->nhelpers)
+        s->smp_node_limit = s->armed_nodes;
+    else
+        s->node_limit = s->armed_nodes;
+    s->hard_ms = s == s->main ? s->armed_hard_ms : 0;
+}
+
 // A helper's record is frozen once the main thread has told the helpers to stop: the vote reads
 // each helper's once after that (search_smp_answer), and what it read stays what it picks from.
 void search_thread_keep(Searcher *s, int depth, int score) {
@@ -98,6 +107,7 @@ void search_thread_keep(Searcher *s, int depth, int score) {
         return;
     }
     s->done.depth = depth;
+    search_thread_arm(s);
     s->done.seldepth = s->seldepth;
     s->done.score = score;
     s->done.pv_len = s->pv_len[0];

@@ -450,12 +450,39 @@ static void test_node_limit_exact(void **state) {
         assert_int_equal(r2.nodes, lim.nodes);
         assert_int_equal(r1.best, r2.best);
         assert_int_equal(r1.score, r2.score);
-        lim.nodes = 1; // even a one-node search answers a legal move
+        lim.nodes = 1000;
     }
-    lim.nodes = 1;
-    search_clear(searcher);
-    SearchResult r = search_run(searcher, &b, &lim, NULL, NULL, NULL);
-    assert_true(movegen_is_pseudo_legal(&b, r.best) && movegen_is_legal(&b, r.best));
+}
+
+// A node limit below depth 1's nodes does not cut it (the limits are armed by the first completed
+// iteration, as in Stockfish): the search stops at the node after depth 1 and plays its move.
+// Han's generals face Cho's with a piece captured, so the pass and e10e9 lose at once by
+// bikjang on points, and d10e9 loses to a1a10+ (its one answer e9d10 faces the generals again);
+// f10e9 holds. Cut before depth 1 ended, the search played the pass up to 37 nodes and d10e9 up
+// to 196, each the best root move it had finished.
+static void test_limit_after_depth_one(void **state) {
+    (void)state;
+    static const char *const FENS[] = {"3akr3/9/9/9/9/9/9/9/4K4/R1R6 b - - 0 40", FEN_START};
+    static Board b;
+    for (int f = 0; f < 2; f++) {
+        load(&b, FENS[f], NULL);
+        SearchResult d1 = run_depth(&b, 1);
+        assert_true(d1.nodes > 1);
+        for (uint64_t n = 1; n <= d1.nodes + 2; n++) {
+            SearchLimits lim = {.nodes = n};
+            SearchResult r = run_limits(&b, &lim);
+            if (r.depth < 1 || r.best != d1.best || r.score != d1.score ||
+                r.nodes != (n > d1.nodes ? n : d1.nodes))
+                fail_msg("%s, go nodes %llu: depth %d score %d nodes %llu; depth 1: score %d "
+                         "nodes %llu",
+                         FENS[f], (unsigned long long)n, r.depth, r.score,
+                         (unsigned long long)r.nodes, d1.score, (unsigned long long)d1.nodes);
+        }
+    }
+    load(&b, FENS[0], NULL);
+    Board after = b;
+    board_make(&after, run_depth(&b, 1).best);
+    assert_false(board_state(&after)->facing);
 }
 
 // The iterations of a search (search_run's info callback): depth, nodes so far and best move.
@@ -890,6 +917,7 @@ int main(void) {
         cmocka_unit_test(test_sooner_win_whatever_kind),
         cmocka_unit_test(test_shortest_mate),
         cmocka_unit_test(test_node_limit_exact),
+        cmocka_unit_test(test_limit_after_depth_one),
         cmocka_unit_test(test_cut_iteration),
         cmocka_unit_test(test_legal_bestmoves),
         cmocka_unit_test(test_quiet_pv_deterministic),
