@@ -164,6 +164,10 @@ static Status read_input(LabelInputs *in, size_t i, const Variant *v, const char
     ReadState rs = {.in = in, .to_move = to_move, .input = i, .b = b};
     int games;
     st = pgn_read_file(path, &opt, on_game, &rs, &games, err);
+    if (st == STATUS_FORMAT && games > 0 && !strstr(err->msg, ": game ")) { // the reader's
+        ErrorInfo why = *err;
+        error_set(err, st, "%s (game %d of the file)", why.msg, games);
+    }
     if (st == STATUS_OK && games == 0)
         st = error_set(err, STATUS_FORMAT, "%s: no PGN game in the file", path);
     return st;

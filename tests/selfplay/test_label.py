@@ -9,7 +9,7 @@ scripts/hansu_shard.py, train one epoch of `hansu-nnue`; the moves and results a
 unbroken one; a resume with other settings or inputs is refused naming the difference; each
 searched position's score is what `hansu` answers to `go nodes 1000` after `ucinewgame` and the
 game's earlier searched positions (the TT policy); --skip-plies, --every and --to-move select
-positions. Refused with named errors before any search: a missing file, a folder, binary data,
+positions; xiangqi games from openings keep their FENs. Refused with named errors before any search: a missing file, a folder, binary data,
 an illegal move (file and line), a game of another variant, an existing run without --resume,
 nothing to resume; a game without a result is left out and named.
 
@@ -167,6 +167,7 @@ def check_refusals(work, pgn):
         f.write(text.replace(" b1c3 ", " b1b5 ", 1))
     line = next(i for i, l in enumerate(text.splitlines(), 1) if " b1c3 " in f" {l} ")
     cases.append(([illegal], f"illegal.pgn:{line}: move \"b1b5\""))
+    cases.append(([illegal], "(game 1 of the file)"))
     binary = os.path.join(work, "binary.pgn")
     with open(binary, "wb") as f:
         f.write(b"[Event \"x\"]\n\x00\x01\x02\n")
@@ -206,6 +207,27 @@ def check_selection(work, pgn):
         check(got == want, f"selection game {i}: {sorted(got)[:8]} want {sorted(want)[:8]}")
 
 
+def check_openings(work):
+    """Xiangqi games from openings (their own FENs): stored with the openings attribute, game ids
+    k * (openings) + j, replayed by verify."""
+    sp, pgn, out = (os.path.join(work, n) for n in ("xq-sp", "xq.pgn", "xq-label"))
+    subprocess.run([SELFPLAY, "--variant", "xiangqi", "--openings",
+                    os.path.join(REPO, "data", "openings-xiangqi.fen"), "--games", "3",
+                    "--random-plies", "0", "--nodes", "100", "--threads", "1", "--no-bench",
+                    "--out", sp], capture_output=True, check=True, timeout=120)
+    subprocess.run([SELFPLAY, "export", "--pgn", pgn, sp], capture_output=True, check=True)
+    with open(pgn) as f:
+        text = f.read()
+    with open(pgn, "w") as f:
+        f.write(text + text)
+    rc, log = label("--nodes", "100", "--shard-games", "2", "--out", out, pgn)
+    check(rc == 0, f"openings: {log}")
+    p = subprocess.run([SELFPLAY, "verify", out], capture_output=True, text=True)
+    check(p.returncode == 0, f"openings verify: {p.stdout} {p.stderr}")
+    ids = [g[0] for g in games_of(out)]
+    check(ids == [0, 1, 2, 3, 4, 5], f"openings: game ids {ids}")
+
+
 def main():
     global SELFPLAY, HANSU
     SELFPLAY, HANSU, nnue, work = sys.argv[1:5]
@@ -240,6 +262,7 @@ def main():
     check_kill_resume(work, packed, whole)
     check_refusals(work, packed)
     check_selection(work, packed)
+    check_openings(work)
     p = subprocess.run([nnue, "--out", os.path.join(work, "tiny.nnue"), "--epochs", "1",
                         "--threads", "1", "--l1", "32", "--skip-plies", "0", runs["t1"]],
                        capture_output=True, text=True, timeout=300)
