@@ -366,6 +366,9 @@ static void usage(FILE *f) {
           "       hansu-selfplay gib [--pgn OUT.pgn] [--store OUT.h5] [--openings OUT.fen] "
           "DIR|FILE...\n"
           "                                           import .gib janggi records (docs/gib.md)\n"
+          "       hansu-selfplay label --out DIR [--nodes N] PGN...\n"
+          "                                           PGN games scored by Hansu's search "
+          "(data-format.md)\n"
           "\n"
           "options (defaults in brackets):\n",
           f);

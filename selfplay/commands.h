@@ -28,6 +28,11 @@ int cmd_export(int argc, char **argv);
 /// others still imported).
 int cmd_gib(int argc, char **argv);
 
+/// label --out DIR [--nodes N] [--threads T] ... PGN...: games of PGN files stored as a run
+/// folder, their positions scored by Hansu's search at fixed nodes (docs/data-format.md,
+/// "Labelled games"); 130 when interrupted (the finished shards kept, --resume continues).
+int cmd_label(int argc, char **argv);
+
 /// Reads the command line of a command that takes words only (files, rows) and --help: the
 /// words are (*words)[0..*n), argv's own strings in a malloc'ed array (free it). Returns -1 to
 /// go on; else the exit status after printing: 0 for --help (usage_line to stdout), 2 for a

@@ -127,9 +127,9 @@ static Status choose_move(const SelfplayConfig *cfg, Searcher *s, Board *b, uint
     return STATUS_OK;
 }
 
-// The stored form of a search score: a decided game, of any kind, as a win or loss in n plies
-// (docs/data-format.md); the kind of the end is not kept.
-static int16_t shard_score(Score v) {
+// A decided game, of any kind, as a win or loss in n plies (docs/data-format.md); the kind of
+// the end is not kept.
+int16_t game_driver_stored_score(Score v) {
     if (!score_is_decided(v))
         return stored_score(v, SCORE_WIN, SCORE_DECISIVE);
     int n = score_end_plies(v);
@@ -145,7 +145,7 @@ static void store_position(ShardData *out, const Board *b, uint32_t id, Move mov
     pc->stm[p] = (uint8_t)b->side;
     pc->ply[p] = (uint16_t)board_game_ply(b);
     pc->move[p] = move;
-    pc->score[p] = shard_score(score);
+    pc->score[p] = game_driver_stored_score(score);
     bool capture = !move_is_pass(move) && board_at(b, move_to(move)) != EMPTY;
     pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
                              (capture ? POS_BEST_CAPTURE : 0) | (random ? POS_RANDOM : 0));

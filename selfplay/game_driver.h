@@ -25,3 +25,8 @@ int game_driver_pairing(uint64_t index);
 
 /// The seed of game `index` in a run with run seed `seed` (splitmix64 of both).
 uint64_t game_driver_seed(uint64_t seed, uint64_t index);
+
+/// The stored form of a search score v (side to move's view), as the `score` column holds it:
+/// centipawns clamped to +-STORED_CP_MAX, a decided game of any kind (mate, perpetual check,
+/// points) as +-(STORED_MATE - n) for a win or loss n plies ahead (docs/data-format.md).
+int16_t game_driver_stored_score(Score v);

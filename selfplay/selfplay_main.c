@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // hansu-selfplay: dispatches to its commands (commands.h), each in a file of its own: play
-// (the default), merge, verify, show, digest, export and gib.
+// (the default), merge, verify, show, digest, export, gib and label.
 #include <stdio.h>
 #include <string.h>
 
@@ -13,8 +13,8 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } COMMANDS[] = {
-    {"merge", cmd_merge},   {"verify", cmd_verify}, {"show", cmd_show},
-    {"digest", cmd_digest}, {"export", cmd_export}, {"gib", cmd_gib},
+    {"merge", cmd_merge},   {"verify", cmd_verify}, {"show", cmd_show},   {"digest", cmd_digest},
+    {"export", cmd_export}, {"gib", cmd_gib},       {"label", cmd_label},
 };
 
 int main(int argc, char **argv) {

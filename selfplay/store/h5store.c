@@ -179,6 +179,8 @@ static herr_t write_meta(hid_t file, const StoreMeta *m) {
     rc |= write_attr_str(file, "run_config", m->run_config);
     if (m->openings[0])
         rc |= write_attr_str(file, "openings", m->openings);
+    if (m->sources[0])
+        rc |= write_attr_str(file, "sources", m->sources);
     rc |= write_attr_str(file, "host", m->host);
     rc |= write_attr_str(file, "start_time", m->start_time);
     rc |= write_attr_str(file, "end_time", m->end_time);
@@ -234,6 +236,8 @@ static Status read_meta(hid_t file, const char *path, int version_want, StoreMet
     // Optional (a run without openings, and every file written before they existed).
     if (H5Aexists(file, "openings") > 0)
         rc |= read_attr_str(file, "openings", m->openings, sizeof m->openings);
+    if (H5Aexists(file, "sources") > 0) // optional: labelled files only
+        rc |= read_attr_str(file, "sources", m->sources, sizeof m->sources);
     rc |= read_attr_str(file, "host", m->host, sizeof m->host);
     rc |= read_attr_str(file, "start_time", m->start_time, sizeof m->start_time);
     rc |= read_attr_str(file, "end_time", m->end_time, sizeof m->end_time);

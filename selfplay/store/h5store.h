@@ -26,6 +26,8 @@ enum { H5STORE_USERBLOCK = 512 };
 // longest string attribute a reader accepts. 128 KiB: janggi's suite (480 FENs, about 35 KB)
 // with room for a book four times its size.
 enum { H5STORE_OPENINGS_MAX = 131072 };
+// The longest sources attribute (hansu-selfplay label's input files), the terminator included.
+enum { H5STORE_SOURCES_MAX = 16384 };
 #define H5STORE_FORMAT "hansu-selfplay"
 #define H5STORE_SHARD_PREFIX "shard-"
 
@@ -42,6 +44,9 @@ typedef struct StoreMeta {
     // The run's openings (hansu-selfplay --openings): the FENs one a line, game g starting from
     // line game_id % (lines); "" for none, when the attribute is not written (old files: none).
     char openings[H5STORE_OPENINGS_MAX];
+    // The files a labelled file's games came from (hansu-selfplay label): one a line,
+    // "<SHA-256 hex> <games taken> <path>"; "" for none, when the attribute is not written.
+    char sources[H5STORE_SOURCES_MAX];
     char host[64];
     char start_time[32];  // ISO 8601 UTC, first game of this file started
     char end_time[32];    // ISO 8601 UTC, file written

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// Labelling one game and the attributes of a labelled file (label.h).
+#include "label.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "eval.h"
+#include "game_driver.h"
+#include "packed_board.h"
+#include "rules.h"
+#include "selfplay_build_info.h"
+#include "variant.h"
+
+bool label_selected(const LabelSettings *set, const LabelGame *g, int played, Side side,
+                    int *eligible) {
+    if (played < set->skip_plies || !(g->sides & (1 << side)))
+        return false;
+    return (*eligible)++ % set->every == 0;
+}
+
+// Appends the position before move m: scored when searched, else flagged as not searched.
+static void add_position(ShardData *d, const Board *b, uint32_t id, Move m, bool searched,
+                         Score score) {
+    size_t p = shard_data_add_position(d);
+    PositionColumns *pc = &d->positions;
+    packed_board_encode(b, (PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES));
+    pc->stm[p] = (uint8_t)b->side;
+    pc->ply[p] = (uint16_t)board_game_ply(b);
+    pc->move[p] = m;
+    pc->score[p] = searched ? game_driver_stored_score(score) : 0;
+    // Bit 1 is the stored move's capture, as verify replays it: here the move played.
+    bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
+    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
+                             (capture ? POS_BEST_CAPTURE : 0) | (searched ? 0 : POS_RANDOM));
+    pc->game_id[p] = id;
+}
+
+// Fills g's row from its outcome and the final board b.
+static void finish_row(ShardData *out, size_t row, const LabelGame *g, const Board *b,
+                       int leading) {
+    GameColumns *gc = &out->games;
+    gc->pos_end[row] = out->positions.count;
+    gc->plies[row] = (uint16_t)g->nmoves;
+    gc->random_plies[row] = (uint16_t)leading;
+    gc->winner[row] = (uint8_t)g->winner;
+    gc->reason[row] = (uint8_t)g->reason;
+    gc->points_cho[row] = (int16_t)rules_points_half(b, CHO);
+    gc->points_han[row] = (int16_t)rules_points_half(b, HAN);
+    for (uint64_t p = gc->pos_start[row]; p < gc->pos_end[row]; p++)
+        out->positions.result_stm[p] = g->winner == WINNER_DRAW             ? 0
+                                       : out->positions.stm[p] == g->winner ? 1
+                                                                            : -1;
+}
+
+Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings *set, Searcher *s,
+                  ShardData *out, uint64_t *searched, atomic_bool *stop, ErrorInfo *err) {
+    Status st = shard_data_reserve(out, 1, (size_t)g->nmoves, err);
+    Board *b = malloc(sizeof *b);
+    if (st == STATUS_OK && !b)
+        st = error_set(err, STATUS_NOMEM, "out of memory for a board");
+    if (st != STATUS_OK) {
+        free(b);
+        return st;
+    }
+    search_clear(s); // the game's labels depend on it alone
+    label_game_start(in, g, b);
+    size_t row = shard_data_add_game(out);
+    GameColumns *gc = &out->games;
+    gc->game_id[row] = g->id;
+    gc->seed[row] = 0;
+    gc->cho_formation[row] = (uint8_t)g->cho;
+    gc->han_formation[row] = (uint8_t)g->han;
+    gc->pos_start[row] = out->positions.count;
+    SearchLimits lim = {.nodes = set->nodes};
+    int eligible = 0, leading = -1;
+    for (int k = 0; k < g->nmoves; k++) {
+        bool search = label_selected(set, g, k, b->side, &eligible);
+        Score score = 0;
+        if (search) {
+            score = search_run(s, b, &lim, NULL, NULL, stop).score;
+            (*searched)++;
+            leading = leading < 0 ? k : leading;
+        }
+        add_position(out, b, g->id, g->moves[k], search, score);
+        board_make(b, g->moves[k]);
+    }
+    finish_row(out, row, g, b, leading < 0 ? g->nmoves : leading);
+    free(b);
+    return STATUS_OK;
+}
+
+// run_config: every setting that decides the labels, "key=value" words.
+static void make_run_config(const LabelInputs *in, const LabelSettings *set, const char *inputs,
+                            StoreMeta *m) {
+    char to_move[160] = "";
+    if (set->to_move) // spaces kept out of the value: the settings are words
+        for (size_t i = 0; set->to_move[i] && i + 1 < sizeof to_move; i++)
+            to_move[i] = set->to_move[i] == ' ' ? '_' : set->to_move[i];
+    snprintf(m->run_config, sizeof m->run_config,
+             "label engine=%s bench=%s weights=%s net=%.16s variant=%s nodes=%llu hash_mb=%zu "
+             "skip_plies=%d every=%d to_move=%s shard_games=%zu openings=%d inputs=%s",
+             m->engine_version, set->bench, m->weights_sha256,
+             set->net ? set->net_sha256 : "classical", in->variant->name,
+             (unsigned long long)set->nodes, set->hash_mb, set->skip_plies, set->every,
+             set->to_move ? to_move : "-", set->shard_games, in->openings ? in->nfens : 0, inputs);
+}
+
+bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t shard, StoreMeta *m) {
+    memset(m, 0, sizeof *m);
+    m->schema_version = H5STORE_SCHEMA_VERSION;
+    snprintf(m->variant, sizeof m->variant, "%s", in->variant->name);
+    snprintf(m->engine_version, sizeof m->engine_version, "hansu %s", HANSU_VERSION_STRING);
+    snprintf(m->bench, sizeof m->bench, "%s", set->bench);
+    snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s", in->variant->eval->weights_sha256);
+    snprintf(m->limits, sizeof m->limits, "nodes=%llu (labels: one search a position)",
+             (unsigned long long)set->nodes);
+    snprintf(m->schedule, sizeof m->schedule,
+             "labelled: the games of the sources, in input order%s; positions searched by Hansu "
+             "(%s)",
+             in->openings ? ", each from its FEN (openings)" : "", set->net ? "nnue" : "classical");
+    char inputs[48], digest[17];
+    if (!label_inputs_sources(in, m->sources, sizeof m->sources, digest))
+        return false;
+    snprintf(inputs, sizeof inputs, "%zu/%s", in->npaths, digest);
+    label_inputs_openings(in, m->openings, sizeof m->openings); // checked on reading
+    make_run_config(in, set, inputs, m);
+    if (gethostname(m->host, sizeof m->host - 1) < 0)
+        snprintf(m->host, sizeof m->host, "unknown");
+    m->nodes = (int64_t)set->nodes;
+    m->random_plies = set->skip_plies;
+    m->shard = shard;
+    return true;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Labelling stored games (hansu-selfplay label): each selected position of a game searched by
+// Hansu at fixed nodes, its score kept, the game's moves and result as played; and the file
+// attributes that say how (docs/data-format.md, "Labelled games").
+#pragma once
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "h5store.h"
+#include "label_games.h"
+#include "search.h"
+#include "shard_data.h"
+#include "status.h"
+
+/// What decides the labels (all of it in run_config: a resume needs the same).
+typedef struct LabelSettings {
+    uint64_t nodes;      // nodes per search (SearchLimits.nodes), one thread
+    int skip_plies;      // positions before this many plies of the game are not searched
+    int every;           // of the positions that may be searched, every `every`-th is (from 1)
+    size_t hash_mb;      // TT of each searcher, MB
+    const char *to_move; // the --to-move player, NULL: every position
+    const NnueNet *net;  // the evaluation (NULL: classical)
+    char net_sha256[65]; // its SHA-256 (hex), "" for classical
+    char bench[32];      // the bench signature with that evaluation, or "skipped"
+    size_t shard_games;  // games per shard: shard k holds games [k G, (k + 1) G) of the inputs
+} LabelSettings;
+
+/// Appends game g to out (its row and positions, as game_driver_play does): the moves as played,
+/// result_stm from g's winner; a selected position (label_selected) scored by search_run at
+/// set->nodes from the side to move's view (game_driver_stored_score), the others score 0 and
+/// flag POS_RANDOM (not searched: the trainers skip them). The TT policy: s is cleared at the
+/// game's start (search_clear) and searches the selected positions in game order, each with the
+/// game's history, as `ucinewgame` and then `position fen START moves ...` / `go nodes N` for each
+/// would: the labels depend on the game and the settings only. *searched counts the searches.
+/// stop (may be NULL) cuts the searches short when set: the game is then to be dropped.
+/// STATUS_NOMEM.
+Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings *set, Searcher *s,
+                  ShardData *out, uint64_t *searched, atomic_bool *stop, ErrorInfo *err);
+
+/// Whether the position after `played` plies of g, `side` to move, may be searched: past
+/// skip_plies and of a side g's --to-move player moves (*eligible counts those); searched
+/// when it is the every-th of them, the first one included.
+bool label_selected(const LabelSettings *set, const LabelGame *g, int played, Side side,
+                    int *eligible);
+
+/// The file attributes of shard `shard` of a labelling run: provenance (engine, bench, net,
+/// nodes, the inputs and their SHA-256 in `sources`), formation_schedule "labelled: ...", the
+/// openings of in, and run_config holding every setting that decides the labels. False when the
+/// sources do not fit (H5STORE_SOURCES_MAX).
+bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t shard, StoreMeta *m);

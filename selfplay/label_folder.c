@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// The run folder of a labelling run: its lock, its resume scan and its shards (label_folder.h).
+#include "label_folder.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "files.h"
+#include "h5store.h"
+#include "run_lock.h"
+#include "timeman.h"
+
+static void utc_now(char *out, size_t len) {
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static size_t shard_count(const LabelRun *run) {
+    return (run->in->count + run->set->shard_games - 1) / run->set->shard_games;
+}
+
+// The folder made ready and locked (*lock; NULL on error), its stale .tmp files removed.
+static Status prepare(const LabelRun *run, size_t nshards, RunLock **lock, ErrorInfo *err) {
+    const char *dir = run->dir;
+    struct stat sb;
+    *lock = NULL;
+    if (run->resume && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        return error_set(err, STATUS_IO, "nothing to resume in %s (%s)", dir,
+                         stat(dir, &sb) != 0 ? strerror(errno) : "not a folder");
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", dir, strerror(errno));
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s: not a folder", dir);
+    if (access(dir, W_OK | X_OK) < 0)
+        return error_set(err, STATUS_IO, "%s: folder not writable (%s)", dir, strerror(errno));
+    Status st = run_lock_take_dir(dir, lock, err);
+    for (size_t k = 0; st == STATUS_OK && k < nshards; k++) {
+        char path[FILES_PATH_MAX + 32];
+        h5store_shard_path(dir, (int64_t)k, path, sizeof path - 4);
+        strcat(path, ".tmp");
+        unlink(path); // a write cut by a kill: its shard is labelled again
+    }
+    return st;
+}
+
+// The shard number of a shard file's name (shard-NNNNNN.h5), or -1.
+static int64_t shard_number(const char *path) {
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    char *end;
+    long long k = strtoll(name + strlen(H5STORE_SHARD_PREFIX), &end, 10);
+    return strcmp(end, ".h5") == 0 && k >= 0 ? (int64_t)k : -1;
+}
+
+// The first word in which two run_config texts differ, into a and b (for the message).
+static void first_difference(const char *x, const char *y, char *a, char *b, size_t len) {
+    for (;;) {
+        size_t lx = strcspn(x, " "), ly = strcspn(y, " ");
+        if (lx != ly || memcmp(x, y, lx) != 0 || !x[lx] || !y[ly]) {
+            snprintf(a, len, "%.*s", (int)lx, x);
+            snprintf(b, len, "%.*s", (int)ly, y);
+            return;
+        }
+        x += lx + 1, y += ly + 1;
+    }
+}
+
+// One shard found in the folder: this run's (settings, games), so kept.
+static Status check_shard(const LabelRun *run, const char *path, int64_t k, const StoreMeta *ours,
+                          StoreMeta *theirs, ShardData *d, ErrorInfo *err) {
+    if (k < 0 || (size_t)k >= shard_count(run))
+        return error_set(err, STATUS_FORMAT, "%s: not a shard of this run (it has %zu shards)",
+                         path, shard_count(run));
+    Status st = h5store_read(path, theirs, d, err);
+    if (st != STATUS_OK)
+        return st;
+    if (strcmp(theirs->run_config, ours->run_config) != 0) {
+        char a[160], b[160];
+        first_difference(theirs->run_config, ours->run_config, a, b, sizeof a);
+        return error_set(err, STATUS_FORMAT,
+                         "%s: made with other inputs or settings (%s, this run %s); give the same "
+                         "ones, or another --out",
+                         path, a, b);
+    }
+    size_t first = (size_t)k * run->set->shard_games;
+    size_t end = first + d->games.count;
+    bool same = end <= run->in->count && end == (first + run->set->shard_games < run->in->count
+                                                     ? first + run->set->shard_games
+                                                     : run->in->count);
+    for (size_t g = 0; same && g < d->games.count; g++)
+        same = d->games.game_id[g] == run->in->games[first + g].id;
+    if (!same)
+        return error_set(err, STATUS_FORMAT, "%s: does not hold the games of shard %lld", path,
+                         (long long)k);
+    return STATUS_OK;
+}
+
+// The shards already in the folder: none for a new run; for --resume, each checked and marked
+// done.
+static Status scan(const LabelRun *run, bool *done, const StoreMeta *ours, LabelTotals *t,
+                   ErrorInfo *err) {
+    char **paths = NULL;
+    size_t n = 0;
+    Status st = h5store_list_files(run->dir, &paths, &n, err);
+    if (st == STATUS_OK && n > 0 && !run->resume)
+        st = error_set(err, STATUS_FORMAT,
+                       "%s already holds a run (%zu shards): give --resume to continue it, or "
+                       "another --out",
+                       run->dir, n);
+    if (st == STATUS_OK && n == 0 && run->resume)
+        st = error_set(err, STATUS_IO, "nothing to resume in %s (no shard files)", run->dir);
+    StoreMeta *theirs = malloc(sizeof *theirs);
+    ShardData d;
+    shard_data_init(&d);
+    if (st == STATUS_OK && !theirs)
+        st = error_set(err, STATUS_NOMEM, "out of memory");
+    for (size_t i = 0; st == STATUS_OK && i < n; i++) {
+        int64_t k = shard_number(paths[i]);
+        st = check_shard(run, paths[i], k, ours, theirs, &d, err);
+        if (st == STATUS_OK)
+            done[k] = true, t->shards_resumed++;
+    }
+    shard_data_free(&d);
+    free(theirs);
+    h5store_free_list(paths, n);
+    return st;
+}
+
+// The searchers, one a thread, each with the run's evaluation.
+static Status make_searchers(const LabelRun *run, Searcher **s, ErrorInfo *err) {
+    for (int i = 0; i < run->threads; i++) {
+        s[i] = search_create(run->set->hash_mb);
+        if (!s[i] || (run->set->net && !search_set_net(s[i], run->set->net)))
+            return error_set(err, STATUS_NOMEM, "out of memory for a searcher (--hash %zu MB)",
+                             run->set->hash_mb);
+    }
+    return STATUS_OK;
+}
+
+// Labels the games of shard k, in parallel, each into its own part.
+static Status label_games(const LabelRun *run, size_t k, Searcher **s, ShardData *parts,
+                          uint64_t *searched, ErrorInfo *err) {
+    size_t first = k * run->set->shard_games;
+    size_t n = run->in->count - first < run->set->shard_games ? run->in->count - first
+                                                              : run->set->shard_games;
+    Status st = STATUS_OK;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(run->threads)
+    for (size_t j = 0; j < n; j++) {
+        ErrorInfo e;
+        shard_data_clear(&parts[j]);
+        Status gs = label_game(run->in, &run->in->games[first + j], run->set,
+                               s[omp_get_thread_num()], &parts[j], &searched[j], run->stop, &e);
+#pragma omp critical(label_error)
+        if (gs != STATUS_OK && st == STATUS_OK) {
+            st = gs;
+            *err = e;
+        }
+    }
+    return st;
+}
+
+// Shard k: its games labelled, gathered in input order and written whole.
+static Status label_shard(const LabelRun *run, size_t k, Searcher **s, ShardData *parts,
+                          uint64_t *searched, StoreMeta *m, LabelTotals *t, ErrorInfo *err) {
+    char start[32];
+    utc_now(start, sizeof start);
+    Status st = label_games(run, k, s, parts, searched, err);
+    if (st != STATUS_OK || atomic_load(run->stop))
+        return st;
+    ShardData all;
+    shard_data_init(&all);
+    size_t n = run->in->count - k * run->set->shard_games;
+    n = n < run->set->shard_games ? n : run->set->shard_games;
+    for (size_t j = 0; j < n && st == STATUS_OK; j++)
+        st = shard_data_append(&all, &parts[j], err);
+    if (st == STATUS_OK)
+        st = shard_data_set_openings(&all, m->openings, err);
+    char path[FILES_PATH_MAX + 32];
+    h5store_shard_path(run->dir, (int64_t)k, path, sizeof path);
+    m->shard = (int64_t)k;
+    snprintf(m->start_time, sizeof m->start_time, "%s", start);
+    utc_now(m->end_time, sizeof m->end_time);
+    if (st == STATUS_OK)
+        st = h5store_write(path, m, &all, err);
+    for (size_t p = 0; st == STATUS_OK && p < all.positions.count; p++)
+        if (!(all.positions.flags[p] & POS_RANDOM))
+            t->searched++, t->by_side[all.positions.stm[p]]++;
+    if (st == STATUS_OK)
+        t->games += all.games.count, t->positions += all.positions.count;
+    shard_data_free(&all);
+    return st;
+}
+
+// The progress line after a shard: games, searches, rate and ETA.
+static void progress(const LabelRun *run, size_t k, const LabelTotals *t, uint64_t games_left) {
+    double rate = t->elapsed_s > 0 ? t->searched / t->elapsed_s : 0;
+    double eta = t->games ? t->elapsed_s / t->games * games_left : -1;
+    fprintf(stderr,
+            "hansu-selfplay label: shard %zu/%zu written: %llu games, %llu positions searched, "
+            "%.1f searches/s, ETA %s%.0f s\n",
+            k + 1, shard_count(run), (unsigned long long)t->games, (unsigned long long)t->searched,
+            rate, eta < 0 ? "? " : "", eta < 0 ? 0.0 : eta);
+}
+
+// Every shard not done, in order; stopped between shards by *stop.
+static Status label_all(const LabelRun *run, const bool *done, StoreMeta *m, LabelTotals *t,
+                        ErrorInfo *err) {
+    Searcher **s = calloc((size_t)run->threads, sizeof *s);
+    ShardData *parts = calloc(run->set->shard_games, sizeof *parts);
+    uint64_t *searched = calloc(run->set->shard_games, sizeof *searched);
+    Status st = s && parts && searched ? make_searchers(run, s, err)
+                                       : error_set(err, STATUS_NOMEM, "out of memory");
+    uint64_t left = 0;
+    for (size_t k = 0; k < shard_count(run); k++)
+        left += done[k] ? 0
+                        : (k + 1 == shard_count(run) ? run->in->count - k * run->set->shard_games
+                                                     : run->set->shard_games);
+    double t0 = timeman_now_ms() / 1000.0;
+    for (size_t k = 0; st == STATUS_OK && k < shard_count(run) && !t->interrupted; k++) {
+        if (done[k])
+            continue;
+        uint64_t before = t->games;
+        st = label_shard(run, k, s, parts, searched, m, t, err);
+        t->interrupted = atomic_load(run->stop);
+        t->elapsed_s = timeman_now_ms() / 1000.0 - t0;
+        left -= t->games - before;
+        if (st == STATUS_OK && !t->interrupted)
+            progress(run, k, t, left);
+    }
+    for (int i = 0; s && i < run->threads; i++)
+        search_destroy(s[i]);
+    for (size_t j = 0; parts && j < run->set->shard_games; j++)
+        shard_data_free(&parts[j]);
+    free(s);
+    free(parts);
+    free(searched);
+    return st;
+}
+
+Status label_folder_run(const LabelRun *run, LabelTotals *t, ErrorInfo *err) {
+    size_t nshards = shard_count(run);
+    t->shards = nshards;
+    RunLock *lock = NULL;
+    StoreMeta *m = malloc(sizeof *m);
+    bool *done = calloc(nshards, sizeof *done);
+    Status st = m && done ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK && !label_make_meta(run->in, run->set, 0, m))
+        st = error_set(err, STATUS_RANGE,
+                       "%zu input files: their paths and digests take more than the %d bytes a "
+                       "store file records (label fewer files at a time)",
+                       run->in->npaths, H5STORE_SOURCES_MAX - 1);
+    if (st == STATUS_OK)
+        st = prepare(run, nshards, &lock, err);
+    if (st == STATUS_OK)
+        st = scan(run, done, m, t, err);
+    if (st == STATUS_OK)
+        st = label_all(run, done, m, t, err);
+    run_lock_release(lock);
+    free(done);
+    free(m);
+    return st;
+}

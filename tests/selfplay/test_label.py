@@ -1,0 +1,275 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""hansu-selfplay label (issue 55, item 3): games of PGN files stored as a run folder of the
+HDF5 store, each selected position scored by Hansu's search at fixed nodes. Three games of the
+committed Hansu-vs-Fairy-Stockfish match (docs/scaling-profile/tc-40+0.4.pgn.gz, read as .gz and
+as plain text) are labelled at --nodes 1000: the files pass `verify`, open with
+scripts/hansu_shard.py, train one epoch of `hansu-nnue`; the moves and results are the PGN's;
+--threads 1 and 2 give the same data; a run killed after its first shard and resumed equals an
+unbroken one; a resume with other settings or inputs is refused naming the difference; each
+searched position's score is what `hansu` answers to `go nodes 1000` after `ucinewgame` and the
+game's earlier searched positions (the TT policy); --skip-plies, --every and --to-move select
+positions; xiangqi games from openings keep their FENs. Refused with named errors before any search: a missing file, a folder, binary data,
+an illegal move (file and line), a game of another variant, an existing run without --resume,
+nothing to resume; a game without a result is left out and named.
+
+Usage: test_label.py HANSU_SELFPLAY HANSU HANSU_NNUE WORK_DIR"""
+import gzip
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import hansu_shard  # noqa: E402
+
+MATCH = os.path.join(REPO, "docs", "scaling-profile", "tc-40+0.4.pgn.gz")
+NODES = "1000"
+VOLATILE = {"host", "start_time", "end_time"}  # attributes that say when and where, not what
+
+
+def check(cond, msg):
+    if not cond:
+        sys.exit("FAIL: " + msg)
+
+
+def label(*args, timeout=300):
+    p = subprocess.run([SELFPLAY, "label", "--no-bench", *args], capture_output=True, text=True,
+                       timeout=timeout)
+    return p.returncode, p.stdout + p.stderr
+
+
+def first_games(n):
+    """The first n games of the match PGN, as text."""
+    with gzip.open(MATCH, "rt") as f:
+        games = f.read().split("\n\n[Event ")
+    return games[0] + "".join("\n\n[Event " + g for g in games[1:n]) + "\n"
+
+
+def read_run(folder):
+    """Every dataset and attribute of a run folder's shards (volatile attributes left out)."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".h5"):
+            continue
+        with hansu_shard.open_shard(os.path.join(folder, name)) as f:
+            attrs = {k: v for k, v in hansu_shard.attrs(f).items() if k not in VOLATILE}
+            data = {f"{g}/{k}": f[g][k][:].tobytes() for g in ("games", "positions")
+                    for k in f[g]}
+            out[name] = (attrs, data)
+    return out
+
+
+def games_of(folder):
+    """(game_id, moves, winner, reason, score, flags, stm) per game, in file order."""
+    rows = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".h5"):
+            with hansu_shard.open_shard(os.path.join(folder, name)) as f:
+                g, p = f["games"], f["positions"]
+                for i in range(len(g["game_id"])):
+                    a, b = int(g["pos_start"][i]), int(g["pos_end"][i])
+                    rows.append((int(g["game_id"][i]), p["move"][a:b].tolist(), int(g["winner"][i]),
+                                 int(g["reason"][i]), p["score"][a:b].tolist(),
+                                 p["flags"][a:b].tolist(), p["stm"][a:b].tolist()))
+    return rows
+
+
+def pgn_moves(text):
+    """The UCI moves of one game's PGN text (comments dropped)."""
+    body = re.sub(r"\{[^}]*\}", " ", text.split("\n\n", 1)[1])
+    return [w for w in body.split() if re.fullmatch(r"[a-i]\d+[a-i]\d+", w)]
+
+
+def uci_scores(fen, moves, searched):
+    """hansu's `go nodes` score at each searched ply, after one ucinewgame, in game order."""
+    p = subprocess.Popen([HANSU], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    p.stdin.write("uci\nucinewgame\nisready\n")
+    p.stdin.flush()
+    while p.stdout.readline().strip() != "readyok":
+        pass
+    scores = {}
+    for k in searched:
+        p.stdin.write(f"position fen {fen} moves {' '.join(moves[:k])}\ngo nodes {NODES}\n")
+        p.stdin.flush()
+        last = None
+        for line in p.stdout:
+            w = line.split()
+            if "score" in w:
+                i = w.index("score")
+                last = (w[i + 1], int(w[i + 2]))
+            if w and w[0] == "bestmove":
+                break
+        scores[k] = last
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    p.wait(timeout=30)
+    return scores
+
+
+def same_as_uci(stored, uci):
+    kind, v = uci
+    if kind == "cp":
+        return stored == max(-29999, min(29999, v))
+    return stored * v > 0 and abs(stored) >= 30000 and (32000 - abs(stored) + 1) // 2 == abs(v)
+
+
+def check_scores(work, folder):
+    """Game 0's searched positions against hansu's UCI answers."""
+    start_fen = first_games(1).split('[FEN "')[1].split('"')[0]
+    gid, moves, _, _, score, flags, _ = games_of(folder)[0]
+    names = pgn_moves(first_games(1))
+    check(len(names) == len(moves), f"game 0: {len(names)} PGN moves, {len(moves)} stored")
+    searched = [k for k in range(len(moves)) if not flags[k] & 4]
+    got = uci_scores(start_fen, names, searched)
+    bad = [(k, score[k], got[k]) for k in searched if not same_as_uci(score[k], got[k])]
+    check(not bad, f"scores differ from hansu's go nodes {NODES}: {bad[:5]} of {len(searched)}")
+    return len(searched)
+
+
+def check_kill_resume(work, pgn, whole):
+    out = os.path.join(work, "killed")
+    p = subprocess.Popen([SELFPLAY, "label", "--no-bench", "--nodes", NODES, "--threads", "1",
+                          "--shard-games", "1", "--out", out, pgn], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    first = os.path.join(out, "shard-000000.h5")
+    for _ in range(3000):
+        if os.path.exists(first) or p.poll() is not None:
+            break
+        time.sleep(0.01)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    check(os.path.exists(first), "killed run: no first shard")
+    check(not os.path.exists(os.path.join(out, "shard-000002.h5")), "killed too late")
+    rc, log = label("--nodes", NODES, "--threads", "1", "--shard-games", "1", "--out", out,
+                    "--resume", pgn)
+    check(rc == 0 and "resumed" in log, f"resume: rc {rc}: {log}")
+    check(read_run(out) == whole, "resumed run differs from the unbroken one")
+    rc, log = label("--nodes", "999", "--shard-games", "1", "--out", out, "--resume", pgn)
+    check(rc == 1 and "nodes=1000" in log and "nodes=999" in log, f"other nodes: {log}")
+    other = os.path.join(work, "other.pgn")
+    with open(other, "w") as f:
+        f.write(first_games(4))
+    rc, log = label("--nodes", NODES, "--shard-games", "1", "--out", out, "--resume", other)
+    check(rc == 1 and "inputs=" in log, f"other inputs: {log}")
+
+
+def check_refusals(work, pgn):
+    out = os.path.join(work, "refused")
+    cases = []
+    text = first_games(2)
+    illegal = os.path.join(work, "illegal.pgn")
+    with open(illegal, "w") as f:
+        f.write(text.replace(" b1c3 ", " b1b5 ", 1))
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if " b1c3 " in f" {l} ")
+    cases.append(([illegal], f"illegal.pgn:{line}: move \"b1b5\""))
+    cases.append(([illegal], "(game 1 of the file)"))
+    binary = os.path.join(work, "binary.pgn")
+    with open(binary, "wb") as f:
+        f.write(b"[Event \"x\"]\n\x00\x01\x02\n")
+    cases.append(([binary], "binary.pgn:2: binary data"))
+    cases.append(([os.path.join(work, "missing.pgn")], "missing.pgn: No such file"))
+    cases.append(([work], "not a file"))
+    xq = os.path.join(work, "xq.pgn")
+    with open(xq, "w") as f:
+        f.write('[Event "x"]\n[Variant "xiangqi"]\n[Result "1-0"]\n\n1. h3e3 1-0\n')
+    cases.append(([pgn, xq], "xq.pgn:2: a game of xiangqi, not janggi"))
+    for inputs, want in cases:
+        rc, log = label("--nodes", "10", "--out", out, *inputs)
+        check(rc == 1 and want in log and not os.path.exists(out), f"{want}: rc {rc}: {log}")
+    nores = os.path.join(work, "nores.pgn")
+    with open(nores, "w") as f:
+        head = first_games(1).split("\n\n")[0].replace('[Result "0-1"]', '[Result "*"]')
+        f.write(head + "\n\n1. " + " ".join(pgn_moves(first_games(1))[:6]) + " *\n")
+    rc, log = label("--nodes", "10", "--out", out, nores, pgn)
+    check(rc == 0 and "nores.pgn:1: game 1 not stored: no result" in log, f"no result: {log}")
+    rc, log = label("--nodes", "10", "--out", out, pgn)
+    check(rc == 1 and "already holds a run" in log, f"existing run: {log}")
+    rc, log = label("--nodes", "10", "--out", os.path.join(work, "none"), "--resume", pgn)
+    check(rc == 1 and "nothing to resume" in log, f"nothing to resume: {log}")
+
+
+def check_selection(work, pgn):
+    out = os.path.join(work, "select")
+    rc, log = label("--nodes", "10", "--skip-plies", "10", "--every", "3", "--to-move", "Hansu",
+                    "--out", out, pgn)
+    check(rc == 0, f"selection: {log}")
+    white = [g.split('[White "')[1].split('"')[0] for g in first_games(3).split("[Event ")[1:]]
+    for i, (_, moves, _, _, score, flags, stm) in enumerate(games_of(out)):
+        hansu_side = 0 if white[i] == "Hansu" else 1
+        eligible = [k for k in range(len(moves)) if k >= 10 and stm[k] == hansu_side]
+        want = set(eligible[::3])
+        got = {k for k in range(len(moves)) if not flags[k] & 4}
+        check(got == want, f"selection game {i}: {sorted(got)[:8]} want {sorted(want)[:8]}")
+
+
+def check_openings(work):
+    """Xiangqi games from openings (their own FENs): stored with the openings attribute, game ids
+    k * (openings) + j, replayed by verify."""
+    sp, pgn, out = (os.path.join(work, n) for n in ("xq-sp", "xq.pgn", "xq-label"))
+    subprocess.run([SELFPLAY, "--variant", "xiangqi", "--openings",
+                    os.path.join(REPO, "data", "openings-xiangqi.fen"), "--games", "3",
+                    "--random-plies", "0", "--nodes", "100", "--threads", "1", "--no-bench",
+                    "--out", sp], capture_output=True, check=True, timeout=120)
+    subprocess.run([SELFPLAY, "export", "--pgn", pgn, sp], capture_output=True, check=True)
+    with open(pgn) as f:
+        text = f.read()
+    with open(pgn, "w") as f:
+        f.write(text + text)
+    rc, log = label("--nodes", "100", "--shard-games", "2", "--out", out, pgn)
+    check(rc == 0, f"openings: {log}")
+    p = subprocess.run([SELFPLAY, "verify", out], capture_output=True, text=True)
+    check(p.returncode == 0, f"openings verify: {p.stdout} {p.stderr}")
+    ids = [g[0] for g in games_of(out)]
+    check(ids == [0, 1, 2, 3, 4, 5], f"openings: game ids {ids}")
+
+
+def main():
+    global SELFPLAY, HANSU
+    SELFPLAY, HANSU, nnue, work = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    plain, packed = os.path.join(work, "three.pgn"), os.path.join(work, "three.pgn.gz")
+    with open(plain, "w") as f:
+        f.write(first_games(3))
+    with gzip.open(packed, "wt") as f:
+        f.write(first_games(3))
+    runs = {}
+    for name, threads, src in (("t1", "1", packed), ("t2", "2", packed), ("plain", "2", plain)):
+        runs[name] = os.path.join(work, name)
+        rc, log = label("--nodes", NODES, "--threads", threads, "--shard-games", "1",
+                        "--out", runs[name], src)
+        check(rc == 0, f"label {name}: rc {rc}: {log}")
+    whole = read_run(runs["t1"])
+    check(len(whole) == 3, f"shards: {sorted(whole)}")
+    check(read_run(runs["t2"]) == whole, "--threads 2 differs from --threads 1")
+    check({k: d for k, (_, d) in read_run(runs["plain"]).items()} ==
+          {k: d for k, (_, d) in whole.items()}, "a plain PGN differs from its .gz")
+    attrs = whole["shard-000000.h5"][0]
+    check(attrs["formation_schedule"].startswith("labelled") and "nodes=1000" in attrs["run_config"],
+          f"attributes: {attrs}")
+    check("three.pgn.gz" in attrs["sources"], f"sources: {attrs['sources']}")
+    p = subprocess.run([SELFPLAY, "verify", runs["t1"]], capture_output=True, text=True)
+    check(p.returncode == 0, f"verify: {p.stdout} {p.stderr}")
+    results = [g.split('[Result "')[1].split('"')[0] for g in first_games(3).split("[Event ")[1:]]
+    for (gid, moves, winner, _, _, _, _), res in zip(games_of(runs["t1"]), results):
+        check(winner == {"1-0": 0, "0-1": 1}[res], f"game {gid}: winner {winner}, Result {res}")
+    n = check_scores(work, runs["t1"])
+    check_kill_resume(work, packed, whole)
+    check_refusals(work, packed)
+    check_selection(work, packed)
+    check_openings(work)
+    p = subprocess.run([nnue, "--out", os.path.join(work, "tiny.nnue"), "--epochs", "1",
+                        "--threads", "1", "--l1", "32", "--skip-plies", "0", runs["t1"]],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0 and os.path.exists(os.path.join(work, "tiny.nnue")),
+          f"hansu-nnue: {p.stdout[-500:]} {p.stderr[-500:]}")
+    print(f"all checks passed ({n} scores as hansu's)")
+
+
+if __name__ == "__main__":
+    main()
