@@ -115,11 +115,17 @@ class LabelSteps:
             return []
         repeat = labelled_settings(self.config)["repeat"]
         positions = sum(n for _, n in inputs)
+        # The share of labelled positions among those read (the window's counted as
+        # hansu-selfplay saved them), as a run's measure of how foreign its data is.
+        read = positions * repeat
+        share = round(read / (read + record["train_window"]["positions"]), 4) if read else 0.0
         record["train_window"]["labelled"] = {"folders": [p for p, _ in inputs],
-                                              "positions": positions, "repeat": repeat}
+                                              "positions": positions, "repeat": repeat,
+                                              "share": share}
         self.log(f"labelled data: {len(inputs)} store{'s' if len(inputs) > 1 else ''}, "
                  f"{positions} positions searched"
-                 f"{f', each read {repeat} times' if repeat > 1 else ''}")
+                 f"{f', each read {repeat} times' if repeat > 1 else ''}; "
+                 f"{100 * share:.1f} % of the positions read")
         return [p for p, _ in inputs] * repeat
 
     def label_match(self, figure, engine):

@@ -682,13 +682,15 @@ def labelled_lines(state):
         return []
     lines = ["", "Labelled data (games against other engines scored by deeper Hansu searches, "
              "`hansu-selfplay label`), trained on beside the window:", "",
-             "| iteration | labelled stores | positions searched | each read |",
-             "|---|---|---|---|"]
+             "| iteration | labelled stores | positions searched | each read | share read |",
+             "|---|---|---|---|---|"]
     for r in recs:
         lab = r["train_window"]["labelled"]
         names = ", ".join(os.path.basename(str(p).rstrip("/")) for p in lab.get("folders", []))
+        share = lab.get("share")
         lines.append(f"| {r['k']} | {names} | {lab.get('positions', '')} | "
-                     f"{lab.get('repeat', 1)} |")
+                     f"{lab.get('repeat', 1)} | "
+                     f"{'' if share is None else f'{100 * share:.1f} %'} |")
     if done:
         lines += ["", "External matches labelled by the loop (external.label_nodes, "
                   "`RUN/labelled/`): " + "; ".join(

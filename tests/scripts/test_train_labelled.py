@@ -199,8 +199,9 @@ def test_run(work, build, lab, pgn, real):
         state = json.load(f)
     w = state["iterations"][0]["train_window"]
     positions = train_labelled.store_positions(lab, "janggi", lab)
-    check(w["labelled"] == {"folders": [lab], "positions": positions, "repeat": 2} and
-          positions > 10, f"iteration 1's window: {w}")
+    share = round(2 * positions / (2 * positions + w["positions"]), 4)
+    check(w["labelled"] == {"folders": [lab], "positions": positions, "repeat": 2,
+                            "share": share} and positions > 10, f"iteration 1's window: {w}")
     nnue = calls(work, "hansu-nnue")
     check(len(nnue) == 1 and nnue[0].count(lab) == 2, f"iteration 1's inputs: {nnue}")
     labs = state["labelled"]
@@ -233,13 +234,16 @@ def test_run(work, build, lab, pgn, real):
           f"iteration 2's inputs: {nnue[1]}")
     with open(os.path.join(folder, "log.txt")) as f:
         log = f.read()
-    check(f"labelled data: 3 stores, {3 * positions} positions searched, each read 2 times"
-          in log and f"labelled {names[0]}: 2 games, {positions} positions" in log,
+    share = 6 * positions / (6 * positions + state["iterations"][1]["train_window"]["positions"])
+    check(f"labelled data: 3 stores, {3 * positions} positions searched, each read 2 times; "
+          f"{100 * share:.1f} % of the positions read" in log and
+          f"labelled {names[0]}: 2 games, {positions} positions" in log,
           "log.txt does not count the labelled data")
     if os.path.exists(os.path.join(folder, "report.md")):
         with open(os.path.join(folder, "report.md")) as f:
             report = f.read()
-        check(f"| 2 | lab, {names[0]}, {names[1]} | {3 * positions} | 2 |" in report,
+        check(f"| 2 | lab, {names[0]}, {names[1]} | {3 * positions} | 2 | {100 * share:.1f} % |"
+              in report,
               "report.md does not list iteration 2's labelled stores")
 
 
