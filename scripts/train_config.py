@@ -379,6 +379,9 @@ def check_config(c):
         raise TrainError(problem)
     check_report(c.get("report"))
     check_nnue(c)
+    problem = labelled_problem(c)
+    if problem:
+        raise TrainError(problem)
     if not isinstance(c["match"].get("confirm", False), bool):
         raise TrainError(f"setting match.confirm = {c['match']['confirm']!r}: "
                          "expected true or false")
@@ -440,6 +443,50 @@ def check_net(path, full, variant):
     net_variant = head[12:28].split(b"\0")[0].decode("ascii", "replace")
     if net_variant != variant:
         raise TrainError(f"{name}: {full} is a net for {net_variant}, not for {variant}")
+
+
+# Flags of hansu-selfplay label that the loop sets itself (external.label_flags may not).
+LABEL_OWN_FLAGS = ("--out", "--nodes", "--threads", "--resume", "--json", "--evalfile",
+                   "--classical", "--variant")
+
+
+def labelled_settings(c):
+    """nnue.labelled (folders or files, relative to the repository), nnue.labelled_repeat and
+    the external.label_* settings, with the defaults of a run from before them."""
+    n, x = c.get("nnue", {}), c.get("external") or {}
+    return {"labelled": n.get("labelled", []), "repeat": n.get("labelled_repeat", 1),
+            "nodes": x.get("label_nodes", 0), "net": x.get("label_net", ""),
+            "flags": x.get("label_flags", [])}
+
+
+def labelled_problem(c):
+    """The first problem of the labelled-data settings (their types are check_types'), or
+    None: ranges, a label_net that is a net of the run's variant, no flag the loop sets, and
+    none of them in the texel mode (its tuner reads no labelled store)."""
+    s = labelled_settings(c)
+    if not is_int(s["repeat"]) or s["repeat"] < 1:
+        return f"setting nnue.labelled_repeat = {s['repeat']!r}: expected a whole number, 1 or more"
+    if not is_int(s["nodes"]) or s["nodes"] < 0:
+        return (f"setting external.label_nodes = {s['nodes']!r}: expected a whole number of "
+                "nodes, 0 (off) or more")
+    empty = next((x for x in s["labelled"] if not isinstance(x, str) or not x), None)
+    if empty is not None:
+        return f"setting nnue.labelled = {s['labelled']!r}: expected folder or file names"
+    bad = next((a for a in s["flags"] if a.split("=")[0] in LABEL_OWN_FLAGS), None)
+    if bad:
+        return (f"setting external.label_flags = {s['flags']!r}: {bad} is the loop's own "
+                "(external.label_nodes, run.threads, the run folder, the net)")
+    if c["run"].get("eval", "texel") != "nnue":
+        used = ("nnue.labelled" if s["labelled"] else "external.label_nodes" if s["nodes"]
+                else None)
+        return (f"setting {used}: only for run.eval = \"nnue\" (the texel mode's tuner reads "
+                "self-play only)") if used else None
+    if s["net"]:
+        try:
+            check_net(s["net"], os.path.join(REPO, s["net"]), variant_of(c))
+        except TrainError as e:
+            return str(e).replace("run.start_net", "external.label_net")
+    return None
 
 
 def check_gauntlet(g):
@@ -571,7 +618,7 @@ STATE_FIELDS = {"iteration": "int", "first": "dict", "current": "dict", "iterati
                 "accepted": "strings"}
 STATE_OPTIONAL = {"in_progress": "bool", "folder": "str", "wall_s": "number", "cpu_s": "dict",
                   "source_commit": "str", "gauntlet": "dict", "started": "str",
-                  "external": "dict"}
+                  "external": "dict", "labelled": "list"}
 RECORD_OPTIONAL = {"current": "str", "selfplay_engine": "dict", "selfplay_settings": "dict",
                    "match": "dict", "confirm": "dict", "elo_vs_first": "dict", "train": "dict",
                    "train_window": "dict", "tune_window": "dict", "regenerated": "list",
@@ -612,6 +659,11 @@ def check_state(state):
             not isinstance(f, dict) or any(not isinstance(r, dict) or not isinstance(
                 r.get("pentanomial"), list) for r in f.values()) for f in figures.values()):
         return "external.figures is not an object of match results with pentanomial counts"
+    if any(not isinstance(e, dict) or not all(isinstance(e.get(x), str) for x in (
+            "name", "folder", "pgn", "net")) or not is_int(e.get("nodes")) or not isinstance(
+                e.get("done"), bool) for e in state.get("labelled", [])):
+        return ("labelled holds an entry that is not an object with name, folder, pgn, net, "
+                "nodes and done")
     for i, rec in enumerate(state["iterations"]):
         where = f"iterations[{i}]"
         if not isinstance(rec, dict) or not is_int(rec.get("k")) or rec["k"] < 1:

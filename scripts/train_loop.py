@@ -26,9 +26,11 @@ loop's overnight run is data/train-texel.toml.
 The command is scripts/train (a wrapper of main() here); tests import this module.
 Its parts, which never import it: train_config.py (the settings, their checks and
 state.json's shape), train_process.py (the children and the run folder's lock), train_steps.py
-(self-play, the window, tuning and training) and train_matches.py (the SPRTs, the external gate,
-the Elo matches and the gauntlet); this module holds the run folder's driver (Run: its state,
-builds, iterations, acceptance and installs) and main(), and re-exports train_config's names.
+(self-play, the window, tuning and training), train_matches.py (the SPRTs, the external gate,
+the Elo matches and the gauntlet) and train_labelled.py (labelled stores of games against other
+engines: nnue.labelled and the external matches labelled by the loop); this module holds the
+run folder's driver (Run: its state, builds, iterations, acceptance and installs) and main(), and
+re-exports train_config's names.
 
 Usage: scripts/train [--config FILE] [--set SECTION.KEY=VALUE ...] [--run DIR] [--resume]
 See data/train.toml for every setting; without --config data/train-demo.toml's short demo is
@@ -63,8 +65,9 @@ from train_matches import MatchSteps, parse_match_json  # noqa: E402,F401
 from train_process import (  # noqa: E402,F401 (lock_folder: tests reach it as train_loop's)
     add_cpu, children_cpu, die_with_parent, end_group, lock_folder)
 from train_steps import DataSteps  # noqa: E402
+from train_labelled import LabelSteps, check_labelled  # noqa: E402
 
-class Run(DataSteps, MatchSteps):
+class Run(DataSteps, MatchSteps, LabelSteps):
     """A run folder: state.json, log.txt, builds/, weights/, iter-NNN/ (and nets/ in the nnue
     mode)."""
 
@@ -586,8 +589,10 @@ def main():
                                  f"change to {eval_of(config)!r} (start a new run)")
             check_config(config)
             check_external_engine(config)
+            labelled = check_labelled(config)
             sized = size_for_cores(config, run_cores(config))  # a --config's per-core sizes
             run = Run(folder, config)
+            run.labelled_counts = labelled
             run.load_state()
             run.state["config"] = config
             if sized:
@@ -602,6 +607,7 @@ def main():
             config = load_config(args.config, args.set + ([f"run.variant=\"{args.variant}\""]
                                                           if args.variant else []))
             check_external_engine(config)
+            labelled = check_labelled(config)
             sized = size_for_cores(config, run_cores(config))
             if os.path.exists(state_path):
                 raise TrainError(f"{folder} already holds a run; use --resume")
@@ -620,6 +626,7 @@ def main():
                     first["net"] = os.path.join(folder, "nets", "initial.nnue")
                     shutil.copyfile(start_net_path(config), first["net"])
             run = Run(folder, config)
+            run.labelled_counts = labelled
             run.state = {"config": config, "iteration": 0, "in_progress": False,
                          "folder": folder, "first": first, "current": dict(first),
                          "iterations": [], "accepted": [], "started": now_iso()}

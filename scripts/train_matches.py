@@ -119,7 +119,8 @@ class MatchSteps:
         (external_gate.decide); True at once when the gate is off. The candidate's match is kept
         in the record (external), the current's once per engine in state.json (external_figure),
         the verdict as external_gate; on a resume a finished match is not played again and a
-        half-played one resumes from its state file."""
+        half-played one resumes from its state file. With external.label_nodes both matches'
+        games are labelled for later candidates (train_labelled.py)."""
         games = self.external_games()
         if games is None:
             return True
@@ -130,6 +131,8 @@ class MatchSteps:
                                                      candidate, games, tag)
             self.save_state()
         self.external_audit(record["external"], candidate)
+        self.label_match(base, current)  # external.label_nodes: both matches become data
+        self.label_match(record["external"], candidate)
         verdict = external_gate.decide(record["external"]["pentanomial"], base["pentanomial"],
                                        x["confidence"], x["margin"])
         verdict.update(current=current[1], digest=tag)

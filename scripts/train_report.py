@@ -664,10 +664,39 @@ def net_lines(run, state):
                      f"{t.get('valid_positions', '')} | {start} | {lr} | {t.get('epochs', '')} | "
                      f"{loss_text(t.get('train_loss'))} | {loss_text(t.get('valid_loss'))} | "
                      f"{kept} |")
+    lines += labelled_lines(state)
     net = state["current"].get("net")
     lines += ["", f"Final net: `{net}` ({state['current']['name']})." if net else
               "Final engine: the first one, with the classical evaluation (no net accepted).",
               ""]
+    return lines
+
+
+def labelled_lines(state):
+    """The labelled stores each candidate trained on besides its window (train_window's
+    labelled: nnue.labelled's and the external matches the loop labelled, external.label_nodes)
+    and the matches labelled; nothing in a run without them."""
+    recs = [r for r in state["iterations"] if (r.get("train_window") or {}).get("labelled")]
+    done = [e for e in state.get("labelled", []) if isinstance(e, dict)]
+    if not recs and not done:
+        return []
+    lines = ["", "Labelled data (games against other engines scored by deeper Hansu searches, "
+             "`hansu-selfplay label`), trained on beside the window:", "",
+             "| iteration | labelled stores | positions searched | each read | share read |",
+             "|---|---|---|---|---|"]
+    for r in recs:
+        lab = r["train_window"]["labelled"]
+        names = ", ".join(os.path.basename(str(p).rstrip("/")) for p in lab.get("folders", []))
+        share = lab.get("share")
+        lines.append(f"| {r['k']} | {names} | {lab.get('positions', '')} | "
+                     f"{lab.get('repeat', 1)} | "
+                     f"{'' if share is None else f'{100 * share:.1f} %'} |")
+    if done:
+        lines += ["", "External matches labelled by the loop (external.label_nodes, "
+                  "`RUN/labelled/`): " + "; ".join(
+                      f"{e.get('name')} ({e.get('games', '?')} games, {e.get('positions', '?')} "
+                      f"positions at {e.get('nodes')} nodes"
+                      f"{'' if e.get('done') else ', unfinished'})" for e in done) + "."]
     return lines
 
 

@@ -203,7 +203,9 @@ class DataSteps:
         hansu-nnue on the newest self-play (nnue.window_positions) from random weights, or with
         nnue.init = "current" from the current net's (hansu-nnue --init; a classical current
         engine has none), its loss per epoch in train.csv and its summary in train.json; a
-        training stopped half-way resumes from its checkpoint. Exit 3 (TRAIN_NOT_WRITTEN: the
+        training stopped half-way resumes from its checkpoint. The labelled stores
+        (nnue.labelled and the external matches labelled so far, train_labelled.py) are inputs
+        beside the window. Exit 3 (TRAIN_NOT_WRITTEN: the
         quantised net failed --quant-bound, train.json says why) is a rejected candidate, not a
         failed step (candidate_rejection)."""
         c = self.config["nnue"]
@@ -214,7 +216,8 @@ class DataSteps:
         d = self.iter_dir(k)
         ckpt = os.path.join(d, "train.ckpt")
         argv = [os.path.join(build, "tuner", "nnue", "hansu-nnue")] + [
-            os.path.join(self.iter_dir(i), "selfplay") for i in window] + [
+            os.path.join(self.iter_dir(i), "selfplay") for i in window] + self.labelled_argv(
+                record) + [
             "--out", os.path.join(d, "candidate.nnue"), "--json", os.path.join(d, "train.json"),
             "--csv", os.path.join(d, "train.csv"), "--checkpoint", ckpt,
             "--epochs", str(c["epochs"]), "--batch", str(c["batch"]), "--lr", str(c["lr"]),

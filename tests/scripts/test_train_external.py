@@ -14,7 +14,9 @@ test_train_nnue.py) so that the candidate reaches the gate:
 - each match's PGN has --move-info comments, its evaluation audit (scripts/eval-audit) is kept
   as JSON beside it with the net's expected and actual score and Fairy-Stockfish's column;
 - report.md has the External gate table with both figures and the audit, and the Iterations
-  table says whether the gate rejected the candidate.
+  table says whether the gate rejected the candidate;
+- external.label_nodes: both matches' games (their real PGNs, --move-info comments and all)
+  labelled once by hansu-selfplay label with the first engine's net into RUN/labelled/.
 Without Fairy-Stockfish at /usr/games/fairy-stockfish the test says so and exits 77 (ctest:
 skipped).
 
@@ -66,6 +68,8 @@ hansu_nodes = 2000
 engine_nodes = 600
 games = 4
 audit_flags = ["--every", "4"]
+label_nodes = 200     # both matches' games labelled by hansu-selfplay label (the real PGNs)
+label_flags = ["--no-bench"]
 """
 
 # The real hansu-match; a finished SPRT's result turned into H1; the first match played with
@@ -183,6 +187,14 @@ def main(argv):
     check(gate["passed"] == want["passed"] and gate["difference"] == want["difference"] and
           rec["accepted"] == gate["passed"] and gate["current"] == "initial",
           f"the verdict {gate} against {want}")
+    # external.label_nodes: both matches labelled once, with the first engine's net (the
+    # current one while the gate ran), into RUN/labelled/NAME-DIGEST/.
+    labs = state.get("labelled", [])
+    check([e["name"] for e in labs] == [f"initial-{tag}", f"iter-001-{tag}"] and
+          all(e["done"] and e["games"] == 4 and e["positions"] > 0 and e["nodes"] == 200 and
+              e["net"] == state["first"]["net"] and os.path.isdir(e["folder"]) for e in labs),
+          f"the gate's matches labelled: {labs}")
+    check(len(log_lines(run, "label ")) == 2, "a match labelled twice")
     with open(os.path.join(run, "report.md")) as f:
         md = f.read()
     check("## External gate" in md and "the first engine's figure" in md and
