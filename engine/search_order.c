@@ -22,6 +22,7 @@ void search_order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, Gen
         list.moves[list.count++] = move_make(b->general[b->side], b->general[b->side]);
     sm->count = list.count;
     sm->next = 0;
+    const Move counter = search_order_countermove(s, ply);
     for (int i = 0; i < list.count; i++) {
         Move m = list.moves[i];
         int v;
@@ -34,6 +35,8 @@ void search_order_moves(Searcher *s, ScoredMoves *sm, Move tt_move, int ply, Gen
             v = ORDER_KILLER + 1;
         else if (m == s->killers[ply][1])
             v = ORDER_KILLER;
+        else if (m == counter && counter != MOVE_NONE)
+            v = ORDER_COUNTER;
         else
             v = search_order_quiet_history(s, b, m, ply);
         sm->moves[i] = m;
@@ -60,6 +63,7 @@ void search_order_clear(Searcher *s) {
     memset(s->cont_hist, 0, sizeof(ContHist) * PIECE_NB * SQUARE_NB);
     memset(s->capture_hist, 0, sizeof s->capture_hist);
     memset(s->killers, 0, sizeof s->killers);
+    memset(s->countermoves, 0, sizeof s->countermoves);
 }
 
 void search_order_age(Searcher *s) {

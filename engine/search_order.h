@@ -16,6 +16,7 @@ enum {
     ORDER_TT = 1 << 30,
     ORDER_CAPTURE = 1 << 24,
     ORDER_KILLER = 1 << 22,
+    ORDER_COUNTER = ORDER_KILLER - 1, // after the killers, before the quiet moves' histories
     ORDER_BAD_CAPTURE = -(1 << 20)
 };
 
@@ -86,6 +87,14 @@ static inline int search_order_history_index(const Board *b, Move m) {
     return move_is_pass(m) ? 0 : b->squares[move_from(m)];
 }
 
+/// The counter-move of the node at ply (countermove): the quiet reply that last cut after the
+/// opponent's move to this node, MOVE_NONE when off, at the root or after a pass or null move.
+static inline Move search_order_countermove(const Searcher *s, int ply) {
+    if (!s->params.countermove || ply == 0 || s->moved_piece[ply - 1] == EMPTY)
+        return MOVE_NONE;
+    return s->countermoves[s->moved_piece[ply - 1]][s->moved_to[ply - 1]];
+}
+
 /// The history's gravity: h moves by bonus, less the nearer |h| stands to HISTORY_MAX.
 static inline void search_order_history_update(int *h, int bonus) {
     *h += bonus - *h * abs(bonus) / HISTORY_MAX;
@@ -120,6 +129,8 @@ static inline void search_order_update_cut(Searcher *s, int ply, int depth, Move
             s->killers[ply][1] = s->killers[ply][0];
             s->killers[ply][0] = m;
         }
+        if (s->params.countermove && ply > 0 && s->moved_piece[ply - 1] != EMPTY)
+            s->countermoves[s->moved_piece[ply - 1]][s->moved_to[ply - 1]] = m;
         for (int i = 0; i < nquiets; i++) {
             int pc = search_order_history_index(b, quiets[i]), to = move_to(quiets[i]);
             int bq = quiets[i] == m ? bonus : -bonus;
@@ -134,6 +145,23 @@ static inline void search_order_update_cut(Searcher *s, int ply, int depth, Move
         for (int i = 0; i < ncaptures; i++)
             search_order_history_update16(search_order_capture_history(s, b, captures[i]),
                                           captures[i] == m ? bonus : -bonus);
+}
+
+/// prior_cm_bonus: no move of the node at ply, searched depth plies deep, raised alpha, so the
+/// opponent's move that led here (of ply - 1) was a good one: when it was quiet (not a capture,
+/// pass or null move) its history, and with ch_on its continuation histories, gain a cut-off's
+/// bonus (Stockfish 11's bonus for the prior counter-move that caused the fail low).
+static inline void search_order_prior_bonus(Searcher *s, int ply, int depth) {
+    const Board *b = &s->board;
+    if (ply == 0 || s->moved_piece[ply - 1] == EMPTY || board_state(b)->captured != EMPTY)
+        return;
+    int pc = s->moved_piece[ply - 1], to = s->moved_to[ply - 1];
+    int bonus = search_order_history_bonus(&s->params, depth);
+    search_order_history_update(&s->history[pc][to], bonus);
+    if (s->params.ch_on) {
+        search_order_history_update16(&(*search_order_cont(s, ply - 1, 1))[pc][to], bonus);
+        search_order_history_update16(&(*search_order_cont(s, ply - 1, 2))[pc][to], bonus);
+    }
 }
 
 /// Forgets every history, the correction history and the killers (a new game).

@@ -9,8 +9,13 @@
 #include <stdlib.h>
 
 #include "search_shared.h"
+#include "see.h"
 
 enum { QS_DELTA_PER_ORDER = 100 }; // cp per unit of ORDER_VALUE in delta pruning
+
+// cp of the classical evaluation per exchange half point of SEE (see.h), for SEE pruning's
+// margins: a chariot is 1,267-1,396 cp over 26 half points in janggi, 987-1,121 over 18 in xiangqi.
+enum { SEE_CP_PER_HALF = 50 };
 
 /// Fills the late move reduction table: reductions grow with the log of depth and of the move
 /// number (lmr_base, lmr_div in hundredths).
@@ -21,9 +26,29 @@ static inline void search_prune_lmr_init(uint8_t lmr[LMR_N][LMR_N], const Search
 }
 
 /// Step 2, check extension: a side in check gets one more ply to answer it (the plies it
-/// extends: 1 or 0).
-static inline int search_prune_check_extension(bool in_check, int ply) {
-    return in_check && ply < MAX_PLY / 2;
+/// extends: 1 or 0); with spite_ext only when the check earned it (earned: check_ext_ok).
+static inline int search_prune_check_extension(bool in_check, int ply, bool earned) {
+    return in_check && ply < MAX_PLY / 2 && earned;
+}
+
+/// spite_ext: whether move m, just made by the node at ply - 1 and giving check, earns the check
+/// extension: the check stands with m's piece lifted off its point (a discovered check: another
+/// piece gives it), or m does not lose material by SEE (>= 0), as Stockfish 11 extends checks.
+/// b is changed during the call (m unmade and made again) and restored.
+static inline bool search_prune_check_earned(Board *b, Move m) {
+    const Square to = move_to(m);
+    const Piece mover = b->squares[to];
+    if (piece_kind(mover) == GENERAL)
+        return true; // a general gives no check itself: another piece does
+    b->squares[to] = EMPTY;
+    bool discovered = board_general_attacked(b, b->side);
+    b->squares[to] = mover;
+    if (discovered)
+        return true;
+    board_unmake(b);
+    bool earned = see_ge(b, m, 0);
+    board_make(b, m);
+    return earned;
 }
 
 /// Step 3, internal iterative reduction: a node without a TT move is searched one ply shallower
@@ -79,6 +104,17 @@ static inline bool search_prune_zugzwang_safe(const SearchParams *sp, const Boar
            board_count(b, b->side, CANNON) || board_count(b, b->side, HORSE);
 }
 
+/// Step 5, razoring (razor): outside PV nodes and out of check, at depth 1 or 2, an evaluation
+/// eval that stands razor_margin per ply at or below alpha drops the node into quiescence, whose
+/// fail low is taken for the node's (Stockfish 11 and Ethereal razor at depth 1, Berserk deeper
+/// with the same check). Not on a decided alpha, nor where a quiet move may end the game.
+static inline bool search_prune_razor(const Searcher *s, const Board *b, int depth, int eval,
+                                      int alpha) {
+    const SearchParams *sp = &s->params;
+    return sp->razor && depth <= 2 && eval + search_margin(s, sp->razor_margin) * depth <= alpha &&
+           !score_is_decided(alpha) && !search_quiet_move_may_end(b);
+}
+
 /// Step 5, null move: tried (null_ok: not right after one) deep enough, where the static
 /// evaluation already holds beta, a pass is an ordinary move here and no zugzwang is feared.
 static inline bool search_prune_null_move(const SearchParams *sp, const Board *b, bool null_ok,
@@ -94,21 +130,22 @@ static inline int search_prune_null_reduction(const SearchParams *sp, int depth)
 
 /// Step 5, ProbCut: a capture that holds pbeta = beta + pc_margin in quiescence and in a search
 /// 4 plies shallower is taken to hold beta. Tried deep enough, off decided bounds, and not where
-/// the TT (tte, may be NULL) already says, as deep, that the node stays below pbeta.
+/// the TT (tte, may be NULL) already says, as deep, that the node stays below pbeta (a score
+/// of a move-only entry, BOUND_NONE, says nothing: rep_tt).
 static inline bool search_prune_probcut(const SearchParams *sp, const TTEntry *tte, int depth,
                                         int ply, int pbeta) {
     return sp->pc_depth && depth >= sp->pc_depth && !score_is_decided(pbeta) &&
-           !(tte && tte->depth - 1 >= depth - 3 && score_from_tt(tte->score, ply) < pbeta);
+           !(tte && (tte->gen_bound & 3) != BOUND_NONE && tte->depth - 1 >= depth - 3 &&
+             score_from_tt(tte->score, ply) < pbeta);
 }
 
 /// Step 6, singular extension: worth testing when the TT move (tt_move, of entry tte) holds a
-/// lower bound deep enough, out of the root, a search without a move and a pass that ends the
-/// game (pass_ends).
+/// lower bound (or an exact score) deep enough, out of the root, a search without a move and a
+/// pass that ends the game (pass_ends).
 static inline bool search_prune_singular(const SearchParams *sp, const TTEntry *tte, Move tt_move,
                                          int depth, bool root, Move excluded, bool pass_ends) {
     return sp->se_depth && !root && depth >= sp->se_depth && tte && tt_move != MOVE_NONE &&
-           !excluded && !pass_ends && (tte->gen_bound & 3) != BOUND_UPPER &&
-           tte->depth - 1 >= depth - 3;
+           !excluded && !pass_ends && (tte->gen_bound & BOUND_LOWER) && tte->depth - 1 >= depth - 3;
 }
 
 /// The bound below the TT score tts that every other move must fail under for the TT move to be
@@ -131,14 +168,37 @@ static inline bool search_prune_quiet_move(const Searcher *s, int depth, int pla
                  alpha));
 }
 
-/// Step 7, late move reduction of the played-th move (the caller asks for quiet moves that
-/// give no check, out of check, from the fourth move on, 3 plies or more from the leaves): the
-/// table's, less at PV nodes, for killers and for a good history hist, more when not
-/// improving; at most new_depth - 1, at least 0.
+/// Step 7, SEE pruning (see_prune; the caller asks after the first move, out of check, off the
+/// root, while not every line is lost, and searches a move that gives check all the same): a
+/// quiet move m whose SEE loses more than see_quiet_margin per square of its LMR depth, or a
+/// capture losing more than see_capture_margin per ply of depth, is not searched (Stockfish 11's
+/// shape). b is changed during the call and restored.
+static inline bool search_prune_see(const Searcher *s, Board *b, Move m, bool quiet, int depth,
+                                    int played) {
+    const SearchParams *sp = &s->params;
+    int cp;
+    if (quiet) {
+        int d =
+            depth - 1 -
+            s->lmr[depth < LMR_N ? depth : LMR_N - 1][played + 1 < LMR_N ? played + 1 : LMR_N - 1];
+        d = d < 0 ? 0 : d;
+        cp = sp->see_quiet_margin * d * d;
+    } else
+        cp = sp->see_capture_margin * depth;
+    return !see_ge(b, m, -cp / SEE_CP_PER_HALF);
+}
+
+/// Step 7, late move reduction of the played-th move (the caller asks for quiet moves, and with
+/// lmr_captures captures that lose by SEE, that give no check, out of check, from the fourth move
+/// on, 3 plies or more from the leaves): the table's, less at PV nodes (with ttpv at nodes that
+/// were on a PV: tt_pv), for killers and for a good history hist, more when not improving and,
+/// with lmr_cut, at an expected cut node; at most new_depth - 1, at least 0.
 static inline int search_prune_reduction(const Searcher *s, int depth, int played, int new_depth,
-                                         int hist, bool pv_node, bool killer, bool improving) {
+                                         int hist, bool tt_pv, bool cut_node, bool killer,
+                                         bool improving) {
     int r = s->lmr[depth < LMR_N ? depth : LMR_N - 1][played < LMR_N ? played : LMR_N - 1];
-    r -= pv_node;
+    r -= tt_pv;
+    r += s->params.lmr_cut && cut_node;
     r -= killer;
     r += !improving;
     r -= hist / s->params.lmr_hist_div;

@@ -71,6 +71,12 @@ struct Searcher {
     // 1/CORR_GRAIN cp, by side to move and a key of the soldiers' points or of the material.
     int16_t corr_soldiers[SIDE_NB][CORR_N], corr_material[SIDE_NB][CORR_N];
     Move killers[MAX_PLY + 2][2];
+    // countermove: the quiet move that last cut after the opponent's move of piece pc to point to.
+    Move countermoves[PIECE_NB][SQUARE_NB];
+    // spite_ext: the check that the move of ply - 1 gave to the node at ply earns its extension
+    // (SEE >= 0 or discovered), set by the node at ply - 1 before it searches the move.
+    bool check_ext_ok[MAX_PLY + 2];
+    uint64_t rep_ends; // repetition ends met by the search (rep_tt): a node compares before, after
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
     int eval_stack[MAX_PLY + 2];

@@ -45,13 +45,17 @@ static int points_score(const Board *b, int ply) {
 // Repetition uses the exact threefold rule over the game history and the tree: a repetition
 // is not a draw in janggi but a decided game (points or perpetual check), so scoring a mere
 // twofold as the end would misjudge lines the rule lets go on; the cost is a scan of at most
-// since_capture plies.
-static bool game_end_score(Board *b, int ply, int *score) {
+// since_capture plies. A repetition end is counted (rep_ends): its score is the game history's,
+// which no TT key holds (rep_tt).
+static bool game_end_score(Searcher *s, int ply, int *score) {
+    Board *b = &s->board;
     const StateInfo *st = board_state(b);
     int loser;
     EndReason r = rules_end_reason(b, &loser);
     if (r == REASON_NONE)
         return false;
+    s->rep_ends +=
+        r == REASON_REPETITION || r == REASON_PERPETUAL_CHECK || r == REASON_PERPETUAL_CHASE;
     if (st->in_check && !movegen_has_legal(b))
         *score = -score_win(ply, SCORE_END_MATE);
     else if (loser >= 0) // lost by the rule: perpetual check (or, in xiangqi, chase, stalemate)
@@ -70,14 +74,15 @@ static bool game_end_score(Board *b, int ply, int *score) {
 // the side to move's view and returns true; false in check (no pass) or when the game goes on.
 // The pass is always legal out of check and keeps the points, so its end is an exact option
 // of the node: the search scores it first, and no stand pat, cut or pruning can hide it.
-static bool pass_end_score(Board *b, int ply, int *score) {
+static bool pass_end_score(Searcher *s, int ply, int *score) {
+    Board *b = &s->board;
     const StateInfo *st = board_state(b);
     if (!b->variant->pass || st->in_check ||
         !(move_is_pass(st->move) || search_quiet_move_may_end(b)))
         return false;
     int v;
     board_make(b, move_make(b->general[b->side], b->general[b->side]));
-    bool end = game_end_score(b, ply + 1, &v);
+    bool end = game_end_score(s, ply + 1, &v);
     board_unmake(b);
     if (end)
         *score = -v;
@@ -258,6 +263,17 @@ static void report_reply(Searcher *s, Move m, int number, int depth, int reducti
     s->on_info(&info, s->info_arg);
 }
 
+// The bound a node stores its score with: bound, or with rep_tt BOUND_NONE (the move alone, no
+// score) where a repetition end was met below the node (rep_met): a repetition's score, a
+// perpetual check's loss or a points decision, belongs to the game's history, which the TT key
+// leaves out, and through the bounds it sets it may reach every score of the subtree. Stored as
+// decided under the position's key it would be taken on another path where the position does not
+// repeat. Leaving the score out is the safe choice (Stockfish stores its repetition draws as
+// scores; a draw's 0 misleads less than a decided janggi end); the move still orders the moves.
+static inline Bound tt_bound(const SearchParams *sp, Bound bound, bool rep_met) {
+    return sp->rep_tt && rep_met ? BOUND_NONE : bound;
+}
+
 // ---------------------------------------------------------------------------------------
 // Quiescence: captures, standing pat on the static evaluation, except when in check (every
 // evasion) or when a quiet move may end the game (every move: standing pat would assume a
@@ -275,7 +291,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     if (out_of_budget(s))
         return 0;
     int end;
-    if (ply > 0 && game_end_score(b, ply, &end))
+    if (ply > 0 && game_end_score(s, ply, &end))
         return end;
     if (ply > s->seldepth)
         s->seldepth = ply;
@@ -302,10 +318,12 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     int best = -SCORE_INFINITE, stand = -SCORE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE;
     int raw = TT_EVAL_NONE;
+    const uint64_t reps = s->rep_ends;
+    const bool tt_pv = s->params.ttpv && (pv_node || (tte && tte->pv));
     if (!all)
         best = stand = search_prune_tt_eval(
             s, tte, ply, search_order_corrected_eval(s, raw = static_eval(s, ply)));
-    if (!s->after_null[ply] && pass_end_score(b, ply, &end) && end > best) {
+    if (!s->after_null[ply] && pass_end_score(s, ply, &end) && end > best) {
         best = end;
         best_move = move_make(b->general[b->side], b->general[b->side]);
     }
@@ -352,11 +370,16 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {
     if (s->tt_off)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(s->tt, key, best_move, score_to_tt(best, ply), raw, 0, bound);
+    tt_store(s->tt, key, best_move, score_to_tt(best, ply), raw, 0,
+             tt_bound(&s->params, bound, reps != s->rep_ends), tt_pv);
     return best;
 }
 
-static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
+// cut_node: an expected cut node (lmr_cut), passed down as Stockfish does: a PV node's first
+// child and PV re-searches are none, a reduced child is one, a full-depth zero-window child and
+// the null move's and ProbCut's are the opposite of their parent, the singular search the same.
+static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok,
+                   bool cut_node) {
     Board *b = &s->board;
     const SearchParams *sp = &s->params;
     const bool pv_node = beta - alpha > 1, root = ply == 0;
@@ -366,7 +389,7 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     // 1. Game ends by the rules page, and mate-distance bounds.
     if (!root) {
         int end;
-        if (game_end_score(b, ply, &end))
+        if (game_end_score(s, ply, &end))
             return end;
         // Nothing here scores below being mated here, or above a mate on the next ply (mate is
         // the first kind).
@@ -377,9 +400,11 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
         if (alpha >= beta)
             return alpha;
     }
-    // 2. Check extension: a side in check gets one more ply to answer it.
+    // 2. Check extension: a side in check gets one more ply to answer it; with spite_ext only a
+    // check that does not lose material or is discovered (the move's node said: check_ext_ok).
     const bool in_check = board_in_check(b);
-    depth += search_prune_check_extension(in_check, ply);
+    depth +=
+        search_prune_check_extension(in_check, ply, !sp->spite_ext || root || s->check_ext_ok[ply]);
     if (depth <= 0)
         return qsearch(s, alpha, beta, ply, 0);
     if (out_of_budget(s))
@@ -402,6 +427,10 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     const TTEntry *tte = tt_probe(s->tt, key, &tt_entry) ? &tt_entry : NULL;
     Move tt_move = MOVE_NONE;
     int eval, raw_eval = TT_EVAL_NONE;
+    // The node is or was on a PV (ttpv; without it, the PV nodes).
+    const bool tt_pv = pv_node || (sp->ttpv && tte && tte->pv);
+    // Repetition ends met from here on are below this node (rep_tt).
+    const uint64_t reps = s->rep_ends;
     if (tte) {
         tt_move = tte->move;
         int tts = score_from_tt(tte->score, ply);
@@ -435,7 +464,7 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     const bool root_restricted = root && (s->nroot_allowed || s->nroot_excluded);
     const Move pass = move_make(b->general[b->side], b->general[b->side]);
     const bool pass_ok = (!root_restricted || root_move_ok(s, pass)) && pass != excluded;
-    const bool pass_ends = !after_null && pass_ok && pass_end_score(b, ply, &pass_score);
+    const bool pass_ends = !after_null && pass_ok && pass_end_score(s, ply, &pass_score);
     if (pass_ends) {
         best = pass_score;
         if (best > alpha) {
@@ -455,13 +484,21 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     // (or any game end) is no nearer than beta says, so cutting there would let a line with a
     // later mate stand where a sooner one exists.
     if (!pv_node && !in_check && !score_is_decided(beta) && !excluded) {
+        // Razoring: far below alpha near the leaves, quiescence decides a fail low.
+        if (search_prune_razor(s, b, depth, prune_eval, alpha)) {
+            int v = qsearch(s, alpha, alpha + 1, ply, 0);
+            if (s->stopped)
+                return 0;
+            if (v <= alpha)
+                return v;
+        }
         if (search_prune_reverse_futility(s, b, depth, prune_eval, improving, beta))
             return prune_eval;
         if (search_prune_null_move(sp, b, null_ok, depth, prune_eval, beta)) {
             int r = search_prune_null_reduction(sp, depth);
             search_make_move(s, move_make(b->general[b->side], b->general[b->side]), ply);
             s->after_null[ply + 1] = true;
-            int v = -negamax(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            int v = -negamax(s, -beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
             s->after_null[ply + 1] = false;
             board_unmake(b);
             if (s->stopped)
@@ -477,18 +514,20 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
             ScoredMoves pm;
             // Captures only: a quiet TT move is not among them.
             search_order_moves(s, &pm, tt_move, ply, GEN_CAPTURES, false);
+            s->check_ext_ok[ply + 1] = true; // its captures keep material (SEE >= 0)
             for (Move m; (m = search_order_next(&pm)) != MOVE_NONE;) {
                 if (!movegen_is_legal(b, m) || !see_ge(b, m, 0))
                     continue;
                 search_make_move(s, m, ply);
                 int v = -qsearch(s, -pbeta, -pbeta + 1, ply + 1, 0);
                 if (v >= pbeta && !s->stopped)
-                    v = -negamax(s, -pbeta, -pbeta + 1, depth - 4, ply + 1, true);
+                    v = -negamax(s, -pbeta, -pbeta + 1, depth - 4, ply + 1, true, !cut_node);
                 board_unmake(b);
                 if (s->stopped)
                     return 0;
                 if (v >= pbeta) {
-                    tt_store(s->tt, key, m, score_to_tt(v, ply), raw_eval, depth - 3, BOUND_LOWER);
+                    tt_store(s->tt, key, m, score_to_tt(v, ply), raw_eval, depth - 3,
+                             tt_bound(sp, BOUND_LOWER, reps != s->rep_ends), sp->ttpv && tt_pv);
                     return v;
                 }
             }
@@ -506,7 +545,7 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
         if (!score_is_decided(tts)) {
             int sbeta = search_prune_singular_beta(s, tts, depth);
             s->excluded[ply] = tt_move;
-            int v = negamax(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
+            int v = negamax(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, false, cut_node);
             s->excluded[ply] = MOVE_NONE;
             s->pv_len[ply] = 0;
             if (s->stopped)
@@ -547,9 +586,17 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
         bool prunable =
             !pv_node && !in_check && quiet && best > -SCORE_DECISIVE && played &&
             search_prune_quiet_move(s, depth, played, improving, killer, prune_eval, alpha);
+        // SEE pruning (see_prune), at PV nodes too, as Stockfish's.
+        prunable = prunable || (sp->see_prune && !root && !in_check && best > -SCORE_DECISIVE &&
+                                played && search_prune_see(s, b, m, quiet, depth, played));
+        // lmr_captures: a late capture that loses by SEE is reduced as a quiet move is.
+        const bool reducible =
+            quiet || (sp->lmr_captures && depth >= 3 && played >= 3 && !see_ge(b, m, 0));
         int hist = quiet ? search_order_quiet_history(s, b, m, ply) : 0;
         search_make_move(s, m, ply);
         bool gives_check = board_in_check(b);
+        if (sp->spite_ext && gives_check)
+            s->check_ext_ok[ply + 1] = search_prune_check_earned(b, m);
         if (prunable && !gives_check) {
             board_unmake(b);
             if (trace)
@@ -559,18 +606,18 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
         played++;
         int new_depth = depth - 1 + (m == tt_move ? tt_ext : 0), v, r = 0, searched = new_depth;
         if (played == 1)
-            v = -negamax(s, -beta, -alpha, new_depth, ply + 1, true);
+            v = -negamax(s, -beta, -alpha, new_depth, ply + 1, true, !pv_node && !cut_node);
         else {
-            r = depth >= 3 && played > 3 && quiet && !gives_check && !in_check
-                    ? search_prune_reduction(s, depth, played, new_depth, hist, pv_node, killer,
-                                             improving)
+            r = depth >= 3 && played > 3 && reducible && !gives_check && !in_check
+                    ? search_prune_reduction(s, depth, played, new_depth, hist, tt_pv, cut_node,
+                                             killer, improving)
                     : 0;
             searched = new_depth - r;
-            v = -negamax(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            v = -negamax(s, -alpha - 1, -alpha, new_depth - r, ply + 1, true, r > 0 || !cut_node);
             if (v > alpha && r > 0)
-                v = -negamax(s, -alpha - 1, -alpha, searched = new_depth, ply + 1, true);
+                v = -negamax(s, -alpha - 1, -alpha, searched = new_depth, ply + 1, true, !cut_node);
             if (v > alpha && v < beta)
-                v = -negamax(s, -beta, -alpha, searched = new_depth, ply + 1, true);
+                v = -negamax(s, -beta, -alpha, searched = new_depth, ply + 1, true, false);
         }
         board_unmake(b);
         if (s->stopped)
@@ -620,18 +667,22 @@ static int negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool nu
     if (sp->hist_pv && bound == BOUND_EXACT && best_move != MOVE_NONE)
         search_order_update_cut(s, ply, depth, best_move, !search_is_capture(b, best_move), quiets,
                                 nquiets, captures, ncaptures);
+    // prior_cm_bonus: no move raised alpha, so the opponent's move here was good: it learns.
+    if (sp->prior_cm_bonus && played && best_move == MOVE_NONE && (depth >= 3 || pv_node))
+        search_order_prior_bonus(s, ply, depth);
     // The correction history learns where the search's result bounds the evaluation's error:
     // out of check, a quiet best move (or none), not a bound on the wrong side of the eval.
     if (sp->corr_on && !in_check && !score_is_decided(best) &&
         (best_move == MOVE_NONE || !search_is_capture(b, best_move)) &&
         !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval))
         search_order_corr_update(s, eval, best, depth);
-    tt_store(s->tt, key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+    tt_store(s->tt, key, best_move, score_to_tt(best, ply), raw_eval, depth,
+             tt_bound(sp, bound, reps != s->rep_ends), sp->ttpv && tt_pv);
     return best;
 }
 
 int search_negamax(Searcher *s, int alpha, int beta, int depth, int ply, bool null_ok) {
-    return negamax(s, alpha, beta, depth, ply, null_ok);
+    return negamax(s, alpha, beta, depth, ply, null_ok, false);
 }
 
 int search_qsearch(Searcher *s, int alpha, int beta, int ply, int qdepth) {

@@ -133,6 +133,7 @@ int search_quiet_pv(Searcher *s, const Board *b, int max_plies, Move *pv) {
     // order the quiet moves (in check, or where a quiet move may end the game) start at zero.
     memset(s->history, 0, sizeof s->history);
     memset(s->killers, 0, sizeof s->killers);
+    memset(s->countermoves, 0, sizeof s->countermoves);
     memset(s->after_null, 0, sizeof s->after_null);
     s->tt_off = true;
     search_nnue_root(s);

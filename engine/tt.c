@@ -37,12 +37,17 @@ static inline TTSlot *bucket(const TT *tt, uint64_t key) {
     return &tt->entries[(size_t)key & tt->mask & ~(size_t)1];
 }
 
-// The packed form of an entry (its key aside): move | score << 16 | eval << 32 | depth << 48 |
-// gen_bound << 56.
+// The packed form of an entry (its key aside): move | pv << 15 | score << 16 | eval << 32 |
+// depth << 48 | gen_bound << 56. A move's two points take 14 bits (move_make), so the pv flag
+// takes a spare bit and the slot stays 16 bytes; with the flag never set the words are those of
+// the table before it.
+enum { TT_PV_BIT = 1 << 15 };
+_Static_assert(SQUARE_NB <= 128, "a move's points fit 14 bits");
+
 static inline uint64_t pack(const TTEntry *e) {
-    return (uint64_t)e->move | (uint64_t)(uint16_t)e->score << 16 |
-           (uint64_t)(uint16_t)e->eval << 32 | (uint64_t)e->depth << 48 |
-           (uint64_t)e->gen_bound << 56;
+    return (uint64_t)e->move | (uint64_t)(e->pv ? TT_PV_BIT : 0) |
+           (uint64_t)(uint16_t)e->score << 16 | (uint64_t)(uint16_t)e->eval << 32 |
+           (uint64_t)e->depth << 48 | (uint64_t)e->gen_bound << 56;
 }
 
 // Reads a slot whole: its data, and the key its check word gives with it.
@@ -50,11 +55,12 @@ static inline TTEntry load(const TTSlot *slot) {
     uint64_t data = atomic_load_explicit(&slot->data, memory_order_relaxed);
     uint64_t check = atomic_load_explicit(&slot->check, memory_order_relaxed);
     return (TTEntry){.key = check ^ data,
-                     .move = (Move)data,
+                     .move = (Move)(data & (TT_PV_BIT - 1)),
                      .score = (int16_t)(uint16_t)(data >> 16),
                      .eval = (int16_t)(uint16_t)(data >> 32),
                      .depth = (uint8_t)(data >> 48),
-                     .gen_bound = (uint8_t)(data >> 56)};
+                     .gen_bound = (uint8_t)(data >> 56),
+                     .pv = (data & TT_PV_BIT) != 0};
 }
 
 static inline void save(TTSlot *slot, const TTEntry *e) {
@@ -75,7 +81,8 @@ bool tt_probe(const TT *tt, uint64_t key, TTEntry *out) {
     return false;
 }
 
-void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, Bound bound) {
+void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, Bound bound,
+              bool pv) {
     TTSlot *b = bucket(tt, key);
     TTEntry slot[2] = {load(&b[0]), load(&b[1])};
     int i = -1;
@@ -103,6 +110,7 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, B
     e->eval = (int16_t)eval;
     e->depth = (uint8_t)(depth + 1);
     e->gen_bound = (uint8_t)(tt->generation << 2 | bound);
+    e->pv = pv;
     save(&b[i], e);
 }
 

@@ -25,10 +25,12 @@ typedef struct TTEntry {
     int16_t eval;      // static evaluation, cp
     uint8_t depth;     // plies of remaining depth + 1 (0 = empty)
     uint8_t gen_bound; // generation << 2 | Bound
+    bool pv;           // the node was on a PV (ttpv; packed in the move's spare top bit)
 } TTEntry;
 
 /// One slot of the table: data packs move, score, eval, depth and gen_bound (an entry less its
-/// key); check is key ^ data. Both words are read and written with relaxed atomics.
+/// key), the pv flag in the move's top bit (a move's points take 14 bits); check is key ^ data.
+/// Both words are read and written with relaxed atomics.
 typedef struct TTSlot {
     _Atomic uint64_t check, data;
 } TTSlot;
@@ -56,9 +58,11 @@ void tt_new_search(TT *tt);
 /// another thread's write tore it. Safe while other threads store.
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *out);
 
-/// Stores a result for key. depth in plies (>= 0), score already converted by tt_score_to. Safe
-/// while other threads probe and store: a race loses one of two stores, never mixes them.
-void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, Bound bound);
+/// Stores a result for key. depth in plies (>= 0), score already converted by tt_score_to; pv:
+/// the node was on a PV. BOUND_NONE stores the move and eval with no usable score. Safe while
+/// other threads probe and store: a race loses one of two stores, never mixes them.
+void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, Bound bound,
+              bool pv);
 
 /// Permille of the first 1000 slots (or all, if fewer) holding an entry of the current search
 /// (UCI `info hashfull`).

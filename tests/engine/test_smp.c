@@ -326,7 +326,7 @@ static void *tt_hammer(void *arg) {
         uint64_t key = (seed % TT_KEYS) << 32;
         if (seed & 1) {
             tt_store(&shared_tt, key, (Move)field_of(key, 1), field_of(key, 2), field_of(key, 3),
-                     (int)(key >> 32) % 100, BOUND_EXACT);
+                     (int)(key >> 32) % 100, BOUND_EXACT, false);
         } else {
             TTEntry e;
             if (tt_probe(&shared_tt, key, &e) &&

@@ -63,7 +63,7 @@ static void test_store_probe(void **state) {
     (void)state;
     uint64_t key = 0xDEADBEEFCAFEF00DULL;
     assert_null(probe(key));
-    tt_store(&tt, key, (Move)777, -123, 45, 7, BOUND_LOWER);
+    tt_store(&tt, key, (Move)777, -123, 45, 7, BOUND_LOWER, false);
     const TTEntry *e = probe(key);
     assert_non_null(e);
     assert_int_equal(e->move, 777);
@@ -71,8 +71,19 @@ static void test_store_probe(void **state) {
     assert_int_equal(e->eval, 45);
     assert_int_equal(e->depth, 8); // depth + 1: 0 marks an empty entry
     assert_int_equal(e->gen_bound & 3, BOUND_LOWER);
+    assert_false(e->pv);
+    // The TT-PV flag (ttpv) shares the move's word: a move of the last points and the flag both
+    // come back, and so does a move-only entry (BOUND_NONE: rep_tt).
+    Move last = move_make(SQUARE_NB - 1, SQUARE_NB - 2);
+    tt_store(&tt, key, last, -123, 45, 7, BOUND_NONE, true);
+    e = probe(key);
+    assert_int_equal(e->move, last);
+    assert_true(e->pv);
+    assert_int_equal(e->gen_bound & 3, BOUND_NONE);
+    tt_store(&tt, key, last, -123, 45, 7, BOUND_EXACT, false);
+    assert_false(probe(key)->pv);
     // Depth 0 (quiescence) is stored too, and TT_EVAL_NONE kept as is.
-    tt_store(&tt, key ^ 1 << 20, MOVE_NONE, 5, TT_EVAL_NONE, 0, BOUND_UPPER);
+    tt_store(&tt, key ^ 1 << 20, MOVE_NONE, 5, TT_EVAL_NONE, 0, BOUND_UPPER, false);
     e = probe(key ^ 1 << 20);
     assert_non_null(e);
     assert_int_equal(e->eval, TT_EVAL_NONE);
@@ -86,11 +97,11 @@ static void test_store_probe(void **state) {
 static void test_replace_shallower(void **state) {
     (void)state;
     uint64_t a = bucket_key(0), b = bucket_key(1), c = bucket_key(2);
-    tt_store(&tt, a, 1, 10, 0, 9, BOUND_EXACT);
-    tt_store(&tt, b, 2, 20, 0, 4, BOUND_EXACT);
+    tt_store(&tt, a, 1, 10, 0, 9, BOUND_EXACT, false);
+    tt_store(&tt, b, 2, 20, 0, 4, BOUND_EXACT, false);
     assert_non_null(probe(a));
     assert_non_null(probe(b));
-    tt_store(&tt, c, 3, 30, 0, 6, BOUND_EXACT);
+    tt_store(&tt, c, 3, 30, 0, 6, BOUND_EXACT, false);
     assert_non_null(probe(a));
     assert_null(probe(b));
     assert_int_equal(probe(c)->score, 30);
@@ -101,19 +112,19 @@ static void test_replace_shallower(void **state) {
 static void test_replace_older(void **state) {
     (void)state;
     uint64_t a = bucket_key(0), b = bucket_key(1), c = bucket_key(2), d = bucket_key(3);
-    tt_store(&tt, a, 1, 10, 0, 10, BOUND_EXACT); // old, depth 10: value 11 - 8 = 3
+    tt_store(&tt, a, 1, 10, 0, 10, BOUND_EXACT, false); // old, depth 10: value 11 - 8 = 3
     tt_new_search(&tt);
-    tt_store(&tt, b, 2, 20, 0, 4, BOUND_EXACT); // new, depth 4: value 5
-    tt_store(&tt, c, 3, 30, 0, 5, BOUND_EXACT);
+    tt_store(&tt, b, 2, 20, 0, 4, BOUND_EXACT, false); // new, depth 4: value 5
+    tt_store(&tt, c, 3, 30, 0, 5, BOUND_EXACT, false);
     assert_null(probe(a));
     assert_non_null(probe(b));
     assert_non_null(probe(c));
 
     tt_clear(&tt);
-    tt_store(&tt, a, 1, 10, 0, 20, BOUND_EXACT); // old, depth 20: value 13
+    tt_store(&tt, a, 1, 10, 0, 20, BOUND_EXACT, false); // old, depth 20: value 13
     tt_new_search(&tt);
-    tt_store(&tt, b, 2, 20, 0, 4, BOUND_EXACT); // new: value 5
-    tt_store(&tt, d, 4, 40, 0, 5, BOUND_EXACT);
+    tt_store(&tt, b, 2, 20, 0, 4, BOUND_EXACT, false); // new: value 5
+    tt_store(&tt, d, 4, 40, 0, 5, BOUND_EXACT, false);
     assert_non_null(probe(a));
     assert_null(probe(b));
     assert_non_null(probe(d));
@@ -126,22 +137,22 @@ static void test_replace_older(void **state) {
 static void test_same_position(void **state) {
     (void)state;
     uint64_t k = bucket_key(5);
-    tt_store(&tt, k, MOVE_NONE, 100, 7, 12, BOUND_LOWER);
-    tt_store(&tt, k, 55, -50, 7, 8, BOUND_UPPER); // 13 > 8 + 3: kept
+    tt_store(&tt, k, MOVE_NONE, 100, 7, 12, BOUND_LOWER, false);
+    tt_store(&tt, k, 55, -50, 7, 8, BOUND_UPPER, false); // 13 > 8 + 3: kept
     const TTEntry *e = probe(k);
     assert_int_equal(e->score, 100);
     assert_int_equal(e->depth, 13);
-    assert_int_equal(e->move, 55);                // the move it lacked
-    tt_store(&tt, k, 77, -40, 7, 9, BOUND_UPPER); // 13 > 9 + 3: kept, its move too
+    assert_int_equal(e->move, 55);                       // the move it lacked
+    tt_store(&tt, k, 77, -40, 7, 9, BOUND_UPPER, false); // 13 > 9 + 3: kept, its move too
     e = probe(k);
     assert_int_equal(e->score, 100);
     assert_int_equal(e->move, 55);
-    tt_store(&tt, k, 66, -60, 7, 10, BOUND_UPPER); // 13 > 10 + 3 is false: replaced
+    tt_store(&tt, k, 66, -60, 7, 10, BOUND_UPPER, false); // 13 > 10 + 3 is false: replaced
     e = probe(k);
     assert_int_equal(e->score, -60);
     assert_int_equal(e->depth, 11);
     assert_int_equal(e->move, 66);
-    tt_store(&tt, k, MOVE_NONE, 70, 7, 2, BOUND_EXACT); // exact: always stored, move kept
+    tt_store(&tt, k, MOVE_NONE, 70, 7, 2, BOUND_EXACT, false); // exact: always stored, move kept
     e = probe(k);
     assert_int_equal(e->score, 70);
     assert_int_equal(e->depth, 3);
@@ -171,7 +182,8 @@ static void test_mate_score_distance(void **state) {
     }
     // Through the table: the 16-bit field holds the largest decided score.
     uint64_t k = bucket_key(7);
-    tt_store(&tt, k, 1, tt_score_to(score_win(1, SCORE_END_MATE), ply, dec), 0, 3, BOUND_EXACT);
+    tt_store(&tt, k, 1, tt_score_to(score_win(1, SCORE_END_MATE), ply, dec), 0, 3, BOUND_EXACT,
+             false);
     assert_int_equal(tt_score_from(probe(k)->score, 2 * ply, dec), score_win(2, SCORE_END_MATE));
 }
 
@@ -180,11 +192,11 @@ static void test_mate_score_distance(void **state) {
 static void test_torn_slot_absent(void **state) {
     (void)state;
     uint64_t a = bucket_key(0), b = bucket_key(1);
-    tt_store(&tt, a, 11, 100, 1, 5, BOUND_EXACT);
+    tt_store(&tt, a, 11, 100, 1, 5, BOUND_EXACT, false);
     TTSlot *slot = &tt.entries[a & tt.mask & ~(size_t)1];
     uint64_t data_a = atomic_load(&slot->data);
     tt_clear(&tt);
-    tt_store(&tt, b, 22, -200, 2, 6, BOUND_LOWER);
+    tt_store(&tt, b, 22, -200, 2, 6, BOUND_LOWER, false);
     assert_non_null(probe(b));
     atomic_store(&slot->data, data_a); // b's check word with a's data
     assert_null(probe(a));
