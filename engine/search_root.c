@@ -269,6 +269,7 @@ SearchResult search_run(Searcher *s, const Board *root, const SearchLimits *limi
             fill_info(s, &info, depth, v);
             on_info(&info, info_arg);
         }
+        search_thread_arm(s); // the iteration's lines are done: a limit may cut the next one
         if (stop && atomic_load(stop))
             break;
         int64_t elapsed = timeman_now_ms() - s->start_ms;

@@ -291,13 +291,12 @@ int search_thread_max_depth(const SearchLimits *limits);
 /// widened on every failure. The score (0 once s->stopped).
 int search_thread_aspiration(Searcher *s, int depth, int prev);
 
-/// Keeps the iteration s just completed (depth, score, s's PV) for the vote and the info line,
-/// and arms the search's limits (search_thread_arm).
+/// Keeps the iteration s just completed (depth, score, s's PV) for the vote and the info line.
 void search_thread_keep(Searcher *s, int depth, int score);
 
 /// Arms the node and time limits of s's search (armed_nodes, armed_hard_ms: the main thread's
-/// clock only), which no completed iteration had armed: from then on a limit may cut an
-/// iteration. Idempotent.
+/// clock only) once s has completed an iteration, every line of it (MultiPV): from then on a
+/// limit may cut an iteration. Idempotent.
 void search_thread_arm(Searcher *s);
 
 /// A copy of t's last completed iteration, taken under its lock (t's thread may still run).

@@ -107,7 +107,6 @@ void search_thread_keep(Searcher *s, int depth, int score) {
         return;
     }
     s->done.depth = depth;
-    search_thread_arm(s);
     s->done.seldepth = s->seldepth;
     s->done.score = score;
     s->done.pv_len = s->pv_len[0];

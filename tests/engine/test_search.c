@@ -732,6 +732,22 @@ static void keep_lines(const SearchInfo *info, void *arg) {
     l->score[l->n++] = info->score;
 }
 
+// With MultiPV every line of depth 1 is searched before a limit is armed (Stockfish counts a
+// depth completed once all its lines are): `go nodes 10` with 5 lines reports 5 at depth 1.
+static void test_limit_after_depth_one_lines(void **state) {
+    (void)state;
+    static Board b;
+    load(&b, FEN_START, NULL);
+    for (int lines = 2; lines <= 5; lines += 3) {
+        SearchLimits lim = {.nodes = 10, .multipv = lines};
+        Lines l = {0};
+        search_clear(searcher);
+        search_run(searcher, &b, &lim, keep_lines, &l, NULL);
+        if (l.depth != 1 || l.n != lines)
+            fail_msg("MultiPV %d, go nodes 10: %d lines at depth %d", lines, l.n, l.depth);
+    }
+}
+
 // Skill Level: below full strength the move played is one of the last iteration's lines, never
 // more than the level's loss below the best (250 cp at level 0, 175 at 6), and the choice
 // varies with the seed; the depth is capped at 1 + level; at full strength (or without
@@ -944,6 +960,7 @@ int main(void) {
         cmocka_unit_test(test_shortest_mate),
         cmocka_unit_test(test_node_limit_exact),
         cmocka_unit_test(test_limit_after_depth_one),
+        cmocka_unit_test(test_limit_after_depth_one_lines),
         cmocka_unit_test(test_cut_iteration),
         cmocka_unit_test(test_legal_bestmoves),
         cmocka_unit_test(test_quiet_pv_deterministic),
