@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
@@ -178,6 +179,17 @@ def check_refusals(work, pgn):
     with open(xq, "w") as f:
         f.write('[Event "x"]\n[Variant "xiangqi"]\n[Result "1-0"]\n\n1. h3e3 1-0\n')
     cases.append(([pgn, xq], "xq.pgn:2: a game of xiangqi, not janggi"))
+    # A .gz cut short ends inside its stream: refused, not read as a shorter last game. The cut
+    # falls where what was compressed ends at a line of moves after the tags (a Result among
+    # them), which read as plain text is a whole game that the tag's result ends.
+    second = "[Event " + first_games(2).split("\n\n[Event ")[1]
+    head = second.split("\n\n")[0] + "\n\n1. " + " ".join(pgn_moves(second)[:6]) + "\n"
+    z = zlib.compressobj(wbits=31)  # gzip
+    cut = os.path.join(work, "cut.pgn.gz")
+    with open(cut, "wb") as f:
+        f.write(z.compress((first_games(1) + "\n" + head).encode()) + z.flush(zlib.Z_FULL_FLUSH))
+    cases.append(([cut], "cut.pgn.gz:"))
+    cases.append(([cut], "unexpected end of file"))
     for inputs, want in cases:
         rc, log = label("--nodes", "10", "--out", out, *inputs)
         check(rc == 1 and want in log and not os.path.exists(out), f"{want}: rc {rc}: {log}")

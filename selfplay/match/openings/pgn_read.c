@@ -33,8 +33,12 @@ static bool next_line(LineReader *lr, char **line, size_t *cap, bool *nul, Statu
         if (lr->pos == lr->len && lr->eof)
             break;
         if (lr->pos == lr->len) {
-            int got = gzread(lr->f, lr->buf, sizeof lr->buf);
-            if (got < 0) {
+            int got = gzread(lr->f, lr->buf, sizeof lr->buf), zerr = Z_OK;
+            // At the end, Z_BUF_ERROR: the file ended inside a gzip stream (a truncated .gz,
+            // whose last game would otherwise read as a shorter game).
+            if (got == 0)
+                gzerror(lr->f, &zerr);
+            if (got < 0 || zerr == Z_BUF_ERROR) {
                 *st = STATUS_IO;
                 return false;
             }
