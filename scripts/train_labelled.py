@@ -13,6 +13,7 @@ import glob
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -127,6 +128,23 @@ class LabelSteps:
                  f"{f', each read {repeat} times' if repeat > 1 else ''}; "
                  f"{100 * share:.1f} % of the positions read")
         return [p for p, _ in inputs] * repeat
+
+    def check_label_flags(self, build):
+        """external.label_flags checked by the run's own hansu-selfplay (label --check-args),
+        once a process, before an iteration's work: a bad flag or value would otherwise stop the
+        run only at its first labelled match, hours in. Refused naming the setting and the
+        tool's reason."""
+        s = labelled_settings(self.config)
+        if not s["nodes"] or not s["flags"] or getattr(self, "label_flags_checked", False):
+            return
+        argv = [os.path.join(build, "selfplay", "hansu-selfplay"), "label", "--check-args",
+                "--nodes", str(s["nodes"])] + variant_flags(self.config) + s["flags"]
+        r = subprocess.run(argv, capture_output=True, text=True)
+        if r.returncode != 0:
+            why = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
+            raise TrainError(f"setting external.label_flags = {s['flags']!r}: refused by "
+                             f"hansu-selfplay label: {why.replace('hansu-selfplay label: ', '')}")
+        self.label_flags_checked = True
 
     def label_match(self, figure, engine):
         """external.label_nodes > 0: the games of an external match (figure: its record, with

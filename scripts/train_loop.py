@@ -362,6 +362,7 @@ class Run(DataSteps, MatchSteps, LabelSteps):
         os.makedirs(d, exist_ok=True)
         current = self.state["current"]
         build = self.engine_build()
+        self.check_label_flags(build)
         self.match_tool = os.path.join(build, "selfplay", "match", "hansu-match")
         record = self.record_of(k)
         if not os.path.exists(self.marker(k, "selfplay")):

@@ -37,7 +37,7 @@ typedef struct LabelArgs {
     const char *out, *evalfile, *json;
     const Variant *variant;
     int threads;
-    bool classical, resume, no_bench;
+    bool classical, resume, no_bench, check_only;
 } LabelArgs;
 
 static Status set_variant(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
@@ -80,6 +80,9 @@ static const Flag LABEL_FLAGS[] = {
              "finished shards kept"},
     {"--no-bench", FLAG_BOOL, FLAG_DEST(LabelArgs, no_bench),
      .help = "skip the bench signature (recorded as 'skipped')"},
+    {"--check-args", FLAG_BOOL, FLAG_DEST(LabelArgs, check_only),
+     .help = "check the flags and exit: 0 good, 2 and the first problem;\n"
+             "needs no --out or PGN (scripts/train checks its label flags so)"},
     {"--json", FLAG_PATH, FLAG_DEST(LabelArgs, json), .meta = "FILE",
      .help = "the run's result for programs (docs/json-outputs.md)"},
 };
@@ -181,9 +184,9 @@ static void print_summary(const LabelInputs *in, const LabelTotals *t) {
 // Checks the command line; the exit status 2 and the message when it is bad, else -1.
 static int check_args(const LabelArgs *a, int npos, ErrorInfo *err) {
     Status st = STATUS_OK;
-    if (!a->out)
+    if (!a->out && !a->check_only)
         st = error_set(err, STATUS_SYNTAX, "--out DIR is required");
-    else if (npos == 0)
+    else if (npos == 0 && !a->check_only)
         st = error_set(err, STATUS_SYNTAX, "no PGN file given");
     else if (a->set.nodes == 0)
         st = error_set(err, STATUS_RANGE, "--nodes must be at least 1");
@@ -223,6 +226,10 @@ int cmd_label(int argc, char **argv) {
         usage(stderr);
         free(inputs);
         return 2;
+    }
+    if (a.check_only) {
+        free(inputs);
+        return 0;
     }
     LabelInputs in;
     NnueNet *net = NULL;

@@ -46,7 +46,7 @@ if tool == "hansu-selfplay" and args[:1] == ["label"]:
     rc = subprocess.run([os.environ["STUB_REAL"]] + args).returncode
     out, kill = flag("--out"), os.environ.get("STUB_KILL", "")
     marker = os.path.join(work, "killed")
-    if rc == 0 and kill and os.path.basename(out).startswith(kill) and not os.path.exists(marker):
+    if rc == 0 and kill and out and os.path.basename(out).startswith(kill) and not os.path.exists(marker):
         os.remove(sorted(glob.glob(os.path.join(out, "shard-*.h5")))[-1])
         open(marker, "w").close()
         sys.exit(137)
@@ -173,6 +173,18 @@ def test_refusals(work, lab, plain, build):
         refused(base + sum((["--set", s] for s in sets), []), text, made)
     refused(["--config", config, "--run", made, "--set", 'run.eval="texel"', "--set",
              'run.start_net=""'], 'nnue.labelled: only for run.eval = "nnue"', made)
+    # A flag of the label tool's own that it refuses stops the run before its first self-play
+    # (checked by the run's hansu-selfplay label --check-args), not at the first labelled match.
+    for flags, why in ((["--every", "0"], "--every: 0 is out of range 1..600"),
+                       (["--bogus"], "unknown option --bogus"), (["--to-move"], "needs a value")):
+        folder = os.path.join(work, "bad-flags")
+        r = run([TRAIN, "--config", config, "--run", folder, "--set",
+                 f"external.label_flags={json.dumps(flags)}"], timeout=120)
+        check(r.returncode == 1 and f"external.label_flags = {flags!r}: refused by "
+              "hansu-selfplay label: " in r.stderr and why in r.stderr and
+              not os.path.exists(os.path.join(folder, "iter-001", "selfplay")),
+              f"label_flags {flags}: exit {r.returncode}\n{r.stderr}")
+        shutil.rmtree(folder)
 
 
 def calls(work, prefix):
@@ -214,7 +226,7 @@ def test_run(work, build, lab, pgn, real):
     check(r.returncode == 0, f"--resume: exit {r.returncode}\n{r.stderr}")
     with open(os.path.join(folder, "state.json")) as f:
         state = json.load(f)
-    labelled = calls(work, "hansu-selfplay label")
+    labelled = [c for c in calls(work, "hansu-selfplay label") if "--check-args" not in c]
     names = [os.path.basename(c[c.index("--out") + 1]) for c in labelled]
     check(len(names) == 4 and names[0].startswith("initial-") and names[1] == names[2] and
           names[3].startswith("iter-002-") and "--resume" in labelled[2] and
