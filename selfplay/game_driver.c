@@ -136,22 +136,6 @@ int16_t game_driver_stored_score(Score v) {
     return stored_score(v > 0 ? SCORE_WIN - n : -(SCORE_WIN - n), SCORE_WIN, SCORE_DECISIVE);
 }
 
-// Appends the position before `move` to out.
-static void store_position(ShardData *out, const Board *b, uint32_t id, Move move, Score score,
-                           bool random) {
-    size_t p = shard_data_add_position(out);
-    PositionColumns *pc = &out->positions;
-    packed_board_encode(b, (PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES));
-    pc->stm[p] = (uint8_t)b->side;
-    pc->ply[p] = (uint16_t)board_game_ply(b);
-    pc->move[p] = move;
-    pc->score[p] = game_driver_stored_score(score);
-    bool capture = !move_is_pass(move) && board_at(b, move_to(move)) != EMPTY;
-    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
-                             (capture ? POS_BEST_CAPTURE : 0) | (random ? POS_RANDOM : 0));
-    pc->game_id[p] = id;
-}
-
 // Fills the game row and every position's outcome from the side to move's view.
 static void finish_game(ShardData *out, size_t g, const Board *b, int winner, EndReason reason) {
     GameColumns *gc = &out->games;
@@ -206,7 +190,8 @@ Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, 
             goto cleanup;
         if (!random && (reason = judge_score(cfg, &streaks, b->side, score, &winner)))
             break;
-        store_position(out, b, (uint32_t)index, move, score, random);
+        shard_data_add_played(out, b, (uint32_t)index, move, game_driver_stored_score(score),
+                              !random);
         board_make(b, move);
     }
     gc->random_plies[g] =

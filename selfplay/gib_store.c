@@ -37,21 +37,6 @@ Status gib_store_open(GibStore **out, ErrorInfo *err) {
     return STATUS_OK;
 }
 
-// Appends the position before move m (unscored: the players' move, not a search's).
-static void add_position(ShardData *d, const Board *b, uint32_t id, Move m) {
-    size_t p = shard_data_add_position(d);
-    PositionColumns *pc = &d->positions;
-    packed_board_encode(b, (PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES));
-    pc->stm[p] = (uint8_t)b->side;
-    pc->ply[p] = (uint16_t)board_game_ply(b);
-    pc->move[p] = m;
-    pc->score[p] = 0;
-    bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
-    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
-                             (capture ? POS_BEST_CAPTURE : 0) | POS_RANDOM);
-    pc->game_id[p] = id;
-}
-
 // Why game g cannot be stored, or NULL; *o is how it ended (gib_outcome, as the PGN says).
 static const char *check_game(const GibGame *g, GibOutcome *o) {
     *o = gib_outcome(g);
@@ -90,7 +75,7 @@ Status gib_store_add(GibStore *s, const char *path, const GibGame *games, size_t
         gc->pos_start[row] = d->positions.count;
         formation_setup(b, g->cho, g->han);
         for (int k = 0; k < g->nmoves; k++) {
-            add_position(d, b, id, g->moves[k]);
+            shard_data_add_played(d, b, id, g->moves[k], 0, false); // the players' move
             board_make(b, g->moves[k]);
         }
         gc->pos_end[row] = d->positions.count;

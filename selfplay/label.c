@@ -22,23 +22,6 @@ bool label_selected(const LabelSettings *set, const LabelGame *g, int played, Si
     return (*eligible)++ % set->every == 0;
 }
 
-// Appends the position before move m: scored when searched, else flagged as not searched.
-static void add_position(ShardData *d, const Board *b, uint32_t id, Move m, bool searched,
-                         Score score) {
-    size_t p = shard_data_add_position(d);
-    PositionColumns *pc = &d->positions;
-    packed_board_encode(b, (PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES));
-    pc->stm[p] = (uint8_t)b->side;
-    pc->ply[p] = (uint16_t)board_game_ply(b);
-    pc->move[p] = m;
-    pc->score[p] = searched ? game_driver_stored_score(score) : 0;
-    // Bit 1 is the stored move's capture, as verify replays it: here the move played.
-    bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
-    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
-                             (capture ? POS_BEST_CAPTURE : 0) | (searched ? 0 : POS_RANDOM));
-    pc->game_id[p] = id;
-}
-
 // Fills g's row from its outcome and the final board b.
 static void finish_row(ShardData *out, size_t row, const LabelGame *g, const Board *b,
                        int leading) {
@@ -85,7 +68,8 @@ Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings
             (*searched)++;
             leading = leading < 0 ? k : leading;
         }
-        add_position(out, b, g->id, g->moves[k], search, score);
+        shard_data_add_played(out, b, g->id, g->moves[k],
+                              search ? game_driver_stored_score(score) : 0, search);
         board_make(b, g->moves[k]);
     }
     finish_row(out, row, g, b, leading < 0 ? g->nmoves : leading);

@@ -2,15 +2,14 @@
 // The run folder of a labelling run: its lock, its resume scan and its shards (label_folder.h).
 #include "label_folder.h"
 
-#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "durable.h"
 #include "files.h"
 #include "h5store.h"
 #include "run_lock.h"
@@ -30,18 +29,10 @@ static size_t shard_count(const LabelRun *run) {
 // The folder made ready and locked (*lock; NULL on error), its stale .tmp files removed.
 static Status prepare(const LabelRun *run, size_t nshards, RunLock **lock, ErrorInfo *err) {
     const char *dir = run->dir;
-    struct stat sb;
     *lock = NULL;
-    if (run->resume && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
-        return error_set(err, STATUS_IO, "nothing to resume in %s (%s)", dir,
-                         stat(dir, &sb) != 0 ? strerror(errno) : "not a folder");
-    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", dir, strerror(errno));
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return error_set(err, STATUS_IO, "%s: not a folder", dir);
-    if (access(dir, W_OK | X_OK) < 0)
-        return error_set(err, STATUS_IO, "%s: folder not writable (%s)", dir, strerror(errno));
-    Status st = run_lock_take_dir(dir, lock, err);
+    Status st = durable_folder_ready(dir, run->resume, err);
+    if (st == STATUS_OK)
+        st = run_lock_take_dir(dir, lock, err);
     for (size_t k = 0; st == STATUS_OK && k < nshards; k++) {
         char path[FILES_PATH_MAX + 32];
         h5store_shard_path(dir, (int64_t)k, path, sizeof path - 4);

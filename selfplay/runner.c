@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "durable.h"
 #include "engine.h"
 #include "eval.h"
 #include "game_driver.h"
@@ -593,16 +594,9 @@ static Status check_resume_settings(const SelfplayConfig *cfg, ErrorInfo *err);
 static Status prepare_out_locked(const SelfplayConfig *cfg, RunLock **lock, ErrorInfo *err) {
     const char *dir = cfg->out_dir;
     *lock = NULL;
-    struct stat sb;
-    if (cfg->resume && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
-        return error_set(err, STATUS_IO, "nothing to resume in %s (%s)", dir,
-                         stat(dir, &sb) != 0 ? strerror(errno) : "not a folder");
-    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", dir, strerror(errno));
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return error_set(err, STATUS_IO, "%s: not a folder", dir);
-    if (access(dir, W_OK | X_OK) < 0)
-        return error_set(err, STATUS_IO, "%s: folder not writable (%s)", dir, strerror(errno));
+    Status ready = durable_folder_ready(dir, cfg->resume, err);
+    if (ready != STATUS_OK)
+        return ready;
     // One writer per folder (or per part): a second one would store games twice (and remove
     // the first one's temporary file below).
     Status st = cfg->part_count > 1

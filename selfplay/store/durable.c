@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static Status io_fail(ErrorInfo *err, const char *path, const char *what) {
@@ -58,4 +59,18 @@ Status durable_rename(const char *tmp, const char *final_path, ErrorInfo *err) {
     else
         *(slash == dir ? slash + 1 : slash) = 0;
     return fsync_open(dir, O_RDONLY | O_DIRECTORY, err);
+}
+
+Status durable_folder_ready(const char *dir, bool resume, ErrorInfo *err) {
+    struct stat sb;
+    if (resume && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        return error_set(err, STATUS_IO, "nothing to resume in %s (%s)", dir,
+                         stat(dir, &sb) != 0 ? strerror(errno) : "not a folder");
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+        return error_set(err, STATUS_IO, "%s: cannot create the folder (%s)", dir, strerror(errno));
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return error_set(err, STATUS_IO, "%s: not a folder", dir);
+    if (access(dir, W_OK | X_OK) < 0)
+        return error_set(err, STATUS_IO, "%s: folder not writable (%s)", dir, strerror(errno));
+    return STATUS_OK;
 }

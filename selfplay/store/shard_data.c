@@ -179,6 +179,22 @@ Status shard_data_append_games(ShardData *dst, const ShardData *src, size_t firs
     return STATUS_OK;
 }
 
+void shard_data_add_played(ShardData *d, const Board *b, uint32_t id, Move m, int16_t score,
+                           bool searched) {
+    size_t p = shard_data_add_position(d);
+    PositionColumns *pc = &d->positions;
+    packed_board_encode(b, (PackedBoard *)(pc->board + p * PACKED_BOARD_BYTES));
+    pc->stm[p] = (uint8_t)b->side;
+    pc->ply[p] = (uint16_t)board_game_ply(b);
+    pc->move[p] = m;
+    pc->score[p] = score;
+    // Bit 1 is the stored move's capture, as verify replays it.
+    bool capture = !move_is_pass(m) && board_at(b, move_to(m)) != EMPTY;
+    pc->flags[p] = (uint8_t)((board_in_check(b) ? POS_IN_CHECK : 0) |
+                             (capture ? POS_BEST_CAPTURE : 0) | (searched ? 0 : POS_RANDOM));
+    pc->game_id[p] = id;
+}
+
 Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err) {
     return shard_data_append_games(dst, src, 0, src->games.count, err);
 }

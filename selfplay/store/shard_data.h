@@ -78,6 +78,14 @@ size_t shard_data_add_game(ShardData *d);
 /// Appends one empty position row and returns its index (capacity must have been reserved).
 size_t shard_data_add_position(ShardData *d);
 
+/// Appends the position b before move m of game id (capacity must have been reserved): its packed
+/// board, side to move, ply and move, the stored score (cp, the side to move's view, already in
+/// the store's range), and its flags: in check, the move captures, and with !searched the
+/// not-searched bit (POS_RANDOM: the trainers drop it). Every writer of positions (self-play,
+/// imported and labelled games) appends through it.
+void shard_data_add_played(ShardData *d, const Board *b, uint32_t id, Move m, int16_t score,
+                           bool searched);
+
 /// Appends every game of src to dst, shifting pos_start/pos_end to dst's rows.
 Status shard_data_append(ShardData *dst, const ShardData *src, ErrorInfo *err);
 
