@@ -185,6 +185,13 @@ def test_engine_run():
         fh.write(PGN)
     d3, _, _ = audit(pgn + ".gz", ["--no-fsf"], "gz")
     assert d3["samples"] == d2["samples"]
+    # --search-nodes: a column of searched scores, from a cleared TT each, so the same twice.
+    d4, _, _ = audit(pgn, ["--no-fsf", "--search-nodes", "300", "--every", "8"], "search")
+    assert [e["name"] for e in d4["evaluators"]] == ["net", "classical", "search-300"]
+    assert all(isinstance(s["cp"]["search-300"], int) for s in d4["samples"]), d4["samples"]
+    d5, _, _ = audit(pgn, ["--no-fsf", "--search-nodes", "300", "--every", "8"], "search2")
+    assert [s["cp"] for s in d5["samples"]] == [s["cp"] for s in d4["samples"]]
+    assert "search-300" in d4["summary"], d4["summary"].keys()
     # --plies and --every: the positions after plies 6 and 9 only, never the last one.
     r = run([pgn, "--engine-cmd", HANSU, "--no-fsf", "--every", "3", "--plies", "6-15",
              "--json", os.path.join(WORK, "p.json")])
@@ -296,6 +303,8 @@ def test_refusals():
          "not an executable file"),
         ([pgn, "--evalfile", os.path.join(WORK, "none.nnue")], "none.nnue: no such file"),
         ([pgn, "--no-fsf", "--json", WORK], "a folder, not a file"),
+        ([pgn, "--search-nodes", "0"], "--search-nodes takes a positive number"),
+        ([pgn, "--search-nodes", "500", "--search-nodes", "500"], "each once"),
     ]
     with open(os.path.join(WORK, "cut.pgn.gz"), "wb") as fh:
         fh.write(gzip.compress(PGN.encode())[:40])
