@@ -179,6 +179,14 @@ def check_refusals(work, pgn):
     with open(xq, "w") as f:
         f.write('[Event "x"]\n[Variant "xiangqi"]\n[Result "1-0"]\n\n1. h3e3 1-0\n')
     cases.append(([pgn, xq], "xq.pgn:2: a game of xiangqi, not janggi"))
+    # The result ending the movetext must be the Result tag's (PGN standard, 8.2.6).
+    first = first_games(1)
+    tag = re.search(r'\[Result "([^"]*)"\]', first).group(1)
+    other = "1-0" if tag == "0-1" else "0-1"
+    mixed = os.path.join(work, "mixed.pgn")
+    with open(mixed, "w") as f:
+        f.write(first.replace(f'[Result "{tag}"]', f'[Result "{other}"]', 1))
+    cases.append(([mixed], f'the result {tag} disagrees with the Result tag "{other}"'))
     # A .gz cut short ends inside its stream: refused, not read as a shorter last game. The cut
     # falls where what was compressed ends at a line of moves after the tags (a Result among
     # them), which read as plain text is a whole game that the tag's result ends.

@@ -192,8 +192,18 @@ static Status pgn_move(PgnReader *r, const char *w, int lineno, ErrorInfo *err) 
     return STATUS_OK;
 }
 
-// One word of movetext: a move number, result or NAG is skipped, a move applied.
+static Status pgn_error(const PgnReader *r, int lineno, const char *what, int at, ErrorInfo *err);
+
+// One word of movetext: a move number, result or NAG is skipped, a move applied. The result that
+// ends the movetext must be the Result tag's (PGN standard, 8.2.6): one game, two results is
+// refused rather than one of them believed.
 static Status pgn_word(PgnReader *r, const char *w, int lineno, ErrorInfo *err) {
+    if (is_result(w) && r->in_game && r->result_tag[0] && strcmp(w, r->result_tag) != 0) {
+        char what[PGN_READ_TAG_MAX + 64];
+        snprintf(what, sizeof what, "the result %s disagrees with the Result tag \"%s\"", w,
+                 r->result_tag);
+        return pgn_error(r, lineno, what, 0, err);
+    }
     if (is_result(w))
         return pgn_end(r, w, err);
     size_t number = strspn(w, "0123456789");
