@@ -84,13 +84,16 @@ struct Searcher {
     EvalCacheEntry eval_cache[EVAL_CACHE_N];
     uint64_t nodes, node_limit;
     int64_t start_ms, hard_ms;
-    // The node and time limits of the search under way, armed (node_limit or smp_node_limit,
-    // hard_ms; 0 until then) when this thread completes its first iteration
-    // (search_thread_arm): a limit never cuts depth 1, so the move played was compared with
-    // every other, as Stockfish stops for a limit only after an iteration completed. A stop
-    // (the caller's flag) still ends any iteration.
+    // The main thread's node and time limits (node_limit, or with helpers the shared count's
+    // smp_node_limit and the helpers' stop_all, smp_armed; hard_ms) are armed when it completes
+    // its first iteration (search_thread_arm), 0 and false until then: a limit never cuts the
+    // main thread's depth 1, so the move played was compared with every other, as Stockfish
+    // stops for a limit only once its main thread completed an iteration. Helpers are armed from
+    // the start (their cut iterations never vote), so only the main thread searches past a limit
+    // to the end of its depth 1. A stop (the caller's flag) still ends any iteration.
     uint64_t armed_nodes;
     int64_t armed_hard_ms;
+    bool smp_armed;
     atomic_bool *stop;
     bool stopped;
     int seldepth;
@@ -294,9 +297,10 @@ int search_thread_aspiration(Searcher *s, int depth, int prev);
 /// Keeps the iteration s just completed (depth, score, s's PV) for the vote and the info line.
 void search_thread_keep(Searcher *s, int depth, int score);
 
-/// Arms the node and time limits of s's search (armed_nodes, armed_hard_ms: the main thread's
-/// clock only) once s has completed an iteration, every line of it (MultiPV): from then on a
-/// limit may cut an iteration. Idempotent.
+/// Arms the main thread's node and time limits (armed_nodes, or with helpers the shared count
+/// and their stop; armed_hard_ms) once it has completed an iteration, every line of it
+/// (MultiPV): from then on a limit may cut an iteration. A helper's are armed at its start.
+/// Idempotent.
 void search_thread_arm(Searcher *s);
 
 /// A copy of t's last completed iteration, taken under its lock (t's thread may still run).

@@ -39,7 +39,6 @@ static void helper_search(Searcher *h) {
             break;
         score = v;
         search_thread_keep(h, depth, v);
-        search_thread_arm(h);
     }
     atomic_store_explicit(&h->nodes_pub, h->nodes, memory_order_relaxed);
 }

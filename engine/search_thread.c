@@ -56,7 +56,10 @@ void search_thread_start(Searcher *s, const SearchLimits *limits, atomic_bool *s
     s->stopped = false;
     s->done.depth = 0; // no thread of this search runs yet: no lock needed
     s->done.pv_len = 0;
-    s->node_limit = s->smp_node_limit = 0; // armed by the first completed iteration
+    // The main thread's limits are armed by its first completed iteration, a helper's now.
+    s->node_limit = 0;
+    s->smp_node_limit = s->main->nhelpers ? limits->nodes : 0;
+    s->smp_armed = s != s->main;
     s->hard_ms = 0;
     s->armed_nodes = limits->nodes;
     s->smp_stop = s->main->nhelpers ? &s->main->stop_all : NULL;
@@ -91,11 +94,13 @@ int search_thread_aspiration(Searcher *s, int depth, int prev) {
 }
 
 void search_thread_arm(Searcher *s) {
-    if (s->main->nhelpers)
-        s->smp_node_limit = s->armed_nodes;
+    if (s != s->main)
+        return; // armed from its start
+    if (s->nhelpers)
+        s->smp_armed = true;
     else
         s->node_limit = s->armed_nodes;
-    s->hard_ms = s == s->main ? s->armed_hard_ms : 0;
+    s->hard_ms = s->armed_hard_ms;
 }
 
 // A helper's record is frozen once the main thread has told the helpers to stop: the vote reads

@@ -123,7 +123,8 @@ static uint64_t node_key(const Board *b, bool after_null) {
 // turn (read every 256 nodes, each searched on to its next read: with 256 threads on 2 cores
 // the last stopped up to 55 ms after the stop; docs/scaling.md, "Stop with many threads").
 static inline bool stop_asked(const Searcher *s) {
-    return (s->smp_stop && atomic_load_explicit(s->smp_stop, memory_order_relaxed)) ||
+    return (s->smp_stop && s->smp_armed &&
+            atomic_load_explicit(s->smp_stop, memory_order_relaxed)) ||
            (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed));
 }
 
@@ -132,7 +133,7 @@ static inline bool stop_asked(const Searcher *s) {
 static void poll_budget(Searcher *s) {
     if (s->smp_stop) {
         atomic_store_explicit(&s->nodes_pub, s->nodes, memory_order_relaxed);
-        if (s->smp_node_limit && search_smp_nodes(s) >= s->smp_node_limit) {
+        if (s->smp_armed && s->smp_node_limit && search_smp_nodes(s) >= s->smp_node_limit) {
             atomic_store_explicit(s->smp_stop, true, memory_order_relaxed);
             s->stopped = true;
             return;
