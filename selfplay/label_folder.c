@@ -42,15 +42,6 @@ static Status prepare(const LabelRun *run, size_t nshards, RunLock **lock, Error
     return st;
 }
 
-// The shard number of a shard file's name (shard-NNNNNN.h5), or -1.
-static int64_t shard_number(const char *path) {
-    const char *name = strrchr(path, '/');
-    name = name ? name + 1 : path;
-    char *end;
-    long long k = strtoll(name + strlen(H5STORE_SHARD_PREFIX), &end, 10);
-    return strcmp(end, ".h5") == 0 && k >= 0 ? (int64_t)k : -1;
-}
-
 // The first word in which two run_config texts differ, into a and b (for the message).
 static void first_difference(const char *x, const char *y, char *a, char *b, size_t len) {
     for (;;) {
@@ -114,7 +105,7 @@ static Status scan(const LabelRun *run, bool *done, const StoreMeta *ours, Label
     if (st == STATUS_OK && !theirs)
         st = error_set(err, STATUS_NOMEM, "out of memory");
     for (size_t i = 0; st == STATUS_OK && i < n; i++) {
-        int64_t k = shard_number(paths[i]);
+        int64_t k = h5store_shard_number(paths[i]);
         st = check_shard(run, paths[i], k, ours, theirs, &d, err);
         if (st == STATUS_OK)
             done[k] = true, t->shards_resumed++;

@@ -568,20 +568,11 @@ static void remove_stale_tmp(const SelfplayConfig *cfg) {
     }
 }
 
-// The shard number in a shard file's name (shard-NNNNNN.h5), or -1.
-static int64_t shard_number(const char *path) {
-    const char *name = strrchr(path, '/');
-    name = name ? name + 1 : path;
-    char *end;
-    long long k = strtoll(name + strlen(H5STORE_SHARD_PREFIX), &end, 10);
-    return strcmp(end, ".h5") == 0 && k >= 0 ? (int64_t)k : -1;
-}
-
 // How many of the listed shards this part writes (numbers k with k % K == I - 1).
 static size_t count_own_shards(const SelfplayConfig *cfg, char **paths, size_t n) {
     size_t own = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t k = shard_number(paths[i]);
+        int64_t k = h5store_shard_number(paths[i]);
         own += k >= 0 && (uint64_t)k % cfg->part_count == cfg->part_index - 1;
     }
     return own;

@@ -130,3 +130,6 @@ Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *
 
 /// Shard file name for shard number k in dir, written into out.
 void h5store_shard_path(const char *dir, int64_t k, char *out, size_t out_len);
+
+/// The shard number k in a shard file's path or name (shard-NNNNNN.h5), or -1 for any other name.
+int64_t h5store_shard_number(const char *path);

@@ -13,6 +13,14 @@
 #include "files.h"
 #include "h5store_internal.h"
 
+int64_t h5store_shard_number(const char *path) {
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    char *end;
+    long long k = strtoll(name + strlen(H5STORE_SHARD_PREFIX), &end, 10);
+    return strcmp(end, ".h5") == 0 && k >= 0 ? (int64_t)k : -1;
+}
+
 void h5store_shard_path(const char *dir, int64_t k, char *out, size_t out_len) {
     snprintf(out, out_len, "%s/" H5STORE_SHARD_PREFIX "%06lld.h5", dir, (long long)k);
 }
