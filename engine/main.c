@@ -17,6 +17,7 @@
 #include "notation.h"
 #include "perft.h"
 #include "search.h"
+#include "search_params.h"
 #include "uci.h"
 #include "variant.h"
 
@@ -54,7 +55,29 @@ typedef struct BenchArgs {
     bool classical;
     const char *simd;
     int threads;
+    SearchParams params; // the defaults, with --set's values
 } BenchArgs;
+
+// --set NAME=VALUE: one of the search's parameters (search_params.def, the UCI options of the
+// same names), checked against its range.
+static Status set_param(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    const char *eq = strchr(value, '=');
+    char name[64];
+    if (!eq || eq == value || (size_t)(eq - value) >= sizeof name)
+        return error_set(err, STATUS_SYNTAX, "%s '%.60s' is not NAME=VALUE", flag->name, value);
+    snprintf(name, sizeof name, "%.*s", (int)(eq - value), value);
+    int i = search_param_find(name);
+    if (i < 0)
+        return error_set(err, STATUS_SYNTAX,
+                         "%s '%s' is not a search parameter (the UCI spin options of hansu, "
+                         "engine/search_params.def)",
+                         flag->name, name);
+    SearchParams *p = (SearchParams *)((char *)dest + flag->offset);
+    ErrorInfo why;
+    if (search_params_set(p, i, eq + 1, &why) != STATUS_OK)
+        return error_set(err, STATUS_RANGE, "%s %s", flag->name, why.msg);
+    return STATUS_OK;
+}
 
 static const Flag BENCH_FLAGS[] = {
     {"--variant", FLAG_CALL, FLAG_DEST(BenchArgs, variant), .set = set_variant, .value = true,
@@ -67,6 +90,9 @@ static const Flag BENCH_FLAGS[] = {
      .help = "the net's kernels: portable, avx2 or avx512 (default: the fastest built)"},
     {"--threads", FLAG_INT, FLAG_DEST(BenchArgs, threads), .lo = 1, .hi = SEARCH_THREADS_MAX,
      .meta = "N", .help = "search threads (Lazy SMP; the node count is exact only with 1) [1]"},
+    {"--set", FLAG_CALL, FLAG_DEST(BenchArgs, params), .set = set_param, .value = true,
+     .meta = "NAME=VALUE",
+     .help = "a search parameter (a UCI spin option of search_params.def), repeatable"},
 };
 
 typedef struct PrintArgs {
@@ -155,7 +181,7 @@ static int run_perft(int argc, char **argv) {
 }
 
 static int run_bench(int argc, char **argv) {
-    BenchArgs a = {.variant = variant_default(), .threads = 1};
+    BenchArgs a = {.variant = variant_default(), .threads = 1, .params = SEARCH_PARAMS_DEFAULT};
     char **words = calloc((size_t)argc, sizeof *words);
     FlagResult fr = {.pos = words};
     int rc = 0, depth = BENCH_DEPTH;
@@ -165,7 +191,7 @@ static int run_bench(int argc, char **argv) {
     if (ok && fr.npos > 1)
         fprintf(stderr,
                 "hansu bench: unexpected argument '%s' (usage: hansu bench [--variant V] "
-                "[--evalfile FILE | --classical] [DEPTH])\n",
+                "[--evalfile FILE | --classical] [--set NAME=VALUE] [DEPTH])\n",
                 fr.pos[1]),
             ok = false, rc = 2;
     if (ok && fr.npos == 1 &&
@@ -192,7 +218,7 @@ static int run_bench(int argc, char **argv) {
     }
     BenchResult res;
     Status st = bench_run_smp(variant, bench_text(variant), (int)depth, BENCH_HASH_MB, net, path,
-                              a.threads, NULL, stdout, &res, &err);
+                              a.threads, &a.params, stdout, &res, &err);
     free(net);
     if (st != STATUS_OK) {
         fprintf(stderr, "hansu bench: %s\n", err.msg);

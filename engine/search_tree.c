@@ -158,8 +158,9 @@ static inline bool out_of_budget(Searcher *s) {
     return s->stopped;
 }
 
-// The static evaluation at ply: the net's on acc[ply] when s has one, else the variant's
-// classical evaluation; cached by key, clamped to +-EVAL_CLAMP.
+// The static evaluation at ply: the net's on acc[ply] when s has one (blended with the
+// classical one by eval_blend), else the variant's classical evaluation; cached by key,
+// clamped to +-EVAL_CLAMP.
 static int static_eval(Searcher *s, int ply) {
     const Board *b = &s->board;
     if (s->net && s->nnue_check) {
@@ -172,12 +173,22 @@ static int static_eval(Searcher *s, int ply) {
     EvalCacheEntry *e = &s->eval_cache[key & (EVAL_CACHE_N - 1)];
     if (cacheable && e->key == key)
         return e->eval;
-    // A net sees no ply: near the move limit it gets the evaluation's points term added, in
-    // the net's units (net_scale_pct).
-    int v = !s->net     ? eval_evaluate(b)
-            : cacheable ? nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path)
-                        : nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path) +
-                              eval_ply_term(b) * s->params.net_scale_pct / 100;
+    int v;
+    if (!s->net) {
+        v = eval_evaluate(b);
+    } else {
+        // A net sees no ply: near the move limit it gets the evaluation's points term added,
+        // in the net's units (net_scale_pct). A blend (eval_blend %) takes the classical
+        // evaluation without that term, in the net's units (blend_scale_pct), and adds it once.
+        int ply_term = cacheable ? 0 : eval_ply_term(b);
+        v = nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path);
+        int w = s->params.eval_blend;
+        if (w > 0) {
+            int64_t classical = (int64_t)(eval_evaluate(b) - ply_term) * s->params.blend_scale_pct;
+            v = (int)(((int64_t)v * (100 - w) * 100 + classical * w) / 10000);
+        }
+        v += ply_term * s->params.net_scale_pct / 100;
+    }
     v = v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
     if (cacheable) {
         e->key = key;

@@ -14,6 +14,7 @@
 #include "notation.h"
 #include "prng.h"
 #include "rules.h"
+#include "search_params.h"
 #include "strength.h"
 #include "variant.h"
 #include "wdl.h"
@@ -529,10 +530,15 @@ void uci_display(UciContext *ctx) {
             (unsigned long long)board_key(b));
 }
 
-// eval: the static evaluation the search uses at the position, and which one it is.
+// eval: the static evaluation the search uses at the position, and which one it is (a net's
+// blend with the classical one named with its share, eval_blend).
 void uci_eval(UciContext *ctx) {
     Score v = search_evaluate(ctx->searcher, &ctx->board);
     bool nnue = search_get_net(ctx->searcher) != NULL;
-    fprintf(ctx->out, "Evaluation: %d cp (side to move; %s%s)\n", v, nnue ? "nnue " : "classical",
-            nnue ? ctx->eval_file : "");
+    int blend = nnue ? search_get_params(ctx->searcher)->eval_blend : 0;
+    char share[48] = "";
+    if (blend)
+        snprintf(share, sizeof share, "; blend %d %% classical", blend);
+    fprintf(ctx->out, "Evaluation: %d cp (side to move; %s%s%s)\n", v, nnue ? "nnue " : "classical",
+            nnue ? ctx->eval_file : "", share);
 }

@@ -242,6 +242,12 @@ static char *hansu_cli(const char *args, int *exit_status) {
     return shell_run(cmd, exit_status);
 }
 
+// The count of a bench's "Nodes searched: N" line, -1 without one.
+static long bench_nodes(const char *out) {
+    const char *line = strstr(out, "Nodes searched: ");
+    return line ? strtol(line + strlen("Nodes searched: "), NULL, 10) : -1;
+}
+
 // `hansu perft --variant xiangqi`: the start position's published 79666 at depth 3, a FEN read
 // as xiangqi (X02 of perft_xiangqi.tsv, 67 at depth 2), an unknown variant refused.
 static void test_cli_perft_xiangqi(void **state) {
@@ -285,6 +291,32 @@ static void test_cli_perft_xiangqi(void **state) {
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "Nodes searched"));
     free(out);
+    // --set NAME=VALUE: a search parameter, as its UCI option; the default's value gives the
+    // default's count, another value another; refused before the bench out of range or unknown.
+    out = hansu_cli("bench 4", &rc);
+    assert_int_equal(rc, 0);
+    long plain = bench_nodes(out);
+    free(out);
+    out = hansu_cli("bench --set rfp_margin=90 --set eval_blend=0 4", &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(bench_nodes(out), plain);
+    free(out);
+    out = hansu_cli("bench --set eval_blend=40 4", &rc);
+    assert_int_equal(rc, 0);
+    assert_int_not_equal(bench_nodes(out), plain);
+    free(out);
+    const char *bad[][2] = {
+        {"bench --set eval_blend=101 1", "--set eval_blend value '101' is not 0..100"},
+        {"bench --set no_such=1 1", "--set 'no_such' is not a search parameter"},
+        {"bench --set eval_blend 1", "--set 'eval_blend' is not NAME=VALUE"},
+        {"bench --set =5 1", "--set '=5' is not NAME=VALUE"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        out = hansu_cli(bad[i][0], &rc);
+        assert_int_equal(rc, 2);
+        assert_non_null(strstr(out, bad[i][1]));
+        assert_null(strstr(out, "Nodes searched"));
+        free(out);
+    }
 }
 
 // `hansu perft` against the oracle: every oracle position at depth 2 with --divide, the start

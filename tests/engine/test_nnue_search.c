@@ -465,6 +465,53 @@ static void test_net_scale_margins(void **state) {
     assert_int_not_equal(r[1][0].nodes, r[1][1].nodes);
 }
 
+// eval_blend (issue 55, item 5): a net's evaluation with a share of the classical one, in the
+// net's units (blend_scale_pct), the points term near the move limit added once; a change of the
+// blend is not answered from the evaluations cached under the last one; without a net, the
+// classical evaluation whatever the blend.
+static void test_eval_blend(void **state) {
+    (void)state;
+    const char *late_fen =
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcA5/4K4/RNB2AB2 w - - 0 96";
+    static Board early, late;
+    assert_int_equal(fen_parse(&early, FENS[1], NULL), STATUS_OK);
+    assert_int_equal(fen_parse(&late, late_fen, NULL), STATUS_OK);
+    Searcher *sr = search_create(4);
+    assert_non_null(sr);
+    assert_true(search_set_net(sr, janggi_net));
+    int net = reference_eval(janggi_net, &VARIANT_JANGGI, FENS[1]);
+    int classical = eval_evaluate(&early);
+    assert_int_not_equal(net, classical);
+    assert_int_equal(search_evaluate(sr, &early), net); // cached under no blend
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    p.eval_blend = 100;
+    p.blend_scale_pct = 100;
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &early), classical);
+    // The points term once: all classical at scale 100, the term included, as the net's is.
+    assert_int_not_equal(eval_ply_term(&late), 0);
+    assert_int_equal(search_evaluate(sr, &late), eval_evaluate(&late));
+    p.eval_blend = 30;
+    p.blend_scale_pct = 145;
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &early), (net * 70 * 100 + classical * 145 * 30) / 10000);
+    assert_true(search_set_net(sr, NULL));
+    assert_int_equal(search_evaluate(sr, &early), classical);
+    search_destroy(sr);
+    // The bench: the blend changes the net's search, not the classical one's.
+    const char *text = bench_text(&VARIANT_JANGGI);
+    ErrorInfo err;
+    BenchResult r[2][2]; // [net][blend]
+    for (int with_net = 0; with_net < 2; with_net++)
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(bench_run_smp(&VARIANT_JANGGI, text, 5, 1,
+                                           with_net ? janggi_net : NULL, nnue_path_best(), 1,
+                                           k ? &p : NULL, NULL, &r[with_net][k], &err),
+                             STATUS_OK);
+    assert_int_equal(r[0][0].nodes, r[0][1].nodes);
+    assert_int_not_equal(r[1][0].nodes, r[1][1].nodes);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uci_evalfile),
@@ -479,6 +526,7 @@ int main(void) {
         cmocka_unit_test(test_eval_file_default_use_nnue),
         cmocka_unit_test(test_bench_net),
         cmocka_unit_test(test_net_scale_margins),
+        cmocka_unit_test(test_eval_blend),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -192,6 +192,19 @@ def test_engine_run():
     d5, _, _ = audit(pgn, ["--no-fsf", "--search-nodes", "300", "--every", "8"], "search2")
     assert [s["cp"] for s in d5["samples"]] == [s["cp"] for s in d4["samples"]]
     assert "search-300" in d4["summary"], d4["summary"].keys()
+    # --blend P: the net's evaluation with P % of the classical one at 1.45 net cp per classical
+    # cp (eval_blend, blend_scale_pct 145), integer division as the engine's (toward zero).
+    d6, _, _ = audit(pgn, ["--no-fsf", "--blend", "100", "--blend", "50", "--every", "8"], "blend")
+    assert [e["name"] for e in d6["evaluators"]] == ["net", "classical", "blend-100", "blend-50"]
+
+    def toward_zero(a, b):
+        return a // b if a >= 0 else -(-a // b)
+
+    for smp in d6["samples"]:
+        net, classical = smp["cp"]["net"], smp["cp"]["classical"]
+        assert smp["cp"]["blend-100"] == toward_zero(classical * 145, 100), smp
+        assert smp["cp"]["blend-50"] == toward_zero(net * 5000 + classical * 145 * 50, 10000), smp
+    assert any(smp["cp"]["blend-50"] != smp["cp"]["net"] for smp in d6["samples"])
     # --plies and --every: the positions after plies 6 and 9 only, never the last one.
     r = run([pgn, "--engine-cmd", HANSU, "--no-fsf", "--every", "3", "--plies", "6-15",
              "--json", os.path.join(WORK, "p.json")])
@@ -305,6 +318,9 @@ def test_refusals():
         ([pgn, "--no-fsf", "--json", WORK], "a folder, not a file"),
         ([pgn, "--search-nodes", "0"], "--search-nodes takes a positive number"),
         ([pgn, "--search-nodes", "500", "--search-nodes", "500"], "each once"),
+        ([pgn, "--blend", "0"], "--blend takes a percentage"),
+        ([pgn, "--blend", "101"], "--blend takes a percentage"),
+        ([pgn, "--blend", "30", "--blend", "30"], "each once"),
     ]
     with open(os.path.join(WORK, "cut.pgn.gz"), "wb") as fh:
         fh.write(gzip.compress(PGN.encode())[:40])
