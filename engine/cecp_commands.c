@@ -267,6 +267,9 @@ static void cmd_cores(CecpContext *ctx, const char *cmd, char *args) {
     else if (!search_set_threads(ctx->searcher,
                                  n > SEARCH_THREADS_MAX ? SEARCH_THREADS_MAX : (int)n))
         cecp_reply_error(ctx, "not enough memory for that many threads; kept the old number", cmd);
+    else if (n > SEARCH_THREADS_MAX) // allowed more than one search takes: said, as a comment
+        fprintf(ctx->out, "# cores %lld: searching with %d, the most one search takes\n", n,
+                SEARCH_THREADS_MAX);
 }
 
 // option NAME[=VALUE]: the settings of feature option.

@@ -150,8 +150,9 @@ static Status write_json(const LabelArgs *a, const LabelInputs *in, const LabelT
             in->read, in->count, in->left_out);
     fprintf(f, ",\n  \"games_without_player\": %zu", in->not_player);
     fprintf(f, ",\n  \"shards\": %zu,\n  \"shards_resumed\": %zu", t->shards, t->shards_resumed);
-    fprintf(f, ",\n  \"games_labelled\": %llu,\n  \"positions\": %llu",
-            (unsigned long long)t->games, (unsigned long long)t->positions);
+    fprintf(f, ",\n  \"games_labelled\": %llu,\n  \"games_unsearched\": %llu",
+            (unsigned long long)t->games, (unsigned long long)t->games_unsearched);
+    fprintf(f, ",\n  \"positions\": %llu", (unsigned long long)t->positions);
     fprintf(f, ",\n  \"searched\": %llu,\n  \"searched_by_side\": [%llu, %llu]",
             (unsigned long long)t->searched, (unsigned long long)t->by_side[0],
             (unsigned long long)t->by_side[1]);
@@ -174,6 +175,11 @@ static void print_summary(const LabelInputs *in, const LabelTotals *t) {
            in->read, in->count, in->left_out, in->not_player);
     printf("shards            %zu (%zu resumed), %llu games labelled here\n", t->shards,
            t->shards_resumed, (unsigned long long)t->games);
+    if (t->games_unsearched)
+        printf("note              %llu of those games have no position searched (none past "
+               "--skip-plies, or none of --to-move's player past it): stored, they train on "
+               "nothing\n",
+               (unsigned long long)t->games_unsearched);
     printf("positions         %llu stored, %llu searched (%s %llu, %s %llu to move)\n",
            (unsigned long long)t->positions, (unsigned long long)t->searched, v->side_names[0],
            (unsigned long long)t->by_side[0], v->side_names[1], (unsigned long long)t->by_side[1]);

@@ -26,6 +26,7 @@ typedef struct LabelRun {
 typedef struct LabelTotals {
     size_t shards, shards_resumed; // shards of the run; of them, found finished (--resume)
     uint64_t games, positions;     // games and positions stored by this process
+    uint64_t games_unsearched;     // of those games, the ones with no position searched
     uint64_t searched, by_side[2]; // positions searched by this process, by side to move
     double elapsed_s;              // seconds of labelling (the reading and the bench not counted)
     int threads;

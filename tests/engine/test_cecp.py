@@ -201,6 +201,9 @@ def test_bad_commands():
                 "option UCI_Elo=2550", "option UCI_LimitStrength=1",
                 "option UCI_LimitStrength=0") == [],
           "good settings say nothing")
+    check(e.say("cores 2000", "cores 1") ==
+          ["# cores 2000: searching with 1024, the most one search takes"],
+          "cores past the most one search takes: those, said as a comment")
     check(e.quit() == 0, "quit after bad commands")
 
 

@@ -15,6 +15,7 @@ nothing to resume; a game without a result is left out and named.
 
 Usage: test_label.py HANSU_SELFPLAY HANSU HANSU_NNUE WORK_DIR"""
 import gzip
+import json
 import os
 import re
 import shutil
@@ -225,6 +226,15 @@ def check_selection(work, pgn):
         want = set(eligible[::3])
         got = {k for k in range(len(moves)) if not flags[k] & 4}
         check(got == want, f"selection game {i}: {sorted(got)[:8]} want {sorted(want)[:8]}")
+    check("no position searched" not in log, f"selection: a note without cause: {log}")
+    # --skip-plies past every game's end: the games stored, each counted and said unsearched.
+    out, js = os.path.join(work, "select-none"), os.path.join(work, "select-none.json")
+    rc, log = label("--nodes", "10", "--skip-plies", "600", "--json", js, "--out", out, pgn)
+    with open(js) as f:
+        res = json.load(f)
+    check(rc == 0 and res["games_labelled"] == 3 and res["games_unsearched"] == 3 and
+          res["searched"] == 0, f"skip past the end: {res}")
+    check("3 of those games have no position searched" in log, f"skip past the end: {log}")
 
 
 def check_openings(work):
