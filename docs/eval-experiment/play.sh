@@ -4,7 +4,11 @@
 # (about 3.3 : 1), at two depths, with the shipped net and with the classical evaluation, from the
 # 16 formation starts, 100 games each, one thread each. Fixed nodes: the games do not depend on
 # the machine's load. A match stopped part way continues when this is run again (--resume).
-# Usage: play.sh net-150k|classical-150k|net-1m|classical-1m
+# The blend arms (issue 55, item 5) evaluate with the net blended with 25 % of the classical
+# evaluation (eval_blend 25), which costs nodes: it searches at 0.65 of the net's nodes/s
+# (alternated `hansu bench` pairs, docs/eval-audit.md "A blend of the two evaluations"), so it
+# is given 0.65 of the net's nodes, the same time: 100 k against 46 k, 650 k against 300 k.
+# Usage: play.sh net-150k|classical-150k|net-1m|classical-1m|blend25-150k|blend25-1m
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
@@ -16,7 +20,10 @@ net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
 classical-150k) hn=150000 fn=46000 seed=5501 opt=("option.Use NNUE=false") ;;
 net-1m) hn=1000000 fn=300000 seed=5502 opt=() ;;
 classical-1m) hn=1000000 fn=300000 seed=5502 opt=("option.Use NNUE=false") ;;
-*) echo "usage: play.sh net-150k|classical-150k|net-1m|classical-1m" >&2; exit 2 ;;
+blend25-150k) hn=100000 fn=46000 seed=5501 opt=("option.eval_blend=25") ;;
+blend25-1m) hn=650000 fn=300000 seed=5502 opt=("option.eval_blend=25") ;;
+*) echo "usage: play.sh net-150k|classical-150k|net-1m|classical-1m|blend25-150k|blend25-1m" >&2
+  exit 2 ;;
 esac
 name=$1
 # A finished match is kept as $name.pgn.gz with its state dropped: nothing to play again (a
@@ -29,4 +36,4 @@ resume=()
 [ -f "$name.pgn.state" ] && resume=(--resume)
 "$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
   --engine cmd="$F" name=FSF-11.1 nodes=$fn --games 100 --openings starts --seed $seed \
-  --move-info --watchdog 60000 --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >"$name.txt" 2>&1
+  --move-info --watchdog 60000 --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >>"$name.txt" 2>&1
