@@ -25,21 +25,16 @@ import shutil
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(REPO, "scripts"))
-import train_labelled  # noqa: E402
-import train_loop as train  # noqa: E402
+from train_loop_common import REPO, STUB_HEAD, STUB_SELFPLAY, check, stub_build, train
+
+import train_labelled  # noqa: E402  (scripts/, on the path by train_loop_common)
 
 TRAIN = os.path.join(REPO, "scripts", "train")
 
 # One script under the names of a build of nets: self-play, matches and training stubbed, the
 # label command run by the real hansu-selfplay (REAL), killed once after its first shard where
 # STUB_KILL names the match (its last shard removed, as a kill loses the shard under way).
-STUB = """#!/usr/bin/python3
-import json, glob, os, shutil, subprocess, sys
-args, tool = sys.argv[1:], os.path.basename(sys.argv[0])
-flag = lambda name: args[args.index(name) + 1] if name in args else None
-work = os.environ["STUB_WORK"]
+STUB = STUB_HEAD + """work = os.environ["STUB_WORK"]
 with open(os.path.join(work, "calls"), "a") as f:
     f.write(tool + " " + " ".join(args) + "\\n")
 if tool == "hansu-selfplay" and args[:1] == ["label"]:
@@ -52,12 +47,7 @@ if tool == "hansu-selfplay" and args[:1] == ["label"]:
         sys.exit(137)
     sys.exit(rc)
 if tool == "hansu-selfplay":
-    os.makedirs(flag("--out"), exist_ok=True)
-    open(os.path.join(flag("--out"), "stub-shard.dat"), "w").close()
-    with open(flag("--json"), "w") as f:
-        json.dump({"schema": 1, "games_saved": 2, "positions_saved": 200, "wins": [1, 1],
-                   "reasons": {}, "shards": [{"path": "stub-shard.dat"}]}, f)
-elif tool == "hansu-match":
+""" + STUB_SELFPLAY + """elif tool == "hansu-match":
     shutil.copyfile(os.environ["STUB_PGN"], flag("--pgn"))
     sprt = {"result": "H1", "llr": 3.0} if "--sprt" in args else None
     with open(flag("--json"), "w") as f:
@@ -72,12 +62,6 @@ elif tool == "hansu-nnue":
     shutil.copyfile(flag("--init"), flag("--out"))
     json.dump(t, open(flag("--json"), "w"))
 """
-
-
-def check(cond, msg):
-    if not cond:
-        print("FAIL: " + msg, file=sys.stderr)
-        sys.exit(1)
 
 
 def run(argv, env=None, timeout=300):
@@ -193,13 +177,7 @@ def calls(work, prefix):
 
 
 def test_run(work, build, lab, pgn, real):
-    stubs = os.path.join(work, "stub-build")
-    for tool in train.NNUE_TOOLS:
-        path = os.path.join(stubs, tool)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(STUB)
-        os.chmod(path, 0o755)
+    stubs = stub_build(work, STUB)
     env = {"STUB_WORK": work, "STUB_REAL": real, "STUB_PGN": pgn, "STUB_KILL": "iter-001-"}
     config = config_file(work, stubs, lab, 2)
     folder = os.path.join(work, "run")

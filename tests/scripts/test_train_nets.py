@@ -24,23 +24,14 @@ import shutil
 import subprocess
 import sys
 
-from train_loop_common import REPO, check, make_run, train
+from train_loop_common import REPO, STUB_HEAD, STUB_SELFPLAY, check, make_run, stub_build, train
 
 
-STUB = """#!/usr/bin/python3
-import json, os, shutil, sys
-args, tool = sys.argv[1:], os.path.basename(sys.argv[0])
-flag = lambda name: args[args.index(name) + 1] if name in args else None
-plan = os.environ["STUB_PLAN"]
+STUB = STUB_HEAD + """plan = os.environ["STUB_PLAN"]
 with open(plan + ".calls", "a") as f:
     f.write(tool + " " + " ".join(args) + "\\n")
 if tool == "hansu-selfplay":
-    os.makedirs(flag("--out"), exist_ok=True)
-    open(os.path.join(flag("--out"), "stub-shard.dat"), "w").close()
-    with open(flag("--json"), "w") as f:
-        json.dump({"schema": 1, "games_saved": 2, "positions_saved": 200, "wins": [1, 1],
-                   "reasons": {}, "shards": [{"path": "stub-shard.dat"}]}, f)
-elif tool == "hansu-match":
+""" + STUB_SELFPLAY + """elif tool == "hansu-match":
     verdict = os.environ.get("STUB_SPRT", "H0")
     sprt = {"result": verdict, "llr": -3.0 if verdict == "H0" else 3.0} if "--sprt" in args else None
     with open(flag("--json"), "w") as f:
@@ -74,13 +65,7 @@ def test_rejected_nets(work):
     an SPRT, its reason in the record, log.txt, train.log and report.md's tables, and the run goes
     on; any other failure of the trainer stops the run, and its --resume goes on past a
     rejection there too."""
-    build = os.path.join(work, "stub-build")
-    for tool in train.NNUE_TOOLS:
-        path = os.path.join(build, tool)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(STUB)
-        os.chmod(path, 0o755)
+    build = stub_build(work, STUB)
     plan = os.path.join(work, "plan.json")
     with open(plan, "w") as f:
         json.dump({"iter-001": "quant", "iter-002": "same", "iter-003": "ok",
@@ -153,18 +138,6 @@ def test_rejected_nets(work):
                   for row in rows), f"report.md's Nets table: iteration {k}'s reason")
 
 
-def stub_build(work):
-    """A build folder whose programs are STUB (scripts/train's nnue mode runs them)."""
-    build = os.path.join(work, "stub-build")
-    for tool in train.NNUE_TOOLS:
-        path = os.path.join(build, tool)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(STUB)
-        os.chmod(path, 0o755)
-    return build
-
-
 def run_main(argv, env):
     """scripts/train's main() in this process (train_loop's paths patched by the caller), with
     env added to the environment its programs see; returns its exit status."""
@@ -230,7 +203,7 @@ def test_default_nets(work):
         for v in train.VARIANTS:
             os.makedirs(os.path.join(work, "engine", v))
             shutil.copyfile(saved[0](v), train.net_file(v))
-        build = stub_build(work)
+        build = stub_build(work, STUB)
         plan = os.path.join(work, "plan.json")
         with open(plan, "w") as f:
             json.dump({"iter-001": "ok"}, f)
