@@ -153,6 +153,8 @@ typedef struct EvalSpec {
     const int *phase_weight;       // KIND_NB entries
     int phase_max;                 // phase of the full set
     int points_window;             // janggi's EVAL_POINTS_WINDOW; 0 where no term counts plies
+    const char *rule_terms;        // terms whose weights the rules fix, comma-separated, never
+                                   // fitted (hansu-tune freezes them); NULL: none
     int danger_begin, danger_end;  // flat range of the danger terms (formula); equal: none
     const char *phase_note;        // the header's comment over the untuned numbers
     const char *const *kind_names; // kinds as the header names them (the variant's)

@@ -429,6 +429,8 @@ static void report_coverage(Run *r) {
     double per_weight = free_params ? (double)r->whole.npos / (2.0 * free_params) : 0;
     r->distinct = distinct_traces(s, r->shared ? &r->train_share : NULL);
     r->free_weights = 2 * free_params;
+    if (spec->rule_terms)
+        printf("kept as the rules fix them (never fitted): %s\n", spec->rule_terms);
     printf("fitting %zu training positions (%zu distinct) from %zu games; %d free weights "
            "(%d touched parameters, mg and eg): %.1f positions per free weight; %d free "
            "parameters in fewer than %d positions\n",
@@ -661,6 +663,10 @@ static int run_main(int argc, char **argv) {
                      .spec = variant_default()->eval};
     int rc = parse_args(argc, argv, &r->o);
     if (rc == 0 && r->o.freeze && !parse_freeze(r->o.spec, r->o.freeze, r->frozen))
+        rc = -1;
+    // The terms the rules fix (EvalSpec.rule_terms) are never fitted, --freeze or not.
+    if (rc == 0 && r->o.spec->rule_terms &&
+        !parse_freeze(r->o.spec, r->o.spec->rule_terms, r->frozen))
         rc = -1;
     if (rc != 0)
         return free(r), free(inputs), rc > 0 ? 0 : 2;

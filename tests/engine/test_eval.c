@@ -20,6 +20,7 @@
 #include "janggi/formation.h"
 #include "movegen.h"
 #include "rules.h"
+#include "variant.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rng(void) {
@@ -147,6 +148,51 @@ static void test_mirror_symmetry(void **state) {
     assert_true(st.positions >= 1000);
 }
 
+// The point rule decides a game at the move limit whatever is left on the board, so the points
+// term near the limit (what a net gets added, eval_ply_term) rates a lead on points as good and
+// a deficit as bad at every phase: positions of random games' first 60 plies (much material),
+// their move numbers set to put them 1 to 39 plies before the limit. (It pointed the other way
+// with much material while the tuner fitted its middlegame weight: -26 against +37.)
+typedef struct LeadStats {
+    int checked;
+} LeadStats;
+
+static void check_points_lead(Board *b, void *arg) {
+    LeadStats *st = arg;
+    char fen[FEN_BUFFER], late_fen[FEN_BUFFER + 16];
+    fen_write(b, fen, sizeof fen);
+    char *last = strrchr(fen, ' ');
+    assert_non_null(last);
+    *last = '\0';
+    static Board late;
+    for (int to_limit = 1; to_limit < EVAL_POINTS_WINDOW; to_limit += 7) {
+        int ply = b->variant->ply_limit - to_limit;
+        if ((ply & 1) != (b->side == HAN)) // the side to move decides the ply's parity
+            ply--;
+        snprintf(late_fen, sizeof late_fen, "%s %d", fen, ply / 2 + 1);
+        assert_int_equal(fen_parse(&late, late_fen, NULL), STATUS_OK);
+        assert_int_equal(board_game_ply(&late), ply);
+        int lead = rules_points_half(&late, late.side) - rules_points_half(&late, !late.side);
+        int term = eval_ply_term(&late);
+        if (lead > 0)
+            assert_true(term > 0);
+        else if (lead < 0)
+            assert_true(term < 0);
+        else
+            assert_int_equal(term, 0);
+        st->checked++;
+    }
+}
+
+static void test_points_term_follows_the_lead(void **state) {
+    (void)state;
+    static Board b;
+    LeadStats st = {0};
+    for (int g = 0; g < 32; g++)
+        random_game(&b, g % PAIRING_NB, 60, check_points_lead, &st);
+    assert_true(st.checked >= 5000);
+}
+
 static void test_start_position(void **state) {
     (void)state;
     static Board b;
@@ -254,9 +300,13 @@ static void test_safety_counts(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_term_list),      cmocka_unit_test(test_start_position),
-        cmocka_unit_test(test_trace_parity),   cmocka_unit_test(test_mirror_symmetry),
-        cmocka_unit_test(test_header_printer), cmocka_unit_test(test_safety_counts),
+        cmocka_unit_test(test_term_list),
+        cmocka_unit_test(test_start_position),
+        cmocka_unit_test(test_trace_parity),
+        cmocka_unit_test(test_mirror_symmetry),
+        cmocka_unit_test(test_header_printer),
+        cmocka_unit_test(test_safety_counts),
+        cmocka_unit_test(test_points_term_follows_the_lead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -889,8 +889,9 @@ static void test_quiet_pv_game_ends(void **state) {
     load(&b, "3k5/4a4/9/9/9/r2P5/9/9/4A4/4K4 b - - 0 100", NULL);
     assert_int_equal(board_game_ply(&b), 199);
     assert_int_equal(search_quiet_pv(searcher, &b, 8, pv), 0);
-    // Without the game end the capture is the line: one ply before the limit it is played.
-    load(&b, "3k5/4a4/9/9/9/r2P5/9/9/4A4/4K4 b - - 0 90", NULL);
+    // Without the game end the capture is the line (at ply 167: nearer the limit Han's lead of
+    // 12.5 points saturates the evaluation's bound before and after the capture).
+    load(&b, "3k5/4a4/9/9/9/r2P5/9/9/4A4/4K4 b - - 0 84", NULL);
     assert_int_equal(search_quiet_pv(searcher, &b, 8, pv), 1);
     assert_int_equal(search_quiet_pv(searcher, &b, 0, pv), 0);
 }

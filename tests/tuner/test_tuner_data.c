@@ -591,6 +591,9 @@ static void test_tune_variant(void **state) {
     assert_non_null(strstr(out, "fixture.h5 holds janggi games, the fit is xiangqi"));
     assert_int_equal(
         run_tune(fx, "--dry-run --variant janggi --freeze points_late", out, sizeof out), 0);
+    // Janggi's points term is the rules' (EvalSpec.rule_terms): kept without --freeze too.
+    assert_int_equal(run_tune(fx, "--dry-run --variant janggi", out, sizeof out), 0);
+    assert_non_null(strstr(out, "kept as the rules fix them (never fitted): points_late\n"));
     // Hostile trial: the variant in any case, as UCI takes it (XIANGQI was refused).
     assert_int_equal(run_tune(fx, "--dry-run --variant XIANGQI --freeze tempo", out, sizeof out),
                      1);
@@ -732,6 +735,8 @@ static void test_hansu_tune_is_byte_stable(void **state) {
     for (int k = 0; k < KIND_NB; k++) // frozen
         assert_memory_equal(&got[EVAL_OFF_MATERIAL + k], &EVAL_WEIGHTS_FLAT[EVAL_OFF_MATERIAL + k],
                             sizeof got[0]);
+    assert_memory_equal(&got[EVAL_OFF_POINTS_LATE], &EVAL_WEIGHTS_FLAT[EVAL_OFF_POINTS_LATE],
+                        sizeof got[0]); // the rules' (EvalSpec.rule_terms)
     // The banner names the input with its SHA-256.
     snprintf(cmd, sizeof cmd, "grep -q \"input: %s sha256:$(sha256sum '%s' | cut -c1-64)\" '%s'",
              fx->file, fx->file, a);
