@@ -5,6 +5,8 @@
 // Each changes the context only; engine/cecp.c runs them and starts the searches they ask for.
 #include "cecp_commands.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,8 +96,9 @@ static bool read_number(const char *s, long long lo, long long hi, long long *v)
     char *end;
     if (!*s)
         return false;
+    errno = 0;
     *v = strtoll(s, &end, 10);
-    return !*end && *v >= lo && *v <= hi;
+    return !*end && errno != ERANGE && *v >= lo && *v <= hi;
 }
 
 // level MPS BASE INC: moves per period (0: the whole game), base in minutes or MIN:SEC,
@@ -262,7 +265,7 @@ static void cmd_memory(CecpContext *ctx, const char *cmd, char *args) {
 
 static void cmd_cores(CecpContext *ctx, const char *cmd, char *args) {
     long long n;
-    if (!read_number(args, 1, 1 << 20, &n))
+    if (!read_number(args, 1, LLONG_MAX, &n))
         cecp_reply_error(ctx, "cores needs a count of 1 or more", cmd);
     else if (!search_set_threads(ctx->searcher,
                                  n > SEARCH_THREADS_MAX ? SEARCH_THREADS_MAX : (int)n))

@@ -63,10 +63,10 @@ typedef struct BenchArgs {
 static Status set_param(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
     const char *eq = strchr(value, '=');
     char name[64];
-    if (!eq || eq == value || (size_t)(eq - value) >= sizeof name)
+    if (!eq || eq == value)
         return error_set(err, STATUS_SYNTAX, "%s '%.60s' is not NAME=VALUE", flag->name, value);
     snprintf(name, sizeof name, "%.*s", (int)(eq - value), value);
-    int i = search_param_find(name);
+    int i = (size_t)(eq - value) < sizeof name ? search_param_find(name) : -1;
     if (i < 0)
         return error_set(err, STATUS_SYNTAX,
                          "%s '%s' is not a search parameter (the UCI spin options of hansu, "

@@ -178,16 +178,17 @@ static int static_eval(Searcher *s, int ply) {
         v = eval_evaluate(b);
     } else {
         // A net sees no ply: near the move limit it gets the evaluation's points term added,
-        // in the net's units (net_scale_pct). A blend (eval_blend %) takes the classical
-        // evaluation without that term, in the net's units (blend_scale_pct), and adds it once.
-        int ply_term = cacheable ? 0 : eval_ply_term(b);
+        // in the net's units (net_scale_pct). A blend (eval_blend %) weighs that with the
+        // classical evaluation, which counts the term itself, in the net's units
+        // (blend_scale_pct): a weighted mean of the two, each with the points in its own way.
         v = nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path);
+        if (!cacheable)
+            v += eval_ply_term(b) * s->params.net_scale_pct / 100;
         int w = s->params.eval_blend;
         if (w > 0) {
-            int64_t classical = (int64_t)(eval_evaluate(b) - ply_term) * s->params.blend_scale_pct;
+            int64_t classical = (int64_t)eval_evaluate(b) * s->params.blend_scale_pct;
             v = (int)(((int64_t)v * (100 - w) * 100 + classical * w) / 10000);
         }
-        v += ply_term * s->params.net_scale_pct / 100;
     }
     v = v > EVAL_CLAMP ? EVAL_CLAMP : v < -EVAL_CLAMP ? -EVAL_CLAMP : v;
     if (cacheable) {

@@ -38,13 +38,15 @@ static void params_apply(Searcher *s, const SearchParams *params) {
 
 void search_set_params(Searcher *s, const SearchParams *params) {
     search_smp_wait(s);
-    // The TT's and the cache's evaluations came from another blend.
-    bool blend_changed = s->params.eval_blend != params->eval_blend ||
-                         s->params.blend_scale_pct != params->blend_scale_pct;
+    // The TT's and the cache's evaluations came from another blend (or, near the move limit,
+    // another scale of the points term added to a net's).
+    bool eval_changed = s->params.eval_blend != params->eval_blend ||
+                        s->params.blend_scale_pct != params->blend_scale_pct ||
+                        s->params.net_scale_pct != params->net_scale_pct;
     params_apply(s, params);
     for (int i = 0; i < s->nhelpers; i++)
         params_apply(s->helpers[i], params);
-    if (blend_changed && s->net)
+    if (eval_changed && s->net)
         search_clear(s);
 }
 

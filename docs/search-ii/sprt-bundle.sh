@@ -6,12 +6,18 @@
 # with the bundle's options on, BASE with the defaults (the parent's search, bench for bench).
 # Continues with --resume when its state exists; HANSU: the build (its commit in
 # docs/strength-log.md), one build for the whole run.
-# Usage: HANSU=... sprt-bundle.sh NAME SEED OPTION=VALUE...   (the options that turn NEW's on)
+# A change that is no option (a fix of the evaluation, say) plays two builds: BASE the parent's
+# build (default: HANSU itself), and BOUNDS the SPRT's (default "elo0=0 elo1=40", a gain; a fix:
+# BOUNDS="elo0=-30 elo1=0").
+# Usage: HANSU=... [BASE=...] [BOUNDS=...] sprt-bundle.sh NAME SEED [OPTION=VALUE...]
+#   (the options that turn NEW's on)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
 M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:?HANSU: the engine build of the run}
+B=${BASE:-$H}
+read -r -a bounds <<<"${BOUNDS:-elo0=0 elo1=40}"
 name=${1:?usage: sprt-bundle.sh NAME SEED OPTION=VALUE...}
 seed=${2:?usage: sprt-bundle.sh NAME SEED OPTION=VALUE...}
 shift 2
@@ -21,7 +27,7 @@ for o in "$@"; do on+=("option.$o"); done
 runs_unpack "sprt-$name-250k.pgn"
 resume=()
 [ -f "sprt-$name-250k.pgn.state" ] && resume=(--resume)
-"$M" --engine cmd="$H" name="$name" "${on[@]}" --engine cmd="$H" name=base --nodes 250000 \
-  --sprt elo0=0 elo1=40 --games 4000 --seed "$seed" --concurrency "${CONC:-1}" \
+"$M" --engine cmd="$H" name="$name" "${on[@]}" --engine cmd="$B" name=base --nodes 250000 \
+  --sprt "${bounds[@]}" --games 4000 --seed "$seed" --concurrency "${CONC:-1}" \
   --pgn "sprt-$name-250k.pgn" --json "sprt-$name-250k.json" "${resume[@]}" \
   >>"sprt-$name-250k.txt" 2>&1

@@ -201,9 +201,12 @@ def test_bad_commands():
                 "option UCI_Elo=2550", "option UCI_LimitStrength=1",
                 "option UCI_LimitStrength=0") == [],
           "good settings say nothing")
-    check(e.say("cores 2000", "cores 1") ==
-          ["# cores 2000: searching with 1024, the most one search takes"],
+    check(e.say("cores 2000", "cores 9223372036854775807", "cores 1") ==
+          ["# cores 2000: searching with 1024, the most one search takes",
+           "# cores 9223372036854775807: searching with 1024, the most one search takes"],
           "cores past the most one search takes: those, said as a comment")
+    out = e.say("cores 9223372036854775808")
+    check(len(out) == 1 and out[0].startswith("Error (cores needs"), "cores past 64 bits: %r" % out)
     check(e.quit() == 0, "quit after bad commands")
 
 

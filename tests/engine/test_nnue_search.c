@@ -488,9 +488,40 @@ static void test_eval_blend(void **state) {
     p.blend_scale_pct = 100;
     search_set_params(sr, &p);
     assert_int_equal(search_evaluate(sr, &early), classical);
-    // The points term once: all classical at scale 100, the term included, as the net's is.
-    assert_int_not_equal(eval_ply_term(&late), 0);
+    // Near the move limit: all classical at scale 100 is the classical evaluation, its points
+    // term included; a blend weighs the net's (with the term added) with it.
+    int term = eval_ply_term(&late);
+    assert_int_not_equal(term, 0);
     assert_int_equal(search_evaluate(sr, &late), eval_evaluate(&late));
+    int net_late = reference_eval(janggi_net, &VARIANT_JANGGI, late_fen) + term;
+    p.eval_blend = 40;
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &late),
+                     (net_late * 60 * 100 + eval_evaluate(&late) * 100 * 40) / 10000);
+    // A blend is a weighted mean: it lies between its two parts, each in the net's units, also
+    // where the classical evaluation is at its clamp and the points term is large (two chariots
+    // against a bare general, 2 plies before the limit).
+    static Board clamp;
+    const char *clamp_fen = "3k5/9/9/9/9/9/9/9/4K4/R7R w - - 0 100";
+    assert_int_equal(fen_parse(&clamp, clamp_fen, NULL), STATUS_OK);
+    int net_part = reference_eval(janggi_net, &VARIANT_JANGGI, clamp_fen) + eval_ply_term(&clamp);
+    enum { CLAMP = 18000 }; // the static evaluation's bound in the search (search_shared.h)
+    const int blends[] = {25, 50, 85, 100}, scales[] = {50, 100, 145, 300};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 4; k++) {
+            p.eval_blend = blends[i];
+            p.blend_scale_pct = scales[k];
+            search_set_params(sr, &p);
+            int cls_part = eval_evaluate(&clamp) * scales[k] / 100;
+            int v = search_evaluate(sr, &clamp);
+            int lo = net_part < cls_part ? net_part : cls_part;
+            int hi = net_part < cls_part ? cls_part : net_part;
+            lo = lo > CLAMP ? CLAMP : lo;
+            hi = hi > CLAMP ? CLAMP : hi;
+            if (v < lo || v > hi)
+                fail_msg("blend %d scale %d: %d outside [%d, %d]", blends[i], scales[k], v, lo, hi);
+        }
+    p.blend_scale_pct = 145;
     p.eval_blend = 30;
     p.blend_scale_pct = 145;
     search_set_params(sr, &p);

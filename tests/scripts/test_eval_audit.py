@@ -330,6 +330,22 @@ def test_refusals():
         assert r.returncode == 1 and r.stderr.count("\n") == 1, (args, r)
         assert r.stderr.startswith("eval-audit: ") and what in r.stderr, (args, r.stderr)
         assert "Traceback" not in r.stderr
+    # Another engine as --engine-cmd: refused at once (its eval is not Hansu's; it hung).
+    if HAVE_FSF:
+        r = run([pgn, "--no-fsf", "--engine-cmd", FSF])
+        assert r.returncode == 1 and "not Hansu" in r.stderr, r
+    # A Hansu that ignores eval_blend (a wrapper drops the option): --blend is an error.
+    wrapper = write("old-hansu.py", "#!/usr/bin/python3\nimport subprocess, sys\n"
+                    f"p = subprocess.Popen([{HANSU!r}], stdin=subprocess.PIPE, text=True)\n"
+                    "for line in sys.stdin:\n"
+                    "    if 'eval_blend' not in line:\n"
+                    "        p.stdin.write(line); p.stdin.flush()\n"
+                    "    if line.strip() == 'quit':\n"
+                    "        break\n"
+                    "p.stdin.close(); p.wait()\n")
+    os.chmod(wrapper, 0o755)
+    r = run([pgn, "--no-fsf", "--engine-cmd", wrapper, "--blend", "30", "--every", "8"])
+    assert r.returncode == 1 and "--blend 30:" in r.stderr and "no blended" in r.stderr, r
     r = run([pgn, "--engine-cmd", os.path.join(WORK, "no-hansu")])
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "--engine-cmd" in r.stderr, r
     assert not os.path.exists(os.path.join(WORK, "x.json"))
