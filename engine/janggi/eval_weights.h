@@ -2,7 +2,10 @@
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu-tune 0.1.0
 // variant: janggi
-// converted: POINTS_LATE set to S(37, 37), its endgame weight in both phases, where the tuner had fitted S(-26, 37): the point rule decides a game at the move limit whatever is left on the board, and the middlegame weight had rated a lead on points as bad (docs/tuning.md, "The points term is the rules'"); hansu-tune now keeps it (EvalSpec.rule_terms)
+// converted: POINTS_LATE set to S(37, 37), its endgame weight in both phases, where the tuner
+//   had fitted S(-26, 37): the point rule decides a game at the move limit whatever is left on
+//   the board, and the middlegame weight had rated a lead on points as bad (docs/tuning.md,
+//   "The points term is the rules'"); hansu-tune now keeps it (EvalSpec.rule_terms)
 // note: Texel tuning of 2645712 train / 293851 validation positions, kept epoch 2
 // input: /work/wt-train/runs/train-2core/iter-011/selfplay/shard-000000.h5 sha256:9cd8c68fe174b9f41879cb695a6bbe28d8faed8b4e7260ce3d0564b9ae93fd94
 // input: /work/wt-train/runs/train-2core/iter-011/selfplay/shard-000001.h5 sha256:6d0351681ed1328a7ae18c0e11688a33cb3731aa533576c43b0d2c65821d8bf8
