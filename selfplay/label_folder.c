@@ -175,12 +175,9 @@ static Status label_shard(const LabelRun *run, size_t k, Searcher **s, ShardData
     for (size_t p = 0; st == STATUS_OK && p < all.positions.count; p++)
         if (!(all.positions.flags[p] & POS_RANDOM))
             t->searched++, t->by_side[all.positions.stm[p]]++;
-    for (size_t g = 0; st == STATUS_OK && g < all.games.count; g++) {
-        uint64_t p = all.games.pos_start[g];
-        while (p < all.games.pos_end[g] && (all.positions.flags[p] & POS_RANDOM))
-            p++;
-        t->games_unsearched += p == all.games.pos_end[g];
-    }
+    // A game's random_plies are its plies before the first searched one, all when none is.
+    for (size_t g = 0; st == STATUS_OK && g < all.games.count; g++)
+        t->games_unsearched += all.games.random_plies[g] == all.games.plies[g];
     if (st == STATUS_OK)
         t->games += all.games.count, t->positions += all.positions.count;
     shard_data_free(&all);
