@@ -151,7 +151,9 @@ static Status write_pgn(Replay *r, const char *event, FILE *out, const char *nam
     size_t g = r->g;
     int cho = gc->cho_formation[g], han = gc->han_formation[g];
     char opening[96], detail[160], id[16], seed[24], date[16];
-    if (r->d->openings)
+    if (r->d->standalone)
+        snprintf(opening, sizeof opening, "a standalone position (a PV end)");
+    else if (r->d->openings)
         snprintf(opening, sizeof opening, "opening %u of the run's openings",
                  gc->game_id[g] % (uint32_t)shard_data_opening_count(r->d) + 1);
     else if (v->formation_count)

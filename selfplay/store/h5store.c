@@ -562,8 +562,17 @@ Status h5store_output_target(const char *path, char *target, ErrorInfo *err) {
     return st;
 }
 
+bool h5store_schedule_standalone(const char *schedule) {
+    return strncmp(schedule, H5STORE_POSITIONS_SCHEDULE, strlen(H5STORE_POSITIONS_SCHEDULE)) == 0;
+}
+
 Status h5store_write(const char *path, const StoreMeta *meta, const ShardData *data,
                      ErrorInfo *err) {
+    if (data->standalone != h5store_schedule_standalone(meta->schedule))
+        return error_set(err, STATUS_FORMAT,
+                         "%s: standalone positions need the formation_schedule '%s...', games "
+                         "another",
+                         path, H5STORE_POSITIONS_SCHEDULE);
     if (meta->variant[0] && !variant_find(meta->variant))
         return error_set(err, STATUS_RANGE, "%s: variant '%.15s' is not a known variant", path,
                          meta->variant);
@@ -675,6 +684,7 @@ static Status read_file(const char *path, bool legacy, StoreMeta *meta, ShardDat
     if (st != STATUS_OK)
         return st;
     data->variant = variant_find(m->variant); // read_meta checked it
+    data->standalone = h5store_schedule_standalone(m->schedule);
     if ((st = shard_data_set_openings(data, m->openings, err)) != STATUS_OK)
         goto cleanup;
     st = shard_data_reserve(data, ng, np, err);

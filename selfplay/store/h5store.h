@@ -4,6 +4,7 @@
 // The serial HDF5 library is not thread-safe: call these from one thread at a time.
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,10 @@ enum { H5STORE_OPENINGS_MAX = 131072 };
 // The longest sources attribute (hansu-selfplay label's input files), the terminator included.
 enum { H5STORE_SOURCES_MAX = 16384 };
 #define H5STORE_FORMAT "hansu-selfplay"
+// The start of the formation_schedule attribute of a file of standalone positions (PV ends of
+// hansu-selfplay label, docs/data-format.md): each game there is one position, set up from its
+// stored board (ShardData.standalone), not replayed from an opening.
+#define H5STORE_POSITIONS_SCHEDULE "labelled positions:"
 #define H5STORE_SHARD_PREFIX "shard-"
 
 /// File attributes: provenance of the data and the settings that made it.
@@ -58,8 +63,13 @@ typedef struct StoreMeta {
     int64_t shard;        // shard number in the run folder; -1 for a merged file
 } StoreMeta;
 
-/// Writes meta and data to path as one complete file: built in memory, its digest header
-/// filled in, written to "<target>.tmp", fsync'ed, renamed over the target
+/// Whether a formation_schedule attribute marks a file of standalone positions
+/// (H5STORE_POSITIONS_SCHEDULE).
+bool h5store_schedule_standalone(const char *schedule);
+
+/// Writes meta and data to path as one complete file (STATUS_FORMAT, nothing written, when
+/// data->standalone and meta's schedule disagree: h5store_schedule_standalone): built in memory,
+/// its digest header filled in, written to "<target>.tmp", fsync'ed, renamed over the target
 /// (h5store_output_target: a link is followed, a device or FIFO refused), and the folder fsync'ed,
 /// so path always holds either the old or the new complete file, each with its own digest. On error
 /// (full disk, unwritable folder) the temporary file is removed, path is untouched and err names

@@ -56,9 +56,32 @@ int shard_data_opening_count(const ShardData *d) {
     return d->openings ? text_line(d->openings, -1, NULL, 0) : 0;
 }
 
+// The stored board of standalone game g, decoded and then judged by the FEN reader (the decoder
+// leaves the rules' legality to it).
+static Status standalone_start(const ShardData *d, size_t g, const Variant *v, Board *b,
+                               ErrorInfo *err) {
+    uint64_t p = d->games.pos_start[g];
+    uint32_t id = d->games.game_id[g];
+    const PackedBoard *pb = (const PackedBoard *)(d->positions.board + p * PACKED_BOARD_BYTES);
+    ErrorInfo e;
+    char fen[FEN_BUFFER];
+    if (p >= d->positions.count)
+        return error_set(err, STATUS_FORMAT, "position %u: no stored row", id);
+    if (packed_board_decode_variant(pb, v, (Side)d->positions.stm[p], d->positions.ply[p], b, &e) !=
+        STATUS_OK)
+        return error_set(err, STATUS_FORMAT, "position %u: %s", id, e.msg);
+    fen_write(b, fen, sizeof fen);
+    if (fen_parse_variant(b, v, fen, &e) != STATUS_OK)
+        return error_set(err, STATUS_FORMAT, "position %u: illegal position %s: %s", id, fen,
+                         e.msg);
+    return STATUS_OK;
+}
+
 Status shard_data_game_start(const ShardData *d, size_t g, Board *b, ErrorInfo *err) {
     const Variant *v = variant_or_default(d->variant);
     const GameColumns *gc = &d->games;
+    if (d->standalone)
+        return standalone_start(d, g, v, b, err);
     if (d->openings) {
         char fen[FEN_MAX_INPUT + 1] = "";
         int n = shard_data_opening_count(d);
@@ -153,6 +176,10 @@ Status shard_data_append_games(ShardData *dst, const ShardData *src, size_t firs
         return st;
     if (!dst->variant)
         dst->variant = src->variant;
+    if (dst->games.count && dst->standalone != src->standalone)
+        return error_set(err, STATUS_FORMAT,
+                         "standalone positions (PV ends) and games cannot share a file");
+    dst->standalone = src->standalone;
     if (src->openings && (!dst->openings || strcmp(dst->openings, src->openings) != 0)) {
         if (dst->games.count)
             return error_set(err, STATUS_FORMAT, "games of two runs with different openings");
@@ -302,9 +329,13 @@ static Status check_ranges(const ShardData *d, ErrorInfo *err) {
 static Status check_sequences(const ShardData *d, ErrorInfo *err) {
     const GameColumns *gc = &d->games;
     const PositionColumns *pc = &d->positions;
-    for (size_t g = 0; g < gc->count; g++)
+    for (size_t g = 0; g < gc->count; g++) {
+        if (d->standalone && gc->plies[g] != 1)
+            return error_set(err, STATUS_FORMAT,
+                             "game %u: %u plies in a file of standalone positions (1 each)",
+                             gc->game_id[g], gc->plies[g]);
         for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g]; p++) {
-            uint64_t ply0 = d->openings ? pc->ply[gc->pos_start[g]] : 0;
+            uint64_t ply0 = d->openings || d->standalone ? pc->ply[gc->pos_start[g]] : 0;
             uint64_t ply = ply0 + (p - gc->pos_start[g]);
             if (pc->ply[p] != ply || pc->stm[p] != (ply & 1))
                 return error_set(err, STATUS_FORMAT,
@@ -323,6 +354,7 @@ static Status check_sequences(const ShardData *d, ErrorInfo *err) {
                                                               : "cho",
                                  want);
         }
+    }
     return STATUS_OK;
 }
 

@@ -58,6 +58,11 @@ typedef struct ShardData {
     // game g starting from line game_id % (lines); NULL: none (the variant's start positions).
     // Owned (shard_data_set_openings); kept by shard_data_clear.
     char *openings;
+    // Every game is one standalone position, not a line of a game (a file of PV ends,
+    // docs/data-format.md: the formation_schedule attribute starts with
+    // H5STORE_POSITIONS_SCHEDULE): a game's start is its stored board, with its side to move
+    // and ply, and it holds that one position. Kept by shard_data_clear.
+    bool standalone;
 } ShardData;
 
 /// An empty ShardData (no allocation yet).
@@ -103,8 +108,10 @@ bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t 
 /// the position ranges of the games tile the positions in order with their plies, each
 /// position names its game, every value lies in its range of columns.def, board bytes are
 /// squares or PACKED_NONE, a move's squares are squares, and for each position of a game
-/// ply = row - pos_start, stm = ply & 1 and result_stm = +1 exactly when stm is the winner.
-/// STATUS_FORMAT naming the row, game, column and value of the first failure.
+/// ply = row - pos_start, stm = ply & 1 and result_stm = +1 exactly when stm is the winner
+/// (with openings, or standalone, the first row's ply counts as the game's start; a standalone
+/// game holds one position). STATUS_FORMAT naming the row, game, column and value of the first
+/// failure.
 Status shard_data_check(const ShardData *d, ErrorInfo *err);
 
 /// Sets d's openings to a copy of text (one FEN a line; NULL or "" for none). STATUS_NOMEM.
@@ -113,9 +120,12 @@ Status shard_data_set_openings(ShardData *d, const char *text, ErrorInfo *err);
 /// Number of openings (lines) in d->openings; 0 without.
 int shard_data_opening_count(const ShardData *d);
 
-/// Sets up b at the start of game g of d: its opening (line game_id % n of d->openings, as
+/// Sets up b at the start of game g of d: with d->standalone its stored board (its first row's,
+/// with that row's side to move and ply), else its opening (line game_id % n of d->openings, as
 /// fen_parse_variant reads it), else its formations (janggi), else the variant's start
-/// position. STATUS_FORMAT naming the game when the opening is not a position of the variant.
+/// position. STATUS_FORMAT naming the game when the opening or the stored board is not a
+/// position of the variant (packed_board_decode_variant, then fen_parse_variant of its FEN:
+/// two pieces on a square, no general, a piece off its squares, the side not to move in check).
 Status shard_data_game_start(const ShardData *d, size_t g, Board *b, ErrorInfo *err);
 
 /// Stored form of a search score (see STORED_MATE): cp clamped, mates marked.

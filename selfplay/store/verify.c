@@ -72,6 +72,21 @@ static Status check_end(const ShardData *d, size_t g, Board *b, ErrorInfo *err) 
     return STATUS_OK;
 }
 
+// Standalone position g (a PV end): what its row can say without a game around it. Its board was
+// judged legal by shard_data_game_start; here its points are the board's, and it was searched.
+static Status check_standalone(const ShardData *d, size_t g, Board *b, ErrorInfo *err) {
+    const GameColumns *gc = &d->games;
+    uint64_t p = gc->pos_start[g];
+    if (rules_points_half(b, CHO) != gc->points_cho[g] ||
+        rules_points_half(b, HAN) != gc->points_han[g])
+        return error_set(err, STATUS_FORMAT, "position %u: points differ from its board",
+                         gc->game_id[g]);
+    if (d->positions.flags[p] & POS_RANDOM)
+        return error_set(err, STATUS_FORMAT, "position %u: a standalone position not searched",
+                         gc->game_id[g]);
+    return STATUS_OK;
+}
+
 Status verify_games(const ShardData *d, ErrorInfo *err) {
     // The value ranges first (the same checks as every reader's): the replay then meets only
     // formations, squares and lengths that exist.
@@ -83,8 +98,11 @@ Status verify_games(const ShardData *d, ErrorInfo *err) {
         st = error_set(err, STATUS_NOMEM, "out of memory");
     const GameColumns *gc = &d->games;
     for (size_t g = 0; st == STATUS_OK && g < gc->count; g++) {
-        // The game's start: its opening, else its formations (janggi), else the variant's.
+        // The game's start: its stored board (standalone), its opening, else its formations
+        // (janggi), else the variant's.
         if ((st = shard_data_game_start(d, g, b, err)) != STATUS_OK)
+            break;
+        if (d->standalone && (st = check_standalone(d, g, b, err)) != STATUS_OK)
             break;
         for (uint64_t p = gc->pos_start[g]; st == STATUS_OK && p < gc->pos_end[g]; p++) {
             GameResult res;
@@ -96,7 +114,8 @@ Status verify_games(const ShardData *d, ErrorInfo *err) {
             if (st == STATUS_OK)
                 board_make(b, d->positions.move[p]);
         }
-        if (st == STATUS_OK)
+        // A standalone position's result is its source game's, not its own board's.
+        if (st == STATUS_OK && !d->standalone)
             st = check_end(d, g, b, err);
     }
     free(b);
