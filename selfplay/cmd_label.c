@@ -38,6 +38,7 @@ typedef struct LabelArgs {
     const Variant *variant;
     int threads;
     bool classical, resume, no_bench, check_only;
+    bool pv_nodes_given; // --pv-nodes was given (else it is --nodes)
 } LabelArgs;
 
 static Status set_variant(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
@@ -48,12 +49,23 @@ static Status set_variant(const Flag *flag, const char *value, void *dest, Error
     return STATUS_OK;
 }
 
+static Status set_pv_nodes(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
+    LabelArgs *a = dest;
+    a->pv_nodes_given = true;
+    return cli_parse_u64(flag->name, value, UINT64_MAX, &a->set.pv_nodes, err);
+}
+
 #define SET(field) FLAG_DEST(LabelArgs, set.field)
 static const Flag LABEL_FLAGS[] = {
     {"--out", FLAG_PATH, FLAG_DEST(LabelArgs, out), .meta = "DIR",
      .help = "the run folder of shards (required; one writer at a time)"},
     {"--nodes", FLAG_UINT, SET(nodes), .max = UINT64_MAX, .meta = "N",
      .help = "nodes of each position's search, one thread [50000]"},
+    {"--pv-ends", FLAG_BOOL, SET(pv_ends),
+     .help = "store each search's PV end too: the position its PV reaches,\n"
+             "searched on its own (docs/data-format.md, \"PV ends\")"},
+    {"--pv-nodes", FLAG_CALL, .set = set_pv_nodes, .value = true, .meta = "N",
+     .help = "nodes of each PV end's search, one thread [--nodes]"},
     {"--threads", FLAG_INT, FLAG_DEST(LabelArgs, threads), .lo = 0, .hi = 4096, .meta = "T",
      .help = "games labelled at once, one search thread each [all cores];\n"
              "the labels do not depend on it"},
@@ -139,6 +151,11 @@ static Status write_json(const LabelArgs *a, const LabelInputs *in, const LabelT
     cli_json_string(f, a->out);
     fprintf(f, ",\n  \"variant\": \"%s\",\n  \"nodes\": %llu,\n  \"threads\": %d",
             in->variant->name, (unsigned long long)a->set.nodes, t->threads);
+    fprintf(f, ",\n  \"pv_ends\": %s,\n  \"pv_nodes\": ", a->set.pv_ends ? "true" : "false");
+    if (a->set.pv_ends)
+        fprintf(f, "%llu", (unsigned long long)a->set.pv_nodes);
+    else
+        fputs("null", f);
     fprintf(f,
             ",\n  \"evaluation\": \"%s\",\n  \"net_sha256\": ", a->set.net ? "nnue" : "classical");
     if (a->set.net)
@@ -156,6 +173,9 @@ static Status write_json(const LabelArgs *a, const LabelInputs *in, const LabelT
     fprintf(f, ",\n  \"searched\": %llu,\n  \"searched_by_side\": [%llu, %llu]",
             (unsigned long long)t->searched, (unsigned long long)t->by_side[0],
             (unsigned long long)t->by_side[1]);
+    fprintf(
+        f, ",\n  \"pv_ends_stored\": %llu,\n  \"pv_plies_mean\": ", (unsigned long long)t->pv_ends);
+    cli_json_number(f, t->pv_ends ? (double)t->pv_plies / (double)t->pv_ends : 0);
     fprintf(f, ",\n  \"elapsed_s\": ");
     cli_json_number(f, t->elapsed_s);
     fprintf(f, ",\n  \"searches_per_s\": ");
@@ -183,6 +203,11 @@ static void print_summary(const LabelInputs *in, const LabelTotals *t) {
     printf("positions         %llu stored, %llu searched (%s %llu, %s %llu to move)\n",
            (unsigned long long)t->positions, (unsigned long long)t->searched, v->side_names[0],
            (unsigned long long)t->by_side[0], v->side_names[1], (unsigned long long)t->by_side[1]);
+    if (t->pv_ends)
+        printf("pv ends           %llu stored, %.2f plies beyond their searched positions on "
+               "average\n",
+               (unsigned long long)t->pv_ends,
+               t->pv_ends ? (double)t->pv_plies / (double)t->pv_ends : 0.0);
     printf("rate              %.1f searches/s on %d threads, %.1f s\n",
            t->elapsed_s > 0 ? t->searched / t->elapsed_s : 0.0, t->threads, t->elapsed_s);
 }
@@ -196,6 +221,10 @@ static int check_args(const LabelArgs *a, int npos, ErrorInfo *err) {
         st = error_set(err, STATUS_SYNTAX, "no PGN file given");
     else if (a->set.nodes == 0)
         st = error_set(err, STATUS_RANGE, "--nodes must be at least 1");
+    else if (a->pv_nodes_given && !a->set.pv_ends)
+        st = error_set(err, STATUS_SYNTAX, "--pv-nodes needs --pv-ends");
+    else if (a->pv_nodes_given && a->set.pv_nodes == 0)
+        st = error_set(err, STATUS_RANGE, "--pv-nodes must be at least 1");
     else if (a->set.hash_mb == 0)
         st = error_set(err, STATUS_RANGE, "--hash must be at least 1 (MB)");
     else if (a->set.shard_games == 0)
@@ -237,6 +266,8 @@ int cmd_label(int argc, char **argv) {
         free(inputs);
         return 0;
     }
+    if (!a.pv_nodes_given)
+        a.set.pv_nodes = a.set.nodes;
     LabelInputs in;
     NnueNet *net = NULL;
     LabelTotals t = {.threads = a.threads ? a.threads : omp_get_num_procs()};

@@ -10,6 +10,7 @@
 #include "board.h"
 #include "eval.h"
 #include "game_driver.h"
+#include "label_pv.h"
 #include "packed_board.h"
 #include "rules.h"
 #include "selfplay_build_info.h"
@@ -40,7 +41,8 @@ static void finish_row(ShardData *out, size_t row, const LabelGame *g, const Boa
 }
 
 Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings *set, Searcher *s,
-                  ShardData *out, uint64_t *searched, atomic_bool *stop, ErrorInfo *err) {
+                  Searcher *pv_s, ShardData *out, ShardData *pv_out, LabelCounts *counts,
+                  atomic_bool *stop, ErrorInfo *err) {
     Status st = shard_data_reserve(out, 1, (size_t)g->nmoves, err);
     Board *b = malloc(sizeof *b);
     if (st == STATUS_OK && !b)
@@ -49,7 +51,10 @@ Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings
         free(b);
         return st;
     }
+    *counts = (LabelCounts){0};
     search_clear(s); // the game's labels depend on it alone
+    if (pv_s)
+        search_clear(pv_s);
     label_game_start(in, g, b);
     size_t row = shard_data_add_game(out);
     GameColumns *gc = &out->games;
@@ -60,21 +65,29 @@ Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings
     gc->pos_start[row] = out->positions.count;
     SearchLimits lim = {.nodes = set->nodes};
     int eligible = 0, leading = -1;
-    for (int k = 0; k < g->nmoves; k++) {
+    LabelPv pv;
+    for (int k = 0; k < g->nmoves && st == STATUS_OK; k++) {
         bool search = label_selected(set, g, k, b->side, &eligible);
         Score score = 0;
         if (search) {
-            score = search_run(s, b, &lim, NULL, NULL, stop).score;
-            (*searched)++;
+            pv.len = 0;
+            score = search_run(s, b, &lim, pv_out ? label_pv_capture : NULL, &pv, stop).score;
+            counts->searched++;
             leading = leading < 0 ? k : leading;
+            int plies = 0;
+            if (pv_out)
+                st = label_pv_end(b, &pv, g, (size_t)(g - in->games), k, set, pv_s, pv_out, &plies,
+                                  stop, err);
+            counts->pv_plies += (uint64_t)plies;
         }
         shard_data_add_played(out, b, g->id, g->moves[k],
                               search ? game_driver_stored_score(score) : 0, search);
         board_make(b, g->moves[k]);
     }
-    finish_row(out, row, g, b, leading < 0 ? g->nmoves : leading);
+    if (st == STATUS_OK)
+        finish_row(out, row, g, b, leading < 0 ? g->nmoves : leading);
     free(b);
-    return STATUS_OK;
+    return st;
 }
 
 // run_config: every setting that decides the labels, "key=value" words.
@@ -84,13 +97,17 @@ static void make_run_config(const LabelInputs *in, const LabelSettings *set, con
     if (set->to_move) // spaces kept out of the value: the settings are words
         for (size_t i = 0; set->to_move[i] && i + 1 < sizeof to_move; i++)
             to_move[i] = set->to_move[i] == ' ' ? '_' : set->to_move[i];
+    char pv[64] = ""; // only with --pv-ends: a run without keeps the run_config it always had
+    if (set->pv_ends)
+        snprintf(pv, sizeof pv, "pv_ends=1 pv_nodes=%llu ", (unsigned long long)set->pv_nodes);
     snprintf(m->run_config, sizeof m->run_config,
              "label engine=%s bench=%s weights=%s net=%.16s variant=%s nodes=%llu hash_mb=%zu "
-             "skip_plies=%d every=%d to_move=%s shard_games=%zu openings=%d inputs=%s",
+             "skip_plies=%d every=%d to_move=%s shard_games=%zu openings=%d %sinputs=%s",
              m->engine_version, set->bench, m->weights_sha256,
              set->net ? set->net_sha256 : "classical", in->variant->name,
              (unsigned long long)set->nodes, set->hash_mb, set->skip_plies, set->every,
-             set->to_move ? to_move : "-", set->shard_games, in->openings ? in->nfens : 0, inputs);
+             set->to_move ? to_move : "-", set->shard_games, in->openings ? in->nfens : 0, pv,
+             inputs);
 }
 
 bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t shard, StoreMeta *m) {
@@ -118,4 +135,19 @@ bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t sh
     m->random_plies = set->skip_plies;
     m->shard = shard;
     return true;
+}
+
+void label_make_pv_meta(const StoreMeta *m, const LabelSettings *set, int64_t shard,
+                        StoreMeta *pvm) {
+    memcpy(pvm, m, sizeof *pvm);
+    snprintf(pvm->schedule, sizeof pvm->schedule,
+             H5STORE_POSITIONS_SCHEDULE " PV ends of the searches of shard %lld, each searched "
+                                        "at %llu nodes (%s)",
+             (long long)shard, (unsigned long long)set->pv_nodes, set->net ? "nnue" : "classical");
+    snprintf(pvm->limits, sizeof pvm->limits, "pv_nodes=%llu (labels: one search a PV end)",
+             (unsigned long long)set->pv_nodes);
+    pvm->openings[0] = '\0';
+    pvm->nodes = (int64_t)set->pv_nodes;
+    pvm->random_plies = 0;
+    pvm->shard = shard;
 }

@@ -24,7 +24,15 @@ typedef struct LabelSettings {
     char net_sha256[65]; // its SHA-256 (hex), "" for classical
     char bench[32];      // the bench signature with that evaluation, or "skipped"
     size_t shard_games;  // games per shard: shard k holds games [k G, (k + 1) G) of the inputs
+    bool pv_ends;        // store each search's PV end too (label_pv.h)
+    uint64_t pv_nodes;   // nodes of each PV end's search, one thread
 } LabelSettings;
+
+/// What labelling one game did: its searches, and the plies of its stored PV ends beyond their
+/// searched positions (summed).
+typedef struct LabelCounts {
+    uint64_t searched, pv_plies;
+} LabelCounts;
 
 /// Appends game g to out (its row and positions, as game_driver_play does): the moves as played,
 /// result_stm from g's winner; a selected position (label_selected) scored by search_run at
@@ -32,11 +40,15 @@ typedef struct LabelSettings {
 /// flag POS_RANDOM (not searched: the trainers skip them). The TT policy: s is cleared at the
 /// game's start (search_clear) and searches the selected positions in game order, each with the
 /// game's history, as `ucinewgame` and then `position fen START moves ...` / `go nodes N` for each
-/// would: the labels depend on the game and the settings only. *searched counts the searches.
-/// stop (may be NULL) cuts the searches short when set: the game is then to be dropped.
-/// STATUS_NOMEM.
+/// would: the labels depend on the game and the settings only. counts gets what it did.
+/// With set->pv_ends, each search's PV end goes to pv_out (label_pv_end), searched by pv_s: a
+/// second searcher, cleared at the game's start as s is and searching the game's PV ends in
+/// game order, so the game's line labels are those of a run without PV ends (pv_s, pv_out NULL
+/// without). stop (may be NULL) cuts the searches short when set: the game is then to be
+/// dropped. STATUS_NOMEM.
 Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings *set, Searcher *s,
-                  ShardData *out, uint64_t *searched, atomic_bool *stop, ErrorInfo *err);
+                  Searcher *pv_s, ShardData *out, ShardData *pv_out, LabelCounts *counts,
+                  atomic_bool *stop, ErrorInfo *err);
 
 /// Whether the position after `played` plies of g, `side` to move, may be searched: past
 /// skip_plies and of a side g's --to-move player moves (*eligible counts those); searched
@@ -49,3 +61,10 @@ bool label_selected(const LabelSettings *set, const LabelGame *g, int played, Si
 /// openings of in, and run_config holding every setting that decides the labels. False when the
 /// sources do not fit (H5STORE_SOURCES_MAX).
 bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t shard, StoreMeta *m);
+
+/// The attributes of the PV-end file of shard `shard` (run folder file nshards + shard), from
+/// its shard's m: the same run_config and sources, the formation_schedule of standalone positions
+/// (H5STORE_POSITIONS_SCHEDULE "PV ends of shard ..."), no openings (each position is its own
+/// start), limits naming pv_nodes.
+void label_make_pv_meta(const StoreMeta *m, const LabelSettings *set, int64_t shard,
+                        StoreMeta *pvm);

@@ -28,6 +28,8 @@ typedef struct LabelTotals {
     uint64_t games, positions;     // games and positions stored by this process
     uint64_t games_unsearched;     // of those games, the ones with no position searched
     uint64_t searched, by_side[2]; // positions searched by this process, by side to move
+    uint64_t pv_ends, pv_plies;    // PV ends stored (--pv-ends); their plies beyond their searched
+                                   // positions, summed
     double elapsed_s;              // seconds of labelling (the reading and the bench not counted)
     int threads;
     bool interrupted; // stopped by *stop before the last shard
@@ -35,8 +37,10 @@ typedef struct LabelTotals {
 
 /// Labels every game of run->in into run->dir: shard k (shard-k.h5) holds the games
 /// [k G, (k + 1) G) of the inputs (G = set->shard_games), written once they are all labelled, so
-/// the files depend on the inputs and the settings only, not on the threads. Under the folder's
-/// writer lock (run_lock_take_dir), taken before anything there is read or written; stale
+/// the files depend on the inputs and the settings only, not on the threads. With set->pv_ends
+/// the PV ends of shard k's searches (label_pv.h) are file n + k of the n shards, written just
+/// before shard k (a shard is finished when both are there; label_pv_check_inputs first). Under the
+/// folder's writer lock (run_lock_take_dir), taken before anything there is read or written; stale
 /// .tmp files of a killed run are removed. A new run needs a folder without shards; --resume
 /// needs one with shards, each read whole (h5store_read: digest and value checks), of this run's
 /// run_config (the first difference named) and holding exactly its shard's games; those shards
