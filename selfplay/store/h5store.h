@@ -134,7 +134,8 @@ void h5store_free_list(char **paths, size_t n);
 Status h5store_check_output(const char *out, char *const *inputs, size_t n, ErrorInfo *err);
 
 /// Merges the given files (all of one run: equal run_config) into one file at out, written as
-/// h5store_write does. Refuses duplicate game ids and an out that is one of the inputs
+/// h5store_write does. Refuses duplicate game ids, files of standalone positions with files of
+/// games (h5store_schedule_standalone), and an out that is one of the inputs
 /// (h5store_check_output). Memory: the largest input file.
 Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *err);
 

@@ -242,6 +242,12 @@ static Status merge_scan(char *const *inputs, size_t n, StoreMeta *meta, size_t 
         else if (strcmp(m.run_config, meta->run_config) != 0)
             return error_set(err, STATUS_FORMAT, "%s: another run (run_config differs from %s)",
                              inputs[i], inputs[0]);
+        else if (h5store_schedule_standalone(m.schedule) !=
+                 h5store_schedule_standalone(meta->schedule))
+            return error_set(err, STATUS_FORMAT,
+                             "%s and %s: standalone positions (PV ends) and games cannot be "
+                             "merged into one file",
+                             inputs[i], inputs[0]);
         if (strcmp(m.start_time, meta->start_time) < 0)
             snprintf(meta->start_time, sizeof meta->start_time, "%s", m.start_time);
         if (strcmp(m.end_time, meta->end_time) > 0)
