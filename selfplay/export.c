@@ -178,7 +178,7 @@ static Status write_pgn(Replay *r, const char *event, FILE *out, const char *nam
     PgnGame pg = {.event = event,
                   .site = r->meta->host,
                   .date = date,
-                  .round = (int)gc->game_id[g] + 1,
+                  .round = r->d->standalone ? (int)g + 1 : (int)gc->game_id[g] + 1, // ids >= 2^31
                   .white = r->meta->engine_version,
                   .black = r->meta->engine_version,
                   .variant = v->name,

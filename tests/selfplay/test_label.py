@@ -11,7 +11,12 @@ searched position's score is what `hansu` answers to `go nodes 1000` after `ucin
 game's earlier searched positions (the TT policy); --skip-plies, --every and --to-move select
 positions; xiangqi games from openings keep their FENs. Refused with named errors before any search: a missing file, a folder, binary data,
 an illegal move (file and line), a game of another variant, an existing run without --resume,
-nothing to resume; a game without a result is left out and named.
+nothing to resume; a game without a result is left out and named. --pv-ends: each search's PV
+end stored as a standalone position (files n + k) whose board is where `hansu`'s own PV of that
+search leads and whose score is hansu's `go nodes` there (a second engine, ucinewgame once, the
+game's PV ends in order); the line shards unchanged; --threads 2 and a resumed run give the same
+files; verify passes, and refuses PV ends with a general off its palace, changed points, the
+search flag cleared or the side not to move in check; hansu-nnue trains on the folder.
 
 Usage: test_label.py HANSU_SELFPLAY HANSU HANSU_NNUE WORK_DIR"""
 import gzip
@@ -133,11 +138,11 @@ def check_scores(work, folder):
     return len(searched)
 
 
-def check_kill_resume(work, pgn, whole):
-    out = os.path.join(work, "killed")
+def check_kill_resume(work, pgn, whole, extra=(), name="killed"):
+    out = os.path.join(work, name)
     p = subprocess.Popen([SELFPLAY, "label", "--no-bench", "--nodes", NODES, "--threads", "1",
-                          "--shard-games", "1", "--out", out, pgn], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+                          "--shard-games", "1", *extra, "--out", out, pgn],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     first = os.path.join(out, "shard-000000.h5")
     for _ in range(3000):
         if os.path.exists(first) or p.poll() is not None:
@@ -147,10 +152,12 @@ def check_kill_resume(work, pgn, whole):
     p.wait()
     check(os.path.exists(first), "killed run: no first shard")
     check(not os.path.exists(os.path.join(out, "shard-000002.h5")), "killed too late")
-    rc, log = label("--nodes", NODES, "--threads", "1", "--shard-games", "1", "--out", out,
+    rc, log = label("--nodes", NODES, "--threads", "1", "--shard-games", "1", *extra, "--out", out,
                     "--resume", pgn)
     check(rc == 0 and "resumed" in log, f"resume: rc {rc}: {log}")
     check(read_run(out) == whole, "resumed run differs from the unbroken one")
+    if extra:
+        return out
     rc, log = label("--nodes", "999", "--shard-games", "1", "--out", out, "--resume", pgn)
     check(rc == 1 and "nodes=1000" in log and "nodes=999" in log, f"other nodes: {log}")
     other = os.path.join(work, "other.pgn")
@@ -258,6 +265,174 @@ def check_openings(work):
     check(ids == [0, 1, 2, 3, 4, 5], f"openings: game ids {ids}")
 
 
+PV_BASE = 0x80000000
+PV_NODES = "700"
+
+
+def uci_session():
+    p = subprocess.Popen([HANSU], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    p.stdin.write("uci\nucinewgame\nisready\n")
+    p.stdin.flush()
+    while p.stdout.readline().strip() != "readyok":
+        pass
+    return p
+
+
+def uci_go(p, position, nodes):
+    """(score, pv) of `go nodes` at position: the last info line's, as hansu printed it."""
+    p.stdin.write(f"position {position}\ngo nodes {nodes}\n")
+    p.stdin.flush()
+    score, pv = None, []
+    for line in p.stdout:
+        w = line.split()
+        if "score" in w:
+            i = w.index("score")
+            score = (w[i + 1], int(w[i + 2]))
+        if "pv" in w:
+            pv = w[w.index("pv") + 1:]
+        if w and w[0] == "bestmove":
+            return score, pv
+
+
+def uci_fen(p, position):
+    """The FEN hansu's `d` prints for position (its board and side to move fields)."""
+    p.stdin.write(f"position {position}\nd\n")
+    p.stdin.flush()
+    for line in p.stdout:
+        if line.startswith("Fen: "):
+            return " ".join(line.split()[1:3])
+
+
+def pv_rows(folder):
+    """The PV-end files of a run: {game_id: (seed, ply, score, flags, fen fields)}, from export."""
+    rows, names = {}, sorted(n for n in os.listdir(folder) if n.endswith(".h5"))
+    for name in names:
+        with hansu_shard.open_shard(os.path.join(folder, name)) as f:
+            if not hansu_shard.attrs(f)["formation_schedule"].startswith("labelled positions:"):
+                continue
+            g, p = f["games"], f["positions"]
+            check(all(int(n) == 1 for n in g["plies"][:]), f"{name}: a PV end of several plies")
+            for i in range(len(g["game_id"])):
+                r = int(g["pos_start"][i])
+                rows[int(g["game_id"][i])] = (int(g["seed"][i]), int(p["ply"][r]),
+                                              int(p["score"][r]), int(p["flags"][r]), name)
+    return rows
+
+
+def check_pv_uci(work, folder):
+    """Game 0's PV ends against hansu: the board its PV of each search reaches, the score there."""
+    start_fen = first_games(1).split('[FEN "')[1].split('"')[0]
+    names = pgn_moves(first_games(1))
+    gid, moves, _, _, _, flags, _ = games_of(folder)[0]
+    rows = pv_rows(folder)
+    pgn = os.path.join(work, "pv-ends.pgn")
+    files = sorted({r[4] for r in rows.values()})
+    subprocess.run([SELFPLAY, "export", "--pgn", pgn, *[os.path.join(folder, n) for n in files]],
+                   capture_output=True, check=True)
+    with open(pgn) as f:
+        text = f.read()
+    fens = {}
+    for block in text.split("[Event ")[1:]:
+        fens[int(re.search(r'\[GameId "(\d+)"\]', block).group(1))] = \
+            re.search(r'\[FEN "([^"]*)"\]', block).group(1)
+    line, ends = uci_session(), uci_session()
+    searched = [k for k in range(len(moves)) if not flags[k] & 4]
+    stored = 0
+    for k in searched:
+        _, pv = uci_go(line, f"fen {start_fen} moves {' '.join(names[:k])}", NODES)
+        pid = PV_BASE + k
+        if pid not in rows:
+            continue
+        seed, ply, score, _, _ = rows[pid]
+        d = ply - k  # game 0 starts at ply 0
+        check(seed == gid and 1 <= d <= len(pv), f"ply {k}: PV end {d} plies on, PV {pv}")
+        pos = f"fen {start_fen} moves {' '.join(names[:k] + pv[:d])}"
+        want = uci_fen(ends, pos)
+        check(" ".join(fens[pid].split()[:2]) == want,
+              f"ply {k}: stored PV end {fens[pid]}, hansu's PV {pv[:d]} gives {want}")
+        got, _ = uci_go(ends, pos, PV_NODES)
+        check(same_as_uci(score, got), f"ply {k}: PV end score {score}, hansu says {got}")
+        stored += 1
+    for p in (line, ends):
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        p.wait(timeout=30)
+    check(stored >= len(searched) // 2, f"only {stored} PV ends of {len(searched)} searches")
+    return stored
+
+
+def tamper_pv(src, dst, how):
+    """A copy of PV-end file src changed as `how` says, its digest header made anew."""
+    import h5py
+    shutil.copy(src, dst)
+    with h5py.File(dst, "r+") as f:
+        p, g = f["positions"], f["games"]
+        if how == "general":  # Cho's general to an empty square outside its palace
+            b = p["board"][0]
+            b[0] = next(sq for sq in range(36, 54) if sq not in b)
+            p["board"][0] = b
+        elif how == "points":
+            g["points_cho"][0] = g["points_cho"][0] - 2
+        elif how == "searched":
+            p["flags"][0] = p["flags"][0] | 4
+        elif how == "check":  # a position in check given to the other side: the side not to
+            r = next(i for i in range(len(p["flags"])) if p["flags"][i] & 1)  # move in check
+            p["stm"][r] = 1 - p["stm"][r]
+            p["ply"][r] = p["ply"][r] + 1
+            p["result_stm"][r] = -p["result_stm"][r]
+    data = open(dst, "rb").read()
+    body = data[hansu_shard.USERBLOCK:]
+    open(dst, "wb").write(hansu_shard.header(body) + body)
+
+
+def check_pv_ends(work, pgn, whole):
+    runs = {}
+    for name, threads in (("pv1", "1"), ("pv2", "2")):
+        runs[name] = os.path.join(work, name)
+        rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", PV_NODES, "--threads",
+                        threads, "--shard-games", "1", "--out", runs[name], pgn)
+        check(rc == 0 and "pv ends" in log, f"label {name}: rc {rc}: {log}")
+    pv = read_run(runs["pv1"])
+    check(sorted(pv) == [f"shard-00000{k}.h5" for k in range(6)], f"pv files: {sorted(pv)}")
+    check(read_run(runs["pv2"]) == pv, "--pv-ends: --threads 2 differs from --threads 1")
+    for name in whole:  # the line shards are those of a run without PV ends
+        check(pv[name][1] == whole[name][1], f"--pv-ends changed the line shard {name}")
+    a = pv["shard-000003.h5"][0]
+    check(a["formation_schedule"].startswith("labelled positions: PV ends of the searches of "
+                                             "shard 0") and "pv_nodes=700" in a["run_config"],
+          f"pv attributes: {a}")
+    p = subprocess.run([SELFPLAY, "verify", runs["pv1"]], capture_output=True, text=True)
+    check(p.returncode == 0 and "verified 6 files" in p.stdout, f"pv verify: {p.stdout} {p.stderr}")
+    n = check_pv_uci(work, runs["pv1"])
+    for how, want in (("general", "illegal position"), ("points", "points differ"),
+                      ("searched", "not searched"), ("check", "side not to move")):
+        bad = os.path.join(work, f"tampered-{how}.h5")
+        try:
+            tamper_pv(os.path.join(runs["pv1"], "shard-000003.h5"), bad, how)
+        except StopIteration:
+            continue  # no PV end in check to turn around
+        p = subprocess.run([SELFPLAY, "verify", bad], capture_output=True, text=True)
+        check(p.returncode != 0 and want in p.stdout + p.stderr,
+              f"tampered {how}: rc {p.returncode}: {p.stdout} {p.stderr}")
+    out = check_kill_resume(work, pgn, pv, ("--pv-ends", "--pv-nodes", PV_NODES), "pv-killed")
+    rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", "701", "--shard-games", "1",
+                    "--out", out, "--resume", pgn)
+    check(rc == 1 and "pv_nodes=700" in log and "pv_nodes=701" in log, f"other pv-nodes: {log}")
+    for args, want in ((("--pv-nodes", "5"), "--pv-nodes needs --pv-ends"),
+                       (("--pv-ends", "--pv-nodes", "0"), "--pv-nodes must be at least 1")):
+        rc, log = label("--nodes", "10", *args, "--out", os.path.join(work, "pv-bad"), pgn)
+        check(rc == 2 and want in log and not os.path.exists(os.path.join(work, "pv-bad")),
+              f"{args}: rc {rc}: {log}")
+    js = os.path.join(work, "pv.json")
+    rc, log = label("--nodes", "50", "--pv-ends", "--json", js, "--out",
+                    os.path.join(work, "pv-json"), pgn)
+    with open(js) as f:
+        res = json.load(f)
+    check(rc == 0 and res["pv_ends"] is True and res["pv_nodes"] == 50 and
+          res["pv_ends_stored"] > 0, f"pv json: {res}")
+    return runs["pv1"], n
+
+
 def main():
     global SELFPLAY, HANSU
     SELFPLAY, HANSU, nnue, work = sys.argv[1:5]
@@ -293,12 +468,17 @@ def main():
     check_refusals(work, packed)
     check_selection(work, packed)
     check_openings(work)
+    pv_folder, npv = check_pv_ends(work, packed, whole)
     p = subprocess.run([nnue, "--out", os.path.join(work, "tiny.nnue"), "--epochs", "1",
-                        "--threads", "1", "--l1", "32", "--skip-plies", "0", runs["t1"]],
+                        "--threads", "1", "--l1", "32", "--skip-plies", "0", pv_folder],
                        capture_output=True, text=True, timeout=300)
     check(p.returncode == 0 and os.path.exists(os.path.join(work, "tiny.nnue")),
           f"hansu-nnue: {p.stdout[-500:]} {p.stderr[-500:]}")
-    print(f"all checks passed ({n} scores as hansu's)")
+    nline = sum(len(d["positions/stm"]) for k, (_, d) in read_run(runs["t1"]).items())
+    npos = sum(len(d["positions/stm"]) for k, (_, d) in read_run(pv_folder).items())
+    check(f"6 files: {npos} positions read" in p.stdout + p.stderr and npos > nline,
+          f"hansu-nnue read {npos} positions? {p.stdout[-300:]} {p.stderr[-300:]}")
+    print(f"all checks passed ({n} scores as hansu's, {npv} PV ends as hansu's)")
 
 
 if __name__ == "__main__":
