@@ -76,8 +76,8 @@ Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings
             leading = leading < 0 ? k : leading;
             int plies = 0;
             if (pv_out)
-                st = label_pv_end(b, &pv, g, (size_t)(g - in->games), k, set, pv_s, pv_out, &plies,
-                                  stop, err);
+                st = label_pv_end(b, &pv, g, (size_t)(g - in->games), k, set->pv_nodes, pv_s,
+                                  pv_out, &plies, stop, err);
             counts->pv_plies += (uint64_t)plies;
         }
         shard_data_add_played(out, b, g->id, g->moves[k],

@@ -73,8 +73,8 @@ static void add_row(ShardData *out, const LabelGame *g, uint32_t id, const Board
 }
 
 Status label_pv_end(const Board *b, const LabelPv *pv, const LabelGame *g, size_t index, int played,
-                    const LabelSettings *set, Searcher *s, ShardData *out, int *plies,
-                    atomic_bool *stop, ErrorInfo *err) {
+                    uint64_t nodes, Searcher *s, ShardData *out, int *plies, atomic_bool *stop,
+                    ErrorInfo *err) {
     *plies = 0;
     Board *e = malloc(sizeof *e);
     Status st = e ? shard_data_reserve(out, 1, 1, err)
@@ -85,7 +85,7 @@ Status label_pv_end(const Board *b, const LabelPv *pv, const LabelGame *g, size_
     }
     memcpy(e, b, sizeof *e);
     int n = walk(e, pv);
-    SearchLimits lim = {.nodes = set->pv_nodes};
+    SearchLimits lim = {.nodes = nodes};
     SearchResult r = {.best = MOVE_NONE};
     if (n > 0)
         r = search_run(s, e, &lim, NULL, NULL, stop);

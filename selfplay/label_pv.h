@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "label.h"
+#include "label_games.h"
 #include "search.h"
 #include "shard_data.h"
 #include "status.h"
@@ -34,12 +34,12 @@ Status label_pv_check_inputs(const LabelInputs *in, ErrorInfo *err);
 /// The PV end of the search of b (the position after `played` plies of game g, index its index
 /// in the inputs, with its history): pv played from b while each move is legal, the game is not
 /// over after it (rules_game_over) and the ply stays below STORE_PLY_MAX - 1. When that walk
-/// made at least one move, the position reached is searched by s at set->pv_nodes (with b's
+/// made at least one move, the position reached is searched by s at `nodes` (with b's
 /// history and the line's; the caller clears s at the game's start) and appended to out as a
 /// one-position game: its board, side to move, ply, the search's best move, score
 /// (game_driver_stored_score) and flags; result_stm, winner, reason and formations g's, seed
 /// g's game id, points the PV end's, game id as LABEL_PV_ID_BASE says. *plies gets the walk's
 /// length (0: nothing stored). STATUS_NOMEM.
 Status label_pv_end(const Board *b, const LabelPv *pv, const LabelGame *g, size_t index, int played,
-                    const LabelSettings *set, Searcher *s, ShardData *out, int *plies,
-                    atomic_bool *stop, ErrorInfo *err);
+                    uint64_t nodes, Searcher *s, ShardData *out, int *plies, atomic_bool *stop,
+                    ErrorInfo *err);
