@@ -286,8 +286,10 @@ Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *
     if (st != STATUS_OK)
         return st;
     StoreMeta meta;
-    size_t games, positions, goff = 0, poff = 0, seen_bytes = 0;
-    uint8_t *seen = NULL;
+    // The ids seen, a bitmap for each half of the id space: ids from 2^31 (PV ends, label_pv.h)
+    // cost what ids from 0 do.
+    size_t games, positions, goff = 0, poff = 0, seen_bytes[2] = {0, 0};
+    uint8_t *seen[2] = {NULL, NULL};
     st = merge_scan(inputs, n, &meta, &games, &positions, err);
     if (st != STATUS_OK)
         return st;
@@ -304,7 +306,8 @@ Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *
         st = h5store_read(inputs[i], NULL, &d, err);
         for (size_t g = 0; st == STATUS_OK && g < d.games.count; g++) {
             bool nomem = false;
-            if (!mark_id(&seen, &seen_bytes, d.games.game_id[g], &nomem))
+            uint32_t id = d.games.game_id[g];
+            if (!mark_id(&seen[id >> 31], &seen_bytes[id >> 31], id & 0x7fffffffu, &nomem))
                 st = nomem ? error_set(err, STATUS_NOMEM, "merge: out of memory")
                            : error_set(err, STATUS_FORMAT, "%s: game id %u appears twice",
                                        inputs[i], d.games.game_id[g]);
@@ -321,6 +324,7 @@ Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *
     if (st != STATUS_OK)
         h5writer_abort(&w);
     shard_data_free(&d);
-    free(seen);
+    free(seen[0]);
+    free(seen[1]);
     return st;
 }

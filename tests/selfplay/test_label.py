@@ -15,7 +15,7 @@ nothing to resume; a game without a result is left out and named. --pv-ends: eac
 end stored as a standalone position (files n + k) whose board is where `hansu`'s own PV of that
 search leads and whose score is hansu's `go nodes` there (a second engine, ucinewgame once, the
 game's PV ends in order); the line shards unchanged; --threads 2 and a resumed run give the same
-files; verify passes, and refuses PV ends with a general off its palace, changed points, the
+files; the PV-end files merge (not with the games); verify passes, and refuses PV ends with a general off its palace, changed points, the
 search flag cleared or the side not to move in check; hansu-nnue trains on the folder.
 
 Usage: test_label.py HANSU_SELFPLAY HANSU HANSU_NNUE WORK_DIR"""
@@ -404,6 +404,15 @@ def check_pv_ends(work, pgn, whole):
     p = subprocess.run([SELFPLAY, "verify", runs["pv1"]], capture_output=True, text=True)
     check(p.returncode == 0 and "verified 6 files" in p.stdout, f"pv verify: {p.stdout} {p.stderr}")
     n = check_pv_uci(work, runs["pv1"])
+    merged = os.path.join(work, "pv-merged.h5")
+    p = subprocess.run([SELFPLAY, "merge", "-o", merged] +
+                       [os.path.join(runs["pv1"], f"shard-00000{k}.h5") for k in (3, 4, 5)],
+                       capture_output=True, text=True)
+    q = subprocess.run([SELFPLAY, "verify", merged], capture_output=True, text=True)
+    check(p.returncode == 0 and q.returncode == 0, f"pv merge: {p.stderr} {q.stdout} {q.stderr}")
+    p = subprocess.run([SELFPLAY, "merge", "-o", os.path.join(work, "mixed.h5"), runs["pv1"]],
+                       capture_output=True, text=True)
+    check(p.returncode != 0 and "cannot be merged" in p.stderr, f"mixed merge: {p.stderr}")
     for how, want in (("general", "illegal position"), ("points", "points differ"),
                       ("searched", "not searched"), ("check", "side not to move")):
         bad = os.path.join(work, f"tampered-{how}.h5")
