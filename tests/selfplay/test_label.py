@@ -242,6 +242,15 @@ def check_selection(work, pgn):
     check(rc == 0 and res["games_labelled"] == 3 and res["games_unsearched"] == 3 and
           res["searched"] == 0, f"skip past the end: {res}")
     check("3 of those games have no position searched" in log, f"skip past the end: {log}")
+    # The same with --pv-ends: PV-end files of 0 rows; show refuses a row of one (no crash).
+    out = os.path.join(work, "select-none-pv")
+    rc, log = label("--nodes", "10", "--skip-plies", "600", "--pv-ends", "--shard-games", "1",
+                    "--out", out, pgn)
+    check(rc == 0, f"skip past the end, --pv-ends: {log}")
+    p = subprocess.run([SELFPLAY, "show", os.path.join(out, "shard-000003.h5"), "0"],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and "no positions" in p.stderr, f"show of 0 rows: {p.returncode} "
+          f"{p.stderr}")
 
 
 def check_openings(work):
