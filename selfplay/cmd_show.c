@@ -30,6 +30,11 @@ int cmd_show(int argc, char **argv) {
         fprintf(stderr, "hansu-selfplay show: %s\n", b ? err.msg : "out of memory");
         rc = 1;
     }
+    if (rc == 0 && nwords > 1 && d.positions.count == 0) {
+        fprintf(stderr, "hansu-selfplay show: %s: no positions, so no row %s\n", words[0],
+                words[1]);
+        rc = 2;
+    }
     size_t n = rc ? 0 : nwords > 1 ? (size_t)(nwords - 1) : d.positions.count;
     for (size_t i = 0; i < n && rc == 0; i++) {
         uint64_t row = i;

@@ -9,12 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "board.h"
 #include "durable.h"
 #include "files.h"
 #include "h5store.h"
 #include "label_pv.h"
 #include "run_lock.h"
 #include "timeman.h"
+#include "verify.h"
 
 static void utc_now(char *out, size_t len) {
     time_t now = time(NULL);
@@ -74,20 +76,56 @@ static void first_difference(const char *x, const char *y, char *a, char *b, siz
     }
 }
 
-// A PV-end file found for shard k: standalone positions, each of a game of the shard.
+// Whether this run searches the position after `played` plies of game g (label_selected's walk).
+static bool searched_at(const LabelRun *run, const LabelGame *g, int played, Board *b) {
+    label_game_start(run->in, g, b);
+    int eligible = 0;
+    bool search = false;
+    for (int k = 0; k <= played && k < g->nmoves; k++)
+        search = label_selected(run->set, g, k, (Side)(b->side ^ (k & 1)), &eligible);
+    return played < g->nmoves && search;
+}
+
+// PV end g of d (a file of shard [first, end)) as this run would write it, as far as can be told
+// without searching: its id names a searched position of one of the shard's games, in order
+// after id prev, and it carries that game's id, result and formations; its ply lies past it.
+static bool pv_end_ours(const LabelRun *run, const ShardData *d, size_t g, size_t first, size_t end,
+                        uint32_t prev, Board *b) {
+    const GameColumns *gc = &d->games;
+    uint32_t id = gc->game_id[g];
+    if (id < LABEL_PV_ID_BASE || (g > 0 && id <= prev))
+        return false;
+    size_t src = (id - LABEL_PV_ID_BASE) / STORE_PLY_MAX;
+    int played = (int)((id - LABEL_PV_ID_BASE) % STORE_PLY_MAX);
+    if (src < first || src >= end)
+        return false;
+    const LabelGame *s = &run->in->games[src];
+    if (gc->seed[g] != s->id || gc->winner[g] != s->winner || gc->reason[g] != s->reason ||
+        gc->cho_formation[g] != s->cho || gc->han_formation[g] != s->han ||
+        !searched_at(run, s, played, b))
+        return false;
+    return d->positions.ply[gc->pos_start[g]] > board_game_ply(b) + played;
+}
+
+// A PV-end file found for shard k: standalone positions, each a PV end of a searched position of
+// a game of the shard (pv_end_ours), and each a position verify passes (verify_games).
 static Status check_pv_file(const LabelRun *run, const char *path, size_t k, const ShardData *d,
                             ErrorInfo *err) {
     size_t first, end;
     shard_games(run, k, &first, &end);
+    Board *b = malloc(sizeof *b);
+    if (!b)
+        return error_set(err, STATUS_NOMEM, "out of memory");
     bool same = d->standalone;
-    for (size_t g = 0; same && g < d->games.count; g++) {
-        uint32_t id = d->games.game_id[g];
-        size_t src = (id - LABEL_PV_ID_BASE) / STORE_PLY_MAX;
-        same = id >= LABEL_PV_ID_BASE && src >= first && src < end &&
-               d->games.seed[g] == run->in->games[src].id;
-    }
+    for (size_t g = 0; same && g < d->games.count; g++)
+        same = pv_end_ours(run, d, g, first, end, g ? d->games.game_id[g - 1] : 0, b);
+    free(b);
     if (!same)
         return error_set(err, STATUS_FORMAT, "%s: does not hold the PV ends of shard %zu", path, k);
+    ErrorInfo why;
+    if (verify_games(d, &why) != STATUS_OK)
+        return error_set(err, STATUS_FORMAT, "%s: not a PV-end file this run wrote: %s", path,
+                         why.msg);
     return STATUS_OK;
 }
 

@@ -100,11 +100,19 @@ Status dataset_select_rows(const ShardData *d, const DatasetFilter *f, uint64_t 
         return error_set(err, STATUS_NOMEM, "out of memory selecting %zu positions", np);
     }
     out->ntrain = out->nvalid = 0;
-    for (size_t g = 0; g < d->games.count; g++) {
-        uint32_t id = d->games.game_id[g];
-        uint64_t gseed = d->games.seed[g];
+    for (size_t g = 0, end; g < d->games.count; g = end) {
+        // A game, or the PV ends of one source game (standalone, stored one after another):
+        // split and capped as one game.
+        uint32_t id, id2;
+        uint64_t gseed, gseed2;
+        shard_data_source_game(d, g, &id, &gseed);
+        for (end = g + 1; d->standalone && end < d->games.count; end++) {
+            shard_data_source_game(d, end, &id2, &gseed2);
+            if (id2 != id || gseed2 != gseed)
+                break;
+        }
         size_t n = 0;
-        for (uint64_t r = d->games.pos_start[g]; r < d->games.pos_end[g]; r++)
+        for (uint64_t r = d->games.pos_start[g]; r < d->games.pos_end[end - 1]; r++)
             if (keep_row(&d->positions, r, f, st))
                 cand[n++] = r;
         if (f->per_game > 0 && n > (size_t)f->per_game) {
@@ -123,7 +131,8 @@ Status dataset_select_rows(const ShardData *d, const DatasetFilter *f, uint64_t 
                 }
         }
         bool valid = dataset_game_in_valid(id, gseed, f);
-        st->valid_games += valid, st->train_games += !valid;
+        if (!d->standalone) // a PV end's source game is counted with its line shard
+            st->valid_games += valid, st->train_games += !valid;
         size_t *dst = valid ? out->valid : out->train, *cnt = valid ? &out->nvalid : &out->ntrain;
         for (size_t i = 0; i < n; i++)
             dst[(*cnt)++] = cand[i];
@@ -293,7 +302,8 @@ static Status load_file(const char *path, const char *first, const DatasetFilter
         return s;
     double t1 = omp_get_wtime();
     st->read_seconds += t1 - t0;
-    st->files++, st->games += data->games.count, st->positions += data->positions.count;
+    st->files++, st->positions += data->positions.count;
+    *(data->standalone ? &st->pv_ends : &st->games) += data->games.count;
     RowLists rl = {0};
     s = dataset_select_rows(data, f, dataset_file_salt(st->files - 1), &rl, st, err);
     if (s == STATUS_OK)

@@ -31,7 +31,8 @@ typedef struct DatasetFilter {
 
 /// Counts of what happened to the positions, for the report and the banner.
 typedef struct DatasetStats {
-    size_t files, games, positions;                                  // read
+    size_t files, games, positions; // read
+    size_t pv_ends; // standalone positions read (PV ends: not in games, train_games, valid_games)
     size_t cut_ply, cut_score, cut_check, cut_capture, cut_per_game; // dropped by each filter
     size_t quiesced;   // resolved by quiescence to another position
     size_t refused;    // trace parity failures (> 1 cp)
@@ -49,6 +50,8 @@ void dataset_filter_describe(const DatasetFilter *f, char *out, size_t out_len);
 
 /// True when the game (its game_id and seed columns) belongs to the validation set under f:
 /// a hash of the game's identity and f->seed below f->valid_fraction, so a game is never split.
+/// dataset_select_rows passes a PV end's source game (shard_data_source_game), and caps
+/// (--per-game) the PV ends of one source game in a file together.
 bool dataset_game_in_valid(uint32_t game_id, uint64_t game_seed, const DatasetFilter *f);
 
 /// Expands paths (HDF5 files, or run folders whose shard-*.h5 files are taken in name order)

@@ -68,7 +68,8 @@ static Status scan_files(Plan *p, const DatasetFilter *f, DatasetStats *st, Erro
         RowLists rl = {0};
         s = read_rows(p, i, f, &data, &rl, st, err);
         if (s == STATUS_OK) {
-            st->files++, st->games += data.games.count, st->positions += data.positions.count;
+            st->files++, st->positions += data.positions.count;
+            *(data.standalone ? &st->pv_ends : &st->games) += data.games.count;
             p->tstart[i + 1] = p->tstart[i] + rl.ntrain;
             p->vstart[i + 1] = p->vstart[i] + rl.nvalid;
         }

@@ -344,9 +344,12 @@ static Status load_data(Run *r, ErrorInfo *err) {
                 ds->traced);
     }
     double secs = ds->read_seconds + ds->build_seconds;
-    printf("loaded %zu files, %zu games, %zu positions in %.2f s (read %.2f s, build %.2f s): "
+    char pv[48] = "";
+    if (ds->pv_ends)
+        snprintf(pv, sizeof pv, " and %zu PV ends", ds->pv_ends);
+    printf("loaded %zu files, %zu games%s, %zu positions in %.2f s (read %.2f s, build %.2f s): "
            "%.0f positions/s\n",
-           ds->files, ds->games, ds->positions, secs, ds->read_seconds, ds->build_seconds,
+           ds->files, ds->games, pv, ds->positions, secs, ds->read_seconds, ds->build_seconds,
            ds->positions / fmax(1e-9, secs));
     printf("dropped: ply %zu, score %zu, check %zu, capture %zu, per game %zu; quiesced %zu\n",
            ds->cut_ply, ds->cut_score, ds->cut_check, ds->cut_capture, ds->cut_per_game,
@@ -586,6 +589,7 @@ static Status write_json(const Run *r, ErrorInfo *err) {
     fputs(r->ninputs ? "\n  ]" : "]", f);
     json_num(f, "files", (double)ds->files);
     json_num(f, "games", (double)ds->games);
+    json_num(f, "pv_ends", (double)ds->pv_ends);
     json_num(f, "positions_read", (double)ds->positions);
     json_num(f, "train_positions", (double)r->whole.npos);
     json_num(f, "train_games", (double)ds->train_games);

@@ -28,6 +28,11 @@ void shard_data_free(ShardData *d) {
     shard_data_init(d);
 }
 
+void shard_data_source_game(const ShardData *d, size_t g, uint32_t *id, uint64_t *seed) {
+    *id = d->standalone ? (uint32_t)d->games.seed[g] : d->games.game_id[g];
+    *seed = d->standalone ? 0 : d->games.seed[g];
+}
+
 Status shard_data_set_openings(ShardData *d, const char *text, ErrorInfo *err) {
     free(d->openings);
     d->openings = NULL;

@@ -114,6 +114,11 @@ bool shard_data_equal(const ShardData *a, const ShardData *b, char *why, size_t 
 /// failure.
 Status shard_data_check(const ShardData *d, ErrorInfo *err);
 
+/// The game that game g of d stands for in a split or a cap by game: its own game_id and seed,
+/// or for a standalone position (a PV end, d->standalone) its source game's: the id its seed
+/// column holds and seed 0 (what label stores for its games), so a PV end lands with its game.
+void shard_data_source_game(const ShardData *d, size_t g, uint32_t *id, uint64_t *seed);
+
 /// Sets d's openings to a copy of text (one FEN a line; NULL or "" for none). STATUS_NOMEM.
 Status shard_data_set_openings(ShardData *d, const char *text, ErrorInfo *err);
 

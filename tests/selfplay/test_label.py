@@ -242,6 +242,15 @@ def check_selection(work, pgn):
     check(rc == 0 and res["games_labelled"] == 3 and res["games_unsearched"] == 3 and
           res["searched"] == 0, f"skip past the end: {res}")
     check("3 of those games have no position searched" in log, f"skip past the end: {log}")
+    # The same with --pv-ends: PV-end files of 0 rows; show refuses a row of one (no crash).
+    out = os.path.join(work, "select-none-pv")
+    rc, log = label("--nodes", "10", "--skip-plies", "600", "--pv-ends", "--shard-games", "1",
+                    "--out", out, pgn)
+    check(rc == 0, f"skip past the end, --pv-ends: {log}")
+    p = subprocess.run([SELFPLAY, "show", os.path.join(out, "shard-000003.h5"), "0"],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and "no positions" in p.stderr, f"show of 0 rows: {p.returncode} "
+          f"{p.stderr}")
 
 
 def check_openings(work):
@@ -375,6 +384,12 @@ def tamper_pv(src, dst, how):
             g["points_cho"][0] = g["points_cho"][0] - 2
         elif how == "searched":
             p["flags"][0] = p["flags"][0] | 4
+        elif how == "duplicate":
+            g["game_id"][1] = g["game_id"][0]
+        elif how == "ply599":
+            p["ply"][0] = 599
+        elif how == "winner":
+            g["winner"][0] = 1 - g["winner"][0]
         elif how == "check":  # a position in check given to the other side: the side not to
             r = next(i for i in range(len(p["flags"])) if p["flags"][i] & 1)  # move in check
             p["stm"][r] = 1 - p["stm"][r]
@@ -424,6 +439,15 @@ def check_pv_ends(work, pgn, whole):
         check(p.returncode != 0 and want in p.stdout + p.stderr,
               f"tampered {how}: rc {p.returncode}: {p.stdout} {p.stderr}")
     out = check_kill_resume(work, pgn, pv, ("--pv-ends", "--pv-nodes", PV_NODES), "pv-killed")
+    # A resume refuses a PV-end file this run would not write (its digest made anew).
+    for how in ("points", "searched", "general", "duplicate", "ply599", "winner"):
+        bad = os.path.join(work, f"pv-resume-{how}")
+        shutil.copytree(runs["pv1"], bad)
+        tamper_pv(os.path.join(runs["pv1"], "shard-000003.h5"),
+                  os.path.join(bad, "shard-000003.h5"), how)
+        rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", PV_NODES, "--shard-games",
+                        "1", "--out", bad, "--resume", pgn)
+        check(rc == 1 and "shard-000003.h5" in log, f"resume over tampered {how}: rc {rc}: {log}")
     rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", "701", "--shard-games", "1",
                     "--out", out, "--resume", pgn)
     check(rc == 1 and "pv_nodes=700" in log and "pv_nodes=701" in log, f"other pv-nodes: {log}")

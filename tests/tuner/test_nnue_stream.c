@@ -347,11 +347,38 @@ static void test_cli(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+// A PV end (a file of standalone positions) is held out exactly when its source game is: the id
+// in its seed column, with seed 0 as label stores its games.
+static void test_pv_end_split_by_source(void **state) {
+    (void)state;
+    enum { N = 64 };
+    uint32_t ids[N];
+    uint64_t seeds[N];
+    ShardData line = {.games = {.game_id = ids, .seed = seeds, .count = N}};
+    uint32_t pv_ids[N];
+    uint64_t pv_seeds[N];
+    ShardData pv = {.games = {.game_id = pv_ids, .seed = pv_seeds, .count = N}, .standalone = true};
+    for (uint32_t g = 0; g < N; g++)
+        ids[g] = g, seeds[g] = 0, pv_ids[g] = 0x80000000u + g * 600 + 30, pv_seeds[g] = g;
+    NnueFilter f = nnue_filter_default();
+    f.valid_fraction = 0.5, f.seed = 3;
+    size_t held = 0;
+    for (size_t g = 0; g < N; g++) {
+        assert_int_equal(nnue_data_game_valid(&pv, g, &f), nnue_data_game_valid(&line, g, &f));
+        held += nnue_data_game_valid(&line, g, &f);
+    }
+    assert_true(held > 0 && held < N);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mirrors_on_the_fly), cmocka_unit_test(test_stream_visits_each_once),
-        cmocka_unit_test(test_stream_trains),      cmocka_unit_test(test_cli),
-        cmocka_unit_test(test_shard_changed),      cmocka_unit_test(test_order_limit),
+        cmocka_unit_test(test_mirrors_on_the_fly),
+        cmocka_unit_test(test_stream_visits_each_once),
+        cmocka_unit_test(test_stream_trains),
+        cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_shard_changed),
+        cmocka_unit_test(test_order_limit),
+        cmocka_unit_test(test_pv_end_split_by_source),
     };
     return cmocka_run_group_tests(tests, make_shards, remove_shards);
 }

@@ -19,6 +19,7 @@
 
 #include "board.h"
 #include "dataset.h"
+#include "dataset_internal.h"
 #include "engine.h"
 #include "eval_header.h"
 #include "h5store.h"
@@ -158,6 +159,50 @@ static void test_split_by_game_and_threads(void **state) {
     assert_memory_equal(t1.entries, t2.entries, t1.nentries * sizeof *t1.entries);
     assert_memory_equal(v1.pos, v2.pos, v1.npos * sizeof *v1.pos);
     trace_store_free(&t1), trace_store_free(&v1), trace_store_free(&t2), trace_store_free(&v2);
+}
+
+// PV ends (a file of standalone positions, label --pv-ends) go with their source game: the split
+// by its id (in their seed column) and seed 0, as label stores its games; --per-game caps the PV
+// ends of one source game together; not counted as games.
+static void test_pv_ends_split_by_source_game(void **state) {
+    Fixture *fx = *state;
+    enum { SOURCES = 20, PER = 5 };
+    ShardData pv;
+    shard_data_init(&pv);
+    ErrorInfo err;
+    assert_int_equal(shard_data_reserve(&pv, SOURCES * PER, SOURCES * PER, &err), STATUS_OK);
+    pv.standalone = true;
+    const PositionColumns *src = &fx->data.positions;
+    for (size_t i = 0; i < SOURCES * PER; i++) { // one row each: what select_rows reads
+        size_t r = 20 + i;
+        pv.games.game_id[i] = 0x80000000u + (uint32_t)i;
+        pv.games.seed[i] = 7 + i / PER; // the source game's id
+        pv.games.pos_start[i] = i, pv.games.pos_end[i] = i + 1, pv.games.plies[i] = 1;
+        pv.positions.ply[i] = 20, pv.positions.score[i] = src->score[r];
+        pv.positions.flags[i] = 0;
+    }
+    pv.games.count = pv.positions.count = SOURCES * PER;
+    DatasetFilter f = keep_all();
+    f.valid_fraction = 0.5, f.seed = 17, f.keep_order = true;
+    RowLists rl = {0};
+    DatasetStats ds = {0};
+    assert_int_equal(dataset_select_rows(&pv, &f, 1, &rl, &ds, &err), STATUS_OK);
+    size_t want_valid = 0;
+    for (uint32_t s = 0; s < SOURCES; s++)
+        want_valid += dataset_game_in_valid(7 + s, 0, &f) ? PER : 0;
+    assert_true(want_valid > 0 && want_valid < SOURCES * PER);
+    assert_int_equal(rl.nvalid, want_valid);
+    for (size_t i = 0; i < rl.nvalid; i++)
+        assert_true(dataset_game_in_valid(7 + (uint32_t)(rl.valid[i] / PER), 0, &f));
+    assert_int_equal(ds.train_games + ds.valid_games, 0);
+    free(rl.train), free(rl.valid);
+    f.per_game = 2;
+    memset(&ds, 0, sizeof ds);
+    assert_int_equal(dataset_select_rows(&pv, &f, 1, &rl, &ds, &err), STATUS_OK);
+    assert_int_equal(rl.ntrain + rl.nvalid, SOURCES * 2);
+    assert_int_equal(ds.cut_per_game, SOURCES * (PER - 2));
+    free(rl.train), free(rl.valid);
+    shard_data_free(&pv);
 }
 
 static void test_filters(void **state) {
@@ -810,6 +855,7 @@ int main(void) {
         cmocka_unit_test(test_trace_parity_on_data_set),
         cmocka_unit_test(test_split_by_game_and_threads),
         cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_pv_ends_split_by_source_game),
         cmocka_unit_test(test_quiesce),
         cmocka_unit_test(test_gradient_on_real_traces),
         cmocka_unit_test(test_recovery_on_real_traces),

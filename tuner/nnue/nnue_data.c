@@ -38,8 +38,10 @@ static bool keep(const PositionColumns *p, size_t r, const NnueFilter *f) {
 
 // The same game always lands on the same side of the split (as the Texel tuner's dataset.c).
 bool nnue_data_game_valid(const ShardData *sd, size_t g, const NnueFilter *f) {
-    uint64_t s = f->seed ^ 0x7a11d ^ (sd->games.seed[g] * 0x9e3779b97f4a7c15ULL) ^
-                 ((uint64_t)sd->games.game_id[g] << 17);
+    uint32_t id;
+    uint64_t gseed;
+    shard_data_source_game(sd, g, &id, &gseed); // a PV end goes with its source game
+    uint64_t s = f->seed ^ 0x7a11d ^ (gseed * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)id << 17);
     return (double)(prng_next(&s) >> 11) / 9007199254740992.0 < f->valid_fraction;
 }
 

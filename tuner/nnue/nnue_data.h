@@ -71,7 +71,8 @@ typedef struct NnueData {
 Status nnue_data_load(char *const *paths, size_t n, const NnueFilter *f, NnueData *d,
                       ErrorInfo *err);
 
-/// Whether game g of sd is held out for validation under f (the same game always is).
+/// Whether game g of sd is held out for validation under f (the same game always is; a PV end
+/// as its source game, shard_data_source_game).
 bool nnue_data_game_valid(const ShardData *sd, size_t g, const NnueFilter *f);
 
 /// Whether f keeps row r of sd; when it does, *out is its position (score clamped).
