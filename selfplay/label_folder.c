@@ -93,10 +93,10 @@ static bool pv_end_ours(const LabelRun *run, const ShardData *d, size_t g, size_
                         uint32_t prev, Board *b) {
     const GameColumns *gc = &d->games;
     uint32_t id = gc->game_id[g];
-    if (id < LABEL_PV_ID_BASE || (g > 0 && id <= prev))
+    if (id < H5STORE_PV_ID_BASE || (g > 0 && id <= prev))
         return false;
-    size_t src = (id - LABEL_PV_ID_BASE) / STORE_PLY_MAX;
-    int played = (int)((id - LABEL_PV_ID_BASE) % STORE_PLY_MAX);
+    size_t src = (id - H5STORE_PV_ID_BASE) / STORE_PLY_MAX;
+    int played = (int)((id - H5STORE_PV_ID_BASE) % STORE_PLY_MAX);
     if (src < first || src >= end)
         return false;
     const LabelGame *s = &run->in->games[src];

@@ -34,7 +34,15 @@ enum { H5STORE_SOURCES_MAX = 16384 };
 // hansu-selfplay label, docs/data-format.md): each game there is one position, set up from its
 // stored board (ShardData.standalone), not replayed from an opening.
 #define H5STORE_POSITIONS_SCHEDULE "labelled positions:"
+// The formation_schedule of the PV-end file of line shard k in a label run folder: this, then k,
+// then ", " and how they were searched.
+#define H5STORE_PV_SCHEDULE H5STORE_POSITIONS_SCHEDULE " PV ends of the searches of shard "
 #define H5STORE_SHARD_PREFIX "shard-"
+// The game ids of PV ends (hansu-selfplay label --pv-ends): H5STORE_PV_ID_BASE + (the source
+// game's index in input order) x STORE_PLY_MAX + (the searched position's plies in that game), so
+// they are fixed by the inputs, unique in a run folder and never a game's (a run with PV ends
+// keeps its games' ids below it). `verify` refuses a PV end below it.
+#define H5STORE_PV_ID_BASE 0x80000000u
 
 /// File attributes: provenance of the data and the settings that made it.
 typedef struct StoreMeta {

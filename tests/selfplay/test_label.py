@@ -16,7 +16,10 @@ end stored as a standalone position (files n + k) whose board is where `hansu`'s
 search leads and whose score is hansu's `go nodes` there (a second engine, ucinewgame once, the
 game's PV ends in order); the line shards unchanged; --threads 2 and a resumed run give the same
 files; the PV-end files merge (not with the games); verify passes, and refuses PV ends with a general off its palace, changed points, the
-search flag cleared or the side not to move in check; hansu-nnue trains on the folder.
+search flag cleared, the side not to move in check, an id below 2^31, a ply not past the
+searched one, a schedule not naming its shard, an openings attribute; verify of the folder
+refuses a missing line shard or PV-end file, swapped PV-end files and a PV end from another
+shard's game; hansu-nnue trains on the folder.
 
 Usage: test_label.py HANSU_SELFPLAY HANSU HANSU_NNUE WORK_DIR"""
 import gzip
@@ -36,6 +39,7 @@ import hansu_shard  # noqa: E402
 
 MATCH = os.path.join(REPO, "docs", "scaling-profile", "tc-40+0.4.pgn.gz")
 NODES = "1000"
+FEN_START = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1"
 VOLATILE = {"host", "start_time", "end_time"}  # attributes that say when and where, not what
 
 
@@ -390,6 +394,20 @@ def tamper_pv(src, dst, how):
             p["ply"][0] = 599
         elif how == "winner":
             g["winner"][0] = 1 - g["winner"][0]
+        elif how == "id_low":  # a game's id, below 2^31
+            g["game_id"][0] = p["game_id"][0] = 7
+        elif how == "ply_back":  # a ply not past the searched one its id names (parity kept)
+            r = next(i for i in range(len(p["ply"])) if (int(g["game_id"][i]) - 2**31) % 600)
+            searched = (int(g["game_id"][r]) - 2**31) % 600
+            p["ply"][r] = searched - (searched - int(p["ply"][r])) % 2
+        elif how == "seed":  # a source game not of the line shard
+            g["seed"][0] = g["seed"][0] + 1
+        elif how == "prefix":
+            f.attrs["formation_schedule"] = "labelled positions:"
+        elif how == "noshard":
+            f.attrs["formation_schedule"] = "labelled positions: PV ends of the searches of one"
+        elif how == "openings":
+            f.attrs["openings"] = FEN_START
         elif how == "check":  # a position in check given to the other side: the side not to
             r = next(i for i in range(len(p["flags"])) if p["flags"][i] & 1)  # move in check
             p["stm"][r] = 1 - p["stm"][r]
@@ -398,6 +416,31 @@ def tamper_pv(src, dst, how):
     data = open(dst, "rb").read()
     body = data[hansu_shard.USERBLOCK:]
     open(dst, "wb").write(hansu_shard.header(body) + body)
+
+
+def check_pv_folder(work, folder):
+    """verify of a run folder pairs file n + k with line shard k: each missing, swapped, or a
+    PV end whose source is not a game of its line shard, refused."""
+    def swap(d):
+        a, b = os.path.join(d, "shard-000003.h5"), os.path.join(d, "shard-000004.h5")
+        os.rename(a, a + ".x")
+        os.rename(b, a)
+        os.rename(a + ".x", b)
+
+    cases = (("line", lambda d: os.remove(os.path.join(d, "shard-000000.h5")),
+              "shard-000003.h5: holds the PV ends of shard 0, whose file is missing"),
+             ("pv", lambda d: os.remove(os.path.join(d, "shard-000003.h5")),
+              "shard-000000.h5: a shard of a run with PV ends (pv_ends=1) whose PV-end file is"),
+             ("swapped", swap, "files swapped?"),
+             ("seed", lambda d: tamper_pv(os.path.join(folder, "shard-000003.h5"),
+                                          os.path.join(d, "shard-000003.h5"), "seed"),
+              "not a game of its line shard"))
+    for name, change, want in cases:
+        bad = os.path.join(work, f"pv-folder-{name}")
+        shutil.copytree(folder, bad)
+        change(bad)
+        p = subprocess.run([SELFPLAY, "verify", bad], capture_output=True, text=True)
+        check(p.returncode == 1 and want in p.stderr, f"pv folder {name}: {p.stdout} {p.stderr}")
 
 
 def check_pv_ends(work, pgn, whole):
@@ -429,7 +472,10 @@ def check_pv_ends(work, pgn, whole):
                        capture_output=True, text=True)
     check(p.returncode != 0 and "cannot be merged" in p.stderr, f"mixed merge: {p.stderr}")
     for how, want in (("general", "illegal position"), ("points", "points differ"),
-                      ("searched", "not searched"), ("check", "side not to move")):
+                      ("searched", "not searched"), ("check", "side not to move"),
+                      ("id_low", "not a PV end's"), ("ply_back", "not past the searched ply"),
+                      ("prefix", "does not name the shard"), ("noshard", "does not name the shard"),
+                      ("openings", "openings attribute")):
         bad = os.path.join(work, f"tampered-{how}.h5")
         try:
             tamper_pv(os.path.join(runs["pv1"], "shard-000003.h5"), bad, how)
@@ -438,6 +484,7 @@ def check_pv_ends(work, pgn, whole):
         p = subprocess.run([SELFPLAY, "verify", bad], capture_output=True, text=True)
         check(p.returncode != 0 and want in p.stdout + p.stderr,
               f"tampered {how}: rc {p.returncode}: {p.stdout} {p.stderr}")
+    check_pv_folder(work, runs["pv1"])
     out = check_kill_resume(work, pgn, pv, ("--pv-ends", "--pv-nodes", PV_NODES), "pv-killed")
     # A resume refuses a PV-end file this run would not write (its digest made anew).
     for how in ("points", "searched", "general", "duplicate", "ply599", "winner"):
