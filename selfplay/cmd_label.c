@@ -52,14 +52,14 @@ static Status set_variant(const Flag *flag, const char *value, void *dest, Error
 static Status set_pv_nodes(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
     LabelArgs *a = dest;
     a->pv_nodes_given = true;
-    return cli_parse_u64(flag->name, value, UINT64_MAX, &a->set.pv_nodes, err);
+    return cli_parse_u64(flag->name, value, INT64_MAX, &a->set.pv_nodes, err);
 }
 
 #define SET(field) FLAG_DEST(LabelArgs, set.field)
 static const Flag LABEL_FLAGS[] = {
     {"--out", FLAG_PATH, FLAG_DEST(LabelArgs, out), .meta = "DIR",
      .help = "the run folder of shards (required; one writer at a time)"},
-    {"--nodes", FLAG_UINT, SET(nodes), .max = UINT64_MAX, .meta = "N",
+    {"--nodes", FLAG_UINT, SET(nodes), .max = INT64_MAX, .meta = "N",
      .help = "nodes of each position's search, one thread [50000]"},
     {"--pv-ends", FLAG_BOOL, SET(pv_ends),
      .help = "store each search's PV end too: the position its PV reaches,\n"

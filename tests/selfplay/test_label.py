@@ -498,6 +498,11 @@ def check_pv_ends(work, pgn, whole):
     rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", "701", "--shard-games", "1",
                     "--out", out, "--resume", pgn)
     check(rc == 1 and "pv_nodes=700" in log and "pv_nodes=701" in log, f"other pv-nodes: {log}")
+    for flag in ("--nodes", "--pv-nodes"):  # the nodes attribute is an int64: above it refused
+        rc, log = label("--check-args", "--pv-ends", flag, str(2**63))
+        check(rc == 2 and flag in log, f"{flag} 2^63: rc {rc}: {log}")
+        rc, log = label("--check-args", "--pv-ends", flag, str(2**63 - 1))
+        check(rc == 0, f"{flag} 2^63 - 1: rc {rc}: {log}")
     for args, want in ((("--pv-nodes", "5"), "--pv-nodes needs --pv-ends"),
                        (("--pv-ends", "--pv-nodes", "0"), "--pv-nodes must be at least 1")):
         rc, log = label("--nodes", "10", *args, "--out", os.path.join(work, "pv-bad"), pgn)
