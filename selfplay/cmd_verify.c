@@ -9,11 +9,18 @@
 #include "h5store.h"
 #include "verify.h"
 
+// " and N PV ends" into out.
+static const char *pv_words(size_t pv_ends, char *out, size_t len) {
+    snprintf(out, len, " and %zu PV ends", pv_ends);
+    return out;
+}
+
 int cmd_verify(int argc, char **argv) {
     char **inputs = NULL, **files;
     size_t n;
     int ninputs = 0;
     ErrorInfo cerr;
+    char words[48];
     int done = cmd_read_words("usage: hansu-selfplay verify DIR|FILE...\n", argc, argv, 1, &inputs,
                               &ninputs);
     if (done >= 0)
@@ -28,7 +35,7 @@ int cmd_verify(int argc, char **argv) {
     shard_data_init(&d);
     StoreMeta *m = malloc(sizeof *m);
     int rc = m ? 0 : 1;
-    size_t games = 0, positions = 0;
+    size_t games = 0, pv_ends = 0, positions = 0;
     for (int i = 0; i < ninputs && rc == 0; i++) {
         struct stat sb;
         if (stat(inputs[i], &sb) == 0 && S_ISDIR(sb.st_mode) &&
@@ -50,12 +57,12 @@ int cmd_verify(int argc, char **argv) {
         if (st != STATUS_OK) {
             rc = 1;
         }
-        games += d.games.count;
+        *(d.standalone ? &pv_ends : &games) += d.games.count;
         positions += d.positions.count;
     }
     if (rc == 0)
-        printf("verified %zu files: %zu games, %zu positions, all replayed exactly\n", n, games,
-               positions);
+        printf("verified %zu files: %zu games%s, %zu positions, all replayed exactly\n", n, games,
+               pv_ends ? pv_words(pv_ends, words, sizeof words) : "", positions);
     if (!m)
         fprintf(stderr, "hansu-selfplay verify: out of memory\n");
     free(m);

@@ -312,12 +312,13 @@ Status export_games(char *const *files, size_t n, const GameSelection *sel, cons
             st = export_game(r, b, event, outs, nouts, err);
             ids[nids++] = d.games.game_id[r->g];
             sum->plies += d.games.plies[r->g];
+            sum->pv_ends += d.standalone;
         }
         sum->files++;
     }
     if (st == STATUS_OK)
         st = check_found(sel, ids, nids, err);
-    sum->games = nids;
+    sum->games = nids - sum->pv_ends;
     free(rows);
     free(ids);
     free(r);

@@ -72,7 +72,10 @@ static Status check_unique_ids(const char *dir, char **paths, size_t n, ErrorInf
     if (st == STATUS_OK && count > 1)
         qsort(rows, count, sizeof *rows, compare_id_row);
     for (size_t r = 1; st == STATUS_OK && r < count; r++)
-        if (rows[r].id == rows[r - 1].id)
+        if (rows[r].id == rows[r - 1].id && rows[r].file == rows[r - 1].file)
+            st = error_set(err, STATUS_FORMAT, "%s: game id %u is stored twice in %s", dir,
+                           rows[r].id, paths[rows[r].file]);
+        else if (rows[r].id == rows[r - 1].id)
             st = error_set(err, STATUS_FORMAT,
                            "%s: game id %u is stored twice, in %s and in %s (a merged file "
                            "inside the run folder?); move one out",

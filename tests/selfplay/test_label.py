@@ -15,7 +15,8 @@ nothing to resume; a game without a result is left out and named. --pv-ends: eac
 end stored as a standalone position (files n + k) whose board is where `hansu`'s own PV of that
 search leads and whose score is hansu's `go nodes` there (a second engine, ucinewgame once, the
 game's PV ends in order); the line shards unchanged; --threads 2 and a resumed run give the same
-files; the PV-end files merge (not with the games); verify passes, and refuses PV ends with a general off its palace, changed points, the
+files; the PV-end files merge (not with the games); verify and export count them apart from
+games, and resuming with or without --pv-ends names pv_ends on both sides; verify refuses PV ends with a general off its palace, changed points, the
 search flag cleared, the side not to move in check, an id below 2^31, a ply not past the
 searched one, a schedule not naming its shard, an openings attribute; verify of the folder
 refuses a missing line shard or PV-end file, swapped PV-end files and a PV end from another
@@ -340,8 +341,9 @@ def check_pv_uci(work, folder):
     rows = pv_rows(folder)
     pgn = os.path.join(work, "pv-ends.pgn")
     files = sorted({r[4] for r in rows.values()})
-    subprocess.run([SELFPLAY, "export", "--pgn", pgn, *[os.path.join(folder, n) for n in files]],
-                   capture_output=True, check=True)
+    p = subprocess.run([SELFPLAY, "export", "--pgn", pgn, *[os.path.join(folder, n) for n in files]],
+                       capture_output=True, check=True, text=True)
+    check(re.search(r"exported 0 games and \d+ PV ends", p.stderr), f"export count: {p.stderr}")
     with open(pgn) as f:
         text = f.read()
     fens = {}
@@ -390,6 +392,8 @@ def tamper_pv(src, dst, how):
             p["flags"][0] = p["flags"][0] | 4
         elif how == "duplicate":
             g["game_id"][1] = g["game_id"][0]
+        elif how == "duplicate2":  # both columns
+            g["game_id"][1] = p["game_id"][1] = g["game_id"][0]
         elif how == "ply599":
             p["ply"][0] = 599
         elif how == "winner":
@@ -432,6 +436,9 @@ def check_pv_folder(work, folder):
              ("pv", lambda d: os.remove(os.path.join(d, "shard-000003.h5")),
               "shard-000000.h5: a shard of a run with PV ends (pv_ends=1) whose PV-end file is"),
              ("swapped", swap, "files swapped?"),
+             ("twice", lambda d: tamper_pv(os.path.join(folder, "shard-000003.h5"),
+                                           os.path.join(d, "shard-000003.h5"), "duplicate2"),
+              "is stored twice in " + os.path.join(work, "pv-folder-twice", "shard-000003.h5")),
              ("seed", lambda d: tamper_pv(os.path.join(folder, "shard-000003.h5"),
                                           os.path.join(d, "shard-000003.h5"), "seed"),
               "not a game of its line shard"))
@@ -450,6 +457,7 @@ def check_pv_ends(work, pgn, whole):
         rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", PV_NODES, "--threads",
                         threads, "--shard-games", "1", "--out", runs[name], pgn)
         check(rc == 0 and "pv ends" in log, f"label {name}: rc {rc}: {log}")
+        log0 = log
     pv = read_run(runs["pv1"])
     check(sorted(pv) == [f"shard-00000{k}.h5" for k in range(6)], f"pv files: {sorted(pv)}")
     check(read_run(runs["pv2"]) == pv, "--pv-ends: --threads 2 differs from --threads 1")
@@ -460,7 +468,8 @@ def check_pv_ends(work, pgn, whole):
                                              "shard 0") and "pv_nodes=700" in a["run_config"],
           f"pv attributes: {a}")
     p = subprocess.run([SELFPLAY, "verify", runs["pv1"]], capture_output=True, text=True)
-    check(p.returncode == 0 and "verified 6 files" in p.stdout, f"pv verify: {p.stdout} {p.stderr}")
+    check(p.returncode == 0 and re.search(r"verified 6 files: 3 games and \d+ PV ends", p.stdout),
+          f"pv verify: {p.stdout} {p.stderr}")
     n = check_pv_uci(work, runs["pv1"])
     merged = os.path.join(work, "pv-merged.h5")
     p = subprocess.run([SELFPLAY, "merge", "-o", merged] +
@@ -498,6 +507,14 @@ def check_pv_ends(work, pgn, whole):
     rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", "701", "--shard-games", "1",
                     "--out", out, "--resume", pgn)
     check(rc == 1 and "pv_nodes=700" in log and "pv_nodes=701" in log, f"other pv-nodes: {log}")
+    rc, log = label("--nodes", NODES, "--shard-games", "1", "--out", out, "--resume", pgn)
+    check(rc == 1 and "(pv_ends=1, this run no pv_ends)" in log, f"resume without --pv-ends: {log}")
+    shutil.copytree(os.path.join(work, "t1"), os.path.join(work, "t1-pv"))
+    rc, log = label("--nodes", NODES, "--pv-ends", "--shard-games", "1", "--out",
+                    os.path.join(work, "t1-pv"), "--resume", pgn)
+    check(rc == 1 and "(no pv_ends, this run pv_ends=1)" in log, f"resume with --pv-ends: {log}")
+    check(re.search(r"\d+ positions and \d+ PV ends searched, [0-9.]+ searches/s", log0),
+          f"pv progress: {log0}")
     for flag in ("--nodes", "--pv-nodes"):  # the nodes attribute is an int64: above it refused
         rc, log = label("--check-args", "--pv-ends", flag, str(2**63))
         check(rc == 2 and flag in log, f"{flag} 2^63: rc {rc}: {log}")
