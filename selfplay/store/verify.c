@@ -145,6 +145,10 @@ Status verify_pv_meta(const StoreMeta *m, int64_t *shard, ErrorInfo *err) {
         return error_set(err, STATUS_FORMAT,
                          "a file of PV ends with an openings attribute (its positions start from "
                          "their boards)");
+    size_t merged = strlen(H5STORE_PV_MERGED_SCHEDULE);
+    if (strncmp(m->schedule, H5STORE_PV_MERGED_SCHEDULE, merged) == 0 &&
+        (!m->schedule[merged] || m->schedule[merged] == ','))
+        return STATUS_OK; // several shards' (h5store_merge)
     if (strncmp(m->schedule, H5STORE_PV_SCHEDULE, len) == 0 &&
         isdigit((unsigned char)m->schedule[len]))
         *shard = strtoll(m->schedule + len, &end, 10);
@@ -243,6 +247,10 @@ Status verify_pv_run(const char *dir, ErrorInfo *err) {
         ErrorInfo e;
         if (verify_pv_meta(m, &f[i].line, &e) != STATUS_OK)
             st = error_set(err, STATUS_FORMAT, "%s: %s", paths[i], e.msg);
+        else if (f[i].line < 0)
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: a merged file of PV ends inside a run folder (move it out)",
+                           paths[i]);
         else if (base >= 0 && f[i].number - f[i].line != base)
             st = error_set(err, STATUS_FORMAT,
                            "%s: holds the PV ends of shard %lld, but file %lld holds shard 0's "

@@ -477,6 +477,12 @@ def check_pv_ends(work, pgn, whole):
                        capture_output=True, text=True)
     q = subprocess.run([SELFPLAY, "verify", merged], capture_output=True, text=True)
     check(p.returncode == 0 and q.returncode == 0, f"pv merge: {p.stderr} {q.stdout} {q.stderr}")
+    import h5py
+    with h5py.File(merged, "r") as f:
+        sched = f.attrs["formation_schedule"]
+        sched = sched.decode() if isinstance(sched, bytes) else str(sched)
+    check(sched == "labelled positions: PV ends of the searches of several shards (merged), each "
+          "searched at 700 nodes (nnue)", f"merged schedule: {sched}")
     p = subprocess.run([SELFPLAY, "merge", "-o", os.path.join(work, "mixed.h5"), runs["pv1"]],
                        capture_output=True, text=True)
     check(p.returncode != 0 and "cannot be merged" in p.stderr, f"mixed merge: {p.stderr}")
