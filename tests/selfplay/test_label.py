@@ -16,7 +16,9 @@ end stored as a standalone position (files n + k) whose board is where `hansu`'s
 search leads and whose score is hansu's `go nodes` there (a second engine, ucinewgame once, the
 game's PV ends in order); the line shards unchanged; --threads 2 and a resumed run give the same
 files; the PV-end files merge (not with the games); verify and export count them apart from
-games, and resuming with or without --pv-ends names pv_ends on both sides; verify refuses PV ends with a general off its palace, changed points, the
+games, export writes them as unfinished games (Result "*", SourceResult, SourceGame, Round the id
++ 1, a first Han move numbered "N... "), and resuming with or without --pv-ends names pv_ends on
+both sides; verify refuses PV ends with a general off its palace, changed points, the
 search flag cleared, the side not to move in check, an id below 2^31, a ply not past the
 searched one, a schedule not naming its shard, an openings attribute; verify of the folder
 refuses a missing line shard or PV-end file, swapped PV-end files and a PV end from another
@@ -333,6 +335,31 @@ def pv_rows(folder):
     return rows
 
 
+def check_pv_pgn(text, rows, folder):
+    """The PV ends as PGN: no finished game (Result "*", no Termination, no end comment), the
+    source game's result and id in SourceResult and SourceGame, Round the id + 1, and a first
+    move of the side the FEN has to move numbered by its fullmove number ("N... " for Han)."""
+    results = {g[0]: g[2] for g in games_of(folder)}
+    rounds = set()
+    hans = 0
+    for block in text.split("[Event ")[1:]:
+        tag = dict(re.findall(r'\[(\w+) "([^"]*)"\]', block))
+        gid = int(tag["GameId"])
+        seed = rows[gid][0]
+        check(tag["Result"] == "*" and "Termination" not in tag and
+              tag["SourceGame"] == str(seed) and
+              tag["SourceResult"] == ("1-0", "0-1", "1/2-1/2")[results[seed]] and
+              tag["Round"] == str(gid + 1), f"PV end {gid} tags: {tag}")
+        rounds.add(tag["Round"])
+        fen = tag["FEN"].split()
+        body = block.split("\n\n", 1)[1].strip()
+        want = fen[5] + ("... " if fen[1] == "b" else ". ")
+        hans += fen[1] == "b"
+        check(body.startswith(want) and "{" not in body.split("}", 1)[-1] and
+              body.split()[-1] == "*", f"PV end {gid} moves: {fen} {body}")
+    check(len(rounds) == len(text.split("[Event ")) - 1 and hans, f"rounds, Han to move: {hans}")
+
+
 def check_pv_uci(work, folder):
     """Game 0's PV ends against hansu: the board its PV of each search reaches, the score there."""
     start_fen = first_games(1).split('[FEN "')[1].split('"')[0]
@@ -350,6 +377,7 @@ def check_pv_uci(work, folder):
     for block in text.split("[Event ")[1:]:
         fens[int(re.search(r'\[GameId "(\d+)"\]', block).group(1))] = \
             re.search(r'\[FEN "([^"]*)"\]', block).group(1)
+    check_pv_pgn(text, rows, folder)
     line, ends = uci_session(), uci_session()
     searched = [k for k in range(len(moves)) if not flags[k] & 4]
     stored = 0

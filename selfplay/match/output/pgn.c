@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "notation.h"
@@ -42,18 +43,41 @@ static void put_token(FILE *f, const char *tok, int *col) {
     *col += len;
 }
 
+// Whether a FEN's side to move (its second field) is Han's ("b"), and its fullmove number (its
+// sixth; 1 when absent or not a number from 1 to 999999) into *fullmove.
+static int fen_first_mover(const char *fen, long *fullmove) {
+    char side = 0;
+    *fullmove = 1;
+    const char *c = fen ? fen : "";
+    for (int field = 0; *c && field < 6; field++) {
+        c += strspn(c, " ");
+        if (field == 1)
+            side = *c;
+        if (field == 5 && *c >= '1' && *c <= '9') {
+            long n = strtol(c, NULL, 10);
+            *fullmove = n <= 999999 ? n : 1;
+        }
+        c += strcspn(c, " ");
+    }
+    return side == 'b';
+}
+
 // Writes the move text with each move's comment, followed by the closing comment and the result.
 static void write_moves(FILE *f, const PgnGame *g, const char *result) {
     int col = 0;
     char tok[MOVE_STR_LEN + 64];
-    bool commented = false; // Han's move after a comment is numbered "N..." (PGN standard, 8.2.2)
+    // Han's move first or after a comment is numbered "N..." (PGN standard, 8.2.2).
+    bool commented = true;
+    long start;
+    int han = fen_first_mover(g->fen, &start); // 1: Han moves first
     for (int i = 0; i < g->nmoves; i++) {
         char mv[MOVE_STR_LEN];
         move_to_uci(g->moves[i], mv);
-        if (i % 2 == 0)
-            snprintf(tok, sizeof tok, "%d. %s", i / 2 + 1, mv);
+        int j = i + han; // plies from Cho's move of the FEN's fullmove
+        if (j % 2 == 0)
+            snprintf(tok, sizeof tok, "%ld. %s", start + j / 2, mv);
         else if (commented)
-            snprintf(tok, sizeof tok, "%d... %s", i / 2 + 1, mv);
+            snprintf(tok, sizeof tok, "%ld... %s", start + j / 2, mv);
         else
             snprintf(tok, sizeof tok, "%s", mv);
         put_token(f, tok, &col);
@@ -77,8 +101,8 @@ static void write_moves(FILE *f, const PgnGame *g, const char *result) {
 
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
     const char *result = g->unknown ? "*" : g->draw ? "1/2-1/2" : g->winner == CHO ? "1-0" : "0-1";
-    char round[16], plies[16];
-    snprintf(round, sizeof round, "%d", g->round);
+    char round[24], plies[16];
+    snprintf(round, sizeof round, "%lld", g->round);
     snprintf(plies, sizeof plies, "%d", g->nmoves);
     put_tag(f, "Event", g->event);
     put_tag(f, "Site", g->site);
@@ -94,7 +118,8 @@ Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
         put_tag(f, "Opening", g->opening);
     if (g->time_control)
         put_tag(f, "TimeControl", g->time_control);
-    put_tag(f, "Termination", rules_reason_name(g->reason));
+    if (!g->unknown)
+        put_tag(f, "Termination", rules_reason_name(g->reason));
     put_tag(f, "PlyCount", plies);
     for (int i = 0; i < g->ntags; i++)
         put_tag(f, g->tags[i].name, g->tags[i].value);

@@ -21,7 +21,7 @@ typedef struct PgnTag {
 /// written as a space), and a '}' in a comment is written as ')'.
 typedef struct PgnGame {
     const char *event, *site, *date; // date as YYYY.MM.DD
-    int round;                       // the game pair's number, shared by both games of a pair
+    long long round;                 // the game pair's number, shared by both games of a pair
     const char *white, *black;       // Cho's and Han's engine names
     const char *variant;             // the Variant tag (Variant.name); NULL: the default, janggi
     const char *fen;                 // the start position
@@ -31,7 +31,7 @@ typedef struct PgnGame {
     int nmoves;
     Side winner;  // when not drawn
     bool draw;    // drawn: Result "1/2-1/2"
-    bool unknown; // no result known (an imported record that states none): Result "*"
+    bool unknown; // no result known (an imported record, a PV end): Result "*", no Termination
     EndReason reason;
     const char *detail;          // a closing comment (why the game ended); may be NULL
     const char *const *comments; // NULL, or nmoves comments (each NULL or one after its move)
@@ -40,6 +40,7 @@ typedef struct PgnGame {
 } PgnGame;
 
 /// Appends one game to f. Termination is the rules page's reason name ("checkmate",
-/// "bikjang", "time", "illegal-move", "crash", ...). STATUS_IO when the write fails ("PGN:
-/// write failed (cause)"), errno left as its cause.
+/// "bikjang", "time", "illegal-move", "crash", ...), left out with an unknown result. The moves
+/// are numbered from the FEN's fullmove number, a first move of Han (Black) as "N... ". STATUS_IO
+/// when the write fails ("PGN: write failed (cause)"), errno left as its cause.
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err);
