@@ -22,7 +22,7 @@ both sides; verify refuses PV ends with a general off its palace, changed points
 search flag cleared, the side not to move in check, an id below 2^31, a ply not past the
 searched one, a schedule not naming its shard, an openings attribute; verify of the folder
 refuses a missing line shard or PV-end file, swapped PV-end files and a PV end from another
-shard's game; hansu-nnue trains on the folder.
+shard's game; scripts/selfplay_stats.py counts the PV ends apart; hansu-nnue trains on the folder.
 
 Usage: test_label.py HANSU_SELFPLAY HANSU HANSU_NNUE WORK_DIR"""
 import gzip
@@ -610,6 +610,13 @@ def main():
                        capture_output=True, text=True, timeout=300)
     check(p.returncode == 0 and os.path.exists(os.path.join(work, "tiny.nnue")),
           f"hansu-nnue: {p.stdout[-500:]} {p.stderr[-500:]}")
+    # scripts/selfplay_stats.py counts the PV ends apart, not as games.
+    st = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "scripts", "selfplay_stats.py"),
+                         pv_folder], capture_output=True, text=True, timeout=120)
+    nends = sum(len(d["positions/stm"]) for k, (a, d) in read_run(pv_folder).items()
+                if a["formation_schedule"].startswith("labelled positions:"))
+    check(st.returncode == 0 and "games 3, positions " in st.stdout and
+          f"PV ends {nends} (" in st.stdout, f"selfplay_stats: {st.stdout[:400]} {st.stderr[-300:]}")
     nline = sum(len(d["positions/stm"]) for k, (_, d) in read_run(runs["t1"]).items())
     npos = sum(len(d["positions/stm"]) for k, (_, d) in read_run(pv_folder).items())
     check(f"6 files: {npos} positions read" in p.stdout + p.stderr and npos > nline,
