@@ -195,6 +195,7 @@ static Status write_pgn(Replay *r, const char *event, FILE *out, const char *nam
                   .winner = gc->winner[g] == WINNER_DRAW ? CHO : (Side)gc->winner[g],
                   .draw = gc->winner[g] == WINNER_DRAW,
                   .unknown = pv,
+                  .unfinished = pv,
                   .reason = (EndReason)gc->reason[g],
                   .detail = pv ? NULL : detail,
                   .comments = r->comments,

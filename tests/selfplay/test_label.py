@@ -17,7 +17,7 @@ search leads and whose score is hansu's `go nodes` there (a second engine, ucine
 game's PV ends in order); the line shards unchanged; --threads 2 and a resumed run give the same
 files; the PV-end files merge (not with the games); verify and export count them apart from
 games, export writes them as unfinished games (Result "*", SourceResult, SourceGame, Round the id
-+ 1, a first Han move numbered "N... "), and resuming with or without --pv-ends names pv_ends on
++ 1, a first Han move numbered "1... "), and resuming with or without --pv-ends names pv_ends on
 both sides; verify refuses PV ends with a general off its palace, changed points, the
 search flag cleared, the side not to move in check, an id below 2^31, a ply not past the
 searched one, a schedule not naming its shard, an openings attribute; verify of the folder
@@ -338,7 +338,7 @@ def pv_rows(folder):
 def check_pv_pgn(text, rows, folder):
     """The PV ends as PGN: no finished game (Result "*", no Termination, no end comment), the
     source game's result and id in SourceResult and SourceGame, Round the id + 1, and a first
-    move of the side the FEN has to move numbered by its fullmove number ("N... " for Han)."""
+    move numbered 1 from the FEN, "1... " with Han to move."""
     results = {g[0]: g[2] for g in games_of(folder)}
     rounds = set()
     hans = 0
@@ -353,7 +353,7 @@ def check_pv_pgn(text, rows, folder):
         rounds.add(tag["Round"])
         fen = tag["FEN"].split()
         body = block.split("\n\n", 1)[1].strip()
-        want = fen[5] + ("... " if fen[1] == "b" else ". ")
+        want = "1... " if fen[1] == "b" else "1. "
         hans += fen[1] == "b"
         check(body.startswith(want) and "{" not in body.split("}", 1)[-1] and
               body.split()[-1] == "*", f"PV end {gid} moves: {fen} {body}")

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "notation.h"
@@ -43,23 +42,12 @@ static void put_token(FILE *f, const char *tok, int *col) {
     *col += len;
 }
 
-// Whether a FEN's side to move (its second field) is Han's ("b"), and its fullmove number (its
-// sixth; 1 when absent or not a number from 1 to 999999) into *fullmove.
-static int fen_first_mover(const char *fen, long *fullmove) {
-    char side = 0;
-    *fullmove = 1;
+// Whether a FEN's side to move (its second field) is Han's ("b").
+static bool fen_han_to_move(const char *fen) {
     const char *c = fen ? fen : "";
-    for (int field = 0; *c && field < 6; field++) {
-        c += strspn(c, " ");
-        if (field == 1)
-            side = *c;
-        if (field == 5 && *c >= '1' && *c <= '9') {
-            long n = strtol(c, NULL, 10);
-            *fullmove = n <= 999999 ? n : 1;
-        }
-        c += strcspn(c, " ");
-    }
-    return side == 'b';
+    c += strcspn(c, " ");
+    c += strspn(c, " ");
+    return *c == 'b';
 }
 
 // Writes the move text with each move's comment, followed by the closing comment and the result.
@@ -68,16 +56,15 @@ static void write_moves(FILE *f, const PgnGame *g, const char *result) {
     char tok[MOVE_STR_LEN + 64];
     // Han's move first or after a comment is numbered "N..." (PGN standard, 8.2.2).
     bool commented = true;
-    long start;
-    int han = fen_first_mover(g->fen, &start); // 1: Han moves first
+    int han = fen_han_to_move(g->fen); // 1: Han moves first, as "1... " (Cho's move 1 not shown)
     for (int i = 0; i < g->nmoves; i++) {
         char mv[MOVE_STR_LEN];
         move_to_uci(g->moves[i], mv);
-        int j = i + han; // plies from Cho's move of the FEN's fullmove
+        int j = i + han; // plies from Cho's first move
         if (j % 2 == 0)
-            snprintf(tok, sizeof tok, "%ld. %s", start + j / 2, mv);
+            snprintf(tok, sizeof tok, "%d. %s", j / 2 + 1, mv);
         else if (commented)
-            snprintf(tok, sizeof tok, "%ld... %s", start + j / 2, mv);
+            snprintf(tok, sizeof tok, "%d... %s", j / 2 + 1, mv);
         else
             snprintf(tok, sizeof tok, "%s", mv);
         put_token(f, tok, &col);
@@ -118,7 +105,7 @@ Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
         put_tag(f, "Opening", g->opening);
     if (g->time_control)
         put_tag(f, "TimeControl", g->time_control);
-    if (!g->unknown)
+    if (!g->unfinished)
         put_tag(f, "Termination", rules_reason_name(g->reason));
     put_tag(f, "PlyCount", plies);
     for (int i = 0; i < g->ntags; i++)

@@ -29,9 +29,10 @@ typedef struct PgnGame {
     const char *time_control;        // PGN TimeControl value, e.g. "10+0.1" or "-"; may be NULL
     const Move *moves;
     int nmoves;
-    Side winner;  // when not drawn
-    bool draw;    // drawn: Result "1/2-1/2"
-    bool unknown; // no result known (an imported record, a PV end): Result "*", no Termination
+    Side winner;     // when not drawn
+    bool draw;       // drawn: Result "1/2-1/2"
+    bool unknown;    // no result known (an imported record, a PV end): Result "*"
+    bool unfinished; // not a finished game (a PV end): no Termination tag
     EndReason reason;
     const char *detail;          // a closing comment (why the game ended); may be NULL
     const char *const *comments; // NULL, or nmoves comments (each NULL or one after its move)
@@ -40,7 +41,7 @@ typedef struct PgnGame {
 } PgnGame;
 
 /// Appends one game to f. Termination is the rules page's reason name ("checkmate",
-/// "bikjang", "time", "illegal-move", "crash", ...), left out with an unknown result. The moves
-/// are numbered from the FEN's fullmove number, a first move of Han (Black) as "N... ". STATUS_IO
+/// "bikjang", "time", "illegal-move", "crash", ...), left out for an unfinished game. The moves
+/// are numbered from 1 at the FEN, a first move of Han (Black) as "1... ". STATUS_IO
 /// when the write fails ("PGN: write failed (cause)"), errno left as its cause.
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err);
