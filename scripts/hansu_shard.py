@@ -17,6 +17,7 @@ import io
 import sys
 
 USERBLOCK = 512
+POSITIONS_SCHEDULE = "labelled positions:"  # H5STORE_POSITIONS_SCHEDULE (selfplay/store/h5store.h)
 MAGIC = b"hansu-selfplay shard\n"
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 FORMAT = "hansu-selfplay"
@@ -70,6 +71,13 @@ def text(value):
 def attrs(f):
     """The file attributes of an open file as a dict, strings decoded."""
     return {k: text(v) for k, v in f.attrs.items()}
+
+
+def standalone(a):
+    """Whether a file whose attributes are a (attrs()) holds standalone positions (the PV ends
+    of hansu-selfplay label --pv-ends, docs/data-format.md "PV ends"), not games: its
+    formation_schedule starts with POSITIONS_SCHEDULE, as the C readers tell them apart."""
+    return a.get("formation_schedule", "").startswith(POSITIONS_SCHEDULE)
 
 
 def sides(a):

@@ -3,7 +3,9 @@
 """Loads a self-play run folder (or HDF5 files) with h5py and pandas and prints result
 statistics: games, positions, results by reason, each side's win share and the draws (the
 variant's side names: Cho/Han in janggi, Red/Black in xiangqi), overall and, in janggi, per
-pairing of formations.
+pairing of formations. Files of PV ends (hansu-selfplay label --pv-ends: standalone positions,
+told apart by their formation_schedule, hansu_shard.standalone) are counted apart ("PV ends N")
+and left out of every statistic: they are no games.
 Exits 1 when a game id appears twice within one folder (or among the files named one by
 one): those games would be counted, and trained on, twice; and, with a one-line error naming
 the file, on a damaged, foreign or unreadable file (digest checked first, hansu_shard.py).
@@ -29,7 +31,8 @@ STORED_MATE_MIN = 30000
 
 
 def load(paths):
-    """Games and positions tables of all files, and the attributes of the first one. The games
+    """Games and positions tables of all files of games, the attributes of the first one, and the
+    count of PV ends (files of standalone positions, left out of the tables). The games
     table has two extra columns: file, and group (the folder named, or "" for files named one
     by one); game ids are unique within a group, not across groups."""
     files = []
@@ -40,10 +43,13 @@ def load(paths):
             files.append((p, ""))
     if not files:
         sys.exit("no shard-*.h5 files in %s" % " ".join(paths))
-    games, positions, attrs = [], [], None
+    games, positions, attrs, pv_ends = [], [], None, 0
     for name, group in files:
         with hansu_shard.open_shard(name) as f:
             try:
+                if hansu_shard.standalone(hansu_shard.attrs(f)):
+                    pv_ends += len(f["games/game_id"])
+                    continue
                 attrs = attrs or hansu_shard.attrs(f)
                 g = pd.DataFrame({k: v[:] for k, v in f["games"].items()})
                 g["file"] = name
@@ -53,7 +59,10 @@ def load(paths):
                                                if k != "board"}))
             except (OSError, KeyError, ValueError) as e:
                 raise hansu_shard.ShardError("%s: unreadable columns (%s)" % (name, e)) from None
-    return pd.concat(games, ignore_index=True), pd.concat(positions, ignore_index=True), attrs
+    if not games:
+        sys.exit("no games in %s, only %d PV ends" % (" ".join(paths), pv_ends))
+    return (pd.concat(games, ignore_index=True), pd.concat(positions, ignore_index=True), attrs,
+            pv_ends)
 
 
 def main(argv):
@@ -69,7 +78,7 @@ def main(argv):
     return 1
 
 
-def report(games, pos, attrs):
+def report(games, pos, attrs, pv_ends):
     """Prints the statistics; 1 when game ids repeat within a folder."""
     reasons = attrs["reason_names"].split(",")
     formations = attrs["formation_names"].split(",")
@@ -79,6 +88,9 @@ def report(games, pos, attrs):
                                                     attrs["random_plies"]))
     print("games %d, positions %d, plies per game %.1f (min %d, max %d)" % (
         len(games), len(pos), games.plies.mean(), games.plies.min(), games.plies.max()))
+    if pv_ends:
+        print("PV ends %d (standalone positions of label --pv-ends: no games, left out below)"
+              % pv_ends)
     dups = games[games.duplicated(["group", "game_id"], keep=False)]
     if len(dups):
         first = dups[dups.game_id == dups.game_id.iloc[0]]

@@ -237,7 +237,7 @@ def selfplay_games(run, k):
     if not glob.glob(os.path.join(folder, "shard-*.h5")):
         return None, None
     try:
-        games, _, attrs = load([folder])
+        games, _, attrs, _ = load([folder])
     except ShardError as e:
         raise ReportError(str(e))
     except (OSError, KeyError, ValueError) as e:

@@ -157,7 +157,10 @@ int cmd_export(int argc, char **argv) {
         fprintf(stderr, "hansu-selfplay export: %s\n", err.msg);
         return 1;
     }
-    fprintf(stderr, "exported %zu games (%zu plies) from %zu files to %s%s%s\n", sum.games,
+    char pv[48] = "";
+    if (sum.pv_ends)
+        snprintf(pv, sizeof pv, " and %zu PV ends", sum.pv_ends);
+    fprintf(stderr, "exported %zu games%s (%zu plies) from %zu files to %s%s%s\n", sum.games, pv,
             sum.plies, sum.files, outs[0].name, nouts > 1 ? " and " : "",
             nouts > 1 ? outs[1].name : "");
     return 0;

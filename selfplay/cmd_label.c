@@ -52,14 +52,14 @@ static Status set_variant(const Flag *flag, const char *value, void *dest, Error
 static Status set_pv_nodes(const Flag *flag, const char *value, void *dest, ErrorInfo *err) {
     LabelArgs *a = dest;
     a->pv_nodes_given = true;
-    return cli_parse_u64(flag->name, value, UINT64_MAX, &a->set.pv_nodes, err);
+    return cli_parse_u64(flag->name, value, INT64_MAX, &a->set.pv_nodes, err);
 }
 
 #define SET(field) FLAG_DEST(LabelArgs, set.field)
 static const Flag LABEL_FLAGS[] = {
     {"--out", FLAG_PATH, FLAG_DEST(LabelArgs, out), .meta = "DIR",
      .help = "the run folder of shards (required; one writer at a time)"},
-    {"--nodes", FLAG_UINT, SET(nodes), .max = UINT64_MAX, .meta = "N",
+    {"--nodes", FLAG_UINT, SET(nodes), .max = INT64_MAX, .meta = "N",
      .help = "nodes of each position's search, one thread [50000]"},
     {"--pv-ends", FLAG_BOOL, SET(pv_ends),
      .help = "store each search's PV end too: the position its PV reaches,\n"
@@ -179,7 +179,7 @@ static Status write_json(const LabelArgs *a, const LabelInputs *in, const LabelT
     fprintf(f, ",\n  \"elapsed_s\": ");
     cli_json_number(f, t->elapsed_s);
     fprintf(f, ",\n  \"searches_per_s\": ");
-    cli_json_number(f, t->elapsed_s > 0 ? t->searched / t->elapsed_s : 0);
+    cli_json_number(f, t->elapsed_s > 0 ? (t->searched + t->pv_ends) / t->elapsed_s : 0);
     fprintf(f, ",\n  \"interrupted\": %s\n}\n", t->interrupted ? "true" : "false");
     fclose(f);
     Status st = text ? cli_write_atomic(a->json, text, len, err)
@@ -208,8 +208,9 @@ static void print_summary(const LabelInputs *in, const LabelTotals *t) {
                "average\n",
                (unsigned long long)t->pv_ends,
                t->pv_ends ? (double)t->pv_plies / (double)t->pv_ends : 0.0);
-    printf("rate              %.1f searches/s on %d threads, %.1f s\n",
-           t->elapsed_s > 0 ? t->searched / t->elapsed_s : 0.0, t->threads, t->elapsed_s);
+    printf("rate              %.1f searches/s%s on %d threads, %.1f s\n",
+           t->elapsed_s > 0 ? (t->searched + t->pv_ends) / t->elapsed_s : 0.0,
+           t->pv_ends ? " (positions and PV ends)" : "", t->threads, t->elapsed_s);
 }
 
 // Checks the command line; the exit status 2 and the message when it is bad, else -1.

@@ -169,16 +169,22 @@ static Status write_pgn(Replay *r, const char *event, FILE *out, const char *nam
     end_detail(gc, g, v, detail, sizeof detail);
     snprintf(id, sizeof id, "%u", gc->game_id[g]);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)gc->seed[g]);
+    // A PV end is no finished game: Result "*", its source game's result and id in tags.
+    bool pv = r->d->standalone;
+    const char *source = gc->winner[g] == WINNER_DRAW ? "1/2-1/2" : gc->winner[g] ? "0-1" : "1-0";
     // start_time is ISO 8601 (YYYY-MM-DDTHH:MM:SSZ); PGN writes the date as YYYY.MM.DD.
     snprintf(date, sizeof date, "%.10s",
              r->meta->start_time[0] ? r->meta->start_time : "\?\?\?\?-\?\?-\?\?");
     for (char *c = date; *c; c++)
         *c = *c == '-' ? '.' : *c;
-    PgnTag tags[] = {{"GameId", id}, {"Seed", seed}, {"SearchLimits", r->meta->limits}};
+    PgnTag tags[] = {{"GameId", id},
+                     {pv ? "SourceGame" : "Seed", seed},
+                     {"SearchLimits", r->meta->limits},
+                     {"SourceResult", source}};
     PgnGame pg = {.event = event,
                   .site = r->meta->host,
                   .date = date,
-                  .round = r->d->standalone ? (int)g + 1 : (int)gc->game_id[g] + 1, // ids >= 2^31
+                  .round = (long long)gc->game_id[g] + 1, // unique in a run folder
                   .white = r->meta->engine_version,
                   .black = r->meta->engine_version,
                   .variant = v->name,
@@ -188,11 +194,13 @@ static Status write_pgn(Replay *r, const char *event, FILE *out, const char *nam
                   .nmoves = r->n,
                   .winner = gc->winner[g] == WINNER_DRAW ? CHO : (Side)gc->winner[g],
                   .draw = gc->winner[g] == WINNER_DRAW,
+                  .unknown = pv,
+                  .unfinished = pv,
                   .reason = (EndReason)gc->reason[g],
-                  .detail = detail,
+                  .detail = pv ? NULL : detail,
                   .comments = r->comments,
                   .tags = tags,
-                  .ntags = 3};
+                  .ntags = pv ? 4 : 3};
     Status st = pgn_write(out, &pg, err);
     return st == STATUS_IO ? error_set(err, st, "%s: %s", name, strerror(errno)) : st;
 }
@@ -312,12 +320,13 @@ Status export_games(char *const *files, size_t n, const GameSelection *sel, cons
             st = export_game(r, b, event, outs, nouts, err);
             ids[nids++] = d.games.game_id[r->g];
             sum->plies += d.games.plies[r->g];
+            sum->pv_ends += d.standalone;
         }
         sum->files++;
     }
     if (st == STATUS_OK)
         st = check_found(sel, ids, nids, err);
-    sum->games = nids;
+    sum->games = nids - sum->pv_ends;
     free(rows);
     free(ids);
     free(r);

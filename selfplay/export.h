@@ -33,6 +33,7 @@ bool export_selected(const GameSelection *sel, uint32_t id);
 /// What an export wrote.
 typedef struct ExportSummary {
     size_t files, games, plies;
+    size_t pv_ends; // of games: the standalone positions (PV ends), not counted in games
 } ExportSummary;
 
 /// The formats export writes.

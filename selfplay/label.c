@@ -141,9 +141,8 @@ void label_make_pv_meta(const StoreMeta *m, const LabelSettings *set, int64_t sh
                         StoreMeta *pvm) {
     memcpy(pvm, m, sizeof *pvm);
     snprintf(pvm->schedule, sizeof pvm->schedule,
-             H5STORE_POSITIONS_SCHEDULE " PV ends of the searches of shard %lld, each searched "
-                                        "at %llu nodes (%s)",
-             (long long)shard, (unsigned long long)set->pv_nodes, set->net ? "nnue" : "classical");
+             H5STORE_PV_SCHEDULE "%lld, each searched at %llu nodes (%s)", (long long)shard,
+             (unsigned long long)set->pv_nodes, set->net ? "nnue" : "classical");
     snprintf(pvm->limits, sizeof pvm->limits, "pv_nodes=%llu (labels: one search a PV end)",
              (unsigned long long)set->pv_nodes);
     pvm->openings[0] = '\0';

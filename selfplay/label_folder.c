@@ -63,13 +63,30 @@ static Status prepare(const LabelRun *run, size_t nfiles, RunLock **lock, ErrorI
     return st;
 }
 
+// Whether the words of s have one named key[0, n) (as "key=...").
+static bool has_key(const char *s, const char *key, size_t n) {
+    for (; *s; s += strcspn(s, " "), s += *s == ' ')
+        if (strncmp(s, key, n) == 0 && s[n] == '=')
+            return true;
+    return false;
+}
+
 // The first word in which two run_config texts differ, into a and b (for the message).
 static void first_difference(const char *x, const char *y, char *a, char *b, size_t len) {
+    const char *x0 = x, *y0 = y;
     for (;;) {
         size_t lx = strcspn(x, " "), ly = strcspn(y, " ");
         if (lx != ly || memcmp(x, y, lx) != 0 || !x[lx] || !y[ly]) {
             snprintf(a, len, "%.*s", (int)lx, x);
             snprintf(b, len, "%.*s", (int)ly, y);
+            // A setting one side has and the other has not at all (pv_ends): "no <name>".
+            size_t kx = strcspn(x, "= "), ky = strcspn(y, "= ");
+            if (kx != ky || memcmp(x, y, kx) != 0) {
+                if (!has_key(y0, x, kx))
+                    snprintf(b, len, "no %.*s", (int)kx, x);
+                else if (!has_key(x0, y, ky))
+                    snprintf(a, len, "no %.*s", (int)ky, y);
+            }
             return;
         }
         x += lx + 1, y += ly + 1;
@@ -93,10 +110,10 @@ static bool pv_end_ours(const LabelRun *run, const ShardData *d, size_t g, size_
                         uint32_t prev, Board *b) {
     const GameColumns *gc = &d->games;
     uint32_t id = gc->game_id[g];
-    if (id < LABEL_PV_ID_BASE || (g > 0 && id <= prev))
+    if (id < H5STORE_PV_ID_BASE || (g > 0 && id <= prev))
         return false;
-    size_t src = (id - LABEL_PV_ID_BASE) / STORE_PLY_MAX;
-    int played = (int)((id - LABEL_PV_ID_BASE) % STORE_PLY_MAX);
+    size_t src = (id - H5STORE_PV_ID_BASE) / STORE_PLY_MAX;
+    int played = (int)((id - H5STORE_PV_ID_BASE) % STORE_PLY_MAX);
     if (src < first || src >= end)
         return false;
     const LabelGame *s = &run->in->games[src];
@@ -293,13 +310,17 @@ static Status label_shard(const LabelRun *run, size_t k, Searcher **s, LabelPart
 
 // The progress line after a shard: games, searches, rate and ETA.
 static void progress(const LabelRun *run, size_t k, const LabelTotals *t, uint64_t games_left) {
-    double rate = t->elapsed_s > 0 ? t->searched / t->elapsed_s : 0;
+    // Each PV end stored is one search more.
+    double rate = t->elapsed_s > 0 ? (t->searched + t->pv_ends) / t->elapsed_s : 0;
     double eta = t->games ? t->elapsed_s / t->games * games_left : -1;
+    char pv[48] = "";
+    if (run->set->pv_ends)
+        snprintf(pv, sizeof pv, " and %llu PV ends", (unsigned long long)t->pv_ends);
     fprintf(stderr,
-            "hansu-selfplay label: shard %zu/%zu written: %llu games, %llu positions searched, "
+            "hansu-selfplay label: shard %zu/%zu written: %llu games, %llu positions%s searched, "
             "%.1f searches/s, ETA %s%.0f s\n",
             k + 1, shard_count(run), (unsigned long long)t->games, (unsigned long long)t->searched,
-            rate, eta < 0 ? "? " : "", eta < 0 ? 0.0 : eta);
+            pv, rate, eta < 0 ? "? " : "", eta < 0 ? 0.0 : eta);
 }
 
 // Whether shard k is finished: its file found, and with --pv-ends its PV-end file too.

@@ -7,6 +7,7 @@
 
 #include "board.h"
 #include "game_driver.h"
+#include "h5store.h"
 #include "movegen.h"
 #include "rules.h"
 
@@ -19,17 +20,17 @@ void label_pv_capture(const SearchInfo *info, void *arg) {
 }
 
 Status label_pv_check_inputs(const LabelInputs *in, ErrorInfo *err) {
-    if (in->count > (UINT32_MAX - LABEL_PV_ID_BASE) / STORE_PLY_MAX)
+    if (in->count > (UINT32_MAX - H5STORE_PV_ID_BASE) / STORE_PLY_MAX)
         return error_set(err, STATUS_RANGE,
                          "--pv-ends: %zu games, more than the PV ends' ids can number (%u); label "
                          "fewer games at a time",
-                         in->count, (UINT32_MAX - LABEL_PV_ID_BASE) / STORE_PLY_MAX);
+                         in->count, (UINT32_MAX - H5STORE_PV_ID_BASE) / STORE_PLY_MAX);
     for (size_t i = 0; i < in->count; i++)
-        if (in->games[i].id >= LABEL_PV_ID_BASE)
+        if (in->games[i].id >= H5STORE_PV_ID_BASE)
             return error_set(err, STATUS_RANGE,
                              "--pv-ends: game id %u reaches the PV ends' ids (%u and up); label "
                              "fewer games at a time",
-                             in->games[i].id, LABEL_PV_ID_BASE);
+                             in->games[i].id, H5STORE_PV_ID_BASE);
     return STATUS_OK;
 }
 
@@ -90,7 +91,7 @@ Status label_pv_end(const Board *b, const LabelPv *pv, const LabelGame *g, size_
     if (n > 0)
         r = search_run(s, e, &lim, NULL, NULL, stop);
     if (r.best != MOVE_NONE) { // none only where the game is over, which the walk rules out
-        uint32_t id = LABEL_PV_ID_BASE + (uint32_t)index * STORE_PLY_MAX + (uint32_t)played;
+        uint32_t id = H5STORE_PV_ID_BASE + (uint32_t)index * STORE_PLY_MAX + (uint32_t)played;
         shard_data_add_played(out, e, id, r.best, game_driver_stored_score(r.score), true);
         add_row(out, g, id, e);
         *plies = n;

@@ -13,11 +13,6 @@
 #include "shard_data.h"
 #include "status.h"
 
-// The game ids of PV ends: LABEL_PV_ID_BASE + (the source game's index in input order) x
-// STORE_PLY_MAX + (the searched position's plies in that game), so they are fixed by the inputs,
-// unique in a run folder and never a game's (a run with PV ends keeps its games' ids below it).
-#define LABEL_PV_ID_BASE 0x80000000u
-
 /// A search's principal variation, as its info lines report it (the last of rank 1).
 typedef struct LabelPv {
     int len;
@@ -28,7 +23,7 @@ typedef struct LabelPv {
 void label_pv_capture(const SearchInfo *info, void *arg);
 
 /// Refuses inputs whose PV-end ids would not fit (before any search): STATUS_RANGE when a game's
-/// id reaches LABEL_PV_ID_BASE or the games are more than the ids below 2^32 can number.
+/// id reaches H5STORE_PV_ID_BASE or the games are more than the ids below 2^32 can number.
 Status label_pv_check_inputs(const LabelInputs *in, ErrorInfo *err);
 
 /// The PV end of the search of b (the position after `played` plies of game g, index its index
@@ -38,7 +33,7 @@ Status label_pv_check_inputs(const LabelInputs *in, ErrorInfo *err);
 /// history and the line's; the caller clears s at the game's start) and appended to out as a
 /// one-position game: its board, side to move, ply, the search's best move, score
 /// (game_driver_stored_score) and flags; result_stm, winner, reason and formations g's, seed
-/// g's game id, points the PV end's, game id as LABEL_PV_ID_BASE says. *plies gets the walk's
+/// g's game id, points the PV end's, game id as H5STORE_PV_ID_BASE says. *plies gets the walk's
 /// length (0: nothing stored). STATUS_NOMEM.
 Status label_pv_end(const Board *b, const LabelPv *pv, const LabelGame *g, size_t index, int played,
                     uint64_t nodes, Searcher *s, ShardData *out, int *plies, atomic_bool *stop,

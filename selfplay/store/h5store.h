@@ -34,7 +34,19 @@ enum { H5STORE_SOURCES_MAX = 16384 };
 // hansu-selfplay label, docs/data-format.md): each game there is one position, set up from its
 // stored board (ShardData.standalone), not replayed from an opening.
 #define H5STORE_POSITIONS_SCHEDULE "labelled positions:"
+// The formation_schedule of the PV-end file of line shard k in a label run folder: this, then k,
+// then ", " and how they were searched.
+#define H5STORE_PV_SCHEDULE H5STORE_POSITIONS_SCHEDULE " PV ends of the searches of shard "
+// The formation_schedule of PV-end files of several shards merged into one (h5store_merge): this,
+// then ", " and how they were searched.
+#define H5STORE_PV_MERGED_SCHEDULE                                                                 \
+    H5STORE_POSITIONS_SCHEDULE " PV ends of the searches of several shards (merged)"
 #define H5STORE_SHARD_PREFIX "shard-"
+// The game ids of PV ends (hansu-selfplay label --pv-ends): H5STORE_PV_ID_BASE + (the source
+// game's index in input order) x STORE_PLY_MAX + (the searched position's plies in that game), so
+// they are fixed by the inputs, unique in a run folder and never a game's (a run with PV ends
+// keeps its games' ids below it). `verify` refuses a PV end below it.
+#define H5STORE_PV_ID_BASE 0x80000000u
 
 /// File attributes: provenance of the data and the settings that made it.
 typedef struct StoreMeta {
@@ -134,9 +146,10 @@ void h5store_free_list(char **paths, size_t n);
 Status h5store_check_output(const char *out, char *const *inputs, size_t n, ErrorInfo *err);
 
 /// Merges the given files (all of one run: equal run_config) into one file at out, written as
-/// h5store_write does. Refuses duplicate game ids, files of standalone positions with files of
-/// games (h5store_schedule_standalone), and an out that is one of the inputs
-/// (h5store_check_output). Memory: the largest input file.
+/// h5store_write does; PV-end files of several shards get H5STORE_PV_MERGED_SCHEDULE. Refuses
+/// duplicate game ids, files of standalone positions with files of games
+/// (h5store_schedule_standalone), and an out that is one of the inputs (h5store_check_output).
+/// Memory: the largest input file.
 Status h5store_merge(char *const *inputs, size_t n, const char *out, ErrorInfo *err);
 
 /// Shard file name for shard number k in dir, written into out.

@@ -72,7 +72,10 @@ static Status check_unique_ids(const char *dir, char **paths, size_t n, ErrorInf
     if (st == STATUS_OK && count > 1)
         qsort(rows, count, sizeof *rows, compare_id_row);
     for (size_t r = 1; st == STATUS_OK && r < count; r++)
-        if (rows[r].id == rows[r - 1].id)
+        if (rows[r].id == rows[r - 1].id && rows[r].file == rows[r - 1].file)
+            st = error_set(err, STATUS_FORMAT, "%s: game id %u is stored twice in %s", dir,
+                           rows[r].id, paths[rows[r].file]);
+        else if (rows[r].id == rows[r - 1].id)
             st = error_set(err, STATUS_FORMAT,
                            "%s: game id %u is stored twice, in %s and in %s (a merged file "
                            "inside the run folder?); move one out",
@@ -231,6 +234,7 @@ Status h5store_check_output(const char *out, char *const *inputs, size_t n, Erro
 static Status merge_scan(char *const *inputs, size_t n, StoreMeta *meta, size_t *games,
                          size_t *positions, ErrorInfo *err) {
     *games = *positions = 0;
+    bool mixed = false; // schedules differ: PV ends of several shards
     for (size_t i = 0; i < n; i++) {
         StoreMeta m;
         size_t g, p;
@@ -248,6 +252,7 @@ static Status merge_scan(char *const *inputs, size_t n, StoreMeta *meta, size_t 
                              "%s and %s: standalone positions (PV ends) and games cannot be "
                              "merged into one file",
                              inputs[i], inputs[0]);
+        mixed |= strcmp(m.schedule, meta->schedule) != 0;
         if (strcmp(m.start_time, meta->start_time) < 0)
             snprintf(meta->start_time, sizeof meta->start_time, "%s", m.start_time);
         if (strcmp(m.end_time, meta->end_time) > 0)
@@ -256,6 +261,13 @@ static Status merge_scan(char *const *inputs, size_t n, StoreMeta *meta, size_t 
         *positions += p;
     }
     meta->shard = -1;
+    if (mixed && h5store_schedule_standalone(meta->schedule)) {
+        char *tail = strchr(meta->schedule, ','); // ", each searched at ..."
+        char was[sizeof meta->schedule];
+        snprintf(was, sizeof was, "%s", tail ? tail : "");
+        snprintf(meta->schedule, sizeof meta->schedule, "%s%.*s", H5STORE_PV_MERGED_SCHEDULE,
+                 (int)(sizeof meta->schedule - sizeof H5STORE_PV_MERGED_SCHEDULE), was);
+    }
     return STATUS_OK;
 }
 

@@ -2,11 +2,14 @@
 // Replay check of stored games (the test the issue asks of every file; also `verify`).
 #include "verify.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
 #include "fen.h"
+#include "h5store.h"
 #include "movegen.h"
 #include "packed_board.h"
 #include "rules.h"
@@ -73,10 +76,21 @@ static Status check_end(const ShardData *d, size_t g, Board *b, ErrorInfo *err) 
 }
 
 // Standalone position g (a PV end): what its row can say without a game around it. Its board was
-// judged legal by shard_data_game_start; here its points are the board's, and it was searched.
+// judged legal by shard_data_game_start; here its id is a PV end's, its ply past the searched one
+// its id names, its points are the board's, and it was searched.
 static Status check_standalone(const ShardData *d, size_t g, Board *b, ErrorInfo *err) {
     const GameColumns *gc = &d->games;
     uint64_t p = gc->pos_start[g];
+    uint32_t id = gc->game_id[g];
+    if (id < H5STORE_PV_ID_BASE)
+        return error_set(err, STATUS_FORMAT, "position %u: an id below 2^31 (%u), not a PV end's",
+                         id, H5STORE_PV_ID_BASE);
+    // The id's ply is below STORE_PLY_MAX by its form: (id - base) % STORE_PLY_MAX.
+    unsigned searched = (id - H5STORE_PV_ID_BASE) % STORE_PLY_MAX;
+    if (d->positions.ply[p] <= searched)
+        return error_set(err, STATUS_FORMAT,
+                         "position %u: ply %u, not past the searched ply %u that its id names", id,
+                         d->positions.ply[p], searched);
     if (rules_points_half(b, CHO) != gc->points_cho[g] ||
         rules_points_half(b, HAN) != gc->points_han[g])
         return error_set(err, STATUS_FORMAT, "position %u: points differ from its board",
@@ -120,5 +134,134 @@ Status verify_games(const ShardData *d, ErrorInfo *err) {
     }
     free(b);
     free(scratch);
+    return st;
+}
+
+Status verify_pv_meta(const StoreMeta *m, int64_t *shard, ErrorInfo *err) {
+    size_t len = strlen(H5STORE_PV_SCHEDULE);
+    char *end = NULL;
+    *shard = -1;
+    if (m->openings[0])
+        return error_set(err, STATUS_FORMAT,
+                         "a file of PV ends with an openings attribute (its positions start from "
+                         "their boards)");
+    size_t merged = strlen(H5STORE_PV_MERGED_SCHEDULE);
+    if (strncmp(m->schedule, H5STORE_PV_MERGED_SCHEDULE, merged) == 0 &&
+        (!m->schedule[merged] || m->schedule[merged] == ','))
+        return STATUS_OK; // several shards' (h5store_merge)
+    if (strncmp(m->schedule, H5STORE_PV_SCHEDULE, len) == 0 &&
+        isdigit((unsigned char)m->schedule[len]))
+        *shard = strtoll(m->schedule + len, &end, 10);
+    if (!end || *end != ',' || *shard == INT64_MAX)
+        return *shard = -1, error_set(err, STATUS_FORMAT,
+                                      "formation_schedule \"%s\" does not name the shard of its PV "
+                                      "ends (\"%s<k>, ...\")",
+                                      m->schedule, H5STORE_PV_SCHEDULE);
+    return STATUS_OK;
+}
+
+// One file of a run folder: its shard number, and for a PV-end file the line shard it names.
+typedef struct RunFile {
+    int64_t number, line; // line: -1 for a line shard
+} RunFile;
+
+static int compare_id(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+// Each PV end of the file pv comes from a game of the line shard file line (its seed).
+static Status check_sources(const char *pv, const char *line, ErrorInfo *err) {
+    ShardData a, b;
+    shard_data_init(&a);
+    shard_data_init(&b);
+    Status st = h5store_read(pv, NULL, &a, err);
+    if (st == STATUS_OK)
+        st = h5store_read(line, NULL, &b, err);
+    if (st == STATUS_OK && b.games.count)
+        qsort(b.games.game_id, b.games.count, sizeof *b.games.game_id, compare_id);
+    for (size_t g = 0; st == STATUS_OK && g < a.games.count; g++) {
+        uint32_t src = (uint32_t)a.games.seed[g];
+        if (a.games.seed[g] > UINT32_MAX ||
+            !bsearch(&src, b.games.game_id, b.games.count, sizeof src, compare_id))
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: PV end %u comes from game %llu, not a game of its line shard %s",
+                           pv, a.games.game_id[g], (unsigned long long)a.games.seed[g], line);
+    }
+    shard_data_free(&a);
+    shard_data_free(&b);
+    return st;
+}
+
+// The run's PV-end files against its line shards (f: the n files' numbers and lines; base the
+// number of the PV-end file of shard 0; pv_run whether the run stores PV ends).
+static Status check_pairs(char **paths, const RunFile *f, size_t n, int64_t base, bool pv_run,
+                          ErrorInfo *err) {
+    for (size_t i = 0; i < n; i++) {
+        int64_t want = f[i].line >= 0 ? f[i].line : f[i].number;
+        size_t j = 0;
+        while (j < n && !(f[j].line < 0 ? f[j].number == want && f[i].line >= 0
+                                        : f[j].line == want && f[i].line < 0))
+            j++;
+        if (f[i].line < 0 && f[i].number >= base && base >= 0)
+            return error_set(err, STATUS_FORMAT,
+                             "%s: a line shard numbered past the run's PV-end files (file %lld "
+                             "holds the PV ends of shard 0)",
+                             paths[i], (long long)base);
+        if (f[i].line >= 0 && j == n)
+            return error_set(err, STATUS_FORMAT,
+                             "%s: holds the PV ends of shard %lld, whose file is missing (an "
+                             "interrupted run? resume it)",
+                             paths[i], (long long)f[i].line);
+        if (f[i].line < 0 && j == n && pv_run)
+            return error_set(err, STATUS_FORMAT,
+                             "%s: a shard of a run with PV ends (pv_ends=1) whose PV-end file is "
+                             "missing",
+                             paths[i]);
+        Status st = f[i].line >= 0 ? check_sources(paths[i], paths[j], err) : STATUS_OK;
+        if (st != STATUS_OK)
+            return st;
+    }
+    return STATUS_OK;
+}
+
+Status verify_pv_run(const char *dir, ErrorInfo *err) {
+    char **paths = NULL;
+    size_t n = 0, rows, games;
+    StoreMeta *m = malloc(sizeof *m);
+    Status st = m ? h5store_list_files(dir, &paths, &n, err)
+                  : error_set(err, STATUS_NOMEM, "out of memory");
+    RunFile *f = st == STATUS_OK ? calloc(n + 1, sizeof *f) : NULL;
+    if (st == STATUS_OK && !f)
+        st = error_set(err, STATUS_NOMEM, "out of memory");
+    int64_t base = -1;
+    bool pv_run = false;
+    for (size_t i = 0; st == STATUS_OK && i < n; i++) {
+        if ((st = h5store_read_meta(paths[i], m, &games, &rows, err)) != STATUS_OK)
+            break;
+        f[i].number = h5store_shard_number(paths[i]);
+        f[i].line = -1;
+        pv_run |= strstr(m->run_config, " pv_ends=1 ") != NULL;
+        if (!h5store_schedule_standalone(m->schedule))
+            continue;
+        ErrorInfo e;
+        if (verify_pv_meta(m, &f[i].line, &e) != STATUS_OK)
+            st = error_set(err, STATUS_FORMAT, "%s: %s", paths[i], e.msg);
+        else if (f[i].line < 0)
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: a merged file of PV ends inside a run folder (move it out)",
+                           paths[i]);
+        else if (base >= 0 && f[i].number - f[i].line != base)
+            st = error_set(err, STATUS_FORMAT,
+                           "%s: holds the PV ends of shard %lld, but file %lld holds shard 0's "
+                           "(file n + k holds shard k's: files swapped?)",
+                           paths[i], (long long)f[i].line, (long long)base);
+        base = f[i].number - f[i].line;
+    }
+    if (st == STATUS_OK)
+        st = check_pairs(paths, f, n, base, pv_run, err);
+    free(f);
+    free(m);
+    h5store_free_list(paths, n);
     return st;
 }

@@ -15,8 +15,14 @@ nothing to resume; a game without a result is left out and named. --pv-ends: eac
 end stored as a standalone position (files n + k) whose board is where `hansu`'s own PV of that
 search leads and whose score is hansu's `go nodes` there (a second engine, ucinewgame once, the
 game's PV ends in order); the line shards unchanged; --threads 2 and a resumed run give the same
-files; the PV-end files merge (not with the games); verify passes, and refuses PV ends with a general off its palace, changed points, the
-search flag cleared or the side not to move in check; hansu-nnue trains on the folder.
+files; the PV-end files merge (not with the games); verify and export count them apart from
+games, export writes them as unfinished games (Result "*", SourceResult, SourceGame, Round the id
++ 1, a first Han move numbered "1... "), and resuming with or without --pv-ends names pv_ends on
+both sides; verify refuses PV ends with a general off its palace, changed points, the
+search flag cleared, the side not to move in check, an id below 2^31, a ply not past the
+searched one, a schedule not naming its shard, an openings attribute; verify of the folder
+refuses a missing line shard or PV-end file, swapped PV-end files and a PV end from another
+shard's game; scripts/selfplay_stats.py counts the PV ends apart; hansu-nnue trains on the folder.
 
 Usage: test_label.py HANSU_SELFPLAY HANSU HANSU_NNUE WORK_DIR"""
 import gzip
@@ -36,6 +42,7 @@ import hansu_shard  # noqa: E402
 
 MATCH = os.path.join(REPO, "docs", "scaling-profile", "tc-40+0.4.pgn.gz")
 NODES = "1000"
+FEN_START = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1"
 VOLATILE = {"host", "start_time", "end_time"}  # attributes that say when and where, not what
 
 
@@ -328,6 +335,31 @@ def pv_rows(folder):
     return rows
 
 
+def check_pv_pgn(text, rows, folder):
+    """The PV ends as PGN: no finished game (Result "*", no Termination, no end comment), the
+    source game's result and id in SourceResult and SourceGame, Round the id + 1, and a first
+    move numbered 1 from the FEN, "1... " with Han to move."""
+    results = {g[0]: g[2] for g in games_of(folder)}
+    rounds = set()
+    hans = 0
+    for block in text.split("[Event ")[1:]:
+        tag = dict(re.findall(r'\[(\w+) "([^"]*)"\]', block))
+        gid = int(tag["GameId"])
+        seed = rows[gid][0]
+        check(tag["Result"] == "*" and "Termination" not in tag and
+              tag["SourceGame"] == str(seed) and
+              tag["SourceResult"] == ("1-0", "0-1", "1/2-1/2")[results[seed]] and
+              tag["Round"] == str(gid + 1), f"PV end {gid} tags: {tag}")
+        rounds.add(tag["Round"])
+        fen = tag["FEN"].split()
+        body = block.split("\n\n", 1)[1].strip()
+        want = "1... " if fen[1] == "b" else "1. "
+        hans += fen[1] == "b"
+        check(body.startswith(want) and "{" not in body.split("}", 1)[-1] and
+              body.split()[-1] == "*", f"PV end {gid} moves: {fen} {body}")
+    check(len(rounds) == len(text.split("[Event ")) - 1 and hans, f"rounds, Han to move: {hans}")
+
+
 def check_pv_uci(work, folder):
     """Game 0's PV ends against hansu: the board its PV of each search reaches, the score there."""
     start_fen = first_games(1).split('[FEN "')[1].split('"')[0]
@@ -336,14 +368,16 @@ def check_pv_uci(work, folder):
     rows = pv_rows(folder)
     pgn = os.path.join(work, "pv-ends.pgn")
     files = sorted({r[4] for r in rows.values()})
-    subprocess.run([SELFPLAY, "export", "--pgn", pgn, *[os.path.join(folder, n) for n in files]],
-                   capture_output=True, check=True)
+    p = subprocess.run([SELFPLAY, "export", "--pgn", pgn, *[os.path.join(folder, n) for n in files]],
+                       capture_output=True, check=True, text=True)
+    check(re.search(r"exported 0 games and \d+ PV ends", p.stderr), f"export count: {p.stderr}")
     with open(pgn) as f:
         text = f.read()
     fens = {}
     for block in text.split("[Event ")[1:]:
         fens[int(re.search(r'\[GameId "(\d+)"\]', block).group(1))] = \
             re.search(r'\[FEN "([^"]*)"\]', block).group(1)
+    check_pv_pgn(text, rows, folder)
     line, ends = uci_session(), uci_session()
     searched = [k for k in range(len(moves)) if not flags[k] & 4]
     stored = 0
@@ -386,10 +420,26 @@ def tamper_pv(src, dst, how):
             p["flags"][0] = p["flags"][0] | 4
         elif how == "duplicate":
             g["game_id"][1] = g["game_id"][0]
+        elif how == "duplicate2":  # both columns
+            g["game_id"][1] = p["game_id"][1] = g["game_id"][0]
         elif how == "ply599":
             p["ply"][0] = 599
         elif how == "winner":
             g["winner"][0] = 1 - g["winner"][0]
+        elif how == "id_low":  # a game's id, below 2^31
+            g["game_id"][0] = p["game_id"][0] = 7
+        elif how == "ply_back":  # a ply not past the searched one its id names (parity kept)
+            r = next(i for i in range(len(p["ply"])) if (int(g["game_id"][i]) - 2**31) % 600)
+            searched = (int(g["game_id"][r]) - 2**31) % 600
+            p["ply"][r] = searched - (searched - int(p["ply"][r])) % 2
+        elif how == "seed":  # a source game not of the line shard
+            g["seed"][0] = g["seed"][0] + 1
+        elif how == "prefix":
+            f.attrs["formation_schedule"] = "labelled positions:"
+        elif how == "noshard":
+            f.attrs["formation_schedule"] = "labelled positions: PV ends of the searches of one"
+        elif how == "openings":
+            f.attrs["openings"] = FEN_START
         elif how == "check":  # a position in check given to the other side: the side not to
             r = next(i for i in range(len(p["flags"])) if p["flags"][i] & 1)  # move in check
             p["stm"][r] = 1 - p["stm"][r]
@@ -400,6 +450,34 @@ def tamper_pv(src, dst, how):
     open(dst, "wb").write(hansu_shard.header(body) + body)
 
 
+def check_pv_folder(work, folder):
+    """verify of a run folder pairs file n + k with line shard k: each missing, swapped, or a
+    PV end whose source is not a game of its line shard, refused."""
+    def swap(d):
+        a, b = os.path.join(d, "shard-000003.h5"), os.path.join(d, "shard-000004.h5")
+        os.rename(a, a + ".x")
+        os.rename(b, a)
+        os.rename(a + ".x", b)
+
+    cases = (("line", lambda d: os.remove(os.path.join(d, "shard-000000.h5")),
+              "shard-000003.h5: holds the PV ends of shard 0, whose file is missing"),
+             ("pv", lambda d: os.remove(os.path.join(d, "shard-000003.h5")),
+              "shard-000000.h5: a shard of a run with PV ends (pv_ends=1) whose PV-end file is"),
+             ("swapped", swap, "files swapped?"),
+             ("twice", lambda d: tamper_pv(os.path.join(folder, "shard-000003.h5"),
+                                           os.path.join(d, "shard-000003.h5"), "duplicate2"),
+              "is stored twice in " + os.path.join(work, "pv-folder-twice", "shard-000003.h5")),
+             ("seed", lambda d: tamper_pv(os.path.join(folder, "shard-000003.h5"),
+                                          os.path.join(d, "shard-000003.h5"), "seed"),
+              "not a game of its line shard"))
+    for name, change, want in cases:
+        bad = os.path.join(work, f"pv-folder-{name}")
+        shutil.copytree(folder, bad)
+        change(bad)
+        p = subprocess.run([SELFPLAY, "verify", bad], capture_output=True, text=True)
+        check(p.returncode == 1 and want in p.stderr, f"pv folder {name}: {p.stdout} {p.stderr}")
+
+
 def check_pv_ends(work, pgn, whole):
     runs = {}
     for name, threads in (("pv1", "1"), ("pv2", "2")):
@@ -407,6 +485,7 @@ def check_pv_ends(work, pgn, whole):
         rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", PV_NODES, "--threads",
                         threads, "--shard-games", "1", "--out", runs[name], pgn)
         check(rc == 0 and "pv ends" in log, f"label {name}: rc {rc}: {log}")
+        log0 = log
     pv = read_run(runs["pv1"])
     check(sorted(pv) == [f"shard-00000{k}.h5" for k in range(6)], f"pv files: {sorted(pv)}")
     check(read_run(runs["pv2"]) == pv, "--pv-ends: --threads 2 differs from --threads 1")
@@ -417,7 +496,8 @@ def check_pv_ends(work, pgn, whole):
                                              "shard 0") and "pv_nodes=700" in a["run_config"],
           f"pv attributes: {a}")
     p = subprocess.run([SELFPLAY, "verify", runs["pv1"]], capture_output=True, text=True)
-    check(p.returncode == 0 and "verified 6 files" in p.stdout, f"pv verify: {p.stdout} {p.stderr}")
+    check(p.returncode == 0 and re.search(r"verified 6 files: 3 games and \d+ PV ends", p.stdout),
+          f"pv verify: {p.stdout} {p.stderr}")
     n = check_pv_uci(work, runs["pv1"])
     merged = os.path.join(work, "pv-merged.h5")
     p = subprocess.run([SELFPLAY, "merge", "-o", merged] +
@@ -425,11 +505,20 @@ def check_pv_ends(work, pgn, whole):
                        capture_output=True, text=True)
     q = subprocess.run([SELFPLAY, "verify", merged], capture_output=True, text=True)
     check(p.returncode == 0 and q.returncode == 0, f"pv merge: {p.stderr} {q.stdout} {q.stderr}")
+    import h5py
+    with h5py.File(merged, "r") as f:
+        sched = f.attrs["formation_schedule"]
+        sched = sched.decode() if isinstance(sched, bytes) else str(sched)
+    check(sched == "labelled positions: PV ends of the searches of several shards (merged), each "
+          "searched at 700 nodes (nnue)", f"merged schedule: {sched}")
     p = subprocess.run([SELFPLAY, "merge", "-o", os.path.join(work, "mixed.h5"), runs["pv1"]],
                        capture_output=True, text=True)
     check(p.returncode != 0 and "cannot be merged" in p.stderr, f"mixed merge: {p.stderr}")
     for how, want in (("general", "illegal position"), ("points", "points differ"),
-                      ("searched", "not searched"), ("check", "side not to move")):
+                      ("searched", "not searched"), ("check", "side not to move"),
+                      ("id_low", "not a PV end's"), ("ply_back", "not past the searched ply"),
+                      ("prefix", "does not name the shard"), ("noshard", "does not name the shard"),
+                      ("openings", "openings attribute")):
         bad = os.path.join(work, f"tampered-{how}.h5")
         try:
             tamper_pv(os.path.join(runs["pv1"], "shard-000003.h5"), bad, how)
@@ -438,6 +527,7 @@ def check_pv_ends(work, pgn, whole):
         p = subprocess.run([SELFPLAY, "verify", bad], capture_output=True, text=True)
         check(p.returncode != 0 and want in p.stdout + p.stderr,
               f"tampered {how}: rc {p.returncode}: {p.stdout} {p.stderr}")
+    check_pv_folder(work, runs["pv1"])
     out = check_kill_resume(work, pgn, pv, ("--pv-ends", "--pv-nodes", PV_NODES), "pv-killed")
     # A resume refuses a PV-end file this run would not write (its digest made anew).
     for how in ("points", "searched", "general", "duplicate", "ply599", "winner"):
@@ -451,6 +541,19 @@ def check_pv_ends(work, pgn, whole):
     rc, log = label("--nodes", NODES, "--pv-ends", "--pv-nodes", "701", "--shard-games", "1",
                     "--out", out, "--resume", pgn)
     check(rc == 1 and "pv_nodes=700" in log and "pv_nodes=701" in log, f"other pv-nodes: {log}")
+    rc, log = label("--nodes", NODES, "--shard-games", "1", "--out", out, "--resume", pgn)
+    check(rc == 1 and "(pv_ends=1, this run no pv_ends)" in log, f"resume without --pv-ends: {log}")
+    shutil.copytree(os.path.join(work, "t1"), os.path.join(work, "t1-pv"))
+    rc, log = label("--nodes", NODES, "--pv-ends", "--shard-games", "1", "--out",
+                    os.path.join(work, "t1-pv"), "--resume", pgn)
+    check(rc == 1 and "(no pv_ends, this run pv_ends=1)" in log, f"resume with --pv-ends: {log}")
+    check(re.search(r"\d+ positions and \d+ PV ends searched, [0-9.]+ searches/s", log0),
+          f"pv progress: {log0}")
+    for flag in ("--nodes", "--pv-nodes"):  # the nodes attribute is an int64: above it refused
+        rc, log = label("--check-args", "--pv-ends", flag, str(2**63))
+        check(rc == 2 and flag in log, f"{flag} 2^63: rc {rc}: {log}")
+        rc, log = label("--check-args", "--pv-ends", flag, str(2**63 - 1))
+        check(rc == 0, f"{flag} 2^63 - 1: rc {rc}: {log}")
     for args, want in ((("--pv-nodes", "5"), "--pv-nodes needs --pv-ends"),
                        (("--pv-ends", "--pv-nodes", "0"), "--pv-nodes must be at least 1")):
         rc, log = label("--nodes", "10", *args, "--out", os.path.join(work, "pv-bad"), pgn)
@@ -507,6 +610,13 @@ def main():
                        capture_output=True, text=True, timeout=300)
     check(p.returncode == 0 and os.path.exists(os.path.join(work, "tiny.nnue")),
           f"hansu-nnue: {p.stdout[-500:]} {p.stderr[-500:]}")
+    # scripts/selfplay_stats.py counts the PV ends apart, not as games.
+    st = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "scripts", "selfplay_stats.py"),
+                         pv_folder], capture_output=True, text=True, timeout=120)
+    nends = sum(len(d["positions/stm"]) for k, (a, d) in read_run(pv_folder).items()
+                if a["formation_schedule"].startswith("labelled positions:"))
+    check(st.returncode == 0 and "games 3, positions " in st.stdout and
+          f"PV ends {nends} (" in st.stdout, f"selfplay_stats: {st.stdout[:400]} {st.stderr[-300:]}")
     nline = sum(len(d["positions/stm"]) for k, (_, d) in read_run(runs["t1"]).items())
     npos = sum(len(d["positions/stm"]) for k, (_, d) in read_run(pv_folder).items())
     check(f"6 files: {npos} positions read" in p.stdout + p.stderr and npos > nline,

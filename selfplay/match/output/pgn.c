@@ -42,18 +42,29 @@ static void put_token(FILE *f, const char *tok, int *col) {
     *col += len;
 }
 
+// Whether a FEN's side to move (its second field) is Han's ("b").
+static bool fen_han_to_move(const char *fen) {
+    const char *c = fen ? fen : "";
+    c += strcspn(c, " ");
+    c += strspn(c, " ");
+    return *c == 'b';
+}
+
 // Writes the move text with each move's comment, followed by the closing comment and the result.
 static void write_moves(FILE *f, const PgnGame *g, const char *result) {
     int col = 0;
     char tok[MOVE_STR_LEN + 64];
-    bool commented = false; // Han's move after a comment is numbered "N..." (PGN standard, 8.2.2)
+    // Han's move first or after a comment is numbered "N..." (PGN standard, 8.2.2).
+    bool commented = true;
+    int han = fen_han_to_move(g->fen); // 1: Han moves first, as "1... " (Cho's move 1 not shown)
     for (int i = 0; i < g->nmoves; i++) {
         char mv[MOVE_STR_LEN];
         move_to_uci(g->moves[i], mv);
-        if (i % 2 == 0)
-            snprintf(tok, sizeof tok, "%d. %s", i / 2 + 1, mv);
+        int j = i + han; // plies from Cho's first move
+        if (j % 2 == 0)
+            snprintf(tok, sizeof tok, "%d. %s", j / 2 + 1, mv);
         else if (commented)
-            snprintf(tok, sizeof tok, "%d... %s", i / 2 + 1, mv);
+            snprintf(tok, sizeof tok, "%d... %s", j / 2 + 1, mv);
         else
             snprintf(tok, sizeof tok, "%s", mv);
         put_token(f, tok, &col);
@@ -77,8 +88,8 @@ static void write_moves(FILE *f, const PgnGame *g, const char *result) {
 
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
     const char *result = g->unknown ? "*" : g->draw ? "1/2-1/2" : g->winner == CHO ? "1-0" : "0-1";
-    char round[16], plies[16];
-    snprintf(round, sizeof round, "%d", g->round);
+    char round[24], plies[16];
+    snprintf(round, sizeof round, "%lld", g->round);
     snprintf(plies, sizeof plies, "%d", g->nmoves);
     put_tag(f, "Event", g->event);
     put_tag(f, "Site", g->site);
@@ -94,7 +105,8 @@ Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err) {
         put_tag(f, "Opening", g->opening);
     if (g->time_control)
         put_tag(f, "TimeControl", g->time_control);
-    put_tag(f, "Termination", rules_reason_name(g->reason));
+    if (!g->unfinished)
+        put_tag(f, "Termination", rules_reason_name(g->reason));
     put_tag(f, "PlyCount", plies);
     for (int i = 0; i < g->ntags; i++)
         put_tag(f, g->tags[i].name, g->tags[i].value);

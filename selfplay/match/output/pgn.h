@@ -21,7 +21,7 @@ typedef struct PgnTag {
 /// written as a space), and a '}' in a comment is written as ')'.
 typedef struct PgnGame {
     const char *event, *site, *date; // date as YYYY.MM.DD
-    int round;                       // the game pair's number, shared by both games of a pair
+    long long round;                 // the game pair's number, shared by both games of a pair
     const char *white, *black;       // Cho's and Han's engine names
     const char *variant;             // the Variant tag (Variant.name); NULL: the default, janggi
     const char *fen;                 // the start position
@@ -29,9 +29,10 @@ typedef struct PgnGame {
     const char *time_control;        // PGN TimeControl value, e.g. "10+0.1" or "-"; may be NULL
     const Move *moves;
     int nmoves;
-    Side winner;  // when not drawn
-    bool draw;    // drawn: Result "1/2-1/2"
-    bool unknown; // no result known (an imported record that states none): Result "*"
+    Side winner;     // when not drawn
+    bool draw;       // drawn: Result "1/2-1/2"
+    bool unknown;    // no result known (an imported record, a PV end): Result "*"
+    bool unfinished; // not a finished game (a PV end): no Termination tag
     EndReason reason;
     const char *detail;          // a closing comment (why the game ended); may be NULL
     const char *const *comments; // NULL, or nmoves comments (each NULL or one after its move)
@@ -40,6 +41,7 @@ typedef struct PgnGame {
 } PgnGame;
 
 /// Appends one game to f. Termination is the rules page's reason name ("checkmate",
-/// "bikjang", "time", "illegal-move", "crash", ...). STATUS_IO when the write fails ("PGN:
-/// write failed (cause)"), errno left as its cause.
+/// "bikjang", "time", "illegal-move", "crash", ...), left out for an unfinished game. The moves
+/// are numbered from 1 at the FEN, a first move of Han (Black) as "1... ". STATUS_IO
+/// when the write fails ("PGN: write failed (cause)"), errno left as its cause.
 Status pgn_write(FILE *f, const PgnGame *g, ErrorInfo *err);

@@ -39,7 +39,8 @@ def games(path):
     for chunk in re.split(r"\n(?=\[Event )", text.strip()):
         tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', chunk, re.M))
         body = re.sub(r"\{[^}]*\}", "", chunk.split("\n\n", 1)[1])
-        moves = [w for w in body.split() if not re.match(r"^(\d+\.|1-0|0-1|1/2-1/2)$", w)]
+        moves = [w for w in body.split()  # "N." and Han's "N..." (a FEN with Han to move)
+                 if not re.match(r"^(\d+\.(\.\.)?|1-0|0-1|1/2-1/2)$", w)]
         out.append((tags, moves))
     return out
 
