@@ -8,7 +8,9 @@
 # evaluation (eval_blend 25), which costs nodes: it searches at 0.65 of the net's nodes/s
 # (alternated `hansu bench` pairs, docs/eval-audit.md "A blend of the two evaluations"), so it
 # is given 0.65 of the net's nodes, the same time: 100 k against 46 k, 650 k against 300 k.
-# Usage: play.sh net-150k|classical-150k|net-1m|classical-1m|blend25-150k|blend25-1m
+# Usage: [CONCURRENCY=N] play.sh net-150k|classical-150k|net-1m|classical-1m|blend25-150k|blend25-1m
+# CONCURRENCY: games at once (default 1); at fixed nodes the games do not depend on it, so a
+# match may resume at another.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
@@ -36,4 +38,5 @@ resume=()
 [ -f "$name.pgn.state" ] && resume=(--resume)
 "$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
   --engine cmd="$F" name=FSF-11.1 nodes=$fn --games 100 --openings starts --seed $seed \
+  --concurrency "${CONCURRENCY:-1}" \
   --move-info --watchdog 60000 --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >>"$name.txt" 2>&1
