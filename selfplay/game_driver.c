@@ -146,9 +146,7 @@ static void finish_game(ShardData *out, size_t g, const Board *b, int winner, En
     gc->pos_end[g] = out->positions.count;
     gc->plies[g] = (uint16_t)(gc->pos_end[g] - gc->pos_start[g]);
     for (uint64_t p = gc->pos_start[g]; p < gc->pos_end[g]; p++)
-        out->positions.result_stm[p] = winner == WINNER_DRAW             ? 0
-                                       : out->positions.stm[p] == winner ? 1
-                                                                         : -1;
+        out->positions.result_stm[p] = shard_result_stm(winner, out->positions.stm[p]);
 }
 
 Status game_driver_play(const SelfplayConfig *cfg, Searcher *s, uint64_t index, ShardData *out,

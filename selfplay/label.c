@@ -35,9 +35,7 @@ static void finish_row(ShardData *out, size_t row, const LabelGame *g, const Boa
     gc->points_cho[row] = (int16_t)rules_points_half(b, CHO);
     gc->points_han[row] = (int16_t)rules_points_half(b, HAN);
     for (uint64_t p = gc->pos_start[row]; p < gc->pos_end[row]; p++)
-        out->positions.result_stm[p] = g->winner == WINNER_DRAW             ? 0
-                                       : out->positions.stm[p] == g->winner ? 1
-                                                                            : -1;
+        out->positions.result_stm[p] = shard_result_stm(g->winner, out->positions.stm[p]);
 }
 
 Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings *set, Searcher *s,

@@ -68,9 +68,7 @@ static void add_row(ShardData *out, const LabelGame *g, uint32_t id, const Board
     gc->points_han[row] = (int16_t)rules_points_half(e, HAN);
     gc->pos_start[row] = p;
     gc->pos_end[row] = p + 1;
-    out->positions.result_stm[p] = g->winner == WINNER_DRAW             ? 0
-                                   : out->positions.stm[p] == g->winner ? 1
-                                                                        : -1;
+    out->positions.result_stm[p] = shard_result_stm(g->winner, out->positions.stm[p]);
 }
 
 Status label_pv_end(const Board *b, const LabelPv *pv, const LabelGame *g, size_t index, int played,

@@ -348,7 +348,7 @@ static Status check_sequences(const ShardData *d, ErrorInfo *err) {
                                  "the game's order says ply %llu, side %u",
                                  gc->game_id[g], (unsigned long long)p, pc->ply[p], pc->stm[p],
                                  (unsigned long long)ply, (unsigned)(ply & 1));
-            int want = gc->winner[g] == WINNER_DRAW ? 0 : pc->stm[p] == gc->winner[g] ? 1 : -1;
+            int want = shard_result_stm(gc->winner[g], pc->stm[p]);
             if (pc->result_stm[p] != want)
                 return error_set(err, STATUS_FORMAT,
                                  "game %u: result_stm %d at row %llu, the "

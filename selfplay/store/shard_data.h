@@ -27,6 +27,12 @@ enum { STORED_MOVE_MAX = 89 | 89 << 7, POINTS_HALF_MAX = 144 };
 // drawn game (schema 3; xiangqi only).
 enum { STORE_PLY_MAX = 600, WINNER_DRAW = 2 };
 
+/// The result_stm column's value for a position with side stm to move in a game won by winner
+/// (CHO, HAN or WINNER_DRAW): +1 won, 0 drawn, -1 lost.
+static inline int8_t shard_result_stm(int winner, int stm) {
+    return winner == WINNER_DRAW ? 0 : stm == winner ? 1 : -1;
+}
+
 // Stored scores: centipawns clamped to +-STORED_CP_MAX; a mate in n plies is stored as
 // +-(STORED_MATE - n), so |score| >= STORED_MATE_MIN marks a mate (positive: stm mates).
 enum { STORED_CP_MAX = 29999, STORED_MATE = 32000, STORED_MATE_MIN = 30000 };
