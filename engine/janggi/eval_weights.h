@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// clang-format off
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu-tune 0.1.0
 // variant: janggi
@@ -7,56 +8,34 @@
 //   the board, and the middlegame weight had rated a lead on points as bad (docs/tuning.md,
 //   "The points term is the rules'"); hansu-tune now keeps it (EvalSpec.rule_terms)
 // note: Texel tuning of 2645712 train / 293851 validation positions, kept epoch 2
-// input: /work/wt-train/runs/train-2core/iter-011/selfplay/shard-000000.h5
-// sha256:9cd8c68fe174b9f41879cb695a6bbe28d8faed8b4e7260ce3d0564b9ae93fd94 input:
-// /work/wt-train/runs/train-2core/iter-011/selfplay/shard-000001.h5
-// sha256:6d0351681ed1328a7ae18c0e11688a33cb3731aa533576c43b0d2c65821d8bf8 input:
-// /work/wt-train/runs/train-2core/iter-012/selfplay/shard-000000.h5
-// sha256:46e492e7f5ba431217159cf4df8166b0c3a531ba88cede6cf63ffd687f3cd553 input:
-// /work/wt-train/runs/train-2core/iter-012/selfplay/shard-000001.h5
-// sha256:9b84c16182bc83fb17d7d579d70a9b63dfe38224e912f78ecb79867d10779709 input:
-// /work/wt-train/runs/train-2core/iter-013/selfplay/shard-000000.h5
-// sha256:e7237422a28fe31bdc9595049fdbcb74cd033f10d5649754526fb3c11afcd13f input:
-// /work/wt-train/runs/train-2core/iter-013/selfplay/shard-000001.h5
-// sha256:7716a603fc89af3454410e792dbc202b6c4c2ddcd4d3130f05939cadb0da4648 input:
-// /work/wt-train/runs/train-2core/iter-013/selfplay/shard-000002.h5
-// sha256:cdf7d4d154fe4bf4d05b481598d214af83f0477e93a091cce64b8d68126a9d56 input:
-// /work/wt-train/runs/train-2core/iter-014/selfplay/shard-000000.h5
-// sha256:c20da2171abfcc15b008f00c9908fd7153d69635455e456baca51dc128b2cd09 input:
-// /work/wt-train/runs/train-2core/iter-014/selfplay/shard-000001.h5
-// sha256:8dae3500fba9b25f5651c99c6ae5478ee3d5299ca429c9615041a4311bf69c27 input:
-// /work/wt-train/runs/train-2core/iter-015/selfplay/shard-000000.h5
-// sha256:f8ac93f856705cbb939a4fa6c11bad5023c7de8968d5e89e355afd3099184da8 input:
-// /work/wt-train/runs/train-2core/iter-015/selfplay/shard-000001.h5
-// sha256:6e8485e3d6bcbef630ba2187951ae559e3c4ab3d84843fcdf09b0986a3e2e02d input:
-// /work/wt-train/runs/train-2core/iter-015/selfplay/shard-000002.h5
-// sha256:2385f74d6bcceb01b8bda629248040de689b0da4a38acc651b4a7cb0d413809b input:
-// /work/wt-train/runs/train-2core/iter-016/selfplay/shard-000000.h5
-// sha256:240c51ea11b5eec1dd870db5dcc9393920b3992dd47e3468108acf5dffa62d0e input:
-// /work/wt-train/runs/train-2core/iter-016/selfplay/shard-000001.h5
-// sha256:31a875f8e56fb48b2598e6533d2352d0f86f4c33c91cc9380daf5eb3b2c74815 input:
-// /work/wt-train/runs/train-2core/iter-017/selfplay/shard-000000.h5
-// sha256:ebf021113838285c03512acdda6a3e138e312cf5ebbca97a0cceafba0772ccb2 input:
-// /work/wt-train/runs/train-2core/iter-017/selfplay/shard-000001.h5
-// sha256:bd497b7566fb7fc4613d02c40423ee2441cdd47ceaba47c8dbde97f8b14dabac input:
-// /work/wt-train/runs/train-2core/iter-017/selfplay/shard-000002.h5
-// sha256:5a19adfd569a34b8dcbbfeb26518212ec9b67c7aca9f0fac071590564eb6f75a input:
-// /work/wt-train/runs/train-2core/iter-018/selfplay/shard-000000.h5
-// sha256:760db561aa1120cfba91fa9f9d5d05bb8283f4e3241c66277811e59fc71137a4 input:
-// /work/wt-train/runs/train-2core/iter-018/selfplay/shard-000001.h5
-// sha256:c7d8594d2a5620260383305307e729f0a2d7ae494c37b0337ee921ce5374181d input:
-// /work/wt-train/runs/train-2core/iter-018/selfplay/shard-000002.h5
-// sha256:43a8704ee25550932a5792c5e22fd9a4361e50550699f6491d0447daa957ca02 filters: --skip-plies 8
-// --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1
-// --seed 1019 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8
-// --freeze pst --init data/weights/safety-start.h K: 0.415323  epochs: 10 final loss (MSE): train
-// 0.04200013  validation 0.04292758 Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg,
-// eg) in centipawns.
+// input: /work/wt-train/runs/train-2core/iter-011/selfplay/shard-000000.h5 sha256:9cd8c68fe174b9f41879cb695a6bbe28d8faed8b4e7260ce3d0564b9ae93fd94
+// input: /work/wt-train/runs/train-2core/iter-011/selfplay/shard-000001.h5 sha256:6d0351681ed1328a7ae18c0e11688a33cb3731aa533576c43b0d2c65821d8bf8
+// input: /work/wt-train/runs/train-2core/iter-012/selfplay/shard-000000.h5 sha256:46e492e7f5ba431217159cf4df8166b0c3a531ba88cede6cf63ffd687f3cd553
+// input: /work/wt-train/runs/train-2core/iter-012/selfplay/shard-000001.h5 sha256:9b84c16182bc83fb17d7d579d70a9b63dfe38224e912f78ecb79867d10779709
+// input: /work/wt-train/runs/train-2core/iter-013/selfplay/shard-000000.h5 sha256:e7237422a28fe31bdc9595049fdbcb74cd033f10d5649754526fb3c11afcd13f
+// input: /work/wt-train/runs/train-2core/iter-013/selfplay/shard-000001.h5 sha256:7716a603fc89af3454410e792dbc202b6c4c2ddcd4d3130f05939cadb0da4648
+// input: /work/wt-train/runs/train-2core/iter-013/selfplay/shard-000002.h5 sha256:cdf7d4d154fe4bf4d05b481598d214af83f0477e93a091cce64b8d68126a9d56
+// input: /work/wt-train/runs/train-2core/iter-014/selfplay/shard-000000.h5 sha256:c20da2171abfcc15b008f00c9908fd7153d69635455e456baca51dc128b2cd09
+// input: /work/wt-train/runs/train-2core/iter-014/selfplay/shard-000001.h5 sha256:8dae3500fba9b25f5651c99c6ae5478ee3d5299ca429c9615041a4311bf69c27
+// input: /work/wt-train/runs/train-2core/iter-015/selfplay/shard-000000.h5 sha256:f8ac93f856705cbb939a4fa6c11bad5023c7de8968d5e89e355afd3099184da8
+// input: /work/wt-train/runs/train-2core/iter-015/selfplay/shard-000001.h5 sha256:6e8485e3d6bcbef630ba2187951ae559e3c4ab3d84843fcdf09b0986a3e2e02d
+// input: /work/wt-train/runs/train-2core/iter-015/selfplay/shard-000002.h5 sha256:2385f74d6bcceb01b8bda629248040de689b0da4a38acc651b4a7cb0d413809b
+// input: /work/wt-train/runs/train-2core/iter-016/selfplay/shard-000000.h5 sha256:240c51ea11b5eec1dd870db5dcc9393920b3992dd47e3468108acf5dffa62d0e
+// input: /work/wt-train/runs/train-2core/iter-016/selfplay/shard-000001.h5 sha256:31a875f8e56fb48b2598e6533d2352d0f86f4c33c91cc9380daf5eb3b2c74815
+// input: /work/wt-train/runs/train-2core/iter-017/selfplay/shard-000000.h5 sha256:ebf021113838285c03512acdda6a3e138e312cf5ebbca97a0cceafba0772ccb2
+// input: /work/wt-train/runs/train-2core/iter-017/selfplay/shard-000001.h5 sha256:bd497b7566fb7fc4613d02c40423ee2441cdd47ceaba47c8dbde97f8b14dabac
+// input: /work/wt-train/runs/train-2core/iter-017/selfplay/shard-000002.h5 sha256:5a19adfd569a34b8dcbbfeb26518212ec9b67c7aca9f0fac071590564eb6f75a
+// input: /work/wt-train/runs/train-2core/iter-018/selfplay/shard-000000.h5 sha256:760db561aa1120cfba91fa9f9d5d05bb8283f4e3241c66277811e59fc71137a4
+// input: /work/wt-train/runs/train-2core/iter-018/selfplay/shard-000001.h5 sha256:c7d8594d2a5620260383305307e729f0a2d7ae494c37b0337ee921ce5374181d
+// input: /work/wt-train/runs/train-2core/iter-018/selfplay/shard-000002.h5 sha256:43a8704ee25550932a5792c5e22fd9a4361e50550699f6491d0447daa957ca02
+// filters: --skip-plies 8 --min-ply 0 --max-ply -1 --max-score -1 --skip-check --skip-capture --per-game 0 --valid 0.1 --seed 1019 --lambda 0.5 --l2 100 --optimizer adam --lr 1 --batch 4096 --epochs 60 --patience 8 --freeze pst --init data/weights/safety-start.h
+// K: 0.415323  epochs: 10
+// final loss (MSE): train 0.04200013  validation 0.04292758
+// Layout: engine/janggi/eval_terms.def and engine/eval.h; S(mg, eg) in centipawns.
 #pragma once
 
 #include "eval.h"
 
-// clang-format off
 static const EvalWeight EVAL_WEIGHTS_DATA[785] = {
     // MATERIAL (material): value of each piece on the board (general unused)
     S(    0,     0), // none

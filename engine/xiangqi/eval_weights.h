@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// clang-format off
 // Hansu evaluation weights. GENERATED FILE - DO NOT EDIT; regenerate it.
 // generator: hansu-tune 0.1.0
 // variant: xiangqi
@@ -18,7 +19,6 @@
 
 #include "eval.h"
 
-// clang-format off
 static const EvalWeight EVAL_WEIGHTS_DATA[769] = {
     // MATERIAL (material): value of each piece on the board (general unused)
     S(    0,     0), // none

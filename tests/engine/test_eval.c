@@ -228,6 +228,12 @@ static void test_header_printer(void **state) {
     assert_memory_equal(h1, h2, n1);
     assert_non_null(strstr(h1, "DO NOT EDIT"));
     assert_non_null(strstr(h1, "runs/b.h5 sha256:ff00"));
+    // clang-format leaves the whole file alone, banner included: reflowed, its input lines
+    // (path and hash, past 100 columns) ran into one another.
+    static const char head[] = "// SPDX-License-Identifier: MIT\n// clang-format off\n";
+    static const char tail[] = "// clang-format on\n";
+    assert_memory_equal(h1, head, sizeof head - 1);
+    assert_string_equal(h1 + n1 - (sizeof tail - 1), tail);
     // Parses back: the S(mg, eg) values in order are the flat vector.
     int count = 0;
     for (const char *p = strstr(h1, "EVAL_WEIGHTS_DATA"); (p = strstr(p, "S(")); p += 2) {
@@ -247,6 +253,7 @@ static void test_header_printer(void **state) {
     size_t fl = fread(file, 1, sizeof file - 1, f);
     fclose(f);
     file[fl] = '\0';
+    assert_memory_equal(file, head, sizeof head - 1);
     const char *a = strstr(file, "#pragma once"), *b = strstr(h1, "#pragma once");
     assert_non_null(a);
     assert_string_equal(a, b);
