@@ -15,3 +15,20 @@ runs_unpack() {
     fi
   done
 }
+
+# runs_match NAME MATCH-COMMAND...: plays the match NAME, or resumes it where NAME.pgn.state is
+# (after runs_unpack NAME.pgn): the command gets --pgn NAME.pgn --json NAME.json [--resume],
+# its output appended to NAME.txt. A finished match (NAME.pgn.gz without a state) is not played
+# again: it says so and returns 0.
+runs_match() {
+  local name=$1
+  shift
+  if [ -f "$name.pgn.gz" ] && [ ! -f "$name.pgn.state" ]; then
+    echo "$name: finished ($name.pgn.gz, $name.json)"
+    return 0
+  fi
+  runs_unpack "$name.pgn"
+  local resume=()
+  [ -f "$name.pgn.state" ] && resume=(--resume)
+  "$@" --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >>"$name.txt" 2>&1
+}

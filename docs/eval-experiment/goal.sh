@@ -19,13 +19,6 @@ blend50-40s) opt=("option.eval_blend=50") ;;
 *) echo "usage: goal.sh blend25-40s|blend50-40s" >&2
   exit 2 ;;
 esac
-name=$1
-[ -f "$name.pgn.gz" ] && [ ! -f "$name.pgn.state" ] &&
-  { echo "$name: finished ($name.pgn.gz, $name.json)"; exit 0; }
 . "$ROOT/scripts/runs.sh"
-runs_unpack "$name.pgn"
-resume=()
-[ -f "$name.pgn.state" ] && resume=(--resume)
-"$M" --engine cmd="$H" name=Hansu "${opt[@]}" --engine cmd="$F" name=FSF-11.1 --tc 40+0.4 \
-  --games 100 --openings starts --seed 9595 --concurrency 1 --move-info \
-  --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >>"$name.txt" 2>&1
+runs_match "$1" "$M" --engine cmd="$H" name=Hansu "${opt[@]}" --engine cmd="$F" name=FSF-11.1 \
+  --tc 40+0.4 --games 100 --openings starts --seed 9595 --concurrency 1 --move-info

@@ -27,16 +27,9 @@ blend25-1m) hn=650000 fn=300000 seed=5502 opt=("option.eval_blend=25") ;;
 *) echo "usage: play.sh net-150k|classical-150k|net-1m|classical-1m|blend25-150k|blend25-1m" >&2
   exit 2 ;;
 esac
-name=$1
-# A finished match is kept as $name.pgn.gz with its state dropped: nothing to play again (a
-# match under way keeps its state beside its PGN.gz: scripts/runs.sh).
-[ -f "$name.pgn.gz" ] && [ ! -f "$name.pgn.state" ] &&
-  { echo "$name: finished ($name.pgn.gz, $name.json)"; exit 0; }
+# A finished match is kept as $1.pgn.gz with its state dropped: nothing to play again (a match
+# under way keeps its state beside its PGN.gz: scripts/runs.sh).
 . "$ROOT/scripts/runs.sh"
-runs_unpack "$name.pgn"
-resume=()
-[ -f "$name.pgn.state" ] && resume=(--resume)
-"$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
+runs_match "$1" "$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
   --engine cmd="$F" name=FSF-11.1 nodes=$fn --games 100 --openings starts --seed $seed \
-  --concurrency "${CONCURRENCY:-1}" \
-  --move-info --watchdog 60000 --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >>"$name.txt" 2>&1
+  --concurrency "${CONCURRENCY:-1}" --move-info --watchdog 60000

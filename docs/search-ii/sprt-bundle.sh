@@ -24,10 +24,6 @@ shift 2
 on=()
 for o in "$@"; do on+=("option.$o"); done
 . "$ROOT/scripts/runs.sh"
-runs_unpack "sprt-$name-250k.pgn"
-resume=()
-[ -f "sprt-$name-250k.pgn.state" ] && resume=(--resume)
-"$M" --engine cmd="$H" name="$name" "${on[@]}" --engine cmd="$B" name=base --nodes 250000 \
-  --sprt "${bounds[@]}" --games 4000 --seed "$seed" --concurrency "${CONC:-1}" \
-  --pgn "sprt-$name-250k.pgn" --json "sprt-$name-250k.json" "${resume[@]}" \
-  >>"sprt-$name-250k.txt" 2>&1
+runs_match "sprt-$name-250k" "$M" --engine cmd="$H" name="$name" "${on[@]}" \
+  --engine cmd="$B" name=base --nodes 250000 --sprt "${bounds[@]}" --games 4000 --seed "$seed" \
+  --concurrency "${CONC:-1}"

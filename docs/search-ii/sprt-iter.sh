@@ -9,9 +9,5 @@ cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
 M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 . "$ROOT/scripts/runs.sh"
-runs_unpack sprt-iter-250k.pgn
-resume=()
-[ -f sprt-iter-250k.pgn.state ] && resume=(--resume)
-"$M" --engine cmd="$NEW" name=iter --engine cmd="$BASE" name=base --nodes 250000 \
-  --sprt elo0=-30 elo1=0 --games 4000 --seed 5601 --concurrency "${CONC:-1}" \
-  --pgn sprt-iter-250k.pgn --json sprt-iter-250k.json "${resume[@]}" >>sprt-iter-250k.txt 2>&1
+runs_match sprt-iter-250k "$M" --engine cmd="$NEW" name=iter --engine cmd="$BASE" name=base \
+  --nodes 250000 --sprt elo0=-30 elo1=0 --games 4000 --seed 5601 --concurrency "${CONC:-1}"
