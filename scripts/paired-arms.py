@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Two arms of an experiment compared game for game: two matches of one engine against the same
+opponent from the same openings, colours and seed (e.g. docs/eval-experiment/play.sh's net-1m
+and blend25-1m), differing only in the engine's setting. Each pair of games (a round: one
+opening, the engine once with each colour) is scored in both arms, and the arms' difference is
+taken pair by pair: openings that favour one side favour it in both arms, so the paired
+interval is narrower than the two matches' own errors combined when the arms' pair scores
+correlate.
+
+Printed: the engine's score in each arm, the difference B - A per game with its 95 % interval
+paired by round (mean of the 50 differences of pair scores, 1.96 standard errors) and, beside
+it, the unpaired interval (the two arms' errors combined) and the correlation of the arms'
+pair scores; the Elo of each arm's score (logistic) for reading only.
+
+Usage: scripts/paired-arms.py A.pgn[.gz] B.pgn[.gz] [--engine NAME]
+  NAME: the engine both arms measure, matched against White/Black (default "Hansu").
+Exit status 1 with a one-line message when a file cannot be read, a game is unfinished or
+lacks a Round tag or the engine, a round is not one game with each colour, or the two arms'
+rounds, openings (FEN or Opening tag) or opponents differ.
+"""
+import argparse
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from game_viewer import ViewerError, read_pgn  # noqa: E402
+
+PROG = "paired-arms"
+SCORE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def fail(msg):
+    sys.exit(f"{PROG}: {msg}")
+
+
+def rounds_of(path, engine):
+    """{round: (opening, opponent, score of the pair)} of a match PGN; fails on what does not
+    pair."""
+    try:
+        games = read_pgn(path)
+    except ViewerError as e:
+        fail(str(e))
+    if not games:
+        fail(f"{path}: no games")
+    seen = {}
+    for i, g in enumerate(games, 1):
+        t = g["tags"]
+        white, black = t.get("White", ""), t.get("Black", "")
+        if (engine in white) == (engine in black):
+            fail(f"{path}: game {i}: '{engine}' is not exactly one of White '{white[:40]}' and "
+                 f"Black '{black[:40]}'")
+        if g["result"] not in SCORE:
+            fail(f"{path}: game {i}: result '{g['result']}' is not a finished game's")
+        try:
+            rnd = int(t["Round"])
+        except (KeyError, ValueError):
+            fail(f"{path}: game {i}: no numeric Round tag")
+        colour = "white" if engine in white else "black"
+        score = SCORE[g["result"]] if colour == "white" else 1.0 - SCORE[g["result"]]
+        opening = t.get("FEN") or t.get("Opening") or "(start)"
+        opponent = black if colour == "white" else white
+        if (rnd, colour) in seen:
+            fail(f"{path}: round {rnd}: two games with '{engine}' as {colour}")
+        seen[(rnd, colour)] = (opening, opponent, score)
+    rounds = {}
+    for (rnd, colour), (opening, opponent, score) in seen.items():
+        other = seen.get((rnd, "black" if colour == "white" else "white"))
+        if other is None:
+            fail(f"{path}: round {rnd}: one game, not a pair (one with each colour)")
+        if colour == "white":
+            rounds[rnd] = ((opening, other[0]), opponent, score + other[2])
+    return rounds
+
+
+def mean_sd(xs):
+    m = sum(xs) / len(xs)
+    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+
+
+def elo(score):
+    if score <= 0.0 or score >= 1.0:
+        return float("inf") if score >= 1.0 else float("-inf")
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def main():
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--engine", default="Hansu")
+    o = ap.parse_args()
+    if not o.engine:
+        fail("--engine: an empty name")
+    A, B = rounds_of(o.a, o.engine), rounds_of(o.b, o.engine)
+    if set(A) != set(B):
+        only = sorted(set(A) ^ set(B))
+        fail(f"the arms' rounds differ (round {only[0]} is in one only): not the same schedule")
+    for r in sorted(A):
+        if A[r][0] != B[r][0]:
+            fail(f"round {r}: the openings differ between the arms: not the same schedule")
+        if A[r][1] != B[r][1]:
+            fail(f"round {r}: opponent '{A[r][1][:40]}' in A, '{B[r][1][:40]}' in B")
+    n = len(A)
+    if n < 2:
+        fail("fewer than 2 rounds: no interval")
+    xa = [A[r][2] / 2 for r in sorted(A)]
+    xb = [B[r][2] / 2 for r in sorted(A)]
+    d = [y - x for x, y in zip(xa, xb)]
+    ma, sa = mean_sd(xa)
+    mb, sb = mean_sd(xb)
+    md, sd = mean_sd(d)
+    paired = 1.96 * sd / math.sqrt(n)
+    unpaired = 1.96 * math.sqrt((sa * sa + sb * sb) / n)
+    corr = (sum((x - ma) * (y - mb) for x, y in zip(xa, xb)) / ((n - 1) * sa * sb)
+            if sa > 0 and sb > 0 else float("nan"))
+    print(f"{n} rounds (pairs of games), '{o.engine}' against '{A[min(A)][1]}'")
+    print(f"A {o.a}: score {ma:.3f} (Elo {elo(ma):+.1f})")
+    print(f"B {o.b}: score {mb:.3f} (Elo {elo(mb):+.1f})")
+    print(f"B - A: {md:+.3f} a game, 95 % paired by round +-{paired:.3f} "
+          f"[{md - paired:+.3f}, {md + paired:+.3f}]; unpaired +-{unpaired:.3f}; "
+          f"pair scores' correlation {corr:+.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""scripts/paired-arms.py: the difference of two arms paired by round, against figures worked
+by hand; gzip and plain PGNs alike; and the refusals, each one line with exit status 1: a
+missing file, arms whose openings, rounds or opponents differ, a round without both colours,
+an unfinished game, an engine named on both sides.
+Usage: test_paired_arms.py"""
+import gzip
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                      "paired-arms.py")
+FENS = ["rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+        "rbna1anbr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RBNA1ANBR w - - 0 1",
+        "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RBNA1ABNR w - - 0 1"]
+
+
+def game(rnd, hansu_white, result, fen, opponent="FSF"):
+    white, black = ("Hansu", opponent) if hansu_white else (opponent, "Hansu")
+    return (f'[Event "t"]\n[Round "{rnd}"]\n[White "{white}"]\n[Black "{black}"]\n'
+            f'[Result "{result}"]\n[FEN "{fen}"]\n\n1. b1c3 a7b7 {result}\n\n')
+
+
+def match(scores, fens=FENS, opponent="FSF"):
+    """scores: per round, Hansu's (white game, black game) scores."""
+    res = {1.0: ("1-0", "0-1"), 0.0: ("0-1", "1-0"), 0.5: ("1/2-1/2", "1/2-1/2")}
+    text = ""
+    for r, (w, b) in enumerate(scores, 1):
+        text += game(r, True, res[w][0], fens[(r - 1) % len(fens)], opponent)
+        text += game(r, False, res[b][1], fens[(r - 1) % len(fens)], opponent)
+    return text
+
+
+def run(*args):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+
+
+def main():
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+
+    a_scores = [(1, 0), (1, 1), (0, 0), (0.5, 1), (1, 0.5), (0, 1)]
+    b_scores = [(1, 1), (1, 1), (0, 1), (1, 1), (1, 0.5), (0, 0)]
+    with tempfile.TemporaryDirectory() as d:
+        pa, pb = os.path.join(d, "a.pgn.gz"), os.path.join(d, "b.pgn")
+        with gzip.open(pa, "wt") as f:
+            f.write(match(a_scores))
+        with open(pb, "w") as f:
+            f.write(match(b_scores))
+        p = run(pa, pb)
+        check(p.returncode == 0, f"good: rc {p.returncode} {p.stderr}")
+        xa = [sum(s) / 2 for s in a_scores]
+        xb = [sum(s) / 2 for s in b_scores]
+        diff = [y - x for x, y in zip(xa, xb)]
+        m = sum(diff) / len(diff)
+        sd = math.sqrt(sum((x - m) ** 2 for x in diff) / (len(diff) - 1))
+        half = 1.96 * sd / math.sqrt(len(diff))
+        want = f"B - A: {m:+.3f} a game, 95 % paired by round +-{half:.3f}"
+        check(want in p.stdout, f"good: '{want}' not in {p.stdout!r}")
+        check(f"score {sum(xa) / 6:.3f}" in p.stdout and f"score {sum(xb) / 6:.3f}" in p.stdout,
+              f"good: the arms' scores: {p.stdout!r}")
+        check("6 rounds" in p.stdout, "good: 6 rounds")
+
+        def refused(text_b, what, needle, args=()):
+            bad = os.path.join(d, "bad.pgn")
+            with open(bad, "w") as f:
+                f.write(text_b)
+            p = run(pa, bad, *args)
+            err = p.stderr.strip()
+            check(p.returncode == 1 and needle in err and "\n" not in err and
+                  "Traceback" not in p.stderr, f"{what}: rc {p.returncode}, stderr {err!r}")
+        refused(match(b_scores, fens=FENS[::-1]), "openings differ", "openings differ")
+        refused(match(b_scores[:5]), "a round missing", "rounds differ")
+        refused(match(b_scores, opponent="Other"), "opponent differs", "opponent")
+        refused(match(b_scores).replace('[Black "Hansu"]', '[Black "X"]', 1), "no pair",
+                "not exactly one of")
+        refused(match(b_scores) + game(7, True, "1-0", FENS[0]), "one colour only", "not a pair")
+        refused(match(b_scores).replace('[Result "1-0"]', '[Result "*"]', 1).replace(
+            " 1-0\n", " *\n", 1), "unfinished", "not a finished game's")
+        refused(match(b_scores, opponent="Hansu 2"), "engine on both sides",
+                "not exactly one of")
+        refused(match(b_scores), "empty engine name", "empty name", args=("--engine", ""))
+        p = run(pa, os.path.join(d, "missing.pgn"))
+        check(p.returncode == 1 and "missing.pgn" in p.stderr and "Traceback" not in p.stderr,
+              f"missing file: {p.returncode} {p.stderr!r}")
+    for f in failures:
+        print("FAIL:", f)
+    print(f"test_paired_arms: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
