@@ -159,8 +159,8 @@ static inline bool out_of_budget(Searcher *s) {
 }
 
 // The static evaluation at ply: the net's on acc[ply] when s has one (blended with the
-// classical one by eval_blend), else the variant's classical evaluation; cached by key,
-// clamped to +-EVAL_CLAMP.
+// classical one by eval_blend, or the variant's share), else the variant's classical evaluation;
+// cached by key, clamped to +-EVAL_CLAMP.
 static int static_eval(Searcher *s, int ply) {
     const Board *b = &s->board;
     if (s->net && s->nnue_check) {
@@ -184,7 +184,7 @@ static int static_eval(Searcher *s, int ply) {
         v = nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path);
         if (!cacheable)
             v += eval_ply_term(b) * s->params.net_scale_pct / 100;
-        int w = s->params.eval_blend;
+        int w = search_params_eval_blend(&s->params, b->variant);
         if (w > 0) {
             int64_t classical = (int64_t)eval_evaluate(b) * s->params.blend_scale_pct;
             v = (int)(((int64_t)v * (100 - w) * 100 + classical * w) / 10000);

@@ -535,7 +535,8 @@ void uci_display(UciContext *ctx) {
 void uci_eval(UciContext *ctx) {
     Score v = search_evaluate(ctx->searcher, &ctx->board);
     bool nnue = search_get_net(ctx->searcher) != NULL;
-    int blend = nnue ? search_get_params(ctx->searcher)->eval_blend : 0;
+    int blend =
+        nnue ? search_params_eval_blend(search_get_params(ctx->searcher), ctx->board.variant) : 0;
     char share[48] = "";
     if (blend)
         snprintf(share, sizeof share, "; blend %d %% classical", blend);

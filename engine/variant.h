@@ -84,6 +84,9 @@ typedef struct Variant {
     // The win, draw and loss model of a score (wdl.h, UCI_ShowWDL), in centipawns:
     // W = sigma((cp - wdl_margin) / wdl_scale), L likewise for -cp; margin 0: no draws.
     double wdl_scale, wdl_margin;
+    // The share (%) of the classical evaluation blended into the compiled-in net's where the
+    // search parameter eval_blend is -1, its default (search_params.def; issue 55, item 5).
+    int eval_blend;
     // The strength limiter's table (strength.h): the measured Elo of path positions x on this
     // variant's own scale (Fairy-Stockfish 11.1 playing it at 5 s + 0.05 s = 2500), both
     // increasing, strength_table_len >= 2 rows (docs/strength-limit.md).

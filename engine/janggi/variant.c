@@ -55,6 +55,9 @@ const Variant VARIANT_JANGGI = {
     // the trainer fitted to the games' results; decided by points, janggi has no draws.
     .wdl_scale = 508.73,
     .wdl_margin = 0.0,
+    // No blend yet: the goal matches at 40 s + 0.4 s with 25 % and 50 % decide it
+    // (docs/scaling.md, "The decisive experiment").
+    .eval_blend = 0,
     .strength_table = STRENGTH_TABLE,
     .strength_table_len = sizeof STRENGTH_TABLE / sizeof STRENGTH_TABLE[0],
     .no_capture_limit = 0, // no such rule: the ply limit ends every game

@@ -306,7 +306,8 @@ static void test_cli_perft_xiangqi(void **state) {
     assert_int_not_equal(bench_nodes(out), plain);
     free(out);
     const char *bad[][2] = {
-        {"bench --set eval_blend=101 1", "--set eval_blend value '101' is not 0..100"},
+        {"bench --set eval_blend=101 1", "--set eval_blend value '101' is not -1..100"},
+        {"bench --set eval_blend=-2 1", "--set eval_blend value '-2' is not -1..100"},
         {"bench --set no_such=1 1", "--set 'no_such' is not a search parameter"},
         {"bench --set eval_blend 1", "--set 'eval_blend' is not NAME=VALUE"},
         {"bench --set =5 1", "--set '=5' is not NAME=VALUE"}};

@@ -543,6 +543,40 @@ static void test_eval_blend(void **state) {
     assert_int_not_equal(r[1][0].nodes, r[1][1].nodes);
 }
 
+// eval_blend -1, its default, takes the variant's share (Variant.eval_blend); any other value,
+// 0 included, overrides it; `eval` and the search read the same share.
+static void test_eval_blend_variant(void **state) {
+    (void)state;
+    static Variant v40;
+    v40 = VARIANT_JANGGI;
+    v40.eval_blend = 40;
+    static Board b40, b;
+    assert_int_equal(fen_parse_variant(&b40, &v40, FENS[1], NULL), STATUS_OK);
+    assert_int_equal(fen_parse(&b, FENS[1], NULL), STATUS_OK);
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    assert_int_equal(p.eval_blend, -1);
+    assert_int_equal(search_params_eval_blend(&p, &v40), 40);
+    assert_int_equal(search_params_eval_blend(&p, &VARIANT_JANGGI), VARIANT_JANGGI.eval_blend);
+    assert_int_equal(search_params_eval_blend(&p, &VARIANT_XIANGQI), VARIANT_XIANGQI.eval_blend);
+    Searcher *sr = search_create(4);
+    assert_non_null(sr);
+    assert_true(search_set_net(sr, janggi_net));
+    int net = reference_eval(janggi_net, &VARIANT_JANGGI, FENS[1]);
+    int classical = eval_evaluate(&b);
+    int want40 = (net * 60 * 100 + classical * 145 * 40) / 10000;
+    assert_int_not_equal(want40, net);
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &b40), want40); // the variant's 40 %
+    p.eval_blend = 0;
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &b40), net); // 0 overrides it
+    assert_int_equal(search_params_eval_blend(&p, &v40), 0);
+    p.eval_blend = 40;
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &b), want40); // and 40 holds in any variant
+    search_destroy(sr);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uci_evalfile),
@@ -558,6 +592,7 @@ int main(void) {
         cmocka_unit_test(test_bench_net),
         cmocka_unit_test(test_net_scale_margins),
         cmocka_unit_test(test_eval_blend),
+        cmocka_unit_test(test_eval_blend_variant),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
