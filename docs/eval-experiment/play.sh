@@ -8,15 +8,22 @@
 # evaluation (eval_blend 25), which costs nodes: it searches at 0.65 of the net's nodes/s
 # (alternated `hansu bench` pairs, docs/eval-audit.md "A blend of the two evaluations"), so it
 # is given 0.65 of the net's nodes, the same time: 100 k against 46 k, 650 k against 300 k.
-# Usage: [CONCURRENCY=N] play.sh net-150k|classical-150k|net-1m|classical-1m|blend25-150k|blend25-1m
-# CONCURRENCY: games at once (default 1); at fixed nodes the games do not depend on it, so a
-# match may resume at another.
+# The goal matches (blend25-40s, blend50-40s) play a candidate blend at issue 55's goal clock,
+# 40 s + 0.4 s, seed 9595, in the setting of a1fb57d's goal match (docs/scaling.md, "The goal
+# match": +25.5 +- 68.1), so the two pair game for game; the clock charges the blend's cost.
+# Usage: [CONCURRENCY=N] play.sh ARM, ARM one of net-150k classical-150k net-1m classical-1m
+#   blend25-150k blend25-1m blend25-40s blend50-40s
+# CONCURRENCY: games at once (default 1) at fixed nodes, where the games do not depend on it, so
+# a match may resume at another; a timed match plays one game at a time, beside at most one
+# other single-core job.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
 M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
+arms="net-150k classical-150k net-1m classical-1m blend25-150k blend25-1m blend25-40s blend50-40s"
+clock=()
 case ${1:-} in
 net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
 classical-150k) hn=150000 fn=46000 seed=5501 opt=("option.Use NNUE=false") ;;
@@ -24,12 +31,19 @@ net-1m) hn=1000000 fn=300000 seed=5502 opt=() ;;
 classical-1m) hn=1000000 fn=300000 seed=5502 opt=("option.Use NNUE=false") ;;
 blend25-150k) hn=100000 fn=46000 seed=5501 opt=("option.eval_blend=25") ;;
 blend25-1m) hn=650000 fn=300000 seed=5502 opt=("option.eval_blend=25") ;;
-*) echo "usage: play.sh net-150k|classical-150k|net-1m|classical-1m|blend25-150k|blend25-1m" >&2
+blend25-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=25") ;;
+blend50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=50") ;;
+*) echo "usage: play.sh ARM, ARM one of: $arms" >&2
   exit 2 ;;
 esac
 # A finished match is kept as $1.pgn.gz with its state dropped: nothing to play again (a match
 # under way keeps its state beside its PGN.gz: scripts/runs.sh).
 . "$ROOT/scripts/runs.sh"
-runs_match "$1" "$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
-  --engine cmd="$F" name=FSF-11.1 nodes=$fn --games 100 --openings starts --seed $seed \
-  --concurrency "${CONCURRENCY:-1}" --move-info --watchdog 60000
+if ((${#clock[@]})); then
+  runs_match "$1" "$M" --engine cmd="$H" name=Hansu "${opt[@]}" --engine cmd="$F" name=FSF-11.1 \
+    "${clock[@]}" --games 100 --openings starts --seed $seed --concurrency 1 --move-info
+else
+  runs_match "$1" "$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
+    --engine cmd="$F" name=FSF-11.1 nodes=$fn --games 100 --openings starts --seed $seed \
+    --concurrency "${CONCURRENCY:-1}" --move-info --watchdog 60000
+fi
