@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "variant.h"
-
 const SearchParams SEARCH_PARAMS_DEFAULT = {
 #define SEARCH_PARAM(name, def, lo, hi, c_end, r_end, doc) .name = (def),
 #include "search_params.def"
@@ -57,8 +55,4 @@ Status search_params_set(SearchParams *p, int i, const char *value, ErrorInfo *e
                          in->min, in->max);
     *(int *)((char *)p + OFFSET[i]) = (int)v;
     return STATUS_OK;
-}
-
-int search_params_eval_blend(const SearchParams *p, const Variant *v) {
-    return p->eval_blend >= 0 ? p->eval_blend : v->eval_blend;
 }

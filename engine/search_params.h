@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "status.h"
+#include "variant.h"
 
 /// One value per line of search_params.def, in its order and units.
 typedef struct SearchParams {
@@ -37,11 +38,12 @@ int search_param_find(const char *name);
 /// The value of parameter i in p.
 int search_params_get(const SearchParams *p, int i);
 
-struct Variant;
-
 /// The share (%) of the classical evaluation in a net's that p asks for in variant v: p's
-/// eval_blend, or the variant's own (Variant.eval_blend) where it is -1 (its default).
-int search_params_eval_blend(const SearchParams *p, const struct Variant *v);
+/// eval_blend, or the variant's own (Variant.eval_blend) where it is -1 (its default). Inline:
+/// the search reads it at every net evaluation.
+static inline int search_params_eval_blend(const SearchParams *p, const Variant *v) {
+    return p->eval_blend >= 0 ? p->eval_blend : v->eval_blend;
+}
 
 /// Sets parameter i of p from the decimal text value. STATUS_SYNTAX when value is not an
 /// integer, STATUS_RANGE when it lies outside the parameter's min..max; p is unchanged then and
