@@ -158,7 +158,18 @@ static inline bool out_of_budget(Searcher *s) {
     return s->stopped;
 }
 
-// The static evaluation at ply: the net's on acc[ply] when s has one (blended with the
+// The material anchor of eval_material (search_params.def): cp_per_point cp for each point of
+// the rules' point count by which the side to move leads, Han's bonus left out.
+static int material_anchor(const Board *b, int cp_per_point) {
+    const Variant *v = b->variant;
+    int half = 0;
+    for (Kind k = GUARD; k <= SOLDIER; k++)
+        half += v->points_half[k] * (board_count(b, b->side, k) - board_count(b, !b->side, k));
+    return half * cp_per_point / 2;
+}
+
+// The static evaluation at ply: the net's on acc[ply] when s has one (with eval_material's
+// anchor; blended with the
 // classical one by eval_blend, or the variant's share), else the variant's classical evaluation;
 // cached by key, clamped to +-EVAL_CLAMP.
 static int static_eval(Searcher *s, int ply) {
@@ -184,6 +195,8 @@ static int static_eval(Searcher *s, int ply) {
         v = nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path);
         if (!cacheable)
             v += eval_ply_term(b) * s->params.net_scale_pct / 100;
+        if (s->params.eval_material)
+            v += material_anchor(b, s->params.eval_material);
         int w = search_params_eval_blend(&s->params, b->variant);
         if (w > 0) {
             int64_t classical = (int64_t)eval_evaluate(b) * s->params.blend_scale_pct;

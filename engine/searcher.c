@@ -39,9 +39,10 @@ static void params_apply(Searcher *s, const SearchParams *params) {
 void search_set_params(Searcher *s, const SearchParams *params) {
     search_smp_wait(s);
     // The TT's and the cache's evaluations came from another blend (or, near the move limit,
-    // another scale of the points term added to a net's).
+    // another scale of the points term added to a net's, or another material anchor).
     bool eval_changed = s->params.eval_blend != params->eval_blend ||
                         s->params.blend_scale_pct != params->blend_scale_pct ||
+                        s->params.eval_material != params->eval_material ||
                         s->params.net_scale_pct != params->net_scale_pct;
     params_apply(s, params);
     for (int i = 0; i < s->nhelpers; i++)

@@ -531,15 +531,20 @@ void uci_display(UciContext *ctx) {
 }
 
 // eval: the static evaluation the search uses at the position, and which one it is (a net's
-// blend with the classical one named with its share, eval_blend).
+// material anchor named with its cp a point, eval_material, and its blend with the classical one
+// with its share, eval_blend).
 void uci_eval(UciContext *ctx) {
     Score v = search_evaluate(ctx->searcher, &ctx->board);
     bool nnue = search_get_net(ctx->searcher) != NULL;
     int blend =
         nnue ? search_params_eval_blend(search_get_params(ctx->searcher), ctx->board.variant) : 0;
-    char share[48] = "";
+    int anchor = nnue ? search_get_params(ctx->searcher)->eval_material : 0;
+    char share[96] = "";
+    int n = 0;
+    if (anchor)
+        n = snprintf(share, sizeof share, "; material %d cp a point", anchor);
     if (blend)
-        snprintf(share, sizeof share, "; blend %d %% classical", blend);
+        snprintf(share + n, sizeof share - (size_t)n, "; blend %d %% classical", blend);
     fprintf(ctx->out, "Evaluation: %d cp (side to move; %s%s%s)\n", v, nnue ? "nnue " : "classical",
             nnue ? ctx->eval_file : "", share);
 }

@@ -577,6 +577,60 @@ static void test_eval_blend_variant(void **state) {
     search_destroy(sr);
 }
 
+// eval_material (issue 55): a net's evaluation gets eval_material cp for each rules point by
+// which the side to move leads (Han's 1.5 not counted), before a blend; a change is not answered
+// from the evaluations cached under the last one; nothing without a net or in xiangqi, which has
+// no point count.
+static void test_eval_material(void **state) {
+    (void)state;
+    // Han without its h10 horse (5 points), each side to move; the start, level.
+    const char *cho = "rnba1ab1r/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+    const char *han = "rnba1ab1r/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 1";
+    static Board bc, bh, level;
+    assert_int_equal(fen_parse(&bc, cho, NULL), STATUS_OK);
+    assert_int_equal(fen_parse(&bh, han, NULL), STATUS_OK);
+    assert_int_equal(fen_parse(&level, FENS[0], NULL), STATUS_OK);
+    Searcher *sr = search_create(4);
+    assert_non_null(sr);
+    assert_true(search_set_net(sr, janggi_net));
+    int nc = reference_eval(janggi_net, &VARIANT_JANGGI, cho);
+    int nh = reference_eval(janggi_net, &VARIANT_JANGGI, han);
+    int nl = reference_eval(janggi_net, &VARIANT_JANGGI, FENS[0]);
+    assert_int_equal(search_evaluate(sr, &bc), nc); // cached with no anchor
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    assert_int_equal(p.eval_material, 0);
+    p.eval_material = 100;
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &bc), nc + 500);
+    assert_int_equal(search_evaluate(sr, &bh), nh - 500);
+    assert_int_equal(search_evaluate(sr, &level), nl);
+    p.eval_material = 37; // 5 points at 37 cp: 185
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &bh), nh - 185);
+    // Before the blend: the net's part carries the anchor.
+    p.eval_material = 100;
+    p.eval_blend = 40;
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &bc),
+                     ((nc + 500) * 60 * 100 + eval_evaluate(&bc) * 145 * 40) / 10000);
+    // Without a net, the classical evaluation alone.
+    p.eval_blend = 0;
+    search_set_params(sr, &p);
+    assert_true(search_set_net(sr, NULL));
+    assert_int_equal(search_evaluate(sr, &bc), eval_evaluate(&bc));
+    search_destroy(sr);
+    // Xiangqi has no point count: its net's evaluation is unchanged (one chariot missing).
+    const char *xq = "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    static Board bx;
+    assert_int_equal(fen_parse_variant(&bx, &VARIANT_XIANGQI, xq, NULL), STATUS_OK);
+    sr = search_create(4);
+    assert_non_null(sr);
+    assert_true(search_set_net(sr, xiangqi_net));
+    search_set_params(sr, &p);
+    assert_int_equal(search_evaluate(sr, &bx), reference_eval(xiangqi_net, &VARIANT_XIANGQI, xq));
+    search_destroy(sr);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uci_evalfile),
@@ -593,6 +647,7 @@ int main(void) {
         cmocka_unit_test(test_net_scale_margins),
         cmocka_unit_test(test_eval_blend),
         cmocka_unit_test(test_eval_blend_variant),
+        cmocka_unit_test(test_eval_material),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

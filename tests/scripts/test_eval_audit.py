@@ -205,6 +205,38 @@ def test_engine_run():
         assert smp["cp"]["blend-100"] == toward_zero(classical * 145, 100), smp
         assert smp["cp"]["blend-50"] == toward_zero(net * 5000 + classical * 145 * 50, 10000), smp
     assert any(smp["cp"]["blend-50"] != smp["cp"]["net"] for smp in d6["samples"])
+    # --material K: the net's evaluation with K cp for each point Hansu's side leads by
+    # (eval_material; Han's 1.5 not counted): at 100, net + 100 x material, from Hansu's side.
+    d7, md7, _ = audit(pgn, ["--no-fsf", "--material", "100", "--every", "8"], "material")
+    assert [e["name"] for e in d7["evaluators"]] == ["net", "classical", "material-100"]
+    for smp in d7["samples"]:
+        assert smp["cp"]["material-100"] == smp["cp"]["net"] + round(100 * smp["material"]), smp
+    assert any(smp["material"] != 0 for smp in d7["samples"])
+    assert "What predicts the results beyond material (janggi)" in md7
+    # --from-json: the figures made again from the JSON's samples, no engine, the same.
+    j7 = os.path.join(WORK, "material.json")
+    with open(j7, "rb") as fh, gzip.open(j7 + ".gz", "wb") as gz:
+        gz.write(fh.read())
+    for path in (j7, j7 + ".gz"):
+        again = os.path.join(WORK, "again.json")
+        r = run([path, "--from-json", "--bands", "0-5,6-", "--json", again, "--md",
+                 os.path.join(WORK, "again.md")])
+        assert r.returncode == 0, r.stderr
+        with open(again, encoding="utf-8") as fh:
+            d8 = json.load(fh)
+        for key in ("summary", "calibration", "fit_on_classical", "by_band", "predictors",
+                    "samples", "evaluators", "games"):
+            assert d8[key] == d7[key], key
+        with open(os.path.join(WORK, "again.md"), encoding="utf-8") as fh:
+            assert fh.read() == md7.replace(  # no --svg: no picture
+                "![calibration: predicted against actual score](material.svg)\n\n", "")
+    # Other bands re-cut the samples by ply.
+    r = run([j7, "--from-json", "--bands", "0-39,40-", "--json", again])
+    assert r.returncode == 0, r.stderr
+    with open(again, encoding="utf-8") as fh:
+        assert [b["band"] for b in json.load(fh)["by_band"]] == ["0-39", "40-"]
+    assert set(d7["predictors"]["janggi"]) >= {"positions", "games", "material", "net",
+                                               "classical", "material-100"}
     # --plies and --every: the positions after plies 6 and 9 only, never the last one.
     r = run([pgn, "--engine-cmd", HANSU, "--no-fsf", "--every", "3", "--plies", "6-15",
              "--json", os.path.join(WORK, "p.json")])
@@ -291,6 +323,75 @@ def test_figures_by_hand():
     assert ea.summarise(xs, ["net", "classical"], [(0, None)], 10)["positions"] == 1
 
 
+def test_predictors_by_hand():
+    lf = ea.logistic_fit
+    # One feature, two groups: x = 0 wins 1 of 4, x = 1 wins 3 of 4: sigma(w0) = 1/4, sigma(w0
+    # + w1) = 3/4, so w0 = -ln 3, w1 = 2 ln 3; a draw counts half a win (2 draws = 1 win).
+    rows = [[1.0, 0.0]] * 4 + [[1.0, 1.0]] * 4
+    for ys in ([1, 0, 0, 0, 1, 1, 1, 0], [0.5, 0.5, 0, 0, 1, 1, 0.5, 0.5]):
+        (w0, w1), loss = lf(rows, ys)
+        assert near(w0, -math.log(3), 1e-6) and near(w1, 2 * math.log(3), 1e-6), (w0, w1)
+        assert near(loss, -(0.25 * math.log(0.25) + 0.75 * math.log(0.75)), 1e-9), loss
+    assert lf([[1.0, 0.0]] * 3, [1, 1, 0], start=[0.0, 0.0]) is None  # x never varies
+    assert lf([[1.0, 1.0]], [1]) is None  # fewer positions than weights
+    assert lf([[1.0, -1.0], [1.0, 1.0]] * 3, [0, 1] * 3) is None  # separated: no maximum
+    x = ea.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])
+    assert near(x[0], 0.8, 1e-12) and near(x[1], 1.4, 1e-12), x
+    assert ea.solve([[1.0, 2.0], [2.0, 4.0]], [1.0, 2.0]) is None
+    # Twelve games, their results set by material (+-2 points) with a fifth of each won the
+    # other way; net = 100 x material + noise that does not follow the results; classical =
+    # 100 x material exactly, collinear with material (no fit beside it).
+    samples = []
+    for g in range(12):
+        mat = 2.0 if g % 2 else -2.0
+        for k in range(5):
+            won = (mat > 0) != (k == 0)
+            noise = 300.0 if (g // 2 + k) % 2 else -300.0
+            samples.append(sample(g + 1, 30 + 6 * k, 100 * mat + noise, 100 * mat,
+                                  1.0 if won else 0.0, True, mat))
+    p = ea.predictors(samples, ["net", "classical"])["janggi"]
+    assert p["positions"] == 60 and p["games"] == 12
+    m = p["material"]
+    # Material alone: each side of +-2 wins 4 of 5, so sigma(w0 + 0.2 w1) = 4/5 and sigma(w0 -
+    # 0.2 w1) = 1/5: w0 = 0, w1 = 5 ln 4; log loss H(4/5).
+    h = -(0.8 * math.log(0.8) + 0.2 * math.log(0.2))
+    assert near(m["intercept"], 0.0, 1e-6) and near(m["per_10_points"], 5 * math.log(4), 1e-6)
+    assert near(m["log_loss"], h, 1e-9)
+    # The net alone predicts worse (its noise), beside material gains nothing (the noise is
+    # balanced within each material group), and gives one point's worth in its cp: none, its
+    # weight is 0 beside material.
+    net = p["net"]
+    assert net["alone"]["log_loss"] > m["log_loss"] and net["gain_alone"]["mean"] < 0
+    assert near(net["gain_with_material"]["mean"], 0.0, 1e-9), net
+    assert near(net["with_material"]["per_1000_cp"], 0.0, 1e-6), net
+    assert net["gain_alone"]["error"] > 0
+    # classical = 100 x material: alone as good as material, beside it no fit.
+    cl = p["classical"]
+    assert near(cl["gain_alone"]["mean"], 0.0, 1e-9) and cl["with_material"] is None
+    assert cl["gain_with_material"]["mean"] is None
+    # A net that holds the results beyond material gains, and counts material at its own rate
+    # beside it: 60 positions of 12 games, at each material balance (+-2) and each sign of the
+    # net's own term (+-300 cp) 15, of which 12 or 6 (at +2) and 9 or 3 (at -2) won; nothing
+    # separates the results.
+    informative = []
+    for i in range(60):
+        mat, plus, j = (2.0 if i < 30 else -2.0), (i % 30) < 15, i % 15
+        wins = (12 if plus else 6) if mat > 0 else (9 if plus else 3)
+        informative.append(sample(i % 12 + 1, 30 + i, 100 * mat + (300.0 if plus else -300.0),
+                                  0.0, 1.0 if j < wins else 0.0, True, mat))
+    p2 = ea.predictors(informative, ["net"])["janggi"]["net"]
+    assert p2["gain_with_material"]["mean"] > 0.05 and p2["gain_alone"]["mean"] > 0.05, p2
+    assert p2["with_material"]["per_1000_cp"] > 0 and p2["with_material"]["cp_per_point"], p2
+    md = ea.markdown(dict(ea.summarise(samples, ["net", "classical"], [(0, None)], 10),
+                          pgn="x.pgn", hansu_name="Hansu", every=6, plies=[0, None],
+                          games={"audited": 12, "in_pgn": 12, "variants": {"janggi": 12},
+                                 "opponents": ["F"], "hansu_points": 6.0, "hansu_score": 0.5},
+                          evaluators=[{"name": "net", "label": "Hansu net", "setting": ""},
+                                      {"name": "classical", "label": "Hansu classical",
+                                       "setting": ""}], notes=[]))
+    assert "What predicts the results beyond material (janggi)" in md and "| Hansu net |" in md
+
+
 def test_refusals():
     pgn = write("t.pgn", PGN)
     bad_move = write("badmove.pgn", game("Hansu", "B", "1-0", "1. b1c3 b10c8 2. a1a9 i7h7"))
@@ -321,12 +422,23 @@ def test_refusals():
         ([pgn, "--blend", "0"], "--blend takes a percentage"),
         ([pgn, "--blend", "101"], "--blend takes a percentage"),
         ([pgn, "--blend", "30", "--blend", "30"], "each once"),
+        ([pgn, "--material", "0"], "--material takes centipawns"),
+        ([pgn, "--material", "401"], "--material takes centipawns"),
+        ([pgn, "--material", "90", "--material", "90"], "each once"),
+        ([pgn, "--from-json"], "t.pgn: not a readable audit JSON"),
+        ([write("list.json", "[1]"), "--from-json"], "not an eval-audit JSON of schema 1"),
+        ([write("other.json", '{"schema": 1, "pgn": "x"}'), "--from-json"],
+         "without its samples or evaluators (no hansu_name)"),
+        ([write("broken.json", '{"schema": 1,'), "--from-json"], "not a readable audit JSON"),
+        ([write("empty.json", ''), "--from-json", "--every", "3"], "--from-json: --every"),
+        ([write("y.json", '{}'), "--from-json", "--blend", "30"], "--from-json: --blend"),
     ]
     with open(os.path.join(WORK, "cut.pgn.gz"), "wb") as fh:
         fh.write(gzip.compress(PGN.encode())[:40])
     cases.append(([os.path.join(WORK, "cut.pgn.gz")], "a damaged gzip file"))
     for args, what in cases:
-        r = run(args + ["--engine-cmd", HANSU] if "--engine-cmd" not in args else args)
+        r = run(args + ["--engine-cmd", HANSU] if "--engine-cmd" not in args and
+                "--from-json" not in args else args)
         assert r.returncode == 1 and r.stderr.count("\n") == 1, (args, r)
         assert r.stderr.startswith("eval-audit: ") and what in r.stderr, (args, r.stderr)
         assert "Traceback" not in r.stderr
@@ -338,7 +450,7 @@ def test_refusals():
     wrapper = write("old-hansu.py", "#!/usr/bin/python3\nimport subprocess, sys\n"
                     f"p = subprocess.Popen([{HANSU!r}], stdin=subprocess.PIPE, text=True)\n"
                     "for line in sys.stdin:\n"
-                    "    if 'eval_blend' not in line:\n"
+                    "    if 'eval_blend' not in line and 'eval_material' not in line:\n"
                     "        p.stdin.write(line); p.stdin.flush()\n"
                     "    if line.strip() == 'quit':\n"
                     "        break\n"
@@ -346,6 +458,9 @@ def test_refusals():
     os.chmod(wrapper, 0o755)
     r = run([pgn, "--no-fsf", "--engine-cmd", wrapper, "--blend", "30", "--every", "8"])
     assert r.returncode == 1 and "--blend 30:" in r.stderr and "no blended" in r.stderr, r
+    r = run([pgn, "--no-fsf", "--engine-cmd", wrapper, "--material", "80", "--every", "8"])
+    assert r.returncode == 1 and "--material 80:" in r.stderr, r
+    assert "no material-anchored" in r.stderr, r
     r = run([pgn, "--engine-cmd", os.path.join(WORK, "no-hansu")])
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "--engine-cmd" in r.stderr, r
     assert not os.path.exists(os.path.join(WORK, "x.json"))
@@ -355,6 +470,7 @@ def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     test_figures_by_hand()
+    test_predictors_by_hand()
     test_engine_run()
     test_refusals()
     print("test_eval_audit: ok")
