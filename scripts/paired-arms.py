@@ -13,8 +13,12 @@ paired by round (mean of the 50 differences of pair scores, 1.96 standard errors
 it, the unpaired interval (the two arms' errors combined) and the correlation of the arms'
 pair scores; the Elo of each arm's score (logistic) for reading only.
 
-Usage: scripts/paired-arms.py A.pgn[.gz] B.pgn[.gz] [--engine NAME]
+Usage: scripts/paired-arms.py A.pgn[.gz] B.pgn[.gz] [--engine NAME] [--common] [--any-opponent]
   NAME: the engine both arms measure, matched against White/Black (default "Hansu").
+  --common: compare the rounds both arms have whole and leave the others out, counted (arms
+  part-way, or a match still playing its last round); without it they are refused.
+  --any-opponent: the opponent's name may differ between the arms (one engine named two ways,
+  e.g. "Fairy-Stockfish" and "FSF-11.1"); both names are printed.
 Exit status 1 with a one-line message when a file cannot be read, a game is unfinished or
 lacks a Round tag or the engine, a round is not one game with each colour, or the two arms'
 rounds, openings (FEN or Opening tag) or opponents differ.
@@ -35,9 +39,9 @@ def fail(msg):
     sys.exit(f"{PROG}: {msg}")
 
 
-def rounds_of(path, engine):
-    """{round: (opening, opponent, score of the pair)} of a match PGN; fails on what does not
-    pair."""
+def rounds_of(path, engine, partial=False):
+    """({round: (opening, opponent, score of the pair)}, rounds of one game) of a match PGN;
+    fails on what does not pair (a round of one game is left out, counted, when partial)."""
     try:
         games = read_pgn(path)
     except ViewerError as e:
@@ -64,14 +68,16 @@ def rounds_of(path, engine):
         if (rnd, colour) in seen:
             fail(f"{path}: round {rnd}: two games with '{engine}' as {colour}")
         seen[(rnd, colour)] = (opening, opponent, score)
-    rounds = {}
+    rounds, single = {}, 0
     for (rnd, colour), (opening, opponent, score) in seen.items():
         other = seen.get((rnd, "black" if colour == "white" else "white"))
         if other is None:
-            fail(f"{path}: round {rnd}: one game, not a pair (one with each colour)")
-        if colour == "white":
+            if not partial:
+                fail(f"{path}: round {rnd}: one game, not a pair (one with each colour)")
+            single += 1
+        elif colour == "white":
             rounds[rnd] = ((opening, other[0]), opponent, score + other[2])
-    return rounds
+    return rounds, single
 
 
 def mean_sd(xs):
@@ -90,17 +96,29 @@ def main():
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--engine", default="Hansu")
+    ap.add_argument("--common", action="store_true")
+    ap.add_argument("--any-opponent", action="store_true")
     o = ap.parse_args()
     if not o.engine:
         fail("--engine: an empty name")
-    A, B = rounds_of(o.a, o.engine), rounds_of(o.b, o.engine)
+    (A, single_a), (B, single_b) = (rounds_of(o.a, o.engine, o.common),
+                                    rounds_of(o.b, o.engine, o.common))
+    left = ""
     if set(A) != set(B):
         only = sorted(set(A) ^ set(B))
-        fail(f"the arms' rounds differ (round {only[0]} is in one only): not the same schedule")
+        if not o.common:
+            fail(f"the arms' rounds differ (round {only[0]} is in one only): not the same "
+                 "schedule (--common compares the rounds both have)")
+        only_a, only_b = len(set(A) - set(B)), len(set(B) - set(A))
+        A = {r: v for r, v in A.items() if r in B}
+        B = {r: v for r, v in B.items() if r in A}
+        left = f"; left out: rounds in A only {only_a}, in B only {only_b}"
+    if single_a or single_b:
+        left += f"; rounds of one game left out: A {single_a}, B {single_b}"
     for r in sorted(A):
         if A[r][0] != B[r][0]:
             fail(f"round {r}: the openings differ between the arms: not the same schedule")
-        if A[r][1] != B[r][1]:
+        if A[r][1] != B[r][1] and not o.any_opponent:
             fail(f"round {r}: opponent '{A[r][1][:40]}' in A, '{B[r][1][:40]}' in B")
     n = len(A)
     if n < 2:
@@ -115,7 +133,9 @@ def main():
     unpaired = 1.96 * math.sqrt((sa * sa + sb * sb) / n)
     corr = (sum((x - ma) * (y - mb) for x, y in zip(xa, xb)) / ((n - 1) * sa * sb)
             if sa > 0 and sb > 0 else float("nan"))
-    print(f"{n} rounds (pairs of games), '{o.engine}' against '{A[min(A)][1]}'")
+    oa, ob = A[min(A)][1], B[min(B)][1]
+    against = f"'{oa}'" if oa == ob else f"'{oa}' in A, '{ob}' in B"
+    print(f"{n} rounds (pairs of games), '{o.engine}' against {against}{left}")
     print(f"A {o.a}: score {ma:.3f} (Elo {elo(ma):+.1f})")
     print(f"B {o.b}: score {mb:.3f} (Elo {elo(mb):+.1f})")
     print(f"B - A: {md:+.3f} a game, 95 % paired by round +-{paired:.3f} "

@@ -3,7 +3,7 @@
 """scripts/paired-arms.py: the difference of two arms paired by round, against figures worked
 by hand; gzip and plain PGNs alike; and the refusals, each one line with exit status 1: a
 missing file, arms whose openings, rounds or opponents differ, a round without both colours,
-an unfinished game, an engine named on both sides.
+an unfinished game, an engine named on both sides; --common (arms part-way) and --any-opponent.
 Usage: test_paired_arms.py"""
 import gzip
 import math
@@ -87,6 +87,31 @@ def main():
         refused(match(b_scores, opponent="Hansu 2"), "engine on both sides",
                 "not exactly one of")
         refused(match(b_scores), "empty engine name", "empty name", args=("--engine", ""))
+        # --common: B part-way (5 rounds, and the sixth's first game) against A's 6: the 5
+        # rounds both have, the rest counted; the same difference as A's first 5 against B's.
+        part = os.path.join(d, "part.pgn")
+        with open(part, "w") as f:
+            f.write(match(b_scores[:5]) + game(6, True, "1-0", FENS[2]))
+        p = run(pa, part, "--common")
+        dd = diff[:5]
+        m5 = sum(dd) / 5
+        half5 = 1.96 * math.sqrt(sum((x - m5) ** 2 for x in dd) / 4) / math.sqrt(5)
+        want = f"B - A: {m5:+.3f} a game, 95 % paired by round +-{half5:.3f}"
+        check(p.returncode == 0 and want in p.stdout, f"--common: {p.stdout!r} {p.stderr!r}")
+        check("5 rounds" in p.stdout and "in A only 1, in B only 0" in p.stdout and
+              "rounds of one game left out: A 0, B 1" in p.stdout, f"--common: {p.stdout!r}")
+        refused(match(b_scores[:5]) + game(6, True, "1-0", FENS[2]), "part-way without --common",
+                "not a pair")
+        # --any-opponent: one engine named two ways; both names printed. Other refusals stand.
+        other = os.path.join(d, "other.pgn")
+        with open(other, "w") as f:
+            f.write(match(b_scores, opponent="FSF-11.1"))
+        p = run(pa, other, "--any-opponent")
+        check(p.returncode == 0 and f"B - A: {m:+.3f} a game" in p.stdout and "6 rounds" in
+              p.stdout and
+              "'FSF' in A, 'FSF-11.1' in B" in p.stdout, f"--any-opponent: {p.stdout!r}")
+        refused(match(b_scores, fens=FENS[::-1], opponent="X"), "--any-opponent, openings",
+                "openings differ", args=("--any-opponent",))
         p = run(pa, os.path.join(d, "missing.pgn"))
         check(p.returncode == 1 and "missing.pgn" in p.stderr and "Traceback" not in p.stderr,
               f"missing file: {p.returncode} {p.stderr!r}")
