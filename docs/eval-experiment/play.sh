@@ -12,12 +12,12 @@
 # 40 s + 0.4 s, seed 9595, in the setting of a1fb57d's goal match (docs/scaling.md, "The goal
 # match": +25.5 +- 68.1), so the two pair game for game; the clock charges the blend's cost.
 # The material arms (issue 55; docs/eval-audit.md, "What predicts the results beyond material")
-# play main's build (HANSU, at the commit their docs row names) at the decisive experiment's 1 M
-# against 300 k: main-net-1m its net alone (eval_blend 0), the parent; material100-1m the net
-# with 100 cp a point of material added (eval_material 100), which costs no nodes/s. The same
-# seed and starts as net-1m and blend25-1m, so all four pair round by round.
+# play main's build (HANSU, at the commit their docs row names) at the goal clock as the blend's
+# goal matches: net-40s its net alone (eval_blend 0), the parent of every evaluation setting;
+# material100-40s the net with 100 cp a point of material added (eval_material 100), which
+# costs no nodes/s. With the blend arms and a1fb57d's goal match they pair round by round.
 # Usage: [CONCURRENCY=N] play.sh ARM, ARM one of net-150k classical-150k net-1m classical-1m
-#   blend25-150k blend25-1m blend25-40s blend50-40s main-net-1m material100-1m
+#   blend25-150k blend25-1m blend25-40s blend50-40s net-40s material100-40s
 # CONCURRENCY: games at once (default 1) at fixed nodes, where the games do not depend on it, so
 # a match may resume at another; a timed match plays one game at a time, beside at most one
 # other single-core job.
@@ -28,7 +28,7 @@ M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
 arms="net-150k classical-150k net-1m classical-1m blend25-150k blend25-1m blend25-40s blend50-40s
-  main-net-1m material100-1m"
+  net-40s material100-40s"
 clock=()
 case ${1:-} in
 net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
@@ -39,8 +39,8 @@ blend25-150k) hn=100000 fn=46000 seed=5501 opt=("option.eval_blend=25") ;;
 blend25-1m) hn=650000 fn=300000 seed=5502 opt=("option.eval_blend=25") ;;
 blend25-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=25") ;;
 blend50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=50") ;;
-main-net-1m) hn=1000000 fn=300000 seed=5502 opt=("option.eval_blend=0") ;;
-material100-1m) hn=1000000 fn=300000 seed=5502 opt=("option.eval_blend=0"
+net-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0") ;;
+material100-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.eval_material=100") ;;
 *) echo "usage: play.sh ARM, ARM one of: $arms" >&2
   exit 2 ;;
