@@ -30,12 +30,23 @@ EndReason rules_reason_parse(const char *name) {
     return REASON_NONE;
 }
 
-int rules_points_half(const Board *b, Side side) {
+int rules_material_half(const Board *b, Side side) {
     const Variant *v = b->variant;
-    int total = side == HAN ? v->second_bonus_half : 0;
+    int total = 0;
     for (Kind k = GUARD; k <= SOLDIER; k++)
         total += v->points_half[k] * board_count(b, side, k);
     return total;
+}
+
+int rules_points_half(const Board *b, Side side) {
+    return rules_material_half(b, side) + (side == HAN ? b->variant->second_bonus_half : 0);
+}
+
+bool rules_counts_points(const Variant *v) {
+    for (Kind k = GUARD; k <= SOLDIER; k++)
+        if (v->points_half[k])
+            return true;
+    return false;
 }
 
 Side rules_points_leader(const Board *b) {

@@ -60,6 +60,13 @@ EndReason rules_reason_parse(const char *name);
 /// horse 5, elephant 3, guard 3, soldier 2, general 0, plus 1.5 for Han; rules page, "Points").
 int rules_points_half(const Board *b, Side side);
 
+/// A side's pieces' points in half points, without the bonus of the side moving second: its
+/// material by the rules' count (0 in a variant that counts no points).
+int rules_material_half(const Board *b, Side side);
+
+/// Whether the variant counts points (janggi does, xiangqi does not).
+bool rules_counts_points(const Variant *v);
+
 /// The side ahead on points (never equal: the bonus is a half point).
 Side rules_points_leader(const Board *b);
 

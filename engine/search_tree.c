@@ -159,12 +159,9 @@ static inline bool out_of_budget(Searcher *s) {
 }
 
 // The material anchor of eval_material (search_params.def): cp_per_point cp for each point of
-// the rules' point count by which the side to move leads, Han's bonus left out.
+// the rules' count by which the side to move leads, Han's bonus left out.
 static int material_anchor(const Board *b, int cp_per_point) {
-    const Variant *v = b->variant;
-    int half = 0;
-    for (Kind k = GUARD; k <= SOLDIER; k++)
-        half += v->points_half[k] * (board_count(b, b->side, k) - board_count(b, !b->side, k));
+    int half = rules_material_half(b, b->side) - rules_material_half(b, !b->side);
     return half * cp_per_point / 2;
 }
 

@@ -538,7 +538,9 @@ void uci_eval(UciContext *ctx) {
     bool nnue = search_get_net(ctx->searcher) != NULL;
     int blend =
         nnue ? search_params_eval_blend(search_get_params(ctx->searcher), ctx->board.variant) : 0;
-    int anchor = nnue ? search_get_params(ctx->searcher)->eval_material : 0;
+    int anchor = nnue && rules_counts_points(ctx->board.variant)
+                     ? search_get_params(ctx->searcher)->eval_material
+                     : 0;
     char share[96] = "";
     int n = 0;
     if (anchor)

@@ -40,8 +40,9 @@ def fail(msg):
 
 
 def rounds_of(path, engine, partial=False):
-    """({round: (opening, opponent, score of the pair)}, rounds of one game) of a match PGN;
-    fails on what does not pair (a round of one game is left out, counted, when partial)."""
+    """({round: (opening, opponent, score of the pair)}, {rounds of one game}) of a match PGN,
+    scored by each game's Result tag (its movetext's end where it has none); fails on what does
+    not pair, or on a second opponent (a round of one game is left out when partial)."""
     try:
         games = read_pgn(path)
     except ViewerError as e:
@@ -55,26 +56,31 @@ def rounds_of(path, engine, partial=False):
         if (engine in white) == (engine in black):
             fail(f"{path}: game {i}: '{engine}' is not exactly one of White '{white[:40]}' and "
                  f"Black '{black[:40]}'")
-        if g["result"] not in SCORE:
-            fail(f"{path}: game {i}: result '{g['result']}' is not a finished game's")
+        result = t.get("Result", g["result"])  # the tag, as eval-audit reads it
+        if result not in SCORE:
+            fail(f"{path}: game {i}: result '{result}' is not a finished game's")
         try:
             rnd = int(t["Round"])
         except (KeyError, ValueError):
             fail(f"{path}: game {i}: no numeric Round tag")
         colour = "white" if engine in white else "black"
-        score = SCORE[g["result"]] if colour == "white" else 1.0 - SCORE[g["result"]]
+        score = SCORE[result] if colour == "white" else 1.0 - SCORE[result]
         opening = t.get("FEN") or t.get("Opening") or "(start)"
         opponent = black if colour == "white" else white
         if (rnd, colour) in seen:
             fail(f"{path}: round {rnd}: two games with '{engine}' as {colour}")
+        first = next(iter(seen.values()), None)
+        if first is not None and first[1] != opponent:
+            fail(f"{path}: game {i}: opponent '{opponent[:40]}', where earlier games had "
+                 f"'{first[1][:40]}': one arm, one opponent")
         seen[(rnd, colour)] = (opening, opponent, score)
-    rounds, single = {}, 0
+    rounds, single = {}, set()
     for (rnd, colour), (opening, opponent, score) in seen.items():
         other = seen.get((rnd, "black" if colour == "white" else "white"))
         if other is None:
             if not partial:
                 fail(f"{path}: round {rnd}: one game, not a pair (one with each colour)")
-            single += 1
+            single.add(rnd)
         elif colour == "white":
             rounds[rnd] = ((opening, other[0]), opponent, score + other[2])
     return rounds, single
@@ -109,12 +115,15 @@ def main():
         if not o.common:
             fail(f"the arms' rounds differ (round {only[0]} is in one only): not the same "
                  "schedule (--common compares the rounds both have)")
-        only_a, only_b = len(set(A) - set(B)), len(set(B) - set(A))
+        # A round one arm has whole and the other has one game of is counted as the latter.
+        only_a = len(set(A) - set(B) - single_b)
+        only_b = len(set(B) - set(A) - single_a)
         A = {r: v for r, v in A.items() if r in B}
         B = {r: v for r, v in B.items() if r in A}
-        left = f"; left out: rounds in A only {only_a}, in B only {only_b}"
+        if only_a or only_b:
+            left = f"; left out: rounds in A only {only_a}, in B only {only_b}"
     if single_a or single_b:
-        left += f"; rounds of one game left out: A {single_a}, B {single_b}"
+        left += f"; rounds of one game left out: A {len(single_a)}, B {len(single_b)}"
     for r in sorted(A):
         if A[r][0] != B[r][0]:
             fail(f"round {r}: the openings differ between the arms: not the same schedule")
@@ -136,11 +145,12 @@ def main():
     oa, ob = A[min(A)][1], B[min(B)][1]
     against = f"'{oa}'" if oa == ob else f"'{oa}' in A, '{ob}' in B"
     print(f"{n} rounds (pairs of games), '{o.engine}' against {against}{left}")
-    print(f"A {o.a}: score {ma:.3f} (Elo {elo(ma):+.1f})")
-    print(f"B {o.b}: score {mb:.3f} (Elo {elo(mb):+.1f})")
+    print(f"A {o.a}: score {ma:.3f} (Elo {elo(ma) + 0.0:+.1f})")  # + 0.0: no "-0.0"
+    print(f"B {o.b}: score {mb:.3f} (Elo {elo(mb) + 0.0:+.1f})")
     print(f"B - A: {md:+.3f} a game, 95 % paired by round +-{paired:.3f} "
           f"[{md - paired:+.3f}, {md + paired:+.3f}]; unpaired +-{unpaired:.3f}; "
-          f"pair scores' correlation {corr:+.2f}")
+          f"pair scores' correlation "
+          f"{'n/a (an arm scored every pair alike)' if math.isnan(corr) else f'{corr:+.2f}'}")
     return 0
 
 

@@ -629,6 +629,24 @@ static void test_eval_material(void **state) {
     search_set_params(sr, &p);
     assert_int_equal(search_evaluate(sr, &bx), reference_eval(xiangqi_net, &VARIANT_XIANGQI, xq));
     search_destroy(sr);
+    // `eval` names the anchor where it counts: with the net, in janggi; not in xiangqi, where it
+    // adds nothing, nor with the classical evaluation.
+    UciSession s;
+    uci_session_open(&s);
+    assert_string_equal(setoption(&s, "eval_material", "100"), "");
+    char line[160];
+    snprintf(line, sizeof line, "position fen %s", cho);
+    uci_session_say(&s, line);
+    assert_non_null(strstr(uci_session_say(&s, "eval"), "; material 100 cp a point)"));
+    assert_string_equal(setoption(&s, "Use NNUE", "false"), "");
+    assert_null(strstr(uci_session_say(&s, "eval"), "material"));
+    assert_string_equal(setoption(&s, "Use NNUE", "true"), "");
+    setoption(&s, "UCI_Variant", "xiangqi");
+    uci_session_say(&s, "position startpos");
+    const char *a = uci_session_say(&s, "eval");
+    assert_non_null(strstr(a, "Evaluation: "));
+    assert_null(strstr(a, "material"));
+    uci_session_close(&s);
 }
 
 int main(void) {

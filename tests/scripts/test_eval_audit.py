@@ -209,9 +209,12 @@ def test_engine_run():
     # (eval_material; Han's 1.5 not counted): at 100, net + 100 x material, from Hansu's side.
     d7, md7, _ = audit(pgn, ["--no-fsf", "--material", "100", "--every", "8"], "material")
     assert [e["name"] for e in d7["evaluators"]] == ["net", "classical", "material-100"]
-    for smp in d7["samples"]:
-        assert smp["cp"]["material-100"] == smp["cp"]["net"] + round(100 * smp["material"]), smp
-    assert any(smp["material"] != 0 for smp in d7["samples"])
+    for smp in d7["samples"]:  # xiangqi counts no points: the engine gives no anchor there
+        want = (smp["cp"]["net"] + round(100 * smp["material"]) if smp["variant"] == "janggi"
+                else None)
+        assert smp["cp"]["material-100"] == want, smp
+    assert any(smp["material"] != 0 for smp in d7["samples"] if smp["variant"] == "janggi")
+    assert any(smp["variant"] == "xiangqi" and smp["complete"] for smp in d7["samples"])
     assert "What predicts the results beyond material (janggi)" in md7
     # --from-json: the figures made again from the JSON's samples, no engine, the same.
     j7 = os.path.join(WORK, "material.json")
@@ -219,7 +222,7 @@ def test_engine_run():
         gz.write(fh.read())
     for path in (j7, j7 + ".gz"):
         again = os.path.join(WORK, "again.json")
-        r = run([path, "--from-json", "--bands", "0-5,6-", "--json", again, "--md",
+        r = run([path, "--from-json", "--json", again, "--md",  # the audit's own bands
                  os.path.join(WORK, "again.md")])
         assert r.returncode == 0, r.stderr
         with open(again, encoding="utf-8") as fh:
@@ -428,10 +431,53 @@ def test_refusals():
         ([pgn, "--from-json"], "t.pgn: not a readable audit JSON"),
         ([write("list.json", "[1]"), "--from-json"], "not an eval-audit JSON of schema 1"),
         ([write("other.json", '{"schema": 1, "pgn": "x"}'), "--from-json"],
-         "without its samples or evaluators (no hansu_name)"),
+         "not an eval-audit JSON as --json writes it (its evaluators"),
         ([write("broken.json", '{"schema": 1,'), "--from-json"], "not a readable audit JSON"),
         ([write("empty.json", ''), "--from-json", "--every", "3"], "--from-json: --every"),
         ([write("y.json", '{}'), "--from-json", "--blend", "30"], "--from-json: --blend"),
+    ]
+    # Audit JSONs damaged one field at a time: each refused with what is wrong, never a
+    # traceback or figures made of it.
+    good = {"schema": 1, "pgn": "g.pgn", "hansu_name": "Hansu", "every": 6, "plies": [0, None],
+            "bands": [[0, 59], [60, None]], "bins": 10, "notes": [],
+            "games": {"audited": 2, "in_pgn": 2, "variants": {"janggi": 2}, "opponents": ["F"],
+                      "hansu_points": 1.0, "hansu_score": 0.5},
+            "evaluators": [{"name": "net", "label": "Hansu net"},
+                           {"name": "fsf", "label": "Fairy-Stockfish"}],
+            "samples": [{"game": g, "variant": "janggi", "ply": 30 + k, "band": "0-59",
+                         "to_move": "Hansu", "hansu_to_move": True, "last_move_by": "F",
+                         "result": float(g == 1), "material": k - 1.0,
+                         "cp": {"net": 100 * k - 50, "fsf": None}}
+                        for g in (1, 2) for k in range(3)]}
+    ok = write("good.json", json.dumps(good))
+    r = run([ok, "--from-json", "--md", os.path.join(WORK, "good.md")])
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr  # fsf none at all
+    damaged = [
+        (lambda d: d["samples"][0].pop("variant"), "a sample's variant"),
+        (lambda d: d["samples"][1].update(game="1"), "a sample's game"),
+        (lambda d: d["samples"][1]["cp"].update(net="12"), "a sample's cp"),
+        (lambda d: d["samples"][1]["cp"].update(net=1e308), "a sample's cp"),
+        (lambda d: d["samples"][1]["cp"].update(other=5), "a sample's cp"),
+        (lambda d: d["samples"][2].update(result=0.7), "a sample's result"),
+        (lambda d: d["samples"][2].update(hansu_to_move=1), "a sample's hansu_to_move"),
+        (lambda d: d["evaluators"][0].pop("label"), "its evaluators"),
+        (lambda d: d["evaluators"].append({"name": "net", "label": "x"}), "named twice"),
+        (lambda d: d.update(games=[]), "its games"),
+        (lambda d: d.update(plies=[]), "plies"),
+        (lambda d: d.update(pgn=5), "pgn"),
+        (lambda d: d.update(samples=[]), "its samples"),
+    ]
+    for k, (spoil, what) in enumerate(damaged):
+        d = json.loads(json.dumps(good))
+        spoil(d)
+        cases.append(([write(f"damaged{k}.json", json.dumps(d)), "--from-json"], what))
+    cases += [
+        ([write("nan.json", json.dumps(good).replace('"net": 50', '"net": NaN')), "--from-json"],
+         "NaN is not a number a JSON may hold"),
+        ([write("bands.json", json.dumps(dict(good, bands=[[5]]))), "--from-json"],
+         "its bands are not"),
+        ([write("bins.json", json.dumps(dict(good, bins=0))), "--from-json"],
+         "its bins are not"),
     ]
     with open(os.path.join(WORK, "cut.pgn.gz"), "wb") as fh:
         fh.write(gzip.compress(PGN.encode())[:40])

@@ -98,10 +98,34 @@ def main():
         half5 = 1.96 * math.sqrt(sum((x - m5) ** 2 for x in dd) / 4) / math.sqrt(5)
         want = f"B - A: {m5:+.3f} a game, 95 % paired by round +-{half5:.3f}"
         check(p.returncode == 0 and want in p.stdout, f"--common: {p.stdout!r} {p.stderr!r}")
-        check("5 rounds" in p.stdout and "in A only 1, in B only 0" in p.stdout and
+        check("5 rounds" in p.stdout and "in A only" not in p.stdout and
               "rounds of one game left out: A 0, B 1" in p.stdout, f"--common: {p.stdout!r}")
+        # B with 4 rounds whole: round 5 in A only, round 6 of one game in B.
+        with open(part, "w") as f:
+            f.write(match(b_scores[:4]) + game(6, True, "1-0", FENS[2]))
+        p = run(pa, part, "--common")
+        check(p.returncode == 0 and "4 rounds" in p.stdout and
+              "rounds in A only 1, in B only 0; rounds of one game left out: A 0, B 1" in
+              p.stdout, f"--common, 4 rounds: {p.stdout!r}")
         refused(match(b_scores[:5]) + game(6, True, "1-0", FENS[2]), "part-way without --common",
                 "not a pair")
+        # One arm, one opponent, with or without --any-opponent.
+        refused(match(b_scores).replace('"FSF"', '"Other"', 2), "a second opponent",
+                "one arm, one opponent", args=("--any-opponent",))
+        # The Result tag scores a game, as eval-audit reads it, where the movetext ends otherwise.
+        tagged = os.path.join(d, "tagged.pgn")
+        with open(tagged, "w") as f:
+            f.write(match(b_scores).replace(" 1-0\n", " 0-1\n"))
+        p = run(pa, tagged)
+        check(p.returncode == 0 and f"score {sum(xb) / 6:.3f}" in p.stdout,
+              f"Result tag: {p.stdout!r} {p.stderr!r}")
+        even = os.path.join(d, "even.pgn")
+        with open(even, "w") as f:
+            f.write(match([(1, 0)] * 6))
+        p = run(pa, even)
+        check(p.returncode == 0 and "score 0.500 (Elo +0.0)" in p.stdout and
+              "nan" not in p.stdout and "correlation n/a" in p.stdout,
+              f"an arm scoring every pair alike: {p.stdout!r}")
         # --any-opponent: one engine named two ways; both names printed. Other refusals stand.
         other = os.path.join(d, "other.pgn")
         with open(other, "w") as f:
