@@ -166,9 +166,8 @@ static int material_anchor(const Board *b, int cp_per_point) {
 }
 
 // The static evaluation at ply: the net's on acc[ply] when s has one (with eval_material's
-// anchor; blended with the
-// classical one by eval_blend, or the variant's share), else the variant's classical evaluation;
-// cached by key, clamped to +-EVAL_CLAMP.
+// anchor; blended with the classical one by eval_blend, or the variant's share), else the
+// variant's classical evaluation; cached by key, clamped to +-EVAL_CLAMP.
 static int static_eval(Searcher *s, int ply) {
     const Board *b = &s->board;
     if (s->net && s->nnue_check) {

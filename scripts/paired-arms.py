@@ -40,16 +40,16 @@ def fail(msg):
 
 
 def rounds_of(path, engine, partial=False):
-    """({round: (opening, opponent, score of the pair)}, {rounds of one game}) of a match PGN,
-    scored by each game's Result tag (its movetext's end where it has none); fails on what does
-    not pair, or on a second opponent (a round of one game is left out when partial)."""
+    """({round: (opening, score of the pair)}, {rounds of one game}, the opponent) of a match
+    PGN, scored by each game's Result tag (its movetext's end where it has none); fails on what
+    does not pair, or on a second opponent (a round of one game is left out when partial)."""
     try:
         games = read_pgn(path)
     except ViewerError as e:
         fail(str(e))
     if not games:
         fail(f"{path}: no games")
-    seen = {}
+    seen, arm_opponent = {}, None
     for i, g in enumerate(games, 1):
         t = g["tags"]
         white, black = t.get("White", ""), t.get("Black", "")
@@ -69,21 +69,21 @@ def rounds_of(path, engine, partial=False):
         opponent = black if colour == "white" else white
         if (rnd, colour) in seen:
             fail(f"{path}: round {rnd}: two games with '{engine}' as {colour}")
-        first = next(iter(seen.values()), None)
-        if first is not None and first[1] != opponent:
+        if arm_opponent not in (None, opponent):
             fail(f"{path}: game {i}: opponent '{opponent[:40]}', where earlier games had "
-                 f"'{first[1][:40]}': one arm, one opponent")
-        seen[(rnd, colour)] = (opening, opponent, score)
+                 f"'{arm_opponent[:40]}': one arm, one opponent")
+        arm_opponent = opponent
+        seen[(rnd, colour)] = (opening, score)
     rounds, single = {}, set()
-    for (rnd, colour), (opening, opponent, score) in seen.items():
+    for (rnd, colour), (opening, score) in seen.items():
         other = seen.get((rnd, "black" if colour == "white" else "white"))
         if other is None:
             if not partial:
                 fail(f"{path}: round {rnd}: one game, not a pair (one with each colour)")
             single.add(rnd)
         elif colour == "white":
-            rounds[rnd] = ((opening, other[0]), opponent, score + other[2])
-    return rounds, single
+            rounds[rnd] = ((opening, other[0]), score + other[1])
+    return rounds, single, arm_opponent
 
 
 def mean_sd(xs):
@@ -107,8 +107,11 @@ def main():
     o = ap.parse_args()
     if not o.engine:
         fail("--engine: an empty name")
-    (A, single_a), (B, single_b) = (rounds_of(o.a, o.engine, o.common),
-                                    rounds_of(o.b, o.engine, o.common))
+    (A, single_a, oa), (B, single_b, ob) = (rounds_of(o.a, o.engine, o.common),
+                                            rounds_of(o.b, o.engine, o.common))
+    if oa != ob and not o.any_opponent:
+        fail(f"opponent '{oa[:40]}' in A, '{ob[:40]}' in B (--any-opponent: one engine named "
+             "two ways)")
     left = ""
     if set(A) != set(B):
         only = sorted(set(A) ^ set(B))
@@ -127,13 +130,11 @@ def main():
     for r in sorted(A):
         if A[r][0] != B[r][0]:
             fail(f"round {r}: the openings differ between the arms: not the same schedule")
-        if A[r][1] != B[r][1] and not o.any_opponent:
-            fail(f"round {r}: opponent '{A[r][1][:40]}' in A, '{B[r][1][:40]}' in B")
     n = len(A)
     if n < 2:
         fail("fewer than 2 rounds: no interval")
-    xa = [A[r][2] / 2 for r in sorted(A)]
-    xb = [B[r][2] / 2 for r in sorted(A)]
+    xa = [A[r][1] / 2 for r in sorted(A)]
+    xb = [B[r][1] / 2 for r in sorted(A)]
     d = [y - x for x, y in zip(xa, xb)]
     ma, sa = mean_sd(xa)
     mb, sb = mean_sd(xb)
@@ -142,7 +143,6 @@ def main():
     unpaired = 1.96 * math.sqrt((sa * sa + sb * sb) / n)
     corr = (sum((x - ma) * (y - mb) for x, y in zip(xa, xb)) / ((n - 1) * sa * sb)
             if sa > 0 and sb > 0 else float("nan"))
-    oa, ob = A[min(A)][1], B[min(B)][1]
     against = f"'{oa}'" if oa == ob else f"'{oa}' in A, '{ob}' in B"
     print(f"{n} rounds (pairs of games), '{o.engine}' against {against}{left}")
     print(f"A {o.a}: score {ma:.3f} (Elo {elo(ma) + 0.0:+.1f})")  # + 0.0: no "-0.0"

@@ -2,9 +2,10 @@
 """PGN files as text, plain or gzip-compressed (`GAMES.pgn.gz`): the one reader every script that
 reads a PGN goes through (game_viewer.py, and through it view-pgn, tournament-report and
 train_report.py; uci_engine.py, and through it mate-analysis.py and scaling-probe.py;
-match-profile.py). A file is decompressed when its first bytes are gzip's magic number, whatever
-its name, so `GAMES.pgn.gz` and a compressed file named `GAMES.pgn` read alike. The example runs
-and match reports in docs/ keep their PGNs compressed (docs/README.md).
+match-profile.py; eval-audit's --from-json reads an audit's JSON.gz through it too). A file
+is decompressed when its first bytes are gzip's magic number, whatever its name, so
+`GAMES.pgn.gz` and a compressed file named `GAMES.pgn` read alike. The example runs and match
+reports in docs/ keep their PGNs compressed (docs/README.md).
 
     import pgn_file
     text = pgn_file.read_text("docs/match-report/nodes-20000.pgn.gz")
