@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Two arms of an experiment compared game for game: two matches of one engine against the same
-opponent from the same openings, colours and seed (e.g. docs/eval-experiment/play.sh's net-1m
+opponent from the same openings, colours and seed (e.g. data/games/eval-experiment/play.sh's net-1m
 and blend25-1m), differing only in the engine's setting. Each pair of games (a round: one
 opening, the engine once with each colour) is scored in both arms, and the arms' difference is
 taken pair by pair: openings that favour one side favour it in both arms, so the paired

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# Long runs kept in docs/ (matches, SPRTs, tournaments that outlast a session) commit their PGNs
-# gzipped: a run's PGN.gz beside its PGN.state, the plain PGN ignored by git (.gitignore).
+# Long runs kept in docs/ or data/games/ (matches, SPRTs, tournaments that outlast a session)
+# commit their PGNs gzipped: a run's PGN.gz beside its PGN.state, the plain PGN ignored by git
+# (.gitignore).
 # scripts/pack-runs writes the .gz of every run under way, before its state is committed; a
 # runner sources this file and calls runs_unpack on its PGNs before it resumes, so that a fresh
 # checkout continues from the committed .gz.

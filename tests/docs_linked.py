@@ -35,7 +35,6 @@ import sys
 # the outputs by variables), each with the page that describes it. Take a folder off this list
 # once its run has ended and its page names what it kept.
 RUNS_UNDER_WAY = {
-    "docs/eval-experiment/": "docs/scaling.md",
     "docs/search-ii/": "docs/search-ii.md",
 }
 

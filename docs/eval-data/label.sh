@@ -20,8 +20,8 @@ out=${OUT:-data/labelled/janggi-fsf-pv-$NODES}
 # digest: a changed list is another run). The deepest games last: the blend's 150 k match and the
 # decisive experiment's 1 M-node one.
 pgns=(
-  docs/eval-experiment/net-150k.pgn.gz
-  docs/eval-experiment/classical-150k.pgn.gz
+  data/games/eval-experiment/net-150k.pgn.gz
+  data/games/eval-experiment/classical-150k.pgn.gz
   docs/match-report/tc-5+0.05-net-r4-fsf-starts.pgn.gz
   docs/match-report/tc-5+0.05-net-r3-fsf-starts.pgn.gz
   docs/match-report/tc-5+0.05-qschecks.pgn.gz
@@ -38,8 +38,8 @@ pgns=(
   docs/scaling-profile/tc-20+0.2.pgn.gz
   docs/train-example-nnue/gauntlet/initial.pgn.gz
   docs/train-example-nnue/gauntlet/iter-019.pgn.gz
-  docs/eval-experiment/blend25-150k.pgn.gz
-  docs/eval-experiment/net-1m.pgn.gz
+  data/games/eval-experiment/blend25-150k.pgn.gz
+  data/games/eval-experiment/net-1m.pgn.gz
 )
 resume=()
 [ -d "$out" ] && [ -n "$(ls "$out"/shard-*.h5 2>/dev/null)" ] && resume=(--resume)

@@ -23,7 +23,7 @@
 # other single-core job.
 set -euo pipefail
 cd "$(dirname "$0")"
-ROOT=$(cd ../.. && pwd)
+ROOT=$(cd ../../.. && pwd)
 M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
