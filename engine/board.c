@@ -81,6 +81,7 @@ void board_finish_setup(Board *b, Side side, int start_ply, int halfmove) {
     st->since_capture = b->variant->halfmove_captures_only ? (uint16_t)halfmove : 0;
     st->facing = board_generals_facing(b);
     st->in_check = b->general[side] != SQ_NONE && board_general_attacked(b, side);
+    st->exposed = b->general[!side] != SQ_NONE && board_general_attacked(b, !side);
 }
 
 uint64_t board_compute_key(const Board *b) {
@@ -136,12 +137,10 @@ bool board_leaper_attacked(const Board *b, Square sq, Side by) {
     return false;
 }
 
-bool board_attacked(const Board *b, Square sq, Side by) {
+// The attacks on sq that no line carries: horses and elephants (board_leaper_attacked),
+// soldiers, and the general and guards along their palace's lines.
+static bool step_attacked(const Board *b, Square sq, Side by) {
     const Geometry *geo = b->geo;
-    if (b->count[piece_make(by, CHARIOT)] || b->count[piece_make(by, CANNON)])
-        for (int r = 0; r < geo->ray_count[sq]; r++)
-            if (board_ray_attacked(b, sq, r, by))
-                return true;
     if (board_leaper_attacked(b, sq, by))
         return true;
     const Piece soldier = piece_make(by, SOLDIER);
@@ -162,6 +161,29 @@ bool board_attacked(const Board *b, Square sq, Side by) {
     return false;
 }
 
+bool board_attacked(const Board *b, Square sq, Side by) {
+    const Geometry *geo = b->geo;
+    if (b->count[piece_make(by, CHARIOT)] || b->count[piece_make(by, CANNON)])
+        for (int r = 0; r < geo->ray_count[sq]; r++)
+            if (board_ray_attacked(b, sq, r, by))
+                return true;
+    return step_attacked(b, sq, by);
+}
+
+// Whether us, having just played from -> to, attacks the enemy general g, which no piece of us
+// attacked before the move (the move before it was legal). Only what the move changed can
+// attack g now: a line of g through `from` opened (a chariot's, or a cannon's screen gone), a
+// line through `to` (the moved piece's own, a new cannon screen, or a screen that changed kind,
+// which a janggi cannon tells apart), a leg freed at `from`, and the moved piece's own step or
+// leap. So the lines of g through `from` and `to` are tested, and every step attack (cheap),
+// as the legality test of movegen.c tests the own general. The flying general is the caller's.
+static bool move_gives_check(const Board *b, Square g, Square from, Square to, Side us) {
+    const int ray_from = b->geo->ray_of[g][from], ray_to = b->geo->ray_of[g][to];
+    return (ray_from >= 0 && board_ray_attacked(b, g, ray_from, us)) ||
+           (ray_to >= 0 && ray_to != ray_from && board_ray_attacked(b, g, ray_to, us)) ||
+           step_attacked(b, g, us);
+}
+
 bool board_general_attacked(const Board *b, Side side) {
     return board_attacked(b, b->general[side], !side) ||
            (b->variant->flying_general && board_generals_facing(b));
@@ -175,6 +197,7 @@ void board_make(Board *b, Move m) {
     uint64_t key = prev->key ^ zobrist.side;
     st->move = m;
     st->captured = EMPTY;
+    st->exposed = 0;
     st->piece_count = prev->piece_count;
     st->since_capture = (uint16_t)(prev->since_capture + 1);
     st->halfmove = (uint16_t)(prev->halfmove + 1);
@@ -198,8 +221,15 @@ void board_make(Board *b, Move m) {
     b->side = !us;
     st->key = key;
     st->facing = board_generals_facing(b);
-    st->in_check =
-        board_attacked(b, b->general[!us], us) || (st->facing && b->variant->flying_general);
+    // A pass changes no attack; a set-up that left the enemy general attacked (prev->exposed)
+    // is tested whole.
+    const Square g = b->general[!us];
+    bool attacked;
+    if (prev->exposed)
+        attacked = board_attacked(b, g, us);
+    else
+        attacked = !move_is_pass(m) && move_gives_check(b, g, move_from(m), move_to(m), us);
+    st->in_check = attacked || (st->facing && b->variant->flying_general);
     ASSERT_CONSISTENT(b);
 }
 
@@ -252,6 +282,11 @@ bool board_is_consistent(const Board *b, char *why, int why_len) {
         }
     }
     const StateInfo *st = board_state(b);
+    if (st->in_check != board_general_attacked(b, b->side)) {
+        snprintf(why, (size_t)why_len, "check flag %d, the side to move's general attacked %d",
+                 st->in_check, board_general_attacked(b, b->side));
+        return false;
+    }
     if (st->key != board_compute_key(b)) {
         snprintf(why, (size_t)why_len, "incremental key differs from the recomputed key");
         return false;

@@ -12,6 +12,8 @@ typedef struct StateInfo {
     Move move;              // the move or pass that reached this position; MOVE_NONE at the root
     Piece captured;         // the piece that move captured, EMPTY if none
     uint8_t in_check;       // the side to move is in check here
+    uint8_t exposed;        // the side not to move's general is attacked here: only a set-up
+                            // can hold it (board_finish_setup); after a move it is 0
     uint8_t facing;         // the two generals face each other on an open file here
     uint8_t piece_count;    // pieces of both sides on the board here (32 at the start)
     uint16_t since_capture; // plies since the last capture (bounds the repetition search);
@@ -46,7 +48,8 @@ void board_put(Board *b, Piece pc, Square sq);
 /// Computes key, check and facing flags, and forgets any move history.
 void board_finish_setup(Board *b, Side side, int start_ply, int halfmove);
 
-/// Plays a legal move or pass (move_is_pass). The move must be legal (asserted in Debug).
+/// Plays a legal move or pass (move_is_pass). The move must be legal (asserted in Debug): the
+/// check flag of the position it reaches tests only what the move changed (board.c).
 void board_make(Board *b, Move m);
 
 /// Takes back the last move made with board_make().

@@ -200,6 +200,51 @@ static void test_random_games_no_pass(void **state) {
     }
 }
 
+// The check flag after a move tests only what the move changed, which holds when the enemy
+// general was not attacked before it. A set-up may break that (the FEN refuses it, a decoded
+// or hand-built board need not): with Han's general attacked by a chariot and Cho to move, a
+// soldier's step far from every line of the general must leave Han in check; so must every
+// move after it that leaves the chariot where it stands.
+static void test_check_flag_after_exposed_setup(void **state) {
+    (void)state;
+    board_clear(&board);
+    board_put(&board, piece_make(CHO, GENERAL), square_make(4, 1)); // e2
+    board_put(&board, piece_make(HAN, GENERAL), square_make(3, 8)); // d9
+    board_put(&board, piece_make(CHO, CHARIOT), square_make(0, 8)); // a9, on d9's rank
+    board_put(&board, piece_make(CHO, SOLDIER), square_make(8, 3)); // i4
+    board_put(&board, piece_make(HAN, SOLDIER), square_make(8, 6)); // i7
+    board_finish_setup(&board, CHO, 0, 0);
+    assert_false(board_in_check(&board));
+    assert_true(board_state(&board)->exposed);
+    Move step = move_make(square_make(8, 3), square_make(8, 4)); // i4-i5
+    MoveList legal;
+    movegen_legal(&board, &legal);
+    assert_true(list_contains(&legal, step));
+    board_make(&board, step);
+    assert_true(board_in_check(&board));
+    assert_false(board_state(&board)->exposed);
+    check_state(&board);
+    board_unmake(&board);
+    // Without the flag (a legal game's position), the same step from a position where Han's
+    // general is not attacked gives no check: the chariot moved off the rank.
+    board_clear(&board);
+    board_put(&board, piece_make(CHO, GENERAL), square_make(4, 1));
+    board_put(&board, piece_make(HAN, GENERAL), square_make(3, 8));
+    board_put(&board, piece_make(CHO, CHARIOT), square_make(0, 6)); // a7
+    board_put(&board, piece_make(CHO, SOLDIER), square_make(8, 3));
+    board_put(&board, piece_make(HAN, SOLDIER), square_make(8, 6));
+    board_finish_setup(&board, CHO, 0, 0);
+    assert_false(board_state(&board)->exposed);
+    board_make(&board, step);
+    assert_false(board_in_check(&board));
+    check_state(&board);
+    // A discovered line: the chariot's move onto d9's rank checks through the line of `to`.
+    board_unmake(&board);
+    board_make(&board, move_make(square_make(0, 6), square_make(0, 8)));
+    assert_true(board_in_check(&board));
+    check_state(&board);
+}
+
 // formation_setup() gives the FEN of each pairing row of the perft oracle.
 static void test_formations_match_oracle(void **state) {
     (void)state;
@@ -235,6 +280,7 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_formations_match_oracle),
+        cmocka_unit_test(test_check_flag_after_exposed_setup),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_random_games_no_pass),
     };
