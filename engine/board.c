@@ -221,14 +221,18 @@ void board_make(Board *b, Move m) {
     b->side = !us;
     st->key = key;
     st->facing = board_generals_facing(b);
-    // A pass changes no attack; a set-up that left the enemy general attacked (prev->exposed)
-    // is tested whole.
-    const Square g = b->general[!us];
+    // A pass changes no attack: each general stays as attacked as it was (a pass in check, as
+    // the chase rule's replay makes, leaves the passer's general attacked: exposed). After a
+    // move the enemy general is tested whole where a set-up or such a pass left it attacked.
     bool attacked;
-    if (prev->exposed)
-        attacked = board_attacked(b, g, us);
-    else
-        attacked = !move_is_pass(m) && move_gives_check(b, g, move_from(m), move_to(m), us);
+    if (move_is_pass(m)) {
+        attacked = prev->exposed;
+        st->exposed = prev->in_check;
+    } else if (prev->exposed) {
+        attacked = board_attacked(b, b->general[!us], us);
+    } else {
+        attacked = move_gives_check(b, b->general[!us], move_from(m), move_to(m), us);
+    }
     st->in_check = attacked || (st->facing && b->variant->flying_general);
     ASSERT_CONSISTENT(b);
 }
@@ -285,6 +289,11 @@ bool board_is_consistent(const Board *b, char *why, int why_len) {
     if (st->in_check != board_general_attacked(b, b->side)) {
         snprintf(why, (size_t)why_len, "check flag %d, the side to move's general attacked %d",
                  st->in_check, board_general_attacked(b, b->side));
+        return false;
+    }
+    if (st->exposed != board_general_attacked(b, !b->side)) {
+        snprintf(why, (size_t)why_len, "exposed flag %d, the other general attacked %d",
+                 st->exposed, board_general_attacked(b, !b->side));
         return false;
     }
     if (st->key != board_compute_key(b)) {

@@ -225,6 +225,11 @@ static void test_check_flag_after_exposed_setup(void **state) {
     assert_false(board_state(&board)->exposed);
     check_state(&board);
     board_unmake(&board);
+    // Cho's pass there leaves Han's general attacked too.
+    board_make(&board, move_make(square_make(4, 1), square_make(4, 1)));
+    assert_true(board_in_check(&board));
+    check_state(&board);
+    board_unmake(&board);
     // Without the flag (a legal game's position), the same step from a position where Han's
     // general is not attacked gives no check: the chariot moved off the rank.
     board_clear(&board);
@@ -241,6 +246,14 @@ static void test_check_flag_after_exposed_setup(void **state) {
     // A discovered line: the chariot's move onto d9's rank checks through the line of `to`.
     board_unmake(&board);
     board_make(&board, move_make(square_make(0, 6), square_make(0, 8)));
+    assert_true(board_in_check(&board));
+    check_state(&board);
+    // A pass in check (the chase rule's replay passes so, chase.c) leaves the passer's general
+    // attacked: Han passes, Cho steps its soldier far from every line, Han is still in check.
+    board_make(&board, move_make(square_make(3, 8), square_make(3, 8)));
+    assert_false(board_in_check(&board));
+    assert_true(board_state(&board)->exposed);
+    board_make(&board, step);
     assert_true(board_in_check(&board));
     check_state(&board);
 }
