@@ -9,6 +9,7 @@
 // search_order.c (move ordering and the histories).
 #pragma once
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -100,11 +101,16 @@ struct Searcher {
     bool after_null[MAX_PLY + 2]; // the last ply was the null move: no pass back here
     bool tt_off;                  // quiescence neither probes nor stores the TT (search_quiet_pv)
     // The net's evaluation (search_set_net); NULL: the variant's classical one. acc[ply] is the
-    // accumulator of the board at ply: refreshed at the root, updated after each make from the
-    // ply before (search_make_move), nothing to do at unmake.
+    // accumulator of the board at ply: refreshed at the root, and after each make the ply's
+    // delta is kept (acc_delta) and applied only when the position is evaluated (search_acc):
+    // a node cut before its evaluation (a TT cut, a game end) and whose subtree evaluates
+    // nothing costs no update, as Stockfish updates lazily. acc_ready[ply]: acc[ply] is
+    // computed. Nothing to do at unmake.
     const NnueNet *net;
     NnuePath nnue_path;
-    NnueAccumulator *acc;  // MAX_PLY + 2 entries, 64-byte aligned; allocated with the first net
+    NnueAccumulator *acc; // MAX_PLY + 2 entries, 64-byte aligned; allocated with the first net
+    NnueDelta acc_delta[MAX_PLY + 2]; // the move's delta from acc[ply - 1] to acc[ply]
+    bool acc_ready[MAX_PLY + 2];
     NnueCache *nnue_cache; // this thread's accumulator cache (bucketed nets), allocated with acc
     bool nnue_check;       // search_set_nnue_check: compare every evaluated accumulator
     uint64_t nnue_checked, nnue_mismatches;
@@ -183,23 +189,42 @@ static inline bool search_is_capture(const Board *b, Move m) {
     return !move_is_pass(m) && b->squares[move_to(m)] != EMPTY;
 }
 
-// board_make(m) at ply, and with a net the accumulator of ply + 1 from ply's (the move's delta;
-// a pass copies it). Unmaking is board_unmake alone: the search steps back to acc[ply].
+// board_make(m) at ply, and with a net the move's delta from acc[ply] to acc[ply + 1] (a pass's
+// is empty: a copy), applied when ply + 1 is evaluated (search_acc). A bucketed net updates at
+// once: a general's move refreshes from the board as it stands then. Unmaking is board_unmake
+// alone: the search steps back to acc[ply].
 static inline void search_make_move(Searcher *s, Move m, int ply) {
     s->moved_piece[ply] = move_is_pass(m) ? EMPTY : s->board.squares[move_from(m)];
     s->moved_to[ply] = move_is_pass(m) ? 0 : move_to(m);
     board_make(&s->board, m);
     if (s->net) {
-        NnueDelta d;
-        nnue_delta_after_make(&s->board, &d);
-        nnue_update(s->net, &s->acc[ply], &s->acc[ply + 1], &d, s->nnue_cache, s->nnue_path);
+        NnueDelta *d = &s->acc_delta[ply + 1];
+        nnue_delta_after_make(&s->board, d);
+        s->acc_ready[ply + 1] = s->net->buckets > 1;
+        if (s->acc_ready[ply + 1])
+            nnue_update(s->net, &s->acc[ply], &s->acc[ply + 1], d, s->nnue_cache, s->nnue_path);
     }
+}
+
+// acc[ply], computed: the deltas since the nearest computed ply before it applied in turn.
+static inline const NnueAccumulator *search_acc(Searcher *s, int ply) {
+    assert(s->acc_ready[0]); // search_nnue_root refreshed the root
+    int k = ply;
+    while (!s->acc_ready[k])
+        k--;
+    for (k++; k <= ply; k++) {
+        nnue_update(s->net, &s->acc[k - 1], &s->acc[k], &s->acc_delta[k], NULL, s->nnue_path);
+        s->acc_ready[k] = true;
+    }
+    return &s->acc[ply];
 }
 
 // Refreshes the root's accumulator (acc[0]) from s->board when a net evaluates.
 static inline void search_nnue_root(Searcher *s) {
-    if (s->net)
+    if (s->net) {
         nnue_refresh(s->net, &s->board, &s->acc[0], s->nnue_path);
+        s->acc_ready[0] = true;
+    }
 }
 
 // A decided score counts the plies from the root, the TT's from its node (search.h: a ply is

@@ -20,10 +20,10 @@
 
 // Whether the incrementally kept acc[ply] equals a refresh of the board (the test hook and, in
 // Debug builds, an assertion at one evaluation in 16).
-static bool nnue_acc_matches(const Searcher *s, int ply) {
+static bool nnue_acc_matches(Searcher *s, int ply) {
     static _Alignas(64) _Thread_local NnueAccumulator fresh;
     nnue_refresh(s->net, &s->board, &fresh, s->nnue_path);
-    return nnue_acc_equal(s->net, &fresh, &s->acc[ply]);
+    return nnue_acc_equal(s->net, &fresh, search_acc(s, ply));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ static int static_eval(Searcher *s, int ply) {
         // in the net's units (net_scale_pct). A blend (eval_blend %) weighs that with the
         // classical evaluation, which counts the term itself, in the net's units
         // (blend_scale_pct): a weighted mean of the two, each with the points in its own way.
-        v = nnue_evaluate(s->net, &s->acc[ply], b->side, s->nnue_path);
+        v = nnue_evaluate(s->net, search_acc(s, ply), b->side, s->nnue_path);
         if (!cacheable)
             v += eval_ply_term(b) * s->params.net_scale_pct / 100;
         if (s->params.eval_material)
