@@ -234,6 +234,10 @@ static int check_args(const LabelArgs *a, int npos, ErrorInfo *err) {
         st = error_set(err, STATUS_SYNTAX, "give --evalfile or --classical, not both");
     else if (a->set.to_move && !a->set.to_move[0])
         st = error_set(err, STATUS_SYNTAX, "--to-move: an empty name");
+    else if (a->set.to_move && strlen(a->set.to_move) > LABEL_TO_MOVE_MAX)
+        st = error_set(err, STATUS_RANGE,
+                       "--to-move: a name of %zu characters; a store records at most %d",
+                       strlen(a->set.to_move), LABEL_TO_MOVE_MAX);
     if (st == STATUS_OK && a->json)
         st = cli_check_writable("--json", a->json, err);
     if (st == STATUS_OK)

@@ -88,24 +88,26 @@ Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings
     return st;
 }
 
-// run_config: every setting that decides the labels, "key=value" words.
-static void make_run_config(const LabelInputs *in, const LabelSettings *set, const char *inputs,
+// run_config: every setting that decides the labels, "key=value" words. False when they do not
+// fit the store's field (a resume compares it whole, so a cut one could match another run's).
+static bool make_run_config(const LabelInputs *in, const LabelSettings *set, const char *inputs,
                             StoreMeta *m) {
-    char to_move[160] = "";
+    char to_move[LABEL_TO_MOVE_MAX + 1] = "";
     if (set->to_move) // spaces kept out of the value: the settings are words
         for (size_t i = 0; set->to_move[i] && i + 1 < sizeof to_move; i++)
             to_move[i] = set->to_move[i] == ' ' ? '_' : set->to_move[i];
     char pv[64] = ""; // only with --pv-ends: a run without keeps the run_config it always had
     if (set->pv_ends)
         snprintf(pv, sizeof pv, "pv_ends=1 pv_nodes=%llu ", (unsigned long long)set->pv_nodes);
-    snprintf(m->run_config, sizeof m->run_config,
-             "label engine=%s bench=%s weights=%s net=%.16s variant=%s nodes=%llu hash_mb=%zu "
-             "skip_plies=%d every=%d to_move=%s shard_games=%zu openings=%d %sinputs=%s",
-             m->engine_version, set->bench, m->weights_sha256,
-             set->net ? set->net_sha256 : "classical", in->variant->name,
-             (unsigned long long)set->nodes, set->hash_mb, set->skip_plies, set->every,
-             set->to_move ? to_move : "-", set->shard_games, in->openings ? in->nfens : 0, pv,
-             inputs);
+    int n = snprintf(
+        m->run_config, sizeof m->run_config,
+        "label engine=%s bench=%s weights=%s net=%.16s variant=%s nodes=%llu hash_mb=%zu "
+        "skip_plies=%d every=%d to_move=%s shard_games=%zu openings=%d %sinputs=%s",
+        m->engine_version, set->bench, m->weights_sha256, set->net ? set->net_sha256 : "classical",
+        in->variant->name, (unsigned long long)set->nodes, set->hash_mb, set->skip_plies,
+        set->every, set->to_move ? to_move : "-", set->shard_games, in->openings ? in->nfens : 0,
+        pv, inputs);
+    return n >= 0 && (size_t)n < sizeof m->run_config;
 }
 
 bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t shard, StoreMeta *m) {
@@ -126,7 +128,8 @@ bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t sh
         return false;
     snprintf(inputs, sizeof inputs, "%zu/%s", in->npaths, digest);
     label_inputs_openings(in, m->openings, sizeof m->openings); // checked on reading
-    make_run_config(in, set, inputs, m);
+    if (!make_run_config(in, set, inputs, m))
+        return false;
     if (gethostname(m->host, sizeof m->host - 1) < 0)
         snprintf(m->host, sizeof m->host, "unknown");
     m->nodes = (int64_t)set->nodes;

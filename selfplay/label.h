@@ -13,13 +13,16 @@
 #include "shard_data.h"
 #include "status.h"
 
+enum { LABEL_TO_MOVE_MAX = 64 }; // the longest --to-move name a store's run_config records
+
 /// What decides the labels (all of it in run_config: a resume needs the same).
 typedef struct LabelSettings {
     uint64_t nodes;      // nodes per search (SearchLimits.nodes), one thread
     int skip_plies;      // positions before this many plies of the game are not searched
     int every;           // of the positions that may be searched, every `every`-th is (from 1)
     size_t hash_mb;      // TT of each searcher, MB
-    const char *to_move; // the --to-move player, NULL: every position
+    const char *to_move; // the --to-move player (LABEL_TO_MOVE_MAX characters at most), NULL: every
+                         // position
     const NnueNet *net;  // the evaluation (NULL: classical)
     char net_sha256[65]; // its SHA-256 (hex), "" for classical
     char bench[32];      // the bench signature with that evaluation, or "skipped"
@@ -59,7 +62,7 @@ bool label_selected(const LabelSettings *set, const LabelGame *g, int played, Si
 /// The file attributes of shard `shard` of a labelling run: provenance (engine, bench, net,
 /// nodes, the inputs and their SHA-256 in `sources`), formation_schedule "labelled: ...", the
 /// openings of in, and run_config holding every setting that decides the labels. False when the
-/// sources do not fit (H5STORE_SOURCES_MAX).
+/// sources do not fit (H5STORE_SOURCES_MAX) or the settings do not fit run_config.
 bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t shard, StoreMeta *m);
 
 /// The attributes of the PV-end file of shard `shard` (run folder file nshards + shard), from

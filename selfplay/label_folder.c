@@ -378,8 +378,9 @@ Status label_folder_run(const LabelRun *run, LabelTotals *t, ErrorInfo *err) {
     Status st = m && done ? STATUS_OK : error_set(err, STATUS_NOMEM, "out of memory");
     if (st == STATUS_OK && !label_make_meta(run->in, run->set, 0, m))
         st = error_set(err, STATUS_RANGE,
-                       "%zu input files: their paths and digests take more than the %d bytes a "
-                       "store file records (label fewer files at a time)",
+                       "%zu input files: their paths and digests, or the run's settings, take "
+                       "more than a store file records (%d bytes of sources; label fewer files "
+                       "at a time)",
                        run->in->npaths, H5STORE_SOURCES_MAX - 1);
     if (st == STATUS_OK && run->set->pv_ends)
         st = label_pv_check_inputs(run->in, err);

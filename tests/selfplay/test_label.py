@@ -226,6 +226,16 @@ def check_refusals(work, pgn):
     check(rc == 1 and "already holds a run" in log, f"existing run: {log}")
     rc, log = label("--nodes", "10", "--out", os.path.join(work, "none"), "--resume", pgn)
     check(rc == 1 and "nothing to resume" in log, f"nothing to resume: {log}")
+    # A --to-move name longer than a store records is refused before any work (its run_config
+    # would be cut, and a resume compares it whole); the longest one passes the check (and
+    # finds no game of that player).
+    rc, log = label("--nodes", "10", "--out", os.path.join(work, "long"), "--to-move", "N" * 65,
+                    pgn)
+    check(rc == 2 and "--to-move: a name of 65 characters; a store records at most 64" in log
+          and not os.path.exists(os.path.join(work, "long")), f"long --to-move: rc {rc}: {log}")
+    rc, log = label("--nodes", "10", "--out", os.path.join(work, "long64"), "--to-move", "N" * 64,
+                    pgn)
+    check(rc == 1 and "without the player 'NNNN" in log, f"--to-move of 64: rc {rc}: {log}")
 
 
 def check_selection(work, pgn):
