@@ -291,9 +291,10 @@ bool board_is_consistent(const Board *b, char *why, int why_len) {
                  st->in_check, board_general_attacked(b, b->side));
         return false;
     }
-    if (st->exposed != board_general_attacked(b, !b->side)) {
-        snprintf(why, (size_t)why_len, "exposed flag %d, the other general attacked %d",
-                 st->exposed, board_general_attacked(b, !b->side));
+    // Exact along legal play; a move made only to be tested (an illegal one, unmade at once)
+    // leaves its mover's general attacked with the flag 0. A flag that claims an attack is wrong.
+    if (st->exposed && !board_general_attacked(b, !b->side)) {
+        snprintf(why, (size_t)why_len, "exposed flag set, the other general not attacked");
         return false;
     }
     if (st->key != board_compute_key(b)) {

@@ -13,7 +13,8 @@ typedef struct StateInfo {
     Piece captured;         // the piece that move captured, EMPTY if none
     uint8_t in_check;       // the side to move is in check here
     uint8_t exposed;        // the side not to move's general is attacked here: only a set-up
-                            // or a pass in check can leave it so; after a move it is 0
+                            // or a pass in check can leave it so; after a move it is 0 (a
+                            // move must be legal: one made only to be tested leaves it 0)
     uint8_t facing;         // the two generals face each other on an open file here
     uint8_t piece_count;    // pieces of both sides on the board here (32 at the start)
     uint16_t since_capture; // plies since the last capture (bounds the repetition search);
