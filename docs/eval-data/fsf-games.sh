@@ -5,9 +5,13 @@
 # matches at 40 s + 0.4 s (tc-40+0.4-*-fsf-starts and data/games/eval-experiment/*-40s), the
 # audit's held-out games; in a fixed order: the order decides the games' ids and shards, so a
 # resumed run reads the same list (its run_config names the inputs' digest: a changed list is
-# another run). The deepest games last: the blend's 150 k match and the decisive experiment's
-# 1 M-node one.
+# another run). The deepest games first (the 1 M-node arms, then the 150 k ones), so that a
+# campaign stopped part way has labelled those: the results of the shallow games teach a net
+# what wins against a shallow opponent (docs/eval-audit.md, "Fine-tunes on the games' results").
 pgns=(
+  data/games/eval-experiment/net-1m.pgn.gz
+  data/games/eval-experiment/blend25-1m.pgn.gz
+  data/games/eval-experiment/blend25-150k.pgn.gz
   data/games/eval-experiment/net-150k.pgn.gz
   data/games/eval-experiment/classical-150k.pgn.gz
   docs/match-report/tc-5+0.05-net-r4-fsf-starts.pgn.gz
@@ -26,6 +30,5 @@ pgns=(
   docs/scaling-profile/tc-20+0.2.pgn.gz
   docs/train-example-nnue/gauntlet/initial.pgn.gz
   docs/train-example-nnue/gauntlet/iter-019.pgn.gz
-  data/games/eval-experiment/blend25-150k.pgn.gz
-  data/games/eval-experiment/net-1m.pgn.gz
 )
+
