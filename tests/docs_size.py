@@ -42,8 +42,8 @@ def verdict(sizes, limit, folder="docs"):
     if total <= limit:
         return None
     top = "\n".join(f"  {s:>10,} {p}" for s, p in sorted(sizes, reverse=True)[:10])
-    return (f"{folder}/ holds {total:,} bytes in git, over the {limit:,} allowed; gzip or summarise "
-            f"the largest (keep the command that makes them again):\n{top}")
+    return (f"{folder}/ holds {total:,} bytes in git, over the {limit:,} allowed; gzip or "
+            f"summarise the largest (keep the command that makes them again):\n{top}")
 
 
 def main(argv):
@@ -54,8 +54,7 @@ def main(argv):
     if verdict([(limit // 2, "docs/a.pgn"), (limit // 2 + 1, "docs/b.json")], limit) is None:
         sys.exit("docs_size: the check passed a docs/ over its limit")
     status = 0
-    for folder, budget in BUDGETS.items():
-        budget = limit if folder == "docs" else budget
+    for folder, budget in dict(BUDGETS, docs=limit).items():
         sizes = tracked_sizes(argv[1], folder)
         if sizes is None:
             print("docs_size: not a git work tree, skipped")
@@ -68,6 +67,7 @@ def main(argv):
         print(f"docs_size: {folder}/: {sum(s for s, _ in sizes):,} bytes in {len(sizes)} files, "
               f"limit {budget:,}")
     return status
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

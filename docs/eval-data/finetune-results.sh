@@ -7,13 +7,13 @@
 # them, with a 1-node score that a lambda-1 training does not read. r4's sigmoid scale (508.7 cp,
 # data/nets/janggi-r4.json) is kept, so the net's centipawns stay r4's. scripts/eval-audit then
 # compares it with r4 on held-out goal matches (docs/eval-audit.md, "Fine-tunes on the games'
-# results"). SET: `all`, the games of fsf-games.sh (1,892; the 40 s goal matches held out), or
+# results"). SET: `all`, the games of fsf-games.sh (1,992; the 40 s goal matches held out), or
 # `deep`, the 400 deepest: the 1 M-node arms (net-1m, blend25-1m) and the blends' goal matches
-# (blend25-40s, blend50-40s), a1fb57d's goal match and net-40s held out. About 270 k (all) or
-# 60 k (deep) positions train, seconds an epoch; the batch is small (1024) so that an epoch takes
-# enough optimiser steps for the weights to move by more than their rounding (docs/nnue.md,
-# "Fine-tunes and quantisation"). Everything it writes is in runs/eval-ft/ (a minute to make
-# again): the store of SET once, then NAME.nnue, NAME.json, NAME.csv.
+# (blend25-40s, blend50-40s), a1fb57d's goal match and net-40s held out. About 285 k (all) or
+# 77 k (deep) positions train (mirrors included), seconds an epoch; the batch is small (1024) so
+# that an epoch takes enough optimiser steps for the weights to move by more than their rounding
+# (docs/nnue.md, "Fine-tunes and quantisation"). Everything it writes is in runs/eval-ft/ (a
+# minute to make again): the store of SET once, then NAME.nnue, NAME.json, NAME.csv.
 # Usage: [LAMBDA=1] [EPOCHS=8] [LR=0.0002] [BATCH=1024] [THREADS=1] finetune-results.sh SET NAME
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,8 +24,10 @@ S=${SELFPLAY:-build/selfplay/hansu-selfplay}
 T=${NNUE:-build/tuner/nnue/hansu-nnue}
 case $set_name in
 all) . docs/eval-data/fsf-games.sh ;;
-deep) e=data/games/eval-experiment
-  pgns=("$e/net-1m.pgn.gz" "$e/blend25-1m.pgn.gz" "$e/blend25-40s.pgn.gz" "$e/blend50-40s.pgn.gz") ;;
+deep)
+  e=data/games/eval-experiment
+  pgns=("$e/net-1m.pgn.gz" "$e/blend25-1m.pgn.gz" "$e/blend25-40s.pgn.gz"
+    "$e/blend50-40s.pgn.gz") ;;
 *) echo "$usage" >&2
   exit 2 ;;
 esac
