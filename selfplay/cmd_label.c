@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "flags.h"
 #include "label_folder.h"
+#include "search_params.h"
 #include "sha256.h"
 #include "timeman.h"
 #include "tt.h"
@@ -82,6 +83,9 @@ static const Flag LABEL_FLAGS[] = {
      .help = "label with this .nnue net [the variant's compiled-in net]"},
     {"--classical", FLAG_BOOL, FLAG_DEST(LabelArgs, classical),
      .help = "label with the classical evaluation"},
+    {"--blend", FLAG_INT, SET(blend), .lo = 0, .hi = 100, .meta = "P",
+     .help = "search with the net blended with P % of the classical\n"
+             "evaluation (hansu's eval_blend) [the variant's own]"},
     {"--hash", FLAG_UINT, SET(hash_mb), .max = TT_MB_MAX, .meta = "MB",
      .help = "TT of each thread, MB [16, as hansu's UCI Hash]"},
     {"--shard-games", FLAG_UINT, SET(shard_games), .max = 1 << 20, .meta = "G",
@@ -131,8 +135,11 @@ static Status load_evaluation(const LabelArgs *a, const Variant *v, NnueNet **ne
     if (st == STATUS_OK && !a->no_bench) {
         BenchResult br;
         ErrorInfo be;
-        bool ok = bench_run_net(v, bench_text(v), BENCH_DEPTH, BENCH_HASH_MB, *net,
-                                nnue_path_best(), NULL, &br, &be) == STATUS_OK;
+        SearchParams params = SEARCH_PARAMS_DEFAULT;
+        if (set->blend >= 0)
+            params.eval_blend = set->blend;
+        bool ok = bench_run_smp(v, bench_text(v), BENCH_DEPTH, BENCH_HASH_MB, *net,
+                                nnue_path_best(), 1, &params, NULL, &br, &be) == STATUS_OK;
         snprintf(set->bench, sizeof set->bench, ok ? "%llu" : "unknown",
                  (unsigned long long)br.nodes);
     }
@@ -160,6 +167,11 @@ static Status write_json(const LabelArgs *a, const LabelInputs *in, const LabelT
             ",\n  \"evaluation\": \"%s\",\n  \"net_sha256\": ", a->set.net ? "nnue" : "classical");
     if (a->set.net)
         fprintf(f, "\"%s\"", a->set.net_sha256);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n  \"blend\": ");
+    if (a->set.blend >= 0)
+        fprintf(f, "%d", a->set.blend);
     else
         fputs("null", f);
     fprintf(f, ",\n  \"bench\": \"%s\"", a->set.bench);
@@ -232,6 +244,8 @@ static int check_args(const LabelArgs *a, int npos, ErrorInfo *err) {
         st = error_set(err, STATUS_RANGE, "--shard-games must be at least 1");
     else if (a->evalfile && a->classical)
         st = error_set(err, STATUS_SYNTAX, "give --evalfile or --classical, not both");
+    else if (a->set.blend >= 0 && a->classical)
+        st = error_set(err, STATUS_SYNTAX, "--blend blends a net: not with --classical");
     else if (a->set.to_move && !a->set.to_move[0])
         st = error_set(err, STATUS_SYNTAX, "--to-move: an empty name");
     else if (a->set.to_move && strlen(a->set.to_move) > LABEL_TO_MOVE_MAX)
@@ -247,7 +261,8 @@ static int check_args(const LabelArgs *a, int npos, ErrorInfo *err) {
 }
 
 int cmd_label(int argc, char **argv) {
-    LabelArgs a = {.set = {.nodes = 50000, .every = 1, .hash_mb = 16, .shard_games = 32}};
+    LabelArgs a = {
+        .set = {.nodes = 50000, .every = 1, .hash_mb = 16, .shard_games = 32, .blend = -1}};
     ErrorInfo err;
     char **inputs = calloc((size_t)argc, sizeof *inputs);
     FlagResult res = {.pos = inputs};

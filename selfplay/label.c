@@ -99,14 +99,17 @@ static bool make_run_config(const LabelInputs *in, const LabelSettings *set, con
     char pv[64] = ""; // only with --pv-ends: a run without keeps the run_config it always had
     if (set->pv_ends)
         snprintf(pv, sizeof pv, "pv_ends=1 pv_nodes=%llu ", (unsigned long long)set->pv_nodes);
+    char blend[32] = ""; // only with --blend, likewise
+    if (set->blend >= 0)
+        snprintf(blend, sizeof blend, "blend=%d ", set->blend);
     int n = snprintf(
         m->run_config, sizeof m->run_config,
         "label engine=%s bench=%s weights=%s net=%.16s variant=%s nodes=%llu hash_mb=%zu "
-        "skip_plies=%d every=%d to_move=%s shard_games=%zu openings=%d %sinputs=%s",
+        "skip_plies=%d every=%d to_move=%s shard_games=%zu openings=%d %s%sinputs=%s",
         m->engine_version, set->bench, m->weights_sha256, set->net ? set->net_sha256 : "classical",
         in->variant->name, (unsigned long long)set->nodes, set->hash_mb, set->skip_plies,
         set->every, set->to_move ? to_move : "-", set->shard_games, in->openings ? in->nfens : 0,
-        pv, inputs);
+        blend, pv, inputs);
     return n >= 0 && (size_t)n < sizeof m->run_config;
 }
 

@@ -24,6 +24,8 @@ typedef struct LabelSettings {
     const char *to_move; // the --to-move player (LABEL_TO_MOVE_MAX characters at most), NULL: every
                          // position
     const NnueNet *net;  // the evaluation (NULL: classical)
+    int blend;           // the searches' eval_blend (% of the classical evaluation blended with
+                         // the net; search_params.def), -1: the variant's own (hansu's default)
     char net_sha256[65]; // its SHA-256 (hex), "" for classical
     char bench[32];      // the bench signature with that evaluation, or "skipped"
     size_t shard_games;  // games per shard: shard k holds games [k G, (k + 1) G) of the inputs

@@ -15,6 +15,7 @@
 #include "h5store.h"
 #include "label_pv.h"
 #include "run_lock.h"
+#include "search_params.h"
 #include "timeman.h"
 #include "verify.h"
 
@@ -209,13 +210,18 @@ static Status scan(const LabelRun *run, bool *done, const StoreMeta *ours, Error
 }
 
 // The searchers, one a thread (two with --pv-ends: [threads + i] searches thread i's PV ends),
-// each with the run's evaluation.
+// each with the run's evaluation (its net, and its blend where given).
 static Status make_searchers(const LabelRun *run, Searcher **s, ErrorInfo *err) {
     for (int i = 0; i < run->threads * (run->set->pv_ends ? 2 : 1); i++) {
         s[i] = search_create(run->set->hash_mb);
         if (!s[i] || (run->set->net && !search_set_net(s[i], run->set->net)))
             return error_set(err, STATUS_NOMEM, "out of memory for a searcher (--hash %zu MB)",
                              run->set->hash_mb);
+        if (run->set->blend >= 0) {
+            SearchParams p = *search_get_params(s[i]);
+            p.eval_blend = run->set->blend;
+            search_set_params(s[i], &p);
+        }
     }
     return STATUS_OK;
 }

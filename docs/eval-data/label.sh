@@ -8,16 +8,29 @@
 # evaluation audit's held-out games (docs/eval-audit.md). Writes data/labelled/janggi-fsf-pv-NODES/
 # (a run folder of the store, committed as it grows: its shards are hours of searches) and
 # continues with --resume when the folder holds a run. NODES (default 50000) and THREADS
-# (default 1) from the environment; the labels do not depend on THREADS.
+# (default 1) from the environment; the labels do not depend on THREADS. BLEND=P labels with
+# searches whose evaluation is the net blended with P % of the classical one (`--blend`: on the
+# held-out goal match a 50 % blend's 50 k-node searches are calibrated, gap +0.007 against the
+# net's +0.094; docs/eval-audit.md, "Labels that do not share the net's optimism"), into
+# data/labelled/janggi-fsf-blendP[-pv]-NODES; PV=0 leaves the PV ends out (half the searches).
+# Usage: [NODES=N] [THREADS=T] [BLEND=P] [PV=0] label.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NODES=${NODES:-50000}
 S=${SELFPLAY:-build/selfplay/hansu-selfplay}
-out=${OUT:-data/labelled/janggi-fsf-pv-$NODES}
+blend=()
+pv=(--pv-ends)
+[ "${PV:-1}" = 0 ] && pv=()
+name=janggi-fsf-pv-$NODES
+if [ -n "${BLEND:-}" ]; then
+  blend=(--blend "$BLEND")
+  name=janggi-fsf-blend$BLEND${pv:+-pv}-$NODES
+fi
+out=${OUT:-data/labelled/$name}
 # The games (fsf-games.sh): their order decides the games' ids and shards.
 . docs/eval-data/fsf-games.sh
 resume=()
 [ -d "$out" ] && [ -n "$(ls "$out"/shard-*.h5 2>/dev/null)" ] && resume=(--resume)
 mkdir -p data/labelled
 "$S" label --out "$out" --nodes "$NODES" --threads "${THREADS:-1}" --skip-plies 8 \
-  --shard-games 64 --pv-ends --json "$out.json" "${resume[@]}" "${pgns[@]}"
+  --shard-games 64 "${pv[@]}" "${blend[@]}" --json "$out.json" "${resume[@]}" "${pgns[@]}"

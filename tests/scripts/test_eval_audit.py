@@ -192,6 +192,14 @@ def test_engine_run():
     d5, _, _ = audit(pgn, ["--no-fsf", "--search-nodes", "300", "--every", "8"], "search2")
     assert [s["cp"] for s in d5["samples"]] == [s["cp"] for s in d4["samples"]]
     assert "search-300" in d4["summary"], d4["summary"].keys()
+    # --search-blend P: the same searches evaluating with the blend, a column beside each.
+    d7, _, _ = audit(pgn, ["--no-fsf", "--search-nodes", "300", "--search-blend", "50",
+                           "--every", "8"], "searchblend")
+    assert [e["name"] for e in d7["evaluators"]] == ["net", "classical", "search-300",
+                                                     "search-300-blend-50"]
+    assert [s["cp"]["search-300"] for s in d7["samples"]] == \
+        [s["cp"]["search-300"] for s in d4["samples"]]
+    assert any(s["cp"]["search-300-blend-50"] != s["cp"]["search-300"] for s in d7["samples"])
     # --blend P: the net's evaluation with P % of the classical one at 1.45 net cp per classical
     # cp (eval_blend, blend_scale_pct 145), integer division as the engine's (toward zero).
     d6, _, _ = audit(pgn, ["--no-fsf", "--blend", "100", "--blend", "50", "--every", "8"], "blend")
@@ -422,6 +430,8 @@ def test_refusals():
         ([pgn, "--no-fsf", "--json", WORK], "a folder, not a file"),
         ([pgn, "--search-nodes", "0"], "--search-nodes takes a positive number"),
         ([pgn, "--search-nodes", "500", "--search-nodes", "500"], "each once"),
+        ([pgn, "--search-blend", "50"], "--search-blend needs --search-nodes"),
+        ([pgn, "--search-nodes", "500", "--search-blend", "0"], "--search-blend takes"),
         ([pgn, "--blend", "0"], "--blend takes a percentage"),
         ([pgn, "--blend", "101"], "--blend takes a percentage"),
         ([pgn, "--blend", "30", "--blend", "30"], "each once"),

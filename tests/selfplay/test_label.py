@@ -8,7 +8,8 @@ scripts/hansu_shard.py, train one epoch of `hansu-nnue`; the moves and results a
 --threads 1 and 2 give the same data; a run killed after its first shard and resumed equals an
 unbroken one; a resume with other settings or inputs is refused naming the difference; each
 searched position's score is what `hansu` answers to `go nodes 1000` after `ucinewgame` and the
-game's earlier searched positions (the TT policy); --skip-plies, --every and --to-move select
+game's earlier searched positions (the TT policy), and with --blend 50 what it answers with
+eval_blend 50 (a resume without it refused); --skip-plies, --every and --to-move select
 positions; xiangqi games from openings keep their FENs. Refused with named errors before any search: a missing file, a folder, binary data,
 an illegal move (file and line), a game of another variant, an existing run without --resume,
 nothing to resume; a game without a result is left out and named. --pv-ends: each search's PV
@@ -99,10 +100,12 @@ def pgn_moves(text):
     return [w for w in body.split() if re.fullmatch(r"[a-i]\d+[a-i]\d+", w)]
 
 
-def uci_scores(fen, moves, searched):
-    """hansu's `go nodes` score at each searched ply, after one ucinewgame, in game order."""
+def uci_scores(fen, moves, searched, options=()):
+    """hansu's `go nodes` score at each searched ply, after one ucinewgame, in game order;
+    options: (name, value) pairs set first."""
     p = subprocess.Popen([HANSU], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    p.stdin.write("uci\nucinewgame\nisready\n")
+    p.stdin.write("uci\n" + "".join(f"setoption name {k} value {v}\n" for k, v in options) +
+                  "ucinewgame\nisready\n")
     p.stdin.flush()
     while p.stdout.readline().strip() != "readyok":
         pass
@@ -132,14 +135,14 @@ def same_as_uci(stored, uci):
     return stored * v > 0 and abs(stored) >= 30000 and (32000 - abs(stored) + 1) // 2 == abs(v)
 
 
-def check_scores(work, folder):
-    """Game 0's searched positions against hansu's UCI answers."""
+def check_scores(work, folder, options=()):
+    """Game 0's searched positions against hansu's UCI answers (with options set)."""
     start_fen = first_games(1).split('[FEN "')[1].split('"')[0]
     gid, moves, _, _, score, flags, _ = games_of(folder)[0]
     names = pgn_moves(first_games(1))
     check(len(names) == len(moves), f"game 0: {len(names)} PGN moves, {len(moves)} stored")
     searched = [k for k in range(len(moves)) if not flags[k] & 4]
-    got = uci_scores(start_fen, names, searched)
+    got = uci_scores(start_fen, names, searched, options)
     bad = [(k, score[k], got[k]) for k in searched if not same_as_uci(score[k], got[k])]
     check(not bad, f"scores differ from hansu's go nodes {NODES}: {bad[:5]} of {len(searched)}")
     return len(searched)
@@ -236,6 +239,32 @@ def check_refusals(work, pgn):
     rc, log = label("--nodes", "10", "--out", os.path.join(work, "long64"), "--to-move", "N" * 64,
                     pgn)
     check(rc == 1 and "without the player 'NNNN" in log, f"--to-move of 64: rc {rc}: {log}")
+
+
+def check_blend(work, pgn, whole):
+    """--blend P: the searches evaluate with the net blended with P % of the classical
+    evaluation, as hansu's with eval_blend P; run_config names it, so a resume without it is
+    refused; refused with --classical and out of 0..100."""
+    out = os.path.join(work, "blend")
+    rc, log = label("--nodes", NODES, "--threads", "1", "--shard-games", "1", "--blend", "50",
+                    "--out", out, "--json", out + ".json", pgn)
+    check(rc == 0, f"--blend 50: rc {rc}: {log}")
+    attrs = read_run(out)["shard-000000.h5"][0]
+    check("blend=50 " in attrs["run_config"], f"run_config: {attrs['run_config']}")
+    check("blend=" not in whole["shard-000000.h5"][0]["run_config"], "blend= without --blend")
+    with open(out + ".json") as f:
+        check(json.load(f)["blend"] == 50, "--json: blend")
+    n = check_scores(work, out, [("eval_blend", "50")])
+    plain = games_of(os.path.join(work, "t1"))[0][4]
+    check(games_of(out)[0][4] != plain, "--blend 50 scored as the net alone")
+    rc, log = label("--nodes", NODES, "--shard-games", "1", "--out", out, "--resume", pgn)
+    check(rc == 1 and "blend=50" in log, f"resume without --blend: rc {rc}: {log}")
+    for bad, want in ((["--blend", "50", "--classical"], "not with --classical"),
+                      (["--blend", "101"], "--blend"), (["--blend", "-1"], "--blend")):
+        rc, log = label("--nodes", "10", "--out", os.path.join(work, "badblend"), *bad, pgn)
+        check(rc == 2 and want in log and not os.path.exists(os.path.join(work, "badblend")),
+              f"{bad}: rc {rc}: {log}")
+    return n
 
 
 def check_selection(work, pgn):
@@ -613,6 +642,7 @@ def main():
     check_kill_resume(work, packed, whole)
     check_refusals(work, packed)
     check_selection(work, packed)
+    nb = check_blend(work, packed, whole)
     check_openings(work)
     pv_folder, npv = check_pv_ends(work, packed, whole)
     p = subprocess.run([nnue, "--out", os.path.join(work, "tiny.nnue"), "--epochs", "1",
@@ -631,7 +661,8 @@ def main():
     npos = sum(len(d["positions/stm"]) for k, (_, d) in read_run(pv_folder).items())
     check(f"6 files: {npos} positions read" in p.stdout + p.stderr and npos > nline,
           f"hansu-nnue read {npos} positions? {p.stdout[-300:]} {p.stderr[-300:]}")
-    print(f"all checks passed ({n} scores as hansu's, {npv} PV ends as hansu's)")
+    print(f"all checks passed ({n} scores as hansu's, {nb} with --blend 50, {npv} PV ends as "
+          "hansu's)")
 
 
 if __name__ == "__main__":
