@@ -18,9 +18,10 @@
 # costs no nodes/s. With the blend arms and a1fb57d's goal match they pair round by round.
 # The net arm resdeep-40s plays the same at the goal clock with the candidate net
 # data/nets/janggi-r4-resdeep.nnue (r4 fine-tuned on the deep games' results; data/nets/README.md)
-# as EvalFile: a net costs no nodes/s, so it pairs with net-40s round by round.
+# as EvalFile: a net costs no nodes/s, so it pairs with net-40s round by round; bl50-40s the
+# same with data/nets/janggi-r4-bl50.nnue (r4 fine-tuned on 50 % blend searches' labels).
 # Usage: [CONCURRENCY=N] play.sh ARM, ARM one of net-150k classical-150k net-1m classical-1m
-#   blend25-150k blend25-1m blend25-40s blend50-40s net-40s material100-40s resdeep-40s
+#   blend25-150k blend25-1m blend25-40s blend50-40s net-40s material100-40s resdeep-40s bl50-40s
 # CONCURRENCY: games at once (default 1) at fixed nodes, where the games do not depend on it, so
 # a match may resume at another; a timed match plays one game at a time, beside at most one
 # other single-core job.
@@ -31,7 +32,7 @@ M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
 arms="net-150k classical-150k net-1m classical-1m blend25-150k blend25-1m blend25-40s blend50-40s
-  net-40s material100-40s resdeep-40s"
+  net-40s material100-40s resdeep-40s bl50-40s"
 clock=()
 case ${1:-} in
 net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
@@ -47,6 +48,8 @@ material100-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.eval_material=100") ;;
 resdeep-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.EvalFile=$ROOT/data/nets/janggi-r4-resdeep.nnue") ;;
+bl50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
+  "option.EvalFile=$ROOT/data/nets/janggi-r4-bl50.nnue") ;;
 *) echo "usage: play.sh ARM, ARM one of: $arms" >&2
   exit 2 ;;
 esac
