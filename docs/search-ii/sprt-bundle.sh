@@ -9,7 +9,9 @@
 # A change that is no option (a fix of the evaluation, say) plays two builds: BASE the parent's
 # build (default: HANSU itself), and BOUNDS the SPRT's (default "elo0=0 elo1=40", a gain; a fix:
 # BOUNDS="elo0=-30 elo1=0").
-# Usage: HANSU=... [BASE=...] [BOUNDS=...] sprt-bundle.sh NAME SEED [OPTION=VALUE...]
+# VARIANT=xiangqi plays xiangqi from its suite (data/openings-xiangqi.fen; a xiangqi-only change,
+# row 10's null-move guard); the state is then sprt-NAME-xiangqi-250k.
+# Usage: HANSU=... [BASE=...] [BOUNDS=...] [VARIANT=V] sprt-bundle.sh NAME SEED [OPTION=VALUE...]
 #   (the options that turn NEW's on)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -24,6 +26,12 @@ shift 2
 on=()
 for o in "$@"; do on+=("option.$o"); done
 . "$ROOT/scripts/runs.sh"
-runs_match "sprt-$name-250k" "$M" --engine cmd="$H" name="$name" "${on[@]}" \
+variant=()
+run=sprt-$name-250k
+if [ -n "${VARIANT:-}" ] && [ "$VARIANT" != janggi ]; then
+  variant=(--variant "$VARIANT")
+  run=sprt-$name-$VARIANT-250k
+fi
+runs_match "$run" "$M" --engine cmd="$H" name="$name" "${on[@]}" \
   --engine cmd="$B" name=base --nodes 250000 --sprt "${bounds[@]}" --games 4000 --seed "$seed" \
-  --concurrency "${CONC:-1}"
+  --concurrency "${CONC:-1}" "${variant[@]}"
