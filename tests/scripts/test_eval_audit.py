@@ -200,6 +200,15 @@ def test_engine_run():
     assert [s["cp"]["search-300"] for s in d7["samples"]] == \
         [s["cp"]["search-300"] for s in d4["samples"]]
     assert any(s["cp"]["search-300-blend-50"] != s["cp"]["search-300"] for s in d7["samples"])
+    # A net's file named as another column is: each column keeps a name of its own.
+    shutil.copy(os.path.join(HERE, "..", "..", "data", "nets", "janggi-r4.nnue"),
+                os.path.join(WORK, "blend-50.nnue"))
+    d8, _, _ = audit(pgn, ["--no-fsf", "--evalfile", os.path.join(WORK, "blend-50.nnue"),
+                           "--blend", "50", "--every", "8"], "collide")
+    assert [e["name"] for e in d8["evaluators"]] == ["net", "classical", "blend-50", "blend-50'"]
+    assert all(s["cp"]["blend-50"] == s["cp"]["net"] for s in d8["samples"]
+               if s["variant"] == "janggi"), d8["samples"]  # a janggi net: none in xiangqi
+    assert "blend-50'" in d8["summary"], d8["summary"].keys()
     # --blend P: the net's evaluation with P % of the classical one at 1.45 net cp per classical
     # cp (eval_blend, blend_scale_pct 145), integer division as the engine's (toward zero).
     d6, _, _ = audit(pgn, ["--no-fsf", "--blend", "100", "--blend", "50", "--every", "8"], "blend")
@@ -517,6 +526,10 @@ def test_refusals():
     r = run([pgn, "--no-fsf", "--engine-cmd", wrapper, "--material", "80", "--every", "8"])
     assert r.returncode == 1 and "--material 80:" in r.stderr, r
     assert "no material-anchored" in r.stderr, r
+    r = run([pgn, "--no-fsf", "--engine-cmd", wrapper, "--search-nodes", "300",
+             "--search-blend", "50", "--every", "8"])
+    assert r.returncode == 1 and "--search-blend 50:" in r.stderr, r
+    assert "no blended search" in r.stderr and not os.path.exists(os.path.join(WORK, "x.json")), r
     r = run([pgn, "--engine-cmd", os.path.join(WORK, "no-hansu")])
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "--engine-cmd" in r.stderr, r
     assert not os.path.exists(os.path.join(WORK, "x.json"))
