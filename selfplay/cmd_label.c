@@ -19,7 +19,6 @@
 #include "cli.h"
 #include "flags.h"
 #include "label_folder.h"
-#include "search_params.h"
 #include "sha256.h"
 #include "timeman.h"
 #include "tt.h"
@@ -135,9 +134,7 @@ static Status load_evaluation(const LabelArgs *a, const Variant *v, NnueNet **ne
     if (st == STATUS_OK && !a->no_bench) {
         BenchResult br;
         ErrorInfo be;
-        SearchParams params = SEARCH_PARAMS_DEFAULT;
-        if (set->blend >= 0)
-            params.eval_blend = set->blend;
+        SearchParams params = label_search_params(set);
         bool ok = bench_run_smp(v, bench_text(v), BENCH_DEPTH, BENCH_HASH_MB, *net,
                                 nnue_path_best(), 1, &params, NULL, &br, &be) == STATUS_OK;
         snprintf(set->bench, sizeof set->bench, ok ? "%llu" : "unknown",

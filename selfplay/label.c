@@ -16,6 +16,13 @@
 #include "selfplay_build_info.h"
 #include "variant.h"
 
+SearchParams label_search_params(const LabelSettings *set) {
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    if (set->blend >= 0)
+        p.eval_blend = set->blend;
+    return p;
+}
+
 bool label_selected(const LabelSettings *set, const LabelGame *g, int played, Side side,
                     int *eligible) {
     if (played < set->skip_plies || !(g->sides & (1 << side)))

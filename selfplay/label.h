@@ -10,6 +10,7 @@
 #include "h5store.h"
 #include "label_games.h"
 #include "search.h"
+#include "search_params.h"
 #include "shard_data.h"
 #include "status.h"
 
@@ -54,6 +55,10 @@ typedef struct LabelCounts {
 Status label_game(const LabelInputs *in, const LabelGame *g, const LabelSettings *set, Searcher *s,
                   Searcher *pv_s, ShardData *out, ShardData *pv_out, LabelCounts *counts,
                   atomic_bool *stop, ErrorInfo *err);
+
+/// The search parameters of set's searches: the defaults (SEARCH_PARAMS_DEFAULT), with set->blend
+/// as eval_blend where it is given (>= 0). What the searchers and the bench signature use.
+SearchParams label_search_params(const LabelSettings *set);
 
 /// Whether the position after `played` plies of g, `side` to move, may be searched: past
 /// skip_plies and of a side g's --to-move player moves (*eligible counts those); searched

@@ -15,7 +15,6 @@
 #include "h5store.h"
 #include "label_pv.h"
 #include "run_lock.h"
-#include "search_params.h"
 #include "timeman.h"
 #include "verify.h"
 
@@ -217,11 +216,8 @@ static Status make_searchers(const LabelRun *run, Searcher **s, ErrorInfo *err) 
         if (!s[i] || (run->set->net && !search_set_net(s[i], run->set->net)))
             return error_set(err, STATUS_NOMEM, "out of memory for a searcher (--hash %zu MB)",
                              run->set->hash_mb);
-        if (run->set->blend >= 0) {
-            SearchParams p = *search_get_params(s[i]);
-            p.eval_blend = run->set->blend;
-            search_set_params(s[i], &p);
-        }
+        SearchParams p = label_search_params(run->set);
+        search_set_params(s[i], &p);
     }
     return STATUS_OK;
 }
