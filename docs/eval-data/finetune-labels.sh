@@ -6,16 +6,15 @@
 # result (r4 was trained at 0.5). Reads the shards finished so far (a shard appears whole, by a
 # rename, so a campaign still running is safe to read); SHARDS (default all) keeps the first N of
 # the positions' shards and their PV ends' (shard K + 32). r4's sigmoid scale (508.7 cp) is kept,
-# so the net's centipawns stay r4's; the small batch as in finetune-results.sh. Writes
+# so the net's centipawns stay r4's (finetune-r4.sh, the fine-tune both scripts run). Writes
 # runs/eval-ft/NAME.nnue, .json and .csv (a minute to make again); scripts/eval-audit compares it
 # with r4 on the held-out goal matches (docs/eval-audit.md, "Labels from deep searches").
 # INIT (default r4) starts from another net of r4's scale (a results fine-tune, say).
-# Usage: [INIT=NET] [LAMBDA=0.2] [SHARDS=N] [EPOCHS=8] [LR=0.0002] [BATCH=1024] [THREADS=1] [LABELS=DIR]
-#        finetune-labels.sh NAME
+# Usage: [INIT=NET] [LAMBDA=0.2] [SHARDS=N] [EPOCHS=8] [LR=0.0002] [BATCH=1024] [THREADS=1]
+#        [LABELS=DIR] finetune-labels.sh NAME
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 name=${1:?usage: finetune-labels.sh NAME}
-T=${NNUE:-build/tuner/nnue/hansu-nnue}
 labels=${LABELS:-data/labelled/janggi-fsf-pv-50000}
 files=()
 for f in "$labels"/shard-*.h5; do
@@ -31,9 +30,5 @@ if [ ${#files[@]} -eq 0 ]; then
   exit 1
 fi
 echo "finetune-labels.sh: ${#files[@]} shards of $labels" >&2
-dir=runs/eval-ft
-mkdir -p "$dir"
-"$T" --out "$dir/$name.nnue" --init "${INIT:-data/nets/janggi-r4.nnue}" --lambda "${LAMBDA:-0.2}" \
-  --sigmoid-s 508.7341946 --epochs "${EPOCHS:-8}" --lr "${LR:-0.0002}" --lr-min 0.00001 \
-  --batch "${BATCH:-1024}" --threads "${THREADS:-1}" --seed 55 --csv "$dir/$name.csv" \
-  --json "$dir/$name.json" "${files[@]}"
+. docs/eval-data/finetune-r4.sh
+finetune_r4 "$name" "${INIT:-data/nets/janggi-r4.nnue}" "${LAMBDA:-0.2}" "${files[@]}"

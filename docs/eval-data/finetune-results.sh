@@ -21,7 +21,6 @@ usage="usage: finetune-results.sh all|deep NAME"
 set_name=${1:?$usage}
 name=${2:?$usage}
 S=${SELFPLAY:-build/selfplay/hansu-selfplay}
-T=${NNUE:-build/tuner/nnue/hansu-nnue}
 case $set_name in
 all) . docs/eval-data/fsf-games.sh ;;
 deep)
@@ -41,7 +40,5 @@ if [ ! -f "$store.json" ]; then
     "${pgns[@]}" --json "$store.json.tmp"
   mv "$store.json.tmp" "$store.json"
 fi
-"$T" --out "$dir/$name.nnue" --init data/nets/janggi-r4.nnue --lambda "${LAMBDA:-1}" \
-  --sigmoid-s 508.7341946 --epochs "${EPOCHS:-8}" --lr "${LR:-0.0002}" --lr-min 0.00001 \
-  --batch "${BATCH:-1024}" --threads "${THREADS:-1}" --seed 55 --csv "$dir/$name.csv" \
-  --json "$dir/$name.json" "$store"
+. docs/eval-data/finetune-r4.sh
+finetune_r4 "$name" data/nets/janggi-r4.nnue "${LAMBDA:-1}" "$store"
