@@ -71,12 +71,24 @@ static bool has_key(const char *s, const char *key, size_t n) {
     return false;
 }
 
-// The first word in which two run_config texts differ, into a and b (for the message).
+// The first word in which two run_config texts differ, into a and b (for the message). The bench
+// follows from the evaluation's settings (a blend, a net), so a differing bench is named only
+// when no other word differs: "blend=50" says more than the bench it makes.
 static void first_difference(const char *x, const char *y, char *a, char *b, size_t len) {
     const char *x0 = x, *y0 = y;
+    bool bench = false;
     for (;;) {
         size_t lx = strcspn(x, " "), ly = strcspn(y, " ");
-        if (lx != ly || memcmp(x, y, lx) != 0 || !x[lx] || !y[ly]) {
+        bool differ = lx != ly || memcmp(x, y, lx) != 0;
+        if (differ && !bench && strncmp(x, "bench=", 6) == 0 && strncmp(y, "bench=", 6) == 0) {
+            snprintf(a, len, "%.*s", (int)lx, x);
+            snprintf(b, len, "%.*s", (int)ly, y);
+            bench = true;
+            differ = false;
+        }
+        if (differ || !x[lx] || !y[ly]) {
+            if (!differ && bench && !x[lx] && !y[ly])
+                return; // only the bench differs: a and b hold it
             snprintf(a, len, "%.*s", (int)lx, x);
             snprintf(b, len, "%.*s", (int)ly, y);
             // A setting one side has and the other has not at all (pv_ends): "no <name>".

@@ -243,8 +243,8 @@ def check_refusals(work, pgn):
 
 def check_blend(work, pgn, whole):
     """--blend P: the searches evaluate with the net blended with P % of the classical
-    evaluation, as hansu's with eval_blend P; run_config names it, so a resume without it is
-    refused; refused with --classical and out of 0..100."""
+    evaluation, as hansu's with eval_blend P; run_config names it, so a resume without it or
+    with another P is refused, naming the blend; refused with --classical and out of 0..100."""
     out = os.path.join(work, "blend")
     rc, log = label("--nodes", NODES, "--threads", "1", "--shard-games", "1", "--blend", "50",
                     "--out", out, "--json", out + ".json", pgn)
@@ -258,7 +258,13 @@ def check_blend(work, pgn, whole):
     plain = games_of(os.path.join(work, "t1"))[0][4]
     check(games_of(out)[0][4] != plain, "--blend 50 scored as the net alone")
     rc, log = label("--nodes", NODES, "--shard-games", "1", "--out", out, "--resume", pgn)
-    check(rc == 1 and "blend=50" in log, f"resume without --blend: rc {rc}: {log}")
+    # The message names the blend, not the bench it changes.
+    check(rc == 1 and "(blend=50, this run no blend)" in log,
+          f"resume without --blend: rc {rc}: {log}")
+    rc, log = label("--nodes", NODES, "--shard-games", "1", "--blend", "25", "--out", out,
+                    "--resume", pgn)
+    check(rc == 1 and "(blend=50, this run blend=25)" in log,
+          f"resume with another --blend: rc {rc}: {log}")
     for bad, want in ((["--blend", "50", "--classical"], "not with --classical"),
                       (["--blend", "101"], "--blend"), (["--blend", "-1"], "--blend")):
         rc, log = label("--nodes", "10", "--out", os.path.join(work, "badblend"), *bad, pgn)
