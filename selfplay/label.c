@@ -120,6 +120,17 @@ static bool make_run_config(const LabelInputs *in, const LabelSettings *set, con
     return n >= 0 && (size_t)n < sizeof m->run_config;
 }
 
+// The evaluation the searches use, for the schedule: "classical", "nnue", or with --blend P
+// "nnue blended with P % classical" (no comma: a merge reads the schedule's tail from its first).
+static void eval_name(const LabelSettings *set, char *out, size_t len) {
+    if (!set->net)
+        snprintf(out, len, "classical");
+    else if (set->blend >= 0)
+        snprintf(out, len, "nnue blended with %d %% classical", set->blend);
+    else
+        snprintf(out, len, "nnue");
+}
+
 bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t shard, StoreMeta *m) {
     memset(m, 0, sizeof *m);
     m->schema_version = H5STORE_SCHEMA_VERSION;
@@ -129,10 +140,12 @@ bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t sh
     snprintf(m->weights_sha256, sizeof m->weights_sha256, "%s", in->variant->eval->weights_sha256);
     snprintf(m->limits, sizeof m->limits, "nodes=%llu (labels: one search a position)",
              (unsigned long long)set->nodes);
+    char evaluation[48];
+    eval_name(set, evaluation, sizeof evaluation);
     snprintf(m->schedule, sizeof m->schedule,
              "labelled: the games of the sources, in input order%s; positions searched by Hansu "
              "(%s)",
-             in->openings ? ", each from its FEN (openings)" : "", set->net ? "nnue" : "classical");
+             in->openings ? ", each from its FEN (openings)" : "", evaluation);
     char inputs[48], digest[17];
     if (!label_inputs_sources(in, m->sources, sizeof m->sources, digest))
         return false;
@@ -151,9 +164,11 @@ bool label_make_meta(const LabelInputs *in, const LabelSettings *set, int64_t sh
 void label_make_pv_meta(const StoreMeta *m, const LabelSettings *set, int64_t shard,
                         StoreMeta *pvm) {
     memcpy(pvm, m, sizeof *pvm);
+    char evaluation[48];
+    eval_name(set, evaluation, sizeof evaluation);
     snprintf(pvm->schedule, sizeof pvm->schedule,
              H5STORE_PV_SCHEDULE "%lld, each searched at %llu nodes (%s)", (long long)shard,
-             (unsigned long long)set->pv_nodes, set->net ? "nnue" : "classical");
+             (unsigned long long)set->pv_nodes, evaluation);
     snprintf(pvm->limits, sizeof pvm->limits, "pv_nodes=%llu (labels: one search a PV end)",
              (unsigned long long)set->pv_nodes);
     pvm->openings[0] = '\0';

@@ -251,6 +251,8 @@ def check_blend(work, pgn, whole):
     check(rc == 0, f"--blend 50: rc {rc}: {log}")
     attrs = read_run(out)["shard-000000.h5"][0]
     check("blend=50 " in attrs["run_config"], f"run_config: {attrs['run_config']}")
+    check(attrs["formation_schedule"].endswith("(nnue blended with 50 % classical)"),
+          f"schedule: {attrs['formation_schedule']}")
     check("blend=" not in whole["shard-000000.h5"][0]["run_config"], "blend= without --blend")
     with open(out + ".json") as f:
         check(json.load(f)["blend"] == 50, "--json: blend")
