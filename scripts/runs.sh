@@ -33,3 +33,16 @@ runs_match() {
   [ -f "$name.pgn.state" ] && resume=(--resume)
   "$@" --pgn "$name.pgn" --json "$name.json" "${resume[@]}" >>"$name.txt" 2>&1
 }
+
+# runs_fsf_nodes NAME MATCH HANSU HANSU_NODES FSF FSF_NODES SEED CONCURRENCY [ENGINE-ARG...]: the
+# match NAME (runs_match) of Hansu against Fairy-Stockfish 11.1 at fixed nodes a move, 100 games
+# from the 16 formation starts, one thread each; ENGINE-ARGs (option.X=V) go to Hansu. One
+# definition for every runner of these matches (issue 55's play.sh, issue 56's confirm.sh), so
+# that matches of one seed pair game for game.
+runs_fsf_nodes() {
+  local name=$1 match=$2 hansu=$3 hn=$4 fsf=$5 fn=$6 seed=$7 conc=$8
+  shift 8
+  runs_match "$name" "$match" --engine cmd="$hansu" name=Hansu nodes="$hn" "$@" \
+    --engine cmd="$fsf" name=FSF-11.1 nodes="$fn" --games 100 --openings starts --seed "$seed" \
+    --concurrency "$conc" --move-info --watchdog 60000
+}

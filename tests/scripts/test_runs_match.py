@@ -4,6 +4,8 @@
 appended to NAME.txt; a committed run under way (PGN.gz and state, no plain PGN) is unpacked
 byte for byte and resumed; a finished one (PGN.gz, no state) is not played again and returns
 0; the match's exit status is returned; a name with spaces and quotes stays one argument.
+runs_fsf_nodes: both engines at their nodes, Hansu's options (one with a space) its own, the
+formation starts' 100 games at the seed and concurrency given.
 Usage: test_runs_match.py"""
 import gzip
 import os
@@ -69,6 +71,18 @@ def main():
         p = run_match(d, name)
         check(p.returncode == 0 and "finished" in p.stdout, f"finished: {p.returncode} {p.stdout}")
         check(open(os.path.join(d, name + ".txt")).read() == before, "finished: not played")
+        # runs_fsf_nodes: the fixed-node match against Fairy-Stockfish, one argument a line.
+        script = ('set -euo pipefail; . "$0"; runs_fsf_nodes fsf ./fake /h 1000000 /f 300000 5502 '
+                  '2 "option.Use NNUE=false" option.x=1')
+        p = subprocess.run(["bash", "-c", script, RUNS], cwd=d, capture_output=True, text=True)
+        check(p.returncode == 0, f"fsf: rc {p.returncode} {p.stderr}")
+        args = [a[4:] for a in open(os.path.join(d, "fsf.txt")).read().split("\n")
+                if a.startswith("arg:")]
+        want = ["--engine", "cmd=/h", "name=Hansu", "nodes=1000000", "option.Use NNUE=false",
+                "option.x=1", "--engine", "cmd=/f", "name=FSF-11.1", "nodes=300000", "--games",
+                "100", "--openings", "starts", "--seed", "5502", "--concurrency", "2",
+                "--move-info", "--watchdog", "60000", "--pgn", "fsf.pgn", "--json", "fsf.json"]
+        check(args == want, f"fsf: arguments {args}")
     for f in failures:
         print("FAIL:", f)
     print(f"test_runs_match: {len(failures)} failures")

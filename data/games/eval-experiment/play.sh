@@ -60,7 +60,5 @@ if ((${#clock[@]})); then
   runs_match "$1" "$M" --engine cmd="$H" name=Hansu "${opt[@]}" --engine cmd="$F" name=FSF-11.1 \
     "${clock[@]}" --games 100 --openings starts --seed $seed --concurrency 1 --move-info
 else
-  runs_match "$1" "$M" --engine cmd="$H" name=Hansu nodes=$hn "${opt[@]}" \
-    --engine cmd="$F" name=FSF-11.1 nodes=$fn --games 100 --openings starts --seed $seed \
-    --concurrency "${CONCURRENCY:-1}" --move-info --watchdog 60000
+  runs_fsf_nodes "$1" "$M" "$H" $hn "$F" $fn $seed "${CONCURRENCY:-1}" "${opt[@]}"
 fi

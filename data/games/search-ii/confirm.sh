@@ -24,6 +24,4 @@ esac
 opt=()
 for o in "$@"; do opt+=("option.$o"); done
 . "$ROOT/scripts/runs.sh"
-runs_match "$name-1m" "$M" --engine cmd="$H" name=Hansu nodes=1000000 "${opt[@]}" \
-  --engine cmd="$F" name=FSF-11.1 nodes=300000 --games 100 --openings starts --seed 5502 \
-  --concurrency "${CONCURRENCY:-1}" --move-info --watchdog 60000
+runs_fsf_nodes "$name-1m" "$M" "$H" 1000000 "$F" 300000 5502 "${CONCURRENCY:-1}" "${opt[@]}"
