@@ -25,9 +25,11 @@ void uci_session_close(UciSession *s) {
     free(s->buf);
 }
 
-// The output written since the last call.
+// The output written since the last call. Under the stream's lock: a search thread still
+// writing may grow (move) the buffer, which a flush publishes in s->buf and s->len.
 static const char *unread(UciSession *s) {
     static char answer[1 << 16];
+    flockfile(s->out);
     fflush(s->out);
     size_t n = s->len - s->seen;
     if (n >= sizeof answer)
@@ -35,6 +37,7 @@ static const char *unread(UciSession *s) {
     memcpy(answer, s->buf + s->seen, n);
     answer[n] = '\0';
     s->seen = s->len;
+    funlockfile(s->out);
     return answer;
 }
 
