@@ -13,7 +13,10 @@
 # held-out goal match a 50 % blend's 50 k-node searches are calibrated, gap +0.007 against the
 # net's +0.094; docs/eval-audit.md, "Labels that do not share the net's optimism"), into
 # data/labelled/janggi-fsf-blendP[-pv]-NODES; PV=0 leaves the PV ends out (half the searches).
-# Usage: [NODES=N] [THREADS=T] [BLEND=P] [PV=0] label.sh
+# A resume is refused by a build whose bench differs from the one its run_config names: the
+# campaigns here were started at Bench 983597 (a6316aa and before, the search defaults before issue
+# 56's), so they continue with SELFPLAY=<hansu-selfplay of such a build>.
+# Usage: [NODES=N] [THREADS=T] [BLEND=P] [PV=0] [SELFPLAY=PATH] label.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NODES=${NODES:-50000}

@@ -187,8 +187,9 @@ static void test_search_uses_net(void **state) {
     search_destroy(sr);
 }
 
-// Near the move limit the search adds the evaluation's points term (eval_ply_term) to the net,
-// which sees no ply; earlier the net alone. FENS[1] at ply 190 (move 96, Cho to move).
+// Near the move limit the search adds the evaluation's points term (eval_ply_term, in the net's
+// units: net_scale_pct) to the net, which sees no ply; earlier the net alone. FENS[1] at ply 190
+// (move 96, Cho to move).
 static void test_net_gets_ply_term(void **state) {
     (void)state;
     const char *late_fen =
@@ -206,7 +207,15 @@ static void test_net_gets_ply_term(void **state) {
     int net = reference_eval(janggi_net, &VARIANT_JANGGI, late_fen);
     assert_int_equal(net, reference_eval(janggi_net, &VARIANT_JANGGI, FENS[1]));
     assert_int_equal(search_evaluate(sr, &early), net);
-    assert_int_equal(search_evaluate(sr, &late), net + term);
+    // The term is classical cp, taken in the net's units: scaled by net_scale_pct / 100.
+    SearchParams p = SEARCH_PARAMS_DEFAULT;
+    const int scales[] = {SEARCH_PARAMS_DEFAULT.net_scale_pct, 100, 300};
+    for (int k = 0; k < 3; k++) {
+        p.net_scale_pct = scales[k];
+        search_set_params(sr, &p);
+        assert_int_equal(search_evaluate(sr, &early), net);
+        assert_int_equal(search_evaluate(sr, &late), net + term * scales[k] / 100);
+    }
     search_destroy(sr);
 }
 
@@ -493,7 +502,8 @@ static void test_eval_blend(void **state) {
     int term = eval_ply_term(&late);
     assert_int_not_equal(term, 0);
     assert_int_equal(search_evaluate(sr, &late), eval_evaluate(&late));
-    int net_late = reference_eval(janggi_net, &VARIANT_JANGGI, late_fen) + term;
+    int net_late = reference_eval(janggi_net, &VARIANT_JANGGI, late_fen) +
+                   term * p.net_scale_pct / 100; // the term in the net's units
     p.eval_blend = 40;
     search_set_params(sr, &p);
     assert_int_equal(search_evaluate(sr, &late),
@@ -504,7 +514,8 @@ static void test_eval_blend(void **state) {
     static Board clamp;
     const char *clamp_fen = "3k5/9/9/9/9/9/9/9/4K4/R7R w - - 0 100";
     assert_int_equal(fen_parse(&clamp, clamp_fen, NULL), STATUS_OK);
-    int net_part = reference_eval(janggi_net, &VARIANT_JANGGI, clamp_fen) + eval_ply_term(&clamp);
+    int net_part = reference_eval(janggi_net, &VARIANT_JANGGI, clamp_fen) +
+                   eval_ply_term(&clamp) * p.net_scale_pct / 100;
     enum { CLAMP = 18000 }; // the static evaluation's bound in the search (search_shared.h)
     const int blends[] = {25, 50, 85, 100}, scales[] = {50, 100, 145, 300};
     for (int i = 0; i < 4; i++)
@@ -521,7 +532,6 @@ static void test_eval_blend(void **state) {
             if (v < lo || v > hi)
                 fail_msg("blend %d scale %d: %d outside [%d, %d]", blends[i], scales[k], v, lo, hi);
         }
-    p.blend_scale_pct = 145;
     p.eval_blend = 30;
     p.blend_scale_pct = 145;
     search_set_params(sr, &p);

@@ -513,6 +513,13 @@ static void test_cut_iteration(void **state) {
         "r1ba1abnr/4k4/1cn4c1/p1p1p1pp1/9/9/P1P1P1P1P/2N1C2C1/4K4/R1BA1ABNR w - - 2 3",
         "rbna1ab1r/4k4/1c4nc1/p1p1p1pp1/9/9/P1P1P1P1P/1CN3NC1/4K4/R1BA1AB1R w - - 0 3",
         "rnba1ab1r/4k4/1c4nc1/1pp1p1p1p/9/4P4/P1P3P1P/1C4NC1/4K4/RBNA1AB1R w - - 0 3",
+        // Formation starts of data/bench.fen whose best move changes after depth 5 with
+        // issue 56's tt_eval and see_prune on (the three above then keep theirs).
+        "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+        "rbna1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+        "rbna1anbr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RBNA1ANBR w - - 0 1",
+        "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RBNA1ABNR w - - 0 1",
+        "rbna1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RBNA1ABNR w - - 0 1",
     };
     static Board b;
     int changes = 0, cut_plays_new = 0;
@@ -557,13 +564,15 @@ static void test_cut_iteration(void **state) {
     assert_int_equal(cut_plays_new, changes);
 }
 
-// The techniques behind the search parameters that are off by default (continuation history,
+// The techniques behind the search parameters that are off by default, or on since their SPRT
+// (tt_eval, net_scale_pct, see_prune: tested turned off) (continuation history,
 // capture history, singular extensions, correction history, ProbCut, and issue 56's bundles: the
 // TT's bound over the eval, the net's scale of the margins, every quiet check in quiescence; the
 // history bonus, PV nodes' history, improving at the root, the counter-move table, the prior
 // counter-move's bonus, the TT-PV flag, cut-node and capture reductions; the spite-check
 // extension; repetition ends kept out of the TT; razoring and SEE pruning), each alone and all
-// together, each changing the search's nodes, and the new switches all set off the default's: on
+// together, each changing the search's nodes, and the switches off by default all set off the
+// default's: on
 // the first bench positions of both variants a legal bestmove, the same search twice after
 // search_clear (the node count is reproducible), and the mate in 2 below still found at every
 // depth.
@@ -574,13 +583,13 @@ static void test_depth_techniques(void **state) {
     } configs[] = {
         {"default", ""},
         {"the new switches off", "spite_ext=0 countermove=0 prior_cm_bonus=0 rep_tt=0 ttpv=0 "
-                                 "lmr_cut=0 lmr_captures=0 razor=0 see_prune=0"},
+                                 "lmr_cut=0 lmr_captures=0 razor=0 qs_checks_all=0"},
         {"ch_on", "ch_on=1"},
         {"caph_on", "caph_on=1"},
         {"se_depth 6", "se_depth=6"},
         {"corr_on", "corr_on=1"},
         {"pc_depth 3", "pc_depth=3"},
-        {"tt_eval", "tt_eval=1"},
+        {"tt_eval off", "tt_eval=0"},
         {"qs_checks_all", "qs_checks_all=1"},
         {"bundle A", "tt_eval=1 net_scale_pct=145 qs_checks_all=1"},
         {"hist_bonus", "hist_bonus=1"},
@@ -597,7 +606,7 @@ static void test_depth_techniques(void **state) {
         {"bundle C", "spite_ext=1 qs_checks_all=1"},
         {"rep_tt", "rep_tt=1"},
         {"razor", "razor=1"},
-        {"see_prune", "see_prune=1"},
+        {"see_prune off", "see_prune=0"},
         {"bundle D", "razor=1 see_prune=1"},
         {"all", "ch_on=1 caph_on=1 se_depth=4 corr_on=1 pc_depth=3 tt_eval=1 net_scale_pct=145 "
                 "qs_checks_all=1 hist_bonus=1 hist_pv=1 improving_root=1 countermove=1 "
