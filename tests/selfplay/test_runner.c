@@ -215,14 +215,15 @@ static void test_resign_adjudicate(void **state) {
 
 // Xiangqi self-play: the files say so (variant, schema 3), every game replays exactly under
 // xiangqi's rules from its start position, and a drawn game has winner 2 and result_stm 0 at
-// every position (won games +1 / -1 as before). Seed 1 at 200 nodes draws some games.
+// every position (won games +1 / -1 as before). Seed 2 at 200 nodes draws some games (2 of 8
+// under the search defaults of issue 56; seed 1 drew 0 with them). A search change may move it.
 static void test_xiangqi_run(void **state) {
     (void)state;
     SelfplayConfig cfg = tiny(BASE "/xiangqi", 8, 1);
     cfg.variant = &VARIANT_XIANGQI;
     cfg.nodes = 200;
     cfg.random_plies = 8;
-    cfg.seed = 1;
+    cfg.seed = 2;
     sp_fresh_dir(BASE "/xiangqi");
     ErrorInfo err;
     assert_int_equal(runner_run(&cfg, NULL, NULL, NULL, NULL, &err), STATUS_OK);
