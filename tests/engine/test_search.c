@@ -564,18 +564,17 @@ static void test_cut_iteration(void **state) {
     assert_int_equal(cut_plays_new, changes);
 }
 
-// The techniques behind the search parameters that are off by default, or on since their SPRT
-// (tt_eval, net_scale_pct, see_prune: tested turned off) (continuation history,
+// The techniques behind the search parameters that are off by default (continuation history,
 // capture history, singular extensions, correction history, ProbCut, and issue 56's bundles: the
 // TT's bound over the eval, the net's scale of the margins, every quiet check in quiescence; the
 // history bonus, PV nodes' history, improving at the root, the counter-move table, the prior
 // counter-move's bonus, the TT-PV flag, cut-node and capture reductions; the spite-check
-// extension; repetition ends kept out of the TT; razoring and SEE pruning), each alone and all
-// together, each changing the search's nodes, and the switches off by default all set off the
-// default's: on
-// the first bench positions of both variants a legal bestmove, the same search twice after
-// search_clear (the node count is reproducible), and the mate in 2 below still found at every
-// depth.
+// extension; repetition ends kept out of the TT; razoring and SEE pruning; tt_eval and see_prune,
+// on by default since their SPRTs, turned off; net_scale_pct, which only a net's search sees, in
+// test_nnue_search), each alone and all together, each changing the search's nodes, and the
+// switches off by default all set off the default's: on the first bench positions of both variants
+// a legal bestmove, the same search twice after search_clear (the node count is reproducible), and
+// the mate in 2 below still found at every depth.
 static void test_depth_techniques(void **state) {
     (void)state;
     static const struct {
