@@ -20,8 +20,12 @@
 # data/nets/janggi-r4-resdeep.nnue (r4 fine-tuned on the deep games' results; data/nets/README.md)
 # as EvalFile: a net costs no nodes/s, so it pairs with net-40s round by round; bl50-40s the
 # same with data/nets/janggi-r4-bl50.nnue (r4 fine-tuned on 50 % blend searches' labels).
+# The search arm defaults-40s plays the build of issue 56's new search defaults (tt_eval,
+# net_scale_pct 145, see_prune; f8132fa, Bench: 997828) with the shipped net at the goal clock:
+# net-40s's setting with the search changed, so the two pair round by round.
 # Usage: [CONCURRENCY=N] play.sh ARM, ARM one of net-150k classical-150k net-1m classical-1m
 #   blend25-150k blend25-1m blend25-40s blend50-40s net-40s material100-40s resdeep-40s bl50-40s
+#   defaults-40s
 # CONCURRENCY: games at once (default 1) at fixed nodes, where the games do not depend on it, so
 # a match may resume at another; a timed match plays one game at a time, beside at most one
 # other single-core job.
@@ -32,7 +36,7 @@ M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
 arms="net-150k classical-150k net-1m classical-1m blend25-150k blend25-1m blend25-40s blend50-40s
-  net-40s material100-40s resdeep-40s bl50-40s"
+  net-40s material100-40s resdeep-40s bl50-40s defaults-40s"
 clock=()
 case ${1:-} in
 net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
@@ -44,6 +48,7 @@ blend25-1m) hn=650000 fn=300000 seed=5502 opt=("option.eval_blend=25") ;;
 blend25-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=25") ;;
 blend50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=50") ;;
 net-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0") ;;
+defaults-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0") ;;
 material100-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.eval_material=100") ;;
 resdeep-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
