@@ -8,7 +8,9 @@
 # A match stopped part way continues when this is run again (--resume, scripts/runs.sh).
 # HANSU: the build (its commit in docs/strength-log.md); OPTION=VALUE words are given to it as
 # UCI options (a bundle not yet the default), none for a build whose defaults hold it.
-# Usage: HANSU=... [CONCURRENCY=N] confirm.sh NAME [OPTION=VALUE...]
+# DEPTH=150k plays the shallower arm of issue 55's node-ratio goal instead (Hansu 150 k against
+# 46 k, seed 5501: net-150k's setting, +375.3 +- 68.1 at a1fb57d), as NAME-150k.
+# Usage: HANSU=... [CONCURRENCY=N] [DEPTH=1m|150k] confirm.sh NAME [OPTION=VALUE...]
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../../.. && pwd)
@@ -24,4 +26,9 @@ esac
 opt=()
 for o in "$@"; do opt+=("option.$o"); done
 . "$ROOT/scripts/runs.sh"
-runs_fsf_nodes "$name-1m" "$M" "$H" 1000000 "$F" 300000 5502 "${CONCURRENCY:-1}" "${opt[@]}"
+case ${DEPTH:-1m} in
+1m) runs_fsf_nodes "$name-1m" "$M" "$H" 1000000 "$F" 300000 5502 "${CONCURRENCY:-1}" "${opt[@]}" ;;
+150k) runs_fsf_nodes "$name-150k" "$M" "$H" 150000 "$F" 46000 5501 "${CONCURRENCY:-1}" "${opt[@]}" ;;
+*) echo "confirm.sh: DEPTH '$DEPTH': 1m or 150k" >&2
+  exit 2 ;;
+esac
