@@ -47,8 +47,7 @@ blend25-150k) hn=100000 fn=46000 seed=5501 opt=("option.eval_blend=25") ;;
 blend25-1m) hn=650000 fn=300000 seed=5502 opt=("option.eval_blend=25") ;;
 blend25-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=25") ;;
 blend50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=50") ;;
-net-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0") ;;
-defaults-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0") ;;
+net-40s | defaults-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0") ;;
 material100-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.eval_material=100") ;;
 resdeep-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"

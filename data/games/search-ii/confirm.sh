@@ -23,12 +23,14 @@ case $name in
 *[!A-Za-z0-9._-]* | .*) echo "confirm.sh: NAME '$name': letters, digits, '.', '_', '-' only" >&2
   exit 2 ;;
 esac
+depth=${DEPTH:-1m}
+case $depth in
+1m) hn=1000000 fn=300000 seed=5502 ;;
+150k) hn=150000 fn=46000 seed=5501 ;;
+*) echo "confirm.sh: DEPTH '$depth': 1m or 150k" >&2
+  exit 2 ;;
+esac
 opt=()
 for o in "$@"; do opt+=("option.$o"); done
 . "$ROOT/scripts/runs.sh"
-case ${DEPTH:-1m} in
-1m) runs_fsf_nodes "$name-1m" "$M" "$H" 1000000 "$F" 300000 5502 "${CONCURRENCY:-1}" "${opt[@]}" ;;
-150k) runs_fsf_nodes "$name-150k" "$M" "$H" 150000 "$F" 46000 5501 "${CONCURRENCY:-1}" "${opt[@]}" ;;
-*) echo "confirm.sh: DEPTH '$DEPTH': 1m or 150k" >&2
-  exit 2 ;;
-esac
+runs_fsf_nodes "$name-$depth" "$M" "$H" $hn "$F" $fn $seed "${CONCURRENCY:-1}" "${opt[@]}"
