@@ -5,8 +5,11 @@
 engine: moves, mean depth and selective depth, nodes/s, hash fill, the effective branching
 factor (nodes ^ (1 / depth)) (depths and branching factor over the moves whose score is not a
 mate: an engine that has found a game end may deepen at once to its limit, as Fairy-Stockfish
-reports depth 245, which would swamp the mean; those moves are counted as decided_moves), the time per move by stage of the game, the moves played with
-under a tenth of the base time left, and how its games ended (wins and losses by termination:
+reports depth 245, which would swamp the mean; those moves are counted as decided_moves), by
+stage of the game (plies 1-40, 41-80, 81-120, 121-) the time and nodes per move and the clock
+left after its last move in the stage (the mean over the games it played a move in, seconds; a
+game without clk= comments counts in none), the moves played with under a tenth of the base
+time left, and how its games ended (wins and losses by termination:
 checkmates given and suffered, bikjang, points, time, ...). Issue 40, item 1: docs/scaling.md.
 
 How the games turned, from each engine's own scores (centipawns, its side's view; a mate score
@@ -60,6 +63,11 @@ def base_seconds(tc):
     return float(m.group(1)) if m else None
 
 
+def stage_name(lo, hi):
+    """A stage's key in the JSON: "1-40", ..., "121-"."""
+    return f"{lo}-{hi if hi < 10 ** 6 else ''}"
+
+
 def turning(games, surprise_cp, lead_cp):
     """{engine: {"scored_pairs", "surprises", "won", "lead_plies", "won_seen_first",
     "won_seen_by_loser_first", "abs_scores"}} over games (see the module text)."""
@@ -110,12 +118,15 @@ def profile(games, surprise_cp=150, lead_cp=200):
                                      "nodes": 0,
                                      "time": 0.0, "hf": [], "ebf": [], "low_clock": 0,
                                      "stage_time": [0.0] * len(STAGES),
-                                     "stage_moves": [0] * len(STAGES), "games": 0,
+                                     "stage_moves": [0] * len(STAGES),
+                                     "stage_nodes": [0] * len(STAGES),
+                                     "stage_clock": [[] for _ in STAGES], "games": 0,
                                      "wins": {}, "losses": {}, "draws": 0})
     with_info = 0
     for tags, moves in games:
         names, first = move_info.names_and_first(tags)
         base = base_seconds(tags.get("TimeControl"))
+        last_clock = {}  # (engine, stage) -> its clock after its last move in the stage
         for i, (_, info) in enumerate(moves):
             if not info:
                 continue
@@ -139,7 +150,12 @@ def profile(games, surprise_cp=150, lead_cp=200):
             for k, (lo, hi) in enumerate(STAGES):
                 if lo <= i + 1 <= hi:
                     s["stage_time"][k] += t
+                    s["stage_nodes"][k] += n
                     s["stage_moves"][k] += 1
+                    if info["clk"] is not None:
+                        last_clock[(names[(first + i) % 2], k)] = float(info["clk"])
+        for (name, k), clk in last_clock.items():
+            eng[name]["stage_clock"][k].append(clk)
         result, term = tags.get("Result"), tags.get("Termination", "?")
         for side, name in enumerate(names):
             s = e(name)
@@ -166,9 +182,17 @@ def profile(games, surprise_cp=150, lead_cp=200):
                      "ebf": sum(s["ebf"]) / len(s["ebf"]) if s["ebf"] else None,
                      "seconds_per_move": s["time"] / m,
                      "seconds_per_move_by_stage": {
-                         f"{lo}-{hi if hi < 10 ** 6 else ''}": (
+                         stage_name(lo, hi): (
                              s["stage_time"][k] / s["stage_moves"][k] if s["stage_moves"][k]
                              else None) for k, (lo, hi) in enumerate(STAGES)},
+                     "nodes_per_move_by_stage": {
+                         stage_name(lo, hi): (s["stage_nodes"][k] / s["stage_moves"][k]
+                                              if s["stage_moves"][k] else None)
+                         for k, (lo, hi) in enumerate(STAGES)},
+                     "clock_after_stage": {
+                         stage_name(lo, hi): (statistics.mean(s["stage_clock"][k])
+                                              if s["stage_clock"][k] else None)
+                         for k, (lo, hi) in enumerate(STAGES)},
                      "low_clock_moves": s["low_clock"], "wins": s["wins"],
                      "losses": s["losses"], "draws": s["draws"],
                      "surprises": t.get("surprises", 0),
@@ -196,6 +220,18 @@ def markdown(rows, path, surprise_cp=150, lead_cp=200):
                    f"{f(r['seldepth'])} | {f(r['nps'], 0)} | {f(r['ebf'], 2)} | "
                    f"{f(r['hashfull'], 0)} | {f(r['seconds_per_move'], 3)} | {st} | "
                    f"{r['low_clock_moves']} |")
+    names = ", ".join(stage_name(lo, hi) for lo, hi in STAGES)
+    out += ["", f"| engine | nodes/move by ply {names} | clock left after each, s |",
+            "|---|---|---|"]
+    for r in rows:
+        nodes = ", ".join(f(v, 0) for v in r["nodes_per_move_by_stage"].values())
+        clock = ", ".join(f(v) for v in r["clock_after_stage"].values())
+        out.append(f"| {r['engine']} | {nodes} | {clock} |")
+    if len(rows) == 2:
+        a, b = rows
+        ratio = [x / y if x is not None and y else None for x, y in
+                 zip(a["nodes_per_move_by_stage"].values(), b["nodes_per_move_by_stage"].values())]
+        out.append(f"| {a['engine']} / {b['engine']} | {', '.join(f(v, 2) for v in ratio)} | |")
     out += ["", "| engine | wins by | losses by | draws |", "|---|---|---|---|"]
     for r in rows:
         def by(d):

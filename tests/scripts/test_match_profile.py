@@ -4,7 +4,7 @@
 nodes with --move-info writes a {score/depth time sd= n= hf=} comment after every move that
 agrees with the engine (its nodes are the node limit or just under; its depths > 0), and a
 clock's comment carries clk=; the profile of a hand-written PGN gives the hand-computed
-figures (depth, nodes/s, EBF, time by stage, moves at low clock, results by termination), and
+figures (depth, nodes/s, EBF, time, nodes and clock by stage, moves at low clock, results by termination), and
 of a game made for it the hand-counted surprises, foresight and scale; the profile's refusals.
 Usage: test_match_profile.py HANSU_MATCH HANSU WORK_DIR"""
 import gzip
@@ -105,6 +105,12 @@ def main():
     assert abs(a["ebf"] - 1024 ** 0.1) < 1e-9, a
     assert a["hashfull"] == 20 and a["low_clock_moves"] == 0, a
     assert a["seconds_per_move_by_stage"]["1-40"] == 3.5 / 3, a
+    # Nodes per move by stage over all three; the clock after the stage from game 1 alone
+    # (its last move there, ply 3, left 7.2 s; game 2's comment has no clk=).
+    assert a["nodes_per_move_by_stage"]["1-40"] == (1024 + 4096 + 16) / 3, a
+    assert a["clock_after_stage"] == {"1-40": 7.2, "41-80": None, "81-120": None,
+                                      "121-": None}, a
+    assert b["nodes_per_move_by_stage"]["1-40"] == 128 and b["clock_after_stage"]["1-40"] == 0.9
     assert a["wins"] == {"checkmate": 1} and a["losses"] == {"bikjang": 1}, a
     # B: game 1 ply 2 (0.9 s left of a 10 s base: low clock), game 2 ply 1 (no score).
     assert b["moves"] == 2 and b["low_clock_moves"] == 1 and b["hashfull"] is None, b
