@@ -23,9 +23,18 @@
 # The search arm defaults-40s plays the build of issue 56's new search defaults (tt_eval,
 # net_scale_pct 145, see_prune; f8132fa, Bench: 997828) with the shipped net at the goal clock:
 # net-40s's setting with the search changed, so the two pair round by round.
+# The time arm tm16-40s plays defaults-40s's build and setting with the clock spent as
+# Fairy-Stockfish spends it (tm_moves 16, tm_inc_pct 100): in defaults-40s Hansu searched 2.2-2.4
+# times Fairy-Stockfish's nodes in plies 0-80, where the games are decided (it used 0.8 of
+# Fairy-Stockfish's time a move there), and ended its games with 10 s unspent, against 3 s
+# (docs/scaling.md, "Where the clock goes"); it pairs with defaults-40s round by round.
+# The blitz arms check issue 55's "nothing lost at blitz" goals with the build named: defaults-5s
+# at 5 s + 0.05 s from the formation starts, seed 9191 (a1fb57d: +359.9 +- 68.1);
+# defaults-xiangqi-40s xiangqi at 40 s + 0.4 s from data/openings-xiangqi.fen, seed 9696, as
+# docs/match-report/tc-40+0.4-tmadapt-fsf-xiangqi (+202.1 +- 68.1), so each pairs with those.
 # Usage: [CONCURRENCY=N] play.sh ARM, ARM one of net-150k classical-150k net-1m classical-1m
 #   blend25-150k blend25-1m blend25-40s blend50-40s net-40s material100-40s resdeep-40s bl50-40s
-#   defaults-40s
+#   defaults-40s tm16-40s defaults-5s defaults-xiangqi-40s
 # CONCURRENCY: games at once (default 1) at fixed nodes, where the games do not depend on it, so
 # a match may resume at another; a timed match plays one game at a time, beside at most one
 # other single-core job.
@@ -36,8 +45,10 @@ M=${MATCH:-$ROOT/build/selfplay/match/hansu-match}
 H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
 arms="net-150k classical-150k net-1m classical-1m blend25-150k blend25-1m blend25-40s blend50-40s
-  net-40s material100-40s resdeep-40s bl50-40s defaults-40s"
+  net-40s material100-40s resdeep-40s bl50-40s defaults-40s tm16-40s
+  defaults-5s defaults-xiangqi-40s"
 clock=()
+games=(--openings starts)
 case ${1:-} in
 net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
 classical-150k) hn=150000 fn=46000 seed=5501 opt=("option.Use NNUE=false") ;;
@@ -52,6 +63,11 @@ material100-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.eval_material=100") ;;
 resdeep-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.EvalFile=$ROOT/data/nets/janggi-r4-resdeep.nnue") ;;
+tm16-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0" "option.tm_moves=16"
+  "option.tm_inc_pct=100") ;;
+defaults-5s) clock=(--tc 5+0.05) seed=9191 opt=() ;;
+defaults-xiangqi-40s) clock=(--tc 40+0.4) seed=9696 opt=()
+  games=(--variant xiangqi --openings "$ROOT/data/openings-xiangqi.fen") ;;
 bl50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.EvalFile=$ROOT/data/nets/janggi-r4-bl50.nnue") ;;
 *) echo "usage: play.sh ARM, ARM one of: $arms" >&2
@@ -62,7 +78,7 @@ esac
 . "$ROOT/scripts/runs.sh"
 if ((${#clock[@]})); then
   runs_match "$1" "$M" --engine cmd="$H" name=Hansu "${opt[@]}" --engine cmd="$F" name=FSF-11.1 \
-    "${clock[@]}" --games 100 --openings starts --seed $seed --concurrency 1 --move-info
+    "${clock[@]}" --games 100 "${games[@]}" --seed $seed --concurrency 1 --move-info
 else
   runs_fsf_nodes "$1" "$M" "$H" $hn "$F" $fn $seed "${CONCURRENCY:-1}" "${opt[@]}"
 fi
