@@ -27,14 +27,15 @@
 # Fairy-Stockfish spends it (tm_moves 16, tm_inc_pct 100): in defaults-40s Hansu searched 2.2-2.4
 # times Fairy-Stockfish's nodes in plies 0-80, where the games are decided (it used 0.8 of
 # Fairy-Stockfish's time a move there), and ended its games with 10 s unspent, against 3 s
-# (docs/scaling.md, "Where the clock goes"); it pairs with defaults-40s round by round.
+# (docs/scaling.md, "Where the clock goes"); it pairs with defaults-40s round by round, and
+# tm16-5s, the same at 5 s + 0.05 s, with defaults-5s.
 # The blitz arms check issue 55's "nothing lost at blitz" goals with the build named: defaults-5s
 # at 5 s + 0.05 s from the formation starts, seed 9191 (a1fb57d: +359.9 +- 68.1);
 # defaults-xiangqi-40s xiangqi at 40 s + 0.4 s from data/openings-xiangqi.fen, seed 9696, as
 # docs/match-report/tc-40+0.4-tmadapt-fsf-xiangqi (+202.1 +- 68.1), so each pairs with those.
 # Usage: [CONCURRENCY=N] play.sh ARM, ARM one of net-150k classical-150k net-1m classical-1m
 #   blend25-150k blend25-1m blend25-40s blend50-40s net-40s material100-40s resdeep-40s bl50-40s
-#   defaults-40s tm16-40s defaults-5s defaults-xiangqi-40s
+#   defaults-40s tm16-40s tm16-5s defaults-5s defaults-xiangqi-40s
 # CONCURRENCY: games at once (default 1) at fixed nodes, where the games do not depend on it, so
 # a match may resume at another; a timed match plays one game at a time, beside at most one
 # other single-core job.
@@ -46,7 +47,7 @@ H=${HANSU:-$ROOT/build/engine/hansu}
 F=${FSF:-/usr/games/fairy-stockfish}
 arms="net-150k classical-150k net-1m classical-1m blend25-150k blend25-1m blend25-40s blend50-40s
   net-40s material100-40s resdeep-40s bl50-40s defaults-40s tm16-40s
-  defaults-5s defaults-xiangqi-40s"
+  tm16-5s defaults-5s defaults-xiangqi-40s"
 clock=()
 games=(--openings starts)
 case ${1:-} in
@@ -66,6 +67,7 @@ resdeep-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
 tm16-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0" "option.tm_moves=16"
   "option.tm_inc_pct=100") ;;
 defaults-5s) clock=(--tc 5+0.05) seed=9191 opt=() ;;
+tm16-5s) clock=(--tc 5+0.05) seed=9191 opt=("option.tm_moves=16" "option.tm_inc_pct=100") ;;
 defaults-xiangqi-40s) clock=(--tc 40+0.4) seed=9696 opt=()
   games=(--variant xiangqi --openings "$ROOT/data/openings-xiangqi.fen") ;;
 bl50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
