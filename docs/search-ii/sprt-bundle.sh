@@ -11,7 +11,11 @@
 # BOUNDS="elo0=-30 elo1=0").
 # VARIANT=xiangqi plays xiangqi from its suite (data/openings-xiangqi.fen; a xiangqi-only change,
 # row 10's null-move guard); the state is then sprt-NAME-xiangqi-250k.
-# Usage: HANSU=... [BASE=...] [BOUNDS=...] [VARIANT=V] sprt-bundle.sh NAME SEED [OPTION=VALUE...]
+# CLOCK=BASE+INC (10+0.1, say) plays at that clock instead of 250 k nodes, for what fixed nodes
+# cannot see (the time budget, row 8's stop rule); the state is then sprt-NAME-tc-CLOCK. A timed
+# SPRT plays one game at a time (CONC unset or 1) on its own core.
+# Usage: HANSU=... [BASE=...] [BOUNDS=...] [VARIANT=V] [CLOCK=C] sprt-bundle.sh NAME SEED
+#   [OPTION=VALUE...]
 #   (the options that turn NEW's on)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -27,11 +31,25 @@ on=()
 for o in "$@"; do on+=("option.$o"); done
 . "$ROOT/scripts/runs.sh"
 variant=()
-run=sprt-$name-250k
+limit=(--nodes 250000)
+depth=250k
+if [ -n "${CLOCK:-}" ]; then
+  case $CLOCK in
+  *[!0-9.+]* | *+*+* | +* | *+ | [!0-9]*) echo "sprt-bundle.sh: CLOCK '$CLOCK': BASE+INC seconds, e.g. 10+0.1" >&2
+    exit 2 ;;
+  esac
+  if [ "${CONC:-1}" != 1 ]; then
+    echo "sprt-bundle.sh: CLOCK plays one game at a time: CONC must be 1" >&2
+    exit 2
+  fi
+  limit=(--tc "$CLOCK")
+  depth=tc-$CLOCK
+fi
+run=sprt-$name-$depth
 if [ -n "${VARIANT:-}" ] && [ "$VARIANT" != janggi ]; then
   variant=(--variant "$VARIANT")
-  run=sprt-$name-$VARIANT-250k
+  run=sprt-$name-$VARIANT-$depth
 fi
 runs_match "$run" "$M" --engine cmd="$H" name="$name" "${on[@]}" \
-  --engine cmd="$B" name=base --nodes 250000 --sprt "${bounds[@]}" --games 4000 --seed "$seed" \
+  --engine cmd="$B" name=base "${limit[@]}" --sprt "${bounds[@]}" --games 4000 --seed "$seed" \
   --concurrency "${CONC:-1}" "${variant[@]}"
