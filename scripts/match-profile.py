@@ -7,10 +7,11 @@ factor (nodes ^ (1 / depth)) (depths and branching factor over the moves whose s
 mate: an engine that has found a game end may deepen at once to its limit, as Fairy-Stockfish
 reports depth 245, which would swamp the mean; those moves are counted as decided_moves), by
 stage of the game (plies 1-40, 41-80, 81-120, 121-) the time and nodes per move and the clock
-left after its last move in the stage (the mean over the games it played a move in, seconds; a
-game without clk= comments counts in none), the moves played with under a tenth of the base
-time left, and how its games ended (wins and losses by termination:
-checkmates given and suffered, bikjang, points, time, ...). Issue 40, item 1: docs/scaling.md.
+left after its last move in the stage that carries one (the mean over the games, seconds; a game
+that ends inside a stage counts its last clock there, a game without clk= comments in none), the
+moves played with under a tenth of the base time left, and how its games ended (wins and losses
+by termination: checkmates given and suffered, bikjang, points, time, ...). Issue 40, item 1:
+docs/scaling.md.
 
 How the games turned, from each engine's own scores (centipawns, its side's view; a mate score
 counts as 100,000; so a threshold means what the engine's own scale makes it):
@@ -126,7 +127,7 @@ def profile(games, surprise_cp=150, lead_cp=200):
     for tags, moves in games:
         names, first = move_info.names_and_first(tags)
         base = base_seconds(tags.get("TimeControl"))
-        last_clock = {}  # (engine, stage) -> its clock after its last move in the stage
+        last_clock = {}  # (side, stage) -> its clock after its last move with one in the stage
         for i, (_, info) in enumerate(moves):
             if not info:
                 continue
@@ -153,9 +154,9 @@ def profile(games, surprise_cp=150, lead_cp=200):
                     s["stage_nodes"][k] += n
                     s["stage_moves"][k] += 1
                     if info["clk"] is not None:
-                        last_clock[(names[(first + i) % 2], k)] = float(info["clk"])
-        for (name, k), clk in last_clock.items():
-            eng[name]["stage_clock"][k].append(clk)
+                        last_clock[((first + i) % 2, k)] = float(info["clk"])
+        for (side, k), clk in last_clock.items():
+            eng[names[side]]["stage_clock"][k].append(clk)
         result, term = tags.get("Result"), tags.get("Termination", "?")
         for side, name in enumerate(names):
             s = e(name)

@@ -12,8 +12,9 @@
 # VARIANT=xiangqi plays xiangqi from its suite (data/openings-xiangqi.fen; a xiangqi-only change,
 # row 10's null-move guard); the state is then sprt-NAME-xiangqi-250k.
 # CLOCK=BASE+INC (10+0.1, say) plays at that clock instead of 250 k nodes, for what fixed nodes
-# cannot see (the time budget, row 8's stop rule); the state is then sprt-NAME-tc-CLOCK. A timed
-# SPRT plays one game at a time (CONC unset or 1) on its own core.
+# cannot see (the time budget, row 8's stop rule); the state is then sprt-NAME[-VARIANT]-tc-CLOCK
+# (resume with CLOCK written the same way). A timed SPRT plays one game at a time (CONC unset or
+# 1) on its own core.
 # Usage: HANSU=... [BASE=...] [BOUNDS=...] [VARIANT=V] [CLOCK=C] sprt-bundle.sh NAME SEED
 #   [OPTION=VALUE...]
 #   (the options that turn NEW's on)
@@ -34,10 +35,10 @@ variant=()
 limit=(--nodes 250000)
 depth=250k
 if [ -n "${CLOCK:-}" ]; then
-  case $CLOCK in
-  *[!0-9.+]* | *+*+* | +* | *+ | [!0-9]*) echo "sprt-bundle.sh: CLOCK '$CLOCK': BASE+INC seconds, e.g. 10+0.1" >&2
-    exit 2 ;;
-  esac
+  if ! [[ $CLOCK =~ ^[0-9]+(\.[0-9]+)?\+[0-9]+(\.[0-9]+)?$ ]] || [[ $CLOCK =~ ^0*(\.0*)?\+ ]]; then
+    echo "sprt-bundle.sh: CLOCK '$CLOCK': BASE+INC seconds, BASE > 0, e.g. 10+0.1" >&2
+    exit 2
+  fi
   if [ "${CONC:-1}" != 1 ]; then
     echo "sprt-bundle.sh: CLOCK plays one game at a time: CONC must be 1" >&2
     exit 2

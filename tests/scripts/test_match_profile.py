@@ -4,8 +4,9 @@
 nodes with --move-info writes a {score/depth time sd= n= hf=} comment after every move that
 agrees with the engine (its nodes are the node limit or just under; its depths > 0), and a
 clock's comment carries clk=; the profile of a hand-written PGN gives the hand-computed
-figures (depth, nodes/s, EBF, time, nodes and clock by stage, moves at low clock, results by termination), and
-of a game made for it the hand-counted surprises, foresight and scale; the profile's refusals.
+figures (depth, nodes/s, EBF, time, nodes and clock by stage, moves at low clock, results by
+termination, an engine playing itself), and of a game made for it the hand-counted surprises,
+foresight and scale; the profile's refusals.
 Usage: test_match_profile.py HANSU_MATCH HANSU WORK_DIR"""
 import gzip
 import importlib.util
@@ -80,6 +81,29 @@ def turning_points():
     assert rows["A"]["win_lead_plies"] == 1, rows
     r = run([path, "--surprise-cp", "0"])
     assert r.returncode == 1 and "--surprise-cp" in r.stderr and "Traceback" not in r.stderr
+
+
+# An engine against itself: both sides' clocks count (9 and 5 after their moves in plies 1-40).
+SELF = """[Event "t"]
+[White "A"]
+[Black "A"]
+[Result "1-0"]
+[Termination "checkmate"]
+
+1. c4c5 {+0.50/9 0.1s sd=9 n=100 clk=9.000s} 1... g7g6 {+0.40/9 0.1s sd=9 n=200 clk=5.000s} 1-0
+"""
+
+
+def self_play():
+    spec = importlib.util.spec_from_file_location("match_profile", SCRIPT)
+    mp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mp)
+    path = os.path.join(WORK, "self.pgn")
+    with open(path, "w") as f:
+        f.write(SELF)
+    (a,) = mp.profile(mp.read_games(path))
+    assert a["nodes_per_move_by_stage"]["1-40"] == 150, a
+    assert a["clock_after_stage"]["1-40"] == 7.0, a
 
 
 def run(args):
@@ -161,6 +185,7 @@ def main():
         assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, (args,
                                                                                           r.stderr)
     turning_points()
+    self_play()
     print("test_match_profile: ok")
 
 

@@ -24,15 +24,16 @@
 # net_scale_pct 145, see_prune; f8132fa, Bench: 997828) with the shipped net at the goal clock:
 # net-40s's setting with the search changed, so the two pair round by round.
 # The time arm tm16-40s plays defaults-40s's build and setting with the clock spent as
-# Fairy-Stockfish spends it (tm_moves 16, tm_inc_pct 100): in defaults-40s Hansu searched 2.2-2.4
-# times Fairy-Stockfish's nodes in plies 0-80, where the games are decided (it used 0.8 of
+# Fairy-Stockfish spends it (tm_moves 16, tm_inc_pct 100): in defaults-40s Hansu searched 2.2-2.3
+# times Fairy-Stockfish's nodes in plies 1-80, where the games are decided (it used 0.8 of
 # Fairy-Stockfish's time a move there), and ended its games with 10 s unspent, against 3 s
 # (docs/scaling.md, "Where the clock goes"); it pairs with defaults-40s round by round, and
 # tm16-5s, the same at 5 s + 0.05 s, with defaults-5s.
-# The blitz arms check issue 55's "nothing lost at blitz" goals with the build named: defaults-5s
-# at 5 s + 0.05 s from the formation starts, seed 9191 (a1fb57d: +359.9 +- 68.1);
+# The blitz arms check issue 55's "nothing lost at blitz" goals with the build HANSU (f8132fa for
+# the rows of docs/results.md): defaults-5s at 5 s + 0.05 s from the formation starts, seed 9191,
+# a1fb57d's setting (+359.9 +- 68.1; those games are not kept, so the two do not pair);
 # defaults-xiangqi-40s xiangqi at 40 s + 0.4 s from data/openings-xiangqi.fen, seed 9696, as
-# docs/match-report/tc-40+0.4-tmadapt-fsf-xiangqi (+202.1 +- 68.1), so each pairs with those.
+# docs/match-report/tc-40+0.4-tmadapt-fsf-xiangqi (+202.1 +- 68.1), so the two pair.
 # Usage: [CONCURRENCY=N] play.sh ARM, ARM one of net-150k classical-150k net-1m classical-1m
 #   blend25-150k blend25-1m blend25-40s blend50-40s net-40s material100-40s resdeep-40s bl50-40s
 #   defaults-40s tm16-40s tm16-5s defaults-5s defaults-xiangqi-40s
@@ -67,7 +68,8 @@ resdeep-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
 tm16-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0" "option.tm_moves=16"
   "option.tm_inc_pct=100") ;;
 defaults-5s) clock=(--tc 5+0.05) seed=9191 opt=() ;;
-tm16-5s) clock=(--tc 5+0.05) seed=9191 opt=("option.tm_moves=16" "option.tm_inc_pct=100") ;;
+tm16-5s) clock=(--tc 5+0.05) seed=9191 opt=("option.eval_blend=0" "option.tm_moves=16"
+  "option.tm_inc_pct=100") ;;
 defaults-xiangqi-40s) clock=(--tc 40+0.4) seed=9696 opt=()
   games=(--variant xiangqi --openings "$ROOT/data/openings-xiangqi.fen") ;;
 bl50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
