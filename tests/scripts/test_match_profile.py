@@ -60,13 +60,19 @@ n=9} 2... g6g5 {-0.10/9 0.1s sd=9 n=9} 3. c6c7 {+2.50/9 0.1s sd=9 n=9} 3... g5g4
 """
 
 
-def turning_points():
+def load(name, text):
+    """The script as a module, and text written to WORK/name."""
     spec = importlib.util.spec_from_file_location("match_profile", SCRIPT)
     mp = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mp)
-    path = os.path.join(WORK, "turn.pgn")
+    path = os.path.join(WORK, name)
     with open(path, "w") as f:
-        f.write(TURN)
+        f.write(text)
+    return mp, path
+
+
+def turning_points():
+    mp, path = load("turn.pgn", TURN)
     rows = {r["engine"]: r for r in mp.profile(mp.read_games(path))}
     a, b = rows["A"], rows["B"]
     assert a["surprises"] == 1 and b["surprises"] == 1, (a, b)
@@ -95,12 +101,7 @@ SELF = """[Event "t"]
 
 
 def self_play():
-    spec = importlib.util.spec_from_file_location("match_profile", SCRIPT)
-    mp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mp)
-    path = os.path.join(WORK, "self.pgn")
-    with open(path, "w") as f:
-        f.write(SELF)
+    mp, path = load("self.pgn", SELF)
     (a,) = mp.profile(mp.read_games(path))
     assert a["nodes_per_move_by_stage"]["1-40"] == 150, a
     assert a["clock_after_stage"]["1-40"] == 7.0, a
