@@ -197,6 +197,7 @@ static inline void search_make_move(Searcher *s, Move m, int ply) {
     s->moved_piece[ply] = move_is_pass(m) ? EMPTY : s->board.squares[move_from(m)];
     s->moved_to[ply] = move_is_pass(m) ? 0 : move_to(m);
     board_make(&s->board, m);
+    tt_prefetch(s->tt, board_key(&s->board)); // the child's probe, while the net updates
     if (s->net) {
         NnueDelta *d = &s->acc_delta[ply + 1];
         nnue_delta_after_make(&s->board, d);

@@ -33,10 +33,6 @@ void tt_clear(TT *tt) {
 
 void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & 63); }
 
-static inline TTSlot *bucket(const TT *tt, uint64_t key) {
-    return &tt->entries[(size_t)key & tt->mask & ~(size_t)1];
-}
-
 // The packed form of an entry (its key aside): move | pv << 15 | score << 16 | eval << 32 |
 // depth << 48 | gen_bound << 56. A move's two points take 14 bits (move_make), so the pv flag
 // takes a spare bit and the slot stays 16 bytes; with the flag never set the words are those of
@@ -70,7 +66,7 @@ static inline void save(TTSlot *slot, const TTEntry *e) {
 }
 
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *out) {
-    const TTSlot *b = bucket(tt, key);
+    const TTSlot *b = tt_bucket(tt, key);
     for (int i = 0; i < 2; i++) {
         TTEntry e = load(&b[i]);
         if (e.depth && e.key == key) {
@@ -83,7 +79,7 @@ bool tt_probe(const TT *tt, uint64_t key, TTEntry *out) {
 
 void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, Bound bound,
               bool pv) {
-    TTSlot *b = bucket(tt, key);
+    TTSlot *b = tt_bucket(tt, key);
     TTEntry slot[2] = {load(&b[0]), load(&b[1])};
     int i = -1;
     for (int k = 0; k < 2 && i < 0; k++)
