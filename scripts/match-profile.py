@@ -171,9 +171,15 @@ def profile(games, surprise_cp=150, lead_cp=200):
         fail("no move carries a --move-info comment (play the match with --move-info)")
     turns = turning(games, surprise_cp, lead_cp)
     rows = []
+    def by_stage(value):  # {stage's key: value(its index)}
+        return {stage_name(lo, hi): value(k) for k, (lo, hi) in enumerate(STAGES)}
     for name, s in eng.items():
         m, searched = max(s["moves"], 1), s["moves"] - s["decided"]
         t = turns.get(name, {})
+
+        def per_move(key, s=s):  # the stage's total of key over its moves
+            return by_stage(lambda k: s[key][k] / s["stage_moves"][k] if s["stage_moves"][k]
+                            else None)
         rows.append({"engine": name, "games": s["games"], "moves": s["moves"],
                      "decided_moves": s["decided"],
                      "depth": s["depth"] / searched if searched else None,
@@ -182,18 +188,11 @@ def profile(games, surprise_cp=150, lead_cp=200):
                      "hashfull": sum(s["hf"]) / len(s["hf"]) if s["hf"] else None,
                      "ebf": sum(s["ebf"]) / len(s["ebf"]) if s["ebf"] else None,
                      "seconds_per_move": s["time"] / m,
-                     "seconds_per_move_by_stage": {
-                         stage_name(lo, hi): (
-                             s["stage_time"][k] / s["stage_moves"][k] if s["stage_moves"][k]
-                             else None) for k, (lo, hi) in enumerate(STAGES)},
-                     "nodes_per_move_by_stage": {
-                         stage_name(lo, hi): (s["stage_nodes"][k] / s["stage_moves"][k]
-                                              if s["stage_moves"][k] else None)
-                         for k, (lo, hi) in enumerate(STAGES)},
-                     "clock_after_stage": {
-                         stage_name(lo, hi): (statistics.mean(s["stage_clock"][k])
-                                              if s["stage_clock"][k] else None)
-                         for k, (lo, hi) in enumerate(STAGES)},
+                     "seconds_per_move_by_stage": per_move("stage_time"),
+                     "nodes_per_move_by_stage": per_move("stage_nodes"),
+                     "clock_after_stage": by_stage(
+                         lambda k: (statistics.mean(s["stage_clock"][k]) if s["stage_clock"][k]
+                                    else None)),
                      "low_clock_moves": s["low_clock"], "wins": s["wins"],
                      "losses": s["losses"], "draws": s["draws"],
                      "surprises": t.get("surprises", 0),

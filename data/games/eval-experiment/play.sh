@@ -51,6 +51,7 @@ arms="net-150k classical-150k net-1m classical-1m blend25-150k blend25-1m blend2
   tm16-5s defaults-5s defaults-xiangqi-40s"
 clock=()
 games=(--openings starts)
+tm16=("option.tm_moves=16" "option.tm_inc_pct=100") # the time arms' budget
 case ${1:-} in
 net-150k) hn=150000 fn=46000 seed=5501 opt=() ;;
 classical-150k) hn=150000 fn=46000 seed=5501 opt=("option.Use NNUE=false") ;;
@@ -65,11 +66,9 @@ material100-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.eval_material=100") ;;
 resdeep-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
   "option.EvalFile=$ROOT/data/nets/janggi-r4-resdeep.nnue") ;;
-tm16-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0" "option.tm_moves=16"
-  "option.tm_inc_pct=100") ;;
+tm16-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0" "${tm16[@]}") ;;
 defaults-5s) clock=(--tc 5+0.05) seed=9191 opt=() ;;
-tm16-5s) clock=(--tc 5+0.05) seed=9191 opt=("option.eval_blend=0" "option.tm_moves=16"
-  "option.tm_inc_pct=100") ;;
+tm16-5s) clock=(--tc 5+0.05) seed=9191 opt=("option.eval_blend=0" "${tm16[@]}") ;;
 defaults-xiangqi-40s) clock=(--tc 40+0.4) seed=9696 opt=()
   games=(--variant xiangqi --openings "$ROOT/data/openings-xiangqi.fen") ;;
 bl50-40s) clock=(--tc 40+0.4) seed=9595 opt=("option.eval_blend=0"
